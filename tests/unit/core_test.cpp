@@ -1,0 +1,215 @@
+// Unit tests of core/: bit scans (builtin and portable paths against a naive oracle), wrap-safe
+// time, 64-bit arithmetic, fixed point, traits, and the check tiers' handler contract.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <type_traits>
+
+#include "check_recorder.hpp"
+#include "schedcore/schedcore.hpp"
+
+namespace {
+
+using namespace schedcore;
+__extension__ using u128 = unsigned __int128;
+__extension__ using s128 = __int128;
+
+unsigned naive_ctz(u64 x) {
+  unsigned n = 0;
+  while (!(x & 1)) { x >>= 1; ++n; }
+  return n;
+}
+unsigned naive_clz(u64 x, unsigned bits) {
+  unsigned n = 0;
+  for (int i = static_cast<int>(bits) - 1; i >= 0 && !((x >> i) & 1); --i) ++n;
+  return n;
+}
+unsigned naive_popcount(u64 x) {
+  unsigned n = 0;
+  for (; x; x >>= 1) n += static_cast<unsigned>(x & 1);
+  return n;
+}
+
+TEST(Bitops, EverySingleBitAndRandomWordsAgreeWithNaiveOracle) {
+  for (unsigned i = 0; i < 64; ++i) {
+    const u64 x = bit64(i);
+    EXPECT_EQ(ctz64(x), i);
+    EXPECT_EQ(clz64(x), 63 - i);
+    EXPECT_EQ(lowest_set_bit(x), i);
+    EXPECT_EQ(highest_set_bit(x), i);
+    EXPECT_EQ(popcount64(x), 1u);
+  }
+  std::mt19937_64 rng(42);
+  for (int n = 0; n < 100000; ++n) {
+    u64 x = rng() >> (rng() % 64);
+    if (x == 0) x = 1;
+    const u32 lo = static_cast<u32>(x) | 1u << (n % 32);
+    ASSERT_EQ(ctz64(x), naive_ctz(x));
+    ASSERT_EQ(clz64(x), naive_clz(x, 64));
+    ASSERT_EQ(popcount64(x), naive_popcount(x));
+    ASSERT_EQ(ctz32(lo), naive_ctz(lo));
+    ASSERT_EQ(clz32(lo), naive_clz(lo, 32));
+    // The portable fallbacks (Cortex-M0 path) must agree with the builtins.
+    ASSERT_EQ(detail::portable_ctz32(lo), naive_ctz(lo));
+    ASSERT_EQ(detail::portable_clz32(lo), naive_clz(lo, 32));
+    ASSERT_EQ(detail::portable_popcount32(lo), naive_popcount(lo));
+  }
+}
+
+TEST(Bitops, AreConstexpr) {
+  static_assert(ctz64(0x8000000000000000ull) == 63);
+  static_assert(clz32(1) == 31);
+  static_assert(popcount64(~0ull) == 64);
+  static_assert(ilog2(1024) == 10);
+  static_assert(detail::portable_ctz32(0x80000000u) == 31);
+}
+
+TEST(Bitops, ZeroIsAPreconditionViolationReportedByTheCheapTier) {
+  schedcore_test::check_scope scope;
+  volatile u64 zero = 0;
+  (void)ctz64(zero);
+  const auto checks = scope.take();
+  ASSERT_EQ(checks.size(), 1u);
+  EXPECT_EQ(checks[0].kind, check_kind::assertion);
+  EXPECT_NE(checks[0].expr.find("x != 0"), std::string::npos);
+  EXPECT_NE(checks[0].file.find("bitops.hpp"), std::string::npos);
+  EXPECT_GT(checks[0].line, 0);
+}
+
+TEST(Time, OrdersAcrossTheWrap) {
+  const sched_time before_wrap{std::numeric_limits<u64>::max() - 10};
+  const sched_time after_wrap = before_wrap + nsec(20);
+  EXPECT_EQ(after_wrap.ns(), 9u);
+  EXPECT_TRUE(before_wrap < after_wrap);
+  EXPECT_TRUE(after_wrap > before_wrap);
+  EXPECT_EQ(after_wrap - before_wrap, 20);
+  EXPECT_EQ(before_wrap - after_wrap, -20);
+  EXPECT_EQ(earlier_of(before_wrap, after_wrap), before_wrap);
+  EXPECT_EQ(later_of(before_wrap, after_wrap), after_wrap);
+  EXPECT_TRUE(wrap_before(~0ull, 0));
+}
+
+TEST(Time, SameDecisionsWhateverTheOrigin) {
+  // Comparing offsets from origin 0 and from just below 2^64 must agree for every pair.
+  std::mt19937_64 rng(7);
+  const u64 origins[] = {0, ~0ull - msec(5), 1ull << 63, (1ull << 63) - 1};
+  for (int n = 0; n < 20000; ++n) {
+    const s64 a = static_cast<s64>(rng() % (1ull << 40));
+    const s64 b = static_cast<s64>(rng() % (1ull << 40));
+    for (u64 origin : origins) {
+      const sched_time ta = sched_time{origin} + a, tb = sched_time{origin} + b;
+      ASSERT_EQ(ta < tb, a < b);
+      ASSERT_EQ(ta - tb, a - b);
+    }
+  }
+}
+
+TEST(Time, UnitsAndDistinctClocks) {
+  static_assert(usec(1) == 1000 && msec(1) == 1000000 && sec(1) == 1000000000);
+  static_assert(!std::is_convertible_v<sched_time, vtime>, "wall and virtual clocks must not mix");
+  static_assert(sizeof(sched_time) == 8 && sizeof(vtime) == 8);
+}
+
+TEST(Arith, MulShiftMatches128BitOracle) {
+  std::mt19937_64 rng(3);
+  for (int n = 0; n < 200000; ++n) {
+    const u64 a = rng();
+    const u32 m = static_cast<u32>(rng());
+    const unsigned shift = static_cast<unsigned>(rng() % 64);
+    const u128 wide = static_cast<u128>(a) * m;
+    ASSERT_EQ(mul_u64_u32_shr(a, m, shift), static_cast<u64>(wide >> shift)) << a << " " << m << " " << shift;
+  }
+}
+
+TEST(Arith, MulDivIsExactWhenResultFits) {
+  std::mt19937_64 rng(4);
+  for (int n = 0; n < 200000; ++n) {
+    const u64 a = rng() >> (rng() % 40);
+    const u32 b = static_cast<u32>(rng());
+    const u64 c = (rng() >> (rng() % 63)) | 1;
+    const u128 exact = static_cast<u128>(a) * b / c;
+    if (exact > std::numeric_limits<u64>::max()) continue;
+    const u64 got = mul_div_u64(a, b, c);
+    ASSERT_EQ(got, static_cast<u64>(exact)) << a << "*" << b << "/" << c;
+  }
+}
+
+TEST(Fixed, KernelWeightsAndRounding) {
+  using w10 = fixed<s64, 10>;
+  static_assert(w10::one_raw == 1024);
+  // NICE_0_LOAD scaled: 1024 << 10.
+  EXPECT_EQ(w10::from_int(1024).raw(), 1024 << 10);
+  // 1024 / 820 (nice 0 vs nice 1) in 10-bit fixed point.
+  const w10 r = w10::ratio(1024, 820);
+  EXPECT_EQ(r.raw(), 1024 * 1024 / 820);
+  EXPECT_EQ((w10::from_int(3) * w10::ratio(1, 2)).raw(), w10::ratio(3, 2).raw());
+  EXPECT_EQ(w10::ratio(3, 2).round(), 2);
+  EXPECT_EQ(w10::ratio(-3, 2).round(), -2);
+  EXPECT_EQ(w10::ratio(-3, 2).floor(), -2);
+  EXPECT_EQ(w10::ratio(5, 4).floor(), 1);
+  EXPECT_TRUE(w10::ratio(1, 3) < w10::ratio(1, 2));
+  EXPECT_EQ((w10::from_int(10) / w10::from_int(4)).raw(), w10::ratio(5, 2).raw());
+}
+
+TEST(Fixed, PortableWideMultiplyMatchesInt128) {
+  std::mt19937_64 rng(5);
+  for (int n = 0; n < 200000; ++n) {
+    const s64 a = static_cast<s64>(rng()) >> (rng() % 40);
+    const s64 b = static_cast<s64>(rng()) >> (rng() % 40);
+    const unsigned shift = static_cast<unsigned>(rng() % 40);
+    const s128 wide = static_cast<s128>(a) * b;
+    const s128 expect = wide >> shift;
+    if (expect > std::numeric_limits<s64>::max() || expect < std::numeric_limits<s64>::min()) continue;
+    ASSERT_EQ(detail::mul_shift_s64(a, b, shift), static_cast<s64>(expect));
+    ASSERT_EQ(detail::mul_shift_s64_portable(a, b, shift), static_cast<s64>(expect)) << a << "*" << b << ">>" << shift;
+  }
+}
+
+TEST(Traits, MatchStd) {
+  static_assert(is_same_v<remove_cvref_t<const int&>, int>);
+  static_assert(is_integral_v<u64> && is_integral_v<bool> && !is_integral_v<float>);
+  static_assert(is_signed_v<s32> && !is_signed_v<u32>);
+  static_assert(int_limits<s64>::max() == std::numeric_limits<s64>::max());
+  static_assert(int_limits<s64>::min() == std::numeric_limits<s64>::min());
+  static_assert(int_limits<u32>::max() == std::numeric_limits<u32>::max());
+  static_assert(int_limits<s8>::min() == -128);
+  static_assert(std::is_same_v<u64, std::uint64_t> && std::is_same_v<s64, std::int64_t>);
+  static_assert(std::is_same_v<usize, std::size_t>);
+  int a = 1, b = 2;
+  schedcore::swap(a, b);
+  EXPECT_EQ(a * 10 + b, 21);
+  EXPECT_EQ(clamp_to(5, 1, 3), 3);
+  EXPECT_EQ(min_of(4, 2), 2);
+  EXPECT_EQ(max_of(4, 2), 4);
+}
+
+TEST(Checks, HandlerReceivesKindFileLineAndExpression) {
+  schedcore_test::check_scope scope;
+  const int line = __LINE__ + 1;
+  SCHEDCORE_ASSERT(1 + 1 == 3);
+  const bool warned = SCHEDCORE_WARN_ON(2 > 1);
+  const bool refused = SCHEDCORE_MISUSE(true);
+  EXPECT_FALSE(SCHEDCORE_WARN_ON(false));  // a false condition reports nothing
+  EXPECT_TRUE(warned);
+  EXPECT_TRUE(refused);
+  const auto checks = scope.take();
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_EQ(checks[0].kind, check_kind::assertion);
+  EXPECT_EQ(checks[0].expr, "1 + 1 == 3");
+  EXPECT_EQ(checks[0].line, line);
+  EXPECT_NE(checks[0].file.find("core_test.cpp"), std::string::npos);
+  EXPECT_EQ(checks[1].kind, check_kind::warning);
+  EXPECT_EQ(checks[1].expr, "2 > 1");
+  EXPECT_EQ(checks[2].kind, check_kind::misuse);
+}
+
+TEST(Checks, InvariantTierIsOptIn) {
+  static_assert(SCHEDCORE_ENABLE_INVARIANTS == 0);
+  int evaluated = 0;
+  SCHEDCORE_INVARIANT((++evaluated, false));
+  EXPECT_EQ(evaluated, 0);
+}
+
+}  // namespace

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the build and tests need and a fresh Debian 12 machine lacks, when run as root.
+# Cheap when everything is present (only `command -v` / `dpkg -s` checks). Sourced by
+# tools/test.sh and tools/main.sh. Package list and costs: docs/targets.md (about one minute cold).
+schedcore_install_deps() {
+  local want=("$@") missing=()
+  local pkg
+  for pkg in "${want[@]}"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" != 0 ]; then
+    echo "schedcore: missing packages: ${missing[*]}" >&2
+    echo "schedcore: run as root, or: sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    return 1
+  fi
+  echo "schedcore: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null || return 1
+  # --no-install-recommends: the cross toolchains and qemu otherwise pull gigabytes (GUI,
+  # prebuilt libstdc++ for every multilib) that a header-only freestanding library never uses.
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || return 1
+}
+
+# Everything the host build, the unit tests and the benchmarks need.
+SCHEDCORE_HOST_PACKAGES=(g++ clang cmake ninja-build libgtest-dev libbenchmark-dev libboost-dev
+                         valgrind doxygen)
+# The freestanding cross-target proofs and the qemu ports.
+SCHEDCORE_CROSS_PACKAGES=(gcc-arm-none-eabi binutils-arm-none-eabi gcc-riscv64-unknown-elf
+                          qemu-system-arm qemu-system-misc)

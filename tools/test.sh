@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every schedcore test: installs what is missing, then
+#   1. release build (g++ -O2 ... -Werror) and the whole ctest suite: unit, per-header
+#      freestanding compiles (g++, clang++, riscv64-unknown-elf-g++; C++17/20), cross-target
+#      links (Cortex-M0/M3, rv32/rv64), package consumers, Doxygen, O(1) callgrind guards, ports;
+#   2. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer (debug build);
+#   3. the unit tests built with clang++ (warnings are errors on both compilers).
+# Usage: bash tools/test.sh        (from anywhere; build trees go to build/ in the checkout)
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+. tools/deps.sh
+schedcore_install_deps "${SCHEDCORE_HOST_PACKAGES[@]}" "${SCHEDCORE_CROSS_PACKAGES[@]}"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "== release (g++)"
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$jobs"
+ctest --preset release -j "$jobs"
+
+echo "== unit tests under ASan + UBSan (g++, debug)"
+cmake --preset debug-asan >/dev/null
+cmake --build --preset debug-asan -j "$jobs"
+ctest --preset debug-asan -j "$jobs" -L unit
+
+echo "== unit tests with clang++"
+cmake --preset clang -DSCHEDCORE_BUILD_BENCH=OFF -DSCHEDCORE_BUILD_DOCS=OFF -DSCHEDCORE_CROSS_TESTS=OFF >/dev/null
+cmake --build --preset clang -j "$jobs"
+ctest --preset clang -j "$jobs" -L unit

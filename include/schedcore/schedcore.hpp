@@ -13,4 +13,10 @@
 #include "schedcore/core/types.hpp"
 #include "schedcore/version.hpp"
 
+// intrusive list, bitmaps, arrays
+
+// intrusive tree
+
+// policies
+
 #endif

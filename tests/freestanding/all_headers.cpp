@@ -28,7 +28,14 @@ u64 exercise_core() noexcept {
 
 }  // namespace
 
+// One file per layer, each defining `u64 use_<layer>() noexcept` in an anonymous namespace
+// that instantiates and calls that layer's templates with the `source` input.
+#include "use_list_arrays.inc"
+#include "use_tree.inc"
+
 extern "C" int schedcore_freestanding_entry() noexcept {
   sink = exercise_core();
+  sink = use_list_arrays();
+  sink = use_tree();
   return 0;
 }

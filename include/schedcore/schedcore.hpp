@@ -7,6 +7,7 @@
 #include "schedcore/core/assert.hpp"
 #include "schedcore/core/bitops.hpp"
 #include "schedcore/core/config.hpp"
+#include "schedcore/core/errc.hpp"
 #include "schedcore/core/fixed.hpp"
 #include "schedcore/core/time.hpp"
 #include "schedcore/core/traits.hpp"
@@ -18,5 +19,8 @@
 // intrusive tree
 
 // policies
+#include "schedcore/policy/class_stack.hpp"
+#include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/policy.hpp"
 
 #endif

@@ -1,0 +1,51 @@
+/// @file
+/// @brief Flags passed to `enqueue` and `dequeue`: why a task enters or leaves a run queue.
+///
+/// They mirror the kernel's `ENQUEUE_*` / `DEQUEUE_*` bits where the meaning is the same, so a
+/// kernel port can translate one to one.
+#ifndef SCHEDCORE_POLICY_FLAGS_HPP
+#define SCHEDCORE_POLICY_FLAGS_HPP
+
+#include "schedcore/core/types.hpp"
+
+namespace schedcore {
+
+/// Why a task is enqueued (bit set).
+enum class enqueue_flags : u8 {
+  none = 0,
+  wakeup = 1u << 0,    ///< the task woke from a sleep (sleep-credit and placement rules apply)
+  restore = 1u << 1,   ///< re-enqueued after a `dequeue(save)` around a parameter change: keep state
+  head = 1u << 2,      ///< queue at the head of its level instead of the tail
+  initial = 1u << 3,   ///< first enqueue of a new task (after `task_new`)
+  migrated = 1u << 4,  ///< arrived from another CPU's run queue
+};
+
+/// Why a task is dequeued (bit set).
+enum class dequeue_flags : u8 {
+  none = 0,
+  sleep = 1u << 0,      ///< the task blocks (it will come back with `enqueue_flags::wakeup`)
+  save = 1u << 1,       ///< temporarily, around a parameter change (nice, policy, priority)
+  migrating = 1u << 2,  ///< leaving for another CPU's run queue
+  dead = 1u << 3,       ///< the task exits
+};
+
+/// Union of enqueue flags.
+constexpr enqueue_flags operator|(enqueue_flags a, enqueue_flags b) noexcept {
+  return static_cast<enqueue_flags>(static_cast<u8>(static_cast<u8>(a) | static_cast<u8>(b)));
+}
+/// Union of dequeue flags.
+constexpr dequeue_flags operator|(dequeue_flags a, dequeue_flags b) noexcept {
+  return static_cast<dequeue_flags>(static_cast<u8>(static_cast<u8>(a) | static_cast<u8>(b)));
+}
+/// True when `flags` contains every bit of `bit`.
+constexpr bool has(enqueue_flags flags, enqueue_flags bit) noexcept {
+  return (static_cast<u8>(flags) & static_cast<u8>(bit)) == static_cast<u8>(bit);
+}
+/// True when `flags` contains every bit of `bit`.
+constexpr bool has(dequeue_flags flags, dequeue_flags bit) noexcept {
+  return (static_cast<u8>(flags) & static_cast<u8>(bit)) == static_cast<u8>(bit);
+}
+
+}  // namespace schedcore
+
+#endif

@@ -1,0 +1,175 @@
+/// @file
+/// @brief The policy interface: a static `sched_class`, its required and optional hooks, the
+/// documented defaults of the optional ones, and readable diagnostics for types that do not
+/// model it.
+///
+/// A policy object *is* one CPU's run queue for one scheduling class (the kernel's `cfs_rq`,
+/// `rt_rq`). It never reads a clock: every hook receives `now`, so the simulator stays
+/// deterministic and a port passes its own time base. The caller holds whatever lock protects
+/// the run queue; hooks never block, never allocate and are `noexcept`.
+///
+/// @par Life of a task in one class (the contract every policy relies on)
+/// ```
+///   task_new(t, parent)          once, before the first enqueue (fork)
+///   enqueue(t, initial|wakeup)   t becomes runnable; counted by nr_runnable()
+///   pick_next() -> t             t is the class's choice; nothing is changed by picking
+///   set_next(t)                  t starts running ("curr"); still runnable
+///   tick(t) -> resched?          periodically while t runs
+///   put_prev(t)                  t stops running but stays runnable (preempted, yielded)
+///   dequeue(t, sleep|dead|...)   t stops being runnable; if t was running, *no* put_prev follows
+///   task_dead(t)                 once, after the last dequeue
+/// ```
+/// A parameter change (nice, RT priority) is `dequeue(save)`, change, `enqueue(restore)`,
+/// `prio_changed(t)`, as in the kernel's `sched_setscheduler`.
+///
+/// | hook | required | meaning | default |
+/// |---|---|---|---|
+/// | `using task_type` | yes | the task type the class queues | |
+/// | `enqueue(t, now, enqueue_flags)` | yes | t becomes runnable in this class | |
+/// | `dequeue(t, now, dequeue_flags)` | yes | t leaves (it may be curr) | |
+/// | `pick_next(now) -> task_type*` | yes | the next task, or nullptr; no side effects | |
+/// | `set_next(t, now)` | yes | t starts running | |
+/// | `put_prev(t, now)` | yes | running t stops running, stays runnable | |
+/// | `tick(curr, now) -> bool` | yes | account; true asks for a reschedule | |
+/// | `wakeup_preempt(woken, curr, now) -> bool` | yes | should woken (just enqueued) preempt curr | |
+/// | `nr_runnable() const -> usize` | yes | queued tasks, including a running one | |
+/// | `yield(curr, now)` | no | curr gives up the CPU | nothing: the next pick may choose curr again |
+/// | `prio_changed(t, now)` | no | after a parameter change | nothing |
+/// | `task_new(child, parent, now)` | no | fork; parent may be nullptr | nothing |
+/// | `task_dead(t, now)` | no | after the final dequeue | nothing |
+/// | `verify() const -> bool` | no | O(n) structural self-check | true |
+#ifndef SCHEDCORE_POLICY_POLICY_HPP
+#define SCHEDCORE_POLICY_POLICY_HPP
+
+#include "schedcore/core/time.hpp"
+#include "schedcore/core/traits.hpp"
+#include "schedcore/core/types.hpp"
+#include "schedcore/policy/flags.hpp"
+
+namespace schedcore {
+
+/// @cond INTERNAL
+namespace detail {
+
+struct no_task_type {};
+
+template <class P, class = void>
+struct task_of {
+  using type = no_task_type;
+  static constexpr bool declared = false;
+};
+template <class P>
+struct task_of<P, void_t<typename P::task_type>> {
+  using type = typename P::task_type;
+  static constexpr bool declared = true;
+};
+template <class P>
+using task_t = typename task_of<P>::type;
+
+// Each detector is true when the expression is well-formed, noexcept and of the right type.
+#define SCHEDCORE_DETAIL_HOOK_DETECTOR(name, result, expr)                                         \
+  template <class P, class = void>                                                                 \
+  struct name : false_type {};                                                                     \
+  template <class P>                                                                               \
+  struct name<P, void_t<decltype(expr)>>                                                           \
+      : integral_constant<bool, noexcept(expr) && is_same_v<decltype(expr), result>> {};
+
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_enqueue, void,
+    declval<P&>().enqueue(declval<task_t<P>&>(), sched_time{}, enqueue_flags::none))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_dequeue, void,
+    declval<P&>().dequeue(declval<task_t<P>&>(), sched_time{}, dequeue_flags::none))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_pick_next, task_t<P>*, declval<P&>().pick_next(sched_time{}))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_set_next, void, declval<P&>().set_next(declval<task_t<P>&>(), sched_time{}))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_put_prev, void, declval<P&>().put_prev(declval<task_t<P>&>(), sched_time{}))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_tick, bool, declval<P&>().tick(declval<task_t<P>&>(), sched_time{}))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_wakeup_preempt, bool,
+    declval<P&>().wakeup_preempt(declval<task_t<P>&>(), declval<task_t<P>&>(), sched_time{}))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_nr_runnable, usize, declval<const P&>().nr_runnable())
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_yield, void, declval<P&>().yield(declval<task_t<P>&>(), sched_time{}))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_prio_changed, void,
+    declval<P&>().prio_changed(declval<task_t<P>&>(), sched_time{}))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_task_new, void,
+    declval<P&>().task_new(declval<task_t<P>&>(), declval<task_t<P>*>(), sched_time{}))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_task_dead, void, declval<P&>().task_dead(declval<task_t<P>&>(), sched_time{}))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_verify, bool, declval<const P&>().verify())
+
+#undef SCHEDCORE_DETAIL_HOOK_DETECTOR
+
+}  // namespace detail
+/// @endcond
+
+/// True when `P` declares `task_type` and every required hook with the documented signature,
+/// `noexcept`.
+template <class P>
+inline constexpr bool is_policy_v =
+    detail::task_of<P>::declared && detail::has_enqueue<P>::value && detail::has_dequeue<P>::value &&
+    detail::has_pick_next<P>::value && detail::has_set_next<P>::value && detail::has_put_prev<P>::value &&
+    detail::has_tick<P>::value && detail::has_wakeup_preempt<P>::value && detail::has_nr_runnable<P>::value;
+
+#if SCHEDCORE_CXX20
+/// C++20: the same requirement as a concept, for constrained templates.
+template <class P>
+concept policy = is_policy_v<P>;
+#endif
+
+/// Fails compilation with one readable message per missing or malformed hook (C++17 and 20).
+/// Returns true so it can sit in a `static_assert` or a constant.
+template <class P>
+constexpr bool check_policy() noexcept {
+  static_assert(detail::task_of<P>::declared,
+                "schedcore policy: the type must declare `using task_type = ...;`");
+  static_assert(detail::has_enqueue<P>::value,
+                "schedcore policy: missing `void enqueue(task_type&, sched_time, enqueue_flags) noexcept`");
+  static_assert(detail::has_dequeue<P>::value,
+                "schedcore policy: missing `void dequeue(task_type&, sched_time, dequeue_flags) noexcept`");
+  static_assert(detail::has_pick_next<P>::value,
+                "schedcore policy: missing `task_type* pick_next(sched_time) noexcept`");
+  static_assert(detail::has_set_next<P>::value,
+                "schedcore policy: missing `void set_next(task_type&, sched_time) noexcept`");
+  static_assert(detail::has_put_prev<P>::value,
+                "schedcore policy: missing `void put_prev(task_type&, sched_time) noexcept`");
+  static_assert(detail::has_tick<P>::value,
+                "schedcore policy: missing `bool tick(task_type& curr, sched_time) noexcept`");
+  static_assert(detail::has_wakeup_preempt<P>::value,
+                "schedcore policy: missing `bool wakeup_preempt(task_type& woken, task_type& curr, sched_time) noexcept`");
+  static_assert(detail::has_nr_runnable<P>::value,
+                "schedcore policy: missing `usize nr_runnable() const noexcept`");
+  return true;
+}
+
+/// Calls a policy's optional hooks, or their documented defaults when it has none.
+template <class P>
+struct policy_traits {
+  static_assert(check_policy<P>());
+  using task_type = typename P::task_type;  ///< the task type of the policy
+
+  /// `p.yield(curr, now)`, or nothing.
+  static void yield([[maybe_unused]] P& p, [[maybe_unused]] task_type& curr, [[maybe_unused]] sched_time now) noexcept {
+    if constexpr (detail::has_yield<P>::value) p.yield(curr, now);
+  }
+  /// `p.prio_changed(t, now)`, or nothing.
+  static void prio_changed([[maybe_unused]] P& p, [[maybe_unused]] task_type& t, [[maybe_unused]] sched_time now) noexcept {
+    if constexpr (detail::has_prio_changed<P>::value) p.prio_changed(t, now);
+  }
+  /// `p.task_new(child, parent, now)`, or nothing.
+  static void task_new([[maybe_unused]] P& p, [[maybe_unused]] task_type& child, [[maybe_unused]] task_type* parent,
+                       [[maybe_unused]] sched_time now) noexcept {
+    if constexpr (detail::has_task_new<P>::value) p.task_new(child, parent, now);
+  }
+  /// `p.task_dead(t, now)`, or nothing.
+  static void task_dead([[maybe_unused]] P& p, [[maybe_unused]] task_type& t, [[maybe_unused]] sched_time now) noexcept {
+    if constexpr (detail::has_task_dead<P>::value) p.task_dead(t, now);
+  }
+  /// `p.verify()`, or true.
+  static bool verify([[maybe_unused]] const P& p) noexcept {
+    if constexpr (detail::has_verify<P>::value) {
+      return p.verify();
+    } else {
+      return true;
+    }
+  }
+};
+
+}  // namespace schedcore
+
+#endif

@@ -1,0 +1,153 @@
+// class_stack: the kernel's class pick loop, cross-class preemption, optional-hook defaults.
+// Uses two tiny test policies (a FIFO over a std::deque, and a "counting" class that records
+// hook calls) so the stack is tested independently of any real policy.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "check_recorder.hpp"
+#include "schedcore/policy/class_stack.hpp"
+
+namespace {
+
+using namespace schedcore;
+
+struct task {
+  int sched_class = 0;
+  int id = 0;
+  int priority = 0;  // only used by prio_fifo: lower = more urgent
+};
+
+// A host-only reference class: FIFO with strict-priority wakeup preemption.
+struct prio_fifo {
+  using task_type = task;
+  std::deque<task*> queue;
+  task* running = nullptr;
+  std::vector<std::string>* log = nullptr;
+
+  void enqueue(task& t, sched_time, enqueue_flags f) noexcept {
+    if (has(f, enqueue_flags::head)) queue.push_front(&t); else queue.push_back(&t);
+  }
+  void dequeue(task& t, sched_time, dequeue_flags) noexcept {
+    queue.erase(std::remove(queue.begin(), queue.end(), &t), queue.end());
+    if (running == &t) running = nullptr;
+  }
+  task* pick_next(sched_time) noexcept {
+    if (running) return running;  // curr stays first while it runs (rt semantics)
+    return queue.empty() ? nullptr : queue.front();
+  }
+  void set_next(task& t, sched_time) noexcept { running = &t; }
+  void put_prev(task& t, sched_time) noexcept {
+    if (running == &t) running = nullptr;
+  }
+  bool tick(task&, sched_time) noexcept { return false; }
+  bool wakeup_preempt(task& woken, task& curr, sched_time) noexcept { return woken.priority < curr.priority; }
+  usize nr_runnable() const noexcept { return queue.size(); }
+  void yield(task& curr, sched_time) noexcept {  // move to tail, as SCHED_FIFO's yield does
+    queue.erase(std::remove(queue.begin(), queue.end(), &curr), queue.end());
+    queue.push_back(&curr);
+    running = nullptr;
+    if (log) log->push_back("yield " + std::to_string(curr.id));
+  }
+};
+
+// A class with only the required hooks: the stack must apply the documented defaults.
+struct minimal {
+  using task_type = task;
+  std::deque<task*> queue;
+  void enqueue(task& t, sched_time, enqueue_flags) noexcept { queue.push_back(&t); }
+  void dequeue(task& t, sched_time, dequeue_flags) noexcept {
+    queue.erase(std::remove(queue.begin(), queue.end(), &t), queue.end());
+  }
+  task* pick_next(sched_time) noexcept { return queue.empty() ? nullptr : queue.front(); }
+  void set_next(task&, sched_time) noexcept {}
+  void put_prev(task& t, sched_time) noexcept {  // round robin on every put_prev
+    dequeue(t, {}, dequeue_flags::none);
+    queue.push_back(&t);
+  }
+  bool tick(task&, sched_time) noexcept { return true; }
+  bool wakeup_preempt(task&, task&, sched_time) noexcept { return false; }
+  usize nr_runnable() const noexcept { return queue.size(); }
+};
+
+using stack_t = class_stack<member_sched_class, prio_fifo, minimal>;
+static_assert(is_policy_v<prio_fifo> && is_policy_v<minimal>);
+static_assert(is_policy_v<stack_t>, "a class_stack is itself a policy, so stacks nest");
+static_assert(stack_t::nr_classes == 2);
+#if SCHEDCORE_CXX20
+static_assert(policy<stack_t>);
+#endif
+
+TEST(ClassStack, HigherClassAlwaysPickedFirst) {
+  stack_t rq;
+  task fair1{1, 1}, fair2{1, 2}, rt1{0, 3, 10};
+  const sched_time now{};
+  rq.enqueue(fair1, now, enqueue_flags::wakeup);
+  rq.enqueue(fair2, now, enqueue_flags::wakeup);
+  EXPECT_EQ(rq.nr_runnable(), 2u);
+  EXPECT_EQ(rq.schedule(nullptr, false, now), &fair1);
+  rq.enqueue(rt1, now, enqueue_flags::wakeup);
+  EXPECT_TRUE(rq.wakeup_preempt(rt1, fair1, now)) << "a more important class always preempts";
+  EXPECT_FALSE(rq.wakeup_preempt(fair2, rt1, now)) << "a less important class never preempts";
+  EXPECT_EQ(rq.schedule(&fair1, true, now), &rt1);
+  EXPECT_EQ(rq.nr_runnable(), 3u);
+  rq.dequeue(rt1, now, dequeue_flags::sleep);  // rt1 blocks: no put_prev for it
+  EXPECT_EQ(rq.schedule(&rt1, false, now), &fair2) << "fair1 was put back at the tail by minimal::put_prev";
+  EXPECT_TRUE(rq.verify());
+}
+
+TEST(ClassStack, SameClassPreemptionIsTheClassDecision) {
+  stack_t rq;
+  task a{0, 1, 50}, b{0, 2, 50}, c{0, 3, 10};
+  const sched_time now{};
+  rq.enqueue(a, now, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, now), &a);
+  rq.enqueue(b, now, enqueue_flags::wakeup);
+  EXPECT_FALSE(rq.wakeup_preempt(b, a, now)) << "equal priority FIFO does not preempt";
+  rq.enqueue(c, now, enqueue_flags::wakeup);
+  EXPECT_TRUE(rq.wakeup_preempt(c, a, now));
+}
+
+TEST(ClassStack, OptionalHooksForwardOrDefault) {
+  stack_t rq;
+  std::vector<std::string> log;
+  rq.get<0>().log = &log;
+  task a{0, 1}, b{0, 2}, f{1, 3};
+  const sched_time now{};
+  rq.enqueue(a, now, enqueue_flags::wakeup);
+  rq.enqueue(b, now, enqueue_flags::wakeup);
+  rq.enqueue(f, now, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, now), &a);
+  rq.yield(a, now);
+  ASSERT_EQ(log, std::vector<std::string>{"yield 1"});
+  EXPECT_EQ(rq.schedule(&a, true, now), &b);
+  // minimal has no yield/prio_changed/task_new/task_dead: the defaults do nothing.
+  rq.yield(f, now);
+  rq.prio_changed(f, now);
+  rq.task_new(f, &a, now);
+  rq.task_dead(f, now);
+  EXPECT_EQ(rq.nr_runnable(), 3u);
+  EXPECT_TRUE(rq.tick(f, now)) << "tick forwards to the task's class";
+  EXPECT_FALSE(rq.tick(a, now));
+}
+
+TEST(ClassStack, EmptyStackIdles) {
+  stack_t rq;
+  EXPECT_EQ(rq.schedule(nullptr, false, sched_time{}), nullptr);
+  EXPECT_EQ(rq.nr_runnable(), 0u);
+}
+
+TEST(ClassStack, TaskOfNoClassIsRefusedAndReported) {
+  stack_t rq;
+  task stray{7, 1};
+  schedcore_test::check_scope scope;
+  rq.enqueue(stray, sched_time{}, enqueue_flags::wakeup);
+  const auto checks = scope.take();
+  ASSERT_GE(checks.size(), 1u);
+  EXPECT_EQ(rq.nr_runnable(), 0u) << "nothing was enqueued";
+}
+
+}  // namespace

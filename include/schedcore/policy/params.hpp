@@ -1,0 +1,134 @@
+/// @file
+/// @brief What every policy shares at its edges: per-task scheduling parameters
+/// (`sched_params`, the `sched_setattr` view), entity accessors, and knob descriptions.
+///
+/// Conventions every policy in `policy/` follows, so that a port or the simulator can drive
+/// any of them the same way:
+/// - `template <class Task, class EntityOf = base_entity<..._entity>> class NAME_policy`: the
+///   per-task state is an *entity* struct the task embeds (by inheritance by default, or as a
+///   member with `member_entity`).
+/// - `errc setup(Task&, const sched_params&) noexcept`: validates and loads a task's
+///   parameters into its entity; refuses (returns an error, changes nothing) on bad input,
+///   and with `errc::busy` while the task is queued (dequeue with `save` first).
+/// - `struct knobs` of `s64` fields (times in ns) with the era's defaults,
+///   `errc configure(const knobs&) noexcept` (validates, changes nothing on error), and
+///   `static constexpr knob_info knob_table[]` naming each knob as the kernel tunable of its
+///   era (without `sched_` prefix and unit suffix: `rr_interval`, `latency`, `granularity`).
+#ifndef SCHEDCORE_POLICY_PARAMS_HPP
+#define SCHEDCORE_POLICY_PARAMS_HPP
+
+#include "schedcore/core/errc.hpp"
+#include "schedcore/core/time.hpp"
+#include "schedcore/core/types.hpp"
+
+namespace schedcore {
+
+/// The scheduling policy a task asks for (the kernel's `SCHED_*`).
+enum class sched_kind : u8 {
+  normal = 0,    ///< SCHED_NORMAL / SCHED_OTHER: time sharing by nice
+  fifo = 1,      ///< SCHED_FIFO: real time, runs until it blocks or yields
+  rr = 2,        ///< SCHED_RR: real time, round robin among equal priorities
+  batch = 3,     ///< SCHED_BATCH: CPU-bound, no wakeup favours
+  idle = 5,      ///< SCHED_IDLE / SCHED_IDLEPRIO: runs only when nothing else wants the CPU
+  deadline = 6,  ///< SCHED_DEADLINE: EDF with a constant bandwidth server
+};
+
+/// Lowest (most favoured) nice value.
+inline constexpr int nice_min = -20;
+/// Highest (least favoured) nice value.
+inline constexpr int nice_max = 19;
+/// Number of nice levels (the kernel's `NICE_WIDTH`).
+inline constexpr int nice_width = 40;
+/// Highest POSIX real-time priority (`sched_get_priority_max(SCHED_FIFO)`).
+inline constexpr int rt_priority_max = 99;
+/// Lowest POSIX real-time priority.
+inline constexpr int rt_priority_min = 1;
+
+/// True for nice values in [-20, 19].
+constexpr bool valid_nice(int nice) noexcept { return nice >= nice_min && nice <= nice_max; }
+/// The kernel's `USER_PRIO(NICE_TO_PRIO(nice))`: nice -20..19 as 0..39. @pre valid_nice(nice)
+constexpr unsigned nice_to_user_prio(int nice) noexcept { return static_cast<unsigned>(nice - nice_min); }
+
+/// A task's scheduling parameters (the `struct sched_attr` view). Which fields matter depends
+/// on `kind`: nice for normal/batch/idle, rt_priority for fifo/rr, the three times for deadline.
+struct sched_params {
+  sched_kind kind = sched_kind::normal;  ///< requested policy
+  s8 nice = 0;                           ///< -20..19 (normal, batch, idle)
+  u8 rt_priority = 0;                    ///< 1..99, higher is more urgent (fifo, rr)
+  duration_ns runtime = 0;               ///< deadline: budget per period, ns
+  duration_ns deadline = 0;              ///< deadline: relative deadline, ns
+  duration_ns period = 0;                ///< deadline: period, ns (0 means equal to deadline)
+};
+
+/// Checks the fields `kind` uses, as `sched_setattr` does. Policies call it first in `setup`.
+constexpr errc validate(const sched_params& p) noexcept {
+  switch (p.kind) {
+    case sched_kind::normal:
+    case sched_kind::batch:
+    case sched_kind::idle:
+      return valid_nice(p.nice) ? errc::ok : errc::invalid_argument;
+    case sched_kind::fifo:
+    case sched_kind::rr:
+      return (p.rt_priority >= rt_priority_min && p.rt_priority <= rt_priority_max) ? errc::ok
+                                                                                    : errc::out_of_range;
+    case sched_kind::deadline: {
+      const duration_ns period = p.period == 0 ? p.deadline : p.period;
+      if (p.runtime <= 0 || p.deadline <= 0 || period <= 0) return errc::invalid_argument;
+      if (p.runtime > p.deadline || p.deadline > period) return errc::inverted;
+      return errc::ok;
+    }
+  }
+  return errc::invalid_argument;
+}
+
+/// Entity accessor for an entity embedded as a base class of the task (the default).
+template <class Entity>
+struct base_entity {
+  /// The entity of `t`.
+  template <class Task>
+  static constexpr Entity& get(Task& t) noexcept {
+    return static_cast<Entity&>(t);
+  }
+  /// The entity of `t`.
+  template <class Task>
+  static constexpr const Entity& get(const Task& t) noexcept {
+    return static_cast<const Entity&>(t);
+  }
+  /// The task that embeds entity `e`.
+  template <class Task>
+  static constexpr Task& task_of(Entity& e) noexcept {
+    return static_cast<Task&>(e);
+  }
+};
+
+/// The unit a knob is expressed in (for parsing `2ms`, `750us`, plain counts, booleans).
+enum class knob_unit : u8 {
+  time_ns,  ///< a duration; stored in ns, accepts unit suffixes
+  count,    ///< a plain integer (HZ, CPU count, percentages)
+  flag,     ///< 0 or 1
+};
+
+/// Describes one field of a policy's `knobs` struct: name, unit, bounds, meaning.
+template <class Knobs>
+struct knob_info {
+  const char* name;     ///< the era's tunable name without `sched_` and unit suffix
+  knob_unit unit;       ///< how values are written
+  s64 Knobs::*field;    ///< where the value lives
+  s64 min;              ///< smallest accepted value (inclusive)
+  s64 max;              ///< largest accepted value (inclusive)
+  const char* help;     ///< one line: meaning and source
+};
+
+/// Checks every knob of `k` against its table's bounds; the first violation's error.
+template <class Knobs, usize N>
+constexpr errc validate_knobs(const Knobs& k, const knob_info<Knobs> (&table)[N]) noexcept {
+  for (usize i = 0; i < N; ++i) {
+    const s64 v = k.*(table[i].field);
+    if (v < table[i].min || v > table[i].max) return errc::invalid_argument;
+  }
+  return errc::ok;
+}
+
+}  // namespace schedcore
+
+#endif

@@ -10,7 +10,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 . tools/deps.sh
-schedcore_install_deps "${SCHEDCORE_HOST_PACKAGES[@]}" "${SCHEDCORE_CROSS_PACKAGES[@]}"
+schedcore_install_deps "${SCHEDCORE_HOST_PACKAGES[@]}" "${SCHEDCORE_CROSS_PACKAGES[@]}" "${SCHEDCORE_PORT_PACKAGES[@]}"
 jobs=$(nproc 2>/dev/null || echo 2)
 
 echo "== release (g++)"

@@ -22,6 +22,7 @@
 
 #include "schedcore/core/time.hpp"
 #include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/policy.hpp"
 
 namespace schedcore_test {
 
@@ -74,6 +75,8 @@ class tick_driver {
         const sched_time done = now_ + slots_[curr_].burst_left;
         if (done < next) next = done;
       }
+      sched_time timer_at{};
+      if (policy_.next_timer(timer_at) && timer_at < next) next = timer_at;
       if (end < next) next = end;
       advance_to(next);
       if (now_ == end) break;
@@ -98,6 +101,7 @@ class tick_driver {
         curr_blocked = true;
         resched = true;
       }
+      if (policy_.timer(now_)) resched = true;  // class timers due now (replenish, unthrottle)
       if (now_ == next_tick_) {
         next_tick_ = next_tick_ + tick_ns_;
         if (curr_ != npos && !curr_blocked && policy_.tick(*slots_[curr_].t, now_)) resched = true;
@@ -174,10 +178,13 @@ class tick_driver {
   std::vector<std::size_t> log_;
 };
 
-/// Wraps a single policy so the driver can call `schedule()` on it (class_stack has its own).
+/// Wraps a single policy so the driver can call `schedule()`, `timer()` and `next_timer()` on it
+/// (class_stack has its own).
 template <class P>
 struct single_class : P {
   using P::P;
+  bool next_timer(sched_time& when) const noexcept { return schedcore::policy_traits<P>::next_timer(*this, when); }
+  bool timer(sched_time now) noexcept { return schedcore::policy_traits<P>::timer(*this, now); }
   typename P::task_type* schedule(typename P::task_type* prev, bool prev_runnable, sched_time now) noexcept {
     if (prev != nullptr && prev_runnable) this->put_prev(*prev, now);
     typename P::task_type* next = this->pick_next(now);

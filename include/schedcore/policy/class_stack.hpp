@@ -169,6 +169,10 @@ class class_stack {
   void task_dead(task_type& t, sched_time now) noexcept {
     dispatch(t, [&](auto& cls) { policy_traits<remove_cvref_t<decltype(cls)>>::task_dead(cls, t, now); });
   }
+  /// The earliest class timer over all classes; false when no class has one pending.
+  bool next_timer(sched_time& when) const noexcept { return next_timer_from<0>(when, false); }
+  /// Runs every class's due timers; true when any asks for a reschedule.
+  bool timer(sched_time now) noexcept { return timer_from<0>(now); }
   /// Every class's `verify()` (or true where a class has none).
   bool verify() const noexcept { return verify_from<0>(); }
 
@@ -211,6 +215,28 @@ class class_stack {
       return get<I>().nr_runnable() + count_from<I + 1>();
     } else {
       return 0;
+    }
+  }
+  template <usize I>
+  bool next_timer_from(sched_time& when, bool found) const noexcept {
+    if constexpr (I < nr_classes) {
+      sched_time t{};
+      if (policy_traits<class_type<I>>::next_timer(get<I>(), t) && (!found || t < when)) {
+        when = t;
+        found = true;
+      }
+      return next_timer_from<I + 1>(when, found);
+    } else {
+      return found;
+    }
+  }
+  template <usize I>
+  bool timer_from(sched_time now) noexcept {
+    if constexpr (I < nr_classes) {
+      const bool resched = policy_traits<class_type<I>>::timer(get<I>(), now);
+      return timer_from<I + 1>(now) || resched;
+    } else {
+      return false;
     }
   }
   template <usize I>

@@ -38,6 +38,13 @@
 /// | `task_new(child, parent, now)` | no | fork; parent may be nullptr | nothing |
 /// | `task_dead(t, now)` | no | after the final dequeue | nothing |
 /// | `verify() const -> bool` | no | O(n) structural self-check | true |
+/// | `next_timer(sched_time& when) const -> bool` | no | earliest class-internal timer (replenish, unthrottle) | false: none |
+/// | `timer(now) -> bool` | no | run class timers due at `now`; true asks for a reschedule | false |
+///
+/// Class timers are how a class that throttles (RT bandwidth, SCHED_DEADLINE's constant
+/// bandwidth server) gets the CPU back at an exact time: the port or simulator arms a timer
+/// at `next_timer()` and calls `timer(now)` when it fires (the kernel's hrtimers), and at
+/// least on every tick.
 #ifndef SCHEDCORE_POLICY_POLICY_HPP
 #define SCHEDCORE_POLICY_POLICY_HPP
 
@@ -92,6 +99,8 @@ SCHEDCORE_DETAIL_HOOK_DETECTOR(has_task_new, void,
     declval<P&>().task_new(declval<task_t<P>&>(), declval<task_t<P>*>(), sched_time{}))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_task_dead, void, declval<P&>().task_dead(declval<task_t<P>&>(), sched_time{}))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_verify, bool, declval<const P&>().verify())
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_next_timer, bool, declval<const P&>().next_timer(declval<sched_time&>()))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_timer, bool, declval<P&>().timer(sched_time{}))
 
 #undef SCHEDCORE_DETAIL_HOOK_DETECTOR
 
@@ -159,6 +168,22 @@ struct policy_traits {
   /// `p.task_dead(t, now)`, or nothing.
   static void task_dead([[maybe_unused]] P& p, [[maybe_unused]] task_type& t, [[maybe_unused]] sched_time now) noexcept {
     if constexpr (detail::has_task_dead<P>::value) p.task_dead(t, now);
+  }
+  /// `p.next_timer(when)`, or false (no timer).
+  static bool next_timer([[maybe_unused]] const P& p, [[maybe_unused]] sched_time& when) noexcept {
+    if constexpr (detail::has_next_timer<P>::value) {
+      return p.next_timer(when);
+    } else {
+      return false;
+    }
+  }
+  /// `p.timer(now)`, or false (nothing to do).
+  static bool timer([[maybe_unused]] P& p, [[maybe_unused]] sched_time now) noexcept {
+    if constexpr (detail::has_timer<P>::value) {
+      return p.timer(now);
+    } else {
+      return false;
+    }
   }
   /// `p.verify()`, or true.
   static bool verify([[maybe_unused]] const P& p) noexcept {

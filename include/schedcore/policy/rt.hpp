@@ -1,0 +1,239 @@
+/// @file
+/// @brief `rt_policy`: POSIX real-time scheduling, SCHED_FIFO and SCHED_RR, as Linux's
+/// `rt_sched_class` (algorithms-modern.md §4; 2.6.22's RT in algorithms-legacy.md §1.8).
+///
+/// @par Implementation notes
+/// - Structure: one `prio_array<Task, 100>` (kernel prio 0..99, lower is more urgent; user
+///   `rt_priority` p maps to `99 - p`, so 99 -> 0 and 1 -> 98: oracle O4.3). The running task
+///   stays queued at its position, so a FIFO task preempted by a more urgent one resumes first
+///   at its priority, as POSIX requires.
+/// - FIFO runs until it blocks, yields (moves to the tail of its priority) or a more urgent task
+///   arrives. RR additionally has a time slice (`timeslice`, 100 ms = `RR_TIMESLICE`): when it
+///   runs out at a tick the slice is refilled and the task goes to the tail of its priority if
+///   a peer is queued there (oracle O4.2). Accounting is in ns from `now`; the slice is checked
+///   at ticks, so at HZ=1000 a 100 ms slice ends exactly at the 100th tick as in the kernel.
+/// - Wakeup preemption is strict: only a more urgent priority preempts (equal never does).
+/// - Throttling (`runtime`/`period`, the kernel's sched_rt_runtime_us / sched_rt_period_us,
+///   950 ms per 1 s by default; runtime -1 disables it): once this class has run `runtime` in
+///   the current period, `pick_next` returns nullptr so lower classes get the rest of the
+///   period (oracle O4.1: a FIFO hog and a fair hog split 950/50 ms per second). The period is
+///   a class timer (`next_timer`/`timer`), so unthrottling is exact, not tick-rounded.
+///   2.6.22 had no throttling: set runtime = -1 to replay that era.
+/// - Complexity: every hook O(1) (prio_array operations and a bit scan).
+/// - Omissions: priority inheritance, RT_RUNTIME_SHARE (off by default since 5.10), SMP
+///   push/pull (the simulator's balancer moves tasks).
+#ifndef SCHEDCORE_POLICY_RT_HPP
+#define SCHEDCORE_POLICY_RT_HPP
+
+#include "schedcore/core/assert.hpp"
+#include "schedcore/core/errc.hpp"
+#include "schedcore/core/time.hpp"
+#include "schedcore/core/types.hpp"
+#include "schedcore/intrusive/list_hook.hpp"
+#include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/params.hpp"
+#include "schedcore/queue/prio_array.hpp"
+
+namespace schedcore {
+
+/// Tag of the rt class's list hook (a task may embed several hooks).
+struct rt_hook_tag {};
+
+/// Per-task state of the rt class, embedded in the task.
+struct rt_entity : list_hook<rt_hook_tag> {
+  sched_kind kind = sched_kind::fifo;  ///< fifo or rr
+  u8 rt_priority = 0;                  ///< POSIX priority 1..99 (higher is more urgent)
+  u8 prio = 0;                         ///< kernel priority 0..98 (`99 - rt_priority`), lower is more urgent
+  bool on_rq = false;                  ///< queued in an rt_policy (running counts as queued)
+  duration_ns slice_left = 0;          ///< RR: remaining time slice, ns
+  sched_time exec_start{};             ///< when the task last started running or was last charged
+};
+
+/// POSIX SCHED_FIFO / SCHED_RR run queue of one CPU.
+/// @tparam Task the task type; embeds `rt_entity` (by default as a base class)
+/// @tparam EntityOf accessor from Task to its rt_entity (see policy/params.hpp)
+template <class Task, class EntityOf = base_entity<rt_entity>>
+class rt_policy {
+  struct hook_access {
+    using value_type = Task;
+    using hook_type = list_hook<rt_hook_tag>;
+    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
+    static const hook_type& to_hook(const Task& t) noexcept { return EntityOf::get(t); }
+    static Task& to_value(hook_type& h) noexcept {
+      return EntityOf::template task_of<Task>(static_cast<rt_entity&>(h));
+    }
+    static const Task& to_value(const hook_type& h) noexcept {
+      return EntityOf::template task_of<Task>(const_cast<rt_entity&>(static_cast<const rt_entity&>(h)));
+    }
+  };
+
+ public:
+  using task_type = Task;                   ///< the task type
+  static constexpr const char* name = "rt"; ///< class name
+  static constexpr unsigned nr_prios = 100; ///< kernel MAX_RT_PRIO
+
+  /// Tunables, named after the kernel's (ns; -1 disables throttling).
+  struct knobs {
+    s64 timeslice = msec(100);  ///< RR time slice (`sched_rr_timeslice_ms`, RR_TIMESLICE)
+    s64 runtime = msec(950);    ///< RT runtime per period (`sched_rt_runtime_us`); -1: unlimited
+    s64 period = sec(1);        ///< RT accounting period (`sched_rt_period_us`)
+  };
+  /// Bounds and meaning of each knob.
+  static constexpr knob_info<knobs> knob_table[] = {
+      {"timeslice", knob_unit::time_ns, &knobs::timeslice, usec(100), sec(10), "SCHED_RR time slice (RR_TIMESLICE)"},
+      {"runtime", knob_unit::time_ns, &knobs::runtime, -1, sec(100), "RT runtime per period; -1 disables throttling"},
+      {"period", knob_unit::time_ns, &knobs::period, msec(1), sec(100), "RT bandwidth period"},
+  };
+
+  /// Validates and installs knobs; on error nothing changes. runtime must not exceed period.
+  errc configure(const knobs& k) noexcept {
+    if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
+    if (k.runtime > k.period) return errc::inverted;
+    knobs_ = k;
+    return errc::ok;
+  }
+  /// The knobs in force.
+  const knobs& config() const noexcept { return knobs_; }
+
+  /// Loads `p` (kind fifo or rr, rt_priority 1..99) into `t`'s entity.
+  /// Refuses a non-RT kind or a bad priority (`errc`), and a queued task (`errc::busy`).
+  errc setup(Task& t, const sched_params& p) noexcept {
+    rt_entity& e = EntityOf::get(t);
+    if (p.kind != sched_kind::fifo && p.kind != sched_kind::rr) return errc::invalid_argument;
+    if (const errc err = validate(p); err != errc::ok) return err;
+    if (e.on_rq) return errc::busy;
+    e.kind = p.kind;
+    e.rt_priority = p.rt_priority;
+    e.prio = static_cast<u8>(nr_prios - 1 - p.rt_priority);
+    e.slice_left = knobs_.timeslice;
+    return errc::ok;
+  }
+
+  /// Queues `t` at the tail of its priority (head with `enqueue_flags::head`).
+  void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
+    rt_entity& e = EntityOf::get(t);
+    if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    if (has(flags, enqueue_flags::head)) {
+      queue_.enqueue_head(t, e.prio);
+    } else {
+      queue_.enqueue(t, e.prio);
+    }
+    e.on_rq = true;
+    if (!has(flags, enqueue_flags::restore)) e.slice_left = knobs_.timeslice;
+    e.exec_start = now;
+  }
+  /// Removes `t`; if it is running, charges its run time first.
+  void dequeue(Task& t, sched_time now, dequeue_flags) noexcept {
+    rt_entity& e = EntityOf::get(t);
+    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    if (&t == curr_) {
+      charge(e, now);
+      curr_ = nullptr;
+    }
+    queue_.dequeue(t);
+    e.on_rq = false;
+  }
+  /// The most urgent queued task, or nullptr when empty or throttled.
+  Task* pick_next(sched_time) noexcept { return throttled_ ? nullptr : queue_.pick(); }
+  /// `t` starts running.
+  void set_next(Task& t, sched_time now) noexcept {
+    curr_ = &t;
+    EntityOf::get(t).exec_start = now;
+  }
+  /// Running `t` stops running; it keeps its queue position.
+  void put_prev(Task& t, sched_time now) noexcept {
+    if (&t != curr_) return;
+    charge(EntityOf::get(t), now);
+    curr_ = nullptr;
+  }
+  /// Charges the running task; RR slice expiry requeues it behind its peers.
+  bool tick(Task& curr, sched_time now) noexcept {
+    rt_entity& e = EntityOf::get(curr);
+    charge(e, now);
+    if (throttled_) return true;
+    if (e.kind != sched_kind::rr || e.slice_left > 0) return false;
+    e.slice_left = knobs_.timeslice;
+    if (queue_.first_at(e.prio) == &curr && queue_.next_at_same_prio(curr) == nullptr) return false;
+    queue_.requeue_tail(curr, e.prio);
+    return true;
+  }
+  /// Only a strictly more urgent priority preempts.
+  bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
+    return EntityOf::get(woken).prio < EntityOf::get(curr).prio;
+  }
+  /// Queued tasks including a running one.
+  usize nr_runnable() const noexcept { return queue_.nr_queued(); }
+  /// sched_yield(): the task moves to the tail of its priority.
+  void yield(Task& curr, sched_time now) noexcept {
+    rt_entity& e = EntityOf::get(curr);
+    charge(e, now);
+    queue_.requeue_tail(curr, e.prio);
+  }
+  /// The end of the current throttling period when throttled (the unthrottle timer).
+  bool next_timer(sched_time& when) const noexcept {
+    if (!throttled_) return false;
+    when = period_start_ + knobs_.period;
+    return true;
+  }
+  /// Unthrottles at the period boundary; true when runnable tasks become eligible again.
+  bool timer(sched_time now) noexcept {
+    roll_period(now);
+    return !throttled_ && !queue_.empty() && was_throttled_and_cleared();
+  }
+  /// True while the class has used up its runtime for this period.
+  bool throttled() const noexcept { return throttled_; }
+  /// Structural check of the array.
+  bool verify() const noexcept { return queue_.verify(); }
+
+ private:
+  void charge(rt_entity& e, sched_time now) noexcept {
+    const duration_ns ran = now - e.exec_start;
+    if (ran <= 0) return;
+    e.exec_start = now;
+    if (e.kind == sched_kind::rr) e.slice_left -= ran;
+    if (knobs_.runtime < 0) return;
+    if (!period_valid_) {
+      period_start_ = e.exec_start - ran;
+      period_valid_ = true;
+    }
+    roll_period(now);
+    rt_time_ += ran;
+    if (rt_time_ >= knobs_.runtime) throttled_ = true;
+  }
+  void roll_period(sched_time now) noexcept {
+    if (knobs_.runtime < 0) return;
+    if (!period_valid_) {  // the first charge opens the first period (the clock may start anywhere)
+      period_start_ = now;
+      period_valid_ = true;
+      return;
+    }
+    const duration_ns since = now - period_start_;
+    if (since < knobs_.period) return;
+    // Whole periods elapsed: the kernel subtracts overrun * runtime; any backlog older than
+    // a period is forgiven, so a class idle for a long time starts fresh.
+    period_start_ += (since / knobs_.period) * knobs_.period;
+    rt_time_ = 0;
+    if (throttled_) {
+      throttled_ = false;
+      unthrottled_ = true;
+    }
+  }
+  bool was_throttled_and_cleared() noexcept {
+    const bool u = unthrottled_;
+    unthrottled_ = false;
+    return u;
+  }
+
+  prio_array<Task, nr_prios, prio_order::lower_first, hook_access> queue_{};  ///< queued tasks by kernel prio
+  Task* curr_ = nullptr;        ///< the running task of this class, if any
+  knobs knobs_{};               ///< tunables in force
+  sched_time period_start_{};   ///< start of the current throttling period
+  duration_ns rt_time_ = 0;     ///< run time charged in the current period, ns
+  bool throttled_ = false;      ///< runtime exhausted for this period
+  bool unthrottled_ = false;    ///< a throttle ended at the last period roll
+  bool period_valid_ = false;   ///< period_start_ has been set
+};
+
+}  // namespace schedcore
+
+#endif

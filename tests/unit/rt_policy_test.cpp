@@ -1,0 +1,170 @@
+// rt_policy (SCHED_FIFO / SCHED_RR) against the oracles of algorithms-modern.md §4 and
+// algorithms-legacy.md §1.8, driven by the deterministic tick driver.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "check_recorder.hpp"
+#include "schedcore/policy/class_stack.hpp"
+#include "schedcore/policy/rt.hpp"
+#include "tick_driver.hpp"
+
+namespace {
+
+using namespace schedcore;
+using schedcore_test::behaviour;
+using schedcore_test::single_class;
+using schedcore_test::tick_driver;
+
+struct task : rt_entity {
+  int sched_class = 0;
+};
+
+// A lower class for throttling tests: plain FIFO over a fixed array, no preemption.
+struct background_class {
+  using task_type = task;
+  task* queued[8] = {};
+  usize n = 0;
+  void enqueue(task& t, sched_time, enqueue_flags) noexcept { queued[n++] = &t; }
+  void dequeue(task& t, sched_time, dequeue_flags) noexcept {
+    for (usize i = 0; i < n; ++i)
+      if (queued[i] == &t) { queued[i] = queued[--n]; return; }
+  }
+  task* pick_next(sched_time) noexcept { return n ? queued[0] : nullptr; }
+  void set_next(task&, sched_time) noexcept {}
+  void put_prev(task&, sched_time) noexcept {}
+  bool tick(task&, sched_time) noexcept { return false; }
+  bool wakeup_preempt(task&, task&, sched_time) noexcept { return false; }
+  usize nr_runnable() const noexcept { return n; }
+};
+
+using rt = single_class<rt_policy<task>>;
+
+task make(sched_kind kind, int prio) {
+  task t;
+  rt_policy<task> setup_only;
+  EXPECT_EQ(setup_only.setup(t, sched_params{kind, 0, static_cast<u8>(prio), 0, 0, 0}), errc::ok);
+  return t;
+}
+
+TEST(RtPolicy, PriorityMappingO43) {
+  task hi = make(sched_kind::fifo, 99), lo = make(sched_kind::fifo, 1);
+  EXPECT_EQ(hi.prio, 0);   // algorithms-modern.md §4 O4.3
+  EXPECT_EQ(lo.prio, 98);
+}
+
+TEST(RtPolicy, RoundRobinPeersAlternateEvery100msO42) {
+  rt policy;
+  ASSERT_EQ(policy.configure({msec(100), -1, sec(1)}), errc::ok);
+  task a = make(sched_kind::rr, 50), b = make(sched_kind::rr, 50);
+  tick_driver<rt> d(policy, 1000);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  d.run_until(sec(1));
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(500));
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(500));
+  // a runs 0-100 ms, b 100-200 ms, ...: 10 slices alternate.
+  ASSERT_EQ(d.switch_log().size(), 10u);
+  for (std::size_t i = 0; i < 10; ++i) EXPECT_EQ(d.switch_log()[i], i % 2);
+}
+
+TEST(RtPolicy, FifoPeersNeverAlternateO42) {
+  rt policy;
+  ASSERT_EQ(policy.configure({msec(100), -1, sec(1)}), errc::ok);
+  task a = make(sched_kind::fifo, 50), b = make(sched_kind::fifo, 50);
+  tick_driver<rt> d(policy, 1000);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog(usec(10)));  // wakes while a runs: equal priority never preempts
+  d.run_until(sec(2));
+  EXPECT_EQ(d.stats(0).cpu_ns, sec(2));
+  EXPECT_EQ(d.stats(1).cpu_ns, 0);
+}
+
+TEST(RtPolicy, MoreUrgentWakeupPreemptsAndPreemptedFifoResumesFirst) {
+  rt policy;
+  ASSERT_EQ(policy.configure({msec(100), -1, sec(1)}), errc::ok);
+  task low1 = make(sched_kind::fifo, 10), low2 = make(sched_kind::fifo, 10), high = make(sched_kind::fifo, 80);
+  tick_driver<rt> d(policy, 1000);
+  d.add(low1, behaviour::hog());
+  d.add(low2, behaviour::hog(usec(1)));
+  d.add(high, behaviour::cycle(msec(3), msec(7), msec(5)));  // 3 ms every 10 ms from t=5 ms
+  d.run_until(msec(100));
+  EXPECT_EQ(d.stats(2).cpu_ns, msec(30));
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(70)) << "low1 resumes at the head each time";
+  EXPECT_EQ(d.stats(1).cpu_ns, 0);
+  for (auto lat : d.stats(2).wakeup_latency_ns) EXPECT_EQ(lat, 0) << "preemption is immediate";
+}
+
+TEST(RtPolicy, YieldMovesToTail) {
+  rt policy;
+  task a = make(sched_kind::fifo, 50), b = make(sched_kind::fifo, 50);
+  const sched_time t0{};
+  policy.enqueue(a, t0, enqueue_flags::wakeup);
+  policy.enqueue(b, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(policy.schedule(nullptr, false, t0), &a);
+  policy.yield(a, t0 + msec(1));
+  EXPECT_EQ(policy.schedule(&a, true, t0 + msec(1)), &b);
+  EXPECT_TRUE(policy.verify());
+}
+
+TEST(RtPolicy, ThrottlingGivesLowerClassesTheRestO41) {
+  using stack = class_stack<member_sched_class, rt_policy<task>, background_class>;
+  stack rq;  // default knobs: 950 ms per 1 s
+  task fifo_hog = make(sched_kind::fifo, 50);
+  task fair_hog;
+  fair_hog.sched_class = 1;
+  tick_driver<stack> d(rq, 1000);
+  d.add(fifo_hog, behaviour::hog());
+  d.add(fair_hog, behaviour::hog());
+  d.run_until(sec(3));
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(3 * 950));
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(3 * 50));
+}
+
+TEST(RtPolicy, SameScheduleWhenTheClockStartsJustBelowWrap) {
+  auto run = [](sched_time origin) {
+    rt policy;
+    EXPECT_EQ(policy.configure({msec(30), msec(400), msec(500)}), errc::ok);
+    task a = make(sched_kind::rr, 20), b = make(sched_kind::rr, 20), c = make(sched_kind::fifo, 40);
+    tick_driver<rt> d(policy, 250, origin);
+    d.add(a, behaviour::hog());
+    d.add(b, behaviour::cycle(msec(7), msec(13)));
+    d.add(c, behaviour::cycle(msec(2), msec(50), msec(3)));
+    d.run_until(sec(2));
+    return std::vector<std::int64_t>{d.stats(0).cpu_ns, d.stats(1).cpu_ns, d.stats(2).cpu_ns,
+                                     static_cast<std::int64_t>(d.context_switches())};
+  };
+  const auto from_zero = run(sched_time{});
+  const auto near_wrap = run(sched_time{std::numeric_limits<u64>::max() - msec(700)});
+  EXPECT_EQ(from_zero, near_wrap);
+  EXPECT_GT(from_zero[0], 0);
+}
+
+TEST(RtPolicy, BadParametersAreRefusedWithoutChange) {
+  rt_policy<task> policy;
+  task t = make(sched_kind::rr, 10);
+  EXPECT_EQ(policy.setup(t, {sched_kind::rr, 0, 0, 0, 0, 0}), errc::out_of_range);
+  EXPECT_EQ(policy.setup(t, {sched_kind::rr, 0, 100, 0, 0, 0}), errc::out_of_range);
+  EXPECT_EQ(policy.setup(t, {sched_kind::normal, 0, 10, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(t.rt_priority, 10);
+  policy.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(policy.setup(t, {sched_kind::fifo, 0, 50, 0, 0, 0}), errc::busy);
+  EXPECT_EQ(t.kind, sched_kind::rr);
+  auto k = policy.config();
+  EXPECT_EQ(policy.configure({0, msec(950), sec(1)}), errc::invalid_argument);  // zero slice
+  EXPECT_EQ(policy.configure({msec(100), sec(2), sec(1)}), errc::inverted);    // runtime > period
+  EXPECT_EQ(policy.config().timeslice, k.timeslice);
+}
+
+TEST(RtPolicy, DoubleEnqueueIsRefusedAndReported) {
+  rt_policy<task> policy;
+  task t = make(sched_kind::fifo, 10);
+  policy.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  schedcore_test::check_scope scope;
+  policy.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(scope.take().size(), 1u);
+  EXPECT_EQ(policy.nr_runnable(), 1u);
+  EXPECT_TRUE(policy.verify());
+}
+
+}  // namespace

@@ -28,3 +28,7 @@ SCHEDCORE_HOST_PACKAGES=(g++ clang cmake ninja-build libgtest-dev libbenchmark-d
 # The freestanding cross-target proofs and the qemu ports.
 SCHEDCORE_CROSS_PACKAGES=(gcc-arm-none-eabi binutils-arm-none-eabi gcc-riscv64-unknown-elf
                           qemu-system-arm qemu-system-misc)
+# The ports' load test (tests/ports/linux_module.sh): kernel headers and kbuild, modinfo, the x86
+# emulator, and gcc-12/g++-12 by name (Debian's header Makefile calls gcc-12). The kernel image
+# and busybox-static are fetched by the test itself with `apt-get download`, not installed.
+SCHEDCORE_PORT_PACKAGES=(linux-headers-amd64 kmod qemu-system-x86 gcc-12 g++-12)

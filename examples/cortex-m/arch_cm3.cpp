@@ -1,0 +1,166 @@
+// Cortex-M3 port of the schedcore demo kernel (examples/cortex-m/portable/kernel.hpp).
+//
+// What it does: boots on qemu's mps2-an385 board, runs four tasks under a schedcore run queue
+// with a 1 kHz SysTick, switches context in PendSV, takes system calls through SVC, prints over
+// semihosting and leaves qemu with SYS_EXIT_EXTENDED carrying the kernel's self-check status.
+// What it demonstrates: the classic Cortex-M preemption scheme: SysTick and SVC run at one
+// priority and only decide; PendSV runs at the lowest priority and does the switch, so a switch
+// never nests inside another handler. The hardware stacks r0-r3, r12, lr, pc, xpsr on the
+// process stack (PSP); PendSV stacks r4-r11 next to them and swaps PSP.
+// Where it behaves badly: no FPU context (built without -mfloat-abi=hard; an M4F port must
+// save s16-s31 and honour EXC_RETURN bit 4), no MPU stack guards, semihosting output stalls the
+// CPU (fine under qemu, fatal on a board without a debugger attached).
+#include "portable/kernel.hpp"
+
+using port::uptr;
+using port::u32;
+
+extern "C" {
+extern u32 _estack, _sidata, _sdata, _edata, _sbss, _ebss;
+void Reset_Handler() noexcept;
+void SVC_Handler() noexcept;
+void PendSV_Handler() noexcept;
+void SysTick_Handler() noexcept;
+void Fault_Handler() noexcept;
+void cm3_main() noexcept;
+void* cm3_svc(u32* frame) noexcept;
+// The compiler may emit calls to these for struct copies and zero-initialisation.
+void* memset(void* d, int c, __SIZE_TYPE__ n) noexcept;
+void* memcpy(void* d, const void* s, __SIZE_TYPE__ n) noexcept;
+}
+
+namespace {
+
+// System control block registers (ARMv7-M ARM, B3.2).
+volatile u32& reg(u32 addr) noexcept { return *reinterpret_cast<volatile u32*>(addr); }
+constexpr u32 ICSR = 0xE000ED04, SHPR2 = 0xE000ED1C, SHPR3 = 0xE000ED20;
+constexpr u32 SYST_CSR = 0xE000E010, SYST_RVR = 0xE000E014, SYST_CVR = 0xE000E018;
+constexpr u32 cpu_hz = 25000000;  // mps2-an385 system clock (SysTick uses the core clock)
+
+// Semihosting: bkpt 0xAB with r0 = operation, r1 = argument.
+uptr semihost(u32 op, const void* arg) noexcept {
+  register u32 r0 asm("r0") = op;
+  register const void* r1 asm("r1") = arg;
+  asm volatile("bkpt 0xAB" : "+r"(r0) : "r"(r1) : "memory");
+  return r0;
+}
+
+alignas(8) uptr idle_stack[1024];  // 4 KiB: the idle context also runs the self-test
+
+}  // namespace
+
+extern "C" void* memset(void* d, int c, __SIZE_TYPE__ n) noexcept {
+  auto* p = static_cast<unsigned char*>(d);
+  while (n-- != 0) *p++ = static_cast<unsigned char>(c);
+  return d;
+}
+extern "C" void* memcpy(void* d, const void* s, __SIZE_TYPE__ n) noexcept {
+  auto* p = static_cast<unsigned char*>(d);
+  const auto* q = static_cast<const unsigned char*>(s);
+  while (n-- != 0) *p++ = *q++;
+  return d;
+}
+
+using handler = void (*)() noexcept;
+// Vector table: initial MSP, then exceptions 1..15 (NMI, HardFault ... SysTick).
+__attribute__((section(".isr_vector"), used)) const handler vector_table[16] = {
+    reinterpret_cast<handler>(&_estack), Reset_Handler, Fault_Handler, Fault_Handler, Fault_Handler,
+    Fault_Handler, Fault_Handler, nullptr, nullptr, nullptr, nullptr, SVC_Handler, Fault_Handler,
+    nullptr, PendSV_Handler, SysTick_Handler};
+
+// Reset: copy .data, zero .bss, move thread mode onto the idle task's process stack (so every
+// context, idle included, is saved the same way by PendSV), then enter C++.
+extern "C" __attribute__((naked, noreturn)) void Reset_Handler() noexcept {
+  asm volatile(
+      "ldr r0, =_sidata\n ldr r1, =_sdata\n ldr r2, =_edata\n"
+      "1: cmp r1, r2\n bhs 2f\n ldr r3, [r0], #4\n str r3, [r1], #4\n b 1b\n"
+      "2: ldr r1, =_sbss\n ldr r2, =_ebss\n movs r3, #0\n"
+      "3: cmp r1, r2\n bhs 4f\n str r3, [r1], #4\n b 3b\n"
+      "4: ldr r0, =%0\n msr psp, r0\n movs r0, #2\n msr control, r0\n isb\n"
+      "bl cm3_main\n b .\n"
+      :
+      : "i"(reinterpret_cast<uptr>(idle_stack) + sizeof(idle_stack)));
+}
+
+extern "C" void cm3_main() noexcept { port::kernel_main("cortex-m3 mps2-an385"); }
+
+extern "C" void Fault_Handler() noexcept {
+  port::arch_puts("fault: HardFault or unexpected exception\n");
+  port::arch_exit(4);
+}
+
+// SVC: the caller's r0 (operation) and r1 (argument) are in the frame the hardware pushed on
+// the process stack; the result goes back into the stacked r0.
+extern "C" __attribute__((naked)) void SVC_Handler() noexcept {
+  asm volatile("mrs r0, psp\n b cm3_svc\n");
+}
+extern "C" void* cm3_svc(u32* frame) noexcept {
+  bool resched = false;
+  frame[0] = static_cast<u32>(port::kernel_syscall(static_cast<port::sys>(frame[0]), frame[1], &resched));
+  if (resched) port::arch_request_switch();
+  return nullptr;
+}
+
+extern "C" void SysTick_Handler() noexcept {
+  if (port::kernel_tick()) port::arch_request_switch();
+}
+
+// PendSV: save r4-r11 below the hardware frame, let the kernel choose, restore the next task's.
+// Interrupts are masked around kernel_switch because SysTick/SVC (higher priority) touch the
+// same run queue. lr holds EXC_RETURN 0xFFFFFFFD (thread mode, PSP) throughout.
+extern "C" __attribute__((naked)) void PendSV_Handler() noexcept {
+  asm volatile(
+      "cpsid i\n"
+      "mrs r0, psp\n stmdb r0!, {r4-r11}\n"
+      "push {lr}\n bl %0\n pop {lr}\n"
+      "ldmia r0!, {r4-r11}\n msr psp, r0\n"
+      "cpsie i\n bx lr\n"
+      :
+      : "i"(port::kernel_switch));
+}
+
+namespace port {
+
+void arch_puts(const char* s) noexcept { semihost(0x04, s); }  // SYS_WRITE0
+
+void arch_exit(int status) noexcept {
+  // SYS_EXIT_EXTENDED carries a full status; plain SYS_EXIT (0 or 1 only) as a fallback.
+  const u32 block[2] = {0x20026u, static_cast<u32>(status)};  // ADP_Stopped_ApplicationExit
+  semihost(0x20, block);
+  semihost(0x18, reinterpret_cast<const void*>(static_cast<uptr>(status == 0 ? 0x20026u : 0x20024u)));
+  for (;;) {
+  }
+}
+
+uptr arch_syscall(sys op, uptr arg) noexcept {
+  register u32 r0 asm("r0") = static_cast<u32>(op);
+  register u32 r1 asm("r1") = arg;
+  asm volatile("svc 0" : "+r"(r0) : "r"(r1) : "memory");
+  return r0;
+}
+
+void* arch_init_stack(void* stack_top, void (*entry)(uptr), uptr arg) noexcept {
+  // 16 words: r4-r11 (popped by PendSV), then the hardware frame r0-r3, r12, lr, pc, xpsr.
+  auto* sp = static_cast<u32*>(stack_top) - 16;
+  for (int i = 0; i < 16; ++i) sp[i] = 0;
+  sp[8] = arg;                                                 // r0
+  sp[13] = 0;                                                  // lr: a return faults (tasks end with sys::exit)
+  sp[14] = static_cast<u32>(reinterpret_cast<uptr>(entry)) & ~1u;  // pc (Thumb bit in xpsr)
+  sp[15] = 0x01000000u;                                        // xpsr: T bit
+  return sp;
+}
+
+void arch_start_tick() noexcept {
+  // SVC and SysTick at priority 0x80, PendSV at the lowest (0xFF) so it runs last.
+  reg(SHPR2) = 0x80u << 24;
+  reg(SHPR3) = (0xFFu << 16) | (0x80u << 24);
+  reg(SYST_RVR) = cpu_hz / 1000 - 1;  // 1 kHz
+  reg(SYST_CVR) = 0;
+  reg(SYST_CSR) = 7;  // enable, interrupt, core clock
+}
+
+void arch_request_switch() noexcept { reg(ICSR) = 1u << 28; }  // PENDSVSET
+
+void arch_wait_for_interrupt() noexcept { asm volatile("wfi" ::: "memory"); }
+
+}  // namespace port

@@ -1,0 +1,58 @@
+// The portable half of a tiny preemptive kernel, shared by the Cortex-M3 and RISC-V ports.
+//
+// What it does: owns the task table, the tick count, sleeping and waking, the system calls and
+// the choice of the next task (through port::run_queue, sched.hpp). An architecture port
+// supplies only the machine parts (arch_* below): a periodic tick interrupt that calls
+// kernel_tick(), a trap for system calls that calls kernel_syscall(), and a context switch that
+// hands the interrupted stack pointer to kernel_switch() and resumes the one it returns.
+// What it demonstrates: that a schedcore-style run queue drives a real preemptive kernel whose
+// schedule is a pure function of the tick count. Tasks only ever act (print, sleep, yield, exit)
+// immediately after being charged a tick or being dispatched, so every decision happens at a
+// known tick; the port runs qemu with -icount so that even a stalled host cannot move a tick
+// into the few instructions between "burn finished" and the next system call.
+// Where it behaves badly: one CPU only, no priority inheritance, no stack overflow detection
+// beyond a canary check at the end, and a task that computes without calling burn() is
+// charged ticks in a way that depends on wall time (do not do that in a deterministic test).
+#ifndef SCHEDCORE_PORT_KERNEL_HPP
+#define SCHEDCORE_PORT_KERNEL_HPP
+
+#include "sched.hpp"
+
+namespace port {
+
+using schedcore::uptr;
+
+/// System call numbers (first trap argument).
+enum class sys : u32 { print = 1, sleep = 2, yield = 3, exit = 4 };
+
+// ---- supplied by the architecture port -------------------------------------------------------
+/// Writes a NUL-terminated string to the console (semihosting or UART), synchronously.
+void arch_puts(const char* s) noexcept;
+/// Ends the emulation with `status` as qemu's exit status.
+[[noreturn]] void arch_exit(int status) noexcept;
+/// Traps into kernel_syscall() from a task (thread/user context); returns its result.
+uptr arch_syscall(sys op, uptr arg) noexcept;
+/// Builds the initial frame on a fresh stack so that the first switch to it calls
+/// `entry(arg)` in task context; returns the stack pointer to hand to the switch code.
+void* arch_init_stack(void* stack_top, void (*entry)(uptr), uptr arg) noexcept;
+/// Starts the periodic tick (1 kHz) and enables interrupts.
+void arch_start_tick() noexcept;
+/// Asks for a context switch as soon as the current trap or interrupt returns.
+void arch_request_switch() noexcept;
+/// Waits for an interrupt (wfi).
+void arch_wait_for_interrupt() noexcept;
+
+// ---- called by the architecture port --------------------------------------------------------
+/// Tick interrupt body (interrupts off). True: a switch is needed.
+bool kernel_tick() noexcept;
+/// System call body (interrupts off). Sets `*resched` when a switch is needed.
+uptr kernel_syscall(sys op, uptr arg, bool* resched) noexcept;
+/// Context switch body: saves `sp` as the current task's and returns the next task's.
+void* kernel_switch(void* sp) noexcept;
+/// Boot: the calling context becomes the idle task; creates the tasks, starts the tick, idles
+/// until every task has exited, prints the summary and exits with the self-check status.
+[[noreturn]] void kernel_main(const char* arch_name) noexcept;
+
+}  // namespace port
+
+#endif

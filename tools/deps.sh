@@ -24,7 +24,7 @@ schedcore_install_deps() {
 
 # Everything the host build, the unit tests and the benchmarks need.
 SCHEDCORE_HOST_PACKAGES=(g++ clang cmake ninja-build libgtest-dev libbenchmark-dev libboost-dev
-                         valgrind doxygen)
+                         valgrind doxygen g++-multilib)
 # The freestanding cross-target proofs and the qemu ports.
 SCHEDCORE_CROSS_PACKAGES=(gcc-arm-none-eabi binutils-arm-none-eabi gcc-riscv64-unknown-elf
                           qemu-system-arm qemu-system-misc)

@@ -4,7 +4,8 @@
 #      freestanding compiles (g++, clang++, riscv64-unknown-elf-g++; C++17/20), cross-target
 #      links (Cortex-M0/M3, rv32/rv64), package consumers, Doxygen, O(1) callgrind guards, ports;
 #   2. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer (debug build);
-#   3. the unit tests built with clang++ (warnings are errors on both compilers).
+#   3. the unit tests on 32-bit x86 (g++ -m32, GoogleTest built from /usr/src/googletest);
+#   4. the unit tests built with clang++ (warnings are errors on both compilers).
 # Usage: bash tools/test.sh        (from anywhere; build trees go to build/ in the checkout)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -22,6 +23,11 @@ echo "== unit tests under ASan + UBSan (g++, debug)"
 cmake --preset debug-asan >/dev/null
 cmake --build --preset debug-asan -j "$jobs"
 ctest --preset debug-asan -j "$jobs" -L unit
+
+echo "== unit tests on 32-bit x86 (g++ -m32): policies and containers give identical results"
+cmake --preset m32 >/dev/null
+cmake --build --preset m32 -j "$jobs"
+ctest --preset m32 -j "$jobs" -L unit
 
 echo "== unit tests with clang++"
 cmake --preset clang -DSCHEDCORE_BUILD_BENCH=OFF -DSCHEDCORE_BUILD_DOCS=OFF -DSCHEDCORE_CROSS_TESTS=OFF >/dev/null

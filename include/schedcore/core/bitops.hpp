@@ -2,7 +2,8 @@
 /// @brief Bit scans and population count with builtin fast paths and portable fallbacks.
 ///
 /// All scans take a non-zero word (checked by `SCHEDCORE_ASSERT`): `__builtin_ctz(0)` is
-/// undefined, and the priority bitmaps never ask about an empty word.
+/// undefined, and the priority bitmaps never ask about an empty word. With asserts enabled a
+/// zero word is reported and the scan returns the word width instead of undefined behaviour.
 ///
 /// Target notes (measured, see docs/targets): `__builtin_ctzll` becomes a call to libgcc's
 /// `__ctzdi2` on Cortex-M and rv32/rv64 without Zbb. With `SCHEDCORE_CTZ_SPLIT32` (the default
@@ -54,6 +55,24 @@ constexpr unsigned portable_popcount32(u32 x) noexcept {
 }
 
 constexpr u32 low_half(u64 x) noexcept { return static_cast<u32>(x); }
+
+/// ctz of a non-zero word without the precondition check (callers have checked).
+SCHEDCORE_ALWAYS_INLINE constexpr unsigned raw_ctz32(u32 x) noexcept {
+#if SCHEDCORE_PORTABLE_BITOPS
+  return portable_ctz32(x);
+#else
+  return static_cast<unsigned>(__builtin_ctz(x));
+#endif
+}
+
+/// clz of a non-zero word without the precondition check (callers have checked).
+SCHEDCORE_ALWAYS_INLINE constexpr unsigned raw_clz32(u32 x) noexcept {
+#if SCHEDCORE_PORTABLE_BITOPS
+  return portable_clz32(x);
+#else
+  return static_cast<unsigned>(__builtin_clz(x));
+#endif
+}
 constexpr u32 high_half(u64 x) noexcept { return static_cast<u32>(x >> 32); }
 
 }  // namespace detail
@@ -61,28 +80,30 @@ constexpr u32 high_half(u64 x) noexcept { return static_cast<u32>(x >> 32); }
 /// Number of trailing zero bits. @pre x != 0
 SCHEDCORE_ALWAYS_INLINE constexpr unsigned ctz32(u32 x) noexcept {
   SCHEDCORE_ASSERT(x != 0);
-#if SCHEDCORE_PORTABLE_BITOPS
-  return detail::portable_ctz32(x);
-#else
-  return static_cast<unsigned>(__builtin_ctz(x));
+#if SCHEDCORE_ENABLE_ASSERTS
+  if (x == 0) return 32u;  // reported above; a defined answer instead of the builtin's UB
 #endif
+  return detail::raw_ctz32(x);
 }
 
 /// Number of leading zero bits. @pre x != 0
 SCHEDCORE_ALWAYS_INLINE constexpr unsigned clz32(u32 x) noexcept {
   SCHEDCORE_ASSERT(x != 0);
-#if SCHEDCORE_PORTABLE_BITOPS
-  return detail::portable_clz32(x);
-#else
-  return static_cast<unsigned>(__builtin_clz(x));
+#if SCHEDCORE_ENABLE_ASSERTS
+  if (x == 0) return 32u;  // reported above; a defined answer instead of the builtin's UB
 #endif
+  return detail::raw_clz32(x);
 }
 
 /// Number of trailing zero bits. @pre x != 0
 SCHEDCORE_ALWAYS_INLINE constexpr unsigned ctz64(u64 x) noexcept {
   SCHEDCORE_ASSERT(x != 0);
+#if SCHEDCORE_ENABLE_ASSERTS
+  if (x == 0) return 64u;  // reported above; a defined answer instead of the builtin's UB
+#endif
 #if SCHEDCORE_PORTABLE_BITOPS || SCHEDCORE_CTZ_SPLIT32
-  return detail::low_half(x) != 0 ? ctz32(detail::low_half(x)) : 32u + ctz32(detail::high_half(x));
+  return detail::low_half(x) != 0 ? detail::raw_ctz32(detail::low_half(x))
+                                   : 32u + detail::raw_ctz32(detail::high_half(x));
 #else
   return static_cast<unsigned>(__builtin_ctzll(x));
 #endif
@@ -91,8 +112,12 @@ SCHEDCORE_ALWAYS_INLINE constexpr unsigned ctz64(u64 x) noexcept {
 /// Number of leading zero bits. @pre x != 0
 SCHEDCORE_ALWAYS_INLINE constexpr unsigned clz64(u64 x) noexcept {
   SCHEDCORE_ASSERT(x != 0);
+#if SCHEDCORE_ENABLE_ASSERTS
+  if (x == 0) return 64u;  // reported above; a defined answer instead of the builtin's UB
+#endif
 #if SCHEDCORE_PORTABLE_BITOPS || SCHEDCORE_CTZ_SPLIT32
-  return detail::high_half(x) != 0 ? clz32(detail::high_half(x)) : 32u + clz32(detail::low_half(x));
+  return detail::high_half(x) != 0 ? detail::raw_clz32(detail::high_half(x))
+                                    : 32u + detail::raw_clz32(detail::low_half(x));
 #else
   return static_cast<unsigned>(__builtin_clzll(x));
 #endif

@@ -1,0 +1,284 @@
+/// @file
+/// @brief `bfs_policy`: Con Kolivas' BFS (2009) / MuQSS (2016) virtual-deadline scheduling of
+/// SCHED_NORMAL and SCHED_IDLEPRIO tasks (algorithms-legacy.md §5).
+///
+/// @par Implementation notes
+/// - Quota: every task gets `time_slice = rr_interval` whatever its nice (default 6 ms, knob
+///   `rr_interval`, 1..1000 ms as MuQSS allows). Accounting is in ns from `now`.
+/// - Virtual deadline (§5): `deadline = now + prio_ratios[u]·rr_interval / 128`, u = nice + 20,
+///   with `prio_ratios[0] = 128`, `prio_ratios[i] = prio_ratios[i−1]·11/10` (integer
+///   recurrence: 128, 140, 154, ..., nice 0 = 836, nice 19 = 5089). Offsets at rr = 6 ms:
+///   nice −20 6 ms, 0 39.19 ms, 19 238.55 ms. The deadline is set at the first enqueue (first
+///   run) and whenever the slice expires; sleeping resets neither slice nor deadline, so a
+///   task that slept long comes back with an old, early deadline and runs promptly. Deadlines
+///   are absolute ns (MuQSS "niffies"), compared wrap-safe.
+/// - Expiry: the slice is charged at ticks and when the task stops running; when less than
+///   RESCHED_US (100 us) is left it expires (refill + new deadline, BFS `time_slice_expired`)
+///   and a reschedule is requested if anything else is queued.
+/// - Pick: the earliest deadline among SCHED_NORMAL/BATCH tasks; only if there are none, the
+///   earliest among SCHED_IDLEPRIO tasks (which run only when nothing else wants the CPU).
+///   Instead of BFS's O(n) scan of the single global queue, each level is an rb_tree keyed by
+///   deadline with the leftmost cached, so pick is O(1) and enqueue/dequeue O(log n) (MuQSS
+///   does the same with a skiplist ordered by (prio, deadline)). One documented difference
+///   from BFS's scan: BFS took the first task *in queue order* whose deadline had already
+///   passed; here, as in MuQSS, tasks with passed deadlines are still taken in deadline order.
+///   The running task is out of the tree (BFS `take_task` / `return_task`).
+/// - Wakeup preemption: a woken task preempts the running one when its deadline is strictly
+///   earlier; a normal wakee always preempts an IDLEPRIO curr, an IDLEPRIO wakee never
+///   preempts a normal curr. (BFS's ×2/×4 cross-CPU deadline inflation is an SMP matter and
+///   is omitted.)
+/// - Reconstructed [R] (not in the reference, implemented as documented here): SCHED_BATCH is
+///   scheduled like normal but never preempts on wakeup; sched_yield expires the slice (new
+///   deadline); on fork the child takes half of the parent's remaining slice and the parent's
+///   deadline (if that half is below RESCHED_US the child starts fresh at its first enqueue);
+///   a nice change takes effect at the next deadline; rr_interval is not scaled with the CPU
+///   count (set the knob).
+/// - Complexity: pick_next O(1); enqueue, dequeue, set_next, put_prev O(log n); tick,
+///   wakeup_preempt O(1) (the expiry reinsertion happens at put_prev); verify O(n).
+/// - Omissions: SCHED_ISO (soft real time with the iso_cpu limit), the SMP cache-distance
+///   deadline inflation, and MuQSS's per-CPU queues with lockless peeking.
+#ifndef SCHEDCORE_POLICY_BFS_HPP
+#define SCHEDCORE_POLICY_BFS_HPP
+
+#include "schedcore/core/assert.hpp"
+#include "schedcore/core/errc.hpp"
+#include "schedcore/core/time.hpp"
+#include "schedcore/core/types.hpp"
+#include "schedcore/intrusive/rb_hook.hpp"
+#include "schedcore/intrusive/rb_tree.hpp"
+#include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/params.hpp"
+
+namespace schedcore {
+
+/// The 40 BFS priority ratios (index = nice + 20).
+struct bfs_prio_ratio_table {
+  u32 ratio[40];  ///< 128 · 1.1^i by the integer recurrence r[i] = r[i−1]·11/10
+};
+
+/// Builds the table: r[0] = 128, r[i] = r[i−1]·11/10 (integer division).
+constexpr bfs_prio_ratio_table make_bfs_prio_ratios() noexcept {
+  bfs_prio_ratio_table t{};
+  t.ratio[0] = 128;
+  for (unsigned i = 1; i < 40; ++i) t.ratio[i] = t.ratio[i - 1] * 11u / 10u;
+  return t;
+}
+
+/// BFS's `prio_ratios` (algorithms-legacy.md §5).
+inline constexpr bfs_prio_ratio_table bfs_prio_ratios = make_bfs_prio_ratios();
+
+/// Tag of the bfs class's tree hook.
+struct bfs_hook_tag {};
+
+/// Per-task state of the bfs class, embedded in the task.
+struct bfs_entity : rb_hook<link_mode::normal, bfs_hook_tag> {
+  sched_time deadline{};                 ///< virtual deadline (absolute ns)
+  duration_ns time_slice = 0;            ///< remaining quota, ns
+  sched_time exec_start{};               ///< when it last started running or was last charged
+  sched_kind kind = sched_kind::normal;  ///< normal, batch or idle (SCHED_IDLEPRIO)
+  s8 nice = 0;                           ///< nice −20..19
+  bool on_rq = false;                    ///< queued (running counts as queued)
+  bool has_deadline = false;             ///< a deadline was set (first run happened, or fork)
+};
+
+/// BFS/MuQSS virtual-deadline run queue of one CPU.
+/// @tparam Task the task type; embeds `bfs_entity` (by default as a base class)
+/// @tparam EntityOf accessor from Task to its bfs_entity (see policy/params.hpp)
+template <class Task, class EntityOf = base_entity<bfs_entity>>
+class bfs_policy {
+  /// @cond INTERNAL
+  static bfs_entity& E(Task& t) noexcept { return EntityOf::get(t); }
+  static const bfs_entity& E(const Task& t) noexcept { return EntityOf::get(t); }
+  struct value_traits {
+    using value_type = Task;
+    using hook_type = rb_hook<link_mode::normal, bfs_hook_tag>;
+    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
+    static Task& from_hook(hook_type& h) noexcept {
+      return EntityOf::template task_of<Task>(static_cast<bfs_entity&>(h));
+    }
+  };
+  struct by_deadline {
+    bool operator()(const Task& a, const Task& b) const noexcept { return E(a).deadline < E(b).deadline; }
+  };
+  using tree_type = rb_tree<Task, value_traits, by_deadline>;
+  /// @endcond
+
+ public:
+  using task_type = Task;                     ///< the task type
+  static constexpr const char* name = "bfs";  ///< class name
+  static constexpr duration_ns resched_ns = usec(100);  ///< RESCHED_US: a slice below this has expired
+
+  /// Tunables (`rr_interval`, ms in BFS's sysctl; ns here).
+  struct knobs {
+    s64 rr_interval = msec(6);  ///< quota per slice and deadline scale (BFS/MuQSS default 6 ms)
+  };
+  /// Bounds and meaning of each knob.
+  static constexpr knob_info<knobs> knob_table[] = {
+      {"rr_interval", knob_unit::time_ns, &knobs::rr_interval, msec(1), msec(1000),
+       "BFS/MuQSS round-robin interval: quota per slice; deadlines are prio_ratio x rr_interval / 128"},
+  };
+
+  /// Validates and installs knobs; on error nothing changes.
+  errc configure(const knobs& k) noexcept {
+    if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
+    knobs_ = k;
+    return errc::ok;
+  }
+  /// The knobs in force.
+  const knobs& config() const noexcept { return knobs_; }
+
+  /// The deadline offset of nice `nice`: prio_ratios[nice + 20] · rr_interval / 128, ns.
+  /// @pre valid_nice(nice)
+  duration_ns deadline_offset(int nice) const noexcept {
+    return static_cast<duration_ns>(bfs_prio_ratios.ratio[nice_to_user_prio(nice)]) * knobs_.rr_interval / 128;
+  }
+
+  /// Loads `p` (kind normal, batch or idle; nice −20..19). Refuses another kind or a bad nice
+  /// (`errc::invalid_argument`) and a queued task (`errc::busy`).
+  errc setup(Task& t, const sched_params& p) noexcept {
+    if (p.kind != sched_kind::normal && p.kind != sched_kind::batch && p.kind != sched_kind::idle)
+      return errc::invalid_argument;
+    if (const errc err = validate(p); err != errc::ok) return err;
+    bfs_entity& e = E(t);
+    if (e.on_rq) return errc::busy;
+    e.kind = p.kind;
+    e.nice = p.nice;
+    return errc::ok;
+  }
+
+  /// `t` becomes runnable; its first enqueue sets slice and deadline, later ones keep them.
+  void enqueue(Task& t, sched_time now, enqueue_flags) noexcept {
+    bfs_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    if (!e.has_deadline) expire(e, now);
+    e.on_rq = true;
+    ++nr_;
+    tree_of(e).insert(t);
+  }
+  /// `t` leaves (it may be curr, which is charged).
+  void dequeue(Task& t, sched_time now, dequeue_flags) noexcept {
+    bfs_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    if (&t == curr_) {
+      charge(e, now);
+      curr_ = nullptr;
+    } else {
+      tree_of(e).erase(t);
+    }
+    e.on_rq = false;
+    --nr_;
+  }
+  /// Earliest deadline among normal tasks, else among IDLEPRIO ones (curr considered). No
+  /// side effects.
+  Task* pick_next(sched_time) noexcept {
+    Task* best = normal_.front();
+    if (best == nullptr) best = idle_.front();
+    if (curr_ != nullptr && (best == nullptr || before(*curr_, *best))) best = curr_;
+    return best;
+  }
+  /// `t` starts running: it leaves its tree.
+  void set_next(Task& t, sched_time now) noexcept {
+    bfs_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(!e.on_rq || (curr_ != nullptr && curr_ != &t))) return;
+    if (curr_ != &t) tree_of(e).erase(t);
+    curr_ = &t;
+    e.exec_start = now;
+  }
+  /// Running `t` stops running: charged (an expired slice gets its new deadline) and requeued.
+  void put_prev(Task& t, sched_time now) noexcept {
+    if (&t != curr_) return;
+    bfs_entity& e = E(t);
+    charge(e, now);
+    if (e.time_slice < resched_ns) expire(e, now);
+    curr_ = nullptr;
+    tree_of(e).insert(t);
+  }
+  /// Charges curr; at expiry refills the slice with a new deadline and asks for a reschedule
+  /// when another task is queued.
+  bool tick(Task& curr, sched_time now) noexcept {
+    if (&curr != curr_) return false;
+    bfs_entity& e = E(curr);
+    charge(e, now);
+    if (e.time_slice >= resched_ns) return false;
+    expire(e, now);
+    return !normal_.empty() || (e.kind == sched_kind::idle && !idle_.empty());
+  }
+  /// The wakee preempts when its deadline is strictly earlier (level rules: normal beats
+  /// IDLEPRIO; BATCH never preempts).
+  bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
+    if (&woken == &curr) return false;
+    const bfs_entity& w = E(woken);
+    const bfs_entity& c = E(curr);
+    const bool w_idle = w.kind == sched_kind::idle;
+    const bool c_idle = c.kind == sched_kind::idle;
+    if (w_idle != c_idle) return c_idle;
+    if (w.kind == sched_kind::batch) return false;
+    return w.deadline < c.deadline;
+  }
+  /// Queued tasks including a running one.
+  usize nr_runnable() const noexcept { return nr_; }
+  /// sched_yield(): the slice expires (new deadline) [R].
+  void yield(Task& curr, sched_time now) noexcept {
+    if (&curr != curr_) return;
+    bfs_entity& e = E(curr);
+    charge(e, now);
+    expire(e, now);
+  }
+  /// Fork: the child takes half the parent's remaining slice and its deadline [R].
+  void task_new(Task& child, Task* parent, sched_time now) noexcept {
+    bfs_entity& c = E(child);
+    if (SCHEDCORE_MISUSE(c.on_rq)) return;
+    c.has_deadline = false;
+    if (parent == nullptr) return;
+    bfs_entity& p = E(*parent);
+    if (parent == curr_) charge(p, now);
+    const duration_ns half = p.time_slice / 2;
+    if (half < resched_ns) return;  // too little to share: the child starts fresh
+    c.time_slice = half;
+    p.time_slice -= half;
+    c.deadline = p.deadline;
+    c.has_deadline = true;
+  }
+  /// The running task of this class, or nullptr.
+  Task* current() const noexcept { return curr_; }
+
+  /// Structural check: both trees, level membership, counts.
+  bool verify() const noexcept {
+    if (!normal_.verify() || !idle_.verify()) return false;
+    for (auto it = normal_.begin(); it != normal_.end(); ++it)
+      if (E(*it).kind == sched_kind::idle || !E(*it).on_rq || &*it == curr_) return false;
+    for (auto it = idle_.begin(); it != idle_.end(); ++it)
+      if (E(*it).kind != sched_kind::idle || !E(*it).on_rq || &*it == curr_) return false;
+    return normal_.size() + idle_.size() + (curr_ != nullptr ? 1u : 0u) == nr_;
+  }
+
+ private:
+  tree_type& tree_of(const bfs_entity& e) noexcept { return e.kind == sched_kind::idle ? idle_ : normal_; }
+  static bool before(const Task& a, const Task& b) noexcept {
+    const bool ai = E(a).kind == sched_kind::idle;
+    const bool bi = E(b).kind == sched_kind::idle;
+    if (ai != bi) return bi;
+    return E(a).deadline < E(b).deadline;
+  }
+  void expire(bfs_entity& e, sched_time now) noexcept {
+    e.time_slice = knobs_.rr_interval;
+    e.deadline = now + deadline_offset(e.nice);
+    e.has_deadline = true;
+  }
+  static void charge(bfs_entity& e, sched_time now) noexcept {
+    const duration_ns ran = now - e.exec_start;
+    if (ran <= 0) return;
+    e.exec_start = now;
+    e.time_slice -= ran;
+  }
+
+  tree_type normal_{};    ///< SCHED_NORMAL/BATCH tasks by deadline (not curr)
+  tree_type idle_{};      ///< SCHED_IDLEPRIO tasks by deadline (not curr)
+  Task* curr_ = nullptr;  ///< the running task of this class
+  usize nr_ = 0;          ///< queued including curr
+  knobs knobs_{};         ///< tunables in force
+};
+
+}  // namespace schedcore
+
+#endif

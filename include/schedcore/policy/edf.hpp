@@ -1,0 +1,444 @@
+/// @file
+/// @brief `edf_policy`: SCHED_DEADLINE, earliest deadline first over constant bandwidth
+/// servers, with admission control (algorithms-modern.md §5).
+///
+/// @par Implementation notes
+/// - Parameters (§5): runtime Q, relative deadline D, period P (0 means P = D), ns, with
+///   Q <= D <= P (else `errc::inverted`), Q >= 1024 ns (2^DL_SCALE) and P within
+///   [`deadline_period_min`, `deadline_period_max`] = [100 us, 2^22 us] (else
+///   `errc::invalid_argument`). Each task's bandwidth is `(Q << 20) / P` (BW_SHIFT = 20).
+/// - Structure: ready (unthrottled) tasks sit in an rb_tree keyed by absolute deadline d,
+///   leftmost cached (pick is one load); throttled tasks sit in a second rb_tree keyed by their
+///   replenishment instant, whose leftmost is the class timer (`next_timer`/`timer`, the
+///   kernel's per-entity dl_timer hrtimers collapsed into one queue). The running task stays in
+///   the ready tree, as in the kernel. Every queued task is in exactly one of the two trees.
+/// - CBS (§5, [DLDOC], deadline.c): runtime q is charged with the executed time; when q <= 0
+///   (or on yield) the task is throttled until `d − D + P` (the start of its next period,
+///   `dl_next_period`; = d when D = P), when the timer replenishes it: `while q <= 0:
+///   d += P, q += Q`, and if d is still in the past, a new period `d = now + D, q = Q`
+///   ("replenish lagged too much"). If that instant has already passed when it throttles, it
+///   is replenished at once. An overrun (q < 0, possible when enforcement is at the tick) is
+///   paid back from the next period's budget, so a task can never take more than its
+///   bandwidth over time: CBS isolation.
+/// - Wakeup rule (`update_dl_entity`): if d < now or the remaining bandwidth overflows,
+///   `q/(d − now) > Q/D`, tested without division in DL_SCALE units as
+///   `((d − now) >> 10)·(Q >> 10) < (D >> 10)·(q >> 10)` (`dl_entity_overflow`), then a new
+///   period starts (d = now + D, q = Q). For a constrained task (D < P) whose deadline has not
+///   passed, the revised rule (Abeni, Lipari, Lelli 2015) keeps d and trims the runtime to
+///   `q = (dl_density·(d − now)) >> 20`, dl_density = (Q << 20) / D (`update_dl_revised_wakeup`).
+///   Oracle O5.4.
+/// - Constrained-deadline rule (`dl_check_constrained_dl`): a task with D < P waking after its
+///   deadline but before its next period is throttled (q clamped to at most 0) until the next
+///   period, so sleeping across the deadline cannot buy a second budget in one period.
+/// - A task that blocks while throttled keeps its throttled state (its timer is cancelled
+///   with the dequeue); when it wakes before its replenishment instant it is re-armed, after it
+///   is replenished first and then subjected to the wakeup rule (what the kernel's dl_timer
+///   firing on a sleeping task amounts to).
+/// - Enforcement: by default at ticks and accounting points, as the kernel without HRTICK_DL
+///   (the feature is off by default). Knob `hrtick` = 1 adds curr's budget exhaustion
+///   (exec_start + q) to next_timer(), so the budget is enforced to the nanosecond.
+/// - Preemption: a wakee (or a replenished task) preempts when its deadline is strictly
+///   earlier than curr's (`dl_entity_preempt`); at a tick curr is rescheduled if it was
+///   throttled or is no longer the leftmost.
+/// - yield (`yield_task_dl`): the rest of the runtime is given up (q = 0) and the task sleeps
+///   in the throttled tree until its next period.
+/// - Admission control (§5, [DLDOC §4]): Σ bw over the tasks set up through this object must
+///   stay <= cpus · (bound% << 20) / 100 (`__dl_overflow` with the root domain's cap;
+///   95 % = 996147 per CPU, the kernel's 950000/1000000 rt bandwidth); `bound` = −1 disables
+///   the check. setup() of an already admitted task replaces its bandwidth. A refused setup
+///   returns `errc::overloaded` and changes nothing; task_dead() releases the bandwidth. In a
+///   multi-CPU simulation one object (or a shared copy of its accounting) must see every
+///   setup, as a root domain does.
+/// - Complexity: enqueue, dequeue, tick and charging O(log n) (a tree move when throttling);
+///   pick_next, next_timer O(1); timer O(log n) per replenished task; verify O(n).
+/// - Reconstructed [R] (§8 of the reference marks these as recalled): Q >= 1024 ns and the
+///   timer instant d − D + P for D < P; implemented as documented here.
+/// - Omissions: GRUB reclaiming (SCHED_FLAG_RECLAIM), priority/deadline inheritance
+///   (boosting), the fair-class dl_server, SMP push/pull, and fork (a -deadline task cannot
+///   fork: task_new does nothing).
+#ifndef SCHEDCORE_POLICY_EDF_HPP
+#define SCHEDCORE_POLICY_EDF_HPP
+
+#include "schedcore/core/assert.hpp"
+#include "schedcore/core/errc.hpp"
+#include "schedcore/core/time.hpp"
+#include "schedcore/core/types.hpp"
+#include "schedcore/intrusive/rb_hook.hpp"
+#include "schedcore/intrusive/rb_tree.hpp"
+#include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/params.hpp"
+
+namespace schedcore {
+
+/// Tag of the edf ready-tree hook.
+struct edf_ready_tag {};
+/// Tag of the edf replenishment-timer hook.
+struct edf_timer_tag {};
+
+/// Per-task state of the edf class, embedded in the task (the kernel's `sched_dl_entity`).
+struct edf_entity : rb_hook<link_mode::normal, edf_ready_tag>, rb_hook<link_mode::normal, edf_timer_tag> {
+  duration_ns dl_runtime = 0;   ///< Q: budget per period, ns
+  duration_ns dl_deadline = 0;  ///< D: relative deadline, ns
+  duration_ns dl_period = 0;    ///< P: period, ns
+  u64 dl_bw = 0;                ///< (Q << 20) / P
+  u64 dl_density = 0;           ///< (Q << 20) / D
+  duration_ns runtime = 0;      ///< q: remaining budget in the current period (may be negative)
+  sched_time deadline{};        ///< d: absolute deadline of the current period
+  sched_time timer_at{};        ///< replenishment instant while throttled
+  sched_time exec_start{};      ///< when it last started running or was last charged
+  bool on_rq = false;           ///< queued (running or throttled counts as queued)
+  bool throttled = false;       ///< budget exhausted (or yielded) until timer_at
+  bool in_ready = false;        ///< linked in the ready tree
+  bool timer_armed = false;     ///< linked in the timer tree
+  bool yielded = false;         ///< gave up its budget (sched_yield)
+  bool dl_new = true;           ///< no period started yet (set by setup)
+  bool admitted = false;        ///< its bandwidth is counted by admission control
+};
+
+/// SCHED_DEADLINE run queue of one CPU (EDF + CBS) with admission control.
+/// @tparam Task the task type; embeds `edf_entity` (by default as a base class)
+/// @tparam EntityOf accessor from Task to its edf_entity (see policy/params.hpp)
+template <class Task, class EntityOf = base_entity<edf_entity>>
+class edf_policy {
+  /// @cond INTERNAL
+  static edf_entity& E(Task& t) noexcept { return EntityOf::get(t); }
+  static const edf_entity& E(const Task& t) noexcept { return EntityOf::get(t); }
+  template <class Tag>
+  struct value_traits {
+    using value_type = Task;
+    using hook_type = rb_hook<link_mode::normal, Tag>;
+    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
+    static Task& from_hook(hook_type& h) noexcept {
+      return EntityOf::template task_of<Task>(static_cast<edf_entity&>(h));
+    }
+  };
+  struct by_deadline {
+    bool operator()(const Task& a, const Task& b) const noexcept { return E(a).deadline < E(b).deadline; }
+  };
+  struct by_timer {
+    bool operator()(const Task& a, const Task& b) const noexcept { return E(a).timer_at < E(b).timer_at; }
+  };
+  /// @endcond
+
+ public:
+  using task_type = Task;                     ///< the task type
+  static constexpr const char* name = "edf";  ///< class name
+  static constexpr unsigned bw_shift = 20;    ///< fixed-point shift of bandwidths (BW_SHIFT)
+  static constexpr unsigned dl_scale = 10;    ///< DL_SCALE: the wakeup test works in ~1 us units
+  static constexpr duration_ns runtime_min = static_cast<duration_ns>(1) << dl_scale;  ///< smallest Q, 1024 ns
+
+  /// Tunables (`sched_deadline_period_{min,max}_us`; the admission bound is the kernel's
+  /// sched_rt_runtime_us / sched_rt_period_us as a percentage).
+  struct knobs {
+    s64 bound = 95;                           ///< admission bound, % of each CPU; −1 disables
+    s64 cpus = 1;                             ///< CPUs of the root domain (cap = cpus · bound)
+    s64 deadline_period_min = usec(100);      ///< smallest period
+    s64 deadline_period_max = usec(1 << 22);  ///< largest period (2^22 us ≈ 4.19 s)
+    s64 hrtick = 0;                           ///< HRTICK_DL: enforce budgets exactly (off in the kernel)
+  };
+  /// Bounds and meaning of each knob.
+  static constexpr knob_info<knobs> knob_table[] = {
+      {"bound", knob_unit::count, &knobs::bound, -1, 100, "admission bound in % per CPU (rt_runtime/rt_period); -1 off"},
+      {"cpus", knob_unit::count, &knobs::cpus, 1, 4096, "CPUs of the root domain: cap = cpus x bound"},
+      {"deadline_period_min", knob_unit::time_ns, &knobs::deadline_period_min, usec(1), usec(1 << 22),
+       "smallest accepted period (sched_deadline_period_min_us)"},
+      {"deadline_period_max", knob_unit::time_ns, &knobs::deadline_period_max, usec(1), sec(1000),
+       "largest accepted period (sched_deadline_period_max_us)"},
+      {"hrtick", knob_unit::flag, &knobs::hrtick, 0, 1, "HRTICK_DL: exact budget enforcement by class timer"},
+  };
+
+  /// Validates and installs knobs; nothing changes on error: out-of-range values
+  /// (`invalid_argument`), min > max (`inverted`), a bound below the admitted bandwidth
+  /// (`overloaded`).
+  errc configure(const knobs& k) noexcept {
+    if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
+    if (k.deadline_period_min > k.deadline_period_max) return errc::inverted;
+    if (k.bound >= 0 && total_bw_ > cap_of(k)) return errc::overloaded;
+    knobs_ = k;
+    return errc::ok;
+  }
+  /// The knobs in force.
+  const knobs& config() const noexcept { return knobs_; }
+
+  /// `(runtime << 20) / period`, the kernel's `to_ratio(period, runtime)`. @pre period > 0
+  static constexpr u64 to_ratio(duration_ns period, duration_ns runtime) noexcept {
+    return (static_cast<u64>(runtime) << bw_shift) / static_cast<u64>(period);
+  }
+  /// The admission cap in bw units: cpus · (bound << 20) / 100.
+  u64 bandwidth_cap() const noexcept { return cap_of(knobs_); }
+  /// Bandwidth admitted so far (Σ dl_bw).
+  u64 total_bandwidth() const noexcept { return total_bw_; }
+
+  /// Loads deadline parameters into `t` after admission control. Errors, with no change:
+  /// non-deadline kind, non-positive times or Q < 1024 ns, period out of range
+  /// (`invalid_argument`); Q > D or D > P (`inverted`); queued task (`busy`); the bound would
+  /// be exceeded (`overloaded`).
+  errc setup(Task& t, const sched_params& p) noexcept {
+    if (p.kind != sched_kind::deadline) return errc::invalid_argument;
+    if (const errc err = validate(p); err != errc::ok) return err;
+    const duration_ns period = p.period == 0 ? p.deadline : p.period;
+    if (p.runtime < runtime_min) return errc::invalid_argument;
+    if (period < knobs_.deadline_period_min || period > knobs_.deadline_period_max) return errc::invalid_argument;
+    edf_entity& e = E(t);
+    if (e.on_rq) return errc::busy;
+    const u64 bw = to_ratio(period, p.runtime);
+    const u64 old_bw = e.admitted ? e.dl_bw : 0;
+    const u64 total = total_bw_ - old_bw + bw;
+    if (knobs_.bound >= 0 && total > cap_of(knobs_)) return errc::overloaded;
+    total_bw_ = total;
+    e.dl_runtime = p.runtime;
+    e.dl_deadline = p.deadline;
+    e.dl_period = period;
+    e.dl_bw = bw;
+    e.dl_density = to_ratio(p.deadline, p.runtime);
+    e.runtime = 0;
+    e.throttled = false;
+    e.yielded = false;
+    e.dl_new = true;
+    e.admitted = true;
+    return errc::ok;
+  }
+
+  /// `t` becomes runnable: a new period at the first enqueue, the CBS wakeup rule (and the
+  /// constrained-deadline rule) at a wakeup; a throttled task waits for its timer.
+  void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
+    edf_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(e.on_rq || !e.admitted)) return;
+    e.on_rq = true;
+    ++nr_;
+    e.exec_start = now;
+    if (e.dl_new) {
+      new_period(e, now);
+      e.dl_new = false;
+      e.throttled = false;
+    } else if (e.throttled) {
+      if (now < next_period(e)) {
+        arm_timer(t, next_period(e));
+        return;
+      }
+      replenish(e, now);
+      if (has(flags, enqueue_flags::wakeup)) update_dl_entity(e, now);
+    } else if (has(flags, enqueue_flags::wakeup)) {
+      if (e.dl_deadline < e.dl_period && e.deadline < now && now < next_period(e)) {
+        // Constrained-deadline rule: woke after its deadline, before its next period.
+        e.throttled = true;
+        if (e.runtime > 0) e.runtime = 0;
+        arm_timer(t, next_period(e));
+        return;
+      }
+      update_dl_entity(e, now);
+    } else if (has(flags, enqueue_flags::restore) && e.deadline < now) {
+      new_period(e, now);
+    }
+    insert_ready(t);
+  }
+  /// `t` leaves (it may be curr): charged first; its timer, if any, is cancelled.
+  void dequeue(Task& t, sched_time now, dequeue_flags) noexcept {
+    edf_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    if (&t == curr_) {
+      update_curr(now);
+      curr_ = nullptr;
+    }
+    if (e.in_ready) erase_ready(t);
+    if (e.timer_armed) cancel_timer(t);
+    e.on_rq = false;
+    --nr_;
+  }
+  /// The ready task with the earliest absolute deadline, or nullptr. No side effects.
+  Task* pick_next(sched_time) noexcept { return ready_.front(); }
+  /// `t` starts running (it stays in the ready tree).
+  void set_next(Task& t, sched_time now) noexcept {
+    edf_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(!e.in_ready)) return;
+    curr_ = &t;
+    e.exec_start = now;
+    resched_ = false;
+  }
+  /// Running `t` stops running: charged.
+  void put_prev(Task& t, sched_time now) noexcept {
+    if (&t != curr_) return;
+    update_curr(now);
+    curr_ = nullptr;
+  }
+  /// Charges curr; true when it was throttled or is no longer the earliest deadline.
+  bool tick(Task& curr, sched_time now) noexcept {
+    if (&curr != curr_) return false;
+    update_curr(now);
+    const bool r = resched_ || ready_.front() != curr_;
+    resched_ = false;
+    return r;
+  }
+  /// A wakee preempts when its deadline is strictly earlier (or curr was just throttled).
+  bool wakeup_preempt(Task& woken, Task& curr, sched_time now) noexcept {
+    if (&woken == &curr) return false;
+    if (&curr == curr_) update_curr(now);
+    if (resched_) {
+      resched_ = false;
+      return true;
+    }
+    return E(woken).in_ready && E(woken).deadline < E(curr).deadline;
+  }
+  /// Queued tasks including a running one and throttled ones.
+  usize nr_runnable() const noexcept { return nr_; }
+  /// sched_yield(): gives up the rest of this period's budget.
+  void yield(Task& curr, sched_time now) noexcept {
+    if (&curr != curr_) return;
+    E(curr).yielded = true;
+    update_curr(now);
+  }
+  /// The earliest replenishment instant (and with `hrtick`, curr's budget exhaustion).
+  bool next_timer(sched_time& when) const noexcept {
+    bool any = false;
+    if (Task* t = timers_.front()) {
+      when = E(*t).timer_at;
+      any = true;
+    }
+    if (knobs_.hrtick != 0 && curr_ != nullptr && !E(*curr_).throttled) {
+      const sched_time out = E(*curr_).exec_start + (E(*curr_).runtime > 0 ? E(*curr_).runtime : 0);
+      if (!any || out < when) when = out;
+      any = true;
+    }
+    return any;
+  }
+  /// Replenishes every task whose timer is due (and enforces curr's budget with `hrtick`);
+  /// true when the running task must be reconsidered.
+  bool timer(sched_time now) noexcept {
+    bool r = false;
+    if (knobs_.hrtick != 0 && curr_ != nullptr && !E(*curr_).throttled &&
+        E(*curr_).exec_start + E(*curr_).runtime <= now) {
+      update_curr(now);
+    }
+    if (resched_) {
+      resched_ = false;
+      r = true;
+    }
+    while (Task* t = timers_.front()) {
+      edf_entity& e = E(*t);
+      if (now < e.timer_at) break;
+      cancel_timer(*t);
+      replenish(e, now);
+      insert_ready(*t);
+      if (curr_ == nullptr || curr_ == t || e.deadline < E(*curr_).deadline) r = true;
+    }
+    return r;
+  }
+  /// Exit: releases the task's admitted bandwidth. @pre `t` was dequeued
+  void task_dead(Task& t, sched_time) noexcept {
+    edf_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    if (e.admitted) total_bw_ -= e.dl_bw;
+    e.admitted = false;
+  }
+  /// The running task of this class, or nullptr.
+  Task* current() const noexcept { return curr_; }
+
+  /// Structural check: both trees, each queued task in exactly one, flags consistent, and
+  /// nothing ready is throttled.
+  bool verify() const noexcept {
+    if (!ready_.verify() || !timers_.verify()) return false;
+    for (auto it = ready_.begin(); it != ready_.end(); ++it) {
+      const edf_entity& e = E(*it);
+      if (!e.on_rq || !e.in_ready || e.timer_armed || e.throttled) return false;
+    }
+    for (auto it = timers_.begin(); it != timers_.end(); ++it) {
+      const edf_entity& e = E(*it);
+      if (!e.on_rq || e.in_ready || !e.timer_armed || !e.throttled) return false;
+    }
+    if (curr_ != nullptr && !E(*curr_).on_rq) return false;
+    return ready_.size() + timers_.size() == nr_;
+  }
+
+ private:
+  static u64 cap_of(const knobs& k) noexcept {
+    if (k.bound < 0) return ~static_cast<u64>(0);
+    return static_cast<u64>(k.cpus) * ((static_cast<u64>(k.bound) << bw_shift) / 100u);
+  }
+  static sched_time next_period(const edf_entity& e) noexcept { return e.deadline - e.dl_deadline + e.dl_period; }
+  static void new_period(edf_entity& e, sched_time now) noexcept {
+    e.deadline = now + e.dl_deadline;
+    e.runtime = e.dl_runtime;
+  }
+  // q/(d - now) > Q/D, in DL_SCALE units, without division.
+  static bool overflow(const edf_entity& e, sched_time now) noexcept {
+    const u64 left = (static_cast<u64>(e.dl_deadline) >> dl_scale) *
+                     (static_cast<u64>(e.runtime > 0 ? e.runtime : 0) >> dl_scale);
+    const u64 right = (static_cast<u64>(e.deadline - now) >> dl_scale) * (static_cast<u64>(e.dl_runtime) >> dl_scale);
+    return right < left;
+  }
+  static void update_dl_entity(edf_entity& e, sched_time now) noexcept {
+    if (e.deadline < now || overflow(e, now)) {
+      if (e.dl_deadline != e.dl_period && !(e.deadline < now)) {
+        const u64 laxity = static_cast<u64>(e.deadline - now);  // revised wakeup rule (D < P)
+        e.runtime = static_cast<duration_ns>((e.dl_density * laxity) >> bw_shift);
+        return;
+      }
+      new_period(e, now);
+    }
+  }
+  static void replenish(edf_entity& e, sched_time now) noexcept {
+    if (e.yielded && e.runtime > 0) e.runtime = 0;
+    while (e.runtime <= 0) {
+      e.deadline += e.dl_period;
+      e.runtime += e.dl_runtime;
+    }
+    if (e.deadline < now) new_period(e, now);  // "replenish lagged too much"
+    e.yielded = false;
+    e.throttled = false;
+  }
+  void update_curr(sched_time now) noexcept {
+    if (curr_ == nullptr) return;
+    edf_entity& e = E(*curr_);
+    if (e.throttled) return;
+    const duration_ns delta = now - e.exec_start;
+    if (delta > 0) {
+      e.exec_start = now;
+      e.runtime -= delta;
+    }
+    if (e.runtime > 0 && !e.yielded) return;
+    // Throttle: out of budget (or yielded) until the next period.
+    Task& t = *curr_;
+    e.throttled = true;
+    if (e.yielded && e.runtime > 0) e.runtime = 0;
+    erase_ready(t);
+    const sched_time at = next_period(e);
+    if (now < at) {
+      arm_timer(t, at);
+    } else {
+      replenish(e, now);
+      insert_ready(t);
+    }
+    resched_ = true;
+  }
+  void insert_ready(Task& t) noexcept {
+    E(t).in_ready = true;
+    ready_.insert(t);
+  }
+  void erase_ready(Task& t) noexcept {
+    ready_.erase(t);
+    E(t).in_ready = false;
+  }
+  void arm_timer(Task& t, sched_time at) noexcept {
+    edf_entity& e = E(t);
+    e.throttled = true;
+    e.timer_at = at;
+    e.timer_armed = true;
+    timers_.insert(t);
+  }
+  void cancel_timer(Task& t) noexcept {
+    timers_.erase(t);
+    E(t).timer_armed = false;
+  }
+
+  rb_tree<Task, value_traits<edf_ready_tag>, by_deadline> ready_{};  ///< unthrottled, by absolute deadline
+  rb_tree<Task, value_traits<edf_timer_tag>, by_timer> timers_{};    ///< throttled, by replenishment instant
+  Task* curr_ = nullptr;  ///< the running task of this class
+  usize nr_ = 0;          ///< queued tasks (ready + throttled)
+  u64 total_bw_ = 0;      ///< admitted bandwidth, Σ dl_bw
+  knobs knobs_{};         ///< tunables in force
+  bool resched_ = false;  ///< curr was throttled since the last tick/wakeup check
+};
+
+}  // namespace schedcore
+
+#endif

@@ -1,0 +1,456 @@
+/// @file
+/// @brief `eevdf_policy`: Linux 6.6+ EEVDF (Earliest Eligible Virtual Deadline First) with the
+/// 6.8+ tree ordering, the fair class of today's kernels (algorithms-modern.md §3).
+///
+/// @par Implementation notes
+/// - Algorithm (Stoica and Abdel-Wahab 1995, as implemented by Peter Zijlstra in 6.6; §3.1).
+///   Each entity has a weight w (the 40-entry nice table of fair_weights.hpp, §2.2; SCHED_IDLE
+///   weight 3), a vruntime v advanced by `calc_delta_fair(δ)` = δ·1024/w while it runs, and a
+///   virtual deadline `vd = v + calc_delta_fair(slice)` (§3.3). V is the weighted mean vruntime
+///   of the queued entities; entity i is *eligible* when `V >= v_i`; pick returns the eligible
+///   entity with the earliest virtual deadline.
+/// - V without division (§3.2): the run queue keeps `sum_w_vruntime = Σ (v_i − v0)·w_i` and
+///   `sum_weight = Σ w_i` over the entities in the tree (the running entity is added on the
+///   fly), relative to the zero point v0 = `min_vruntime` (monotonic; when it advances by d the
+///   sum is corrected by `−sum_weight·d`). `avg_vruntime()` = v0 + floor(Σ/W) (floor biases V
+///   left); eligibility is `Σ >= (v_i − v0)·W`, exact in integers (`vruntime_eligible`).
+///   v0 starts at −2^20 ns so that wrap-around is exercised from the first millisecond, as the
+///   kernel does.
+/// - Tree (6.8+, Abel Wu's ordering, §3.4): an rb_tree keyed by virtual deadline, augmented
+///   with `min_vruntime` = min of the subtree's vruntimes (rb_augment.hpp `subtree_best`). The
+///   pick: with one runnable entity, that one; the running entity is dropped if it is not
+///   eligible; RUN_TO_PARITY keeps it while its deadline is the one it was picked with; if the
+///   leftmost (earliest deadline overall) is eligible it wins in O(1); otherwise the pruned
+///   descent `find_first_by_best(min_vruntime eligible)` finds the first eligible entity in
+///   deadline order in O(log n) with no backtracking (the predicate is monotone in the subtree
+///   minimum, so the summary test is exact). Finally the running entity wins if its deadline is
+///   strictly earlier. As in the kernel the running entity is *not* in the tree (set_next
+///   erases it, put_prev reinserts it) so its vruntime can advance without re-sorting.
+/// - Lag (§3.2): on dequeue `vlag = clamp(V − v, ±calc_delta_fair(max(2·slice, TICK_NSEC)))`
+///   (`limit_lag`; TICK_NSEC from the `hz` knob; oracle O3.2: ±6 ms for a 3 ms slice).
+/// - Placement (§3.5, `place_entity`, lag-preserving, commit 86bfbb7ce4f6): `v = V − vlag·(W +
+///   w)/W` where W is the queued weight without the entity (so that after joining, V − v is
+///   vlag again), `slice = base_slice`, `vd = v + vslice`, halved for a new task
+///   (`enqueue_flags::initial`) with PLACE_DEADLINE_INITIAL (O3.3). The product vlag·(W + w) is
+///   computed as vlag + vlag·w/W, which is the same integer (both terms share vlag's sign) but
+///   cannot overflow for any realistic run-queue weight.
+/// - Slices (§3.3): `base_slice` 0.75 ms (the 6.6–6.14 value; set 700 us for 6.15+) times
+///   1 + ilog2(min(cpus, 8)). `update_deadline` runs from every accounting update: once
+///   v >= vd the entity gets a fresh slice and deadline and, with others runnable, a reschedule
+///   is requested. The tick only ends a turn that way (no check_preempt_tick; O3.4).
+/// - Wakeup preemption (§3.5): a SCHED_IDLE curr is preempted by any non-idle wakee; BATCH and
+///   IDLE wakees never preempt; otherwise, after accounting curr, the wakee preempts iff a
+///   fresh pick returns it, i.e. it is eligible with an earlier deadline than curr (RUN_TO_PARITY
+///   protecting curr until its deadline renews or it becomes ineligible).
+/// - yield: the deadline moves one virtual slice later (6.8 `yield_task_fair`).
+/// - Reweighting: `setup()` on an idle task with a new weight scales its saved vlag by
+///   old_w/new_w (kernel `reweight_entity`), so its real lag w·vlag is kept.
+/// - Complexity: pick O(1) when the leftmost is eligible, else O(log n); enqueue, dequeue,
+///   set_next, put_prev O(log n) (one tree insert or erase); tick, wakeup_preempt (plus one
+///   pick), yield O(1) / O(log n); verify O(n).
+/// - Features as knobs: RUN_TO_PARITY, PLACE_LAG, PLACE_DEADLINE_INITIAL and WAKEUP_PREEMPTION,
+///   all on as in 6.6–6.11.
+/// - Omissions: group scheduling, NEXT_BUDDY (off by default), the 6.12 features
+///   (PREEMPT_SHORT, DELAY_DEQUEUE, custom per-task slices via sched_runtime), hrtick, and
+///   SMP (migration keeps lag through dequeue(migrating)/enqueue(migrated), which is what
+///   6.6's cross-rq placement by lag does). Nothing here is reconstructed [R]: every rule is
+///   from §3 of the reference.
+#ifndef SCHEDCORE_POLICY_EEVDF_HPP
+#define SCHEDCORE_POLICY_EEVDF_HPP
+
+#include "schedcore/core/arith.hpp"
+#include "schedcore/core/assert.hpp"
+#include "schedcore/core/bitops.hpp"
+#include "schedcore/core/errc.hpp"
+#include "schedcore/core/time.hpp"
+#include "schedcore/core/types.hpp"
+#include "schedcore/intrusive/rb_augment.hpp"
+#include "schedcore/intrusive/rb_hook.hpp"
+#include "schedcore/intrusive/rb_tree.hpp"
+#include "schedcore/policy/fair_weights.hpp"
+#include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/params.hpp"
+
+namespace schedcore {
+
+/// Tag of the eevdf class's tree hook (a task may embed several hooks).
+struct eevdf_hook_tag {};
+
+/// Per-task state of the eevdf class, embedded in the task (the kernel's `sched_entity`).
+struct eevdf_entity : rb_hook<link_mode::normal, eevdf_hook_tag> {
+  vtime vruntime{};                    ///< virtual runtime v (advances by δ·1024/w while running)
+  vtime deadline{};                    ///< virtual deadline vd = v + calc_delta_fair(slice) (the tree key)
+  vtime min_vruntime{};                ///< tree augment: min vruntime of this entity's subtree
+  vtime vprot{};                       ///< RUN_TO_PARITY: the deadline it was picked with (kernel keeps it in vlag)
+  s64 vlag = 0;                        ///< virtual lag V − v saved at the last dequeue (clamped)
+  duration_ns slice = 0;               ///< current request, ns of service
+  u32 weight = nice_0_load;            ///< load weight (nice 0 = 1024)
+  u32 inv_weight = 4194304u;           ///< 2^32 / weight (table wmult, or 0xFFFFFFFF / weight)
+  sched_time exec_start{};             ///< when it last started running or was last charged
+  u64 sum_exec_runtime = 0;            ///< total CPU time received, ns
+  u64 prev_sum_exec_runtime = 0;       ///< sum_exec_runtime when it was last picked
+  sched_kind kind = sched_kind::normal;  ///< normal, batch or idle
+  s8 nice = 0;                         ///< nice value the weight came from (0 with set_weight)
+  bool on_rq = false;                  ///< queued (running counts as queued)
+};
+
+/// EEVDF run queue of one CPU (Linux 6.6+ fair class with the 6.8+ deadline-ordered tree).
+/// @tparam Task the task type; embeds `eevdf_entity` (by default as a base class)
+/// @tparam EntityOf accessor from Task to its eevdf_entity (see policy/params.hpp)
+template <class Task, class EntityOf = base_entity<eevdf_entity>>
+class eevdf_policy {
+  /// @cond INTERNAL
+  using hook_t = rb_hook<link_mode::normal, eevdf_hook_tag>;
+  static eevdf_entity& E(Task& t) noexcept { return EntityOf::get(t); }
+  static const eevdf_entity& E(const Task& t) noexcept { return EntityOf::get(t); }
+  struct value_traits {
+    using value_type = Task;
+    using hook_type = hook_t;
+    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
+    static Task& from_hook(hook_type& h) noexcept {
+      return EntityOf::template task_of<Task>(static_cast<eevdf_entity&>(h));
+    }
+  };
+  struct by_deadline {
+    bool operator()(const Task& a, const Task& b) const noexcept { return E(a).deadline < E(b).deadline; }
+  };
+  struct min_vruntime_traits {
+    using value_type = Task;
+    using best_type = vtime;
+    static vtime value(const Task& t) noexcept { return E(t).vruntime; }
+    static vtime best(const Task& t) noexcept { return E(t).min_vruntime; }
+    static void set_best(Task& t, vtime v) noexcept { E(t).min_vruntime = v; }
+    static bool better(vtime a, vtime b) noexcept { return a < b; }
+  };
+  using tree_type = rb_tree<Task, value_traits, by_deadline, subtree_best<min_vruntime_traits>>;
+  /// @endcond
+
+ public:
+  using task_type = Task;                       ///< the task type
+  static constexpr const char* name = "eevdf";  ///< class name
+  /// Smallest weight accepted by set_weight() (the kernel's MIN_SHARES).
+  static constexpr u32 weight_min = 2;
+  /// Largest weight accepted by set_weight() (the kernel's MAX_SHARES, 2^18).
+  static constexpr u32 weight_max = 1u << 18;
+
+  /// Tunables, named after the kernel's (`sched_base_slice_ns`, features.h).
+  struct knobs {
+    s64 base_slice = usec(750);      ///< base slice before CPU scaling (`sched_base_slice`, 0.75 ms in 6.6-6.14)
+    s64 cpus = 1;                    ///< CPU count for the 1 + ilog2(min(cpus, 8)) scaling
+    s64 hz = 250;                    ///< tick rate; TICK_NSEC bounds the lag clamp (CONFIG_HZ default 250)
+    s64 run_to_parity = 1;           ///< RUN_TO_PARITY: curr keeps the CPU until its deadline renews
+    s64 place_lag = 1;               ///< PLACE_LAG: placement preserves the saved lag
+    s64 place_deadline_initial = 1;  ///< PLACE_DEADLINE_INITIAL: a new task's first request is halved
+    s64 wakeup_preemption = 1;       ///< WAKEUP_PREEMPTION: wakeups may preempt
+  };
+  /// Bounds and meaning of each knob.
+  static constexpr knob_info<knobs> knob_table[] = {
+      {"base_slice", knob_unit::time_ns, &knobs::base_slice, usec(100), msec(100),
+       "EEVDF base request before CPU scaling (sched_base_slice; 0.75 ms in 6.6-6.14, 0.70 ms from 6.15)"},
+      {"cpus", knob_unit::count, &knobs::cpus, 1, 4096, "CPU count: slices scale by 1 + ilog2(min(cpus, 8))"},
+      {"hz", knob_unit::count, &knobs::hz, 10, 10000, "tick rate; the lag clamp is at least one TICK_NSEC"},
+      {"run_to_parity", knob_unit::flag, &knobs::run_to_parity, 0, 1, "RUN_TO_PARITY feature"},
+      {"place_lag", knob_unit::flag, &knobs::place_lag, 0, 1, "PLACE_LAG feature"},
+      {"place_deadline_initial", knob_unit::flag, &knobs::place_deadline_initial, 0, 1,
+       "PLACE_DEADLINE_INITIAL feature"},
+      {"wakeup_preemption", knob_unit::flag, &knobs::wakeup_preemption, 0, 1, "WAKEUP_PREEMPTION feature"},
+  };
+
+  /// Validates and installs knobs; on error nothing changes. New slices apply at each
+  /// entity's next request.
+  errc configure(const knobs& k) noexcept {
+    if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
+    knobs_ = k;
+    return errc::ok;
+  }
+  /// The knobs in force.
+  const knobs& config() const noexcept { return knobs_; }
+  /// The effective base slice: base_slice · (1 + ilog2(min(cpus, 8))), ns.
+  duration_ns base_slice() const noexcept {
+    const s64 c = knobs_.cpus > 8 ? 8 : knobs_.cpus;
+    return knobs_.base_slice * static_cast<s64>(1u + ilog2(static_cast<u64>(c)));
+  }
+
+  /// Loads `p` (kind normal, batch or idle; nice −20..19) into `t`'s entity. Refuses another
+  /// kind or a bad nice (`errc::invalid_argument`) and a queued task (`errc::busy`).
+  errc setup(Task& t, const sched_params& p) noexcept {
+    if (p.kind != sched_kind::normal && p.kind != sched_kind::batch && p.kind != sched_kind::idle)
+      return errc::invalid_argument;
+    if (const errc err = validate(p); err != errc::ok) return err;
+    eevdf_entity& e = E(t);
+    if (e.on_rq) return errc::busy;
+    if (p.kind == sched_kind::idle) {
+      reweight(e, weight_idleprio, wmult_idleprio);
+    } else {
+      reweight(e, nice_to_weight(p.nice), nice_to_wmult(p.nice));
+    }
+    e.kind = p.kind;
+    e.nice = p.kind == sched_kind::idle ? s8{0} : p.nice;
+    return errc::ok;
+  }
+  /// Gives `t` an explicit weight (a cgroup's shares), kind normal. Refuses 0 and weights
+  /// outside [weight_min, weight_max] (`errc::invalid_argument`), and a queued task (`busy`).
+  errc set_weight(Task& t, u32 weight) noexcept {
+    if (weight < weight_min || weight > weight_max) return errc::invalid_argument;
+    eevdf_entity& e = E(t);
+    if (e.on_rq) return errc::busy;
+    reweight(e, weight, weight == nice_0_load ? nice_to_wmult(0) : fair_inv_weight(weight));
+    e.kind = sched_kind::normal;
+    e.nice = 0;
+    return errc::ok;
+  }
+
+  /// `t` becomes runnable: accounts curr, places `t` by its saved lag, queues it.
+  void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
+    eevdf_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    update_curr(now);
+    place_entity(e, flags);
+    ++nr_running_;
+    enqueue_tree(t);
+    e.on_rq = true;
+    e.exec_start = now;
+  }
+  /// `t` leaves (it may be curr): accounts curr, saves the clamped lag, unqueues it.
+  void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept {
+    eevdf_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    update_curr(now);
+    update_entity_lag(e);
+    if (&t == curr_) {
+      curr_ = nullptr;
+    } else {
+      dequeue_tree(t);
+    }
+    e.on_rq = false;
+    --nr_running_;
+    if (!has(flags, dequeue_flags::save)) update_min_vruntime();
+  }
+  /// The eligible task with the earliest virtual deadline (curr included, RUN_TO_PARITY
+  /// applied), or nullptr when empty. No side effects.
+  Task* pick_next(sched_time) noexcept { return pick_eevdf(); }
+  /// `t` starts running: it leaves the tree, and remembers its deadline for RUN_TO_PARITY.
+  void set_next(Task& t, sched_time now) noexcept {
+    eevdf_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(!e.on_rq || (curr_ != nullptr && curr_ != &t))) return;
+    if (curr_ != &t) dequeue_tree(t);
+    e.vprot = e.deadline;
+    curr_ = &t;
+    e.exec_start = now;
+    e.prev_sum_exec_runtime = e.sum_exec_runtime;
+    resched_ = false;
+  }
+  /// Running `t` stops running: charged, then back into the tree.
+  void put_prev(Task& t, sched_time now) noexcept {
+    if (&t != curr_) return;
+    update_curr(now);
+    curr_ = nullptr;
+    enqueue_tree(t);
+  }
+  /// Charges curr; true when its request was used up (deadline renewed) and others wait.
+  bool tick(Task& curr, sched_time now) noexcept {
+    if (&curr != curr_) return false;
+    update_curr(now);
+    return take_resched();
+  }
+  /// SCHED_IDLE curr yields to any non-idle wakee; BATCH/IDLE wakees never preempt; otherwise
+  /// the wakee preempts iff a fresh pick (after charging curr) returns it.
+  bool wakeup_preempt(Task& woken, Task& curr, sched_time now) noexcept {
+    if (&woken == &curr) return false;
+    update_curr(now);
+    if (take_resched()) return true;
+    const eevdf_entity& we = E(woken);
+    if (E(curr).kind == sched_kind::idle && we.kind != sched_kind::idle) return true;
+    if (we.kind != sched_kind::normal || knobs_.wakeup_preemption == 0) return false;
+    return pick_eevdf() == &woken;
+  }
+  /// Queued tasks including a running one.
+  usize nr_runnable() const noexcept { return nr_running_; }
+  /// sched_yield(): curr's deadline moves one virtual slice later (nothing if it is alone).
+  void yield(Task& curr, sched_time now) noexcept {
+    if (&curr != curr_ || nr_running_ <= 1) return;
+    update_curr(now);
+    eevdf_entity& e = E(curr);
+    e.deadline += static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(e.slice), e));
+  }
+  /// Fork: the child starts with zero lag (its first request is halved at the initial enqueue).
+  void task_new(Task& child, Task*, sched_time) noexcept {
+    eevdf_entity& e = E(child);
+    if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    e.vlag = 0;
+    e.sum_exec_runtime = 0;
+    e.prev_sum_exec_runtime = 0;
+  }
+
+  /// V, the load-weighted mean vruntime of the runnable entities (floor; curr included).
+  vtime avg_vruntime() const noexcept {
+    s64 avg = sum_w_vruntime_;
+    s64 load = sum_weight_;
+    add_curr(avg, load);
+    if (load != 0) {
+      if (avg < 0) avg -= load - 1;  // floor, so an entity exactly at V is eligible
+      avg = div_s64(avg, load);
+    }
+    return min_vruntime_ + avg;
+  }
+  /// True when `t` is eligible: V >= v_t, tested without division.
+  bool entity_eligible(const Task& t) const noexcept { return vruntime_eligible(E(t).vruntime); }
+  /// The zero point of the weighted sums (monotonic; the kernel's `cfs_rq->min_vruntime`).
+  vtime min_vruntime() const noexcept { return min_vruntime_; }
+  /// The running task of this class, or nullptr.
+  Task* current() const noexcept { return curr_; }
+  /// The lag clamp of `t` in virtual time: calc_delta_fair(max(2·slice, TICK_NSEC)).
+  duration_ns lag_limit(const Task& t) const noexcept { return lag_limit_of(E(t)); }
+
+  /// Structural check: tree shape and augments, the weighted sums, counts, on_rq flags.
+  bool verify() const noexcept {
+    if (!tree_.verify()) return false;
+    s64 sum = 0;
+    s64 load = 0;
+    for (auto it = tree_.begin(); it != tree_.end(); ++it) {
+      const eevdf_entity& e = E(*it);
+      if (!e.on_rq || &*it == curr_) return false;
+      sum += key(e) * static_cast<s64>(e.weight);
+      load += e.weight;
+    }
+    if (sum != sum_w_vruntime_ || load != sum_weight_) return false;
+    if (curr_ != nullptr && !E(*curr_).on_rq) return false;
+    return tree_.size() + (curr_ != nullptr ? 1u : 0u) == nr_running_;
+  }
+
+ private:
+  duration_ns lag_limit_of(const eevdf_entity& e) const noexcept {
+    const s64 tick = sec(1) / knobs_.hz;
+    const s64 span = 2 * e.slice > tick ? 2 * e.slice : tick;
+    return static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(span), e));
+  }
+  s64 key(const eevdf_entity& e) const noexcept { return e.vruntime - min_vruntime_; }
+  void add_curr(s64& avg, s64& load) const noexcept {
+    if (curr_ == nullptr) return;
+    const eevdf_entity& c = E(*curr_);
+    avg += key(c) * static_cast<s64>(c.weight);
+    load += c.weight;
+  }
+  bool vruntime_eligible(vtime v) const noexcept {
+    s64 avg = sum_w_vruntime_;
+    s64 load = sum_weight_;
+    add_curr(avg, load);
+    return avg >= (v - min_vruntime_) * load;
+  }
+  void enqueue_tree(Task& t) noexcept {
+    const eevdf_entity& e = E(t);
+    sum_w_vruntime_ += key(e) * static_cast<s64>(e.weight);
+    sum_weight_ += e.weight;
+    tree_.insert(t);
+  }
+  void dequeue_tree(Task& t) noexcept {
+    const eevdf_entity& e = E(t);
+    tree_.erase(t);
+    sum_w_vruntime_ -= key(e) * static_cast<s64>(e.weight);
+    sum_weight_ -= e.weight;
+  }
+  static void reweight(eevdf_entity& e, u32 weight, u32 inv_weight) noexcept {
+    if (e.weight != weight && e.vlag != 0)
+      e.vlag = div_s64(e.vlag * static_cast<s64>(e.weight), static_cast<s64>(weight));
+    e.weight = weight;
+    e.inv_weight = inv_weight;
+  }
+  static u64 calc_delta_fair(u64 delta, const eevdf_entity& e) noexcept {
+    return e.weight == nice_0_load ? delta : fair_calc_delta(delta, nice_0_load, e.inv_weight);
+  }
+  duration_ns vslice_of(const eevdf_entity& e) const noexcept {
+    return static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(e.slice), e));
+  }
+  void update_min_vruntime() noexcept {
+    vtime v = min_vruntime_;
+    bool have = false;
+    if (curr_ != nullptr) {
+      v = E(*curr_).vruntime;
+      have = true;
+    }
+    if (Task* root = tree_.root()) {
+      const vtime m = E(*root).min_vruntime;
+      v = have ? earlier_of(v, m) : m;
+    }
+    const s64 delta = v - min_vruntime_;
+    if (delta > 0) {  // monotonic: the zero point only moves forward
+      sum_w_vruntime_ -= sum_weight_ * delta;
+      min_vruntime_ = v;
+    }
+  }
+  bool update_deadline(eevdf_entity& e) noexcept {
+    if (e.vruntime < e.deadline) return false;
+    e.slice = base_slice();
+    e.deadline = e.vruntime + vslice_of(e);
+    return true;
+  }
+  void update_curr(sched_time now) noexcept {
+    if (curr_ == nullptr) return;
+    eevdf_entity& e = E(*curr_);
+    const duration_ns delta = now - e.exec_start;
+    if (delta <= 0) return;
+    e.exec_start = now;
+    e.sum_exec_runtime += static_cast<u64>(delta);
+    e.vruntime += static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(delta), e));
+    if (update_deadline(e) && nr_running_ > 1) resched_ = true;
+    update_min_vruntime();
+  }
+  void update_entity_lag(eevdf_entity& e) const noexcept {
+    const s64 lag = avg_vruntime() - e.vruntime;
+    const s64 limit = lag_limit_of(e);
+    e.vlag = lag > limit ? limit : (lag < -limit ? -limit : lag);
+  }
+  void place_entity(eevdf_entity& e, enqueue_flags flags) noexcept {
+    const vtime v = avg_vruntime();
+    e.slice = base_slice();
+    duration_ns vslice = vslice_of(e);
+    s64 lag = 0;
+    if (knobs_.place_lag != 0 && nr_running_ > 0) {
+      s64 load = sum_weight_;
+      if (curr_ != nullptr) load += E(*curr_).weight;
+      if (SCHEDCORE_WARN_ON(load == 0)) load = 1;
+      // vlag·(W + w)/W, written as vlag + vlag·w/W (same integer, no overflow).
+      lag = e.vlag + div_s64(e.vlag * static_cast<s64>(e.weight), load);
+    }
+    e.vruntime = v - lag;
+    if (knobs_.place_deadline_initial != 0 && has(flags, enqueue_flags::initial)) vslice /= 2;
+    e.deadline = e.vruntime + vslice;
+  }
+  Task* pick_eevdf() const noexcept {
+    Task* left = tree_.front();
+    if (nr_running_ == 1) return curr_ != nullptr ? curr_ : left;
+    Task* c = curr_;
+    if (c != nullptr && !entity_eligible(*c)) c = nullptr;
+    if (knobs_.run_to_parity != 0 && c != nullptr && E(*c).vprot == E(*c).deadline) return c;
+    Task* best = nullptr;
+    if (left != nullptr && entity_eligible(*left)) {
+      best = left;  // the earliest deadline of all is eligible: O(1)
+    } else if (left != nullptr) {
+      s64 avg = sum_w_vruntime_;
+      s64 load = sum_weight_;
+      add_curr(avg, load);
+      const vtime zero = min_vruntime_;
+      best = tree_.find_first_by_best([avg, load, zero](vtime v) noexcept { return avg >= (v - zero) * load; });
+    }
+    if (best == nullptr || (c != nullptr && E(*c).deadline < E(*best).deadline)) best = c;
+    return best;
+  }
+  bool take_resched() noexcept {
+    const bool r = resched_;
+    resched_ = false;
+    return r;
+  }
+
+  tree_type tree_{};                                          ///< queued entities by deadline (not curr)
+  Task* curr_ = nullptr;                                      ///< the running entity
+  vtime min_vruntime_{static_cast<u64>(-(static_cast<s64>(1) << 20))};  ///< zero point v0
+  s64 sum_w_vruntime_ = 0;                                    ///< Σ (v_i − v0)·w_i over the tree
+  s64 sum_weight_ = 0;                                        ///< Σ w_i over the tree
+  usize nr_running_ = 0;                                      ///< queued including curr
+  knobs knobs_{};                                             ///< tunables in force
+  bool resched_ = false;                                      ///< a deadline renewal asked for a reschedule
+};
+
+}  // namespace schedcore
+
+#endif

@@ -1,0 +1,413 @@
+/// @file
+/// @brief `goodness24_policy`: the Linux 2.4 scheduler (2.4.16): `goodness()`, per-task
+/// `counter` in ticks, epoch recalculation over every task, O(n) pick (algorithms-legacy.md §3).
+///
+/// @par Algorithm (§3, source S4 = pristine 2.4.16 kernel/sched.c, timer.c, fork.c)
+/// - `NICE_TO_TICKS(n) = TICK_SCALE(20 - n) + 1` with TICK_SCALE(x) = x>>2 (HZ < 200), x>>1
+///   (< 400), x (< 800), x<<1 (< 1600), x<<2 otherwise (knob `hz`, 100 as on i386): at HZ=100
+///   nice -20/0/19 get 11/6/1 ticks = 110/60/10 ms.
+/// - `goodness(p)`: SCHED_YIELD set -> -1; RT (fifo/rr) -> 1000 + rt_priority; SCHED_OTHER:
+///   0 if `counter` is 0, else `counter + 20 - nice`, + `proc_change_penalty` (15 on i386) if
+///   the task last ran on this CPU and `cpus > 1` (2.4 applies it under CONFIG_SMP only),
+///   + `same_mm_bonus` (1) if it shares the address space of the task that ran last.
+/// - pick: scan the whole run list, keep the *first strictly greater* goodness, starting from
+///   -1000 (idle). Epoch recalculation when the best goodness would be 0 (every runnable
+///   SCHED_OTHER task has counter 0): `counter = counter/2 + NICE_TO_TICKS(nice)` over **all**
+///   tasks of the policy including sleeping ones — so sleepers accumulate up to the fixed
+///   point 2N-1 (11 ticks at nice 0, HZ=100: §3 oracle 3).
+/// - tick: `if (--counter <= 0) { counter = 0; resched }`; an exhausted SCHED_RR task gets
+///   `NICE_TO_TICKS(nice)` and moves to the tail (2.4 does this at the next schedule()).
+/// - wakeup: the task is added at the **head** of the run list (2.4.16's `add_to_runqueue` is
+///   `list_add`; algorithms-legacy.md §3 says "appends at tail", which is later 2.4 releases'
+///   behaviour — the source S4 itself uses the head) and preempts iff
+///   `goodness(p) - goodness(curr) > 0` with curr's address space as reference (UP rule).
+/// - fork (`task_new`): child `counter = (parent + 1)/2`, parent `counter /= 2`.
+/// - sched_yield: if another task is runnable, SCHED_OTHER tasks get the SCHED_YIELD flag
+///   (goodness -1 for the next pick only: it is cleared when the next task is set running, as
+///   in `__schedule_tail`) and the task moves to the tail of the run list.
+///
+/// @par Modelling choices
+/// - Address spaces: the simulator has no mm. `goodness24_entity::mm_id` names one: 0 (the
+///   default) means "a process of its own", so the same-mm bonus goes only to the task that
+///   ran last (2.4's `p->mm == this_mm` for single-threaded processes); tasks with the same
+///   non-zero `mm_id` are threads of one process. Kernel threads (no mm, always +1) are not
+///   modelled. Both bonuses are knobs (`same_mm_bonus`, `proc_change_penalty`).
+/// - One instance is one CPU's run queue (2.4 had one global run queue); the "last ran on this
+///   CPU" test is a per-entity flag cleared by `enqueue_flags::migrated`.
+/// - The epoch recalculation is done eagerly, at the end of the hook after which 2.4's
+///   schedule() would find `c == 0` (tick, dequeue, yield, enqueue into a queue of exhausted
+///   tasks), so `pick_next` stays free of side effects; the result is the same because a
+///   schedule follows each of those at the same instant. O(1) counters of runnable tasks with
+///   positive (`hot`) and zero (`cold`) goodness make the test O(1).
+/// - All tasks: an intrusive list (`all` hook) of every task set up or forked into this policy
+///   (and any task enqueued unregistered), removed in `task_dead`. Call `setup` on the
+///   instance that will run the task. The list has no size counter, so a task migrating in
+///   (`enqueue_flags::migrated`) can be moved from another instance's list in O(1).
+/// - Initial counter: a task set up outside fork starts with `NICE_TO_TICKS(nice)` (2.4's tasks
+///   all descend from init via fork; `DEF_COUNTER` only seeds init). A later setup (nice
+///   change) keeps the counter, as `set_user_nice` does.
+///
+/// @par Invariants (`verify()`)
+/// Both lists are consistent rings; every queued task is `on_rq` and registered; the hot/cold
+/// counts equal a recount; the counter is never negative.
+///
+/// @par Complexity
+/// pick_next O(n runnable) (2.4's cost, §3 oracle 4); a recalculation O(all tasks); every other
+/// hook O(1).
+///
+/// @par Omissions
+/// SMP `reschedule_idle` (CPU choice: the simulator's business), `PF_*` flags, the "signal
+/// pending keeps an interruptible task runnable" rule, kernel threads' lazy mm.
+#ifndef SCHEDCORE_POLICY_GOODNESS24_HPP
+#define SCHEDCORE_POLICY_GOODNESS24_HPP
+
+#include "schedcore/core/assert.hpp"
+#include "schedcore/core/errc.hpp"
+#include "schedcore/core/time.hpp"
+#include "schedcore/core/types.hpp"
+#include "schedcore/intrusive/list.hpp"
+#include "schedcore/intrusive/list_hook.hpp"
+#include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/params.hpp"
+
+namespace schedcore {
+
+/// Tag of the goodness24 run-list hook.
+struct goodness24_run_tag {};
+/// Tag of the goodness24 all-tasks hook.
+struct goodness24_all_tag {};
+
+/// Per-task state of the goodness24 class, embedded in the task.
+struct goodness24_entity : list_hook<goodness24_run_tag>, list_hook<goodness24_all_tag> {
+  sched_kind kind = sched_kind::normal;  ///< normal (SCHED_OTHER), fifo or rr
+  s8 nice = 0;                           ///< -20..19
+  u8 rt_priority = 0;                    ///< 1..99 for fifo/rr
+  bool on_rq = false;                    ///< on the run list (running counts)
+  bool yielded = false;                  ///< the SCHED_YIELD flag
+  bool ran_here = false;                 ///< last ran on this CPU (2.4's `p->processor == this_cpu`)
+  s32 counter = 0;                       ///< remaining ticks (2.4's `p->counter`)
+  u32 mm_id = 0;                         ///< address space: 0 = its own; equal non-zero ids share one
+};
+
+/// Linux 2.4 goodness scheduler run queue (see the file notes).
+/// @tparam Task the task type; embeds `goodness24_entity` (by default as a base class)
+/// @tparam EntityOf accessor from Task to its goodness24_entity (see policy/params.hpp)
+template <class Task, class EntityOf = base_entity<goodness24_entity>>
+class goodness24_policy {
+  template <class Tag>
+  struct hook_access {
+    using value_type = Task;
+    using hook_type = list_hook<Tag>;
+    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
+    static const hook_type& to_hook(const Task& t) noexcept { return EntityOf::get(t); }
+    static Task& to_value(hook_type& h) noexcept {
+      return EntityOf::template task_of<Task>(static_cast<goodness24_entity&>(h));
+    }
+    static const Task& to_value(const hook_type& h) noexcept {
+      return EntityOf::template task_of<Task>(
+          const_cast<goodness24_entity&>(static_cast<const goodness24_entity&>(h)));
+    }
+  };
+  using run_access = hook_access<goodness24_run_tag>;
+  using all_access = hook_access<goodness24_all_tag>;
+
+ public:
+  using task_type = Task;                            ///< the task type
+  static constexpr const char* name = "goodness24";  ///< class name
+
+  /// Tunables: 2.4's compile-time constants as knobs.
+  struct knobs {
+    s64 hz = 100;                  ///< timer frequency (i386 2.4: 100); scales NICE_TO_TICKS
+    s64 cpus = 1;                  ///< CPUs; the PROC_CHANGE_PENALTY applies only when > 1
+    s64 proc_change_penalty = 15;  ///< same-CPU bonus (PROC_CHANGE_PENALTY, i386)
+    s64 same_mm_bonus = 1;         ///< same-address-space bonus
+  };
+  /// Bounds and meaning of each knob.
+  static constexpr knob_info<knobs> knob_table[] = {
+      {"hz", knob_unit::count, &knobs::hz, 10, 10000, "timer frequency; NICE_TO_TICKS uses TICK_SCALE by HZ"},
+      {"cpus", knob_unit::count, &knobs::cpus, 1, 4096, "CPU count; PROC_CHANGE_PENALTY is SMP-only"},
+      {"proc_change_penalty", knob_unit::count, &knobs::proc_change_penalty, 0, 1000,
+       "goodness bonus for the CPU the task last ran on (15 on i386)"},
+      {"same_mm_bonus", knob_unit::count, &knobs::same_mm_bonus, 0, 1000,
+       "goodness bonus for sharing the last task's address space (1)"},
+  };
+
+  /// Validates and installs knobs; on error nothing changes.
+  errc configure(const knobs& k) noexcept {
+    if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
+    knobs_ = k;
+    return errc::ok;
+  }
+  /// The knobs in force.
+  const knobs& config() const noexcept { return knobs_; }
+
+  /// 2.4's `NICE_TO_TICKS(nice)` at `hz`: `TICK_SCALE(20 - nice) + 1` ticks.
+  static constexpr s32 nice_to_ticks(int nice, s64 hz) noexcept {
+    const s32 x = 20 - nice;
+    s32 scaled = 0;
+    if (hz < 200) {
+      scaled = x >> 2;
+    } else if (hz < 400) {
+      scaled = x >> 1;
+    } else if (hz < 800) {
+      scaled = x;
+    } else if (hz < 1600) {
+      scaled = x << 1;
+    } else {
+      scaled = x << 2;
+    }
+    return scaled + 1;
+  }
+  /// `NICE_TO_TICKS(nice)` at the configured HZ.
+  s32 nice_to_ticks(int nice) const noexcept { return nice_to_ticks(nice, knobs_.hz); }
+
+  /// Loads `p` (normal, fifo or rr) into `t`'s entity and registers `t` in this policy's list
+  /// of all tasks (an unregistered task starts with `NICE_TO_TICKS(nice)`). Refuses another
+  /// kind, a bad nice or RT priority (`errc`), and a queued task (`errc::busy`), with no change.
+  errc setup(Task& t, const sched_params& p) noexcept {
+    goodness24_entity& e = EntityOf::get(t);
+    if (p.kind != sched_kind::normal && p.kind != sched_kind::fifo && p.kind != sched_kind::rr)
+      return errc::invalid_argument;
+    if (const errc err = validate(p); err != errc::ok) return err;
+    if (e.on_rq) return errc::busy;
+    e.kind = p.kind;
+    e.rt_priority = p.kind == sched_kind::normal ? u8{0} : p.rt_priority;
+    e.nice = p.kind == sched_kind::normal ? p.nice : s8{0};
+    if (!registered(t)) {
+      e.counter = nice_to_ticks(e.nice);
+      all_.push_back(t);
+    }
+    return errc::ok;
+  }
+
+  /// Puts `t` at the head of the run list (2.4.16's `add_to_runqueue`).
+  void enqueue(Task& t, sched_time, enqueue_flags flags) noexcept {
+    goodness24_entity& e = EntityOf::get(t);
+    if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    if (has(flags, enqueue_flags::migrated)) {
+      if (registered(t)) all_.erase(t);  // from whichever instance's list (no size counter)
+      e.ran_here = false;
+    }
+    if (!registered(t)) all_.push_back(t);
+    run_.push_front(t);
+    e.on_rq = true;
+    count(e, +1);
+    maybe_recalculate();
+  }
+  /// Removes `t` from the run list.
+  void dequeue(Task& t, sched_time, dequeue_flags flags) noexcept {
+    goodness24_entity& e = EntityOf::get(t);
+    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    if (&t == curr_) {
+      note_prev(t);
+      curr_ = nullptr;
+    }
+    count(e, -1);
+    run_.erase(t);
+    e.on_rq = false;
+    if (yielder_ == &t) {
+      e.yielded = false;
+      yielder_ = nullptr;
+    }
+    if (!has(flags, dequeue_flags::save)) maybe_recalculate();
+  }
+  /// O(n): the first task of the run list with the strictly greatest goodness, or nullptr.
+  Task* pick_next(sched_time) noexcept {
+    Task* best = nullptr;
+    int c = -1000;
+    for (Task& t : run_) {
+      const int w = goodness(EntityOf::get(t), same_mm(t, prev_, prev_mm_));
+      if (w > c) {
+        c = w;
+        best = &t;
+      }
+    }
+    return best;
+  }
+  /// `t` starts running; the previous task's SCHED_YIELD flag is cleared (`__schedule_tail`).
+  void set_next(Task& t, sched_time) noexcept {
+    curr_ = &t;
+    EntityOf::get(t).ran_here = true;
+    if (yielder_ != nullptr) {
+      goodness24_entity& y = EntityOf::get(*yielder_);
+      count(y, -1);
+      y.yielded = false;
+      count(y, +1);
+      yielder_ = nullptr;
+      maybe_recalculate();
+    }
+  }
+  /// Running `t` stops running; it keeps its run-list position.
+  void put_prev(Task& t, sched_time) noexcept {
+    if (&t != curr_) return;
+    note_prev(t);
+    curr_ = nullptr;
+  }
+  /// `--counter`; at 0 ask for a reschedule (an RR task is refilled and moved to the tail).
+  bool tick(Task& curr, sched_time) noexcept {
+    goodness24_entity& e = EntityOf::get(curr);
+    count(e, -1);
+    bool resched = false;
+    if (--e.counter <= 0) {
+      e.counter = 0;
+      resched = true;
+      if (e.kind == sched_kind::rr && e.on_rq) {
+        e.counter = nice_to_ticks(e.nice);
+        run_.erase(curr);
+        run_.push_back(curr);
+      }
+    }
+    count(e, +1);
+    maybe_recalculate();
+    return resched;
+  }
+  /// UP `reschedule_idle`: preempt iff `goodness(woken) - goodness(curr) > 0`, both against
+  /// curr's address space.
+  bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
+    const goodness24_entity& c = EntityOf::get(curr);
+    const int gw = goodness(EntityOf::get(woken), same_mm(woken, &curr, c.mm_id));
+    const int gc = goodness(c, true);
+    return gw - gc > 0;
+  }
+  /// Tasks on the run list (including a running one).
+  usize nr_runnable() const noexcept { return run_.size(); }
+  /// sched_yield(): when another task is runnable, SCHED_OTHER gets SCHED_YIELD for the next
+  /// pick; the task moves to the tail of the run list.
+  void yield(Task& curr, sched_time) noexcept {
+    goodness24_entity& e = EntityOf::get(curr);
+    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    if (run_.size() <= 1) return;
+    if (e.kind == sched_kind::normal && !e.yielded) {
+      if (yielder_ != nullptr && yielder_ != &curr) {  // at most one pending flag
+        goodness24_entity& y = EntityOf::get(*yielder_);
+        count(y, -1);
+        y.yielded = false;
+        count(y, +1);
+      }
+      count(e, -1);
+      e.yielded = true;
+      count(e, +1);
+      yielder_ = &curr;
+    }
+    run_.erase(curr);
+    run_.push_back(curr);
+    maybe_recalculate();
+  }
+  /// Fork: child `counter = (parent + 1)/2`, parent `counter /= 2`; registers the child.
+  void task_new(Task& child, Task* parent, sched_time) noexcept {
+    goodness24_entity& c = EntityOf::get(child);
+    if (SCHEDCORE_MISUSE(c.on_rq)) return;
+    if (!registered(child)) all_.push_back(child);
+    c.ran_here = false;
+    if (parent == nullptr) return;
+    goodness24_entity& p = EntityOf::get(*parent);
+    count(p, -1);
+    c.counter = (p.counter + 1) / 2;
+    p.counter /= 2;
+    count(p, +1);
+  }
+  /// Exit: unregisters `t` from the list of all tasks. @pre t is not queued
+  void task_dead(Task& t, sched_time) noexcept {
+    if (SCHEDCORE_MISUSE(EntityOf::get(t).on_rq)) return;
+    if (registered(t)) all_.erase(t);
+    if (prev_ == &t) prev_ = nullptr;
+    if (yielder_ == &t) yielder_ = nullptr;
+  }
+
+  /// 2.4's goodness of `t` for the next pick (against the last task's address space).
+  int goodness_of(const Task& t) const noexcept { return goodness(EntityOf::get(t), same_mm(t, prev_, prev_mm_)); }
+  /// Number of epoch recalculations so far.
+  u64 recalculations() const noexcept { return recalcs_; }
+
+  /// Ring consistency of both lists, run-list membership and the hot/cold counts. O(all).
+  bool verify() const noexcept {
+    if (!run_.verify() || !all_.verify()) return false;
+    usize hot = 0, cold = 0;
+    for (const Task& t : run_) {
+      const goodness24_entity& e = EntityOf::get(t);
+      if (!e.on_rq || !registered(t) || e.counter < 0) return false;
+      const int k = klass(e);
+      hot += k > 0 ? 1u : 0u;
+      cold += k == 0 ? 1u : 0u;
+    }
+    for (const Task& t : all_) {
+      if (EntityOf::get(t).counter < 0) return false;
+    }
+    return hot == nr_hot_ && cold == nr_cold_;
+  }
+
+ private:
+  /// @cond INTERNAL
+  static bool registered(const Task& t) noexcept {
+    return static_cast<const list_hook<goodness24_all_tag>&>(EntityOf::get(t)).is_linked();
+  }
+  static bool is_rt(const goodness24_entity& e) noexcept { return e.kind != sched_kind::normal; }
+
+  bool same_mm(const Task& t, const Task* ref, u32 ref_mm) const noexcept {
+    if (&t == ref) return true;
+    const u32 mm = EntityOf::get(t).mm_id;
+    return mm != 0 && ref != nullptr && mm == ref_mm;
+  }
+
+  int goodness(const goodness24_entity& e, bool same_mm_as_prev) const noexcept {
+    if (e.yielded) return -1;
+    if (is_rt(e)) return 1000 + e.rt_priority;
+    if (e.counter <= 0) return 0;
+    s64 w = e.counter;
+    if (knobs_.cpus > 1 && e.ran_here) w += knobs_.proc_change_penalty;
+    if (same_mm_as_prev) w += knobs_.same_mm_bonus;
+    w += 20 - e.nice;
+    return static_cast<int>(w);
+  }
+
+  /// +1 hot (goodness > 0), 0 cold (SCHED_OTHER with counter 0), -1 neither (yielded).
+  static int klass(const goodness24_entity& e) noexcept {
+    if (e.yielded) return -1;
+    if (is_rt(e) || e.counter > 0) return 1;
+    return 0;
+  }
+  void count(const goodness24_entity& e, int delta) noexcept {
+    if (!e.on_rq) return;
+    const int k = klass(e);
+    usize& n = k > 0 ? nr_hot_ : nr_cold_;
+    if (k < 0) return;
+    if (delta > 0) {
+      ++n;
+    } else {
+      --n;
+    }
+  }
+
+  void note_prev(const Task& t) noexcept {
+    prev_ = &t;
+    prev_mm_ = EntityOf::get(t).mm_id;
+  }
+
+  /// 2.4's `if (!c)` in schedule(): every runnable SCHED_OTHER task is out of ticks.
+  void maybe_recalculate() noexcept {
+    if (nr_hot_ != 0 || nr_cold_ == 0) return;
+    for (Task& t : all_) {
+      goodness24_entity& e = EntityOf::get(t);
+      count(e, -1);
+      e.counter = e.counter / 2 + nice_to_ticks(e.nice);
+      count(e, +1);
+    }
+    ++recalcs_;
+  }
+
+  list<Task, run_access> run_{};         ///< runnable tasks (2.4's runqueue_head)
+  list<Task, all_access, false> all_{};  ///< every task of the policy, sleeping ones too
+  Task* curr_ = nullptr;                 ///< the running task of this class
+  const Task* prev_ = nullptr;           ///< the task that ran last (identity only, never read)
+  u32 prev_mm_ = 0;                      ///< its address space
+  Task* yielder_ = nullptr;              ///< the task whose SCHED_YIELD flag is pending
+  usize nr_hot_ = 0;                     ///< runnable tasks with goodness > 0
+  usize nr_cold_ = 0;                    ///< runnable SCHED_OTHER tasks with counter 0, not yielded
+  u64 recalcs_ = 0;                      ///< epoch recalculations
+  knobs knobs_{};                        ///< tunables in force
+  /// @endcond
+};
+
+}  // namespace schedcore
+
+#endif

@@ -1,0 +1,227 @@
+// bfs_policy (BFS/MuQSS virtual deadlines) against the oracles of algorithms-legacy.md §5,
+// driven by the deterministic tick driver and by direct hook calls.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <vector>
+
+#include "check_recorder.hpp"
+#include "schedcore/policy/bfs.hpp"
+#include "tick_driver.hpp"
+
+namespace {
+
+using namespace schedcore;
+using schedcore_test::behaviour;
+using schedcore_test::single_class;
+using schedcore_test::tick_driver;
+
+struct task : bfs_entity {
+  int id = 0;
+};
+
+using policy_t = bfs_policy<task>;
+using driven = single_class<policy_t>;
+
+task make(int nice, sched_kind kind = sched_kind::normal) {
+  task t;
+  policy_t setup_only;
+  EXPECT_EQ(setup_only.setup(t, sched_params{kind, static_cast<s8>(nice), 0, 0, 0, 0}), errc::ok);
+  return t;
+}
+
+TEST(BfsPolicy, PrioRatiosAndDeadlineOffsets) {
+  // algorithms-legacy.md §5: prio_ratios 128, 140, 154, ..., nice 0 = 836, nice 19 = 5089;
+  // offsets at rr = 6 ms: nice -20 6 ms, -10 15.2, 0 39.2, 5 63.0, 10 101.3, 19 238.6 ms.
+  EXPECT_EQ(bfs_prio_ratios.ratio[0], 128u);
+  EXPECT_EQ(bfs_prio_ratios.ratio[1], 140u);
+  EXPECT_EQ(bfs_prio_ratios.ratio[2], 154u);
+  EXPECT_EQ(bfs_prio_ratios.ratio[20], 836u);
+  EXPECT_EQ(bfs_prio_ratios.ratio[39], 5089u);
+  policy_t p;
+  const struct {
+    int nice;
+    double ms;
+  } offsets[] = {{-20, 6.0}, {-10, 15.2}, {0, 39.2}, {5, 63.0}, {10, 101.3}, {19, 238.6}};
+  // The reference rounds to 0.1 ms (nice 19: 5089 x 6 / 128 = 238.547 ms, printed 238.6).
+  for (const auto& o : offsets)
+    EXPECT_NEAR(static_cast<double>(p.deadline_offset(o.nice)) / 1e6, o.ms, 0.06) << "nice " << o.nice;
+  EXPECT_EQ(p.deadline_offset(-20), msec(6));
+  EXPECT_EQ(p.deadline_offset(0), 39187500);
+}
+
+double share(const tick_driver<driven>& d, std::size_t i, std::int64_t total) {
+  return 100.0 * static_cast<double>(d.stats(i).cpu_ns) / static_cast<double>(total);
+}
+
+TEST(BfsPolicy, NiceZeroAgainstFiveSplits80To20) {
+  // algorithms-legacy.md §5 oracle: nice 0 runs ceil((63.0 - 39.2) / 6) = 4 slices per nice-5
+  // slice: 80/20 %.
+  driven p;
+  task a = make(0), b = make(5);
+  tick_driver<driven> d(p, 1000);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  const std::int64_t total = sec(30);
+  d.run_until(total);
+  EXPECT_NEAR(share(d, 0, total), 80.0, 0.5);
+  EXPECT_NEAR(share(d, 1, total), 20.0, 0.5);
+  std::printf("nice 0 vs 5: %.2f / %.2f %%\n", share(d, 0, total), share(d, 1, total));
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(BfsPolicy, NiceZeroAgainstNineteenGivesAbout3Percent) {
+  // algorithms-legacy.md §5 oracle: ~34:1, nice 19 ~ 2.9 % (doc: ~3 %).
+  driven p;
+  task a = make(0), b = make(19);
+  tick_driver<driven> d(p, 1000);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  const std::int64_t total = sec(60);
+  d.run_until(total);
+  EXPECT_NEAR(share(d, 1, total), 2.9, 0.2);
+  std::printf("nice 0 vs 19: %.2f / %.2f %%\n", share(d, 0, total), share(d, 1, total));
+}
+
+TEST(BfsPolicy, EqualNiceHogsAlternateEvery6ms) {
+  // algorithms-legacy.md §5 oracle: two equal-nice hogs alternate every rr_interval.
+  driven p;
+  task a = make(0), b = make(0);
+  tick_driver<driven> d(p, 1000);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  d.run_until(msec(600));
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(300));
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(300));
+  ASSERT_EQ(d.switch_log().size(), 100u);
+  for (std::size_t i = 0; i < d.switch_log().size(); ++i) EXPECT_EQ(d.switch_log()[i], i % 2);
+}
+
+TEST(BfsPolicy, RrIntervalKnobScalesSlicesAndDeadlines) {
+  driven p;
+  ASSERT_EQ(p.configure({msec(10)}), errc::ok);
+  EXPECT_NEAR(static_cast<double>(p.deadline_offset(0)), 836.0 * 10e6 / 128.0, 1.0);
+  task a = make(0), b = make(0);
+  tick_driver<driven> d(p, 1000);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  d.run_until(msec(100));
+  EXPECT_EQ(d.switch_log().size(), 10u);
+}
+
+TEST(BfsPolicy, SleepDoesNotResetTheDeadline) {
+  // algorithms-legacy.md §5: deadlines are set at first run and slice expiry only.
+  policy_t p;
+  task t = make(0);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::wakeup);
+  const sched_time dl = t.deadline;
+  EXPECT_EQ(dl - t0, p.deadline_offset(0));
+  p.set_next(t, t0);
+  p.dequeue(t, t0 + msec(2), dequeue_flags::sleep);
+  p.enqueue(t, t0 + sec(5), enqueue_flags::wakeup);
+  EXPECT_EQ(t.deadline, dl);
+  EXPECT_EQ(t.time_slice, msec(4));
+}
+
+TEST(BfsPolicy, WakeupPreemptsATaskWithALaterDeadline) {
+  // A sleeper keeps its early deadline and preempts the hog at once when it wakes. Only the
+  // very first wakeup (at 1 ms, deadline 1 + 39.2 ms, later than the hog's 0 + 39.2 ms) waits
+  // for the hog's slice to expire at 6 ms.
+  driven p;
+  task hog = make(0), sleeper = make(0);
+  tick_driver<driven> d(p, 1000);
+  d.add(hog, behaviour::hog());
+  d.add(sleeper, behaviour::cycle(usec(500), msec(20), msec(1)));
+  d.run_until(sec(2));
+  const auto& lat = d.stats(1).wakeup_latency_ns;
+  ASSERT_GT(lat.size(), 50u);
+  EXPECT_EQ(lat[0], msec(5));
+  for (std::size_t i = 1; i < lat.size(); ++i) EXPECT_EQ(lat[i], 0) << "wakeup " << i;
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(BfsPolicy, IdlePrioRunsOnlyWhenNothingElseWants) {
+  driven p;
+  task idle = make(0, sched_kind::idle), normal = make(19), part = make(0);
+  {
+    tick_driver<driven> d(p, 1000);
+    d.add(idle, behaviour::hog());
+    d.add(normal, behaviour::hog(msec(1)));
+    d.run_until(sec(1));
+    EXPECT_EQ(d.stats(0).cpu_ns, msec(1)) << "only before the normal task arrives";
+    EXPECT_EQ(d.stats(1).cpu_ns, sec(1) - msec(1));
+  }
+  driven q;
+  task idle2 = make(-20, sched_kind::idle);
+  tick_driver<driven> d(q, 1000);
+  d.add(idle2, behaviour::hog());
+  d.add(part, behaviour::cycle(msec(3), msec(7)));
+  d.run_until(sec(1));
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(300));
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(700));
+  for (auto lat : d.stats(1).wakeup_latency_ns) EXPECT_EQ(lat, 0) << "a normal wakee preempts IDLEPRIO";
+  EXPECT_TRUE(q.verify());
+}
+
+TEST(BfsPolicy, ForkSharesTheSlice) {
+  policy_t p;
+  task parent = make(0), child = make(0);
+  const sched_time t0{};
+  p.enqueue(parent, t0, enqueue_flags::wakeup);
+  p.set_next(parent, t0);
+  p.task_new(child, &parent, t0 + msec(2));
+  EXPECT_EQ(child.time_slice, msec(2));
+  EXPECT_EQ(parent.time_slice, msec(2));
+  EXPECT_EQ(child.deadline, parent.deadline);
+  p.enqueue(child, t0 + msec(2), enqueue_flags::initial);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(BfsPolicy, BadParametersAreRefusedWithoutChange) {
+  policy_t p;
+  task t = make(4);
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, 20, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(p.setup(t, {sched_kind::rr, 0, 10, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(t.nice, 4);
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, 0, 0, 0, 0, 0}), errc::busy);
+  EXPECT_EQ(t.nice, 4);
+  EXPECT_EQ(p.configure({0}), errc::invalid_argument);
+  EXPECT_EQ(p.configure({sec(2)}), errc::invalid_argument);
+  EXPECT_EQ(p.config().rr_interval, msec(6));
+}
+
+TEST(BfsPolicy, DoubleEnqueueIsRefusedAndReported) {
+  policy_t p;
+  task t = make(0);
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  schedcore_test::check_scope scope;
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(scope.take().size(), 1u);
+  EXPECT_EQ(p.nr_runnable(), 1u);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(BfsPolicy, SameScheduleWhenTheClockStartsJustBelowWrap) {
+  auto run = [](sched_time origin) {
+    driven p;
+    task a = make(0), b = make(5), c = make(-5);
+    tick_driver<driven> d(p, 250, origin);
+    d.add(a, behaviour::hog());
+    d.add(b, behaviour::cycle(msec(7), msec(13)));
+    d.add(c, behaviour::cycle(msec(2), msec(5), msec(3)));
+    d.run_until(sec(2));
+    EXPECT_TRUE(p.verify());
+    return std::vector<std::int64_t>{d.stats(0).cpu_ns, d.stats(1).cpu_ns, d.stats(2).cpu_ns,
+                                     static_cast<std::int64_t>(d.context_switches())};
+  };
+  const auto from_zero = run(sched_time{});
+  const auto near_wrap = run(sched_time{std::numeric_limits<u64>::max() - msec(700)});
+  EXPECT_EQ(from_zero, near_wrap);
+  EXPECT_GT(from_zero[1], 0);
+}
+
+}  // namespace

@@ -1,0 +1,365 @@
+// edf_policy (SCHED_DEADLINE: EDF + CBS + admission control) against the oracles of
+// algorithms-modern.md §5, driven by the tick driver, the periodic-job driver
+// (eevdf_driver_ext.hpp) and direct hook calls.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <vector>
+
+#include "check_recorder.hpp"
+#include "eevdf_driver_ext.hpp"
+#include "schedcore/policy/edf.hpp"
+#include "tick_driver.hpp"
+
+namespace {
+
+using namespace schedcore;
+using schedcore_test::behaviour;
+using schedcore_test::periodic_driver;
+using schedcore_test::periodic_spec;
+using schedcore_test::single_class;
+using schedcore_test::tick_driver;
+
+struct task : edf_entity {
+  int id = 0;
+};
+
+using policy_t = edf_policy<task>;
+using driven = single_class<policy_t>;
+
+sched_params dl(std::int64_t q, std::int64_t d, std::int64_t p = 0) {
+  return sched_params{sched_kind::deadline, 0, 0, q, d, p};
+}
+
+policy_t::knobs knobs_with(std::int64_t bound, std::int64_t hrtick = 0) {
+  policy_t::knobs k;
+  k.bound = bound;
+  k.hrtick = hrtick;
+  return k;
+}
+
+TEST(EdfPolicy, SpinningTaskGetsExactlyItsRuntimePerPeriodO51) {
+  // algorithms-modern.md §5 O5.1: Q = 10 ms, P = D = 100 ms, spinning: exactly 10 ms per
+  // 100 ms, and d runs 100, 200, ... ms.
+  for (int hrtick = 0; hrtick <= 1; ++hrtick) {
+    driven p;
+    ASSERT_EQ(p.configure(knobs_with(95, hrtick)), errc::ok);
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(10), msec(100))), errc::ok);
+    tick_driver<driven> d(p, 1000);
+    d.add(t, behaviour::hog());
+    for (int k = 1; k <= 50; ++k) {
+      d.run_until(msec(100) * k);
+      EXPECT_EQ(d.stats(0).cpu_ns, msec(10) * k) << "after period " << k;
+      // At the end of period k the timer has not fired yet (it fires at that instant on the
+      // next step): deadline of the current period is 100 k ms.
+      EXPECT_EQ(t.deadline - sched_time{}, msec(100) * k);
+    }
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+TEST(EdfPolicy, AdmissionRefusesOverTheBoundO52) {
+  // algorithms-modern.md §5 O5.2: 4 CPUs allow U <= 3.8; four tasks at 0.9 accepted, a fifth
+  // at 0.25 refused; Q > D refused.
+  policy_t p;
+  policy_t::knobs k;
+  k.cpus = 4;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  // cap = 4 x floor(95 << 20 / 100) = 4 x 996147 (independent arithmetic).
+  EXPECT_EQ(p.bandwidth_cap(), 4u * ((95ull << 20) / 100u));
+  task t[6];
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(p.setup(t[i], dl(msec(90), msec(100))), errc::ok) << i;
+  const u64 before = p.total_bandwidth();
+  EXPECT_EQ(before, 4u * ((90ull << 20) / 100u));
+  EXPECT_EQ(p.setup(t[4], dl(msec(25), msec(100))), errc::overloaded);
+  EXPECT_EQ(p.total_bandwidth(), before);
+  EXPECT_EQ(t[4].dl_runtime, 0);
+  EXPECT_FALSE(t[4].admitted);
+  EXPECT_EQ(p.setup(t[5], dl(msec(20), msec(10), msec(100))), errc::inverted) << "Q > D";
+  // task_dead releases bandwidth: the refused task fits afterwards.
+  p.task_dead(t[0], sched_time{});
+  EXPECT_EQ(p.setup(t[4], dl(msec(25), msec(100))), errc::ok);
+  // Replacing an admitted task's parameters accounts only the difference.
+  EXPECT_EQ(p.setup(t[1], dl(msec(95), msec(100))), errc::ok);
+  // Lowering the bound below what is admitted is refused.
+  k.bound = 50;
+  EXPECT_EQ(p.configure(k), errc::overloaded);
+  EXPECT_EQ(p.config().bound, 95);
+  // bound -1 disables the test.
+  k.bound = -1;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.setup(t[5], dl(msec(99), msec(100))), errc::ok);
+}
+
+TEST(EdfPolicy, WakeupRuleO54) {
+  // algorithms-modern.md §5 O5.4: a wakeup at t = 50 with q = 8, d = 60 (Q = 10, D = 100):
+  // 8/10 > 10/100, so d becomes 150 and q 10.
+  const sched_time base{sec(1)};
+  auto at = [&](std::int64_t ms) { return base + msec(ms); };
+  {
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(10), msec(100))), errc::ok);
+    p.enqueue(t, at(-40), enqueue_flags::wakeup);  // new period: d = 60, q = 10
+    p.set_next(t, at(-40));
+    p.dequeue(t, at(-38), dequeue_flags::sleep);  // ran 2 ms: q = 8
+    ASSERT_EQ(t.runtime, msec(8));
+    ASSERT_EQ(t.deadline, at(60));
+    p.enqueue(t, at(50), enqueue_flags::wakeup);
+    EXPECT_EQ(t.deadline, at(150));
+    EXPECT_EQ(t.runtime, msec(10));
+  }
+  {
+    // No overflow: q = 1 with 60 ms left: 1/60 < 10/100: d and q are kept.
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(10), msec(100))), errc::ok);
+    p.enqueue(t, at(-40), enqueue_flags::wakeup);
+    p.set_next(t, at(-40));
+    p.dequeue(t, at(-31), dequeue_flags::sleep);
+    p.enqueue(t, at(0), enqueue_flags::wakeup);
+    EXPECT_EQ(t.deadline, at(60));
+    EXPECT_EQ(t.runtime, msec(1));
+  }
+  {
+    // Revised rule for D < P (Abeni, Lipari, Lelli 2015; §5): Q = 10, D = 50, P = 100. q = 8,
+    // d = 50, wake at 40: 8/10 > 10/50, so d is kept and q = (Q/D)(d - now) = 0.2 x 10 ms.
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(10), msec(50), msec(100))), errc::ok);
+    p.enqueue(t, at(0), enqueue_flags::wakeup);
+    p.set_next(t, at(0));
+    p.dequeue(t, at(2), dequeue_flags::sleep);
+    p.enqueue(t, at(40), enqueue_flags::wakeup);
+    EXPECT_EQ(t.deadline, at(50));
+    EXPECT_NEAR(static_cast<double>(t.runtime), 2e6, 2.0) << "fixed point (Q << 20) / D";
+    EXPECT_LE(t.runtime, msec(2));
+  }
+  {
+    // Constrained-deadline rule (§5): the same task woken at 60 (after d = 50, before the next
+    // period at 100) is throttled until 100, then replenished: d = 150, q = 10.
+    driven p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(10), msec(50), msec(100))), errc::ok);
+    p.enqueue(t, at(0), enqueue_flags::wakeup);
+    p.set_next(t, at(0));
+    p.dequeue(t, at(2), dequeue_flags::sleep);
+    p.enqueue(t, at(60), enqueue_flags::wakeup);
+    EXPECT_TRUE(t.throttled);
+    EXPECT_EQ(p.pick_next(at(60)), nullptr);
+    sched_time when{};
+    ASSERT_TRUE(p.next_timer(when));
+    EXPECT_EQ(when, at(100));
+    EXPECT_TRUE(p.timer(at(100)));
+    EXPECT_EQ(t.deadline, at(150));
+    EXPECT_EQ(t.runtime, msec(10));
+    EXPECT_EQ(p.pick_next(at(100)), &t);
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+// EDF optimality on one CPU (Liu and Layland 1973; the CBS of §5 with Q = C, D = P = T): a
+// periodic set with U <= 1 meets every deadline.
+void run_periodic_set(const std::vector<periodic_spec>& set, std::int64_t total, int hrtick) {
+  driven p;
+  ASSERT_EQ(p.configure(knobs_with(100, hrtick)), errc::ok);
+  std::vector<task> tasks(set.size());
+  periodic_driver<driven> d(p, 1000, sched_time{std::numeric_limits<u64>::max() - msec(30)}, sec(1));
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    const std::int64_t dd = set[i].deadline_ns ? set[i].deadline_ns : set[i].period_ns;
+    ASSERT_EQ(p.setup(tasks[i], dl(set[i].cost_ns, dd, set[i].period_ns)), errc::ok);
+    d.add(tasks[i], set[i]);
+  }
+  std::int64_t step = msec(97);
+  for (std::int64_t at = step; at < total; at += step) {
+    d.run_until(at);
+    ASSERT_TRUE(p.verify());
+  }
+  d.run_until(total);
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    const auto& st = d.stats(i);
+    EXPECT_EQ(st.misses, 0u) << "task " << i;
+    EXPECT_EQ(d.overdue(i), 0u) << "task " << i;
+    EXPECT_GE(st.completed + 1, st.released) << "task " << i;
+    EXPECT_GT(st.completed, 0u);
+    EXPECT_LE(st.max_lateness_ns, 0);
+  }
+}
+
+TEST(EdfPolicy, FullUtilisationSetMissesNoDeadline) {
+  // U = 2/5 + 3/10 + 3/10 = 1.0; hyperperiod 10 ms; 1000 hyperperiods.
+  for (int hrtick = 0; hrtick <= 1; ++hrtick)
+    run_periodic_set({{msec(2), msec(5), 0, 0}, {msec(3), msec(10), 0, usec(300)}, {msec(3), msec(10), 0, usec(700)}},
+                     sec(10), hrtick);
+}
+
+TEST(EdfPolicy, NonHarmonicSetMissesNoDeadline) {
+  // U = 1/3 + 2/7 + 3/11 + 1/13 = 0.968; hyperperiod 3003 ms; 5 hyperperiods; odd offsets.
+  run_periodic_set({{msec(1), msec(3), 0, 0},
+                    {msec(2), msec(7), 0, usec(1100)},
+                    {msec(3), msec(11), 0, usec(2300)},
+                    {msec(1), msec(13), 0, usec(500)}},
+                   msec(3003) * 5, 0);
+}
+
+TEST(EdfPolicy, ConstrainedDeadlineSetMissesNoDeadline) {
+  // Density test: sum Q/D = 1/2 + 2/8 + 1/5 = 0.95 <= 1 suffices for D < P.
+  run_periodic_set({{msec(1), msec(4), msec(2), 0}, {msec(2), msec(10), msec(8), usec(100)},
+                    {msec(1), msec(20), msec(5), usec(3100)}},
+                   sec(5), 1);
+}
+
+TEST(EdfPolicy, OverrunningTaskIsThrottledWithoutTakingOthersBandwidth) {
+  // CBS isolation (§5): B reserves Q = 3 ms per 10 ms but spins; A (2/10) and C (4/20) keep
+  // every deadline and B gets exactly its 30 %, never the idle time beyond it.
+  for (int hrtick = 0; hrtick <= 1; ++hrtick) {
+    driven p;
+    ASSERT_EQ(p.configure(knobs_with(95, hrtick)), errc::ok);
+    task a, b, c;
+    ASSERT_EQ(p.setup(a, dl(msec(2), msec(10))), errc::ok);
+    ASSERT_EQ(p.setup(b, dl(msec(3), msec(10))), errc::ok);
+    ASSERT_EQ(p.setup(c, dl(msec(4), msec(20))), errc::ok);
+    periodic_driver<driven> d(p, 1000, sched_time{}, msec(10));
+    d.add(a, {msec(2), msec(10), 0, usec(1500)});
+    d.add(b, {0, msec(10), 0, 0});  // a hog
+    d.add(c, {msec(4), msec(20), 0, usec(4200)});
+    d.run_until(sec(5));
+    EXPECT_EQ(d.stats(0).misses, 0u);
+    EXPECT_EQ(d.stats(2).misses, 0u);
+    EXPECT_EQ(d.stats(1).cpu_ns, msec(1500)) << "3 ms of every 10 ms";
+    for (std::size_t w = 0; w < d.stats(1).cpu_per_window.size(); ++w)
+      EXPECT_EQ(d.stats(1).cpu_per_window[w], msec(3)) << "window " << w;
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+TEST(EdfPolicy, OverrunAtTickResolutionIsPaidBackNextPeriod) {
+  // Without HRTICK_DL the budget is checked at ticks: Q = 2.5 ms runs until the 3 ms tick
+  // (q = -0.5 ms) and the next period gives 2.0 ms (q += Q); over 2 periods 5 ms exactly.
+  driven p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl(usec(2500), msec(10))), errc::ok);
+  tick_driver<driven> d(p, 1000);
+  d.add(t, behaviour::hog());
+  d.run_until(msec(10));
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(3));
+  d.run_until(msec(20));
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(5));
+}
+
+TEST(EdfPolicy, YieldGivesUpTheRestOfThePeriod) {
+  // §5 / DLDOC §4.4: sched_yield() throttles the task until its next period.
+  driven p;
+  task t, u;
+  ASSERT_EQ(p.setup(t, dl(msec(10), msec(100))), errc::ok);
+  ASSERT_EQ(p.setup(u, dl(msec(10), msec(300))), errc::ok);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::wakeup);
+  p.enqueue(u, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(p.schedule(nullptr, false, t0), &t);
+  p.yield(t, t0 + msec(3));
+  EXPECT_TRUE(t.throttled);
+  EXPECT_EQ(p.schedule(&t, true, t0 + msec(3)), &u);
+  sched_time when{};
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, t0 + msec(100));
+  EXPECT_TRUE(p.timer(t0 + msec(100)));
+  EXPECT_EQ(t.deadline, t0 + msec(200));
+  EXPECT_EQ(t.runtime, msec(10));
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(EdfPolicy, EarlierDeadlineWakeupPreempts) {
+  policy_t p;
+  task a, b;
+  ASSERT_EQ(p.setup(a, dl(msec(5), msec(100))), errc::ok);
+  ASSERT_EQ(p.setup(b, dl(msec(5), msec(20))), errc::ok);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  p.enqueue(b, t0 + msec(1), enqueue_flags::wakeup);
+  EXPECT_TRUE(p.wakeup_preempt(b, a, t0 + msec(1)));
+  EXPECT_FALSE(p.wakeup_preempt(a, b, t0 + msec(1)));
+}
+
+TEST(EdfPolicy, BadParametersAreRefusedWithoutChange) {
+  policy_t p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl(msec(10), msec(50), msec(100))), errc::ok);
+  const u64 bw = p.total_bandwidth();
+  auto unchanged = [&] {
+    EXPECT_EQ(t.dl_runtime, msec(10));
+    EXPECT_EQ(t.dl_deadline, msec(50));
+    EXPECT_EQ(t.dl_period, msec(100));
+    EXPECT_EQ(p.total_bandwidth(), bw);
+  };
+  EXPECT_EQ(p.setup(t, dl(msec(60), msec(50), msec(100))), errc::inverted) << "Q > D";
+  unchanged();
+  EXPECT_EQ(p.setup(t, dl(msec(10), msec(150), msec(100))), errc::inverted) << "D > P";
+  unchanged();
+  EXPECT_EQ(p.setup(t, dl(usec(10), usec(50), usec(99))), errc::invalid_argument) << "P < 100 us";
+  unchanged();
+  EXPECT_EQ(p.setup(t, dl(msec(10), msec(50), usec((1 << 22) + 1))), errc::invalid_argument) << "P > 2^22 us";
+  unchanged();
+  EXPECT_EQ(p.setup(t, dl(1023, msec(50), msec(100))), errc::invalid_argument) << "Q < 1024 ns";
+  unchanged();
+  EXPECT_EQ(p.setup(t, dl(0, msec(50), msec(100))), errc::invalid_argument);
+  unchanged();
+  EXPECT_EQ(p.setup(t, sched_params{sched_kind::normal, 0, 0, 0, 0, 0}), errc::invalid_argument);
+  unchanged();
+  EXPECT_EQ(p.setup(t, dl(1024, usec(100))), errc::ok) << "the limits themselves are accepted";
+  EXPECT_EQ(p.setup(t, dl(msec(10), msec(50), msec(100))), errc::ok);
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(p.setup(t, dl(msec(20), msec(50), msec(100))), errc::busy);
+  unchanged();
+  auto k = p.config();
+  auto bad = k;
+  bad.deadline_period_min = msec(10);
+  bad.deadline_period_max = msec(5);
+  EXPECT_EQ(p.configure(bad), errc::inverted);
+  bad = k;
+  bad.bound = 101;
+  EXPECT_EQ(p.configure(bad), errc::invalid_argument);
+  EXPECT_EQ(p.config().bound, 95);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(EdfPolicy, DoubleEnqueueAndUnadmittedEnqueueAreRefusedAndReported) {
+  policy_t p;
+  task t, stranger;
+  ASSERT_EQ(p.setup(t, dl(msec(1), msec(10))), errc::ok);
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  schedcore_test::check_scope scope;
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  p.enqueue(stranger, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(scope.take().size(), 2u);
+  EXPECT_EQ(p.nr_runnable(), 1u);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(EdfPolicy, SameScheduleWhenTheClockStartsJustBelowWrap) {
+  auto run = [](sched_time origin) {
+    driven p;
+    task a, b, c;
+    EXPECT_EQ(p.setup(a, dl(msec(3), msec(10))), errc::ok);
+    EXPECT_EQ(p.setup(b, dl(msec(5), msec(30), msec(40))), errc::ok);
+    EXPECT_EQ(p.setup(c, dl(msec(2), msec(7))), errc::ok);
+    tick_driver<driven> d(p, 250, origin);
+    d.add(a, behaviour::hog());
+    d.add(b, behaviour::cycle(msec(7), msec(13)));
+    d.add(c, behaviour::cycle(msec(1), msec(5), msec(3)));
+    d.run_until(sec(2));
+    EXPECT_TRUE(p.verify());
+    return std::vector<std::int64_t>{d.stats(0).cpu_ns, d.stats(1).cpu_ns, d.stats(2).cpu_ns,
+                                     static_cast<std::int64_t>(d.context_switches())};
+  };
+  const auto from_zero = run(sched_time{});
+  const auto near_wrap = run(sched_time{std::numeric_limits<u64>::max() - msec(700)});
+  EXPECT_EQ(from_zero, near_wrap);
+  EXPECT_GT(from_zero[0], 0);
+}
+
+}  // namespace

@@ -1,0 +1,538 @@
+// eevdf_policy (Linux 6.6+ EEVDF, 6.8+ tree) against the oracles of algorithms-modern.md §3
+// (and §2.1/§2.2 for the weights), driven by the deterministic tick driver and by direct hook
+// calls. Every expected value is computed here from the reference's numbers and formulas, or
+// by an independent brute force over the entities' own fields.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "check_recorder.hpp"
+#include "schedcore/policy/eevdf.hpp"
+#include "tick_driver.hpp"
+
+namespace {
+
+using namespace schedcore;
+using schedcore_test::behaviour;
+using schedcore_test::single_class;
+using schedcore_test::tick_driver;
+
+struct task : eevdf_entity {
+  int id = 0;
+};
+
+using policy_t = eevdf_policy<task>;
+__extension__ typedef __int128 i128;  // exact brute-force sums (host only)
+using driven = single_class<policy_t>;
+
+task make(int nice, sched_kind kind = sched_kind::normal) {
+  task t;
+  policy_t setup_only;
+  EXPECT_EQ(setup_only.setup(t, sched_params{kind, static_cast<s8>(nice), 0, 0, 0, 0}), errc::ok);
+  return t;
+}
+
+policy_t::knobs knobs_hz(int hz) {
+  policy_t::knobs k;
+  k.hz = hz;
+  return k;
+}
+
+// ---- weights and shares ----------------------------------------------------------------------
+
+TEST(EevdfPolicy, NiceZeroAndOneSplit1024To820O21) {
+  // algorithms-modern.md §2.2 O2.1: two hogs at nice 0 and 1 split 1024:820 = 55.53 / 44.47 %.
+  driven p;
+  ASSERT_EQ(p.configure(knobs_hz(1000)), errc::ok);
+  task a = make(0), b = make(1);
+  tick_driver<driven> d(p, 1000);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  const std::int64_t total = sec(20);
+  d.run_until(total);
+  const double share_a = 100.0 * static_cast<double>(d.stats(0).cpu_ns) / static_cast<double>(total);
+  const double expected = 100.0 * 1024.0 / (1024.0 + 820.0);
+  EXPECT_NEAR(share_a, expected, 0.5);
+  EXPECT_NEAR(100.0 - share_a, 100.0 - expected, 0.5);
+  std::printf("nice 0 vs 1: %.2f / %.2f %% (expected %.2f / %.2f)\n", share_a, 100.0 - share_a, expected,
+              100.0 - expected);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(EevdfPolicy, HogAgainstHalfDutyTaskSplits67To33O31) {
+  // algorithms-modern.md §3.5 O3.1: a 100 % hog and a 50 %-duty task (run 5 ms / sleep 5 ms)
+  // split 67/33: while both are runnable they share 1:1, so the sleeper needs 10 ms of wall
+  // time per 5 ms burst and the hog also runs alone for the 5 ms sleep: 10:5 per 15 ms.
+  driven p;
+  ASSERT_EQ(p.configure(knobs_hz(1000)), errc::ok);
+  task hog = make(0), half = make(0);
+  tick_driver<driven> d(p, 1000);
+  d.add(hog, behaviour::hog());
+  d.add(half, behaviour::cycle(msec(5), msec(5)));
+  const std::int64_t total = sec(30);
+  d.run_until(total);
+  const double hog_share = 100.0 * static_cast<double>(d.stats(0).cpu_ns) / static_cast<double>(total);
+  const double half_share = 100.0 * static_cast<double>(d.stats(1).cpu_ns) / static_cast<double>(total);
+  EXPECT_NEAR(hog_share, 200.0 / 3.0, 1.0);
+  EXPECT_NEAR(half_share, 100.0 / 3.0, 1.0);
+  std::printf("hog vs half-duty: %.2f / %.2f %%\n", hog_share, half_share);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(EevdfPolicy, EqualHogsRenewAtTheTickAfterTheSliceO34) {
+  // algorithms-modern.md §3.3/O3.4: no tick preemption but deadline renewal: two equal hogs
+  // with a 3 ms slice and 1 ms ticks take turns of exactly 3 ms (the request is used up on the
+  // third tick) and split 50/50.
+  driven p;
+  policy_t::knobs k = knobs_hz(1000);
+  k.base_slice = msec(3);
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task a = make(0), b = make(0);
+  tick_driver<driven> d(p, 1000);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  d.run_until(msec(600));
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(300));
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(300));
+  EXPECT_EQ(d.context_switches(), 200u);  // 600 ms / 3 ms turns
+}
+
+// ---- virtual time, eligibility, placement ----------------------------------------------------
+
+TEST(EevdfPolicy, AvgVruntimeAndEligibilityO35) {
+  // algorithms-modern.md §3.5 O3.5: three nice-0 tasks at keys 0, 1 and 5 ms give V = 2 ms;
+  // only the first two are eligible.
+  policy_t p;
+  task a = make(0), b = make(0), c = make(0);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.enqueue(b, t0, enqueue_flags::wakeup);
+  p.enqueue(c, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(a.vruntime, b.vruntime);
+  ASSERT_EQ(a.vruntime, c.vruntime);
+  p.set_next(c, t0);
+  p.put_prev(c, t0 + msec(5));
+  p.set_next(b, t0 + msec(5));
+  p.put_prev(b, t0 + msec(6));
+  ASSERT_EQ(c.vruntime - a.vruntime, msec(5));
+  ASSERT_EQ(b.vruntime - a.vruntime, msec(1));
+  EXPECT_EQ(p.avg_vruntime() - a.vruntime, msec(2));
+  EXPECT_TRUE(p.entity_eligible(a));
+  EXPECT_TRUE(p.entity_eligible(b));
+  EXPECT_FALSE(p.entity_eligible(c));
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(EevdfPolicy, LagClampO32) {
+  // algorithms-modern.md §3.2/O3.2: the clamp is calc_delta_fair(max(2 slice, TICK_NSEC)):
+  // +-6 ms for nice 0 with a 3 ms slice; +-4 ms with 0.75 ms at HZ=250.
+  {
+    policy_t p;
+    policy_t::knobs k = knobs_hz(1000);
+    k.base_slice = msec(3);
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task a = make(0), b = make(0);
+    p.enqueue(a, sched_time{}, enqueue_flags::wakeup);
+    p.enqueue(b, sched_time{}, enqueue_flags::wakeup);
+    EXPECT_EQ(p.lag_limit(a), msec(6));
+    // a runs 40 ms alone while b waits: V - v_a = -20 ms, clamped to -6 ms at dequeue.
+    p.set_next(a, sched_time{});
+    p.dequeue(a, sched_time{} + msec(40), dequeue_flags::sleep);
+    EXPECT_EQ(a.vlag, -msec(6));
+  }
+  {
+    policy_t p;
+    ASSERT_EQ(p.configure(knobs_hz(250)), errc::ok);
+    task a = make(0);
+    p.enqueue(a, sched_time{}, enqueue_flags::wakeup);
+    EXPECT_EQ(p.lag_limit(a), msec(4));
+  }
+}
+
+TEST(EevdfPolicy, PlacementO33) {
+  // algorithms-modern.md §3.5/O3.3: a forked nice-0 task at zero lag gets deadline V + slice/2;
+  // a nice-10 request is slice * 1024 / 110 ~ 9.3 slices of virtual time.
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_hz(1000)), errc::ok);
+  task a = make(0), b = make(3), child = make(0), n10 = make(10);
+  p.enqueue(a, sched_time{}, enqueue_flags::wakeup);
+  p.enqueue(b, sched_time{}, enqueue_flags::wakeup);
+  p.set_next(a, sched_time{});
+  p.put_prev(a, sched_time{} + msec(2));
+  p.task_new(child, &a, sched_time{} + msec(2));
+  const vtime v_before = p.avg_vruntime();
+  p.enqueue(child, sched_time{} + msec(2), enqueue_flags::initial);
+  EXPECT_EQ(child.vruntime, v_before);
+  EXPECT_EQ(child.deadline - child.vruntime, usec(750) / 2);
+  p.enqueue(n10, sched_time{} + msec(2), enqueue_flags::wakeup);
+  const double request = static_cast<double>(n10.deadline - n10.vruntime);
+  EXPECT_NEAR(request / static_cast<double>(usec(750)), 1024.0 / 110.0, 1e-5);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(EevdfPolicy, LagIsPreservedAcrossSleepO35Placement) {
+  // algorithms-modern.md §3.5 place_entity: v = V - vlag (W + w) / W, so that right after the
+  // join V - v equals the saved vlag again.
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_hz(1000)), errc::ok);
+  task a = make(0), b = make(0), c = make(2);
+  sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  p.enqueue(c, t, enqueue_flags::wakeup);
+  p.set_next(a, t);
+  p.put_prev(a, t + msec(3));
+  t += msec(3);
+  p.dequeue(b, t, dequeue_flags::sleep);  // b is owed service: positive lag
+  const s64 saved = b.vlag;
+  EXPECT_GT(saved, 0);
+  p.set_next(c, t);
+  p.put_prev(c, t + msec(1));
+  t += msec(1);
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  const s64 lag_now = p.avg_vruntime() - b.vruntime;
+  EXPECT_LE(std::abs(lag_now - saved), 1) << "rounding of one division at most";
+  EXPECT_TRUE(p.verify());
+}
+
+// ---- wakeup preemption -----------------------------------------------------------------------
+
+TEST(EevdfPolicy, WakeupPreemptsOnlyWhenEligibleWithEarlierDeadline) {
+  // algorithms-modern.md §3.5: the wakee preempts iff a fresh pick returns it; RUN_TO_PARITY
+  // keeps an eligible curr until its deadline renews. Slice 3 ms. b runs 0-2 ms, then a runs;
+  // at 2.5 ms (virtual, relative to the start): v_a = 0.5, v_b = 2, V = 1.25, so a is eligible
+  // with deadline 3. A zero-lag wakee is placed at v = V = 1.25 with deadline 1.25 + 3 ms x
+  // 1024 / w: nice 0 -> 4.25 (later than a: never preempts); nice -10 (w = 9548) -> 1.57
+  // (earlier: preempts unless RUN_TO_PARITY protects a).
+  for (int parity = 0; parity <= 1; ++parity) {
+    for (int wake_nice : {0, -10}) {
+      policy_t p;
+      policy_t::knobs k = knobs_hz(1000);
+      k.run_to_parity = parity;
+      k.base_slice = msec(3);
+      ASSERT_EQ(p.configure(k), errc::ok);
+      task a = make(0), b = make(0), w = make(wake_nice);
+      const sched_time t{};
+      p.enqueue(a, t, enqueue_flags::wakeup);
+      p.enqueue(b, t, enqueue_flags::wakeup);
+      const vtime start = a.vruntime;
+      p.set_next(b, t);
+      p.put_prev(b, t + msec(2));
+      p.set_next(a, t + msec(2));
+      p.enqueue(w, t + usec(2500), enqueue_flags::wakeup);
+      EXPECT_EQ(p.avg_vruntime() - start, usec(1250));
+      EXPECT_EQ(w.vruntime - start, usec(1250));
+      EXPECT_TRUE(p.entity_eligible(a));
+      EXPECT_EQ(a.deadline - start, msec(3));
+      const bool expected = wake_nice == -10 && parity == 0;
+      EXPECT_EQ(p.wakeup_preempt(w, a, t + usec(2500)), expected) << "parity " << parity << " nice " << wake_nice;
+      EXPECT_TRUE(p.verify());
+    }
+  }
+}
+
+TEST(EevdfPolicy, IdleAndBatchWakeupRules) {
+  // algorithms-modern.md §2.6 steps 4-5, kept by EEVDF (§3.5).
+  policy_t p;
+  task idle = make(0, sched_kind::idle), batch = make(0, sched_kind::batch), normal = make(0);
+  EXPECT_EQ(idle.weight, 3u);
+  sched_time t{};
+  p.enqueue(idle, t, enqueue_flags::wakeup);
+  p.set_next(idle, t);
+  p.enqueue(batch, t + usec(10), enqueue_flags::wakeup);
+  EXPECT_TRUE(p.wakeup_preempt(batch, idle, t + usec(10))) << "any non-idle wakee preempts SCHED_IDLE";
+  p.put_prev(idle, t + usec(10));
+  p.set_next(batch, t + usec(10));
+  p.enqueue(normal, t + usec(20), enqueue_flags::wakeup);
+  p.dequeue(batch, t + usec(30), dequeue_flags::sleep);
+  p.set_next(normal, t + usec(30));
+  p.enqueue(batch, t + usec(40), enqueue_flags::wakeup);
+  EXPECT_FALSE(p.wakeup_preempt(batch, normal, t + usec(40))) << "a BATCH wakee never preempts";
+  EXPECT_TRUE(p.verify());
+}
+
+// ---- differential: pick == brute-force EEVDF ----------------------------------------------------
+
+// Independent O(n) EEVDF pick from the entities' own fields (algorithms-modern.md §3.2/§3.4):
+// eligible iff sum_j w_j (v_j - v_i) >= 0 (V >= v_i without division, exact in 128 bits);
+// the earliest deadline among eligible queued entities; the running entity follows the
+// kernel's curr rules (kept under RUN_TO_PARITY while eligible with its picked deadline;
+// otherwise wins only with a strictly earlier deadline).
+struct brute_result {
+  const task* pick = nullptr;
+  std::int64_t deadline_rel = 0;  // deadline relative to the pick's own for tie comparison
+};
+
+bool brute_eligible(const std::vector<task*>& queued, const task& i) {
+  i128 s = 0;
+  for (const task* j : queued)
+    s += static_cast<i128>(j->weight) * static_cast<std::int64_t>(j->vruntime.ns() - i.vruntime.ns());
+  return s >= 0;
+}
+
+const task* brute_pick(const std::vector<task*>& queued, const task* curr, bool parity) {
+  if (queued.empty()) return nullptr;
+  if (queued.size() == 1) return queued[0];
+  const task* c = (curr != nullptr && brute_eligible(queued, *curr)) ? curr : nullptr;
+  if (parity && c != nullptr && c->vprot == c->deadline) return c;
+  const task* best = nullptr;
+  for (const task* t : queued) {
+    if (t == curr || !brute_eligible(queued, *t)) continue;
+    if (best == nullptr || static_cast<std::int64_t>(t->deadline.ns() - best->deadline.ns()) < 0) best = t;
+  }
+  if (best == nullptr || (c != nullptr && static_cast<std::int64_t>(c->deadline.ns() - best->deadline.ns()) < 0))
+    best = c;
+  return best;
+}
+
+void differential(std::uint64_t seed, int parity, int steps) {
+  std::mt19937_64 rng(seed);
+  policy_t p;
+  policy_t::knobs k = knobs_hz(1000);
+  k.run_to_parity = parity;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  constexpr std::size_t kTasks = 48;
+  std::vector<task> tasks(kTasks);
+  for (std::size_t i = 0; i < kTasks; ++i) {
+    tasks[i].id = static_cast<int>(i);
+    const int nice = static_cast<int>(rng() % 40) - 20;
+    ASSERT_EQ(p.setup(tasks[i], sched_params{sched_kind::normal, static_cast<s8>(nice), 0, 0, 0, 0}), errc::ok);
+  }
+  sched_time now{std::numeric_limits<std::uint64_t>::max() - msec(500)};  // crosses the wrap too
+  task* curr = nullptr;
+  std::uint64_t mismatches = 0, eligible_leftmost_fast = 0;
+  for (int step = 0; step < steps; ++step) {
+    now += static_cast<std::int64_t>(rng() % 700000);
+    const unsigned op = static_cast<unsigned>(rng() % 10);
+    task& t = tasks[rng() % kTasks];
+    if (op < 3) {
+      if (!t.on_rq) p.enqueue(t, now, (rng() % 8 == 0) ? enqueue_flags::initial : enqueue_flags::wakeup);
+    } else if (op < 5) {
+      if (t.on_rq) {
+        if (&t == curr) curr = nullptr;
+        p.dequeue(t, now, dequeue_flags::sleep);
+      }
+    } else if (op < 8) {
+      if (curr != nullptr && p.tick(*curr, now)) {
+        p.put_prev(*curr, now);
+        curr = nullptr;
+      }
+      if (curr == nullptr) {
+        if (task* n = p.pick_next(now)) {
+          p.set_next(*n, now);
+          curr = n;
+        }
+      }
+    } else if (op == 8) {
+      if (curr != nullptr) p.yield(*curr, now);
+    } else {
+      if (curr != nullptr) {
+        p.put_prev(*curr, now);
+        curr = nullptr;
+      }
+    }
+    std::vector<task*> queued;
+    for (task& x : tasks)
+      if (x.on_rq) queued.push_back(&x);
+    const task* want = brute_pick(queued, curr, parity != 0);
+    const task* got = p.pick_next(now);
+    if (got != want) {
+      // Equal deadlines may be ordered differently (the tree keeps FIFO among ties): accept an
+      // eligible pick with the same deadline as the brute force's.
+      const bool tie = got != nullptr && want != nullptr && got->deadline == want->deadline &&
+                       brute_eligible(queued, *got);
+      if (!tie) ++mismatches;
+    }
+    if (got != nullptr && got != curr && p.entity_eligible(*got)) ++eligible_leftmost_fast;
+    if (step % 997 == 0) {
+      ASSERT_TRUE(p.verify()) << "step " << step;
+    }
+  }
+  EXPECT_EQ(mismatches, 0u);
+  EXPECT_TRUE(p.verify());
+  EXPECT_GT(eligible_leftmost_fast, 0u);
+}
+
+TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsRunToParityOff) { differential(0x5eed0001, 0, 100000); }
+TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsRunToParityOn) { differential(0x5eed0002, 1, 100000); }
+
+// ---- lag bound over long random runs -------------------------------------------------------------
+
+// Bound used: |lag_i| <= 2 max(slice, TICK) + TICK in service time (ns), where
+// lag_i = w_i (V - v_i) / 1024 with V the weighted mean over the queued entities, computed here
+// from the entities' own fields. Sources: (1) the kernel's limit_lag, which clamps the lag an
+// entity carries across a sleep to calc_delta_fair(max(2 slice, TICK_NSEC)), i.e.
+// 2 max(slice, TICK) of service (algorithms-modern.md §3.2, O3.2); (2) Stoica et al., "Earliest
+// Eligible Virtual Deadline First" (1996): in a steady system -r_max < lag < max(r_max, q), so
+// once in the system a client drifts by at most one quantum beyond its request. Here the
+// quantum q is one TICK (no hrtick: a turn ends at the first tick after the request is used).
+// The paper's steady-state bound alone (r_max + q with r_max = slice + TICK) assumes joins at
+// zero lag; with lag-carrying joins it is exceeded at HZ=250 (measured 9.37 ms > 8.75 ms), so the
+// composite bound is the one asserted.
+struct lag_probe {
+  std::int64_t worst = 0;
+  std::int64_t bound = 0;
+  std::uint64_t samples = 0;
+};
+
+lag_probe random_lag_run(std::uint64_t seed, int n, int hz, std::int64_t total) {
+  std::mt19937_64 rng(seed);
+  driven p;
+  EXPECT_EQ(p.configure(knobs_hz(hz)), errc::ok);
+  std::vector<task> tasks(static_cast<std::size_t>(n));
+  tick_driver<driven> d(p, hz);
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const int nice = static_cast<int>(rng() % 40) - 20;
+    EXPECT_EQ(p.setup(tasks[i], sched_params{sched_kind::normal, static_cast<s8>(nice), 0, 0, 0, 0}), errc::ok);
+    if (rng() % 4 == 0) {
+      d.add(tasks[i], behaviour::hog(static_cast<std::int64_t>(rng() % msec(10))));
+    } else {
+      d.add(tasks[i], behaviour::cycle(usec(100) + static_cast<std::int64_t>(rng() % msec(20)),
+                                       usec(100) + static_cast<std::int64_t>(rng() % msec(30)),
+                                       static_cast<std::int64_t>(rng() % msec(10))));
+    }
+  }
+  const std::int64_t tick = sec(1) / hz;
+  lag_probe probe;
+  probe.bound = 2 * std::max(p.base_slice(), tick) + tick;  // limit_lag + q
+  const std::int64_t step = tick;
+  for (std::int64_t at = step; at <= total; at += step) {
+    d.run_until(at);
+    std::vector<task*> queued;
+    for (task& x : tasks)
+      if (x.on_rq) queued.push_back(&x);
+    if (queued.size() < 2) continue;
+    // V from the entities' own fields: sum w v / sum w relative to the first (128-bit).
+    i128 s = 0, w = 0;
+    const std::uint64_t ref = queued[0]->vruntime.ns();
+    for (const task* x : queued) {
+      s += static_cast<i128>(x->weight) * static_cast<std::int64_t>(x->vruntime.ns() - ref);
+      w += x->weight;
+    }
+    for (const task* x : queued) {
+      const i128 rel = static_cast<i128>(static_cast<std::int64_t>(x->vruntime.ns() - ref)) * w;
+      // service lag = w_i (V - v_i) / 1024 = w_i (s - rel_i w) / (w 1024)
+      const i128 lag = static_cast<i128>(x->weight) * (s - rel) / (w * 1024);
+      const std::int64_t l = static_cast<std::int64_t>(lag < 0 ? -lag : lag);
+      probe.worst = std::max(probe.worst, l);
+      ++probe.samples;
+    }
+    if ((at / step) % 4096 == 0) {
+      EXPECT_TRUE(p.verify());
+    }
+  }
+  return probe;
+}
+
+TEST(EevdfPolicy, LagStaysWithinTheEevdfBoundOverLongRandomRuns) {
+  const std::uint64_t seeds[] = {11, 12, 13, 14};
+  const int sizes[] = {3, 8, 16, 40};
+  for (int i = 0; i < 4; ++i) {
+    const lag_probe pr = random_lag_run(seeds[i], sizes[i], 1000, sec(20));
+    EXPECT_GT(pr.samples, 1000u);
+    EXPECT_LE(pr.worst, pr.bound) << "seed " << seeds[i] << " n " << sizes[i];
+    std::printf("lag seed %llu n %d: worst %lld ns, bound %lld ns, samples %llu\n",
+                static_cast<unsigned long long>(seeds[i]), sizes[i], static_cast<long long>(pr.worst),
+                static_cast<long long>(pr.bound), static_cast<unsigned long long>(pr.samples));
+  }
+  const lag_probe pr = random_lag_run(21, 10, 250, sec(20));
+  EXPECT_LE(pr.worst, pr.bound) << "HZ=250";
+  std::printf("lag HZ=250 n 10: worst %lld ns, bound %lld ns\n", static_cast<long long>(pr.worst),
+              static_cast<long long>(pr.bound));
+}
+
+// ---- bad input, misuse, wrap ------------------------------------------------------------------
+
+TEST(EevdfPolicy, BadParametersAreRefusedWithoutChange) {
+  policy_t p;
+  task t = make(3);
+  const u32 w = t.weight;
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, 20, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, -21, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(p.setup(t, {sched_kind::fifo, 0, 10, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(p.set_weight(t, 0), errc::invalid_argument) << "zero weight";
+  EXPECT_EQ(p.set_weight(t, 1), errc::invalid_argument);
+  EXPECT_EQ(p.set_weight(t, (1u << 18) + 1), errc::invalid_argument);
+  EXPECT_EQ(t.weight, w);
+  EXPECT_EQ(t.nice, 3);
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, 0, 0, 0, 0, 0}), errc::busy);
+  EXPECT_EQ(p.set_weight(t, 2048), errc::busy);
+  EXPECT_EQ(t.weight, w);
+  const auto k = p.config();
+  policy_t::knobs bad = k;
+  bad.base_slice = 0;
+  EXPECT_EQ(p.configure(bad), errc::invalid_argument);
+  bad = k;
+  bad.cpus = 0;
+  EXPECT_EQ(p.configure(bad), errc::invalid_argument);
+  bad = k;
+  bad.run_to_parity = 2;
+  EXPECT_EQ(p.configure(bad), errc::invalid_argument);
+  EXPECT_EQ(p.config().base_slice, k.base_slice);
+  EXPECT_EQ(p.config().cpus, k.cpus);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(EevdfPolicy, CpuScalingOfTheBaseSlice) {
+  // algorithms-modern.md §3.3: base_slice x (1 + ilog2(min(ncpus, 8))): 0.75 ms at 1 CPU,
+  // 2.25 ms at 4, capped at 3 ms.
+  policy_t p;
+  policy_t::knobs k;
+  EXPECT_EQ(p.base_slice(), usec(750));
+  k.cpus = 4;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.base_slice(), usec(2250));
+  k.cpus = 64;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.base_slice(), msec(3));
+}
+
+TEST(EevdfPolicy, DoubleEnqueueAndStrayDequeueAreRefusedAndReported) {
+  policy_t p;
+  task t = make(0), u = make(0);
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  schedcore_test::check_scope scope;
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  p.dequeue(u, sched_time{}, dequeue_flags::sleep);
+  EXPECT_EQ(scope.take().size(), 2u);
+  EXPECT_EQ(p.nr_runnable(), 1u);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(EevdfPolicy, ReweightKeepsRealLag) {
+  // Kernel reweight_entity: vlag scales by old_w / new_w so w vlag is unchanged.
+  policy_t p;
+  task t = make(0);
+  t.vlag = msec(1);
+  ASSERT_EQ(p.setup(t, {sched_kind::normal, 5, 0, 0, 0, 0}), errc::ok);
+  EXPECT_EQ(t.vlag, msec(1) * 1024 / 335);
+}
+
+TEST(EevdfPolicy, SameScheduleWhenTheClockStartsJustBelowWrap) {
+  auto run = [](sched_time origin) {
+    driven p;
+    EXPECT_EQ(p.configure(knobs_hz(1000)), errc::ok);
+    task a = make(0), b = make(4), c = make(-3);
+    tick_driver<driven> d(p, 1000, origin);
+    d.add(a, behaviour::hog());
+    d.add(b, behaviour::cycle(msec(7), msec(13)));
+    d.add(c, behaviour::cycle(msec(2), msec(5), msec(3)));
+    d.run_until(sec(2));
+    EXPECT_TRUE(p.verify());
+    return std::vector<std::int64_t>{d.stats(0).cpu_ns, d.stats(1).cpu_ns, d.stats(2).cpu_ns,
+                                     static_cast<std::int64_t>(d.context_switches())};
+  };
+  const auto from_zero = run(sched_time{});
+  const auto near_wrap = run(sched_time{std::numeric_limits<u64>::max() - msec(700)});
+  EXPECT_EQ(from_zero, near_wrap);
+  EXPECT_GT(from_zero[2], 0);
+}
+
+}  // namespace

@@ -1,0 +1,360 @@
+// goodness24_policy (Linux 2.4 goodness scheduler) against algorithms-legacy.md §3 and its
+// HZ=100 oracles, driven by the deterministic tick driver. Expected values come from §3's
+// formulas and numbers written out in this file, never from the code under test.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <vector>
+
+#include "check_recorder.hpp"
+#include "schedcore/policy/goodness24.hpp"
+#include "tick_driver.hpp"
+
+namespace {
+
+using namespace schedcore;
+using schedcore_test::behaviour;
+using schedcore_test::single_class;
+using schedcore_test::tick_driver;
+
+struct task : goodness24_entity {
+  int id = 0;
+};
+
+using policy_t = goodness24_policy<task>;
+static_assert(check_policy<policy_t>());
+
+// verify() after every hook the driver calls.
+struct checked : single_class<policy_t> {
+  using base = single_class<policy_t>;
+  bool ok = true;
+  void note() {
+    if (!verify()) ok = false;
+  }
+  bool tick(task& t, sched_time now) noexcept {
+    const bool r = base::tick(t, now);
+    note();
+    return r;
+  }
+  void enqueue(task& t, sched_time now, enqueue_flags f) noexcept {
+    base::enqueue(t, now, f);
+    note();
+  }
+  void dequeue(task& t, sched_time now, dequeue_flags f) noexcept {
+    base::dequeue(t, now, f);
+    note();
+  }
+  task* schedule(task* prev, bool runnable, sched_time now) noexcept {
+    task* next = base::schedule(prev, runnable, now);
+    note();
+    return next;
+  }
+};
+
+void make(policy_t& p, task& t, int nice) {
+  ASSERT_EQ(p.setup(t, sched_params{sched_kind::normal, static_cast<s8>(nice), 0, 0, 0, 0}), errc::ok);
+}
+
+double share(std::int64_t a, std::int64_t b) { return 100.0 * static_cast<double>(a) / static_cast<double>(a + b); }
+
+// §3: NICE_TO_TICKS table at HZ=100 (i386): -20: 11, -10: 8, 0: 6, 5: 4, 10: 3, 19: 1; and the
+// TICK_SCALE bands (at HZ~1024: nice 0 -> 41, 19 -> 3).
+TEST(Goodness24Policy, NiceToTicksTable) {
+  EXPECT_EQ(policy_t::nice_to_ticks(-20, 100), 11);
+  EXPECT_EQ(policy_t::nice_to_ticks(-10, 100), 8);
+  EXPECT_EQ(policy_t::nice_to_ticks(0, 100), 6);
+  EXPECT_EQ(policy_t::nice_to_ticks(5, 100), 4);
+  EXPECT_EQ(policy_t::nice_to_ticks(10, 100), 3);
+  EXPECT_EQ(policy_t::nice_to_ticks(19, 100), 1);
+  EXPECT_EQ(policy_t::nice_to_ticks(0, 1024), 41);
+  EXPECT_EQ(policy_t::nice_to_ticks(19, 1024), 3);
+  EXPECT_EQ(policy_t::nice_to_ticks(0, 250), 11);  // 20>>1 + 1
+  EXPECT_EQ(policy_t::nice_to_ticks(0, 500), 21);  // 20 + 1
+  EXPECT_EQ(policy_t::nice_to_ticks(0, 2000), 81); // 20<<2 + 1
+}
+
+// §3 oracle 1 (HZ=100): slices 60 / 10 / 110 ms for nice 0 / 19 / -20: two equal hogs alternate
+// in whole slices.
+TEST(Goodness24Policy, SlicesAtHz100Oracle1) {
+  for (auto [nice, slice] : {std::pair<int, std::int64_t>{0, msec(60)}, {19, msec(10)}, {-20, msec(110)}}) {
+    checked p;
+    task a, b;
+    make(p, a, nice);
+    make(p, b, nice);
+    tick_driver<checked> d(p, 100);
+    d.add(a, behaviour::hog());
+    d.add(b, behaviour::hog());
+    d.run_until(slice);
+    EXPECT_EQ(d.stats(0).cpu_ns + d.stats(1).cpu_ns, slice);
+    EXPECT_TRUE(d.stats(0).cpu_ns == slice || d.stats(1).cpu_ns == slice) << "one whole slice first, nice " << nice;
+    d.run_until(20 * slice);
+    EXPECT_EQ(d.stats(0).cpu_ns, 10 * slice) << "nice " << nice;
+    EXPECT_EQ(d.stats(1).cpu_ns, 10 * slice);
+    // The same-mm +1 makes the task that ran last win the tie after each recalculation, so
+    // slices come in pairs: b a a b b a a ... (20 slices, 11 switches).
+    EXPECT_EQ(d.context_switches(), 11u);
+    EXPECT_TRUE(p.ok);
+  }
+}
+
+void two_hogs(int nice_a, int nice_b, double expect_a, std::int64_t period, std::int64_t cpu_a) {
+  checked p;
+  task a, b;
+  make(p, a, nice_a);
+  make(p, b, nice_b);
+  tick_driver<checked> d(p, 100);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  d.run_until(50 * period);
+  const double got = share(d.stats(0).cpu_ns, d.stats(1).cpu_ns);
+  std::printf("  goodness24 two hogs nice %d vs %d: %.2f / %.2f %% (expected %.1f)\n", nice_a, nice_b, got, 100.0 - got,
+              expect_a);
+  EXPECT_NEAR(got, expect_a, 0.1);
+  EXPECT_EQ(d.stats(0).cpu_ns, 50 * cpu_a);
+  EXPECT_EQ(d.stats(0).cpu_ns + d.stats(1).cpu_ns, 50 * period);
+  EXPECT_TRUE(p.ok);
+}
+
+// §3 oracle 2 (HZ=100): nice 0 vs 5 => 6:4 = 60/40 %; nice 0 vs 19 => 6:1 = 85.7/14.3 %;
+// and the nice 0 vs 10 => 6:3 = 66.7/33.3 %.
+TEST(Goodness24Policy, TwoHogsSplitOracle2) {
+  two_hogs(0, 5, 60.0, msec(100), msec(60));
+  two_hogs(0, 19, 85.7, msec(70), msec(60));
+  two_hogs(0, 10, 66.7, msec(90), msec(60));
+}
+
+// §3 oracle 3 (HZ=100): a nice-0 task sleeping through several epochs reaches counter 11
+// (6 -> 9 -> 10 -> 11 -> 11); on wakeup its goodness 31 (+1 with the hog's mm: 32) beats any
+// nice-0 hog's <= 27 and it preempts immediately.
+TEST(Goodness24Policy, SleeperReachesCounter11AndPreemptsOracle3) {
+  checked p;
+  task h1, h2, s;
+  make(p, h1, 0);
+  make(p, h2, 0);
+  make(p, s, 0);
+  tick_driver<checked> d(p, 100);
+  d.add(h1, behaviour::hog());
+  d.add(h2, behaviour::hog());
+  d.add(s, behaviour::cycle(msec(10), sec(2), msec(605)));  // first wakeup at 605 ms
+  d.run_until(msec(600));
+  EXPECT_GE(p.recalculations(), 4u);  // epochs at 120, 240, 360, 480, 600 ms
+  EXPECT_EQ(s.counter, 11);
+  EXPECT_EQ(p.goodness_of(s), 11 + 20);
+  EXPECT_LE(p.goodness_of(h1), 6 + 20 + 1);
+  EXPECT_LE(p.goodness_of(h2), 6 + 20 + 1);
+  d.run_until(msec(700));
+  ASSERT_EQ(d.stats(2).wakeup_latency_ns.size(), 1u);
+  EXPECT_EQ(d.stats(2).wakeup_latency_ns[0], 0) << "preempts the hog at once";
+  EXPECT_TRUE(p.ok);
+}
+
+// §3: the pick keeps the *first* strictly greater goodness; 2.4.16 adds woken tasks at the
+// head of the run list (add_to_runqueue = list_add), so among equals the latest wins.
+TEST(Goodness24Policy, PickIsFirstStrictlyGreater) {
+  single_class<policy_t> p;
+  task a, b, c;
+  make(p, a, 0);
+  make(p, b, 0);
+  make(p, c, -5);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.enqueue(b, t0, enqueue_flags::wakeup);
+  EXPECT_EQ(p.pick_next(t0), &b);
+  p.enqueue(c, t0, enqueue_flags::wakeup);
+  EXPECT_EQ(p.pick_next(t0), &c);  // 6+... nice -5: counter 7, 7 + 25 = 32 > 26
+  EXPECT_EQ(p.goodness_of(c), 7 + 25);
+  EXPECT_EQ(p.goodness_of(a), 6 + 20);
+  EXPECT_EQ(p.nr_runnable(), 3u);
+  EXPECT_TRUE(p.verify());
+}
+
+// §3: tick decrements; at 0 the task has goodness 0 and, when every runnable task is at 0,
+// the recalculation covers sleeping tasks too (counter = counter/2 + NICE_TO_TICKS).
+TEST(Goodness24Policy, RecalculationCoversSleepingTasks) {
+  single_class<policy_t> p;
+  task run, sleeper;
+  make(p, run, 0);
+  make(p, sleeper, 10);  // never enqueued: asleep the whole time
+  const sched_time t0{};
+  p.enqueue(run, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(p.schedule(nullptr, false, t0), &run);
+  for (int i = 1; i <= 5; ++i) EXPECT_FALSE(p.tick(run, t0 + msec(10 * i)));
+  EXPECT_EQ(p.recalculations(), 0u);
+  EXPECT_TRUE(p.tick(run, t0 + msec(60)));  // counter hits 0: epoch over
+  EXPECT_EQ(p.recalculations(), 1u);
+  EXPECT_EQ(run.counter, 0 / 2 + 6);
+  EXPECT_EQ(sleeper.counter, 3 / 2 + 3);
+  EXPECT_TRUE(p.verify());
+}
+
+// §3: wakeup preempts iff goodness(p) - goodness(curr) > 0 (curr gets the same-mm +1).
+TEST(Goodness24Policy, WakeupPreemptionByGoodnessDifference) {
+  single_class<policy_t> p;
+  task curr, equal, better, thread;
+  make(p, curr, 0);
+  make(p, equal, 0);
+  make(p, better, -1);
+  make(p, thread, 0);
+  curr.mm_id = thread.mm_id = 7;  // threads of one process
+  const sched_time t0{};
+  p.enqueue(curr, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(p.schedule(nullptr, false, t0), &curr);
+  p.enqueue(equal, t0, enqueue_flags::wakeup);
+  EXPECT_FALSE(p.wakeup_preempt(equal, curr, t0)) << "26 - 27 <= 0";
+  p.enqueue(better, t0, enqueue_flags::wakeup);  // counter 6 (20-(-1) = 21 >> 2 = 5, +1), weight 27
+  EXPECT_FALSE(p.wakeup_preempt(better, curr, t0)) << "27 - 27 = 0 does not preempt";
+  p.tick(curr, t0 + msec(10));  // curr: counter 5 -> 5 + 20 + 1 = 26
+  EXPECT_TRUE(p.wakeup_preempt(better, curr, t0 + msec(10)));
+  p.enqueue(thread, t0 + msec(10), enqueue_flags::wakeup);  // 6 + 20 + 1 (same mm) = 27 > 26
+  EXPECT_TRUE(p.wakeup_preempt(thread, curr, t0 + msec(10)));
+  EXPECT_TRUE(p.verify());
+}
+
+// §3: fork halves the counter: child (parent + 1)/2, parent /= 2.
+TEST(Goodness24Policy, ForkHalvesTheCounter) {
+  single_class<policy_t> p;
+  task parent, child;
+  make(p, parent, -20);  // 11 ticks
+  ASSERT_EQ(parent.counter, 11);
+  const sched_time t0{};
+  p.enqueue(parent, t0, enqueue_flags::initial);
+  ASSERT_EQ(p.schedule(nullptr, false, t0), &parent);
+  p.task_new(child, &parent, t0);
+  EXPECT_EQ(child.counter, 6);
+  EXPECT_EQ(parent.counter, 5);
+  p.enqueue(child, t0, enqueue_flags::initial);
+  EXPECT_EQ(p.nr_runnable(), 2u);
+  EXPECT_TRUE(p.verify());
+  p.dequeue(child, t0, dequeue_flags::dead);
+  p.task_dead(child, t0);
+  EXPECT_TRUE(p.verify());
+}
+
+// §3: sched_yield sets SCHED_YIELD (goodness -1 for one pick) and moves to the tail.
+TEST(Goodness24Policy, YieldGivesWayForOnePick) {
+  single_class<policy_t> p;
+  task a, b;
+  make(p, a, -10);  // higher goodness than b
+  make(p, b, 0);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.enqueue(b, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(p.schedule(nullptr, false, t0), &a);
+  p.yield(a, t0);
+  EXPECT_EQ(p.goodness_of(a), -1);
+  EXPECT_EQ(p.schedule(&a, true, t0), &b);
+  EXPECT_GT(p.goodness_of(a), p.goodness_of(b)) << "the flag lasts for one pick only";
+  EXPECT_TRUE(p.verify());
+  // Alone on the CPU, yield changes nothing.
+  single_class<policy_t> q;
+  task c;
+  make(q, c, 0);
+  q.enqueue(c, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(q.schedule(nullptr, false, t0), &c);
+  q.yield(c, t0);
+  EXPECT_EQ(q.goodness_of(c), 6 + 20);  // no flag (and no previous task yet: no mm bonus)
+}
+
+// §3: SCHED_RR inside the 2.4 run queue: 1000 + rt_priority, refilled and moved to the tail.
+TEST(Goodness24Policy, RealTimeTasksRunFirstAndRrRotates) {
+  checked p;
+  task r1, r2, other;
+  ASSERT_EQ(p.setup(r1, {sched_kind::rr, 0, 10, 0, 0, 0}), errc::ok);
+  ASSERT_EQ(p.setup(r2, {sched_kind::rr, 0, 10, 0, 0, 0}), errc::ok);
+  make(p, other, -20);
+  tick_driver<checked> d(p, 100);
+  d.add(r1, behaviour::hog());
+  d.add(r2, behaviour::hog());
+  d.add(other, behaviour::hog());
+  d.run_until(sec(12) / 10);
+  EXPECT_EQ(d.stats(2).cpu_ns, 0);
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(600));  // 60 ms slices (nice 0 ticks) alternate
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(600));
+  EXPECT_TRUE(p.ok);
+}
+
+TEST(Goodness24Policy, SameScheduleWhenTheClockStartsJustBelowWrap) {
+  auto run = [](sched_time origin) {
+    checked p;
+    task a, b, c;
+    make(p, a, 0);
+    make(p, b, 5);
+    make(p, c, -3);
+    tick_driver<checked> d(p, 100, origin);
+    d.add(a, behaviour::hog());
+    d.add(b, behaviour::cycle(msec(7), msec(13)));
+    d.add(c, behaviour::cycle(msec(25), msec(50), msec(3)));
+    d.run_until(sec(3));
+    EXPECT_TRUE(p.ok);
+    std::vector<std::int64_t> r;
+    for (std::size_t i = 0; i < 3; ++i) r.push_back(d.stats(i).cpu_ns), r.push_back(d.stats(i).max_wait_ns);
+    r.push_back(static_cast<std::int64_t>(d.context_switches()));
+    r.push_back(static_cast<std::int64_t>(p.recalculations()));
+    return r;
+  };
+  const auto from_zero = run(sched_time{});
+  const auto near_wrap = run(sched_time{std::numeric_limits<u64>::max() - msec(1500)});
+  EXPECT_EQ(from_zero, near_wrap);
+  EXPECT_GT(from_zero.back(), 2);
+}
+
+TEST(Goodness24Policy, BadParametersAreRefusedWithoutChange) {
+  policy_t p;
+  task t;
+  make(p, t, 3);
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, 20, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, -21, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(p.setup(t, {sched_kind::batch, 0, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(p.setup(t, {sched_kind::rr, 0, 0, 0, 0, 0}), errc::out_of_range);
+  EXPECT_EQ(p.setup(t, {sched_kind::fifo, 0, 100, 0, 0, 0}), errc::out_of_range);
+  EXPECT_EQ(t.nice, 3);
+  EXPECT_EQ(t.kind, sched_kind::normal);
+  EXPECT_EQ(t.counter, 5);  // NICE_TO_TICKS(3) at HZ=100 = 17>>2 + 1
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, -5, 0, 0, 0, 0}), errc::busy);
+  EXPECT_EQ(t.nice, 3);
+  const auto k = p.config();
+  EXPECT_EQ(p.configure({0, 1, 15, 1}), errc::invalid_argument);     // HZ 0
+  EXPECT_EQ(p.configure({100, 0, 15, 1}), errc::invalid_argument);   // no CPU
+  EXPECT_EQ(p.configure({100, 1, -1, 1}), errc::invalid_argument);   // negative penalty
+  EXPECT_EQ(p.configure({100, 1, 15, -3}), errc::invalid_argument);  // negative bonus
+  EXPECT_EQ(p.config().hz, k.hz);
+  EXPECT_EQ(p.config().proc_change_penalty, 15);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(Goodness24Policy, DoubleEnqueueAndStrayDequeueAreRefusedAndReported) {
+  policy_t p;
+  task t, u;
+  make(p, t, 0);
+  make(p, u, 0);
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  schedcore_test::check_scope scope;
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  p.dequeue(u, sched_time{}, dequeue_flags::sleep);
+  p.task_dead(t, sched_time{});  // still queued
+  EXPECT_EQ(scope.take().size(), 3u);
+  EXPECT_EQ(p.nr_runnable(), 1u);
+  EXPECT_TRUE(p.verify());
+}
+
+// SMP knobs: PROC_CHANGE_PENALTY applies only with cpus > 1 and to tasks that last ran here.
+TEST(Goodness24Policy, ProcChangePenaltyOnlyOnSmp) {
+  single_class<policy_t> p;
+  ASSERT_EQ(p.configure({100, 2, 15, 1}), errc::ok);
+  task a, b;
+  make(p, a, 0);
+  make(p, b, 0);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(p.schedule(nullptr, false, t0), &a);
+  p.enqueue(b, t0, enqueue_flags::wakeup | enqueue_flags::migrated);
+  p.put_prev(a, t0);
+  EXPECT_EQ(p.goodness_of(a), 6 + 15 + 1 + 20);
+  EXPECT_EQ(p.goodness_of(b), 6 + 20);
+  EXPECT_TRUE(p.verify());
+}
+
+}  // namespace

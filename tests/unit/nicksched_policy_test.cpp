@@ -1,0 +1,337 @@
+// nicksched_policy (Nick Piggin's v13 scheduler, 2003) against the oracles of
+// algorithms-legacy.md §4, driven by the deterministic tick driver (tests/support/
+// o1_driver_ext.hpp adds scripted phases and run-segment/pick logs) or by calling the hooks
+// directly. Expected values are computed by hand from the §4 formulas:
+//   prio  = clamp(100 + USER_PRIO(static) + 10 - round(20 * sleep_avg / 1024), 100, 159)
+//   slice = (61 / (prio - idx + 2)) * (USER_PRIO(idx) + 8) / 24 ms at HZ=1000
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <vector>
+
+#include "check_recorder.hpp"
+#include "o1_driver_ext.hpp"
+#include "schedcore/policy/nicksched.hpp"
+#include "tick_driver.hpp"
+
+namespace {
+
+using namespace schedcore;
+using schedcore_test::script;
+using schedcore_test::script_driver;
+using schedcore_test::single_class;
+
+struct task : nicksched_entity {
+  int id = 0;
+};
+
+using policy_type = nicksched_policy<task>;
+using ns = single_class<policy_type>;
+
+task make(int nice) {
+  task t;
+  policy_type setup_only;
+  EXPECT_EQ(setup_only.setup(t, sched_params{sched_kind::normal, static_cast<s8>(nice), 0, 0, 0, 0}), errc::ok);
+  return t;
+}
+
+struct manual {
+  ns policy;
+  sched_time now{};
+  task* curr = nullptr;
+  void step_to(s64 ms) { now = sched_time{} + msec(ms); }
+  void schedule(bool prev_runnable = true) { curr = policy.schedule(curr, prev_runnable, now); }
+};
+
+TEST(NickschedPolicy, PriorityMapping) {
+  // §4: NICE_TO_PRIO(n) = 130 + n; a task with no sleep history is a hog: 140 at nice 0.
+  task a = make(0), b = make(-20), c = make(19);
+  EXPECT_EQ(a.static_prio, 130);
+  EXPECT_EQ(b.static_prio, 110);
+  EXPECT_EQ(c.static_prio, 149);
+  EXPECT_EQ(a.prio, 140);
+  EXPECT_EQ(b.prio, 120);
+  EXPECT_EQ(c.prio, 159);
+}
+
+TEST(NickschedPolicy, LoneHogSliceIs60msOracle1) {
+  // §4 oracle 1: idx = prio = 140, delta 0: base 61/2 = 30, slice 30 * (40 + 8) / 24 = 60 ms.
+  ns policy;
+  task t = make(0);
+  script_driver<ns> d(policy, 1000);
+  d.add(t, script::hog());
+  d.run_until(msec(241));
+  const auto& picks = d.picks();
+  ASSERT_EQ(picks.size(), 5u);
+  for (std::size_t k = 0; k < picks.size(); ++k) EXPECT_EQ(picks[k].at_ns, msec(60) * static_cast<s64>(k));
+  EXPECT_EQ(policy.timeslice(t), msec(60));
+  EXPECT_EQ(policy.array_sequence(), 4u) << "each expiry empties active: one switch per slice";
+}
+
+TEST(NickschedPolicy, TwoEqualHogsAlternate60msOracle3) {
+  // §4 oracle 3: two nice-0 hogs alternate 60 ms each, 50/50.
+  ns policy;
+  task a = make(0), b = make(0);
+  script_driver<ns> d(policy, 1000);
+  d.add(a, script::hog());
+  d.add(b, script::hog());
+  d.on_step([&] { ASSERT_TRUE(policy.verify()); });
+  d.run_until(msec(1200));
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(600));
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(600));
+  ASSERT_EQ(d.segments().size(), 20u);
+  for (std::size_t i = 0; i < 20; ++i) {
+    EXPECT_EQ(d.segments()[i].task, i % 2);
+    EXPECT_EQ(d.segments()[i].length(), msec(60));
+  }
+}
+
+TEST(NickschedPolicy, HogBesideInteractiveTaskGets2msOracle2) {
+  // §4 oracle 2: an interactive nice-0 task (prio 120) always preempts the hog (140); when
+  // both are runnable: interactive idx 120, delta 0: 30 * 28 / 24 = 35 ms; the hog delta 20:
+  // 61 / 22 = 2, 2 * 28 / 24 = 2 ms.
+  // I sleeps 199 ms per 200 ms for 5 s (sleep_avg -> ~1020, prio 120), then spins.
+  ns policy;
+  task i = make(0), h = make(0);
+  script_driver<ns> d(policy, 1000);
+  script si;
+  si.then(msec(1), msec(199), 25).then(0, 0);
+  d.add(i, si);
+  d.add(h, script::hog());
+  d.on_step([&] { ASSERT_TRUE(policy.verify()); });
+  d.run_until(sec(5));
+  EXPECT_EQ(i.prio, 120);
+  EXPECT_EQ(h.prio, 140);
+  // Always preempts: after the history has built up, every wakeup runs at once.
+  const auto& lat = d.stats(0).wakeup_latency_ns;
+  ASSERT_EQ(lat.size(), 25u);
+  for (auto l : lat) EXPECT_EQ(l, 0);
+  // H's slice was 60 ms while I slept.
+  EXPECT_EQ(policy.timeslice(h), msec(60));
+  d.run_until(sec(5) + 1);  // I woke at 5 s and runs; both runnable now
+  EXPECT_EQ(d.current(), 0u);
+  EXPECT_EQ(policy.timeslice(i), msec(35));
+  EXPECT_EQ(policy.timeslice(h), msec(2));
+  d.run_until(sec(5) + msec(400));
+  // I's first slice (from 5 s, used_slice restarted because it slept across switches) is
+  // 35 ms: the next schedule() is at 5.035 s.
+  std::size_t k = 0;
+  while (k < d.picks().size() && d.picks()[k].at_ns < sec(5)) ++k;
+  ASSERT_LT(k + 1, d.picks().size());
+  EXPECT_EQ(d.picks()[k].at_ns, sec(5));
+  EXPECT_EQ(d.picks()[k].task, 0u);
+  EXPECT_EQ(d.picks()[k + 1].at_ns - d.picks()[k].at_ns, msec(35));
+  // While I spins its prio drifts from 120 towards 126, so the hog's slices stay 2-4 ms
+  // (formula: 61 / (140 - p + 2) * (p - 100 + 8) / 24 for I at p = 120..126) instead of 60.
+  int hog_slices = 0;
+  for (const auto& seg : d.segments()) {
+    if (seg.start_ns < sec(5) || seg.task != 1) continue;
+    ++hog_slices;
+    EXPECT_GE(seg.length(), msec(1));
+    EXPECT_LE(seg.length(), msec(4));
+  }
+  EXPECT_GE(hog_slices, 5);
+}
+
+TEST(NickschedPolicy, HalfDutySleepAvgConvergesTo512Oracle4) {
+  // §4 oracle 4: 50 ms run / 50 ms sleep. By hand (window 1 s): per period both sums decay by
+  // 0.95 twice and gain 50 ms (sleep) / 100 ms (total), so sleep -> 512.8 ms, total -> 1000 ms
+  // (history units), sleep_avg 1024 * 0.4872 .. 0.5128 = 499 .. 525 around the cycle, ~512;
+  // prio = 140 - round(20 * 0.5) = 130.
+  ns policy;
+  task t = make(0);
+  script_driver<ns> d(policy, 1000);
+  d.add(t, script::cycle(msec(50), msec(50)));
+  for (int k = 0; k < 8; ++k) {
+    d.run_until(sec(10) + msec(25) * k);
+    EXPECT_GE(policy_type::sleep_avg(t), 480u);
+    EXPECT_LE(policy_type::sleep_avg(t), 544u);
+    EXPECT_EQ(policy_type::priority_from_history(t), 130u);
+  }
+  EXPECT_TRUE(policy.verify());
+}
+
+TEST(NickschedPolicy, HistoryClampsEachEventSection4) {
+  // §4 add_task_time: a 10 s sleep counts as MAX_SLEEP/4 = 250 ms. From a fresh history
+  // (total 0.5 s, sleep 0): total 0.5 * 0.75 + 0.25 = 0.625 s, sleep 0.25 s -> 1024 * 0.4 = 409.
+  manual m;
+  task t = make(0);
+  m.policy.enqueue(t, m.now, enqueue_flags::initial);
+  m.schedule();
+  m.policy.dequeue(t, m.now, dequeue_flags::sleep);
+  m.schedule(false);
+  m.step_to(10000);
+  m.policy.enqueue(t, m.now, enqueue_flags::wakeup);
+  EXPECT_EQ(t.total_time, u64{625000000} << 10);
+  EXPECT_EQ(t.sleep_time, u64{250000000} << 10);
+  EXPECT_EQ(policy_type::sleep_avg(t), 409u);
+  EXPECT_EQ(t.prio, 140 - 8);  // round(20 * 409 / 1024) = round(7.99) = 8
+  // A 1 s run-queue wait is capped at MAX_SLEEP/16 = 62.5 ms and only decays:
+  // both sums * 0.9375, floor 0.5 s not reached (0.586 s).
+  m.step_to(11000);
+  m.schedule(false);
+  ASSERT_EQ(m.curr, &t);
+  EXPECT_EQ(t.total_time, (u64{625000000} << 10) / 16 * 15);
+  EXPECT_EQ(t.sleep_time, (u64{250000000} << 10) / 16 * 15);
+}
+
+TEST(NickschedPolicy, SleepAcrossArraySwitchRestartsSliceSection4) {
+  // §4: a task that slept across an array switch restarts its slice (used_slice = 0); one that
+  // did not keeps it.
+  for (int across = 0; across < 2; ++across) {
+    manual m;
+    task a = make(0), b = make(0);
+    m.policy.enqueue(a, m.now, enqueue_flags::initial);
+    m.policy.enqueue(b, m.now, enqueue_flags::initial);
+    m.schedule();
+    ASSERT_EQ(m.curr, &a);
+    for (int ms = 1; ms <= 20; ++ms) {
+      m.step_to(ms);
+      ASSERT_FALSE(m.policy.tick(a, m.now));
+    }
+    m.policy.dequeue(a, m.now, dequeue_flags::sleep);
+    m.schedule(false);
+    ASSERT_EQ(m.curr, &b);
+    EXPECT_EQ(a.used_slice, 20);
+    const u32 seq = m.policy.array_sequence();
+    int ms = 21;
+    if (across) {  // b runs out its 60 ms alone: expires, active empties, switch at the pick
+      while (!m.policy.tick(b, m.now + msec(0))) m.step_to(++ms);
+      m.schedule();
+      EXPECT_EQ(m.policy.array_sequence(), seq + 1);
+    }
+    m.step_to(ms + 1);
+    m.policy.enqueue(a, m.now, enqueue_flags::wakeup);
+    EXPECT_EQ(a.used_slice, across ? 0 : 20);
+    EXPECT_TRUE(m.policy.verify());
+  }
+}
+
+TEST(NickschedPolicy, ForkSplitsRemainingSliceAndHistorySection4) {
+  // §4 fork: the parent's remaining slice is split 50/50 through used_slice; the child gets
+  // 1/4 of the history (floored at 0.5 s), the parent loses 1/4 of its sleep_time.
+  manual m;
+  task parent = make(0), child;
+  m.policy.enqueue(parent, m.now, enqueue_flags::initial);
+  m.schedule();
+  for (int ms = 1; ms <= 20; ++ms) {
+    m.step_to(ms);
+    ASSERT_FALSE(m.policy.tick(parent, m.now));
+  }
+  parent.sleep_time = u64{400000000} << 10;  // give it some sleep history to split
+  parent.total_time = u64{800000000} << 10;
+  m.policy.task_new(child, &parent, m.now);
+  EXPECT_EQ(parent.used_slice, 40);  // 60 - 20 = 40 left: 20 each
+  EXPECT_EQ(child.used_slice, 40);
+  EXPECT_EQ(child.total_time, nicksched_entity::min_history);  // 0.2 s floored to 0.5 s
+  EXPECT_EQ(child.sleep_time, u64{100000000} << 10);
+  EXPECT_EQ(parent.sleep_time, u64{300000000} << 10);
+  EXPECT_EQ(child.static_prio, 130);
+  m.policy.enqueue(child, m.now, enqueue_flags::initial);
+  // The parent (prio 140, unchanged until its next requeue) runs out its 20 ms first; the
+  // child's prio from its history is 140 - round(20 * 0.2) = 136 < 140, so it preempts.
+  EXPECT_EQ(child.prio, 136);
+  EXPECT_TRUE(m.policy.wakeup_preempt(child, parent, m.now));
+  m.schedule();
+  ASSERT_EQ(m.curr, &child);
+  // Exit on the first slice after 5 ms: the unused part returns to the parent.
+  for (int ms = 21; ms <= 25; ++ms) {
+    m.step_to(ms);
+    ASSERT_FALSE(m.policy.tick(child, m.now));
+  }
+  // The child's slice at idx = its own prio 136: 30 * (36 + 8) / 24 = 55; used 40 + 5 = 45;
+  // 10 unused jiffies go back: parent used_slice 40 - 10 = 30. The child slept less than the
+  // parent (sleep_avg 204 < 384): the parent is charged run history (its sleep_time decays).
+  const u64 parent_sleep = parent.sleep_time;
+  m.policy.dequeue(child, m.now, dequeue_flags::dead);
+  m.policy.task_dead(child, m.now);
+  EXPECT_EQ(parent.used_slice, 30);
+  EXPECT_LT(parent.sleep_time, parent_sleep);
+  EXPECT_TRUE(m.policy.verify());
+}
+
+TEST(NickschedPolicy, YieldGoesToExpired) {
+  manual m;
+  task a = make(0), b = make(0);
+  m.policy.enqueue(a, m.now, enqueue_flags::initial);
+  m.policy.enqueue(b, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &a);
+  m.policy.yield(a, m.now);
+  m.schedule();
+  EXPECT_EQ(m.curr, &b);
+  EXPECT_TRUE(m.policy.verify());
+}
+
+std::vector<std::int64_t> mixed_run(sched_time origin, int hz) {
+  ns policy;
+  EXPECT_EQ(policy.configure({hz, msec(1)}), errc::ok);
+  task a = make(0), b = make(5), c = make(-3), e = make(0);
+  script_driver<ns> d(policy, hz, origin);
+  d.add(a, script::hog());
+  d.add(b, script::cycle(msec(7), msec(13)));
+  script sc;
+  sc.then(msec(1), msec(150), 10).then(0, 0);
+  d.add(c, sc);
+  d.add(e, script::cycle(msec(30), msec(5), msec(3)));
+  d.on_step([&] { ASSERT_TRUE(policy.verify()); });
+  d.run_until(sec(6));
+  std::vector<std::int64_t> out;
+  for (std::size_t i = 0; i < 4; ++i) {
+    out.push_back(d.stats(i).cpu_ns);
+    out.push_back(static_cast<std::int64_t>(d.stats(i).switches));
+    out.push_back(d.stats(i).max_wait_ns);
+  }
+  out.push_back(policy_type::sleep_avg(b));
+  out.push_back(policy_type::sleep_avg(c));
+  return out;
+}
+
+TEST(NickschedPolicy, SameScheduleWhenTheClockStartsJustBelowWrap) {
+  for (int hz : {1000, 250}) {
+    const auto from_zero = mixed_run(sched_time{}, hz);
+    const auto near_wrap = mixed_run(sched_time{std::numeric_limits<u64>::max() - msec(700)}, hz);
+    EXPECT_EQ(from_zero, near_wrap) << "hz " << hz;
+    EXPECT_GT(from_zero[0], 0);
+    EXPECT_GT(from_zero[3], 0);
+  }
+}
+
+TEST(NickschedPolicy, BadParametersAreRefusedWithoutChange) {
+  policy_type policy;
+  task t = make(3);
+  EXPECT_EQ(policy.setup(t, {sched_kind::normal, 20, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(policy.setup(t, {sched_kind::normal, -21, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(policy.setup(t, {sched_kind::rr, 0, 10, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(policy.setup(t, {sched_kind::batch, 0, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(policy.setup(t, {static_cast<sched_kind>(42), 0, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(t.static_prio, 133);
+  EXPECT_EQ(t.prio, 143);
+  policy.enqueue(t, sched_time{}, enqueue_flags::initial);
+  EXPECT_EQ(policy.setup(t, {sched_kind::normal, -5, 0, 0, 0, 0}), errc::busy);
+  EXPECT_EQ(t.static_prio, 133);
+  const auto k = policy.config();
+  EXPECT_EQ(policy.configure({0, msec(1)}), errc::invalid_argument);       // hz 0
+  EXPECT_EQ(policy.configure({1000, 0}), errc::invalid_argument);          // zero base slice
+  EXPECT_EQ(policy.configure({1000, -msec(1)}), errc::invalid_argument);   // negative
+  EXPECT_EQ(policy.config().hz, k.hz);
+  EXPECT_EQ(policy.config().base_timeslice, k.base_timeslice);
+  EXPECT_TRUE(policy.verify());
+}
+
+TEST(NickschedPolicy, DoubleEnqueueAndStrayDequeueAreRefusedAndReported) {
+  policy_type policy;
+  task t = make(0), u = make(0);
+  policy.enqueue(t, sched_time{}, enqueue_flags::initial);
+  schedcore_test::check_scope scope;
+  policy.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(scope.take().size(), 1u);
+  policy.dequeue(u, sched_time{}, dequeue_flags::sleep);
+  EXPECT_EQ(scope.take().size(), 1u);
+  EXPECT_EQ(policy.nr_runnable(), 1u);
+  EXPECT_TRUE(policy.verify());
+}
+
+static_assert(check_policy<policy_type>());
+
+}  // namespace

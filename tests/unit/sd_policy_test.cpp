@@ -1,0 +1,492 @@
+// sd_policy (Staircase Deadline, SD-reconstructed) against algorithms-legacy.md §2.2, §2.3 and
+// the §2.5 oracles, driven by the deterministic tick driver. Every expected number below is
+// computed from the reference's formulas in this file (oracle_quota, oracle_slots), never by
+// calling the code under test.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "check_recorder.hpp"
+#include "schedcore/policy/sd.hpp"
+#include "tick_driver.hpp"
+
+namespace {
+
+using namespace schedcore;
+using schedcore_test::behaviour;
+using schedcore_test::single_class;
+using schedcore_test::tick_driver;
+
+struct task : sd_entity {
+  int id = 0;
+};
+
+using policy_t = sd_policy<task>;
+static_assert(check_policy<policy_t>());
+
+// §2.3 [R]: per-slot quota by nice at rr (ns).
+std::int64_t oracle_quota(int nice, std::int64_t rr = msec(8)) {
+  if (nice > 0) return std::max<std::int64_t>(rr / 2, msec(1));
+  if (nice >= -6) return rr;
+  return rr * nice * nice / 40;
+}
+// §2.3 [R]: number of usable slots = 40 - u (u = nice + 20).
+std::int64_t oracle_slots(int nice) { return 40 - (nice + 20); }
+// §2.5 oracle 4: CPU per major rotation = quota x slots.
+std::int64_t oracle_rotation_cpu(int nice) { return oracle_quota(nice) * oracle_slots(nice); }
+
+// Records rotations, each set_next's rotation, the level of every enqueue, and verify() after
+// every hook the driver calls.
+struct recording : single_class<policy_t> {
+  using base = single_class<policy_t>;
+  bool ok = true;
+  u64 last_epoch = 0;
+  std::vector<sched_time> rotations;                    // when prio_rotation changed
+  std::vector<std::pair<u64, const task*>> runs;        // (rotation, task) per schedule
+  std::vector<std::pair<const task*, unsigned>> woken;  // (task, level_of) after each enqueue
+  std::vector<unsigned> rq_level_at_wake;               // current_level() just before each enqueue
+
+  void note(sched_time now) {
+    if (prio_rotation() != last_epoch) {
+      last_epoch = prio_rotation();
+      rotations.push_back(now);
+    }
+    if (!verify()) ok = false;
+  }
+  bool tick(task& t, sched_time now) noexcept {
+    const bool r = base::tick(t, now);
+    note(now);
+    return r;
+  }
+  void enqueue(task& t, sched_time now, enqueue_flags f) noexcept {
+    rq_level_at_wake.push_back(current_level());
+    base::enqueue(t, now, f);
+    woken.emplace_back(&t, level_of(t));
+    note(now);
+  }
+  void dequeue(task& t, sched_time now, dequeue_flags f) noexcept {
+    base::dequeue(t, now, f);
+    note(now);
+  }
+  task* schedule(task* prev, bool runnable, sched_time now) noexcept {
+    task* next = base::schedule(prev, runnable, now);
+    note(now);
+    if (next != nullptr) runs.emplace_back(prio_rotation(), next);
+    return next;
+  }
+};
+
+void make(policy_t& p, task& t, int nice, sched_kind kind = sched_kind::normal) {
+  ASSERT_EQ(p.setup(t, sched_params{kind, static_cast<s8>(nice), 0, 0, 0, 0}), errc::ok);
+}
+
+double share(std::int64_t a, std::int64_t b) { return 100.0 * static_cast<double>(a) / static_cast<double>(a + b); }
+
+// §2.3 [R]: prio_matrix rows for nice -20/0/10/19, written out bit by bit.
+TEST(SdPolicy, PrioMatrixRowsAsReconstructed) {
+  std::uint64_t all = 0, odd = 0, every4th = 0;
+  for (int s = 0; s < 40; ++s) {
+    all |= 1ull << s;
+    if (s % 2 == 1) odd |= 1ull << s;
+    if (s % 4 == 3) every4th |= 1ull << s;
+  }
+  EXPECT_EQ(policy_t::slot_row(sched_kind::normal, -20), all);        // all 40 slots
+  EXPECT_EQ(policy_t::slot_row(sched_kind::normal, 0), odd);          // 20: every other, 1..39
+  EXPECT_EQ(policy_t::slot_row(sched_kind::normal, 10), every4th);    // 10: 3, 7, ..., 39
+  EXPECT_EQ(policy_t::slot_row(sched_kind::normal, 19), 1ull << 39);  // only slot 39
+  for (int nice = -20; nice <= 19; ++nice) {
+    const std::uint64_t row = policy_t::slot_row(sched_kind::normal, nice);
+    EXPECT_EQ(__builtin_popcountll(row), oracle_slots(nice)) << "nice " << nice;
+    EXPECT_NE(row & (1ull << 39), 0u) << "every nice level includes slot 39";
+    // SCHED_BATCH [R]: the same number of slots, contiguous from its static level.
+    const std::uint64_t batch = policy_t::slot_row(sched_kind::batch, nice);
+    EXPECT_EQ(__builtin_popcountll(batch), oracle_slots(nice));
+    EXPECT_EQ(__builtin_ctzll(batch), nice + 20);
+  }
+}
+
+// §2.3 [R]: quota per slot and the SMP scaling 1 + ilog2(cpus).
+TEST(SdPolicy, QuotaByNiceAndCpuScaling) {
+  policy_t p;
+  for (int nice : {-20, -10, -7, -6, 0, 1, 5, 19}) EXPECT_EQ(p.quota_of_nice(nice), oracle_quota(nice)) << nice;
+  EXPECT_EQ(p.quota_of_nice(-10), msec(20));  // 2.5 rr
+  EXPECT_EQ(p.quota_of_nice(-20), msec(80));  // 10 rr
+  for (std::int64_t cpus : {1, 2, 3, 4, 8, 64}) {
+    int lg = 0;
+    while ((2ll << lg) <= cpus) ++lg;
+    ASSERT_EQ(p.configure({msec(8), cpus}), errc::ok);
+    EXPECT_EQ(p.rr_interval(), msec(8) * (1 + lg)) << cpus;
+  }
+}
+
+// §2.5 oracle 4: CPU per major rotation = quota x slots (a lone hog: the interval between
+// rotations): nice 0 -> 160 ms, 5 -> 60, 10 -> 40, 19 -> 4, -10 -> 600, -20 -> 3200.
+TEST(SdPolicy, CpuPerMajorRotationOracle4) {
+  const std::map<int, std::int64_t> documented = {{0, msec(160)}, {5, msec(60)}, {10, msec(40)},
+                                                  {19, msec(4)},  {-10, msec(600)}, {-20, msec(3200)}};
+  for (const auto& [nice, expected] : documented) {
+    ASSERT_EQ(oracle_rotation_cpu(nice), expected) << "the test's own formula reproduces §2.5";
+    recording p;
+    task t;
+    make(p, t, nice);
+    tick_driver<recording> d(p, 1000);
+    d.add(t, behaviour::hog());
+    d.run_until(4 * expected + msec(1));
+    ASSERT_GE(p.rotations.size(), 4u) << "nice " << nice;
+    for (std::size_t i = 1; i < p.rotations.size(); ++i)
+      EXPECT_EQ(p.rotations[i] - p.rotations[i - 1], expected) << "nice " << nice;
+    EXPECT_TRUE(p.ok);
+  }
+}
+
+void two_hogs(int nice_a, int nice_b, double expect_a) {
+  recording p;
+  task a, b;
+  make(p, a, nice_a);
+  make(p, b, nice_b);
+  tick_driver<recording> d(p, 1000);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  const std::int64_t period = oracle_rotation_cpu(nice_a) + oracle_rotation_cpu(nice_b);
+  d.run_until(20 * period);
+  const double got = share(d.stats(0).cpu_ns, d.stats(1).cpu_ns);
+  std::printf("  sd two hogs nice %d vs %d: %.2f / %.2f %% (expected %.1f)\n", nice_a, nice_b, got, 100.0 - got, expect_a);
+  EXPECT_NEAR(got, expect_a, 1.0) << "nice " << nice_a << " vs " << nice_b;
+  EXPECT_NEAR(100.0 - got, 100.0 - expect_a, 1.0);
+  // Exactly quota x slots each per rotation.
+  EXPECT_EQ(d.stats(0).cpu_ns, 20 * oracle_rotation_cpu(nice_a));
+  EXPECT_EQ(d.stats(1).cpu_ns, 20 * oracle_rotation_cpu(nice_b));
+  EXPECT_TRUE(p.ok);
+}
+
+// §2.5 oracle 4: two hogs nice 0 vs 5 => 72.7/27.3 %; nice 0 vs 19 => 97.6/2.4 %.
+TEST(SdPolicy, TwoHogsSplitBySlotTableOracle4) {
+  two_hogs(0, 5, 72.7);
+  two_hogs(0, 19, 97.6);
+  two_hogs(5, 0, 27.3);
+  two_hogs(-10, 0, 100.0 * 600 / 760);
+}
+
+// §2.3 overrun carry: with ticks that do not divide the quotas (HZ=300: 3.33 ms) or exceed
+// them (HZ=100: 10 ms > 4 ms), the time run past a slot's quota comes off the next slot, so the
+// §2.5 oracle 4 splits still hold within 1 % (72.7/27.3 and 600:160 = 78.9/21.1).
+TEST(SdPolicy, OverrunCarryKeepsTheSplitAtCoarseTicks) {
+  for (int hz : {300, 100}) {
+    for (auto [na, nb, expect] : {std::tuple<int, int, double>{0, 5, 72.7}, {-10, 0, 78.9}}) {
+      recording p;
+      task a, b;
+      make(p, a, na);
+      make(p, b, nb);
+      tick_driver<recording> d(p, hz);
+      d.add(a, behaviour::hog());
+      d.add(b, behaviour::hog());
+      d.run_until(sec(60));
+      EXPECT_NEAR(share(d.stats(0).cpu_ns, d.stats(1).cpu_ns), expect, 1.0) << "HZ " << hz << " " << na << "/" << nb;
+      EXPECT_TRUE(p.ok);
+    }
+  }
+}
+
+// §2.5 oracle 4 invariant: 3 nice-0 hogs: nobody waits longer than 480 ms, and each runs in
+// every major rotation.
+TEST(SdPolicy, StarvationBoundThreeHogs) {
+  recording p;
+  task t[3];
+  for (task& x : t) make(p, x, 0);
+  tick_driver<recording> d(p, 1000);
+  for (task& x : t) d.add(x, behaviour::hog());
+  d.run_until(sec(10));
+  const std::int64_t bound = 3 * oracle_rotation_cpu(0);
+  ASSERT_EQ(bound, msec(480));
+  for (std::size_t i = 0; i < 3; ++i) {
+    std::printf("  sd 3 hogs: task %zu max_wait %.1f ms (bound 480)\n", i, static_cast<double>(d.stats(i).max_wait_ns) / 1e6);
+    EXPECT_LE(d.stats(i).max_wait_ns, bound);
+    EXPECT_NEAR(static_cast<double>(d.stats(i).cpu_ns), static_cast<double>(sec(10)) / 3, msec(10));
+  }
+  EXPECT_TRUE(p.ok);
+}
+
+// §2.5 oracle 4 invariant over a long run with mixed nice, batch and sleepers: max wait of
+// every task <= sum of quota_i x slots_i, and every continuously runnable task runs in every
+// completed major rotation.
+TEST(SdPolicy, StarvationBoundMixedNiceAndSleepers) {
+  recording p;
+  struct spec {
+    int nice;
+    sched_kind kind;
+    behaviour b;
+  };
+  const std::vector<spec> specs = {
+      {-5, sched_kind::normal, behaviour::hog()},
+      {0, sched_kind::normal, behaviour::hog()},
+      {7, sched_kind::normal, behaviour::hog(msec(3))},
+      {19, sched_kind::normal, behaviour::hog(usec(1500))},
+      {3, sched_kind::batch, behaviour::hog()},
+      {0, sched_kind::normal, behaviour::cycle(msec(3), msec(17), msec(1))},
+      {10, sched_kind::normal, behaviour::cycle(msec(30), msec(50))},
+      {-10, sched_kind::normal, behaviour::cycle(usec(700), usec(2300), usec(300))},
+      {-20, sched_kind::normal, behaviour::cycle(msec(45), msec(400), msec(100))},
+  };
+  std::vector<task> tasks(specs.size());
+  std::int64_t bound = 0;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    make(p, tasks[i], specs[i].nice, specs[i].kind);
+    bound += oracle_rotation_cpu(specs[i].nice);
+  }
+  tick_driver<recording> d(p, 1000);
+  for (std::size_t i = 0; i < specs.size(); ++i) d.add(tasks[i], specs[i].b);
+  d.run_until(sec(30));
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    std::printf("  sd mixed: task %zu nice %d max_wait %.1f ms (bound %.1f ms) cpu %.1f ms\n", i, specs[i].nice,
+                static_cast<double>(d.stats(i).max_wait_ns) / 1e6, static_cast<double>(bound) / 1e6,
+                static_cast<double>(d.stats(i).cpu_ns) / 1e6);
+    EXPECT_LE(d.stats(i).max_wait_ns, bound) << "task " << i;
+    EXPECT_GT(d.stats(i).cpu_ns, 0) << "task " << i;
+  }
+  // A major rotation never lasts longer than the sum of the entitlements.
+  for (std::size_t i = 1; i < p.rotations.size(); ++i) EXPECT_LE(p.rotations[i] - p.rotations[i - 1], bound);
+  // Hogs (indices 0..4) run in every rotation that both started and ended after they started.
+  std::map<u64, std::set<const task*>> ran;
+  for (const auto& [rot, t] : p.runs) ran[rot].insert(t);
+  ASSERT_GT(p.last_epoch, 10u);
+  for (u64 rot = 2; rot < p.last_epoch; ++rot)
+    for (std::size_t i = 0; i < 5; ++i) EXPECT_TRUE(ran[rot].count(&tasks[i])) << "rotation " << rot << " task " << i;
+  EXPECT_TRUE(p.ok);
+}
+
+// §2.5 oracle 4 invariant with a smaller bound: hogs nice 0, 5, 19 and sleepers nice 0 and 10,
+// sum of quota x slots = 160+60+4+160+40 ms; the nice-19 hog (one slot, 39) waits for the
+// others' slots of a rotation. At HZ=1000 and 250 (quotas are whole ticks).
+TEST(SdPolicy, StarvationBoundIsTightForTheLowestNice) {
+  for (int hz : {1000, 250}) {
+    recording p;
+    const int nices[] = {0, 5, 19, 0, 10};
+    const behaviour bs[] = {behaviour::hog(), behaviour::hog(usec(500)), behaviour::hog(msec(1)),
+                            behaviour::cycle(msec(5), msec(15), msec(2)), behaviour::cycle(msec(2), msec(30))};
+    task tasks[5];
+    std::int64_t bound = 0;
+    for (int i = 0; i < 5; ++i) {
+      make(p, tasks[i], nices[i]);
+      bound += oracle_rotation_cpu(nices[i]);
+    }
+    ASSERT_EQ(bound, msec(424));
+    tick_driver<recording> d(p, hz);
+    for (int i = 0; i < 5; ++i) d.add(tasks[i], bs[i]);
+    d.run_until(sec(20));
+    for (std::size_t i = 0; i < 5; ++i) {
+      std::printf("  sd tight (HZ=%d): task %zu nice %d max_wait %.1f ms (bound 424 ms)\n", hz, i, nices[i],
+                  static_cast<double>(d.stats(i).max_wait_ns) / 1e6);
+      EXPECT_LE(d.stats(i).max_wait_ns, bound) << "HZ " << hz << " task " << i;
+    }
+    for (std::size_t i = 1; i < p.rotations.size(); ++i) EXPECT_LE(p.rotations[i] - p.rotations[i - 1], bound);
+    EXPECT_TRUE(p.ok);
+  }
+}
+
+// §2.2/§2.3: no interactivity estimator. A task that sleeps 95 % of the time is queued, at every
+// wakeup, no better than its first entitled slot and never above the run queue's level; with a
+// hog of the same nice it gets no more than its entitlement.
+TEST(SdPolicy, SleeperEarnsNoBonus) {
+  recording p;
+  task hog, sleeper;
+  make(p, hog, 0);
+  make(p, sleeper, 5);
+  tick_driver<recording> d(p, 1000);
+  d.add(hog, behaviour::hog());
+  d.add(sleeper, behaviour::cycle(msec(1), msec(19), msec(2)));
+  d.run_until(sec(5));
+  const unsigned first_slot_nice5 = 2;  // §2.3 generator at u = 25: k = 1484 -> slot 39 - 37 = 2
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < p.woken.size(); ++i) {
+    if (p.woken[i].first != &sleeper) continue;
+    ++checked;
+    EXPECT_GE(p.woken[i].second, first_slot_nice5);
+    EXPECT_GE(p.woken[i].second, p.rq_level_at_wake[i]) << "never above the rq's current level";
+  }
+  EXPECT_GT(checked, 200u);
+  EXPECT_TRUE(p.ok);
+
+  // Both nice 0: a half-duty sleeper against a hog never gets more than the hog.
+  recording q;
+  task h2, s2;
+  make(q, h2, 0);
+  make(q, s2, 0);
+  tick_driver<recording> d2(q, 1000);
+  d2.add(h2, behaviour::hog());
+  d2.add(s2, behaviour::cycle(msec(40), msec(10)));
+  d2.run_until(sec(10));
+  EXPECT_LE(d2.stats(1).cpu_ns, d2.stats(0).cpu_ns + msec(8));
+  EXPECT_TRUE(q.ok);
+}
+
+// §2.3: preempt on wakeup iff the new level is strictly better than curr's.
+TEST(SdPolicy, WakeupPreemptsOnlyStrictlyBetterLevel) {
+  policy_t p;
+  task a, b, c;
+  make(p, a, 0);
+  make(p, b, 0);
+  make(p, c, -20);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  EXPECT_EQ(p.level_of(a), 1u);  // nice 0's first slot
+  p.set_next(*p.pick_next(t0), t0);
+  p.enqueue(b, t0, enqueue_flags::wakeup);
+  EXPECT_EQ(p.level_of(b), 1u);
+  EXPECT_FALSE(p.wakeup_preempt(b, a, t0)) << "equal level does not preempt";
+  p.enqueue(c, t0, enqueue_flags::wakeup);
+  EXPECT_EQ(p.level_of(c), 0u) << "nice -20's first slot is 0 and level 0 is still open";
+  EXPECT_TRUE(p.wakeup_preempt(c, a, t0));
+  EXPECT_TRUE(p.verify());
+}
+
+// SCHED_BATCH [R]: same CPU share as SCHED_NORMAL at the same nice, only slots >= its static
+// level (20 at nice 0).
+TEST(SdPolicy, BatchSameShareWorseLevels) {
+  recording p;
+  task normal, batch;
+  make(p, normal, 0);
+  make(p, batch, 0, sched_kind::batch);
+  tick_driver<recording> d(p, 1000);
+  d.add(normal, behaviour::hog());
+  d.add(batch, behaviour::hog());
+  d.run_until(msec(320) * 10);
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(1600));
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(1600));
+  for (const auto& [t, lvl] : p.woken) {
+    if (t == &batch) {
+      EXPECT_GE(lvl, 20u);
+    }
+  }
+  EXPECT_TRUE(p.ok);
+}
+
+// SCHED_IDLEPRIO: runs only when nothing else is runnable, and is preempted at once.
+TEST(SdPolicy, IdlePrioRunsOnlyWhenNothingElseIs) {
+  recording p;
+  task worker, idle, hog;
+  make(p, worker, 0);
+  make(p, idle, -20, sched_kind::idle);
+  tick_driver<recording> d(p, 1000);
+  d.add(worker, behaviour::cycle(msec(3), msec(7)));
+  d.add(idle, behaviour::hog());
+  d.run_until(sec(1));
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(300));
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(700));
+  for (auto lat : d.stats(0).wakeup_latency_ns) EXPECT_EQ(lat, 0);
+
+  recording q;
+  task idle2;
+  make(q, hog, 19);
+  make(q, idle2, -20, sched_kind::idle);
+  tick_driver<recording> d2(q, 1000);
+  d2.add(hog, behaviour::hog());
+  d2.add(idle2, behaviour::hog());
+  d2.run_until(sec(1));
+  EXPECT_EQ(d2.stats(1).cpu_ns, 0);
+  EXPECT_TRUE(p.ok && q.ok);
+}
+
+TEST(SdPolicy, ForkSplitsTheRemainingQuota) {
+  policy_t p;
+  task parent, child;
+  make(p, parent, 0);
+  make(p, child, 0);
+  const sched_time t0{};
+  p.enqueue(parent, t0, enqueue_flags::initial);
+  p.set_next(*p.pick_next(t0), t0);
+  EXPECT_FALSE(p.tick(parent, t0 + msec(2)));
+  EXPECT_EQ(parent.time_slice, msec(6));
+  p.task_new(child, &parent, t0 + msec(2));
+  EXPECT_EQ(child.time_slice, msec(3));
+  EXPECT_EQ(parent.time_slice, msec(3));
+  p.enqueue(child, t0 + msec(2), enqueue_flags::initial);
+  EXPECT_EQ(p.level_of(child), p.level_of(parent)) << "same slot, no new quota";
+  EXPECT_EQ(p.nr_runnable(), 2u);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(SdPolicy, YieldGoesToTailOfItsLevel) {
+  single_class<policy_t> p;
+  task a, b;
+  make(p, a, 0);
+  make(p, b, 0);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.enqueue(b, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(p.schedule(nullptr, false, t0), &a);
+  p.yield(a, t0 + usec(100));
+  EXPECT_EQ(p.schedule(&a, true, t0 + usec(100)), &b);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(SdPolicy, SameScheduleWhenTheClockStartsJustBelowWrap) {
+  auto run = [](sched_time origin) {
+    recording p;
+    task a, b, c, e;
+    make(p, a, 0);
+    make(p, b, 5);
+    make(p, c, -3);
+    make(p, e, 12, sched_kind::batch);
+    tick_driver<recording> d(p, 250, origin);
+    d.add(a, behaviour::hog());
+    d.add(b, behaviour::cycle(msec(7), msec(13)));
+    d.add(c, behaviour::cycle(usec(2500), msec(50), msec(3)));
+    d.add(e, behaviour::hog());
+    d.run_until(sec(3));
+    EXPECT_TRUE(p.ok);
+    std::vector<std::int64_t> r;
+    for (std::size_t i = 0; i < 4; ++i) r.push_back(d.stats(i).cpu_ns), r.push_back(d.stats(i).max_wait_ns);
+    r.push_back(static_cast<std::int64_t>(d.context_switches()));
+    r.push_back(static_cast<std::int64_t>(p.prio_rotation()));
+    return r;
+  };
+  const auto from_zero = run(sched_time{});
+  const auto near_wrap = run(sched_time{std::numeric_limits<u64>::max() - msec(1500)});
+  EXPECT_EQ(from_zero, near_wrap);
+  EXPECT_GT(from_zero.back(), 2);
+}
+
+TEST(SdPolicy, BadParametersAreRefusedWithoutChange) {
+  policy_t p;
+  task t;
+  make(p, t, 3);
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, 20, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, -21, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(p.setup(t, {sched_kind::fifo, 0, 50, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(p.setup(t, {sched_kind::deadline, 0, 0, msec(1), msec(2), msec(3)}), errc::invalid_argument);
+  EXPECT_EQ(t.nice, 3);
+  EXPECT_EQ(t.kind, sched_kind::normal);
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, -5, 0, 0, 0, 0}), errc::busy);
+  EXPECT_EQ(t.nice, 3);
+  const auto k = p.config();
+  EXPECT_EQ(p.configure({0, 1}), errc::invalid_argument);            // zero rr_interval
+  EXPECT_EQ(p.configure({-msec(8), 1}), errc::invalid_argument);     // negative
+  EXPECT_EQ(p.configure({msec(8), 0}), errc::invalid_argument);      // zero CPUs
+  EXPECT_EQ(p.configure({sec(5), 1}), errc::invalid_argument);       // beyond the bound
+  EXPECT_EQ(p.config().rr_interval, k.rr_interval);
+  EXPECT_EQ(p.rr_interval(), msec(8));
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(SdPolicy, DoubleEnqueueAndStrayDequeueAreRefusedAndReported) {
+  policy_t p;
+  task t, u;
+  make(p, t, 0);
+  make(p, u, 0);
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  schedcore_test::check_scope scope;
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  p.dequeue(u, sched_time{}, dequeue_flags::sleep);
+  EXPECT_EQ(scope.take().size(), 2u);
+  EXPECT_EQ(p.nr_runnable(), 1u);
+  EXPECT_TRUE(p.verify());
+}
+
+}  // namespace

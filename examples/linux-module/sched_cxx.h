@@ -7,13 +7,17 @@ extern "C" {
 #endif
 
 /* Result of the self-test: the shared checksum (identical on every target) and what the
-   work-item dispatcher did. */
+   work-item dispatcher did with eevdf_policy and with sd_policy. */
 struct schedcore_port_result {
 	unsigned long long sum;      /* run_selftest() checksum */
 	unsigned int failures;       /* self-test consistency failures (0 expected) */
-	unsigned int dispatches;     /* quanta the dispatcher handed out */
-	unsigned int order_ok;       /* 1 when the dispatcher's shares matched the nice weights */
-	char order[64];              /* one letter per quantum, NUL-terminated */
+	const char *selftest_prefix; /* "selftest fixed: sum=" or "selftest fair: sum=" */
+	unsigned int dispatches;     /* quanta the eevdf dispatcher handed out */
+	unsigned int quanta[3];      /* quanta each eevdf work item (nice -5, 0, 5) received */
+	char order[64];              /* eevdf: one letter per quantum, NUL-terminated */
+	unsigned int sd_dispatches;  /* quanta the sd dispatcher handed out */
+	unsigned int sd_quanta[3];   /* quanta each sd work item (nice 0, 10, 19) received */
+	unsigned int order_ok;       /* 1 when both dispatchers' shares matched their policies */
 };
 
 /* Runs the shared self-test and the work-item dispatcher. Returns 0 on success. Sleeps

@@ -4,7 +4,11 @@
 #
 #   baremetal.sh TARGET CONFIG SOURCE_ROOT WORK_DIR EXPECTED_FILE
 #     TARGET: cm3 (qemu-system-arm -M mps2-an385, semihosting) | rv32 | rv64 (qemu virt, UART)
-#     CONFIG: fixed (FIFO/RR over a priority array) | fair (weighted vruntime)
+#     CONFIG: fixed (schedcore rt_policy: SCHED_FIFO/RR) | fair (schedcore cfs_policy)
+#
+# Everything is built -Os -DNDEBUG (a release firmware: schedcore's cheap asserts compiled out,
+# its misuse checks still refuse bad calls). The scheduler object is also built once more with
+# asserts on, for the log only (its size then includes the check strings).
 #
 # Fails when: a compile or link fails or warns (-Werror; static constructors are a link error),
 # the scheduler object of cm3/fixed is 2048 bytes of text or more, qemu exits non-zero (the
@@ -16,7 +20,7 @@ set -u
 target=$1; config=$2; src=$3; work=$4; expected=$5
 mkdir -p "$work"
 ex=$src/examples
-common=(-std=c++17 -Os -ffreestanding -fno-exceptions -fno-rtti -fno-threadsafe-statics
+common=(-std=c++17 -Os -DNDEBUG -ffreestanding -fno-exceptions -fno-rtti -fno-threadsafe-statics
         -fno-use-cxa-atexit -ffunction-sections -fdata-sections
         -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror
         -I"$src/include" -I"$ex/cortex-m")
@@ -63,6 +67,13 @@ fi
 "$size" "$work/sched.o" "$work/kernel.elf"
 sched_text=$("$size" "$work/sched.o" | awk 'NR==2 {print $1}')
 echo "scheduler text ($target, $config, -Os): $sched_text bytes"
+if "$cxx" "${arch[@]}" "${common[@]}" -UNDEBUG -DSCHEDCORE_ENABLE_ASSERTS=1 -fmacro-prefix-map="$src/"= \
+     -c "$ex/cortex-m/portable/sched.cpp" -o "$work/sched-asserts.o" 2>"$work/sched-asserts.log"; then
+  echo "scheduler text with SCHEDCORE_ENABLE_ASSERTS=1 (informational): $("$size" "$work/sched-asserts.o" | awk 'NR==2 {print $1}') bytes"
+else
+  echo "FAIL: the scheduler does not build with asserts on"; cat "$work/sched-asserts.log"; exit 1
+fi
+echo "scheduler object's external calls (libgcc helpers, not in its size): $("${cxx%g++}nm" -u "$work/sched.o" | awk '{printf "%s ", $2}')"
 if [ "$target" = cm3 ] && [ "$config" = fixed ] && [ "$sched_text" -ge 2048 ]; then
   echo "FAIL: the fixed-priority scheduler is $sched_text bytes of text, the budget is < 2048"; exit 1
 fi

@@ -2,17 +2,21 @@
 # Builds examples/linux-module against the installed Debian kernel headers and loads it into the
 # matching Debian kernel under qemu-system-x86_64 (TCG), in a busybox initramfs.
 #
-#   linux_module.sh SOURCE_ROOT WORK_DIR EXPECTED_TRACE
+#   linux_module.sh SOURCE_ROOT WORK_DIR EXPECTED_TRACE CONFIG
+#     CONFIG: fixed | fair, the configuration of the shared scheduler and self-test (sched.hpp)
 #
 # Fails when: the build prints any warning (g++, gcc, objtool, modpost; the only tolerated
 # extra line is kbuild's "Skipping BTF generation", since Debian ships no vmlinux), modinfo
-# does not show license GPL, insmod or rmmod fails, the self-test line is missing from dmesg,
+# does not show license GPL, the C++ object has static constructors (.init_array/.ctors: the
+# module loader would never run them), insmod or rmmod fails, the dispatcher's order is not
+# the one its policy promises (rc != 0), the self-test line is missing from dmesg,
 # or its checksum differs from the bare-metal targets' (the selftest line of EXPECTED_TRACE).
 # The kernel version is found by glob; the kernel image and busybox-static are fetched with
 # `apt-get download` once per WORK_DIR (the mirror only carries the current ABI, which is the
 # one linux-headers-amd64 installed).
 set -u
-src=$1; work=$2; expected=$3
+src=$1; work=$2; expected=$3; config=${4:-fair}
+case "$config" in fixed) fair=0 ;; fair) fair=1 ;; *) echo "FAIL: unknown config $config"; exit 1 ;; esac
 mkdir -p "$work"
 fail() { echo "FAIL: $*"; exit 1; }
 for tool in make gcc-12 g++-12 modinfo qemu-system-x86_64 dpkg-deb timeout gzip; do
@@ -27,7 +31,7 @@ echo "kernel headers: $ver"
 rm -rf "$work/mod"; mkdir -p "$work/mod"
 cp "$src"/examples/linux-module/{Kbuild,sched_glue.c,sched_cxx.cpp,sched_cxx.h} "$work/mod/"
 start=$(date +%s.%N)
-make -C "$kdir" M="$work/mod" SCHEDCORE_ROOT="$src" modules >"$work/build.log" 2>&1
+make -C "$kdir" M="$work/mod" SCHEDCORE_ROOT="$src" PORT_SCHED_FAIR=$fair modules >"$work/build.log" 2>&1
 brc=$?
 echo "build: rc $brc, $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
 cat "$work/build.log"
@@ -35,6 +39,10 @@ cat "$work/build.log"
 if grep -v 'Skipping BTF generation' "$work/build.log" | grep -Eiq 'warning|error'; then
   fail "the module build printed warnings"
 fi
+if objdump -h "$work/mod/sched_cxx.o" | grep -Eq '\.(init_array|ctors)'; then
+  fail "sched_cxx.o has static constructors (a global is not constant-initialised)"
+fi
+size "$work/mod/sched_cxx.o" "$work/mod/sched_glue.o"
 ko=$work/mod/schedcore_port.ko
 modinfo "$ko" | grep -q '^license: *GPL$' || fail "modinfo shows no GPL license"
 modinfo "$ko" | grep -E '^(license|vermagic|depends):'
@@ -102,12 +110,12 @@ grep -E 'schedcore_port|insmod rc|rmmod rc' "$work/console.log"
 [ "$qrc" = 124 ] && fail "qemu timed out (console: $work/console.log)"
 grep -q '^insmod rc=0' "$work/console.log" || fail "insmod failed"
 grep -q '^rmmod rc=0' "$work/console.log" || fail "rmmod failed"
-line=$(grep -o 'schedcore_port: selftest fair: .*' "$work/console.log" | head -n 1 | tr -d '\r')
+line=$(grep -o 'schedcore_port: selftest .*' "$work/console.log" | head -n 1 | tr -d '\r')
 [ -n "$line" ] || fail "no self-test line in dmesg"
-want=$(grep '^selftest fair: ' "$expected")
+want=$(grep '^selftest ' "$expected")
 case "$line" in
-  "schedcore_port: $want dispatch="*" rc=0") ;;
-  *) fail "self-test line '$line' does not start with '$want' and end with rc=0" ;;
+  "schedcore_port: $want eevdf="*" as-expected rc=0") ;;
+  *) fail "self-test line '$line' does not start with '$want' and end with 'as-expected rc=0'" ;;
 esac
 grep -q 'schedcore_port: unloaded' "$work/console.log" || fail "no unload line"
 echo "ok: module built without warnings, loaded into $ver, self-test matches the other targets"

@@ -54,21 +54,22 @@ struct task : sched_entity {
 struct task_spec {
   const char* name;
   char letter;
-  u8 prio;
-  sched_entity::rt_policy policy;
-  s32 nice;
+  sched_kind rt_kind;  // fixed priority: fifo or rr
+  u8 rt_priority;      // fixed priority: POSIX 1..99, higher is more urgent
+  s8 nice;             // fair: -20..19
   const step* prog;
 };
 constexpr task_spec specs[] = {
-    {"hi", 'H', 1, sched_entity::rt_policy::fifo, -5, prog_hi},
-    {"mid", 'M', 2, sched_entity::rt_policy::fifo, 0, prog_mid},
-    {"lo1", 'a', 3, sched_entity::rt_policy::rr, 5, prog_lo1},
-    {"lo2", 'b', 3, sched_entity::rt_policy::rr, 5, prog_lo2},
+    {"hi", 'H', sched_kind::fifo, 30, -5, prog_hi},
+    {"mid", 'M', sched_kind::fifo, 20, 0, prog_mid},
+    {"lo1", 'a', sched_kind::rr, 10, 5, prog_lo1},
+    {"lo2", 'b', sched_kind::rr, 10, 5, prog_lo2},
 };
 constexpr unsigned nr_tasks = sizeof(specs) / sizeof(specs[0]);
 
 // Kernel state, touched only with interrupts off (ISRs and traps) or read-only by tasks.
 run_queue rq;
+run_queue selftest_rq;  // the self-test's own, fresh run queue (run_selftest needs one)
 task tasks[nr_tasks];
 task idle_task;
 task* current = &idle_task;
@@ -114,12 +115,29 @@ struct line_buf {
   }
 };
 
+/// The scheduling parameters of a task as the policy holds them (after setup).
+void describe(const task& tk, line_buf& d) noexcept {
+#if PORT_SCHED_FAIR
+  d.str("nice ");
+  if (tk.nice < 0) d.put('-');
+  d.dec(static_cast<u32>(tk.nice < 0 ? -tk.nice : tk.nice));
+  d.str("  weight ");
+  d.dec(tk.weight);
+#else
+  d.str(tk.kind == sched_kind::rr ? "rr   " : "fifo ");
+  d.str(" rt_priority ");
+  d.dec(tk.rt_priority);
+  d.str("  kernel prio ");
+  d.dec(tk.prio);
+#endif
+}
+
 void wake_sleepers(u32 t, bool* resched) noexcept {
   for (auto& tk : tasks) {
     if (tk.st != state::sleeping || static_cast<s32>(t - tk.wake_tick) < 0) continue;
     tk.st = state::ready;
-    rq.enqueue(&tk, now_of(t), true);
-    if (rq.wakeup_preempt(&tk, current == &idle_task ? nullptr : current, now_of(t))) *resched = true;
+    rq.enqueue(tk, now_of(t), true);
+    if (current == &idle_task || rq.wakeup_preempt(tk, *current, now_of(t))) *resched = true;
   }
 }
 
@@ -190,7 +208,7 @@ void task_entry(uptr index) noexcept {
     arch_puts(s.buf);
   }
   if (overflow_ticks != 0) status = 1;
-  const selftest_result st = run_selftest();
+  const selftest_result st = run_selftest(selftest_rq);
   line_buf c;
   c.str(selftest_line_prefix);
   c.hex64(st.sum);
@@ -216,7 +234,7 @@ bool kernel_tick() noexcept {
   ticks = t + 1;
   if (current != &idle_task) {
     current->run_ticks = current->run_ticks + 1;
-    if (rq.tick(current, now_of(t + 1))) resched = true;
+    if (rq.tick(*current, now_of(t + 1))) resched = true;
   }
   wake_sleepers(t + 1, &resched);
   return resched;
@@ -239,16 +257,17 @@ uptr kernel_syscall(sys o, uptr arg, bool* resched) noexcept {
       return 0;
     }
     case sys::sleep:
-      rq.block(self, now);
+      rq.dequeue(*self, now, schedcore::dequeue_flags::sleep);
       self->st = state::sleeping;
       self->wake_tick = ticks + static_cast<u32>(arg);
       *resched = true;
       return 0;
     case sys::yield:
+      rq.yield(*self, now);
       *resched = true;
       return 0;
     case sys::exit:
-      rq.block(self, now);
+      rq.dequeue(*self, now, schedcore::dequeue_flags::dead);
       self->st = state::dead;
       live = live - 1;
       if (live == 0) end_tick = ticks;
@@ -262,11 +281,11 @@ void* kernel_switch(void* sp) noexcept {
   const sched_time now = now_of(ticks);
   task* prev = current;
   prev->sp = sp;
-  if (prev != &idle_task && prev->st == state::running) {
-    prev->st = state::ready;
-    rq.put_prev(prev, now);
-  }
-  sched_entity* se = rq.pick_next(now);
+  // A task that slept or exited was already dequeued; one that was preempted or yielded is
+  // still runnable and goes back through put_prev.
+  const bool prev_runnable = prev != &idle_task && prev->st == state::running;
+  if (prev_runnable) prev->st = state::ready;
+  sched_entity* se = rq.schedule(prev != &idle_task ? prev : nullptr, prev_runnable, now);
   task* next = se != nullptr ? static_cast<task*>(se) : &idle_task;
   if (next != &idle_task) next->st = state::running;
   if (next != prev) ++next->dispatches;
@@ -282,38 +301,35 @@ void kernel_main(const char* arch_name) noexcept {
   arch_puts(p.buf);
   line_buf l;
   l.str("schedcore kernel demo: ");
-  l.str(PORT_SCHED_FAIR ? "fair (weighted vruntime, nice)" : "fixed priority (FIFO/RR)");
+  l.str(policy_name);
   l.str(", 1 ms tick\n");
   arch_puts(l.buf);
+  if (!rq.init()) {
+    arch_puts("run queue: knobs refused\n");
+    arch_exit(3);
+  }
   for (unsigned i = 0; i < nr_tasks; ++i) {
     task& tk = tasks[i];
     const task_spec& sp = specs[i];
     tk.name = sp.name;
     tk.letter = sp.letter;
-    tk.prio = sp.prio;
-    tk.policy = sp.policy;
-    tk.nice = sp.nice;
-    tk.weight = nice_to_weight(sp.nice);
     tk.prog = sp.prog;
     for (const step* s = sp.prog; s->what != op::end; ++s)
       if (s->what == op::burn) tk.burn_total += s->n;
     tk.stack_base = stacks[i];
     tk.stack_base[0] = stack_canary;
     tk.sp = arch_init_stack(&stacks[i][stack_words], task_entry, i);
+    if (rq.setup(tk, task_params(sp.rt_kind, sp.rt_priority, sp.nice)) != errc::ok) {
+      arch_puts("run queue: task parameters refused\n");
+      arch_exit(3);
+    }
     tk.st = state::ready;
-    rq.enqueue(&tk, now_of(0), false);
+    rq.enqueue(tk, now_of(0), false);
     line_buf d;
     d.str("task ");
     d.str(tk.name);
     d.pad(10);
-    d.str("prio ");
-    d.dec(tk.prio);
-    d.str(tk.policy == sched_entity::rt_policy::rr ? " rr  " : " fifo");
-    d.str("  nice ");
-    if (tk.nice < 0) d.put('-');
-    d.dec(static_cast<u32>(tk.nice < 0 ? -tk.nice : tk.nice));
-    d.str("  weight ");
-    d.dec(tk.weight);
+    describe(tk, d);
     d.put('\n');
     arch_puts(d.buf);
   }

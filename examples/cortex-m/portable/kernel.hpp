@@ -1,11 +1,12 @@
 // The portable half of a tiny preemptive kernel, shared by the Cortex-M3 and RISC-V ports.
 //
 // What it does: owns the task table, the tick count, sleeping and waking, the system calls and
-// the choice of the next task (through port::run_queue, sched.hpp). An architecture port
-// supplies only the machine parts (arch_* below): a periodic tick interrupt that calls
-// kernel_tick(), a trap for system calls that calls kernel_syscall(), and a context switch that
-// hands the interrupted stack pointer to kernel_switch() and resumes the one it returns.
-// What it demonstrates: that a schedcore-style run queue drives a real preemptive kernel whose
+// the choice of the next task (through port::run_queue, sched.hpp: a schedcore policy). An
+// architecture port supplies only the machine parts (arch_* below): a periodic tick interrupt
+// that calls kernel_tick(), a trap for system calls that calls kernel_syscall(), and a context
+// switch that hands the interrupted stack pointer to kernel_switch() and resumes the one it
+// returns.
+// What it demonstrates: that a schedcore policy drives a real preemptive kernel whose
 // schedule is a pure function of the tick count. Tasks only ever act (print, sleep, yield, exit)
 // immediately after being charged a tick or being dispatched, so every decision happens at a
 // known tick; the port runs qemu with -icount so that even a stalled host cannot move a tick

@@ -4,7 +4,8 @@
 # leaves no undefined symbol outside the allowlist and has no .init_array (no static
 # constructors).
 #
-#   check_link.sh INCLUDE_ROOT SOURCE TARGET   (TARGET: cortex-m0 cortex-m3 rv32imac rv64imac host)
+#   check_link.sh INCLUDE_ROOT SOURCE TARGET
+#   (TARGET: cortex-m0 cortex-m3 rv32imac rv64imac host kernel-x86_64)
 set -u
 root=$1; src=$2; target=$3
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
@@ -21,6 +22,12 @@ case "$target" in
   rv64imac)  cxx=riscv64-unknown-elf-g++; nm=riscv64-unknown-elf-nm; readelf=riscv64-unknown-elf-readelf
              arch=(-march=rv64imac -mabi=lp64 -mcmodel=medany) ;;
   host)      cxx=g++; nm=nm; readelf=readelf; arch=(-nostdinc++ -fno-stack-protector -fno-pie -no-pie) ;;
+  # The Linux kernel's x86-64 code model and FPU/SIMD bans (targets.md §5); a kernel module
+  # links no libgcc, so here only memset/memcpy/memmove may stay undefined.
+  kernel-x86_64) cxx=g++; nm=nm; readelf=readelf
+             arch=(-nostdinc++ -fno-stack-protector -fno-pie -no-pie -mcmodel=kernel -mno-red-zone
+                   -mno-sse -mno-mmx -mno-sse2 -mno-3dnow -mno-avx -mno-80387 -mno-fp-ret-in-387
+                   -fno-asynchronous-unwind-tables -fno-jump-tables) ;;
   *) echo "unknown target $target"; exit 2 ;;
 esac
 command -v "$cxx" >/dev/null || { echo "missing $cxx (the README's test command installs it)"; exit 1; }
@@ -28,6 +35,7 @@ command -v "$cxx" >/dev/null || { echo "missing $cxx (the README's test command 
 # 1. The object alone: every undefined symbol must be on the allowlist.
 "$cxx" "${arch[@]}" "${common[@]}" -c "$src" -o "$work/all.o" || { echo "FAIL: compile for $target"; exit 1; }
 allow='^(memset|memcpy|memmove|__(aeabi|ctz|clz|popcount|u?div|u?mod|ashl|ashr|lshr|mul|udivmod|divmod|udivmoddi|bswap|ffs|parity|cmp|ucmp|neg|gnu_thumb1_case)[a-z0-9_]*)$'
+[ "$target" = kernel-x86_64 ] && allow='^(memset|memcpy|memmove)$'
 undefined=$("$nm" -u "$work/all.o" | awk '{print $NF}' | sort -u)
 bad=$(printf '%s\n' "$undefined" | grep -v '^$' | grep -Ev "$allow" || true)
 if [ -n "$bad" ]; then echo "FAIL: $target object references symbols outside the allowlist:"; echo "$bad"; exit 1; fi
@@ -48,11 +56,12 @@ void* memmove(void* d, const void* s, size_t n) {
   return d; }
 C
 cc=${cxx%++}cc; carch=("${arch[@]}")
-[ "$target" = host ] && { cc=gcc; carch=(-fno-stack-protector -fno-pie); }
+case "$target" in host|kernel-x86_64) cc=gcc; carch=(-fno-stack-protector -fno-pie) ;; esac
+libgcc=-lgcc; [ "$target" = kernel-x86_64 ] && libgcc=
 "$cc" "${carch[@]}" -Os -ffreestanding -fno-builtin -c "$work/mem.c" -o "$work/mem.o" 2>&1 || { echo "FAIL: mem stub"; exit 1; }
 if ! "$cxx" "${arch[@]}" -nostdlib -static -Wl,-e,schedcore_freestanding_entry -Wl,--gc-sections \
-     -Wl,--no-warn-rwx-segments "$work/all.o" "$work/mem.o" -lgcc -o "$work/all.elf" 2>"$work/link.err"; then
+     -Wl,--no-warn-rwx-segments "$work/all.o" "$work/mem.o" $libgcc -o "$work/all.elf" 2>"$work/link.err"; then
   echo "FAIL: $target does not link with only libgcc:"; cat "$work/link.err"; exit 1
 fi
 if [ -s "$work/link.err" ]; then echo "FAIL: linker warnings:"; cat "$work/link.err"; exit 1; fi
-echo "ok: $target links with -nostdlib -lgcc; undefined in object: $(printf '%s ' $undefined)"
+echo "ok: $target links with -nostdlib ${libgcc:-(no libgcc)}; undefined in object: $(printf '%s ' $undefined)"

@@ -156,6 +156,27 @@ TEST(RtPolicy, BadParametersAreRefusedWithoutChange) {
   EXPECT_EQ(policy.config().timeslice, k.timeslice);
 }
 
+struct rtos_config {  // 32 levels in one bitmap word, no bandwidth limit (a typical RTOS)
+  static constexpr unsigned nr_prios = 32;
+  static constexpr bool throttling = false;
+};
+
+TEST(RtPolicy, CompactConfigurationHas32LevelsAndNoThrottling) {
+  using small = single_class<rt_policy<task, base_entity<rt_entity>, rtos_config>>;
+  small policy;  // default knobs say 950 ms per 1 s, but throttling is compiled out
+  task a, b;
+  ASSERT_EQ(policy.setup(a, {sched_kind::fifo, 0, 32, 0, 0, 0}), errc::out_of_range) << "32 is beyond 32 levels (1..31 map to prio 30..0)";
+  ASSERT_EQ(policy.setup(a, {sched_kind::fifo, 0, 30, 0, 0, 0}), errc::ok);
+  EXPECT_EQ(a.prio, 1);
+  ASSERT_EQ(policy.setup(b, {sched_kind::fifo, 0, 1, 0, 0, 0}), errc::ok);
+  tick_driver<small> d(policy, 1000);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  d.run_until(sec(3));
+  EXPECT_EQ(d.stats(0).cpu_ns, sec(3)) << "no throttling: the FIFO hog keeps the CPU";
+  EXPECT_FALSE(policy.throttled());
+}
+
 TEST(RtPolicy, DoubleEnqueueIsRefusedAndReported) {
   rt_policy<task> policy;
   task t = make(sched_kind::fifo, 10);

@@ -132,9 +132,12 @@ SCHEDCORE_ALWAYS_INLINE constexpr unsigned highest_set_bit(u32 x) noexcept { ret
 /// Index of the highest set bit of a 64-bit word. @pre x != 0
 SCHEDCORE_ALWAYS_INLINE constexpr unsigned highest_set_bit(u64 x) noexcept { return 63u - clz64(x); }
 
-/// Number of set bits.
+/// Number of set bits. The builtin is used only where the CPU has a population-count
+/// instruction (x86 `-mpopcnt`, RISC-V Zbb): elsewhere `__builtin_popcount` becomes a call to
+/// libgcc's `__popcountsi2`, which a Linux kernel build cannot resolve (measured with the
+/// module port under the kernel's own x86-64 flags), so the SWAR fallback is used instead.
 SCHEDCORE_ALWAYS_INLINE constexpr unsigned popcount32(u32 x) noexcept {
-#if SCHEDCORE_PORTABLE_BITOPS
+#if SCHEDCORE_PORTABLE_BITOPS || !(defined(__POPCNT__) || defined(__riscv_zbb))
   return detail::portable_popcount32(x);
 #else
   return static_cast<unsigned>(__builtin_popcount(x));

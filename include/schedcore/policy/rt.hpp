@@ -49,11 +49,23 @@ struct rt_entity : list_hook<rt_hook_tag> {
   sched_time exec_start{};             ///< when the task last started running or was last charged
 };
 
+/// Compile-time shape of an rt_policy: the kernel's 100 priorities with RT throttling.
+/// An RTOS port that needs fewer levels or no bandwidth limit supplies its own struct with the
+/// same two members (for example 32 priorities fit one bitmap word on a 32-bit CPU).
+struct rt_defaults {
+  /// Number of kernel priorities (MAX_RT_PRIO); user priorities 1..nr_prios-1 are accepted.
+  static constexpr unsigned nr_prios = 100;
+  /// Compile in the runtime/period bandwidth limit (sched_rt_runtime_us).
+  static constexpr bool throttling = true;
+};
+
 /// POSIX SCHED_FIFO / SCHED_RR run queue of one CPU.
 /// @tparam Task the task type; embeds `rt_entity` (by default as a base class)
 /// @tparam EntityOf accessor from Task to its rt_entity (see policy/params.hpp)
-template <class Task, class EntityOf = base_entity<rt_entity>>
+/// @tparam Config compile-time shape (`rt_defaults`: 100 priorities, throttling compiled in)
+template <class Task, class EntityOf = base_entity<rt_entity>, class Config = rt_defaults>
 class rt_policy {
+  static_assert(Config::nr_prios >= 2 && Config::nr_prios <= 256, "rt_policy: 2..256 priorities");
   struct hook_access {
     using value_type = Task;
     using hook_type = list_hook<rt_hook_tag>;
@@ -70,7 +82,7 @@ class rt_policy {
  public:
   using task_type = Task;                   ///< the task type
   static constexpr const char* name = "rt"; ///< class name
-  static constexpr unsigned nr_prios = 100; ///< kernel MAX_RT_PRIO
+  static constexpr unsigned nr_prios = Config::nr_prios;  ///< kernel MAX_RT_PRIO
 
   /// Tunables, named after the kernel's (ns; -1 disables throttling).
   struct knobs {
@@ -95,12 +107,13 @@ class rt_policy {
   /// The knobs in force.
   const knobs& config() const noexcept { return knobs_; }
 
-  /// Loads `p` (kind fifo or rr, rt_priority 1..99) into `t`'s entity.
+  /// Loads `p` (kind fifo or rr, rt_priority 1..nr_prios-1) into `t`'s entity.
   /// Refuses a non-RT kind or a bad priority (`errc`), and a queued task (`errc::busy`).
   errc setup(Task& t, const sched_params& p) noexcept {
     rt_entity& e = EntityOf::get(t);
     if (p.kind != sched_kind::fifo && p.kind != sched_kind::rr) return errc::invalid_argument;
     if (const errc err = validate(p); err != errc::ok) return err;
+    if (p.rt_priority >= nr_prios) return errc::out_of_range;
     if (e.on_rq) return errc::busy;
     e.kind = p.kind;
     e.rt_priority = p.rt_priority;
@@ -191,6 +204,7 @@ class rt_policy {
     if (ran <= 0) return;
     e.exec_start = now;
     if (e.kind == sched_kind::rr) e.slice_left -= ran;
+    if constexpr (!Config::throttling) return;
     if (knobs_.runtime < 0) return;
     if (!period_valid_) {
       period_start_ = e.exec_start - ran;
@@ -201,6 +215,7 @@ class rt_policy {
     if (rt_time_ >= knobs_.runtime) throttled_ = true;
   }
   void roll_period(sched_time now) noexcept {
+    if constexpr (!Config::throttling) return;
     if (knobs_.runtime < 0) return;
     if (!period_valid_) {  // the first charge opens the first period (the clock may start anywhere)
       period_start_ = now;
@@ -210,8 +225,9 @@ class rt_policy {
     const duration_ns since = now - period_start_;
     if (since < knobs_.period) return;
     // Whole periods elapsed: the kernel subtracts overrun * runtime; any backlog older than
-    // a period is forgiven, so a class idle for a long time starts fresh.
-    period_start_ += (since / knobs_.period) * knobs_.period;
+    // a period is forgiven, so a class idle for a long time starts fresh. The common case
+    // (less than two periods) needs no 64-bit division, which is a libgcc call on 32-bit CPUs.
+    period_start_ += since < 2 * knobs_.period ? knobs_.period : (since / knobs_.period) * knobs_.period;
     rt_time_ = 0;
     if (throttled_) {
       throttled_ = false;

@@ -15,12 +15,33 @@
 #include "schedcore/version.hpp"
 
 // intrusive list, bitmaps, arrays
+#include "schedcore/bitmap/prio_bitmap.hpp"
+#include "schedcore/intrusive/list.hpp"
+#include "schedcore/intrusive/list_hook.hpp"
+#include "schedcore/queue/prio_array.hpp"
+#include "schedcore/queue/stair_array.hpp"
 
 // intrusive tree
+#include "schedcore/intrusive/rb_algorithms.hpp"
+#include "schedcore/intrusive/rb_augment.hpp"
+#include "schedcore/intrusive/rb_hook.hpp"
+#include "schedcore/intrusive/rb_tree.hpp"
 
 // policies
+#include "schedcore/policy/bfs.hpp"
+#include "schedcore/policy/cfs.hpp"
+#include "schedcore/policy/cfs2007.hpp"
 #include "schedcore/policy/class_stack.hpp"
+#include "schedcore/policy/edf.hpp"
+#include "schedcore/policy/eevdf.hpp"
+#include "schedcore/policy/fair_weights.hpp"
 #include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/goodness24.hpp"
+#include "schedcore/policy/nicksched.hpp"
+#include "schedcore/policy/o1.hpp"
+#include "schedcore/policy/params.hpp"
 #include "schedcore/policy/policy.hpp"
+#include "schedcore/policy/rt.hpp"
+#include "schedcore/policy/sd.hpp"
 
 #endif

@@ -32,10 +32,20 @@ u64 exercise_core() noexcept {
 // that instantiates and calls that layer's templates with the `source` input.
 #include "use_list_arrays.inc"
 #include "use_tree.inc"
+#include "use_policies_rt.inc"
+#include "use_policies_o1.inc"
+#include "use_policies_eevdf.inc"
+#include "use_policies_sd.inc"
+#include "use_policies_cfs.inc"
 
 extern "C" int schedcore_freestanding_entry() noexcept {
   sink = exercise_core();
   sink = use_list_arrays();
   sink = use_tree();
+  sink = use_policies_rt();
+  sink = use_policies_o1();
+  sink = use_policies_eevdf();
+  sink = use_policies_sd();
+  sink = use_policies_cfs();
   return 0;
 }

@@ -1,0 +1,555 @@
+/// @file
+/// @brief `cfs_policy`: the Completely Fair Scheduler of Linux 5.x–6.5 (vruntime,
+/// min_vruntime, weights, sched_slice, place_entity, buddies), algorithms-modern.md §2.
+///
+/// @par Implementation notes
+/// - Model: each task has a virtual runtime `vruntime` (a wrap-safe `vtime`) that advances by
+///   `calc_delta_fair(δ) = δ·1024/w` while it runs (§2.2, fixed point through the inverse
+///   weight tables and the kernel's `__calc_delta` shift handling: fair_weights.hpp). The
+///   timeline is an rb_tree keyed by vruntime with the leftmost cached; ties are FIFO, as the
+///   kernel's `entity_before()` (§2.1). As in the kernel the running task (`curr`) is *out* of
+///   the tree: set_next erases it, put_prev reinserts it with its new vruntime.
+/// - `min_vruntime` = max(old, min(curr.vr if curr is queued, leftmost.vr)): monotonic (§2.1).
+///   It starts at 2^64 − 2^20 ns as in the kernel's `init_cfs_rq` (so every run crosses the
+///   wrap early); `reset_vruntime()` sets it on an empty queue (tests, ports).
+/// - Tunables (§2.3): `latency` 6 ms, `min_granularity` 0.75 ms and `wakeup_granularity` 1 ms
+///   are the kernel's *normalized* (base) values, multiplied by the CPU-count factor
+///   (`tunable_scaling` 1 = LOG: 1 + ilog2(min(cpus, 8)); 0 = NONE: 1; 2 = LINEAR:
+///   min(cpus, 8)). `nr_latency` = ceil(latency / min_granularity) (8 by default).
+///   `period(nr)` = latency, or nr·min_granularity when nr > nr_latency; `sched_slice(se)` =
+///   period(nr_running + !on_rq) · w / (W + (on_rq ? 0 : w)) through `__calc_delta` with the
+///   queue's inverse load.
+/// - place_entity (§2.4): a new task starts at min_vruntime + vslice (START_DEBIT); a waking
+///   task at max(own vruntime, min_vruntime − thresh) with thresh = latency (min_granularity for
+///   SCHED_IDLE, 5.15+), halved by GENTLE_FAIR_SLEEPERS. task_new() also starts from curr's
+///   vruntime (`task_fork_fair`) and honours `child_runs_first` (swap with curr).
+/// - Tick (§2.5, `check_preempt_tick`): resched when the task ran more than its ideal slice
+///   since it was picked (then its buddies are cleared); else, once it ran min_granularity,
+///   when curr.vr − leftmost.vr > ideal slice (a virtual difference against a wall slice, as
+///   in the kernel).
+/// - Wakeup (§2.6, `check_preempt_wakeup`): a non-idle wakee preempts an idle (SCHED_IDLE)
+///   curr; batch and idle wakees never preempt; otherwise after update_curr it preempts when
+///   curr.vr − wakee.vr > calc_delta_fair(wakeup_granularity, wakee) (the weight-scaled
+///   `wakeup_gran`), and becomes the `next` buddy; LAST_BUDDY makes the preempted curr the
+///   `last` buddy when nr_running ≥ nr_latency; NEXT_BUDDY (off by default) marks every
+///   non-fork wakee when nr_running ≥ nr_latency.
+/// - Pick (§2.7): leftmost (or curr when it is before it); the `skip` buddy (set by yield) is
+///   avoided when the second candidate is within one wakeup granularity; `next` then `last`
+///   win when within one wakeup granularity of the leftmost. The kernel clears the chosen
+///   task's buddies inside pick; here pick_next has no side effects (the policy contract) and
+///   set_next clears them, which is the same as long as the picked task is the one set.
+/// - Relative vruntime (§2.4 last bullet): a task leaving other than by sleeping (`save`,
+///   `migrating`) keeps vruntime − min_vruntime and is renormalised on its next enqueue;
+///   task_new leaves the child relative too. A sleeping task keeps its absolute vruntime. A
+///   *migrated wakeup* (`wakeup|migrated`) is renormalised by the old queue's min_vruntime at
+///   the time the task slept (recorded in the entity), because a per-CPU policy cannot read
+///   the old queue at wake time as the kernel's `migrate_task_rq_fair` does; this can only
+///   place the task later, never earlier, than the kernel, and the sleeper credit applies after.
+/// - A task enqueued for the first time without task_new() (a driver that only wakes tasks) is
+///   placed as a new task: min_vruntime + vslice (START_DEBIT), as if forked by nobody.
+/// - Complexity: enqueue, dequeue, put_prev, set_next O(log n); pick_next O(1) (leftmost,
+///   plus one `next()` step, O(1) amortised, when the skip buddy is leftmost); tick,
+///   wakeup_preempt, yield O(1); verify O(n). No division on the hot path except one 32-bit
+///   division when the queue's load changed since the last sched_slice.
+/// - Omissions: group scheduling (cfs_rq hierarchy, shares), CFS bandwidth, PELT and load
+///   averages (the simulator's balancer counts tasks), the 6.3-era "discard vruntime after a
+///   60 s sleep", BASE_SLICE, SMP wake-affine; `prio_changed` cannot request a reschedule in
+///   this contract (the caller reschedules after a parameter change).
+/// - Nothing here is reconstructed: every rule is as documented in §2.
+#ifndef SCHEDCORE_POLICY_CFS_HPP
+#define SCHEDCORE_POLICY_CFS_HPP
+
+#include "schedcore/core/assert.hpp"
+#include "schedcore/core/bitops.hpp"
+#include "schedcore/core/errc.hpp"
+#include "schedcore/core/time.hpp"
+#include "schedcore/core/types.hpp"
+#include "schedcore/intrusive/rb_hook.hpp"
+#include "schedcore/intrusive/rb_tree.hpp"
+#include "schedcore/policy/fair_weights.hpp"
+#include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/params.hpp"
+
+namespace schedcore {
+
+/// Tag of the cfs class's tree hook (a task may embed several hooks).
+struct cfs_hook_tag {};
+
+/// Which frame a cfs entity's vruntime is in.
+enum class cfs_vstate : u8 {
+  fresh,     ///< never placed: the first enqueue places it as a new task
+  relative,  ///< vruntime − min_vruntime (after task_new or a non-sleep dequeue)
+  absolute,  ///< on this queue's vruntime scale (queued, or asleep)
+};
+
+/// Per-task state of the cfs class, embedded in the task (the kernel's `sched_entity`).
+struct cfs_entity : rb_hook<link_mode::normal, cfs_hook_tag> {
+  vtime vruntime{};                        ///< virtual runtime (the tree key while queued)
+  vtime sleep_min_vruntime{};              ///< queue's min_vruntime when the task last slept
+  sched_time exec_start{};                 ///< when it last started running or was last charged
+  u64 sum_exec_runtime = 0;                ///< CPU time received, ns
+  u64 prev_sum_exec_runtime = 0;           ///< sum_exec_runtime when it was last picked
+  load_weight load{};                      ///< weight and inverse weight (nice table)
+  sched_kind kind = sched_kind::normal;    ///< normal, batch or idle
+  s8 nice = 0;                             ///< nice value -20..19
+  bool on_rq = false;                      ///< queued (running counts as queued)
+  cfs_vstate vstate = cfs_vstate::fresh;   ///< frame of `vruntime`
+};
+
+/// Modern CFS run queue of one CPU (Linux 5.x–6.5 `cfs_rq` without group scheduling).
+/// @tparam Task the task type; embeds `cfs_entity` (by default as a base class)
+/// @tparam EntityOf accessor from Task to its cfs_entity (see policy/params.hpp)
+template <class Task, class EntityOf = base_entity<cfs_entity>>
+class cfs_policy {
+  /// @cond INTERNAL
+  using hook = rb_hook<link_mode::normal, cfs_hook_tag>;
+  struct hook_access {
+    using value_type = Task;
+    using hook_type = hook;
+    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
+    static Task& from_hook(hook_type& h) noexcept {
+      return EntityOf::template task_of<Task>(static_cast<cfs_entity&>(h));
+    }
+  };
+  struct by_vruntime {
+    using value_type = Task;
+    bool operator()(const Task& a, const Task& b) const noexcept {
+      return EntityOf::get(a).vruntime < EntityOf::get(b).vruntime;
+    }
+  };
+  static cfs_entity& E(Task& t) noexcept { return EntityOf::get(t); }
+  static const cfs_entity& E(const Task& t) noexcept { return EntityOf::get(t); }
+  /// @endcond
+
+ public:
+  using task_type = Task;                    ///< the task type
+  static constexpr const char* name = "cfs"; ///< class name
+  /// The kernel's initial min_vruntime, (u64)(−(1 << 20)).
+  static constexpr u64 initial_min_vruntime = ~static_cast<u64>(0) - (static_cast<u64>(1) << 20) + 1;
+
+  /// Tunables, named after the kernel's sysctls and features (times in ns, base values).
+  struct knobs {
+    s64 latency = usec(6000);             ///< sched_latency_ns base (normalized) value
+    s64 min_granularity = usec(750);      ///< sched_min_granularity_ns base value
+    s64 wakeup_granularity = usec(1000);  ///< sched_wakeup_granularity_ns base value
+    s64 cpus = 1;                         ///< online CPUs (the scaling factor's input)
+    s64 tunable_scaling = 1;              ///< 0 NONE, 1 LOG (default), 2 LINEAR
+    s64 gentle_fair_sleepers = 1;         ///< GENTLE_FAIR_SLEEPERS: sleeper credit latency/2
+    s64 start_debit = 1;                  ///< START_DEBIT: new tasks start one vslice late
+    s64 wakeup_preemption = 1;            ///< WAKEUP_PREEMPTION
+    s64 next_buddy = 0;                   ///< NEXT_BUDDY (off by default)
+    s64 last_buddy = 1;                   ///< LAST_BUDDY
+    s64 child_runs_first = 0;             ///< sched_child_runs_first
+  };
+  /// Bounds and meaning of each knob (the kernel's sysctl bounds: 100 µs..1 s, wakeup 0..1 s).
+  static constexpr knob_info<knobs> knob_table[] = {
+      {"latency", knob_unit::time_ns, &knobs::latency, usec(100), sec(1),
+       "targeted preemption latency, base value scaled by the CPU factor (sched_latency_ns)"},
+      {"min_granularity", knob_unit::time_ns, &knobs::min_granularity, usec(100), sec(1),
+       "minimal preemption granularity, base value scaled by the CPU factor"},
+      {"wakeup_granularity", knob_unit::time_ns, &knobs::wakeup_granularity, 0, sec(1),
+       "wakeup preemption granularity, base value scaled by the CPU factor"},
+      {"cpus", knob_unit::count, &knobs::cpus, 1, 4096, "online CPUs: factor 1 + ilog2(min(cpus, 8))"},
+      {"tunable_scaling", knob_unit::count, &knobs::tunable_scaling, 0, 2,
+       "sched_tunable_scaling: 0 none, 1 log, 2 linear"},
+      {"gentle_fair_sleepers", knob_unit::flag, &knobs::gentle_fair_sleepers, 0, 1,
+       "halve the sleeper credit (GENTLE_FAIR_SLEEPERS)"},
+      {"start_debit", knob_unit::flag, &knobs::start_debit, 0, 1, "new tasks start one vslice late"},
+      {"wakeup_preemption", knob_unit::flag, &knobs::wakeup_preemption, 0, 1, "wakeups may preempt"},
+      {"next_buddy", knob_unit::flag, &knobs::next_buddy, 0, 1, "prefer the last wakee (NEXT_BUDDY)"},
+      {"last_buddy", knob_unit::flag, &knobs::last_buddy, 0, 1, "return the CPU to a preempted task"},
+      {"child_runs_first", knob_unit::flag, &knobs::child_runs_first, 0, 1,
+       "a forked child runs before its parent"},
+  };
+
+  /// Validates and installs knobs; on error nothing changes. latency < min_granularity is
+  /// `errc::inverted`.
+  errc configure(const knobs& k) noexcept {
+    if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
+    if (k.latency < k.min_granularity) return errc::inverted;
+    knobs_ = k;
+    const s64 f = static_cast<s64>(scale_factor(k));
+    latency_ = k.latency * f;
+    min_gran_ = k.min_granularity * f;
+    wakeup_gran_ = k.wakeup_granularity * f;
+    nr_latency_ = static_cast<u64>((latency_ + min_gran_ - 1) / min_gran_);
+    return errc::ok;
+  }
+  /// The knobs in force.
+  const knobs& config() const noexcept { return knobs_; }
+  /// The CPU-count factor of `k` (1 + ilog2(min(cpus, 8)) under LOG scaling).
+  static constexpr unsigned scale_factor(const knobs& k) noexcept {
+    const s64 c = k.cpus < 1 ? 1 : (k.cpus > 8 ? 8 : k.cpus);
+    if (k.tunable_scaling == 0) return 1;
+    if (k.tunable_scaling == 2) return static_cast<unsigned>(c);
+    return fair_scale_factor(k.cpus);
+  }
+  /// Effective sched_latency (base × factor), ns.
+  duration_ns sched_latency() const noexcept { return latency_; }
+  /// Effective sched_min_granularity, ns.
+  duration_ns min_granularity() const noexcept { return min_gran_; }
+  /// Effective sched_wakeup_granularity, ns.
+  duration_ns wakeup_granularity() const noexcept { return wakeup_gran_; }
+  /// sched_nr_latency = ceil(latency / min_granularity).
+  u64 nr_latency() const noexcept { return nr_latency_; }
+
+  /// Loads `p` (kind normal, batch or idle; nice -20..19) into `t`'s entity: the weight from
+  /// the nice table, or 3 for SCHED_IDLE. Refuses other kinds and bad nice values (`errc`),
+  /// and a queued task (`errc::busy`); on refusal nothing changes.
+  errc setup(Task& t, const sched_params& p) noexcept {
+    cfs_entity& e = E(t);
+    if (p.kind != sched_kind::normal && p.kind != sched_kind::batch && p.kind != sched_kind::idle)
+      return errc::invalid_argument;
+    if (!valid_nice(p.nice)) return errc::invalid_argument;  // validate(p) for these kinds
+    if (e.on_rq) return errc::busy;
+    e.kind = p.kind;
+    e.nice = p.nice;
+    e.load = p.kind == sched_kind::idle ? idle_load() : nice_to_load(p.nice);
+    return errc::ok;
+  }
+
+  /// Sets min_vruntime on an empty queue (tests and ports: start the virtual clock anywhere).
+  /// `errc::busy` when tasks are queued.
+  errc reset_vruntime(vtime v) noexcept {
+    if (nr_running_ != 0) return errc::busy;
+    min_vruntime_ = v;
+    return errc::ok;
+  }
+  /// The queue's min_vruntime.
+  vtime min_vruntime() const noexcept { return min_vruntime_; }
+  /// Sum of the weights of the queued tasks (running included).
+  u64 load() const noexcept { return load_; }
+  /// The running task of this class, or nullptr.
+  Task* current() const noexcept { return curr_; }
+
+  /// The kernel's `sched_period(nr)`: latency, or nr·min_granularity beyond nr_latency.
+  u64 sched_period(u64 nr) const noexcept {
+    return nr > nr_latency_ ? nr * static_cast<u64>(min_gran_) : static_cast<u64>(latency_);
+  }
+  /// The kernel's `sched_slice(cfs_rq, se)`: `t`'s share of the period, wall ns.
+  u64 sched_slice(const Task& t) const noexcept {
+    const cfs_entity& e = E(t);
+    const u64 nr = nr_running_ + (e.on_rq ? 0u : 1u);
+    const u64 slice = sched_period(nr);
+    if (e.on_rq) return fair_calc_delta(slice, e.load.weight, load_inv());
+    return fair_calc_delta(slice, e.load.weight, fair_inv_weight(load_ + e.load.weight));
+  }
+  /// `sched_vslice`: sched_slice in `t`'s virtual time.
+  u64 sched_vslice(const Task& t) const noexcept { return calc_delta_fair(sched_slice(t), E(t).load); }
+  /// The weight-scaled wakeup granularity of `t` (`wakeup_gran`), virtual ns.
+  u64 wakeup_gran(const Task& t) const noexcept {
+    return calc_delta_fair(static_cast<u64>(wakeup_gran_), E(t).load);
+  }
+
+  /// Fork (`task_fork_fair`): the child starts at max(curr's vruntime, min_vruntime + vslice)
+  /// (START_DEBIT), or swaps with curr under child_runs_first; it is left relative to
+  /// min_vruntime until its enqueue(initial). `parent` is not read: as in the kernel the
+  /// running task of this queue is the reference.
+  void task_new(Task& child, Task* parent, sched_time now) noexcept {
+    (void)parent;
+    cfs_entity& e = E(child);
+    if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    update_curr(now);
+    e.sum_exec_runtime = 0;
+    e.prev_sum_exec_runtime = 0;
+    if (curr_ != nullptr) {
+      e.vruntime = E(*curr_).vruntime;
+      place_entity(e, true);
+    } else {
+      e.vruntime = min_vruntime_;
+      place_entity(e, true);
+    }
+    if (knobs_.child_runs_first && curr_ != nullptr && E(*curr_).vruntime < e.vruntime) {
+      const vtime tmp = E(*curr_).vruntime;
+      E(*curr_).vruntime = e.vruntime;
+      e.vruntime = tmp;
+      fork_resched_ = &child;
+    }
+    e.vruntime = vtime{e.vruntime.ns() - min_vruntime_.ns()};
+    e.vstate = cfs_vstate::relative;
+  }
+
+  /// `t` becomes runnable: renormalised if relative, placed as new if fresh, given the sleeper
+  /// credit on `wakeup`, then inserted into the timeline.
+  void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
+    cfs_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    update_curr(now);
+    new_task_ = nullptr;
+    if (e.vstate == cfs_vstate::fresh) {
+      e.vruntime = min_vruntime_;
+      place_entity(e, true);
+      new_task_ = &t;
+    } else {
+      if (e.vstate == cfs_vstate::relative) {
+        e.vruntime = vtime{e.vruntime.ns() + min_vruntime_.ns()};
+        if (has(flags, enqueue_flags::initial)) new_task_ = &t;
+      } else if (has(flags, enqueue_flags::migrated)) {
+        e.vruntime = vtime{e.vruntime.ns() - e.sleep_min_vruntime.ns() + min_vruntime_.ns()};
+      }
+      if (has(flags, enqueue_flags::wakeup)) place_entity(e, false);
+    }
+    e.vstate = cfs_vstate::absolute;
+    e.on_rq = true;
+    account(e.load.weight, true);
+    tree_.insert(t);
+  }
+
+  /// `t` leaves: a sleeping (or dying) task keeps its absolute vruntime, any other leaves
+  /// relative to min_vruntime. If `t` is running it stops being curr (no put_prev follows).
+  void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept {
+    cfs_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    update_curr(now);
+    clear_buddies(t);
+    if (fork_resched_ == &t) fork_resched_ = nullptr;
+    if (&t == curr_) {
+      curr_ = nullptr;
+    } else {
+      tree_.erase(t);
+    }
+    e.on_rq = false;
+    account(e.load.weight, false);
+    if (has(flags, dequeue_flags::sleep) || has(flags, dequeue_flags::dead)) {
+      e.sleep_min_vruntime = min_vruntime_;
+    } else {
+      e.vruntime = vtime{e.vruntime.ns() - min_vruntime_.ns()};
+      e.vstate = cfs_vstate::relative;
+    }
+    if (flags != dequeue_flags::save) update_min_vruntime();
+  }
+
+  /// The leftmost task, adjusted by the skip, next and last buddies (§2.7); no side effects.
+  Task* pick_next(sched_time) noexcept {
+    Task* left = tree_.front();
+    if (curr_ != nullptr && (left == nullptr || before(*curr_, *left))) left = curr_;
+    if (left == nullptr) return nullptr;
+    Task* se = left;
+    if (skip_ == se) {
+      Task* second;
+      if (se == curr_) {
+        second = tree_.front();
+      } else {
+        second = tree_.next(*se);
+        if (second == nullptr || (curr_ != nullptr && before(*curr_, *second))) second = curr_;
+      }
+      if (second != nullptr && preempt_entity(*second, *left) < 1) se = second;
+    }
+    if (next_ != nullptr && preempt_entity(*next_, *left) < 1) {
+      se = next_;
+    } else if (last_ != nullptr && preempt_entity(*last_, *left) < 1) {
+      se = last_;
+    }
+    return se;
+  }
+
+  /// `t` starts running: it leaves the timeline, its buddies are cleared, its slice starts.
+  void set_next(Task& t, sched_time now) noexcept {
+    cfs_entity& e = E(t);
+    if (&t == curr_) {
+      update_curr(now);
+    } else {
+      if (curr_ != nullptr) put_prev(*curr_, now);  // defensive: one curr at a time
+      if (e.on_rq) tree_.erase(t);
+      curr_ = &t;
+    }
+    clear_buddies(t);
+    e.exec_start = now;
+    e.prev_sum_exec_runtime = e.sum_exec_runtime;
+  }
+
+  /// Running `t` stops running: charged, then reinserted at its new vruntime.
+  void put_prev(Task& t, sched_time now) noexcept {
+    if (&t != curr_) return;
+    update_curr(now);
+    curr_ = nullptr;
+    tree_.insert(t);
+  }
+
+  /// Charges curr; with other tasks queued, `check_preempt_tick` (§2.5).
+  bool tick(Task& curr, sched_time now) noexcept {
+    if (&curr != curr_) return false;
+    update_curr(now);
+    if (nr_running_ <= 1) return false;
+    cfs_entity& e = E(curr);
+    const u64 ideal = sched_slice(curr);
+    const u64 ran = e.sum_exec_runtime - e.prev_sum_exec_runtime;
+    if (ran > ideal) {
+      clear_buddies(curr);
+      return true;
+    }
+    if (ran < static_cast<u64>(min_gran_)) return false;
+    const Task* left = tree_.front();
+    if (left == nullptr) return false;
+    const duration_ns d = e.vruntime - E(*left).vruntime;
+    if (d < 0) return false;
+    return static_cast<u64>(d) > ideal;
+  }
+
+  /// `check_preempt_wakeup` (§2.6): true when `woken` (just enqueued) should preempt `curr`.
+  bool wakeup_preempt(Task& woken, Task& curr, sched_time now) noexcept {
+    if (&woken == &curr) return false;
+    if (fork_resched_ == &woken) {  // child_runs_first swapped vruntimes at fork
+      fork_resched_ = nullptr;
+      return true;
+    }
+    const cfs_entity& we = E(woken);
+    const cfs_entity& ce = E(curr);
+    const bool scale = nr_running_ >= nr_latency_;
+    bool next_marked = false;
+    if (knobs_.next_buddy && scale && new_task_ != &woken) {
+      set_next_buddy(woken);
+      next_marked = true;
+    }
+    if (ce.kind == sched_kind::idle && we.kind != sched_kind::idle) return preempt(curr, scale);
+    if (we.kind != sched_kind::normal || !knobs_.wakeup_preemption) return false;
+    if (&curr == curr_) update_curr(now);
+    if (preempt_entity(curr, woken) == 1) {
+      if (!next_marked) set_next_buddy(woken);
+      return preempt(curr, scale);
+    }
+    return false;
+  }
+
+  /// Queued tasks including a running one.
+  usize nr_runnable() const noexcept { return nr_running_; }
+
+  /// sched_yield(): curr becomes the skip buddy (avoided by the next pick if that is not too
+  /// unfair). Batch tasks are not charged first (`yield_task_fair`).
+  void yield(Task& curr, sched_time now) noexcept {
+    if (nr_running_ <= 1) return;
+    clear_buddies(curr);
+    if (E(curr).kind != sched_kind::batch) update_curr(now);
+    skip_ = &curr;
+  }
+
+  /// The task is gone: forget any buddy pointer to it.
+  void task_dead(Task& t, sched_time) noexcept {
+    clear_buddies(t);
+    if (fork_resched_ == &t) fork_resched_ = nullptr;
+    if (new_task_ == &t) new_task_ = nullptr;
+  }
+
+  /// Structural check: tree shape and order, curr out of the tree, every tree task queued,
+  /// nr_running and load equal to their recount, buddies queued. O(n).
+  bool verify() const noexcept {
+    if (!tree_.verify()) return false;
+    usize n = 0;
+    u64 w = 0;
+    for (const Task& t : tree_) {
+      if (!E(t).on_rq || &t == curr_) return false;
+      ++n;
+      w += E(t).load.weight;
+    }
+    if (curr_ != nullptr) {
+      if (!E(*curr_).on_rq) return false;
+      ++n;
+      w += E(*curr_).load.weight;
+    }
+    if (n != nr_running_ || w != load_) return false;
+    const Task* const buddies[3] = {next_, last_, skip_};
+    for (const Task* b : buddies)
+      if (b != nullptr && !E(*b).on_rq) return false;
+    return true;
+  }
+
+ private:
+  static bool before(const Task& a, const Task& b) noexcept { return E(a).vruntime < E(b).vruntime; }
+
+  u32 load_inv() const noexcept {
+    if (load_inv_ == 0) load_inv_ = fair_inv_weight(load_);
+    return load_inv_;
+  }
+  void account(u32 weight, bool add) noexcept {
+    if (add) {
+      load_ += weight;
+      ++nr_running_;
+    } else {
+      load_ -= weight;
+      --nr_running_;
+    }
+    load_inv_ = 0;
+  }
+
+  void update_curr(sched_time now) noexcept {
+    if (curr_ == nullptr) return;
+    cfs_entity& e = E(*curr_);
+    const duration_ns delta = now - e.exec_start;
+    if (delta <= 0) return;
+    e.exec_start = now;
+    e.sum_exec_runtime += static_cast<u64>(delta);
+    e.vruntime += static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(delta), e.load));
+    update_min_vruntime();
+  }
+
+  void update_min_vruntime() noexcept {
+    vtime v = min_vruntime_;
+    bool have = false;
+    if (curr_ != nullptr && E(*curr_).on_rq) {
+      v = E(*curr_).vruntime;
+      have = true;
+    }
+    if (const Task* left = tree_.front()) v = have ? earlier_of(v, E(*left).vruntime) : E(*left).vruntime;
+    min_vruntime_ = later_of(min_vruntime_, v);
+  }
+
+  // place_entity(): `initial` = a new task (START_DEBIT), else a wakeup (sleeper credit).
+  void place_entity(cfs_entity& e, bool initial) noexcept {
+    vtime v = min_vruntime_;
+    if (initial) {
+      if (knobs_.start_debit) {
+        const u64 nr = nr_running_ + 1;
+        const u64 slice = fair_calc_delta(sched_period(nr), e.load.weight, fair_inv_weight(load_ + e.load.weight));
+        v += static_cast<duration_ns>(calc_delta_fair(slice, e.load));
+      }
+    } else {
+      duration_ns thresh = e.kind == sched_kind::idle ? min_gran_ : latency_;
+      if (knobs_.gentle_fair_sleepers) thresh >>= 1;
+      v -= thresh;
+    }
+    e.vruntime = later_of(e.vruntime, v);
+  }
+
+  // wakeup_preempt_entity(curr, se): -1 if se is not behind curr, 1 if it is more than
+  // wakeup_gran(se) behind, else 0.
+  int preempt_entity(const Task& curr, const Task& se) const noexcept {
+    const duration_ns vdiff = E(curr).vruntime - E(se).vruntime;
+    if (vdiff <= 0) return -1;
+    return static_cast<u64>(vdiff) > wakeup_gran(se) ? 1 : 0;
+  }
+
+  bool preempt(Task& curr, bool scale) noexcept {
+    if (knobs_.last_buddy && scale && E(curr).on_rq && E(curr).kind != sched_kind::idle) last_ = &curr;
+    return true;
+  }
+  void set_next_buddy(Task& t) noexcept {
+    if (E(t).kind == sched_kind::idle || !E(t).on_rq) return;
+    next_ = &t;
+  }
+  void clear_buddies(const Task& t) noexcept {
+    if (next_ == &t) next_ = nullptr;
+    if (last_ == &t) last_ = nullptr;
+    if (skip_ == &t) skip_ = nullptr;
+  }
+
+  rb_tree<Task, hook_access, by_vruntime> tree_{};  ///< the timeline (curr is not in it)
+  Task* curr_ = nullptr;                            ///< running task of this class
+  Task* next_ = nullptr;                            ///< next buddy (the wakee that preempted)
+  Task* last_ = nullptr;                            ///< last buddy (the preempted task)
+  Task* skip_ = nullptr;                            ///< skip buddy (the yielder)
+  Task* fork_resched_ = nullptr;                    ///< child that swapped with curr at fork
+  Task* new_task_ = nullptr;                        ///< the last task enqueued as new (fork)
+  u64 load_ = 0;                                    ///< Σ weight of queued tasks
+  mutable u32 load_inv_ = 0;                        ///< cached inverse of load_ (0: stale)
+  usize nr_running_ = 0;                            ///< queued tasks, curr included
+  vtime min_vruntime_{initial_min_vruntime};        ///< monotonic floor of the queue's vruntimes
+  knobs knobs_{};                                   ///< tunables in force
+  duration_ns latency_ = usec(6000);                ///< effective sched_latency
+  duration_ns min_gran_ = usec(750);                ///< effective sched_min_granularity
+  duration_ns wakeup_gran_ = usec(1000);            ///< effective sched_wakeup_granularity
+  u64 nr_latency_ = 8;                              ///< sched_nr_latency
+};
+
+}  // namespace schedcore
+
+#endif

@@ -1,0 +1,562 @@
+/// @file
+/// @brief `cfs2007_policy`: CFS as merged in Linux 2.6.23 (fair_clock, wait_runtime, fair_key),
+/// with the `granularity` knob of the 2007 v-series so the 2007 reports can be replayed
+/// (algorithms-modern.md §1.2–§1.3).
+///
+/// @par Which version
+/// The model is **2.6.23 as merged** (read from 2.6.23.17's `kernel/sched_fair.c` and
+/// `kernel/sched.c`, the [K23] source of the reference), with its default features
+/// (FAIR_SLEEPERS and START_DEBIT on, SLEEPER_AVG, PRECISE_CPU_LOAD and SKIP_INITIAL off) and
+/// `sched_stat_granularity` 0 (every update applied at once). It is the 64-bit build:
+/// `WMULT_CONST` = 2^32 and `calc_weighted` uncapped, on every target (the arithmetic is u64).
+///
+/// @par Implementation notes
+/// - Queue state: `fair_clock` (a wrap-safe vtime), load W = Σ w (curr included: in 2.6.23 the
+///   running task *stays in the tree*), `sleeper_bonus`; per task `wait_runtime` (ns of CPU
+///   it is owed), `fair_key`, `wait_start_fair`, `sleep_start_fair`.
+/// - update_curr (§1.2 rules 1–2): for δ ns run, fair_clock += δ·1024/W and the runner's
+///   wait_runtime += δ·w/W − δ, both with 2.6.23's `calc_delta_mine` (inverse of W =
+///   (2^32 − W/2)/W + 1, rounding shifts `SRR`, the 2×16-bit split above 2^32); when the
+///   outstanding sleeper_bonus exceeds min_granularity it is clawed back from δ·w/W.
+/// - A waiting task is credited (fair_clock − wait_start_fair)·w/1024 (capped at 2·limit) when
+///   it is picked or dequeued (rule 3); wait_runtime is clamped to ±runtime_limit (= the
+///   effective latency, as `sched_init_granularity` sets it) (rule 4).
+/// - Key (rule 5): fair_key = fair_clock − wait_runtime, the wait term scaled by 1024/w
+///   (via the inverse weight, `>> 22`) for non-nice-0 tasks. The key is refreshed only at
+///   enqueue, at each tick (curr is dequeued and re-enqueued, rule 6) and by yield: between
+///   ticks curr's key is stale, as in 2.6.23.
+/// - Sleepers (rule 4): a waking task (not SCHED_BATCH) is credited the fair-clock time it
+///   slept, capped at 2·limit, weighted by w/1024 for non-nice-0 tasks, clamped, unless more
+///   than runtime_limit of bonus is already outstanding; the credit is added to sleeper_bonus.
+/// - Preemption (§1.3, `__check_preempt_curr_fair`): resched when curr.key − next.key >
+///   niced(gran), where niced(g) = g·w/1024 for w < 1024 and g·inv_w >> 22 for w > 1024. At a
+///   tick gran = `sched_granularity()` = max(lat/nr − lat/nr², min_gran) for nr > 1 (latency
+///   for nr ≤ 1), and is 0 once curr has run more than ideal = max(lat/nr, min_gran) since it
+///   was picked. A wakeup uses `wakeup_granularity` (`batch_wakeup_granularity` for a
+///   SCHED_BATCH wakee) with the same ideal rule. (A woken RT task preempts through the class
+///   stack.)
+/// - Fork (`task_new_fair`, child_runs_first, on by default): the child's key is
+///   curr.key − niced(gran) − 1 so it runs first, and START_DEBIT sets its wait_runtime to
+///   −gran/2. Without a running task (or with child_runs_first off) the child is enqueued
+///   plainly with wait_runtime 0, as `wake_up_new_task`'s activate_task path.
+/// - Yield: curr's key is refreshed (dequeue + enqueue), or with `compat_yield` it moves
+///   behind the rightmost task.
+/// - Tunables (§1.3, from `sched_init_granularity` of 2.6.23.17): `latency` 20 ms and
+///   `min_granularity` 2 ms are multiplied by 1 + ilog2(cpus) (no 8-CPU cap) and the product is
+///   capped at 100 ms (a base value set above 100 ms is used as written); `wakeup_granularity`
+///   1 ms is multiplied by the same factor (2.6.23.17 sets it to min_granularity/2 after
+///   scaling, the same value unless the cap bites); `batch_wakeup_granularity` 25 ms is not
+///   scaled; runtime_limit = effective latency. NOTE: the reference's §1.3 summary (cap
+///   200 ms, all four scaled) matches 2.6.24's `sched_init_granularity`; this header follows
+///   the 2.6.23.17 code it cites, which differs only when the cap bites (≥ 32 CPUs at the
+///   defaults) and for the batch granularity.
+///
+/// @par The `granularity` knob (the v-series' `sched_granularity_ns`)
+/// cfs-v1 to v19 had one central tunable, `sched_granularity_ns`: the key distance the leftmost
+/// task must lead by before it preempts the running one (§1.3, [DOC07]). 2.6.23 replaced it by
+/// the dynamic `sched_granularity()` above. `granularity` = −1 (the default) is 2.6.23; a value
+/// ≥ 0 replays a v-series kernel with `sched_granularity_ns` written to that value: the tick
+/// test uses that fixed granularity (niced as above) and **no** ideal-runtime reset (the
+/// v-series had none), and fork uses it for the child's key and START_DEBIT. The value is used
+/// as written (not scaled by CPU count: the 2007 reports wrote the sysctl, which holds the
+/// post-scaling value). 0 preempts as soon as another task's key is smaller (the desktop-2007
+/// "granularity 0" run); 100 ms and 500 ms (kernbench-4cpu) let hogs run long. Bounds: −1 .. 1 s.
+/// `wakeup_granularity` stays its own knob in both modes (cfs-v6 introduced it, default 0 there;
+/// set `wakeup_granularity=0` to replay v6 exactly).
+///
+/// @par Deviations and omissions
+/// - The kernel's 0 sentinels for `wait_start_fair` / `sleep_start_fair` are explicit flags
+///   (fair_clock may legitimately be 0 and wraps); a task woken without a preceding sleep
+///   dequeue gets no sleeper credit.
+/// - A task enqueued first without task_new() (a driver that only wakes tasks) is enqueued as
+///   a plain new task (wait_runtime 0, no sleeper credit), as `activate_task(p, 0)`.
+/// - Migrated wakeups (`wakeup|migrated`): the kernel shifts sleep_start_fair by the two
+///   queues' fair-clock offset at migration, which a per-CPU policy cannot read; here the
+///   credit is the wall-clock sleep time (the fair clock's rate with one nice-0 task), capped at
+///   2·limit like any credit — an upper bound of the kernel's credit (our approximation, not
+///   from the reference).
+/// - Omitted: group scheduling, SLEEPER_AVG / SLEEPER_LOAD_AVG (off by default), the load
+///   balancer's iterators, schedstats, sched_stat_granularity batching (0 by default).
+/// - Complexity: enqueue, dequeue, tick, yield O(log n); pick_next O(1) (cached leftmost);
+///   set_next, put_prev, wakeup_preempt O(1); verify O(n). Two 64-bit divisions per load
+///   change (the inverse of W), none otherwise.
+#ifndef SCHEDCORE_POLICY_CFS2007_HPP
+#define SCHEDCORE_POLICY_CFS2007_HPP
+
+#include "schedcore/core/arith.hpp"
+#include "schedcore/core/assert.hpp"
+#include "schedcore/core/bitops.hpp"
+#include "schedcore/core/errc.hpp"
+#include "schedcore/core/time.hpp"
+#include "schedcore/core/types.hpp"
+#include "schedcore/intrusive/rb_hook.hpp"
+#include "schedcore/intrusive/rb_tree.hpp"
+#include "schedcore/policy/fair_weights.hpp"
+#include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/params.hpp"
+
+namespace schedcore {
+
+/// Tag of the cfs2007 class's tree hook (a task may embed several hooks).
+struct cfs2007_hook_tag {};
+
+/// Per-task state of the cfs2007 class (2.6.23's `sched_entity`), embedded in the task.
+struct cfs2007_entity : rb_hook<link_mode::normal, cfs2007_hook_tag> {
+  vtime fair_key{};                      ///< tree key: fair_clock − wait_runtime (scaled)
+  vtime wait_start_fair{};               ///< fair_clock when it started waiting
+  vtime sleep_start_fair{};              ///< fair_clock when it went to sleep
+  sched_time exec_start{};               ///< when it last started running or was last charged
+  sched_time sleep_start{};              ///< wall clock when it went to sleep (migrated wakeups)
+  s64 wait_runtime = 0;                  ///< CPU time owed (+) or overdrawn (−), ns
+  u64 sum_exec_runtime = 0;              ///< CPU time received, ns
+  u64 prev_sum_exec_runtime = 0;         ///< sum_exec_runtime when it was last picked
+  load_weight load{};                    ///< weight and inverse weight
+  sched_kind kind = sched_kind::normal;  ///< normal, batch or idle
+  s8 nice = 0;                           ///< nice value -20..19
+  bool on_rq = false;                    ///< queued (running counts as queued)
+  bool waiting = false;                  ///< wait_start_fair is set
+  bool sleeping = false;                 ///< sleep_start_fair / sleep_start are set
+  bool fresh = true;                     ///< never enqueued
+  bool key_preset = false;               ///< task_new set fair_key for the first enqueue
+};
+
+/// CFS run queue of one CPU as in Linux 2.6.23 (`cfs_rq` without group scheduling).
+/// @tparam Task the task type; embeds `cfs2007_entity` (by default as a base class)
+/// @tparam EntityOf accessor from Task to its cfs2007_entity (see policy/params.hpp)
+template <class Task, class EntityOf = base_entity<cfs2007_entity>>
+class cfs2007_policy {
+  /// @cond INTERNAL
+  using hook = rb_hook<link_mode::normal, cfs2007_hook_tag>;
+  struct hook_access {
+    using value_type = Task;
+    using hook_type = hook;
+    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
+    static Task& from_hook(hook_type& h) noexcept {
+      return EntityOf::template task_of<Task>(static_cast<cfs2007_entity&>(h));
+    }
+  };
+  struct by_key {
+    using value_type = Task;
+    bool operator()(const Task& a, const Task& b) const noexcept {
+      return EntityOf::get(a).fair_key < EntityOf::get(b).fair_key;
+    }
+  };
+  static cfs2007_entity& E(Task& t) noexcept { return EntityOf::get(t); }
+  static const cfs2007_entity& E(const Task& t) noexcept { return EntityOf::get(t); }
+  /// @endcond
+
+ public:
+  using task_type = Task;                        ///< the task type
+  static constexpr const char* name = "cfs2007"; ///< class name
+  /// 2.6.23.17's cap on the scaled latency and min_granularity (`sched_init_granularity`).
+  static constexpr s64 scaled_limit = msec(100);
+  /// `WEIGHT_IDLEPRIO` of 2.6.23 (SCHED_IDLE weight).
+  static constexpr u32 weight_idleprio_2623 = 2;
+  /// `WMULT_IDLEPRIO` of 2.6.23.
+  static constexpr u32 wmult_idleprio_2623 = 1u << 31;
+
+  /// Tunables of 2.6.23 plus the v-series granularity (ns; base values before CPU scaling).
+  struct knobs {
+    s64 granularity = -1;                     ///< v-series sched_granularity_ns; −1: 2.6.23 dynamic
+    s64 latency = msec(20);                   ///< sched_latency_ns base
+    s64 min_granularity = msec(2);            ///< sched_min_granularity_ns base
+    s64 wakeup_granularity = msec(1);         ///< sched_wakeup_granularity_ns base
+    s64 batch_wakeup_granularity = msec(25);  ///< sched_batch_wakeup_granularity_ns (not scaled)
+    s64 cpus = 1;                             ///< online CPUs: factor 1 + ilog2(cpus)
+    s64 fair_sleepers = 1;                    ///< FAIR_SLEEPERS feature
+    s64 start_debit = 1;                      ///< START_DEBIT feature
+    s64 child_runs_first = 1;                 ///< sched_child_runs_first
+    s64 compat_yield = 0;                     ///< sched_compat_yield
+  };
+  /// Bounds and meaning of each knob (2.6.23's sysctl bounds: 100 µs..1 s, wakeup 0..1 s).
+  static constexpr knob_info<knobs> knob_table[] = {
+      {"granularity", knob_unit::time_ns, &knobs::granularity, -1, sec(1),
+       "v-series sched_granularity_ns (fixed preemption granularity, used as written); -1: 2.6.23"},
+      {"latency", knob_unit::time_ns, &knobs::latency, usec(100), sec(1),
+       "sched_latency_ns base, x (1 + ilog2 cpus), capped at 100 ms"},
+      {"min_granularity", knob_unit::time_ns, &knobs::min_granularity, usec(100), sec(1),
+       "sched_min_granularity_ns base, x (1 + ilog2 cpus), capped at 100 ms"},
+      {"wakeup_granularity", knob_unit::time_ns, &knobs::wakeup_granularity, 0, sec(1),
+       "sched_wakeup_granularity_ns base, x (1 + ilog2 cpus)"},
+      {"batch_wakeup_granularity", knob_unit::time_ns, &knobs::batch_wakeup_granularity, 0, sec(1),
+       "wakeup granularity for SCHED_BATCH wakees"},
+      {"cpus", knob_unit::count, &knobs::cpus, 1, 4096, "online CPUs: factor 1 + ilog2(cpus)"},
+      {"fair_sleepers", knob_unit::flag, &knobs::fair_sleepers, 0, 1, "credit sleepers (FAIR_SLEEPERS)"},
+      {"start_debit", knob_unit::flag, &knobs::start_debit, 0, 1, "new tasks start owing gran/2"},
+      {"child_runs_first", knob_unit::flag, &knobs::child_runs_first, 0, 1, "a forked child runs first"},
+      {"compat_yield", knob_unit::flag, &knobs::compat_yield, 0, 1, "yield moves behind every task"},
+  };
+
+  /// Validates and installs knobs; on error nothing changes. latency < min_granularity is
+  /// `errc::inverted`.
+  errc configure(const knobs& k) noexcept {
+    if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
+    if (k.latency < k.min_granularity) return errc::inverted;
+    knobs_ = k;
+    const s64 f = static_cast<s64>(scale_factor(k.cpus));
+    latency_ = scaled(k.latency, f);
+    min_gran_ = scaled(k.min_granularity, f);
+    wakeup_gran_ = k.wakeup_granularity * f;
+    runtime_limit_ = latency_;
+    return errc::ok;
+  }
+  /// The knobs in force.
+  const knobs& config() const noexcept { return knobs_; }
+  /// 2.6.23's factor: 1 + ilog2(cpus), no cap on the CPU count.
+  static constexpr unsigned scale_factor(s64 cpus) noexcept {
+    return 1u + ilog2(static_cast<u64>(cpus < 1 ? 1 : cpus));
+  }
+  /// Effective sched_latency, ns.
+  duration_ns sched_latency() const noexcept { return latency_; }
+  /// Effective sched_min_granularity, ns.
+  duration_ns min_granularity() const noexcept { return min_gran_; }
+  /// Effective sched_wakeup_granularity, ns.
+  duration_ns wakeup_granularity() const noexcept { return wakeup_gran_; }
+  /// sched_runtime_limit (the wait_runtime clamp), ns.
+  duration_ns runtime_limit() const noexcept { return runtime_limit_; }
+  /// The current preemption granularity: the `granularity` knob, or 2.6.23's
+  /// `sched_granularity()` = max(lat/nr − lat/nr², min_gran) for nr > 1.
+  duration_ns sched_granularity() const noexcept {
+    if (knobs_.granularity >= 0) return knobs_.granularity;
+    u64 gran = static_cast<u64>(latency_);
+    const u64 nr = nr_running_;
+    if (nr > 1) {
+      gran = gran / nr - gran / nr / nr;
+      if (gran < static_cast<u64>(min_gran_)) gran = static_cast<u64>(min_gran_);
+    }
+    return static_cast<duration_ns>(gran);
+  }
+  /// 2.6.23's `niced_granularity(curr, g)`: g·w/1024 for w < 1024, g·inv_w >> 22 for w > 1024.
+  static duration_ns niced_granularity(const Task& t, duration_ns g) noexcept {
+    const cfs2007_entity& e = E(t);
+    const u64 ug = static_cast<u64>(g);
+    if (e.load.weight == nice_0_load) return g;
+    if (e.load.weight < nice_0_load) return static_cast<duration_ns>((e.load.weight * ug) >> nice_0_shift);
+    return static_cast<duration_ns>(mul_u64_u32_shr(ug, e.load.inv_weight, wmult_shift - nice_0_shift));
+  }
+
+  /// Loads `p` (kind normal, batch or idle; nice -20..19) into `t`'s entity: 2.6.23's weight
+  /// table (SCHED_IDLE: 2) and, as `set_load_weight`, wait_runtime = 0. Refuses other kinds and
+  /// bad nice values, and a queued task (`errc::busy`); on refusal nothing changes.
+  errc setup(Task& t, const sched_params& p) noexcept {
+    cfs2007_entity& e = E(t);
+    if (p.kind != sched_kind::normal && p.kind != sched_kind::batch && p.kind != sched_kind::idle)
+      return errc::invalid_argument;
+    if (!valid_nice(p.nice)) return errc::invalid_argument;  // validate(p) for these kinds
+    if (e.on_rq) return errc::busy;
+    e.kind = p.kind;
+    e.nice = p.nice;
+    e.load = p.kind == sched_kind::idle ? load_weight{weight_idleprio_2623, wmult_idleprio_2623}
+                                        : nice_to_load(p.nice);
+    e.wait_runtime = 0;
+    return errc::ok;
+  }
+
+  /// Sets fair_clock on an empty queue (tests and ports). `errc::busy` when tasks are queued.
+  errc reset_fair_clock(vtime v) noexcept {
+    if (nr_running_ != 0) return errc::busy;
+    fair_clock_ = v;
+    return errc::ok;
+  }
+  /// The queue's fair clock.
+  vtime fair_clock() const noexcept { return fair_clock_; }
+  /// Sum of the queued weights (running included).
+  u64 load() const noexcept { return load_; }
+  /// Sleeper credit handed out and not yet clawed back, ns.
+  u64 sleeper_bonus() const noexcept { return sleeper_bonus_; }
+  /// The running task of this class, or nullptr.
+  Task* current() const noexcept { return curr_; }
+
+  /// 2.6.23's `calc_delta_mine(delta, weight, W)` with the queue's load W: delta·weight/W,
+  /// rounded, capped at LONG_MAX. @pre load() != 0
+  u64 calc_delta_mine(u64 delta, u32 weight) const noexcept {
+    if (load_inv_ == 0) load_inv_ = inverse_2623(load_);
+    u64 tmp = delta * weight;
+    if (tmp > (static_cast<u64>(1) << 32)) {
+      tmp = srr(srr(tmp, 16) * load_inv_, 16);
+    } else {
+      tmp = srr(tmp * load_inv_, 32);
+    }
+    const u64 long_max = ~static_cast<u64>(0) >> 1;
+    return tmp < long_max ? tmp : long_max;
+  }
+
+  /// Fork (`task_new_fair` under child_runs_first): with a running task the child's key is set
+  /// just before curr's (curr.key − niced(gran) − 1) and START_DEBIT gives it wait_runtime =
+  /// −gran/2; otherwise the child starts plainly (wait_runtime 0).
+  void task_new(Task& child, Task* parent, sched_time now) noexcept {
+    (void)parent;
+    cfs2007_entity& e = E(child);
+    if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    e.sum_exec_runtime = 0;
+    e.prev_sum_exec_runtime = 0;
+    e.wait_runtime = 0;
+    e.waiting = false;
+    e.sleeping = false;
+    e.fresh = false;
+    e.key_preset = false;
+    if (!knobs_.child_runs_first || curr_ == nullptr) return;
+    update_curr(now);
+    stats_enqueue(e, false);
+    const duration_ns gran = sched_granularity();
+    e.fair_key = E(*curr_).fair_key - niced_granularity(*curr_, gran) - 1;
+    if (knobs_.start_debit) e.wait_runtime = -(gran / 2);
+    e.key_preset = true;
+  }
+
+  /// `t` becomes runnable (`enqueue_entity`): sleeper credit on `wakeup`, fresh key, insert.
+  void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
+    cfs2007_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    update_curr(now);
+    if (e.key_preset) {
+      e.key_preset = false;
+    } else {
+      if (has(flags, enqueue_flags::wakeup) && !e.fresh) enqueue_sleeper(e, now, has(flags, enqueue_flags::migrated));
+      stats_enqueue(e, false);
+    }
+    e.sleeping = false;
+    e.fresh = false;
+    e.on_rq = true;
+    account(e.load.weight, true);
+    tree_.insert(t);
+  }
+
+  /// `t` leaves (`dequeue_entity`): a waiting task is credited its wait; a sleeper records
+  /// when it slept. If `t` is running it stops being curr (no put_prev follows).
+  void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept {
+    cfs2007_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    update_curr(now);
+    if (&t != curr_) wait_end(e);
+    if (has(flags, dequeue_flags::sleep) || has(flags, dequeue_flags::dead)) {
+      e.sleep_start_fair = fair_clock_;
+      e.sleep_start = now;
+      e.sleeping = true;
+    }
+    tree_.erase(t);
+    account(e.load.weight, false);
+    e.on_rq = false;
+    if (&t == curr_) curr_ = nullptr;
+  }
+
+  /// The task with the smallest fair_key (the leftmost; curr stays in the tree).
+  Task* pick_next(sched_time) noexcept { return tree_.front(); }
+
+  /// `t` starts running (`set_next_entity`): credited its wait; its slice count starts.
+  void set_next(Task& t, sched_time now) noexcept {
+    cfs2007_entity& e = E(t);
+    if (curr_ != nullptr && curr_ != &t) put_prev(*curr_, now);  // defensive: one curr
+    if (curr_ == &t) update_curr(now);
+    wait_end(e);
+    e.exec_start = now;
+    curr_ = &t;
+    e.prev_sum_exec_runtime = e.sum_exec_runtime;
+  }
+
+  /// Running `t` stops running (`put_prev_entity`): charged, starts waiting; it stays in the
+  /// tree at its (stale) key.
+  void put_prev(Task& t, sched_time now) noexcept {
+    if (&t != curr_) return;
+    update_curr(now);
+    cfs2007_entity& e = E(t);
+    e.wait_start_fair = fair_clock_;
+    e.waiting = true;
+    curr_ = nullptr;
+  }
+
+  /// `entity_tick`: charge curr, refresh its key (dequeue + enqueue), then the preemption test
+  /// against the leftmost with sched_granularity().
+  bool tick(Task& curr, sched_time now) noexcept {
+    if (&curr != curr_) return false;
+    update_curr(now);
+    requeue(curr);
+    Task* next = tree_.front();
+    if (next == &curr || next == nullptr) return false;
+    return check_preempt(*next, curr, sched_granularity());
+  }
+
+  /// `check_preempt_curr_fair`: `woken` preempts when curr.key − woken.key exceeds the niced
+  /// wakeup granularity (batch granularity for a SCHED_BATCH wakee; 0 once curr ran its ideal
+  /// runtime, 2.6.23 mode).
+  bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
+    if (&woken == &curr) return false;
+    const duration_ns gran =
+        E(woken).kind == sched_kind::batch ? knobs_.batch_wakeup_granularity : wakeup_gran_;
+    return check_preempt(woken, curr, gran);
+  }
+
+  /// Queued tasks including a running one.
+  usize nr_runnable() const noexcept { return nr_running_; }
+
+  /// sched_yield(): refresh curr's key (or, with compat_yield, move it behind the rightmost).
+  void yield(Task& curr, sched_time now) noexcept {
+    if (nr_running_ <= 1 || &curr != curr_) return;
+    if (!knobs_.compat_yield) {
+      update_curr(now);
+      requeue(curr);
+      return;
+    }
+    Task* last = tree_.back();
+    if (last == &curr) return;
+    tree_.erase(curr);
+    E(curr).fair_key = E(*last).fair_key + 1;
+    tree_.insert(curr);
+  }
+
+  /// Structural check: tree order and shape, every tree task queued, curr in the tree,
+  /// nr_running and load equal to their recount, |wait_runtime| within the limit. O(n).
+  bool verify() const noexcept {
+    if (!tree_.verify()) return false;
+    usize n = 0;
+    u64 w = 0;
+    bool curr_seen = false;
+    for (const Task& t : tree_) {
+      const cfs2007_entity& e = E(t);
+      if (!e.on_rq) return false;
+      if (e.wait_runtime > runtime_limit_ || e.wait_runtime < -runtime_limit_) return false;
+      if (&t == curr_) curr_seen = true;
+      ++n;
+      w += e.load.weight;
+    }
+    if (curr_ != nullptr && !curr_seen) return false;
+    return n == nr_running_ && w == load_;
+  }
+
+ private:
+  static u64 srr(u64 x, unsigned y) noexcept { return (x + (static_cast<u64>(1) << (y - 1))) >> y; }
+  static u32 inverse_2623(u64 w) noexcept {
+    // (WMULT_CONST − W/2) / W + 1 with WMULT_CONST = 2^32 (64-bit build).
+    const u64 wmult = static_cast<u64>(1) << 32;
+    if (w == 0) return 0xFFFFFFFFu;
+    const u64 inv = (wmult - w / 2) / w + 1;
+    return inv > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<u32>(inv);
+  }
+  static s64 scaled(s64 base, s64 factor) noexcept {
+    const s64 v = base * factor;
+    if (v <= scaled_limit) return v;
+    return base > scaled_limit ? base : scaled_limit;
+  }
+
+  void account(u32 weight, bool add) noexcept {
+    if (add) {
+      load_ += weight;
+      ++nr_running_;
+    } else {
+      load_ -= weight;
+      --nr_running_;
+    }
+    load_inv_ = 0;
+  }
+
+  void add_wait_runtime(cfs2007_entity& e, s64 delta) noexcept {
+    e.wait_runtime += delta;
+    if (e.wait_runtime > runtime_limit_) e.wait_runtime = runtime_limit_;
+    if (e.wait_runtime < -runtime_limit_) e.wait_runtime = -runtime_limit_;
+  }
+
+  // update_curr + __update_curr.
+  void update_curr(sched_time now) noexcept {
+    if (curr_ == nullptr) return;
+    cfs2007_entity& e = E(*curr_);
+    const duration_ns d = now - e.exec_start;
+    e.exec_start = now;
+    if (d <= 0) return;
+    const u64 delta = static_cast<u64>(d);
+    e.sum_exec_runtime += delta;
+    if (load_ == 0) return;
+    const u64 delta_fair = calc_delta_mine(delta, nice_0_load);
+    u64 delta_mine = calc_delta_mine(delta, e.load.weight);
+    if (sleeper_bonus_ > static_cast<u64>(min_gran_)) {
+      u64 x = delta_mine < sleeper_bonus_ ? delta_mine : sleeper_bonus_;
+      const u64 room = static_cast<u64>(runtime_limit_ - e.wait_runtime);
+      if (room < x) x = room;
+      sleeper_bonus_ -= x;
+      delta_mine -= x;
+    }
+    fair_clock_ += static_cast<duration_ns>(delta_fair);
+    add_wait_runtime(e, static_cast<s64>(delta_mine) - static_cast<s64>(delta));
+  }
+
+  // update_stats_enqueue: start waiting (unless curr), recompute the key.
+  void stats_enqueue(cfs2007_entity& e, bool is_curr) noexcept {
+    if (!is_curr) {
+      e.wait_start_fair = fair_clock_;
+      e.waiting = true;
+    }
+    vtime key = fair_clock_;
+    if (e.load.weight == nice_0_load) {
+      key -= e.wait_runtime;
+    } else if (e.wait_runtime < 0) {
+      key += static_cast<duration_ns>(
+          mul_u64_u32_shr(static_cast<u64>(-e.wait_runtime), e.load.inv_weight, wmult_shift - nice_0_shift));
+    } else {
+      key -= static_cast<duration_ns>(
+          mul_u64_u32_shr(static_cast<u64>(e.wait_runtime), e.load.inv_weight, wmult_shift - nice_0_shift));
+    }
+    e.fair_key = key;
+  }
+
+  // update_stats_wait_end: credit the fair time waited, weighted.
+  void wait_end(cfs2007_entity& e) noexcept {
+    if (!e.waiting) return;
+    e.waiting = false;
+    const u64 cap = 2 * static_cast<u64>(runtime_limit_);
+    const duration_ns waited = fair_clock_ - e.wait_start_fair;
+    u64 delta_fair = waited <= 0 ? 0 : static_cast<u64>(waited);
+    if (delta_fair > cap) delta_fair = cap;
+    if (e.load.weight != nice_0_load) delta_fair = (delta_fair * e.load.weight) >> nice_0_shift;
+    add_wait_runtime(e, static_cast<s64>(delta_fair));
+  }
+
+  // enqueue_sleeper + __enqueue_sleeper.
+  void enqueue_sleeper(cfs2007_entity& e, sched_time now, bool migrated) noexcept {
+    if (e.kind == sched_kind::batch || !knobs_.fair_sleepers || !e.sleeping) return;
+    const u64 cap = 2 * static_cast<u64>(runtime_limit_);
+    const duration_ns slept = migrated ? now - e.sleep_start : fair_clock_ - e.sleep_start_fair;
+    u64 delta_fair = slept <= 0 ? 0 : static_cast<u64>(slept);
+    if (delta_fair > cap) delta_fair = cap;
+    if (sleeper_bonus_ > static_cast<u64>(runtime_limit_)) return;
+    if (e.load.weight != nice_0_load) delta_fair = (delta_fair * e.load.weight) >> nice_0_shift;
+    const s64 prev = e.wait_runtime;
+    add_wait_runtime(e, static_cast<s64>(delta_fair));
+    sleeper_bonus_ += static_cast<u64>(e.wait_runtime - prev);
+  }
+
+  // Refresh curr's key in the tree (entity_tick's dequeue_entity + enqueue_entity).
+  void requeue(Task& curr) noexcept {
+    tree_.erase(curr);
+    stats_enqueue(E(curr), true);
+    tree_.insert(curr);
+  }
+
+  // __check_preempt_curr_fair.
+  bool check_preempt(const Task& se, const Task& curr, duration_ns gran) const noexcept {
+    const duration_ns delta = E(curr).fair_key - E(se).fair_key;
+    if (knobs_.granularity < 0) {
+      const u64 nr = nr_running_ == 0 ? 1 : nr_running_;
+      u64 ideal = static_cast<u64>(latency_) / nr;
+      if (ideal < static_cast<u64>(min_gran_)) ideal = static_cast<u64>(min_gran_);
+      const u64 ran = E(curr).sum_exec_runtime - E(curr).prev_sum_exec_runtime;
+      if (ran > ideal) gran = 0;
+    }
+    return delta > niced_granularity(curr, gran);
+  }
+
+  rb_tree<Task, hook_access, by_key> tree_{};  ///< the timeline (curr included)
+  Task* curr_ = nullptr;                       ///< running task of this class
+  vtime fair_clock_{};                         ///< the queue's fair clock
+  u64 load_ = 0;                               ///< Σ weight of queued tasks
+  mutable u32 load_inv_ = 0;                   ///< cached 2.6.23 inverse of load_ (0: stale)
+  usize nr_running_ = 0;                       ///< queued tasks, curr included
+  u64 sleeper_bonus_ = 0;                      ///< outstanding sleeper credit, ns
+  knobs knobs_{};                              ///< tunables in force
+  duration_ns latency_ = msec(20);             ///< effective sched_latency
+  duration_ns min_gran_ = msec(2);             ///< effective sched_min_granularity
+  duration_ns wakeup_gran_ = msec(1);          ///< effective sched_wakeup_granularity
+  duration_ns runtime_limit_ = msec(20);       ///< sched_runtime_limit (= effective latency)
+};
+
+}  // namespace schedcore
+
+#endif

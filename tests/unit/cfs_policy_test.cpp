@@ -1,0 +1,617 @@
+// cfs_policy (modern CFS, Linux 5.x-6.5) against the oracles of algorithms-modern.md §2,
+// driven by the deterministic tick driver or by direct hook calls.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "check_recorder.hpp"
+#include "schedcore/policy/cfs.hpp"
+#include "tick_driver.hpp"
+
+namespace {
+
+using namespace schedcore;
+using schedcore_test::behaviour;
+using schedcore_test::single_class;
+using schedcore_test::tick_driver;
+
+struct task : cfs_entity {
+  int id = 0;
+};
+
+using policy_t = cfs_policy<task>;
+
+// Runs verify() after every hook the driver calls; counts failures.
+struct verifying : single_class<policy_t> {
+  int failures = 0;
+  void check() {
+    if (!this->verify()) ++failures;
+  }
+  void enqueue(task& t, sched_time now, enqueue_flags f) noexcept {
+    policy_t::enqueue(t, now, f);
+    check();
+  }
+  void dequeue(task& t, sched_time now, dequeue_flags f) noexcept {
+    policy_t::dequeue(t, now, f);
+    check();
+  }
+  bool tick(task& t, sched_time now) noexcept {
+    const bool r = policy_t::tick(t, now);
+    check();
+    return r;
+  }
+  task* schedule(task* prev, bool runnable, sched_time now) noexcept {
+    task* n = single_class<policy_t>::schedule(prev, runnable, now);
+    check();
+    return n;
+  }
+};
+
+task make(int nice, sched_kind kind = sched_kind::normal) {
+  task t;
+  policy_t setup_only;
+  EXPECT_EQ(setup_only.setup(t, sched_params{kind, static_cast<s8>(nice), 0, 0, 0, 0}), errc::ok);
+  return t;
+}
+
+// ---- tables and arithmetic (§2.2) ------------------------------------------------------------
+
+TEST(CfsPolicy, WeightTableSpotChecks) {
+  // algorithms-modern.md §2.2 table.
+  EXPECT_EQ(nice_to_weight(-20), 88761u);
+  EXPECT_EQ(nice_to_weight(0), 1024u);
+  EXPECT_EQ(nice_to_weight(1), 820u);
+  EXPECT_EQ(nice_to_weight(5), 335u);
+  EXPECT_EQ(nice_to_weight(19), 15u);
+  EXPECT_EQ(nice_to_wmult(0), 4194304u);
+  EXPECT_EQ(nice_to_wmult(-20), 48388u);
+  EXPECT_EQ(nice_to_wmult(19), 286331153u);
+  // §2.2: wmult ≈ 2^32 / weight (within 1 of the exact quotient), every entry.
+  for (int n = -20; n <= 19; ++n) {
+    const std::uint64_t exact = (std::uint64_t{1} << 32) / nice_to_weight(n);
+    EXPECT_LE(nice_to_wmult(n) > exact ? nice_to_wmult(n) - exact : exact - nice_to_wmult(n), 1u) << n;
+  }
+  // §2.2: neighbours differ by about 1.25x.
+  for (int n = -20; n < 19; ++n) {
+    const double r = double(nice_to_weight(n)) / nice_to_weight(n + 1);
+    EXPECT_GE(r, 1.19) << n;
+    EXPECT_LT(r, 1.3) << n;
+  }
+  task t = make(0, sched_kind::idle);
+  EXPECT_EQ(t.load.weight, 3u);  // §2.2 SCHED_IDLE
+  EXPECT_EQ(t.load.inv_weight, 1431655765u);
+}
+
+TEST(CfsPolicy, CalcDeltaFairIntegerPathO24) {
+  // algorithms-modern.md §2.2 O2.4: calc_delta_fair(1 ms).
+  EXPECT_EQ(calc_delta_fair(1000000, nice_to_load(5)), 3056716u);
+  EXPECT_EQ(calc_delta_fair(1000000, nice_to_load(1)), 1248780u);
+  EXPECT_EQ(calc_delta_fair(1000000, nice_to_load(19)), 68266666u);
+  EXPECT_EQ(calc_delta_fair(1000000, nice_to_load(0)), 1000000u);  // nice 0: identity
+}
+
+TEST(CfsPolicy, CalcDeltaFairMatchesExactDivisionWithin1ns) {
+  // Oracle: exact integer delta * 1024 / weight (§2.2), computed here without the code under
+  // test. Deltas below 2^22 ns (4.19 ms, longer than a tick at HZ >= 250): within 1 ns.
+  std::mt19937_64 rng(12345);
+  std::int64_t worst = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const int nice = static_cast<int>(rng() % 40) - 20;
+    const std::uint64_t delta = rng() & ((std::uint64_t{1} << 22) - 1);
+    const std::uint64_t exact = delta * 1024 / nice_to_weight(nice);
+    const std::uint64_t got = calc_delta_fair(delta, nice_to_load(nice));
+    const std::int64_t err = std::int64_t(got) - std::int64_t(exact);
+    worst = std::max(worst, err < 0 ? -err : err);
+  }
+  EXPECT_LE(worst, 1);
+  // Longer deltas (up to 2^40 ns, 18 min): the fixed-point error grows as delta / 2^22.
+  for (int i = 0; i < 200000; ++i) {
+    const int nice = static_cast<int>(rng() % 40) - 20;
+    const std::uint64_t delta = rng() & ((std::uint64_t{1} << 40) - 1);
+    const std::uint64_t exact = delta * 1024 / nice_to_weight(nice);
+    const std::uint64_t got = calc_delta_fair(delta, nice_to_load(nice));
+    const std::uint64_t err = got > exact ? got - exact : exact - got;
+    EXPECT_LE(err, (delta >> 22) + 1) << "nice " << nice << " delta " << delta;
+  }
+}
+
+TEST(CfsPolicy, CalcDeltaShiftReductionWithLargeFactors) {
+  // fact = weight * inv needs more than 32 bits for light tasks (SCHED_IDLE: 1024 * 1431655765
+  // ~ 2^40): the reduced shift keeps the result within 1 ns of delta * 1024 / 3 (§2.2).
+  for (std::uint64_t delta : {1ull, 999ull, 1000000ull, 4000000ull}) {
+    const std::uint64_t exact = delta * 1024 / 3;
+    const std::uint64_t got = calc_delta_fair(delta, idle_load());
+    EXPECT_LE(got > exact ? got - exact : exact - got, 1u) << delta;
+  }
+  // A factor that itself exceeds 32 bits exercises the first reduction: 3·2^32 · 1 / 2^32 = 3.
+  EXPECT_EQ(fair_calc_delta(1000000, std::uint64_t{3} << 32, 1), 3000000u);
+  EXPECT_EQ(fair_inv_weight(std::uint64_t{1} << 33), 1u);  // loads beyond 32 bits: inverse 1
+  EXPECT_EQ(fair_inv_weight(0), 0xFFFFFFFFu);
+}
+
+// ---- tunables and slices (§2.3) --------------------------------------------------------------
+
+TEST(CfsPolicy, TunablesScaleWithCpuCountO22) {
+  policy_t p;
+  EXPECT_EQ(p.sched_latency(), msec(6));  // UP: factor 1
+  EXPECT_EQ(p.min_granularity(), usec(750));
+  EXPECT_EQ(p.nr_latency(), 8u);
+  policy_t::knobs k;
+  k.cpus = 4;  // §2.3 O2.2: 6 ms x (1 + ilog2 4) = 18 ms, 0.75 x 3 = 2.25 ms, wakeup 3 ms
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.sched_latency(), msec(18));
+  EXPECT_EQ(p.min_granularity(), usec(2250));
+  EXPECT_EQ(p.wakeup_granularity(), msec(3));
+  k.cpus = 16;  // O2.2: factor capped at 4 -> 24 ms
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.sched_latency(), msec(24));
+  k.cpus = 2;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.sched_latency(), msec(12));
+  k.cpus = 4;
+  k.tunable_scaling = 0;  // NONE
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.sched_latency(), msec(6));
+  k.tunable_scaling = 2;  // LINEAR: min(cpus, 8)
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.sched_latency(), msec(24));
+}
+
+TEST(CfsPolicy, PeriodAndSlicesO23) {
+  policy_t p;
+  std::vector<task> hogs(10, make(0));
+  for (auto& t : hogs) p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  // §2.3 O2.3: 10 hogs on UP: period = 10 x 0.75 = 7.5 ms, each slice 0.75 ms.
+  EXPECT_EQ(p.sched_period(10), usec(7500));
+  // 7.5 ms x 1024 x (0xFFFFFFFF / 10240) >> 32 = 749 999: the kernel's fixed point (±1 ns).
+  EXPECT_LE(std::abs(static_cast<std::int64_t>(p.sched_slice(hogs[0])) - usec(750)), 1);
+  EXPECT_EQ(p.sched_period(8), msec(6));
+
+  policy_t q;
+  task a = make(0), b = make(5);
+  q.enqueue(a, sched_time{}, enqueue_flags::wakeup);
+  q.enqueue(b, sched_time{}, enqueue_flags::wakeup);
+  // O2.3: nice 0 + nice 5: 6 ms x 1024/1359 = 4.52 ms, 6 ms x 335/1359 = 1.48 ms.
+  const std::int64_t sa = static_cast<std::int64_t>(q.sched_slice(a));
+  const std::int64_t sb = static_cast<std::int64_t>(q.sched_slice(b));
+  EXPECT_LE(std::abs(sa - 6000000LL * 1024 / 1359), 2);
+  EXPECT_LE(std::abs(sb - 6000000LL * 335 / 1359), 2);
+  EXPECT_TRUE(q.verify());
+}
+
+// ---- CPU shares (§2.2, §2.5) -----------------------------------------------------------------
+
+double pct(std::int64_t part, std::int64_t total) {
+  return 100.0 * static_cast<double>(part) / static_cast<double>(total);
+}
+
+std::vector<std::int64_t> run_hogs(const std::vector<int>& nices, std::int64_t dur, int hz = 1000,
+                                   int* verify_failures = nullptr) {
+  verifying p;
+  std::vector<task> ts;
+  for (int n : nices) ts.push_back(make(n));
+  tick_driver<verifying> d(p, hz);
+  for (auto& t : ts) d.add(t, behaviour::hog());
+  d.run_until(dur);
+  std::vector<std::int64_t> out;
+  for (std::size_t i = 0; i < ts.size(); ++i) out.push_back(d.stats(i).cpu_ns);
+  if (verify_failures) *verify_failures = p.failures;
+  return out;
+}
+
+TEST(CfsPolicy, TwoHogsNice0And1Split1024To820O21) {
+  int bad = 0;
+  const auto cpu = run_hogs({0, 1}, sec(20), 1000, &bad);
+  const std::int64_t total = cpu[0] + cpu[1];
+  // §2.5 O2.1: 1024 / (1024 + 820) = 55.53 %, 44.47 %; within 0.5 percentage points.
+  EXPECT_NEAR(pct(cpu[0], total), 100.0 * 1024 / 1844, 0.5);
+  EXPECT_NEAR(pct(cpu[1], total), 100.0 * 820 / 1844, 0.5);
+  EXPECT_EQ(bad, 0);
+  std::printf("cfs nice 0/1: %.3f %% / %.3f %% (oracle 55.531 / 44.469)\n", pct(cpu[0], total),
+              pct(cpu[1], total));
+}
+
+TEST(CfsPolicy, Nice0Vs5AndMinus10Vs0O21) {
+  auto a = run_hogs({0, 5}, sec(20));
+  EXPECT_NEAR(pct(a[0], a[0] + a[1]), 75.3, 1.0);  // §2.5 O2.1: 1024/1359
+  std::printf("cfs nice 0/5: %.3f %% (oracle 75.35)\n", pct(a[0], a[0] + a[1]));
+  a = run_hogs({-10, 0}, sec(20));
+  EXPECT_NEAR(pct(a[0], a[0] + a[1]), 90.3, 1.0);  // O2.1: 9548/10572
+  std::printf("cfs nice -10/0: %.3f %% (oracle 90.314)\n", pct(a[0], a[0] + a[1]));
+}
+
+TEST(CfsPolicy, ThreeEqualHogsGetAThirdEach) {
+  int bad = 0;
+  const auto cpu = run_hogs({0, 0, 0}, sec(9), 1000, &bad);
+  for (auto c : cpu) EXPECT_NEAR(pct(c, sec(9)), 100.0 / 3, 1.0);  // §2.1: equal weights
+  std::printf("cfs 3 hogs: %.3f / %.3f / %.3f %%\n", pct(cpu[0], sec(9)), pct(cpu[1], sec(9)), pct(cpu[2], sec(9)));
+  EXPECT_EQ(bad, 0);
+}
+
+TEST(CfsPolicy, Nice0VsNice19Hog1024To15O13) {
+  const auto cpu = run_hogs({0, 19}, sec(30));
+  const std::int64_t total = cpu[0] + cpu[1];
+  // §1.4 O1.3 (and §2.2): nice 19 gets 15/1039 = 1.44 % against nice 0, independent of HZ.
+  // A nice-19 task's slice (87 µs) is below one tick, so it runs whole ticks: 1 ms in every
+  // ~69 ms (1 + 68.27 ms, its vruntime step), 1.45 %.
+  EXPECT_NEAR(pct(cpu[1], total), 100.0 * 15 / 1039, 0.1);
+  std::printf("cfs nice 0/19: nice 19 gets %.3f %% (oracle 1.444)\n", pct(cpu[1], total));
+  const auto cpu250 = run_hogs({0, 19}, sec(30), 250);
+  EXPECT_NEAR(pct(cpu250[1], cpu250[0] + cpu250[1]), 100.0 * 15 / 1039, 0.1);  // HZ-independent
+  std::printf("cfs nice 0/19 HZ=250: nice 19 gets %.3f %%\n", pct(cpu250[1], cpu250[0] + cpu250[1]));
+}
+
+// ---- placement (§2.4) ------------------------------------------------------------------------
+
+// The kernel core's schedule(): put_prev (if still runnable), pick_next, set_next.
+template <class P>
+task* schedule(P& p, task* prev, bool runnable, sched_time now) {
+  if (prev && runnable) p.put_prev(*prev, now);
+  task* n = p.pick_next(now);
+  if (n) p.set_next(*n, now);
+  return n;
+}
+
+TEST(CfsPolicy, SleeperPlacedAtMinVruntimeMinusHalfLatencyO25) {
+  for (int gentle = 0; gentle <= 1; ++gentle) {
+    policy_t p;
+    policy_t::knobs k;
+    k.gentle_fair_sleepers = gentle;
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task a = make(0), b = make(0);
+    const sched_time t0{};
+    p.enqueue(a, t0, enqueue_flags::wakeup);
+    p.enqueue(b, t0, enqueue_flags::wakeup);
+    task* c = schedule(p, nullptr, false, t0);
+    task* other = c == &a ? &b : &a;
+    // `other` sleeps at once; `c` runs alone for 100 ms.
+    p.dequeue(*other, t0, dequeue_flags::sleep);
+    sched_time now = t0;
+    for (int i = 0; i < 100; ++i) {
+      now += msec(1);
+      p.tick(*c, now);
+    }
+    p.enqueue(*other, now, enqueue_flags::wakeup);
+    // §2.4 / O2.5: placed at max(old, min_vruntime - thresh), thresh = latency (6 ms) halved
+    // by GENTLE_FAIR_SLEEPERS; min_vruntime is the running task's vruntime.
+    EXPECT_EQ(p.min_vruntime(), c->vruntime);
+    EXPECT_EQ(other->vruntime, p.min_vruntime() - (gentle ? msec(3) : msec(6))) << gentle;
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+TEST(CfsPolicy, ShortSleepKeepsOwnVruntime) {
+  policy_t p;
+  task a = make(0), b = make(0);
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  task* c = schedule(p, nullptr, false, now);
+  now += msec(2);
+  p.dequeue(*c, now, dequeue_flags::sleep);
+  const vtime before = c->vruntime;
+  task* o = schedule(p, c, false, now);
+  now += msec(1);
+  p.tick(*o, now);
+  p.enqueue(*c, now, enqueue_flags::wakeup);
+  // §2.4: "never gain time by being placed backwards": max(own, min_vruntime - 3 ms) = own.
+  EXPECT_EQ(c->vruntime, before);
+}
+
+TEST(CfsPolicy, NewTaskStartsOneVsliceLateStartDebit) {
+  policy_t p;
+  task parent = make(0), child = make(0);
+  sched_time now{};
+  p.enqueue(parent, now, enqueue_flags::wakeup);
+  ASSERT_EQ(schedule(p, nullptr, false, now), &parent);
+  now += msec(10);
+  p.tick(parent, now);
+  const vtime minv = p.min_vruntime();
+  ASSERT_EQ(minv, parent.vruntime);
+  p.task_new(child, &parent, now);
+  p.enqueue(child, now, enqueue_flags::initial);
+  // §2.4 START_DEBIT: v = min_vruntime + vslice; with the parent queued the child's slice is
+  // period(2) x 1024/2048 = 3 ms (nice 0: vslice = slice); the kernel's fixed point gives
+  // 6 ms x 1024 x (0xFFFFFFFF / 2048) >> 32 = 2 999 998 ns.
+  EXPECT_LE(std::abs((child.vruntime - minv) - msec(3)), 2);
+  EXPECT_FALSE(p.wakeup_preempt(child, parent, now));  // the child waits: it is 3 ms behind
+  EXPECT_TRUE(p.verify());
+
+  // Without START_DEBIT the child starts at the parent's vruntime.
+  policy_t q;
+  policy_t::knobs k;
+  k.start_debit = 0;
+  ASSERT_EQ(q.configure(k), errc::ok);
+  task p2 = make(0), c2 = make(0);
+  q.enqueue(p2, sched_time{}, enqueue_flags::wakeup);
+  schedule(q, nullptr, false, sched_time{});
+  q.tick(p2, sched_time{} + msec(4));
+  q.task_new(c2, &p2, sched_time{} + msec(4));
+  q.enqueue(c2, sched_time{} + msec(4), enqueue_flags::initial);
+  EXPECT_EQ(c2.vruntime, p2.vruntime);
+}
+
+TEST(CfsPolicy, ChildRunsFirstSwapsAndPreempts) {
+  policy_t p;
+  policy_t::knobs k;
+  k.child_runs_first = 1;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task parent = make(0), child = make(0);
+  sched_time now{};
+  p.enqueue(parent, now, enqueue_flags::wakeup);
+  schedule(p, nullptr, false, now);
+  now += msec(5);
+  p.task_new(child, &parent, now);
+  p.enqueue(child, now, enqueue_flags::initial);
+  EXPECT_TRUE(child.vruntime < parent.vruntime);
+  EXPECT_TRUE(p.wakeup_preempt(child, parent, now));
+  EXPECT_EQ(schedule(p, &parent, true, now), &child);
+}
+
+// ---- preemption (§2.5, §2.6) -----------------------------------------------------------------
+
+// curr runs alone; `woken` is put to sleep once (so its vruntime is absolute), then its
+// vruntime is set `behind` ns behind curr's and it wakes.
+bool wake_behind(int woken_nice, std::int64_t behind) {
+  policy_t p;
+  task curr = make(0), woken = make(woken_nice);
+  sched_time now{};
+  p.enqueue(woken, now, enqueue_flags::wakeup);
+  p.dequeue(woken, now, dequeue_flags::sleep);
+  p.enqueue(curr, now, enqueue_flags::wakeup);
+  schedule(p, nullptr, false, now);
+  now += msec(20);
+  p.tick(curr, now);
+  woken.vruntime = curr.vruntime - behind;
+  p.enqueue(woken, now, enqueue_flags::wakeup);
+  if (behind <= msec(3)) {
+    EXPECT_EQ(woken.vruntime, curr.vruntime - behind);  // within the 3 ms sleeper window
+  } else {
+    // §2.4: placement clamps a waking task to min_vruntime - 3 ms, so a nice-5 wakee (gran
+    // 3.06 ms) cannot preempt a nice-0 curr by sleeping alone; set its vruntime after the
+    // enqueue (it is the only task in the tree, so the order is unaffected).
+    EXPECT_EQ(woken.vruntime, curr.vruntime - msec(3));
+    woken.vruntime = curr.vruntime - behind;
+  }
+  return p.wakeup_preempt(woken, curr, now);
+}
+
+TEST(CfsPolicy, WakeupPreemptsOnlyBeyondWakeupGranO25) {
+  // §2.6 / O2.5: a nice-0 wakee preempts a nice-0 curr only when more than 1 ms behind.
+  EXPECT_FALSE(wake_behind(0, 0));
+  EXPECT_FALSE(wake_behind(0, msec(1)));
+  EXPECT_TRUE(wake_behind(0, msec(1) + 1));
+  EXPECT_TRUE(wake_behind(0, msec(2)));
+  // §2.6: gran = calc_delta_fair(1 ms, wakee): 3 056 716 ns for a nice-5 wakee (O2.4).
+  EXPECT_FALSE(wake_behind(5, 3056716));
+  EXPECT_TRUE(wake_behind(5, 3056717));
+  // A nice -5 wakee: 1 ms x 1024/3121 = 328 100 ns.
+  EXPECT_FALSE(wake_behind(-5, 1000000LL * 1024 / 3121 - 1));
+  EXPECT_TRUE(wake_behind(-5, 1000000LL * 1024 / 3121 + 2));
+}
+
+TEST(CfsPolicy, BatchAndIdleWakeesNeverPreemptIdleCurrAlwaysPreempted) {
+  for (sched_kind kind : {sched_kind::batch, sched_kind::idle}) {
+    policy_t p;
+    task curr = make(0), woken = make(0, kind);
+    sched_time now{};
+    p.enqueue(curr, now, enqueue_flags::wakeup);
+    schedule(p, nullptr, false, now);
+    now += msec(50);
+    p.enqueue(woken, now, enqueue_flags::wakeup);
+    woken.vruntime = curr.vruntime - msec(40);  // far behind: a normal wakee would preempt
+    EXPECT_FALSE(p.wakeup_preempt(woken, curr, now));  // §2.6 step 5
+  }
+  policy_t p;
+  task curr = make(0, sched_kind::idle), woken = make(0);
+  sched_time now{};
+  p.enqueue(curr, now, enqueue_flags::wakeup);
+  schedule(p, nullptr, false, now);
+  p.enqueue(woken, now, enqueue_flags::wakeup);
+  EXPECT_TRUE(p.wakeup_preempt(woken, curr, now));  // §2.6 step 4
+}
+
+TEST(CfsPolicy, TickPreemptsAfterIdealSlice) {
+  // Two nice-0 hogs on UP: ideal slice = 6 ms x 1/2 = 3 ms (§2.5), which the kernel's fixed
+  // point computes as 2 999 998 ns, so the 3rd tick (ran 3 ms > ideal) reschedules: they
+  // alternate every 3 ms (0, 3, ..., 39 ms: 14 switches in 40 ms).
+  policy_t p;
+  tick_driver<single_class<policy_t>> d(*static_cast<single_class<policy_t>*>(&p), 1000);
+  task a = make(0), b = make(0);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  d.run_until(msec(40));
+  EXPECT_EQ(d.stats(0).cpu_ns + d.stats(1).cpu_ns, msec(40));
+  EXPECT_EQ(d.context_switches(), 14u);
+  EXPECT_EQ(d.stats(0).max_wait_ns, msec(3));
+  EXPECT_EQ(d.stats(1).max_wait_ns, msec(3));
+}
+
+TEST(CfsPolicy, YieldUsesTheSkipBuddy) {
+  policy_t p;
+  task a = make(0), b = make(0);
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  task* c = schedule(p, nullptr, false, now);
+  task* o = c == &a ? &b : &a;
+  now += usec(100);
+  p.tick(*c, now);
+  // Make curr the leftmost after put_prev, but within one wakeup granularity of the other.
+  c->vruntime = o->vruntime - usec(500);
+  p.yield(*c, now);
+  EXPECT_EQ(schedule(p, c, true, now), o);  // §2.7: the skip buddy is avoided
+  // The skip buddy persists until the yielder is picked or leaves: still avoided.
+  now += usec(10);
+  EXPECT_EQ(schedule(p, o, true, now), o);
+  // Once the other task is more than one wakeup granularity ahead, the yielder runs again.
+  now += msec(2);
+  p.tick(*o, now);
+  EXPECT_EQ(schedule(p, o, true, now), c);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(CfsPolicy, NextBuddyRunsTheWakeeThatPreempted) {
+  // §2.6 step 7 / §2.7: a preempting wakee becomes `next` and wins the pick while within one
+  // wakeup granularity of the leftmost.
+  policy_t p;
+  task curr = make(0), waiter = make(0), woken = make(0);
+  sched_time now{};
+  p.enqueue(curr, now, enqueue_flags::wakeup);
+  p.enqueue(waiter, now, enqueue_flags::wakeup);
+  p.enqueue(woken, now, enqueue_flags::wakeup);
+  p.dequeue(woken, now, dequeue_flags::sleep);
+  schedule(p, nullptr, false, now);
+  task* c = p.current();
+  task* w = c == &curr ? &waiter : &curr;
+  now += msec(2);
+  p.tick(*c, now);
+  woken.vruntime = w->vruntime + usec(500);  // behind curr by > 1 ms, but not the leftmost
+  c->vruntime = w->vruntime + msec(2);
+  p.enqueue(woken, now, enqueue_flags::wakeup);
+  ASSERT_EQ(woken.vruntime, w->vruntime + usec(500));
+  EXPECT_TRUE(p.wakeup_preempt(woken, *c, now));
+  EXPECT_EQ(schedule(p, c, true, now), &woken);
+  EXPECT_TRUE(p.verify());
+}
+
+// ---- bad input, misuse ---------------------------------------------------------------------
+
+TEST(CfsPolicy, BadParametersAreRefusedWithoutChange) {
+  policy_t p;
+  task t = make(3);
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, 20, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, -21, 0, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(p.setup(t, {sched_kind::fifo, 0, 10, 0, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(p.setup(t, {sched_kind::deadline, 0, 0, 1, 2, 3}), errc::invalid_argument);
+  EXPECT_EQ(t.nice, 3);
+  EXPECT_EQ(t.load.weight, 526u);
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, 0, 0, 0, 0, 0}), errc::busy);
+  EXPECT_EQ(t.nice, 3);
+  EXPECT_EQ(p.load(), 526u);
+
+  const policy_t::knobs before = p.config();
+  policy_t::knobs k;
+  k.latency = 0;
+  EXPECT_EQ(p.configure(k), errc::invalid_argument);
+  k = {};
+  k.min_granularity = 0;
+  EXPECT_EQ(p.configure(k), errc::invalid_argument);
+  k = {};
+  k.cpus = 0;
+  EXPECT_EQ(p.configure(k), errc::invalid_argument);
+  k = {};
+  k.latency = usec(500);  // below min_granularity 750 µs
+  EXPECT_EQ(p.configure(k), errc::inverted);
+  k = {};
+  k.wakeup_granularity = -1;
+  EXPECT_EQ(p.configure(k), errc::invalid_argument);
+  k = {};
+  k.tunable_scaling = 3;
+  EXPECT_EQ(p.configure(k), errc::invalid_argument);
+  EXPECT_EQ(p.config().latency, before.latency);
+  EXPECT_EQ(p.config().min_granularity, before.min_granularity);
+  EXPECT_EQ(p.sched_latency(), msec(6));
+  k = {};
+  k.wakeup_granularity = 0;  // the kernel allows 0
+  EXPECT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.reset_vruntime(vtime{5}), errc::busy);  // queue not empty
+}
+
+TEST(CfsPolicy, DoubleEnqueueAndStrayDequeueAreRefusedAndReported) {
+  policy_t p;
+  task t = make(0), u = make(0);
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  schedcore_test::check_scope scope;
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(scope.take().size(), 1u);
+  EXPECT_EQ(p.nr_runnable(), 1u);
+  p.dequeue(u, sched_time{}, dequeue_flags::sleep);
+  EXPECT_EQ(scope.take().size(), 1u);
+  EXPECT_EQ(p.nr_runnable(), 1u);
+  EXPECT_TRUE(p.verify());
+}
+
+// ---- wrap (§2.1: wrap-safe vruntime compare) -------------------------------------------------
+
+struct run_result {
+  std::vector<std::int64_t> cpu;
+  std::vector<std::size_t> log;
+  std::vector<std::int64_t> lat;
+  int verify_failures;
+  bool operator==(const run_result& o) const {
+    return cpu == o.cpu && log == o.log && lat == o.lat && verify_failures == o.verify_failures;
+  }
+};
+
+run_result mixed_run(sched_time origin, bool reset_min, u64 min_vr) {
+  verifying p;
+  if (reset_min) {
+    EXPECT_EQ(p.reset_vruntime(vtime{min_vr}), errc::ok);
+  }
+  task a = make(0), b = make(3), c = make(-2), d2 = make(0), e = make(10);
+  tick_driver<verifying> d(p, 250, origin);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog(msec(1)));
+  d.add(c, behaviour::cycle(msec(3), msec(11), msec(2)));
+  d.add(d2, behaviour::cycle(usec(700), msec(4), usec(300)));
+  d.add(e, behaviour::cycle(msec(20), msec(35)));
+  d.run_until(sec(3));
+  run_result r;
+  for (std::size_t i = 0; i < 5; ++i) {
+    r.cpu.push_back(d.stats(i).cpu_ns);
+    for (auto l : d.stats(i).wakeup_latency_ns) r.lat.push_back(l);
+  }
+  r.log = d.switch_log();
+  r.verify_failures = p.failures;
+  return r;
+}
+
+TEST(CfsPolicy, SameScheduleWhenClockOrVruntimeStartsJustBelowWrap) {
+  const run_result base = mixed_run(sched_time{}, true, 0);
+  EXPECT_EQ(base.verify_failures, 0);
+  EXPECT_GT(base.cpu[0], 0);
+  EXPECT_GT(base.log.size(), 100u);
+  // The driver's clock just below 2^64.
+  EXPECT_TRUE(mixed_run(sched_time{std::numeric_limits<u64>::max() - msec(1500)}, true, 0) == base);
+  // min_vruntime just below 2^64 (the vruntimes cross the wrap during the run).
+  EXPECT_TRUE(mixed_run(sched_time{}, true, std::numeric_limits<u64>::max() - msec(200)) == base);
+  // The kernel's own start, 2^64 - 2^20 (the default).
+  EXPECT_TRUE(mixed_run(sched_time{}, false, 0) == base);
+  // Both at once.
+  EXPECT_TRUE(mixed_run(sched_time{std::numeric_limits<u64>::max() - msec(10)}, true,
+                        std::numeric_limits<u64>::max() - 5) == base);
+}
+
+TEST(CfsPolicy, MigrationAndParameterChangeKeepRelativeVruntime) {
+  policy_t a, b;
+  ASSERT_EQ(b.reset_vruntime(vtime{1ull << 40}), errc::ok);
+  task t = make(0), u = make(0);
+  sched_time now{};
+  a.enqueue(t, now, enqueue_flags::wakeup);
+  a.enqueue(u, now, enqueue_flags::wakeup);
+  schedule(a, nullptr, false, now);
+  task* c = a.current();
+  task* o = c == &t ? &u : &t;
+  now += msec(2);
+  a.tick(*c, now);
+  const std::int64_t lead = o->vruntime - a.min_vruntime();
+  a.dequeue(*o, now, dequeue_flags::migrating);
+  b.enqueue(*o, now, enqueue_flags::migrated);
+  EXPECT_EQ(o->vruntime - b.min_vruntime(), lead);  // §2.4: migration renormalises
+  // A nice change through dequeue(save) / setup / enqueue(restore) keeps the offset.
+  b.dequeue(*o, now, dequeue_flags::save);
+  EXPECT_EQ(b.setup(*o, {sched_kind::normal, 7, 0, 0, 0, 0}), errc::ok);
+  b.enqueue(*o, now, enqueue_flags::restore);
+  EXPECT_EQ(o->vruntime - b.min_vruntime(), lead);
+  EXPECT_EQ(b.load(), 215u);
+  EXPECT_TRUE(a.verify());
+  EXPECT_TRUE(b.verify());
+}
+
+}  // namespace

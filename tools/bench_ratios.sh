@@ -9,13 +9,13 @@
 set -euo pipefail
 dir=$1; min_time=${2:-0.1}
 csv=$(mktemp); trap 'rm -f "$csv"' EXIT
+# Ratios are computed within one binary (one run): names may repeat across binaries.
 for bin in "$dir"/*_bench; do
   [ -x "$bin" ] || continue
-  echo "== $(basename "$bin")" >&2
+  echo "== $(basename "$bin")"
   # Benchmark 1.7 prints its context to stderr; CSV rows go to stdout.
   "$bin" --benchmark_format=csv --benchmark_min_time="$min_time" 2>/dev/null |
-    awk -F, 'NR > 1 && $1 ~ /^"?BM_/ { gsub(/"/, "", $1); print $1 "," $4 "," $5 }' >> "$csv"
-done
+    awk -F, 'NR > 1 && $1 ~ /^"?BM_/ { gsub(/"/, "", $1); print $1 "," $4 "," $5 }' > "$csv"
 awk -F, '
   {
     split($1, part, "/"); op = part[1]; sub(/^BM_/, "", op); structure = part[2]; n = part[3]
@@ -43,3 +43,4 @@ awk -F, '
       }
     }
   }' "$csv"
+done

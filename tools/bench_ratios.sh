@@ -5,7 +5,7 @@
 #
 #   bench_ratios.sh BENCH_DIR [min_time_seconds]
 # Benchmarks must be named BM_<op>/<structure>/<N>; structures whose name starts with
-# "schedcore" are ours, every other structure is a baseline.
+# raw_*, boost_*, std_* or baseline* are baselines, every other structure is schedcore's.
 set -euo pipefail
 dir=$1; min_time=${2:-0.1}
 csv=$(mktemp); trap 'rm -f "$csv"' EXIT
@@ -32,10 +32,10 @@ awk -F, '
       for (j = 1; j <= ns; ++j) {
         s = names[j]; if (!((keys[i], s) in t)) continue
         ratios = ""
-        if (s !~ /^schedcore/) {
+        if (s ~ /^(raw_|boost_|std_|baseline)/) {
           for (k = 1; k <= ns; ++k) {
             ours = names[k]
-            if (ours ~ /^schedcore/ && (keys[i], ours) in t && t[keys[i], s] > 0)
+            if (ours !~ /^(raw_|boost_|std_|baseline)/ && (keys[i], ours) in t && t[keys[i], s] > 0)
               ratios = ratios sprintf("%s %.2fx  ", ours, t[keys[i], ours] / t[keys[i], s])
           }
         }

@@ -24,7 +24,7 @@ schedcore_install_deps() {
 
 # Everything the host build, the unit tests and the benchmarks need.
 SCHEDCORE_HOST_PACKAGES=(g++ clang cmake ninja-build libgtest-dev libbenchmark-dev libboost-dev
-                         valgrind doxygen g++-multilib)
+                         valgrind doxygen g++-multilib libclang-rt-14-dev)
 # The freestanding cross-target proofs and the qemu ports.
 SCHEDCORE_CROSS_PACKAGES=(gcc-arm-none-eabi binutils-arm-none-eabi gcc-riscv64-unknown-elf
                           qemu-system-arm qemu-system-misc)
@@ -32,3 +32,6 @@ SCHEDCORE_CROSS_PACKAGES=(gcc-arm-none-eabi binutils-arm-none-eabi gcc-riscv64-u
 # emulator, and gcc-12/g++-12 by name (Debian's header Makefile calls gcc-12). The kernel image
 # and busybox-static are fetched by the test itself with `apt-get download`, not installed.
 SCHEDCORE_PORT_PACKAGES=(linux-headers-amd64 kmod qemu-system-x86 gcc-12 g++-12)
+# The HTML report's rendering test (tests/sim/report_render.sh): headless Chromium takes a
+# screenshot of `schedsim report` output; a font so that text renders.
+SCHEDCORE_DOCS_PACKAGES=(chromium fonts-dejavu-core)

@@ -397,3 +397,29 @@ TEST(Cfs2007Policy, SameScheduleWhenClockOrFairClockStartsJustBelowWrap) {
 }
 
 }  // namespace
+
+namespace {
+
+// Regression (found by tests/fuzz/policies_fuzz, seed corpus/policies/
+// cfs2007-fork-debit-beyond-limit): with a v-series granularity above twice runtime_limit,
+// START_DEBIT on fork used to set wait_runtime = -gran/2 beyond the ±runtime_limit clamp that
+// every wait_runtime change obeys in 2.6.23, and verify() failed.
+TEST(Cfs2007Policy, ForkDebitIsClampedToRuntimeLimit) {
+  policy_t p;
+  policy_t::knobs k;
+  k.granularity = msec(48);  // gran/2 = 24 ms > runtime_limit = 20 ms (latency at 1 CPU)
+  ASSERT_EQ(p.configure(k), errc::ok);
+  ASSERT_EQ(p.runtime_limit(), msec(20));
+  task parent, child;
+  ASSERT_EQ(p.setup(parent, {sched_kind::normal, 0, 0, 0, 0, 0}), errc::ok);
+  ASSERT_EQ(p.setup(child, {sched_kind::normal, 0, 0, 0, 0, 0}), errc::ok);
+  const sched_time t0{};
+  p.enqueue(parent, t0, enqueue_flags::wakeup);
+  p.set_next(parent, t0);
+  p.task_new(child, &parent, t0 + msec(3));
+  EXPECT_EQ(child.wait_runtime, -msec(20));
+  p.enqueue(child, t0 + msec(3), enqueue_flags::initial);
+  EXPECT_TRUE(p.verify());
+}
+
+}  // namespace

@@ -46,6 +46,9 @@ struct prio_fifo {
   bool tick(task&, sched_time) noexcept { return false; }
   bool wakeup_preempt(task& woken, task& curr, sched_time) noexcept { return woken.priority < curr.priority; }
   usize nr_runnable() const noexcept { return queue.size(); }
+  void switched_from(task& t, sched_time) noexcept {
+    if (log) log->push_back("switched_from " + std::to_string(t.id));
+  }
   void yield(task& curr, sched_time) noexcept {  // move to tail, as SCHED_FIFO's yield does
     queue.erase(std::remove(queue.begin(), queue.end(), &curr), queue.end());
     queue.push_back(&curr);
@@ -124,7 +127,10 @@ TEST(ClassStack, OptionalHooksForwardOrDefault) {
   rq.yield(a, now);
   ASSERT_EQ(log, std::vector<std::string>{"yield 1"});
   EXPECT_EQ(rq.schedule(&a, true, now), &b);
-  // minimal has no yield/prio_changed/task_new/task_dead: the defaults do nothing.
+  rq.switched_from(b, now);
+  ASSERT_EQ(log.back(), "switched_from 2") << "forwarded to the task's current class";
+  // minimal has no yield/prio_changed/task_new/task_dead/switched_from: the defaults do nothing.
+  rq.switched_from(f, now);
   rq.yield(f, now);
   rq.prio_changed(f, now);
   rq.task_new(f, &a, now);

@@ -363,3 +363,48 @@ TEST(EdfPolicy, SameScheduleWhenTheClockStartsJustBelowWrap) {
 }
 
 }  // namespace
+
+namespace {
+
+// Regression (found by tests/fuzz/policies_fuzz, seed corpus/policies/edf-throttled-restore):
+// a running task that is throttled when the core changes its parameters goes back to the
+// timer tree on enqueue(restore); the core then calls set_next for it, which must be accepted
+// (the kernel's set_next_task_dl tolerates a throttled curr) and ask for a reschedule.
+TEST(EdfPolicy, ThrottledRunningTaskRestoredAfterRefusedChangeIsAccepted) {
+  driven p;
+  task t, other;
+  ASSERT_EQ(p.setup(t, dl(msec(2), msec(10))), errc::ok);
+  ASSERT_EQ(p.setup(other, dl(msec(1), msec(20))), errc::ok);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::wakeup);
+  p.enqueue(other, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(p.schedule(nullptr, false, t0), &t);
+  ASSERT_TRUE(p.tick(t, t0 + msec(2))) << "budget used: throttled";
+  ASSERT_TRUE(t.throttled);
+  schedcore_test::check_scope scope;
+  p.dequeue(t, t0 + msec(2), dequeue_flags::save);
+  EXPECT_NE(p.setup(t, dl(msec(20), msec(10))), errc::ok) << "runtime > deadline is refused";
+  p.enqueue(t, t0 + msec(2), enqueue_flags::restore);
+  p.set_next(t, t0 + msec(2));
+  EXPECT_TRUE(scope.take().empty()) << "no misuse reported for a throttled curr";
+  EXPECT_TRUE(p.tick(t, t0 + msec(3))) << "the throttled curr asks to be switched out";
+  EXPECT_EQ(p.schedule(&t, true, t0 + msec(3)), &other);
+  EXPECT_TRUE(p.verify());
+}
+
+}  // namespace
+
+namespace {
+
+// A task leaving the deadline class for another class releases its admitted bandwidth, as at
+// exit (policy.hpp: switched_from); otherwise admission would refuse forever after.
+TEST(EdfPolicy, SwitchedFromReleasesBandwidth) {
+  policy_t p;  // 1 CPU, 95 % bound
+  task a, b;
+  ASSERT_EQ(p.setup(a, dl(msec(60), msec(100))), errc::ok);
+  EXPECT_EQ(p.setup(b, dl(msec(60), msec(100))), errc::overloaded);
+  p.switched_from(a, sched_time{});
+  EXPECT_EQ(p.setup(b, dl(msec(60), msec(100))), errc::ok) << "a's 0.6 was released";
+}
+
+}  // namespace

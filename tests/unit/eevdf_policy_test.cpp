@@ -28,7 +28,10 @@ struct task : eevdf_entity {
 };
 
 using policy_t = eevdf_policy<task>;
+#ifdef __SIZEOF_INT128__
+#define SCHEDCORE_TEST_HAVE_INT128 1
 __extension__ typedef __int128 i128;  // exact brute-force sums (host only)
+#endif
 using driven = single_class<policy_t>;
 
 task make(int nice, sched_kind kind = sched_kind::normal) {
@@ -257,6 +260,7 @@ TEST(EevdfPolicy, IdleAndBatchWakeupRules) {
   EXPECT_TRUE(p.verify());
 }
 
+#ifdef SCHEDCORE_TEST_HAVE_INT128  // 128-bit brute force: 64-bit hosts only (the -m32 build skips it)
 // ---- differential: pick == brute-force EEVDF ----------------------------------------------------
 
 // Independent O(n) EEVDF pick from the entities' own fields (algorithms-modern.md §3.2/§3.4):
@@ -446,6 +450,7 @@ TEST(EevdfPolicy, LagStaysWithinTheEevdfBoundOverLongRandomRuns) {
   std::printf("lag HZ=250 n 10: worst %lld ns, bound %lld ns\n", static_cast<long long>(pr.worst),
               static_cast<long long>(pr.bound));
 }
+#endif  // SCHEDCORE_TEST_HAVE_INT128
 
 // ---- bad input, misuse, wrap ------------------------------------------------------------------
 

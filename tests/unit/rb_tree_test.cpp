@@ -161,7 +161,7 @@ class RbTree : public ::testing::Test {
   // One random operation: insert, erase any, pop minimum, or requeue (erase + advance + insert).
   void random_op(rng& r, u64 spread) {
     const u64 op = r.below(8);
-    task_t& t = pool_[r.below(pool_.size())];
+    task_t& t = pool_[static_cast<std::size_t>(r.below(pool_.size()))];
     if (!linked_[t.id]) {
       if (op < 6) {
         t.key = random_key(r, spread);
@@ -355,7 +355,7 @@ TYPED_TEST(RbTree, MisuseIsReportedAndRefusedWithoutChange) {
         s.push_back(t.hook.sc_parent_color);
         s.push_back(reinterpret_cast<uptr>(t.hook.sc_child[0]));
         s.push_back(reinterpret_cast<uptr>(t.hook.sc_child[1]));
-        s.push_back(t.best.ns());
+        s.push_back(static_cast<uptr>(t.best.ns()));  // low word on 32-bit: a snapshot, not a key
       }
       s.push_back(tree.size());
       s.push_back(reinterpret_cast<uptr>(tree.front()));

@@ -300,7 +300,10 @@ class cfs2007_policy {
     stats_enqueue(e, false);
     const duration_ns gran = sched_granularity();
     e.fair_key = E(*curr_).fair_key - niced_granularity(*curr_, gran) - 1;
-    if (knobs_.start_debit) e.wait_runtime = -(gran / 2);
+    // START_DEBIT, clamped to ±runtime_limit like every wait_runtime change (2.6.23 routes
+    // it through __add_wait_runtime's limit_wait_runtime): a v-series granularity larger than
+    // twice the limit would otherwise leave the child outside the invariant verify() checks.
+    if (knobs_.start_debit) e.wait_runtime = -min_of(gran / 2, runtime_limit_);
     e.key_preset = true;
   }
 

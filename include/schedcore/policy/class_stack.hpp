@@ -173,6 +173,11 @@ class class_stack {
   bool next_timer(sched_time& when) const noexcept { return next_timer_from<0>(when, false); }
   /// Runs every class's due timers; true when any asks for a reschedule.
   bool timer(sched_time now) noexcept { return timer_from<0>(now); }
+  /// Optional hook `switched_from`, forwarded to `t`'s current class (call it after the
+  /// dequeue and before changing `t`'s class index).
+  void switched_from(task_type& t, sched_time now) noexcept {
+    dispatch(t, [&](auto& cls) { policy_traits<remove_cvref_t<decltype(cls)>>::switched_from(cls, t, now); });
+  }
   /// Every class's `verify()` (or true where a class has none).
   bool verify() const noexcept { return verify_from<0>(); }
 

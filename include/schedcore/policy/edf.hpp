@@ -247,13 +247,16 @@ class edf_policy {
   }
   /// The ready task with the earliest absolute deadline, or nullptr. No side effects.
   Task* pick_next(sched_time) noexcept { return ready_.front(); }
-  /// `t` starts running (it stays in the ready tree).
+  /// `t` starts running (it stays in the ready tree). A throttled task may be set as curr
+  /// when the core restores a running task after a parameter change (dequeue(save),
+  /// enqueue(restore), set_next): it consumes nothing while throttled, and the next tick asks
+  /// for a reschedule, as the kernel lets a throttled curr run until its next resched.
   void set_next(Task& t, sched_time now) noexcept {
     edf_entity& e = E(t);
-    if (SCHEDCORE_MISUSE(!e.in_ready)) return;
+    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
     curr_ = &t;
     e.exec_start = now;
-    resched_ = false;
+    resched_ = !e.in_ready;
   }
   /// Running `t` stops running: charged.
   void put_prev(Task& t, sched_time now) noexcept {
@@ -330,6 +333,9 @@ class edf_policy {
     if (e.admitted) total_bw_ -= e.dl_bw;
     e.admitted = false;
   }
+  /// `t` moves to another class: its admitted bandwidth is released, as at exit (the
+  /// kernel's switched_from_dl / task_non_contending path for the root domain's total_bw).
+  void switched_from(Task& t, sched_time now) noexcept { task_dead(t, now); }
   /// The running task of this class, or nullptr.
   Task* current() const noexcept { return curr_; }
 

@@ -314,6 +314,10 @@ class goodness24_policy {
     if (yielder_ == &t) yielder_ = nullptr;
   }
 
+  /// `t` moves to another class: it leaves the all-tasks list the epoch recalculation walks,
+  /// exactly as when it dies (setup or task_new in this class registers it again).
+  void switched_from(Task& t, sched_time now) noexcept { task_dead(t, now); }
+
   /// 2.4's goodness of `t` for the next pick (against the last task's address space).
   int goodness_of(const Task& t) const noexcept { return goodness(EntityOf::get(t), same_mm(t, prev_, prev_mm_)); }
   /// Number of epoch recalculations so far.

@@ -20,7 +20,10 @@
 ///   task_dead(t)                 once, after the last dequeue
 /// ```
 /// A parameter change (nice, RT priority) is `dequeue(save)`, change, `enqueue(restore)`,
-/// `prio_changed(t)`, as in the kernel's `sched_setscheduler`.
+/// `prio_changed(t)`, as in the kernel's `sched_setscheduler`. When the change moves t to
+/// another class, the core calls the old class's `switched_from(t)` after the dequeue and
+/// before t's class changes (the kernel's `switched_from`), so a class that keeps per-task
+/// state beyond its queue (admitted bandwidth, a list of all its tasks) can release it.
 ///
 /// | hook | required | meaning | default |
 /// |---|---|---|---|
@@ -37,6 +40,7 @@
 /// | `prio_changed(t, now)` | no | after a parameter change | nothing |
 /// | `task_new(child, parent, now)` | no | fork; parent may be nullptr | nothing |
 /// | `task_dead(t, now)` | no | after the final dequeue | nothing |
+/// | `switched_from(t, now)` | no | t (not queued) moves to another class: release per-class state | nothing |
 /// | `verify() const -> bool` | no | O(n) structural self-check | true |
 /// | `next_timer(sched_time& when) const -> bool` | no | earliest class-internal timer (replenish, unthrottle) | false: none |
 /// | `timer(now) -> bool` | no | run class timers due at `now`; true asks for a reschedule | false |
@@ -98,6 +102,8 @@ SCHEDCORE_DETAIL_HOOK_DETECTOR(has_prio_changed, void,
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_task_new, void,
     declval<P&>().task_new(declval<task_t<P>&>(), declval<task_t<P>*>(), sched_time{}))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_task_dead, void, declval<P&>().task_dead(declval<task_t<P>&>(), sched_time{}))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_switched_from, void,
+    declval<P&>().switched_from(declval<task_t<P>&>(), sched_time{}))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_verify, bool, declval<const P&>().verify())
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_next_timer, bool, declval<const P&>().next_timer(declval<sched_time&>()))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_timer, bool, declval<P&>().timer(sched_time{}))
@@ -168,6 +174,11 @@ struct policy_traits {
   /// `p.task_dead(t, now)`, or nothing.
   static void task_dead([[maybe_unused]] P& p, [[maybe_unused]] task_type& t, [[maybe_unused]] sched_time now) noexcept {
     if constexpr (detail::has_task_dead<P>::value) p.task_dead(t, now);
+  }
+  /// `p.switched_from(t, now)`, or nothing.
+  static void switched_from([[maybe_unused]] P& p, [[maybe_unused]] task_type& t,
+                            [[maybe_unused]] sched_time now) noexcept {
+    if constexpr (detail::has_switched_from<P>::value) p.switched_from(t, now);
   }
   /// `p.next_timer(when)`, or false (no timer).
   static bool next_timer([[maybe_unused]] const P& p, [[maybe_unused]] sched_time& when) noexcept {

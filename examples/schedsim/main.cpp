@@ -1,0 +1,398 @@
+// schedsim: the deterministic SMP scheduling simulator's command line (architecture.md,
+// "Simulator contract").
+//
+//   schedsim list
+//   schedsim run     --scenario NAME | --rt-app FILE [--policy SPEC] [options]
+//   schedsim compare --scenario NAME|all | --rt-app FILE [--policies SPEC,SPEC,...] [options]
+//   schedsim sweep   --scenario NAME | --rt-app FILE --policy NAME --knob KNOB=v1,v2,... [options]
+//
+// options: --cpus N  --hz N  --duration TIME  --seed N  --format table|json|csv  --trace FILE
+//          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --jobs N
+//          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
+// Exit: 0 ok, 2 usage error, 3 bad input file.
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "policies.hpp"
+#include "progress.hpp"
+#include "report_cmd.hpp"  // schedsim plot / report (kept apart: schedsim_report_main)
+#include "schedcore/sim/engine.hpp"
+#include "schedcore/sim/registry.hpp"
+#include "schedcore/sim/report.hpp"
+#include "schedcore/sim/scenarios.hpp"
+#include "schedcore/sim/trace.hpp"
+
+#if __has_include("schedcore/sim/rtapp.hpp")
+#include "schedcore/sim/rtapp.hpp"
+#define SCHEDSIM_HAVE_RTAPP 1
+#endif
+
+namespace sim = schedcore::sim;
+
+namespace {
+
+/// A bad input file: exit 3.
+struct input_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct options {
+  std::string command;
+  std::string scenario, rtapp, policy, policies, knob, format = "table", trace;
+  int cpus = 0, hz = 0, jobs = 0;
+  std::int64_t duration = 0;
+  std::uint64_t seed = 1;
+  bool host_timing = true;
+  sim::machine_model machine{};
+};
+
+const char* usage_text =
+    "usage: schedsim list\n"
+    "       schedsim run     --scenario NAME | --rt-app FILE [--policy NAME[:knob=value,...]] [options]\n"
+    "       schedsim compare --scenario NAME|all | --rt-app FILE [--policies SPEC,SPEC,...] [options]\n"
+    "       schedsim sweep   --scenario NAME | --rt-app FILE --policy NAME --knob KNOB=v1,v2,... [options]\n"
+    "       schedsim plot    --scenario NAME [--policies SPEC,...] --out DIR [--bench CSV] [--only LIST] [options]\n"
+    "       schedsim report  --scenario NAME [--policies SPEC,...] -o FILE.html [--bench CSV] [--timeline TIME] [options]\n"
+    "options: --cpus N --hz N --duration TIME --seed N --format table|json|csv --trace FILE\n"
+    "         --cs-cost TIME --refill TIME --refill-half TIME --balance TIME --jobs N --no-host-timing\n"
+    "times accept units: 500us, 2ms, 10s (no unit = ns)\n";
+
+std::int64_t parse_time_arg(const std::string& flag, const std::string& v, std::int64_t min) {
+  std::int64_t out = 0;
+  if (!sim::parse_value(v, schedcore::knob_unit::time_ns, out) || out < min)
+    throw sim::usage_error(flag + ": bad time '" + v + "' (expected e.g. 500us, 2ms, 10s" +
+                           (min > 0 ? ", > 0)" : ", >= 0)"));
+  return out;
+}
+long long parse_int_arg(const std::string& flag, const std::string& v, long long lo, long long hi) {
+  std::int64_t out = 0;
+  if (!sim::parse_value(v, schedcore::knob_unit::count, out) || out < lo || out > hi)
+    throw sim::usage_error(flag + ": bad value '" + v + "' (expected an integer in " + std::to_string(lo) + ".." +
+                           std::to_string(hi) + ")");
+  return out;
+}
+
+options parse_args(int argc, char** argv) {
+  options o;
+  if (argc < 2) throw sim::usage_error("missing command");
+  o.command = argv[1];
+  if (o.command != "list" && o.command != "run" && o.command != "compare" && o.command != "sweep" &&
+      o.command != "help" && o.command != "--help" && o.command != "-h")
+    throw sim::usage_error("unknown command '" + o.command + "'");
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto val = [&]() -> std::string {
+      if (i + 1 >= argc) throw sim::usage_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--scenario") o.scenario = val();
+    else if (a == "--rt-app") o.rtapp = val();
+    else if (a == "--policy") o.policy = val();
+    else if (a == "--policies") o.policies = val();
+    else if (a == "--knob") o.knob = val();
+    else if (a == "--format") o.format = val();
+    else if (a == "--trace") o.trace = val();
+    else if (a == "--cpus") o.cpus = static_cast<int>(parse_int_arg(a, val(), 1, 64));
+    else if (a == "--hz") o.hz = static_cast<int>(parse_int_arg(a, val(), 1, 100000));
+    else if (a == "--jobs") o.jobs = static_cast<int>(parse_int_arg(a, val(), 1, 256));
+    else if (a == "--seed") o.seed = static_cast<std::uint64_t>(parse_int_arg(a, val(), 0, INT64_MAX));
+    else if (a == "--duration") o.duration = parse_time_arg(a, val(), 1);
+    else if (a == "--cs-cost") o.machine.cs_cost_ns = parse_time_arg(a, val(), 0);
+    else if (a == "--refill") o.machine.refill_ns = parse_time_arg(a, val(), 0);
+    else if (a == "--refill-half") o.machine.refill_half_ns = parse_time_arg(a, val(), 1);
+    else if (a == "--balance") o.machine.balance_ns = parse_time_arg(a, val(), 1);
+    else if (a == "--no-host-timing") o.host_timing = false;
+    else throw sim::usage_error("unknown option '" + a + "'");
+  }
+  if (o.format != "table" && o.format != "json" && o.format != "csv")
+    throw sim::usage_error("--format must be table, json or csv");
+  if (o.duration > schedcore::sec(100000)) throw sim::usage_error("--duration: absurdly long (max 100000s)");
+  return o;
+}
+
+// A workload to run and the family whose table it belongs to.
+struct job_workload {
+  sim::workload w;
+  std::string family;
+};
+
+std::vector<job_workload> resolve_workloads(const options& o) {
+  if (!o.scenario.empty() && !o.rtapp.empty()) throw sim::usage_error("give --scenario or --rt-app, not both");
+  std::vector<job_workload> out;
+  if (!o.rtapp.empty()) {
+#ifdef SCHEDSIM_HAVE_RTAPP
+    try {
+      out.push_back({sim::load_rtapp(o.rtapp), "rt-app"});
+    } catch (const sim::usage_error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw input_error(e.what());
+    }
+    return out;
+#else
+    throw sim::usage_error("--rt-app: this build has no rt-app importer (schedcore/sim/rtapp.hpp)");
+#endif
+  }
+  if (o.scenario.empty()) throw sim::usage_error("missing --scenario NAME or --rt-app FILE (see `schedsim list`)");
+  const auto defs = sim::builtin_scenarios();
+  std::vector<std::string> families;
+  if (o.scenario == "all") families = {"desktop-2007", "kernbench-4cpu", "games-renice", "xterm-renice"};
+  for (const auto& d : defs) {
+    const bool exact = d.name == o.scenario;
+    const bool fam = d.family == o.scenario || std::find(families.begin(), families.end(), d.family) != families.end() ||
+                     (o.scenario == "interbench/all" && d.family == "interbench");
+    if (exact || fam) out.push_back({d.make(), d.family});
+  }
+  if (out.empty()) throw sim::usage_error("unknown scenario '" + o.scenario + "' (see `schedsim list`)");
+  return out;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> v;
+  std::size_t pos = 0;
+  while (pos <= s.size()) {
+    const std::size_t n = s.find(sep, pos);
+    const std::string item = s.substr(pos, n == std::string::npos ? std::string::npos : n - pos);
+    if (!item.empty()) v.push_back(item);
+    if (n == std::string::npos) break;
+    pos = n + 1;
+  }
+  return v;
+}
+
+struct job {
+  const job_workload* w = nullptr;
+  sim::policy_spec spec;
+  sim::run_result result;
+  std::exception_ptr error;
+};
+
+// Runs every job, in parallel across host cores; results stay in job order (deterministic).
+void run_jobs(std::vector<job>& jobs, const options& o, sim::trace_writer* trace) {
+  sim::run_config cfg;
+  cfg.cpus = o.cpus;
+  cfg.hz = o.hz;
+  cfg.duration_ns = o.duration;
+  cfg.seed = o.seed;
+  cfg.machine = o.machine;
+  cfg.host_timing = o.host_timing;
+  cfg.trace = trace;
+  unsigned n = o.jobs > 0 ? static_cast<unsigned>(o.jobs) : std::max(1u, std::thread::hardware_concurrency());
+  n = std::min<unsigned>(n, static_cast<unsigned>(jobs.size()));
+  std::atomic<std::size_t> next{0};
+  schedsim_progress progress(jobs.size(), o.command != "run");  // stderr, terminals only
+  auto worker = [&] {
+    for (;;) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= jobs.size()) return;
+      job& j = jobs[i];
+      try {
+        j.result = j.spec.entry->run(j.w->w, cfg, j.spec.knobs);
+        j.result.policy = j.spec.text;
+      } catch (...) {
+        j.error = std::current_exception();
+      }
+      progress.step(j.spec.text + " on " + j.w->w.name);
+    }
+  };
+  if (n <= 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned k = 0; k < n; ++k) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+  }
+  progress.finish();
+}
+
+void print_list(const sim::registry& reg) {
+  std::printf("policies (normal/batch/idle tasks; fifo/rr tasks always use the rt class, SCHED_DEADLINE tasks the edf class above it):\n");
+  for (const auto& e : reg.entries()) {
+    std::printf("  %-12s %s\n", e.name.c_str(), e.description.c_str());
+    for (const auto& k : e.knobs) {
+      const bool t = k.unit == schedcore::knob_unit::time_ns;
+      std::printf("      %-20s default %lld%s  [%lld, %lld]  %s\n", k.name.c_str(), static_cast<long long>(k.def),
+                  t ? "ns" : "", static_cast<long long>(k.min), static_cast<long long>(k.max), k.help.c_str());
+    }
+  }
+  std::printf("\nscenario families (compare --scenario all = the four seed families):\n");
+  for (const auto& f : sim::builtin_families()) std::printf("  %-16s %s\n", f.name.c_str(), f.what.c_str());
+  std::printf("\nscenarios:\n");
+  for (const auto& d : sim::builtin_scenarios()) std::printf("  %s\n", d.name.c_str());
+  std::printf("  interbench/all\n");
+}
+
+void emit(const std::vector<job>& jobs, const options& o, bool seed_tables) {
+  std::vector<sim::run_result> rs;
+  for (const auto& j : jobs) rs.push_back(j.result);
+  if (o.format == "json") {
+    std::fputs(sim::to_json(rs).c_str(), stdout);
+    return;
+  }
+  if (o.format == "csv") {
+    std::fputs(sim::to_csv(rs).c_str(), stdout);
+    return;
+  }
+  if (!seed_tables) {
+    for (const auto& r : rs) std::printf("%s\n", sim::task_table(r).c_str());
+    return;
+  }
+  // Seed-style: one table per workload (rows = policies), in first-appearance order.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const sim::run_result*>> by_w;
+  std::map<std::string, std::string> fam;
+  for (const auto& j : jobs) {
+    if (!by_w.count(j.result.scenario)) order.push_back(j.result.scenario);
+    by_w[j.result.scenario].push_back(&j.result);
+    fam[j.result.scenario] = j.w->family;
+  }
+  const auto families = sim::builtin_families();
+  std::string last_family;
+  bool interbench_done = false;
+  for (const auto& name : order) {
+    const std::string& f = fam[name];
+    if (f == "interbench") {
+      if (interbench_done) continue;
+      interbench_done = true;
+      std::vector<std::string> pols;
+      std::map<std::string, std::vector<const sim::run_result*>> per_policy;
+      for (const auto& j : jobs)
+        if (j.w->family == "interbench") {
+          if (!per_policy.count(j.result.policy)) pols.push_back(j.result.policy);
+          per_policy[j.result.policy].push_back(&j.result);
+        }
+      for (const auto& p : pols)
+        std::printf("== interbench, policy %s (cpus %d) ==\n%s\n", p.c_str(), per_policy[p][0]->cpus,
+                    sim::interbench_table(per_policy[p]).c_str());
+      continue;
+    }
+    if (f != last_family) {
+      last_family = f;
+      for (const auto& fd : families)
+        if (fd.name == f) std::printf("#### %s: %s\n", fd.name.c_str(), fd.what.c_str());
+    }
+    std::vector<sim::run_result> rows;
+    for (const auto* r : by_w[name]) rows.push_back(*r);
+    const auto* r0 = by_w[name][0];
+    std::printf("== %s (cpus %d, hz %d, %.1f s simulated) ==\n%s", name.c_str(), r0->cpus, r0->hz,
+                static_cast<double>(r0->duration_ns) / 1e9, sim::seed_table(rows, f).c_str());
+    for (const auto& n : r0->notes) std::printf("note: %s\n", n.c_str());
+    std::printf("\n");
+  }
+}
+
+int real_main(int argc, char** argv) {
+  sim::registry reg;
+  schedsim_register_policies(reg);
+  const options o = parse_args(argc, argv);
+  if (o.command == "help" || o.command == "--help" || o.command == "-h") {
+    std::fputs(usage_text, stdout);
+    return 0;
+  }
+  if (o.command == "list") {
+    print_list(reg);
+    return 0;
+  }
+  const auto workloads = resolve_workloads(o);
+  std::vector<job> jobs;
+  if (o.command == "run") {
+    if (!o.policies.empty() || !o.knob.empty()) throw sim::usage_error("run takes --policy (one), not --policies/--knob");
+    const std::string p = o.policy.empty() ? std::string("cfs") : o.policy;
+    sim::policy_spec ps;
+    try {
+      ps = sim::parse_policy_spec(reg, p);
+    } catch (const sim::usage_error&) {
+      if (!o.policy.empty()) throw;
+      ps = sim::parse_policy_spec(reg, reg.entries().front().name);  // cfs not built: the first registered
+    }
+    if (!o.trace.empty() && workloads.size() != 1)
+      throw sim::usage_error("--trace needs a single workload (this scenario has " + std::to_string(workloads.size()) + ")");
+    for (const auto& w : workloads) jobs.push_back({&w, ps, {}, nullptr});
+  } else if (o.command == "compare") {
+    if (!o.knob.empty() || !o.policy.empty()) throw sim::usage_error("compare takes --policies, not --policy/--knob");
+    if (!o.trace.empty()) throw sim::usage_error("--trace works with run only");
+    const auto families = sim::builtin_families();
+    for (const auto& w : workloads) {
+      std::vector<std::string> specs;
+      if (!o.policies.empty()) {
+        specs = split(o.policies, ',');
+        // A spec's knobs are separated by ',' too: glue "name:a=1,b=2" back together.
+        std::vector<std::string> glued;
+        for (const auto& s : specs) {
+          if (!glued.empty() && s.find(':') == std::string::npos && s.find('=') != std::string::npos &&
+              glued.back().find(':') != std::string::npos)
+            glued.back() += "," + s;
+          else
+            glued.push_back(s);
+        }
+        specs = glued;
+        for (const auto& s : specs) jobs.push_back({&w, sim::parse_policy_spec(reg, s), {}, nullptr});
+        continue;
+      }
+      for (const auto& fd : families)
+        if (fd.name == w.family) specs = fd.rows;
+      if (specs.empty())
+        for (const auto& e : reg.entries()) specs.push_back(e.name);
+      for (const auto& s : specs) {
+        try {
+          jobs.push_back({&w, sim::parse_policy_spec(reg, s), {}, nullptr});
+        } catch (const sim::usage_error&) {
+          // A seed row for a policy this build lacks (or a knob value it refuses): skipped.
+        }
+      }
+    }
+  } else {  // sweep
+    if (o.policy.empty() || o.knob.empty()) throw sim::usage_error("sweep needs --policy NAME and --knob KNOB=v1,v2,...");
+    if (!o.trace.empty()) throw sim::usage_error("--trace works with run only");
+    const std::size_t eq = o.knob.find('=');
+    if (eq == std::string::npos) throw sim::usage_error("--knob needs KNOB=v1,v2,...");
+    const std::string kname = o.knob.substr(0, eq);
+    const auto values = split(o.knob.substr(eq + 1), ',');
+    if (values.empty()) throw sim::usage_error("--knob: no values");
+    for (const auto& w : workloads)
+      for (const auto& v : values) {
+        const std::string spec = o.policy + (o.policy.find(':') == std::string::npos ? ":" : ",") + kname + "=" + v;
+        jobs.push_back({&w, sim::parse_policy_spec(reg, spec), {}, nullptr});
+      }
+  }
+  if (jobs.empty()) throw sim::usage_error("nothing to run (no requested policy is registered)");
+  sim::trace_writer trace;
+  run_jobs(jobs, o, o.trace.empty() ? nullptr : &trace);
+  for (auto& j : jobs)
+    if (j.error) {
+      try {
+        std::rethrow_exception(j.error);
+      } catch (const sim::workload_error& e) {
+        throw input_error(j.w->w.name + ": " + e.what());
+      }
+    }
+  if (!o.trace.empty() && !trace.write_file(o.trace)) throw sim::usage_error("--trace: cannot write '" + o.trace + "'");
+  emit(jobs, o, o.command != "run");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    if (argc >= 2 && (std::string(argv[1]) == "plot" || std::string(argv[1]) == "report"))
+      return schedsim_report_main(argc, argv);
+    return real_main(argc, argv);
+  } catch (const sim::usage_error& e) {
+    std::fprintf(stderr, "schedsim: %s\n%s", e.what(), usage_text);
+    return 2;
+  } catch (const input_error& e) {
+    std::fprintf(stderr, "schedsim: %s\n", e.what());
+    return 3;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "schedsim: internal error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,1450 @@
+/// @file
+/// @brief HOSTED. The deterministic discrete-event SMP engine of schedsim.
+///
+/// @par What is simulated
+/// - `cpus` CPUs, each with one run queue: a `class_stack` of unmodified schedcore policies
+///   (`Binding::stack_type`), driven only through the hooks of policy/policy.hpp.
+/// - Time is integer nanoseconds from 0. Events are ordered by (time, sequence number); the
+///   sequence number is assigned at insertion, so simultaneous events are processed in the
+///   order they were created: fully deterministic. Ticks (at most one pending per CPU) sit in
+///   a small heap of their own, every other event in the main binary heap; the loop takes the
+///   earlier top, which is the same total order as one shared heap.
+/// - Event kinds: per-CPU tick (every 1e9/hz ns, on a fixed grid; stopped while the CPU is
+///   idle, like NO_HZ idle), per-CPU completion of the running task's current action, task
+///   wake (sleep or timer expiry), delayed task start, end of run.
+/// - Reschedules requested while handling an event (wakeup preemption, blocking, yield, tick)
+///   are applied at the end of that event, CPU by CPU in index order.
+///
+/// @par SMP placement (kernel-like, deliberately simple)
+/// - Wakeup: the previous CPU if it is allowed and idle; else the first idle allowed CPU
+///   scanning upward from the previous one (wrapping); else the previous CPU if allowed; else
+///   the allowed CPU with the fewest runnable tasks (lowest index on ties).
+/// - New tasks (start, fork): the allowed CPU with the fewest runnable tasks; ties prefer the
+///   parent's CPU, then the lowest index.
+/// - Periodic balance: every `balance_ns` of ticks each busy CPU looks for the CPU with the
+///   most runnable tasks; when it has at least 2 more than this one, one queued (not running)
+///   task allowed here moves: `dequeue(migrating)` there, `enqueue(migrated)` here. The task
+///   chosen is the one that last ran longest ago (the cache-coldest), lowest id on ties.
+/// - Idle balance: a CPU about to go idle pulls the same way from a CPU with >= 2 runnable.
+///
+/// @par Cost model (machine_model; defaults model a 2007 desktop CPU)
+/// - A context switch into a task costs `cs_cost_ns` of CPU time charged to no task (switch
+///   overhead); switching to idle is free. During it the incoming task is "current" but does no
+///   work.
+/// - Cache refill: a task resuming on a CPU pays extra work `refill * x / (x + refill_half_ns)`
+///   where x is the CPU time other tasks ran on that CPU since it last ran there (so x = 0:
+///   nothing lost; large x: saturates at `refill`), or the full `refill` when it last ran on
+///   another CPU or never ran. `refill` is the task's `refill_ns` or the machine's `refill_ns`.
+///   The penalty is added to its next `run` work (it is *its* cache that is cold), so tiny
+///   timeslices cost throughput, as in the kernbench seed.
+///
+/// @par Accounting (exact): every nanosecond of every CPU is exactly one of: a task's CPU time,
+/// switch overhead, or idle. `sum(cpu_ns) + overhead_ns + idle_ns == cpus * duration_ns`.
+///
+/// @par Determinism: one splitmix64 PRNG seeded from `--seed`, used only for `jitter`; no hash
+/// container is iterated; host time is read only to compute `events_per_sec`, the only field
+/// that varies between identical runs (`run_config::host_timing = false` zeroes it).
+///
+/// @par Speed (`events_per_sec`): events processed per second of host CPU time of the thread
+/// that ran the simulation (CLOCK_THREAD_CPUTIME_ID: one core, not diluted by other processes
+/// or by the other threads of a parallel sweep), from the first task creation to the end of
+/// the event loop (report building excluded). Hot-path layout: tasks are allocated in chunks
+/// (dense run-queue walks), the per-switch state (`task_core`) is separate from names and
+/// sample vectors (`task_cold`, names built only when a report or trace needs them), pending
+/// reschedules are a CPU bit mask, and the periodic balance is a countdown.
+#ifndef SCHEDCORE_SIM_ENGINE_HPP
+#define SCHEDCORE_SIM_ENGINE_HPP
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <deque>
+#include <map>
+#include <memory>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "schedcore/core/errc.hpp"
+#include "schedcore/core/time.hpp"
+#include "schedcore/policy/class_stack.hpp"
+#include "schedcore/policy/params.hpp"
+#include "schedcore/policy/policy.hpp"
+#include "schedcore/sim/metrics.hpp"
+#include "schedcore/sim/trace.hpp"
+#include "schedcore/sim/workload.hpp"
+
+namespace schedcore {
+namespace sim {
+
+/// Machine cost model parameters (all ns).
+struct machine_model {
+  std::int64_t cs_cost_ns = 2000;          ///< direct cost of a switch into a task (2 us: 2007-era
+                                           ///< kernel path + TLB flush)
+  std::int64_t refill_ns = 100000;         ///< extra work to refill a fully evicted working set
+                                           ///< (100 us: ~1 MB of L2 at ~10 GB/s)
+  std::int64_t refill_half_ns = 2000000;   ///< others' CPU time on this CPU that evicts half of it (2 ms)
+  std::int64_t balance_ns = 4000000;       ///< periodic load-balance interval (4 ms)
+};
+
+/// How to run a workload.
+struct run_config {
+  int cpus = 0;                   ///< 0 = the workload's default
+  int hz = 0;                     ///< 0 = the workload's default
+  std::int64_t duration_ns = 0;   ///< 0 = the workload's default
+  std::uint64_t seed = 1;         ///< PRNG seed (jitter only)
+  machine_model machine{};        ///< cost model
+  trace_writer* trace = nullptr;  ///< ftrace output, or none
+  bool host_timing = true;        ///< measure events_per_sec (false: report 0)
+  bool keep_samples = false;      ///< copy raw latency samples and frame times into the result (plots)
+};
+
+/// Thrown for a workload the engine cannot run (unknown names, bad durations): a bad input file.
+struct workload_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The cold part of a simulated task: names, sample vectors and per-kind statistics, read by
+/// traces, frames, jobs and the final report but not by the per-switch hot path. Kept out of
+/// the task object so the run queues' entities and the hot state stay dense in memory.
+struct task_cold {
+  bool named = false;                     ///< `name` and `comm` are built (on first use)
+  int instance = -1;                      ///< instance number in the name, -1 = the spec's name as is
+  std::string name;                       ///< instance name
+  std::string comm;                       ///< trace comm (no spaces or '=', <= 15 chars)
+  std::vector<int> unique_timers;         ///< its own timers (names starting with "unique")
+  std::vector<std::int64_t> lat;          ///< wakeup-to-run samples, ns
+  std::vector<std::int64_t> frame_gaps;   ///< time between frames, ns
+  std::vector<std::int64_t> job_samples;  ///< interbench job latencies, ns
+  std::int64_t start_ns = 0, exit_ns = -1;
+  std::uint64_t dl_met = 0, dl_missed = 0, frames = 0;
+  std::int64_t frame_release = 0, last_frame = -1;
+  // interbench job state
+  bool has_jobs = false, job_gaming = false;
+  std::int64_t job_chunk = 0;
+  std::int64_t job_target = -1, job_lat = 0, job_period = 0, job_pushback = 0;
+  std::uint64_t burns_done = 0, burns_missed = 0;
+};
+
+/// The engine-side hot state of a simulated task (what switches, ticks and accounting touch);
+/// the sim task type inherits it and every entity. Everything else is in `task_cold`.
+struct task_core {
+  int sched_class = 0;  ///< class index in the stack (read by `member_sched_class`)
+
+  enum class st : std::uint8_t { unborn, runnable, running, blocked, dead };
+  enum class act : std::uint8_t { step, work, runtime };
+
+  st state = st::unborn;
+  act action = act::step;                 ///< what the current on-CPU action is
+  bool lat_pending = false;               ///< woke, latency sample not yet taken
+  bool job_burning = false;               ///< an interbench job is running
+  int cpu = -1;                           ///< run queue it is on (or last was on)
+  int cache_cpu = -1;                     ///< CPU whose cache holds its working set
+  std::uint32_t id = 0;                   ///< creation order
+  std::uint32_t qidx = 0;                 ///< index in its CPU's queued list
+  std::int64_t remaining = 0;             ///< work left for act::work, ns
+  std::int64_t refill_debt = 0;           ///< cache refill work owed to the next run, ns
+  std::int64_t refill = 0;                ///< full refill cost of this task, ns
+  std::uint64_t cache_mark = 0;           ///< that CPU's busy counter when it left
+  std::int64_t cpu_ns = 0, wait_ns = 0, max_wait_ns = 0, wait_since = 0;
+  std::int64_t last_ran = -1;             ///< when it last left a CPU (balance: coldest first)
+  std::int64_t woke_at = 0;
+  std::int64_t runtime_end = 0;           ///< wall end for act::runtime
+  std::uint64_t switches = 0, migrations = 0;
+  std::uint64_t affinity = ~0ull;         ///< allowed CPUs bit set
+  // program counter
+  int spec = 0;                           ///< index of its task_spec
+  int waiting_mutex = -1;                 ///< mutex to re-acquire after a condition wake
+  std::uint32_t ph = 0, ev = 0;           ///< phase and event index
+  std::int64_t task_loops_left = -1;      ///< passes over the phases left (-1 forever)
+  std::int64_t phase_loops_left = 0;      ///< repetitions of the current phase left
+  sched_params params{};                  ///< current parameters
+  int pid = 0;                            ///< trace pid (1000 + id)
+  task_cold* cold = nullptr;              ///< the cold part (owned by the engine)
+};
+
+/// The sim task: the engine state plus every policy entity `Entities...` (base classes, the
+/// schedcore convention).
+template <class... Entities>
+struct sim_task : Entities..., task_core {};
+
+/// @cond INTERNAL
+namespace detail_sim {
+/// splitmix64: tiny, fast, identical on every platform.
+struct prng {
+  std::uint64_t s;
+  std::uint64_t next() noexcept {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [-j, j] (j >= 0); modulo bias is irrelevant at these ranges.
+  std::int64_t jitter(std::int64_t j) noexcept {
+    if (j <= 0) return 0;
+    const std::uint64_t span = static_cast<std::uint64_t>(j) * 2 + 1;
+    return static_cast<std::int64_t>(next() % span) - j;
+  }
+};
+
+struct qevent {
+  std::int64_t t;
+  std::uint64_t seq;
+  std::uint32_t kind;
+  std::uint32_t a;
+  std::uint64_t gen;
+};
+/// (time, sequence) order: a strict total order, since sequence numbers are unique.
+inline bool before(const qevent& x, const qevent& y) noexcept { return x.t != y.t ? x.t < y.t : x.seq < y.seq; }
+
+/// A binary min-heap of events by `before` (hole-based sifting, no comparator objects).
+class event_heap {
+ public:
+  bool empty() const noexcept { return v_.empty(); }
+  std::size_t size() const noexcept { return v_.size(); }
+  const qevent& top() const noexcept { return v_.front(); }
+  void push(const qevent& e) {
+    std::size_t i = v_.size();
+    v_.push_back(e);
+    while (i > 0) {
+      const std::size_t parent = (i - 1) / 2;
+      if (!before(e, v_[parent])) break;
+      v_[i] = v_[parent];
+      i = parent;
+    }
+    v_[i] = e;
+  }
+  void pop() noexcept {
+    const qevent last = v_.back();
+    v_.pop_back();
+    const std::size_t n = v_.size();
+    if (n == 0) return;
+    std::size_t i = 0;
+    for (;;) {
+      std::size_t c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && before(v_[c + 1], v_[c])) ++c;
+      if (!before(v_[c], last)) break;
+      v_[i] = v_[c];
+      i = c;
+    }
+    v_[i] = last;
+  }
+
+ private:
+  std::vector<qevent> v_;
+};
+
+/// Host CPU time of the calling thread, seconds (the simulator's speed is measured on the one
+/// core that runs it, undiluted by other processes or by a parallel sweep's other threads).
+inline double thread_cpu_seconds() noexcept {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+  timespec ts{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+#endif
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/// Does `B` do deadline admission in a root domain (5-argument setup and task_dead)?
+template <class B, class = void>
+struct root_admission : std::false_type {};
+template <class B>
+struct root_admission<B, std::void_t<decltype(B::task_dead(std::declval<typename B::stack_type&>(),
+                                                           std::declval<typename B::stack_type&>(),
+                                                           std::declval<typename B::task_type&>(), sched_time{}))>>
+    : std::true_type {};
+
+inline const char* kind_name(sched_kind k) {
+  switch (k) {
+    case sched_kind::normal: return "normal";
+    case sched_kind::fifo: return "fifo";
+    case sched_kind::rr: return "rr";
+    case sched_kind::batch: return "batch";
+    case sched_kind::idle: return "idle";
+    case sched_kind::deadline: return "deadline";
+  }
+  return "normal";
+}
+}  // namespace detail_sim
+/// @endcond
+
+/// The engine. `Binding` provides `task_type` (a `sim_task<...>`), `stack_type` (a class stack
+/// of that task type) and either `static errc setup(stack_type&, task_type&, const sched_params&)`
+/// (sets `sched_class` and loads the class's entity) or, for a stack whose deadline class does
+/// global admission control, `static errc setup(stack_type& local, stack_type& root, task_type&,
+/// const sched_params&, sched_time)` and `static void task_dead(stack_type& local, stack_type&
+/// root, task_type&, sched_time)`, where `root` is CPU 0's stack (the root domain; see
+/// registry.hpp's `stack_binding`). The constructor's `configure(stack, cpu)` applies the run's
+/// knobs to one CPU's stack.
+template <class Binding>
+class engine {
+ public:
+  using task_type = typename Binding::task_type;
+  using stack_type = typename Binding::stack_type;
+
+  /// Prepares a run of `w` with `cfg`; `configure(stack, cpu)` is called once per CPU.
+  template <class Configure>
+  engine(const workload& w, const run_config& cfg, Configure&& configure) : w_(w), cfg_(cfg) {
+    ncpu_ = cfg.cpus > 0 ? cfg.cpus : w.cpus;
+    hz_ = cfg.hz > 0 ? cfg.hz : w.hz;
+    duration_ = cfg.duration_ns > 0 ? cfg.duration_ns : w.duration;
+    if (ncpu_ < 1 || ncpu_ > 64) throw workload_error("cpus must be in 1..64");
+    if (hz_ < 1 || hz_ > 100000) throw workload_error("hz must be in 1..100000");
+    if (duration_ <= 0) throw workload_error("duration must be > 0");
+    tick_ns_ = 1000000000 / hz_;
+    balance_ticks_ = std::max<std::int64_t>(1, cfg.machine.balance_ns / tick_ns_);
+    rng_.s = cfg.seed;
+    cpus_ = std::make_unique<cpu_state[]>(static_cast<std::size_t>(ncpu_));  // policies are not movable
+    for (int c = 0; c < ncpu_; ++c) {
+      configure(cpus_[static_cast<std::size_t>(c)].rq, c);
+      cpus_[static_cast<std::size_t>(c)].balance_left = balance_ticks_;
+    }
+    compile();
+  }
+
+  /// Runs to the end and returns the results.
+  run_result run() {
+    const double host0 = detail_sim::thread_cpu_seconds();
+    // Start every instance: at its delay (0 = now, in spec order).
+    for (std::size_t s = 0; s < w_.tasks.size(); ++s) {
+      const task_spec& ts = w_.tasks[s];
+      for (int i = 0; i < ts.instances; ++i) {
+        task_type* t = create(static_cast<int>(s), i);
+        push(ts.delay, ev_start, t->id, 0);
+      }
+    }
+    push(duration_, ev_end, 0, 0);
+    // Two queues, one order: ticks (at most one per CPU) live in their own small heap, every
+    // other event in the main heap; the next event is the earlier of the two tops by (time,
+    // sequence), exactly as if they shared one heap.
+    for (;;) {
+      if (done_) break;
+      const bool has_q = !q_.empty(), has_t = !tq_.empty();
+      if (!has_q && !has_t) break;
+      detail_sim::qevent e;
+      if (has_t && (!has_q || detail_sim::before(tq_.top(), q_.top()))) {
+        e = tq_.top();
+        tq_.pop();
+      } else {
+        e = q_.top();
+        q_.pop();
+      }
+      now_ = e.t;
+      ++events_;
+      handle(e);
+      flush_resched();
+    }
+    end_ = now_;
+    if (end_ > duration_) end_ = duration_;
+    for (int c = 0; c < ncpu_; ++c) account(c, end_);
+    const double host_s = detail_sim::thread_cpu_seconds() - host0;
+    return results(host_s);
+  }
+
+  /// The simulated tasks in creation order (after `run`, for tests).
+  const std::vector<task_type*>& tasks() const { return tasks_; }
+  /// The instance name of `t` (`name-i`, or the spec's name).
+  const std::string& task_name(const task_type& t) const { return name_of(t); }
+
+ private:
+  enum : std::uint32_t { ev_tick, ev_complete, ev_wake, ev_start, ev_end, ev_ctimer };
+
+  struct cpu_state {
+    stack_type rq{};
+    task_type* curr = nullptr;
+    std::int64_t switch_at = 0;     ///< when curr was switched in
+    std::int64_t run_start = 0;     ///< when curr's work starts (after switch overhead)
+    std::int64_t acct = 0;          ///< accounted up to here
+    std::uint64_t busy = 0;         ///< task CPU ns run here (cache model clock)
+    std::uint64_t gen = 0;          ///< completion generation
+    std::int64_t ctimer_at = -1;    ///< armed class timer (policy `next_timer`), -1 none
+    std::uint64_t ctimer_gen = 0;   ///< its generation
+    bool tick_armed = false;
+    std::int64_t next_tick = 0;
+    bool completion_pushed = false;
+    std::int64_t completion = 0;
+    std::uint64_t ticks = 0;
+    std::int64_t balance_left = 0;  ///< ticks until the next periodic balance
+    bool need_resched = false;
+    std::int64_t idle_ns = 0, overhead_ns = 0;
+    std::uint64_t switches = 0;
+    std::vector<task_type*> queued;  ///< every task enqueued here (running one included)
+  };
+
+  // Compiled program: names resolved to ids once.
+  struct cevent {
+    event_kind kind;
+    std::int64_t duration, jitter, period, pushback;
+    bool absolute;
+    int res = -1;       ///< timer/mutex/cond/suspend/barrier/spec id
+    int unique = -1;    ///< unique timer slot
+    int res2 = -1;      ///< mutex of wait/sync
+    sched_params params;
+  };
+  struct cphase {
+    std::int64_t loop;
+    std::vector<cevent> events;
+  };
+  struct cspec {
+    std::vector<cphase> phases;
+    int unique_timers = 0;
+    int next_instance = 0;
+  };
+  struct timer_res {
+    bool init = false;
+    std::int64_t next = 0;
+  };
+  struct mutex_res {
+    task_type* owner = nullptr;
+    std::deque<task_type*> waiters;
+  };
+  struct cond_res {
+    std::deque<task_type*> waiters;
+  };
+  struct barrier_res {
+    int parties = 0;
+    std::vector<task_type*> arrived;
+  };
+
+  // ---------------------------------------------------------------- setup
+  static int lookup(std::map<std::string, int>& m, const std::string& name) {
+    auto it = m.find(name);
+    if (it != m.end()) return it->second;
+    const int id = static_cast<int>(m.size());
+    m.emplace(name, id);
+    return id;
+  }
+
+  void compile() {
+    std::map<std::string, int> spec_ids, timers, mutexes, conds, susp, barriers;
+    for (std::size_t s = 0; s < w_.tasks.size(); ++s) {
+      if (!spec_ids.emplace(w_.tasks[s].name, static_cast<int>(s)).second)
+        throw workload_error("duplicate task name '" + w_.tasks[s].name + "'");
+    }
+    std::vector<std::map<std::string, int>> uniq(w_.tasks.size());
+    std::map<int, std::vector<int>> barrier_specs;  // barrier -> specs mentioning it
+    specs_.resize(w_.tasks.size());
+    for (std::size_t s = 0; s < w_.tasks.size(); ++s) {
+      const task_spec& ts = w_.tasks[s];
+      const std::string where = "task '" + ts.name + "'";
+      if (ts.instances < 0) throw workload_error(where + ": instances must be >= 0");
+      if (ts.delay < 0) throw workload_error(where + ": delay must be >= 0");
+      if (ts.loop == 0 || ts.loop < -1) throw workload_error(where + ": loop must be >= 1 or -1");
+      if (validate(ts.params) != errc::ok) throw workload_error(where + ": invalid scheduling parameters");
+      if (ts.phases.empty()) throw workload_error(where + ": empty program");
+      for (const phase& p : ts.phases) {
+        if (p.loop == 0 || p.loop < -1) throw workload_error(where + ": phase loop must be >= 1 or -1");
+        if (p.events.empty()) throw workload_error(where + ": phase '" + p.name + "' has no events");
+        cphase cp{p.loop, {}};
+        for (const event& e : p.events) {
+          cevent c{e.kind, e.duration, e.jitter, e.period, e.pushback, e.absolute, -1, -1, -1, e.params};
+          if (e.duration < 0 || e.jitter < 0 || e.period < 0 || e.pushback < 0)
+            throw workload_error(where + ": negative time in an event");
+          switch (e.kind) {
+            case event_kind::timer:
+              if (e.period <= 0) throw workload_error(where + ": timer period must be > 0");
+              if (e.ref.rfind("unique", 0) == 0) {
+                c.unique = lookup(uniq[s], e.ref);
+              } else {
+                c.res = lookup(timers, e.ref);
+              }
+              break;
+            case event_kind::lock:
+            case event_kind::unlock: c.res = lookup(mutexes, e.ref); break;
+            case event_kind::wait:
+            case event_kind::sync:
+              c.res = lookup(conds, e.ref);
+              c.res2 = lookup(mutexes, e.mutex);
+              break;
+            case event_kind::signal:
+            case event_kind::broadcast: c.res = lookup(conds, e.ref); break;
+            case event_kind::suspend:
+            case event_kind::resume: c.res = lookup(susp, e.ref); break;
+            case event_kind::barrier:
+              c.res = lookup(barriers, e.ref);
+              barrier_specs[c.res].push_back(static_cast<int>(s));
+              break;
+            case event_kind::fork: {
+              auto it = spec_ids.find(e.ref);
+              if (it == spec_ids.end()) throw workload_error(where + ": fork of unknown task '" + e.ref + "'");
+              c.res = it->second;
+              break;
+            }
+            case event_kind::set_nice:
+              if (!valid_nice(e.params.nice)) throw workload_error(where + ": nice out of range");
+              break;
+            case event_kind::set_policy:
+              if (validate(e.params) != errc::ok) throw workload_error(where + ": invalid policy change");
+              break;
+            case event_kind::job:
+              break;
+            default: break;
+          }
+          cp.events.push_back(c);
+        }
+        specs_[s].phases.push_back(std::move(cp));
+      }
+      specs_[s].unique_timers = static_cast<int>(uniq[s].size());
+    }
+    timers_.resize(timers.size());
+    mutexes_.resize(mutexes.size());
+    conds_.resize(conds.size());
+    susp_.resize(susp.size());
+    barriers_.resize(barriers.size());
+    for (auto& [b, ss] : barrier_specs) {
+      std::sort(ss.begin(), ss.end());
+      ss.erase(std::unique(ss.begin(), ss.end()), ss.end());
+      for (int s : ss) barriers_[static_cast<std::size_t>(b)].parties += w_.tasks[static_cast<std::size_t>(s)].instances;
+    }
+  }
+
+  task_type* create(int spec, int instance) {
+    const task_spec& ts = w_.tasks[static_cast<std::size_t>(spec)];
+    // Tasks live in fixed chunks (never moved: policies link them intrusively), so the run
+    // queues walk densely packed entities; the cold parts live in chunks of their own.
+    const std::size_t n = tasks_.size();
+    if (n % task_chunk == 0) {
+      chunks_.push_back(std::make_unique<task_type[]>(task_chunk));
+      cold_chunks_.push_back(std::make_unique<task_cold[]>(task_chunk));
+    }
+    task_type* t = &chunks_.back()[n % task_chunk];
+    task_cold& k = cold_chunks_.back()[n % task_chunk];
+    t->cold = &k;
+    t->id = static_cast<std::uint32_t>(n);
+    t->pid = 1000 + static_cast<int>(t->id);
+    t->spec = spec;
+    const bool suffix = ts.suffix_instances || ts.instances > 1 || instance > 0;
+    k.instance = suffix ? instance : -1;  // the name is built on first use (name_of)
+    t->params = ts.params;
+    std::uint64_t mask = 0;
+    for (int c : ts.cpus)
+      if (c >= 0 && c < ncpu_) mask |= 1ull << c;
+    const std::uint64_t all = ncpu_ == 64 ? ~0ull : ((1ull << ncpu_) - 1);
+    t->affinity = mask == 0 ? all : mask;
+    t->task_loops_left = ts.loop;
+    t->refill = ts.refill_ns >= 0 ? ts.refill_ns : cfg_.machine.refill_ns;
+    cspec& cs = specs_[static_cast<std::size_t>(spec)];
+    for (int u = 0; u < cs.unique_timers; ++u) {
+      k.unique_timers.push_back(static_cast<int>(timers_.size()));
+      timers_.emplace_back();
+    }
+    if (instance >= cs.next_instance) cs.next_instance = instance + 1;
+    if (!ts.daemon) ++foreground_;
+    tasks_.push_back(t);
+    return t;
+  }
+
+  /// The instance name (`name-i` or the spec's name), built on first use: reports and traces
+  /// need it, the simulation itself never does.
+  const std::string& name_of(const task_type& t) const {
+    task_cold& k = *t.cold;
+    if (!k.named) {
+      const std::string& base = w_.tasks[static_cast<std::size_t>(t.spec)].name;
+      k.name = k.instance >= 0 ? base + "-" + std::to_string(k.instance) : base;
+      k.comm = make_comm(k.name);
+      k.named = true;
+    }
+    return k.name;
+  }
+  const std::string& comm_of(const task_type& t) const {
+    (void)name_of(t);
+    return t.cold->comm;
+  }
+
+  static std::string make_comm(const std::string& name) {
+    std::string c = name.substr(0, 15);
+    for (char& ch : c)
+      if (ch == ' ' || ch == '=' || ch == '\t') ch = '_';
+    if (c.empty()) c = "task";
+    return c;
+  }
+
+  // ---------------------------------------------------------------- queue
+  void push(std::int64_t t, std::uint32_t kind, std::uint32_t a, std::uint64_t gen) {
+    q_.push(detail_sim::qevent{t, seq_++, kind, a, gen});
+  }
+  void push_tick(int ci, std::int64_t t) {
+    tq_.push(detail_sim::qevent{t, seq_++, ev_tick, static_cast<std::uint32_t>(ci), 0});
+  }
+  /// Asks CPU ci to reschedule at the end of the current event.
+  void resched(int ci) {
+    cpu(ci).need_resched = true;
+    resched_mask_ |= std::uint64_t{1} << ci;
+  }
+
+  cpu_state& cpu(int c) { return cpus_[static_cast<std::size_t>(c)]; }
+  sched_time st(std::int64_t t) const { return sched_time(static_cast<std::uint64_t>(t)); }
+
+  void handle(const detail_sim::qevent& e) {
+    switch (e.kind) {
+      case ev_tick: on_tick(static_cast<int>(e.a)); break;
+      case ev_complete: {
+        cpu_state& c = cpu(static_cast<int>(e.a));
+        if (e.gen != c.gen || c.curr == nullptr) break;  // stale
+        c.completion_pushed = false;
+        account(static_cast<int>(e.a), now_);
+        on_complete(static_cast<int>(e.a));
+        break;
+      }
+      case ev_wake: {
+        task_type* t = tasks_[e.a];
+        if (t->state == task_core::st::blocked) wake(*t, -1);
+        break;
+      }
+      case ev_start: start(*tasks_[e.a], nullptr); break;
+      case ev_end: done_ = true; break;
+      case ev_ctimer: {
+        const int ci = static_cast<int>(e.a);
+        cpu_state& c = cpu(ci);
+        if (e.gen != c.ctimer_gen) break;  // re-armed since
+        c.ctimer_at = -1;
+        account(ci, now_);
+        if (c.rq.timer(st(now_))) resched(ci);
+        arm_class_timer(ci);
+        break;
+      }
+      default: break;
+    }
+  }
+
+  // ---------------------------------------------------------------- accounting
+  /// Charges [acct, upto) of CPU c to its current task, switch overhead, or idle.
+  void account(int ci, std::int64_t upto) {
+    cpu_state& c = cpu(ci);
+    if (upto <= c.acct) return;
+    if (c.curr == nullptr) {
+      c.idle_ns += upto - c.acct;
+    } else {
+      if (c.acct < c.run_start) {
+        c.overhead_ns += std::min(upto, c.run_start) - c.acct;
+      }
+      const std::int64_t from = std::max(c.acct, c.run_start);
+      if (upto > from) {
+        const std::int64_t ran = upto - from;
+        task_type& t = *c.curr;
+        t.cpu_ns += ran;
+        c.busy += static_cast<std::uint64_t>(ran);
+        if (t.action == task_core::act::work) t.remaining -= ran;
+      }
+    }
+    c.acct = upto;
+  }
+
+  // ---------------------------------------------------------------- ticks
+  void arm_tick(int ci) {
+    cpu_state& c = cpu(ci);
+    if (c.tick_armed) return;
+    c.tick_armed = true;
+    c.next_tick = (now_ / tick_ns_ + 1) * tick_ns_;
+    push_tick(ci, c.next_tick);
+  }
+
+  void on_tick(int ci) {
+    cpu_state& c = cpu(ci);
+    if (c.curr == nullptr) {  // idle: stop the tick (NO_HZ idle)
+      c.tick_armed = false;
+      return;
+    }
+    account(ci, now_);
+    ++c.ticks;
+    c.next_tick = now_ + tick_ns_;
+    push_tick(ci, c.next_tick);
+    if (c.rq.tick(*c.curr, st(now_))) resched(ci);
+    if (c.rq.timer(st(now_))) resched(ci);  // class timers run at least every tick
+    if (--c.balance_left == 0) {  // every balance_ticks_ busy ticks
+      c.balance_left = balance_ticks_;
+      balance(ci, false);
+    }
+    if (!c.completion_pushed && c.completion <= c.next_tick && !c.need_resched) {
+      c.completion_pushed = true;
+      push(c.completion, ev_complete, static_cast<std::uint32_t>(ci), c.gen);
+    }
+    arm_class_timer(ci);
+  }
+
+  /// Arms (or cancels) the CPU's class timer at the stack's `next_timer` (RT throttling,
+  /// deadline replenishment): the kernel's hrtimers, exact to the ns.
+  void arm_class_timer(int ci) {
+    cpu_state& c = cpu(ci);
+    sched_time w{};
+    if (!c.rq.next_timer(w)) {
+      if (c.ctimer_at >= 0) {
+        ++c.ctimer_gen;
+        c.ctimer_at = -1;
+      }
+      return;
+    }
+    // A timer at or before now fires 1 ns later: a class that keeps asking for a past time
+    // cannot stall simulated time.
+    const std::int64_t when = std::max(now_ + 1, static_cast<std::int64_t>(w.ns()));
+    if (when == c.ctimer_at) return;
+    ++c.ctimer_gen;
+    c.ctimer_at = when;
+    push(when, ev_ctimer, static_cast<std::uint32_t>(ci), c.ctimer_gen);
+  }
+
+  /// (Re)computes when the current action of CPU c's task completes and queues it if it falls
+  /// before the next tick (the tick re-checks later ones: keeps the heap small for hogs).
+  void arm_completion(int ci) {
+    cpu_state& c = cpu(ci);
+    ++c.gen;
+    c.completion_pushed = false;
+    task_type* t = c.curr;
+    if (t == nullptr) return;
+    std::int64_t when = c.run_start;
+    if (t->action == task_core::act::work) {
+      when = c.run_start + std::max<std::int64_t>(0, t->remaining);
+      if (c.acct > c.run_start) when = c.acct + std::max<std::int64_t>(0, t->remaining);
+    } else if (t->action == task_core::act::runtime) {
+      when = std::max(std::max(c.run_start, c.acct), t->runtime_end);
+    } else {
+      when = std::max(c.run_start, c.acct);
+    }
+    c.completion = when;
+    if (!c.tick_armed || when <= c.next_tick) {
+      c.completion_pushed = true;
+      push(when, ev_complete, static_cast<std::uint32_t>(ci), c.gen);
+    }
+  }
+
+  // ---------------------------------------------------------------- queues and placement
+  void rq_add(int ci, task_type& t) {
+    cpu_state& c = cpu(ci);
+    t.qidx = static_cast<std::uint32_t>(c.queued.size());
+    c.queued.push_back(&t);
+  }
+  void rq_remove(int ci, task_type& t) {
+    cpu_state& c = cpu(ci);
+    task_type* last = c.queued.back();
+    c.queued[t.qidx] = last;
+    last->qidx = t.qidx;
+    c.queued.pop_back();
+  }
+  bool allowed(const task_type& t, int ci) const { return (t.affinity >> ci) & 1u; }
+  bool idle(int ci) { return cpu(ci).curr == nullptr && cpu(ci).queued.empty(); }
+
+  int select_wake_cpu(const task_type& t) {
+    const int prev = t.cpu;
+    if (prev >= 0 && allowed(t, prev) && idle(prev)) return prev;
+    const int from = prev >= 0 ? prev : 0;
+    for (int k = 1; k <= ncpu_; ++k) {
+      const int ci = (from + k) % ncpu_;
+      if (allowed(t, ci) && idle(ci)) return ci;
+    }
+    if (prev >= 0 && allowed(t, prev)) return prev;
+    return least_loaded(t, -1);
+  }
+  int least_loaded(const task_type& t, int prefer) {
+    int best = -1;
+    std::size_t best_n = 0;
+    if (prefer >= 0 && allowed(t, prefer)) {
+      best = prefer;
+      best_n = load(prefer);
+    }
+    for (int ci = 0; ci < ncpu_; ++ci) {
+      if (!allowed(t, ci)) continue;
+      const std::size_t n = load(ci);
+      if (best < 0 || n < best_n) {
+        best = ci;
+        best_n = n;
+      }
+    }
+    return best;
+  }
+  std::size_t load(int ci) { return cpu(ci).queued.size(); }
+
+  // ---------------------------------------------------------------- lifecycle
+  void start(task_type& t, task_type* parent) {
+    const int ci = least_loaded(t, parent != nullptr ? parent->cpu : -1);
+    t.cpu = ci;
+    setup_params(t, ci);
+    cpu_state& c = cpu(ci);
+    c.rq.task_new(t, parent, st(now_));
+    c.rq.enqueue(t, st(now_), enqueue_flags::initial);
+    rq_add(ci, t);
+    t.state = task_core::st::runnable;
+    t.cold->start_ns = now_;
+    t.wait_since = now_;
+    t.lat_pending = true;
+    t.woke_at = now_;
+    t.action = task_core::act::step;
+    t.ph = 0;
+    t.ev = 0;
+    t.phase_loops_left = specs_[static_cast<std::size_t>(t.spec)].phases[0].loop;
+    if (cfg_.trace != nullptr) {
+      const int wcpu = parent != nullptr ? parent->cpu : ci;
+      cfg_.trace->wakeup(now_, wcpu, who(wcpu), comm_of(t), t.pid, prio(t), ci, true);
+    }
+    check_preempt(ci, t);
+  }
+
+  void setup_params(task_type& t, int ci) {
+    const errc e = bind_setup(ci, t, t.params);
+    if (e == errc::ok) return;
+    std::string why;
+    if (t.params.kind == sched_kind::deadline && e == errc::overloaded)
+      why = "SCHED_DEADLINE admission control refused it: the deadline bandwidth (sum of runtime/period) would "
+            "exceed the root domain's cap (bound 95% x cpus)";
+    else if (t.params.kind == sched_kind::deadline)
+      why = std::string("the deadline class refused its runtime/deadline/period (") + to_string(e) +
+            "; it needs runtime >= 1024 ns, runtime <= deadline <= period, period in [100 us, 4.19 s])";
+    else
+      why = std::string("the policy refused its scheduling parameters (") + to_string(e) + ")";
+    throw workload_error("task '" + name_of(t) + "': " + why);
+  }
+
+  /// The binding's setup, with the root domain (CPU 0's stack) when it does global admission.
+  errc bind_setup(int ci, task_type& t, const sched_params& p) {
+    if constexpr (detail_sim::root_admission<Binding>::value) {
+      return Binding::setup(cpu(ci).rq, cpu(0).rq, t, p, st(now_));
+    } else {
+      return Binding::setup(cpu(ci).rq, t, p);
+    }
+  }
+  void bind_task_dead(int ci, task_type& t) {
+    if constexpr (detail_sim::root_admission<Binding>::value) {
+      Binding::task_dead(cpu(ci).rq, cpu(0).rq, t, st(now_));
+    } else {
+      cpu(ci).rq.task_dead(t, st(now_));
+    }
+  }
+
+  void check_preempt(int ci, task_type& t) {
+    cpu_state& c = cpu(ci);
+    if (c.curr == nullptr) {
+      resched(ci);
+    } else if (c.curr != &t && c.rq.wakeup_preempt(t, *c.curr, st(now_))) {
+      resched(ci);
+    }
+  }
+
+  /// `t` (blocked) becomes runnable. `waker_cpu` is the CPU of the waking task (-1: a timer).
+  void wake(task_type& t, int waker_cpu) {
+    const int ci = select_wake_cpu(t);
+    enqueue_flags f = enqueue_flags::wakeup;
+    if (t.cpu != ci) {
+      if (t.cpu >= 0) ++t.migrations;
+      f = f | enqueue_flags::migrated;
+      t.cpu = ci;
+    }
+    if (cfg_.trace != nullptr) {
+      const int wc = waker_cpu >= 0 ? waker_cpu : ci;
+      cfg_.trace->waking(now_, wc, who(wc), comm_of(t), t.pid, prio(t), ci);
+    }
+    cpu(ci).rq.enqueue(t, st(now_), f);
+    rq_add(ci, t);
+    t.state = task_core::st::runnable;
+    t.wait_since = now_;
+    t.lat_pending = true;
+    t.woke_at = now_;
+    if (cfg_.trace != nullptr) {
+      const int wc = waker_cpu >= 0 ? waker_cpu : ci;
+      cfg_.trace->wakeup(now_, wc, who(wc), comm_of(t), t.pid, prio(t), ci, false);
+    }
+    check_preempt(ci, t);
+  }
+
+  /// The running task `t` stops being runnable (block or exit).
+  void leave_rq(task_type& t, dequeue_flags f) {
+    const int ci = t.cpu;
+    cpu(ci).rq.dequeue(t, st(now_), f);
+    rq_remove(ci, t);
+    resched(ci);
+  }
+
+  void block(task_type& t) {
+    leave_rq(t, dequeue_flags::sleep);
+    t.state = task_core::st::blocked;
+  }
+
+  void sleep_until(task_type& t, std::int64_t when) {
+    block(t);
+    push(when, ev_wake, t.id, 0);
+  }
+
+  void die(task_type& t) {
+    leave_rq(t, dequeue_flags::dead);
+    bind_task_dead(t.cpu, t);
+    t.state = task_core::st::dead;
+    t.cold->exit_ns = now_;
+    if (!w_.tasks[static_cast<std::size_t>(t.spec)].daemon) {
+      --foreground_;
+      last_exit_ = now_;
+      if (foreground_ == 0) done_ = true;
+    }
+  }
+
+  // ---------------------------------------------------------------- schedule
+  /// Passes over the CPUs in index order, rescheduling each flagged one, until none is flagged
+  /// (a CPU flagged during a pass at an index already passed waits for the next pass).
+  void flush_resched() {
+    while (resched_mask_ != 0) {
+      int ci = -1;
+      for (;;) {
+        const std::uint64_t m = ci >= 63 ? 0 : resched_mask_ & (~std::uint64_t{0} << (ci + 1));
+        if (m == 0) break;
+        ci = __builtin_ctzll(m);
+        schedule(ci);
+      }
+    }
+  }
+
+  void schedule(int ci) {
+    cpu_state& c = cpu(ci);
+    c.need_resched = false;
+    resched_mask_ &= ~(std::uint64_t{1} << ci);
+    account(ci, now_);
+    task_type* prev = c.curr;
+    const bool prev_runnable = prev != nullptr && prev->state == task_core::st::running;
+    if (prev_runnable) {
+      c.rq.put_prev(*prev, st(now_));
+      prev->state = task_core::st::runnable;
+    }
+    if (c.queued.empty()) balance(ci, true);
+    task_type* next = c.rq.pick_next(st(now_));
+    if (next != nullptr) c.rq.set_next(*next, st(now_));
+    if (next != prev) {
+      ++c.switches;
+      if (prev != nullptr) {
+        ++prev->switches;
+        prev->cache_cpu = ci;
+        prev->cache_mark = c.busy;
+        prev->last_ran = now_;
+        if (prev_runnable) prev->wait_since = now_;
+      }
+      if (cfg_.trace != nullptr) trace_switch(ci, prev, next);
+      c.curr = next;
+      if (next != nullptr) {
+        next->state = task_core::st::running;
+        const std::int64_t waited = now_ - next->wait_since;
+        next->wait_ns += waited;
+        next->max_wait_ns = std::max(next->max_wait_ns, waited);
+        if (next->lat_pending) {
+          next->cold->lat.push_back(now_ - next->woke_at);
+          next->lat_pending = false;
+        }
+        c.switch_at = now_;
+        c.run_start = now_ + cfg_.machine.cs_cost_ns;
+        // Cache refill owed by the incoming task (see the file comment).
+        std::int64_t pen = next->refill;
+        if (next->cache_cpu == ci) {
+          const std::uint64_t x = c.busy - next->cache_mark;
+          const std::uint64_t half = static_cast<std::uint64_t>(std::max<std::int64_t>(1, cfg_.machine.refill_half_ns));
+          pen = static_cast<std::int64_t>(static_cast<std::uint64_t>(next->refill) * x / (x + half));
+        }
+        next->refill_debt = std::min(next->refill, next->refill_debt + pen);
+        if (next->action == task_core::act::work) {
+          next->remaining += next->refill_debt;
+          next->refill_debt = 0;
+        }
+        arm_tick(ci);
+      }
+    } else if (next != nullptr) {
+      next->state = task_core::st::running;
+    }
+    arm_completion(ci);
+    arm_class_timer(ci);
+  }
+
+  void trace_switch(int ci, task_type* prev, task_type* next) {
+    std::string pstate = "R";
+    if (prev != nullptr) {
+      if (prev->state == task_core::st::dead) pstate = "X";
+      else if (prev->state == task_core::st::blocked) pstate = "S";
+      else pstate = "R+";
+    }
+    cfg_.trace->sched_switch(now_, ci, prev != nullptr ? comm_of(*prev) : idle_comm(ci), prev != nullptr ? prev->pid : 0,
+                             prev != nullptr ? prio(*prev) : 120, pstate,
+                             next != nullptr ? comm_of(*next) : idle_comm(ci), next != nullptr ? next->pid : 0,
+                             next != nullptr ? prio(*next) : 120);
+  }
+  static std::string idle_comm(int ci) { return "swapper/" + std::to_string(ci); }
+  std::pair<std::string, int> who(int ci) {
+    task_type* t = cpu(ci).curr;
+    if (t == nullptr) return {"<idle>", 0};
+    return {comm_of(*t), t->pid};
+  }
+  static int prio(const task_type& t) {
+    switch (t.params.kind) {
+      case sched_kind::fifo:
+      case sched_kind::rr: return rt_priority_max - t.params.rt_priority;
+      case sched_kind::deadline: return -1;
+      default: return 120 + t.params.nice;
+    }
+  }
+
+  // ---------------------------------------------------------------- balance
+  void balance(int ci, bool newidle) {
+    if (ncpu_ == 1) return;
+    int busiest = -1;
+    std::size_t most = 0;
+    for (int k = 0; k < ncpu_; ++k) {
+      if (k == ci) continue;
+      const std::size_t n = load(k);
+      if (n > most) {
+        most = n;
+        busiest = k;
+      }
+    }
+    if (busiest < 0) return;
+    const std::size_t mine = load(ci);
+    if (newidle ? most < 2 : most < mine + 2) return;
+    cpu_state& b = cpu(busiest);
+    task_type* pick = nullptr;
+    for (task_type* t : b.queued) {
+      if (t == b.curr || !allowed(*t, ci)) continue;
+      if (pick == nullptr || t->last_ran < pick->last_ran || (t->last_ran == pick->last_ran && t->id < pick->id))
+        pick = t;
+    }
+    if (pick == nullptr) return;
+    b.rq.dequeue(*pick, st(now_), dequeue_flags::migrating);
+    rq_remove(busiest, *pick);
+    pick->cpu = ci;
+    ++pick->migrations;
+    cpu(ci).rq.enqueue(*pick, st(now_), enqueue_flags::migrated);
+    rq_add(ci, *pick);
+    if (!newidle) check_preempt(ci, *pick);
+  }
+
+  // ---------------------------------------------------------------- programs
+  void on_complete(int ci) {
+    task_type& t = *cpu(ci).curr;
+    if (t.action == task_core::act::work && t.remaining > 0) {  // a stale estimate: keep going
+      arm_completion(ci);
+      return;
+    }
+    if (t.action == task_core::act::runtime && now_ < t.runtime_end) {
+      arm_completion(ci);
+      return;
+    }
+    t.action = task_core::act::step;
+    t.remaining = 0;
+    step(t, ci);
+    if (t.state == task_core::st::running && !cpu(ci).need_resched) arm_completion(ci);
+  }
+
+  const cevent* current(task_type& t) {
+    const cspec& cs = specs_[static_cast<std::size_t>(t.spec)];
+    for (;;) {
+      const cphase& p = cs.phases[t.ph];
+      if (t.ev < p.events.size()) return &p.events[t.ev];
+      // End of a phase pass.
+      t.ev = 0;
+      if (t.phase_loops_left > 0) --t.phase_loops_left;
+      if (t.phase_loops_left != 0 && !p.events.empty()) continue;
+      ++t.ph;
+      if (t.ph >= cs.phases.size()) {
+        t.ph = 0;
+        if (t.task_loops_left > 0) --t.task_loops_left;
+        if (t.task_loops_left == 0) return nullptr;
+      }
+      t.phase_loops_left = cs.phases[t.ph].loop;
+    }
+  }
+
+  /// Executes `t`'s program from its current position until an event takes time.
+  void step(task_type& t, int ci) {
+    if (t.job_burning) finish_job(t);
+    if (t.state != task_core::st::running) return;
+    for (int guard = 0; guard < 100000; ++guard) {
+      const cevent* e = current(t);
+      if (e == nullptr) {
+        die(t);
+        return;
+      }
+      ++t.ev;
+      switch (e->kind) {
+        case event_kind::run: {
+          const std::int64_t d = std::max<std::int64_t>(0, e->duration + rng_.jitter(e->jitter));
+          if (d + t.refill_debt <= 0) break;
+          t.action = task_core::act::work;
+          t.remaining = d + t.refill_debt;
+          t.refill_debt = 0;
+          return;
+        }
+        case event_kind::runtime: {
+          const std::int64_t d = std::max<std::int64_t>(0, e->duration + rng_.jitter(e->jitter));
+          if (d <= 0) break;
+          t.action = task_core::act::runtime;
+          t.runtime_end = now_ + d;
+          return;
+        }
+        case event_kind::sleep: {
+          const std::int64_t d = std::max<std::int64_t>(0, e->duration + rng_.jitter(e->jitter));
+          if (d <= 0) break;
+          sleep_until(t, now_ + d);
+          return;
+        }
+        case event_kind::timer: {
+          timer_res& tm = timers_[static_cast<std::size_t>(e->unique >= 0 ? t.cold->unique_timers[static_cast<std::size_t>(e->unique)] : e->res)];
+          if (!tm.init) {
+            tm.init = true;
+            tm.next = now_;
+          }
+          tm.next += e->period;
+          if (now_ < tm.next) {
+            t.cold->frame_release = tm.next;
+            sleep_until(t, tm.next);
+            return;
+          }
+          if (!e->absolute) tm.next = now_;  // overrun: restart from now (rt-app relative mode)
+          t.cold->frame_release = now_;
+          break;
+        }
+        case event_kind::suspend:
+          susp_[static_cast<std::size_t>(e->res)].waiters.push_back(&t);
+          block(t);
+          return;
+        case event_kind::resume: {
+          std::deque<task_type*> ws;
+          ws.swap(susp_[static_cast<std::size_t>(e->res)].waiters);
+          for (task_type* w : ws) wake(*w, ci);
+          break;
+        }
+        case event_kind::lock: {
+          mutex_res& m = mutexes_[static_cast<std::size_t>(e->res)];
+          if (m.owner == nullptr) {
+            m.owner = &t;
+            break;
+          }
+          m.waiters.push_back(&t);
+          block(t);
+          return;
+        }
+        case event_kind::unlock: unlock(e->res, t, ci); break;
+        case event_kind::wait:
+          unlock(e->res2, t, ci);
+          t.waiting_mutex = e->res2;
+          conds_[static_cast<std::size_t>(e->res)].waiters.push_back(&t);
+          block(t);
+          return;
+        case event_kind::signal: signal(e->res, ci, false); break;
+        case event_kind::broadcast: signal(e->res, ci, true); break;
+        case event_kind::sync:
+          signal(e->res, ci, false);
+          unlock(e->res2, t, ci);
+          t.waiting_mutex = e->res2;
+          conds_[static_cast<std::size_t>(e->res)].waiters.push_back(&t);
+          block(t);
+          return;
+        case event_kind::barrier: {
+          barrier_res& b = barriers_[static_cast<std::size_t>(e->res)];
+          if (static_cast<int>(b.arrived.size()) + 1 >= b.parties) {
+            std::vector<task_type*> ws;
+            ws.swap(b.arrived);
+            for (task_type* w : ws) wake(*w, ci);
+            break;
+          }
+          b.arrived.push_back(&t);
+          block(t);
+          return;
+        }
+        case event_kind::fork: {
+          cspec& cs = specs_[static_cast<std::size_t>(e->res)];
+          task_type* child = create(e->res, cs.next_instance);
+          start(*child, &t);
+          break;
+        }
+        case event_kind::exit: die(t); return;
+        case event_kind::yield:
+          cpu(ci).rq.yield(t, st(now_));
+          resched(ci);
+          return;
+        case event_kind::set_nice: {
+          sched_params p = t.params;
+          if (p.kind == sched_kind::normal || p.kind == sched_kind::batch || p.kind == sched_kind::idle) {
+            p.nice = e->params.nice;
+            change_params(t, ci, p);
+          }
+          break;
+        }
+        case event_kind::set_policy: change_params(t, ci, e->params); break;
+        case event_kind::frame: {
+          ++t.cold->frames;
+          if (t.cold->last_frame >= 0) t.cold->frame_gaps.push_back(now_ - t.cold->last_frame);
+          t.cold->last_frame = now_;
+          if (e->duration > 0) {
+            if (now_ - t.cold->frame_release <= e->duration) ++t.cold->dl_met; else ++t.cold->dl_missed;
+          }
+          t.cold->frame_release = now_;
+          break;
+        }
+        case event_kind::job:
+          if (begin_job(t, *e)) return;
+          break;
+      }
+      if (t.state != task_core::st::running) return;
+    }
+    // Spin guard: a program that loops forever without taking time gets 1 us of work per
+    // 100000 instantaneous events, so simulated time advances.
+    t.action = task_core::act::work;
+    t.remaining = 1000;
+  }
+
+  void unlock(int mid, task_type& t, int ci) {
+    mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
+    if (m.owner != &t) return;  // not the owner: ignored
+    if (m.waiters.empty()) {
+      m.owner = nullptr;
+      return;
+    }
+    task_type* w = m.waiters.front();
+    m.waiters.pop_front();
+    m.owner = w;  // FIFO handoff
+    wake(*w, ci);
+  }
+
+  void signal(int cid, int ci, bool all) {
+    cond_res& cv = conds_[static_cast<std::size_t>(cid)];
+    while (!cv.waiters.empty()) {
+      task_type* w = cv.waiters.front();
+      cv.waiters.pop_front();
+      const int mid = w->waiting_mutex;
+      w->waiting_mutex = -1;
+      if (mid >= 0) {
+        mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
+        if (m.owner != nullptr) {
+          m.waiters.push_back(w);  // stays blocked until the mutex is handed over
+        } else {
+          m.owner = w;
+          wake(*w, ci);
+        }
+      } else {
+        wake(*w, ci);
+      }
+      if (!all) break;
+    }
+  }
+
+  void change_params(task_type& t, int ci, const sched_params& p) {
+    cpu_state& c = cpu(ci);
+    c.rq.dequeue(t, st(now_), dequeue_flags::save);
+    const sched_params old = t.params;
+    t.params = p;
+    if (bind_setup(ci, t, p) != errc::ok) {  // refused (e.g. deadline admission): restore
+      t.params = old;
+      (void)bind_setup(ci, t, old);
+    }
+    c.rq.enqueue(t, st(now_), enqueue_flags::restore);
+    c.rq.set_next(t, st(now_));  // it is still the running task
+    c.rq.prio_changed(t, st(now_));
+    resched(ci);
+  }
+
+  // interbench periodic job step (interbench.md section 2), timekeeper = exact timer.
+  bool begin_job(task_type& t, const cevent& e) {
+    t.cold->has_jobs = true;
+    if (e.period == 0 && e.pushback == 0) {  // interbench Gaming: a chunk of work, lateness = finish - (start + work)
+      t.cold->job_target = now_ + e.duration;
+      t.cold->job_period = 0;
+      t.cold->job_pushback = 0;
+      t.cold->job_gaming = true;
+      t.job_burning = true;
+      t.cold->job_chunk = e.duration;
+      t.action = task_core::act::work;
+      t.remaining = e.duration + t.refill_debt;
+      t.refill_debt = 0;
+      if (t.remaining > 0) return true;
+      finish_job(t);
+      return t.state != task_core::st::running;
+    }
+    t.cold->job_gaming = false;
+    if (t.cold->job_target < 0) t.cold->job_target = now_;
+    const std::int64_t I = e.period;
+    std::int64_t lat = std::max<std::int64_t>(0, now_ - t.cold->job_target);
+    if (I > 0 && now_ > t.cold->job_target + I) {  // dropped job
+      const std::int64_t k = (now_ - (t.cold->job_target + I)) / I + 1;
+      t.cold->dl_missed += static_cast<std::uint64_t>(k);
+      t.cold->burns_missed += static_cast<std::uint64_t>(k);
+      lat += k * I;
+      t.cold->job_target += (k + 1) * I;
+      t.cold->job_samples.push_back(lat);
+      t.cold->job_target += e.pushback;
+      if (t.cold->job_target > now_) {
+        sleep_until(t, t.cold->job_target);
+        return true;
+      }
+      return false;
+    }
+    t.cold->job_lat = lat;
+    t.cold->job_period = I;
+    t.cold->job_pushback = e.pushback;
+    t.job_burning = true;
+    if (e.duration + t.refill_debt > 0) {
+      t.action = task_core::act::work;
+      t.remaining = e.duration + t.refill_debt;
+      t.refill_debt = 0;
+      return true;
+    }
+    finish_job(t);
+    return t.state != task_core::st::running;
+  }
+
+  void finish_job(task_type& t) {
+    t.job_burning = false;
+    if (t.cold->job_gaming) {
+      const std::int64_t late = std::max<std::int64_t>(0, now_ - t.cold->job_target);
+      t.cold->burns_done += static_cast<std::uint64_t>(t.cold->job_chunk);
+      t.cold->burns_missed += static_cast<std::uint64_t>(late);
+      t.cold->job_samples.push_back(late);
+      return;
+    }
+    const std::int64_t I = t.cold->job_period;
+    std::int64_t lat = t.cold->job_lat;
+    ++t.cold->burns_done;
+    if (I > 0) {
+      t.cold->job_target += I;
+      if (t.cold->job_target >= now_) {
+        ++t.cold->dl_met;
+      } else {
+        const std::int64_t k = (now_ - t.cold->job_target) / I + 1;
+        t.cold->dl_missed += static_cast<std::uint64_t>(k);
+        lat += k * I;
+        t.cold->job_target += k * I;
+        if (k > 1) t.cold->burns_missed += static_cast<std::uint64_t>(k);
+      }
+    }
+    t.cold->job_samples.push_back(lat);
+    t.cold->job_target += t.cold->job_pushback;
+    if (t.cold->job_target > now_) sleep_until(t, t.cold->job_target);
+  }
+
+  // ---------------------------------------------------------------- results
+  run_result results(double host_s) {
+    run_result r;
+    r.scenario = w_.name;
+    r.cpus = ncpu_;
+    r.hz = hz_;
+    r.seed = cfg_.seed;
+    r.duration_ns = end_;
+    r.notes = w_.notes;
+    run_totals& T = r.totals;
+    for (int ci = 0; ci < ncpu_; ++ci) {
+      T.context_switches += cpu(ci).switches;
+      T.idle_ns += cpu(ci).idle_ns;
+      T.overhead_ns += cpu(ci).overhead_ns;
+    }
+    const double secs = static_cast<double>(end_) / 1e9;
+    T.cs_per_sec = secs > 0 ? static_cast<double>(T.context_switches) / secs : 0;
+    T.idle_pct = end_ > 0 ? 100.0 * static_cast<double>(T.idle_ns) / (static_cast<double>(end_) * ncpu_) : 0;
+    T.makespan_ns = foreground_ == 0 && last_exit_ >= 0 ? last_exit_ : end_;
+    T.events = events_;
+    T.events_per_sec = cfg_.host_timing && host_s > 0 ? static_cast<double>(events_) / host_s : 0;
+    std::vector<double> shares;
+    for (const auto& up : tasks_) {
+      task_type& t = *up;
+      if (t.state == task_core::st::unborn) continue;
+      task_result x;
+      x.name = name_of(t);
+      const task_spec& ts = w_.tasks[static_cast<std::size_t>(t.spec)];
+      x.group = ts.group;
+      x.daemon = ts.daemon;
+      x.kind = detail_sim::kind_name(t.params.kind);
+      x.nice = t.params.nice;
+      x.rt_priority = t.params.rt_priority;
+      x.start_ns = t.cold->start_ns;
+      x.exit_ns = t.cold->exit_ns;
+      x.cpu_ns = t.cpu_ns;
+      std::int64_t wait = t.wait_ns;
+      std::int64_t maxw = t.max_wait_ns;
+      if (t.state == task_core::st::runnable) {  // still waiting at the end
+        wait += end_ - t.wait_since;
+        maxw = std::max(maxw, end_ - t.wait_since);
+      }
+      x.wait_ns = wait;
+      x.max_wait_ns = maxw;
+      x.switches = t.switches;
+      x.migrations = t.migrations;
+      x.latency = summarize(t.cold->lat);
+      x.deadlines_met = t.cold->dl_met;
+      x.deadlines_missed = t.cold->dl_missed;
+      x.frames = t.cold->frames;
+      const std::int64_t life = (t.cold->exit_ns >= 0 ? t.cold->exit_ns : end_) - t.cold->start_ns;
+      x.fps = life > 0 ? static_cast<double>(t.cold->frames) * 1e9 / static_cast<double>(life) : 0;
+      x.frame_interval = summarize(t.cold->frame_gaps);
+      if (cfg_.keep_samples) {  // plots: raw samples; frame times rebuilt from the gaps and the last frame
+        x.latency_samples = t.cold->lat;
+        if (t.cold->frames > 0) {
+          x.frame_times.assign(t.cold->frame_gaps.size() + 1, t.cold->last_frame);
+          for (std::size_t k = t.cold->frame_gaps.size(); k-- > 0;) x.frame_times[k] = x.frame_times[k + 1] - t.cold->frame_gaps[k];
+        }
+      }
+      x.has_jobs = t.cold->has_jobs;
+      if (t.cold->has_jobs) x.jobs = job_stats(t);
+      T.task_cpu_ns += t.cpu_ns;
+      T.longest_starvation_ns = std::max(T.longest_starvation_ns, maxw);
+      T.migrations += t.migrations;
+      // Fairness covers CPU-bound time-sharing tasks: runnable >= 90 % of their life.
+      const bool fair_kind = t.params.kind == sched_kind::normal || t.params.kind == sched_kind::batch;
+      if (fair_kind && life > 0 && (t.cpu_ns + wait) * 10 >= life * 9) {
+        shares.push_back(static_cast<double>(t.cpu_ns) / static_cast<double>(life) / nice_weight(t.params.nice));
+      }
+      r.tasks.push_back(std::move(x));
+    }
+    r.jain = jain_index(shares);
+    r.jain_tasks = shares.size();
+    return r;
+  }
+
+  static job_summary job_stats(const task_type& t) {
+    job_summary j;
+    j.samples = t.cold->job_samples.size();
+    if (j.samples > 0) {
+      long double sum = 0, sq = 0;
+      std::int64_t mx = 0;
+      for (std::int64_t v : t.cold->job_samples) {
+        sum += v;
+        sq += static_cast<long double>(v) * v;
+        mx = std::max(mx, v);
+      }
+      const long double n = static_cast<long double>(j.samples);
+      const long double mean = sum / n;
+      j.avg_ms = static_cast<double>(mean / 1e6);
+      j.rms_ms = static_cast<double>(std::sqrt(sq / n) / 1e6);
+      long double var = 0;
+      for (std::int64_t v : t.cold->job_samples) var += (v - mean) * (v - mean);
+      j.sd_ms = static_cast<double>(std::sqrt(var / n) / 1e6);
+      j.max_ms = static_cast<double>(mx) / 1e6;
+    }
+    const double a = static_cast<double>(t.cold->burns_done), m = static_cast<double>(t.cold->burns_missed);
+    j.desired_cpu_pct = a + m > 0 ? 100.0 * a / (a + m) : 0;
+    const double dm = static_cast<double>(t.cold->dl_met), dx = static_cast<double>(t.cold->dl_missed);
+    j.deadlines_met_pct = t.cold->dl_met > 0 ? 100.0 * dm / (dm + dx) : 0;
+    return j;
+  }
+
+  const workload& w_;
+  run_config cfg_;
+  int ncpu_ = 1, hz_ = 1000;
+  std::int64_t duration_ = 0, tick_ns_ = 1000000, balance_ticks_ = 4;
+  std::int64_t now_ = 0, end_ = 0, last_exit_ = -1;
+  bool done_ = false;
+  int foreground_ = 0;
+  std::uint64_t seq_ = 0, events_ = 0;
+  detail_sim::prng rng_{1};
+  static constexpr std::size_t task_chunk = 64;  ///< tasks per storage chunk
+  detail_sim::event_heap q_;                     ///< every event but ticks
+  detail_sim::event_heap tq_;                    ///< ticks (at most one per CPU)
+  std::uint64_t resched_mask_ = 0;               ///< CPUs with need_resched set
+  std::unique_ptr<cpu_state[]> cpus_;
+  std::vector<std::unique_ptr<task_type[]>> chunks_;  ///< task storage
+  std::vector<task_type*> tasks_;                ///< by id
+  std::vector<std::unique_ptr<task_cold[]>> cold_chunks_;  ///< cold parts, same chunking
+  std::vector<cspec> specs_;
+  std::vector<timer_res> timers_;
+  std::vector<mutex_res> mutexes_;
+  std::vector<cond_res> conds_;
+  std::vector<cond_res> susp_;
+  std::vector<barrier_res> barriers_;
+};
+
+}  // namespace sim
+}  // namespace schedcore
+
+#endif

@@ -1,0 +1,147 @@
+/// @file
+/// @brief HOSTED. The results of one simulated run (per task and totals) and the exact
+/// statistics used to compute them.
+///
+/// Percentiles use the nearest-rank definition on the exact stored samples: p-th percentile of
+/// n sorted samples is sample number ceil(p * n / 100) (1-based); 0 when there is no sample.
+#ifndef SCHEDCORE_SIM_METRICS_HPP
+#define SCHEDCORE_SIM_METRICS_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace schedcore {
+namespace sim {
+
+/// Nearest-rank percentile `num/den` (e.g. 99/100) of `v`, which is sorted in place. Exact,
+/// integer arithmetic only.
+inline std::int64_t percentile_sorted(const std::vector<std::int64_t>& sorted, std::uint64_t num, std::uint64_t den) {
+  if (sorted.empty()) return 0;
+  const std::uint64_t n = sorted.size();
+  std::uint64_t rank = (num * n + den - 1) / den;  // ceil(p * n)
+  if (rank < 1) rank = 1;
+  if (rank > n) rank = n;
+  return sorted[rank - 1];
+}
+
+/// p50/p99/max (ns) of a sample set.
+struct latency_summary {
+  std::int64_t p50 = 0;       ///< median, ns
+  std::int64_t p99 = 0;       ///< 99th percentile, ns
+  std::int64_t max = 0;       ///< largest, ns
+  std::uint64_t count = 0;    ///< samples
+  double mean = 0;            ///< arithmetic mean, ns
+  double stddev = 0;          ///< population standard deviation, ns
+};
+
+/// Summarises `samples` (copied and sorted).
+inline latency_summary summarize(std::vector<std::int64_t> samples) {
+  latency_summary s;
+  if (samples.empty()) return s;
+  std::sort(samples.begin(), samples.end());
+  s.count = samples.size();
+  s.p50 = percentile_sorted(samples, 50, 100);
+  s.p99 = percentile_sorted(samples, 99, 100);
+  s.max = samples.back();
+  long double sum = 0, sq = 0;
+  for (std::int64_t x : samples) sum += static_cast<long double>(x);
+  const long double mean = sum / static_cast<long double>(samples.size());
+  for (std::int64_t x : samples) sq += (static_cast<long double>(x) - mean) * (static_cast<long double>(x) - mean);
+  s.mean = static_cast<double>(mean);
+  s.stddev = static_cast<double>(std::sqrt(sq / static_cast<long double>(samples.size())));
+  return s;
+}
+
+/// interbench-style job statistics of a task with `job` events (interbench.md section 4).
+struct job_summary {
+  std::uint64_t samples = 0;        ///< job steps recorded
+  double avg_ms = 0;                ///< mean latency (including whole-period penalties), ms
+  double rms_ms = 0;                ///< interbench's "SD" column (root mean square), ms
+  double sd_ms = 0;                 ///< the true standard deviation, ms
+  double max_ms = 0;                ///< largest sample, ms
+  double desired_cpu_pct = 0;       ///< achieved / (achieved + missed) burns, %
+  double deadlines_met_pct = 0;     ///< met / (met + missed), % (0 when none met)
+};
+
+/// Results of one task instance.
+struct task_result {
+  std::string name;                 ///< instance name
+  std::string group;                ///< spec's group label
+  std::string kind;                 ///< "normal", "batch", "idle", "fifo", "rr", "deadline" (final)
+  int nice = 0;                     ///< final nice
+  int rt_priority = 0;              ///< final rt priority (fifo/rr)
+  bool daemon = false;              ///< background task
+  std::int64_t start_ns = 0;        ///< when it first became runnable
+  std::int64_t exit_ns = -1;        ///< when it exited, -1 if it was alive at the end
+  std::int64_t cpu_ns = 0;          ///< time on a CPU doing work (switch overhead excluded)
+  std::int64_t wait_ns = 0;         ///< time runnable but not on a CPU
+  std::int64_t max_wait_ns = 0;     ///< longest single runnable-but-not-running stretch
+  std::uint64_t switches = 0;       ///< times it left a CPU (voluntary or not)
+  std::uint64_t migrations = 0;     ///< times it changed CPU
+  latency_summary latency;          ///< wakeup (runnable) to running
+  std::uint64_t deadlines_met = 0;  ///< frames and jobs that met their deadline
+  std::uint64_t deadlines_missed = 0;  ///< frames and jobs that missed it
+  std::uint64_t frames = 0;         ///< frame markers
+  double fps = 0;                   ///< frames per second of its lifetime
+  latency_summary frame_interval;   ///< time between consecutive frames, ns
+  bool has_jobs = false;            ///< ran interbench jobs
+  job_summary jobs;                 ///< interbench job statistics
+  // Raw samples for plots (svg.hpp, `schedsim plot` / `report`): filled only when the run's
+  // `run_config::keep_samples` is set, empty otherwise (JSON, CSV and tables never print them).
+  std::vector<std::int64_t> latency_samples;  ///< every wakeup-to-run latency, ns, in order
+  std::vector<std::int64_t> frame_times;      ///< the time of every frame marker, ns, ascending
+};
+
+/// Totals of one run.
+struct run_totals {
+  std::uint64_t context_switches = 0;  ///< CPU changes of the running task (idle counts as a task)
+  double cs_per_sec = 0;               ///< context switches per simulated second
+  double idle_pct = 0;                 ///< idle time / (CPUs x duration), %
+  std::int64_t makespan_ns = 0;        ///< when the last non-daemon task exited (duration if one never did)
+  std::int64_t idle_ns = 0;            ///< summed over CPUs
+  std::int64_t overhead_ns = 0;        ///< context-switch overhead, summed over CPUs
+  std::int64_t task_cpu_ns = 0;        ///< summed task CPU time
+  std::int64_t longest_starvation_ns = 0;  ///< longest single wait of any task
+  std::uint64_t events = 0;            ///< simulated scheduling events processed
+  double events_per_sec = 0;           ///< events per host second (the only host-dependent field)
+  std::uint64_t migrations = 0;        ///< task CPU changes
+};
+
+/// Everything one run produces.
+struct run_result {
+  std::string policy;                 ///< policy spec as given ("cfs2007:granularity=2ms")
+  std::string scenario;               ///< workload name
+  int cpus = 1;                       ///< CPUs simulated
+  int hz = 1000;                      ///< tick rate
+  std::uint64_t seed = 0;             ///< PRNG seed
+  std::int64_t duration_ns = 0;       ///< simulated span (ends early when all non-daemons exited)
+  run_totals totals;                  ///< totals
+  double jain = 1.0;                  ///< Jain fairness over weighted CPU shares (see engine.hpp)
+  std::uint64_t jain_tasks = 0;       ///< tasks the fairness index covers
+  std::vector<task_result> tasks;     ///< per task, in creation order
+  std::vector<std::string> notes;     ///< workload caveats
+};
+
+/// Jain's index (sum x)^2 / (n * sum x^2) of `x` (1.0 for fewer than 2 values or all zero).
+inline double jain_index(const std::vector<double>& x) {
+  if (x.size() < 2) return 1.0;
+  long double s = 0, sq = 0;
+  for (double v : x) {
+    s += v;
+    sq += static_cast<long double>(v) * v;
+  }
+  if (sq <= 0) return 1.0;
+  return static_cast<double>((s * s) / (static_cast<long double>(x.size()) * sq));
+}
+
+/// The kernel's load weight of a nice level: 1024 / 1.25^nice (nice 0 = 1024), as a double
+/// (used only for the fairness metric, never in scheduling).
+inline double nice_weight(int nice) { return 1024.0 / std::pow(1.25, nice); }
+
+}  // namespace sim
+}  // namespace schedcore
+
+#endif

@@ -1,0 +1,338 @@
+/// @file
+/// @brief HOSTED. The policy registry: policy name -> an engine instantiated with
+/// `class_stack<member_sched_class, RT, POLICY>`, knob parsing through the policy's
+/// `knob_table`, and the knob-spec syntax `NAME[:knob=value,...]`.
+///
+/// With a deadline class (`make_entry<Task, Rt, Fair, Dl>`, what schedsim registers:
+/// `class_stack<member_sched_class, edf_policy, rt_policy, POLICY>`), SCHED_DEADLINE tasks go to
+/// it (index 0), fifo/rr tasks to the real-time class (1), normal/batch/idle tasks to the policy
+/// under test (2). Without one (`make_entry<Task, Rt, Fair>`), fifo/rr go to index 0, deadline
+/// tasks too as SCHED_FIFO priority 99, normal/batch/idle to index 1. `edf` is not itself a
+/// `--policy` name: it cannot schedule normal tasks, so it is always the top class instead.
+/// Adding a policy is one `SCHEDSIM_POLICY` line in its own file (examples/schedsim/).
+#ifndef SCHEDCORE_SIM_REGISTRY_HPP
+#define SCHEDCORE_SIM_REGISTRY_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "schedcore/core/errc.hpp"
+#include "schedcore/core/time.hpp"
+#include "schedcore/policy/class_stack.hpp"
+#include "schedcore/policy/params.hpp"
+#include "schedcore/sim/engine.hpp"
+#include "schedcore/sim/metrics.hpp"
+#include "schedcore/sim/workload.hpp"
+
+namespace schedcore {
+namespace sim {
+
+/// A usage error (bad command line, unknown policy or knob, value out of bounds): exit 2.
+struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// One knob of a registered policy.
+struct knob_desc {
+  std::string name;       ///< tunable name
+  knob_unit unit;         ///< how it is written
+  std::int64_t def = 0;   ///< default (ns for times)
+  std::int64_t min = 0;   ///< inclusive bound
+  std::int64_t max = 0;   ///< inclusive bound
+  std::string help;       ///< one line
+};
+
+/// A parsed knob assignment.
+struct knob_setting {
+  std::string name;    ///< knob name
+  std::int64_t value;  ///< ns for times
+};
+
+/// One registered policy.
+struct policy_entry {
+  std::string name;              ///< command-line name
+  std::string description;       ///< one line
+  std::vector<knob_desc> knobs;  ///< the policy's knob table with defaults
+  /// Runs a workload (throws usage_error when the policy refuses the knobs, workload_error for
+  /// a workload it cannot run).
+  std::function<run_result(const workload&, const run_config&, const std::vector<knob_setting>&)> run;
+};
+
+/// @cond INTERNAL
+namespace detail_sim {
+template <class P, class = void>
+struct has_knobs : std::false_type {};
+template <class P>
+struct has_knobs<P, std::void_t<typename P::knobs, decltype(P::knob_table),
+                                decltype(std::declval<P&>().configure(std::declval<const typename P::knobs&>()))>>
+    : std::true_type {};
+
+template <class P>
+std::vector<knob_desc> describe() {
+  std::vector<knob_desc> out;
+  if constexpr (has_knobs<P>::value) {
+    const typename P::knobs def{};
+    for (const auto& k : P::knob_table) out.push_back({k.name, k.unit, def.*(k.field), k.min, k.max, k.help});
+  }
+  return out;
+}
+
+/// Applies `hz`, `cpus` (when the table has them) and `settings` (policy under test only) to
+/// `p`; returns the policy's verdict.
+template <class P>
+errc apply_knobs(P& p, const std::vector<knob_setting>& settings, int cpus, int hz) {
+  if constexpr (has_knobs<P>::value) {
+    typename P::knobs k{};
+    for (const auto& info : P::knob_table) {
+      const std::string n = info.name;
+      if (n == "hz") k.*(info.field) = hz;
+      if (n == "cpus") k.*(info.field) = cpus;
+      for (const auto& s : settings)
+        if (s.name == n) k.*(info.field) = s.value;
+    }
+    return p.configure(k);
+  } else {
+    (void)p;
+    (void)settings;
+    (void)cpus;
+    (void)hz;
+    return errc::ok;
+  }
+}
+}  // namespace detail_sim
+/// @endcond
+
+/// The standard binding: `class_stack<member_sched_class, [Dl,] Rt, Fair>` over `Task`.
+///
+/// Class of a task by `sched_params::kind`: deadline -> `Dl` (index 0) when the stack has one,
+/// else the real-time class as SCHED_FIFO priority 99; fifo/rr -> `Rt`; normal/batch/idle ->
+/// `Fair`. With a deadline class, admission control is global, as the kernel's root domain:
+/// every deadline setup and release goes through CPU 0's `Dl` object (configured with
+/// `cpus` = the machine's CPU count, so its cap is cpus x bound), while the task is queued and
+/// scheduled by the `Dl` object of whatever CPU it is placed on (enqueue only needs the entity
+/// to be admitted). The engine calls the 5-argument `setup` and `task_dead` below for that.
+template <class Task, class Rt, class Fair, class Dl = void>
+struct stack_binding;
+
+/// @cond INTERNAL
+namespace detail_sim {
+template <class Stack, std::size_t Rt, std::size_t Fair, class Task>
+errc setup_rt_fair(Stack& s, Task& t, const sched_params& p) noexcept {
+  if (p.kind == sched_kind::fifo || p.kind == sched_kind::rr) {
+    t.sched_class = static_cast<int>(Rt);
+    return s.template get<Rt>().setup(t, p);
+  }
+  if (p.kind == sched_kind::deadline) {  // no deadline class: SCHED_FIFO 99 stands in
+    sched_params q;
+    q.kind = sched_kind::fifo;
+    q.rt_priority = rt_priority_max;
+    t.sched_class = static_cast<int>(Rt);
+    return s.template get<Rt>().setup(t, q);
+  }
+  t.sched_class = static_cast<int>(Fair);
+  return s.template get<Fair>().setup(t, p);
+}
+}  // namespace detail_sim
+/// @endcond
+
+/// Two classes: real-time (0) and the policy under test (1).
+template <class Task, class Rt, class Fair>
+struct stack_binding<Task, Rt, Fair, void> {
+  using task_type = Task;
+  using stack_type = class_stack<member_sched_class, Rt, Fair>;
+  static constexpr bool has_deadline_class = false;
+  /// Picks the class from `p.kind` and loads the entity.
+  static errc setup(stack_type& s, Task& t, const sched_params& p) noexcept {
+    const int old = t.sched_class;
+    const errc e = detail_sim::setup_rt_fair<stack_type, 0, 1>(s, t, p);
+    if (e != errc::ok) t.sched_class = old;
+    return e;
+  }
+};
+
+/// Three classes: deadline (0), real-time (1) and the policy under test (2).
+template <class Task, class Rt, class Fair, class Dl>
+struct stack_binding {
+  using task_type = Task;
+  using stack_type = class_stack<member_sched_class, Dl, Rt, Fair>;
+  static constexpr bool has_deadline_class = true;
+  /// Picks the class from `p.kind` and loads the entity; deadline parameters pass the root
+  /// domain's admission control (`root`, CPU 0's stack). A task leaving the deadline class
+  /// releases its bandwidth; on an error nothing changes.
+  static errc setup(stack_type& local, stack_type& root, Task& t, const sched_params& p, sched_time now) noexcept {
+    const int old = t.sched_class;
+    errc e;
+    if (p.kind == sched_kind::deadline) {
+      t.sched_class = 0;
+      e = root.template get<0>().setup(t, p);
+    } else {
+      e = detail_sim::setup_rt_fair<stack_type, 1, 2>(local, t, p);
+      if (e == errc::ok && old == 0) root.template get<0>().task_dead(t, now);  // leaves SCHED_DEADLINE
+    }
+    if (e != errc::ok) t.sched_class = old;
+    return e;
+  }
+  /// Exit: a deadline task's bandwidth returns to the root domain; others use their CPU's class.
+  static void task_dead(stack_type& local, stack_type& root, Task& t, sched_time now) noexcept {
+    if (t.sched_class == 0) {
+      root.template get<0>().task_dead(t, now);
+    } else {
+      local.task_dead(t, now);
+    }
+  }
+};
+
+/// A registry entry running `Fair` as the policy under test with `Rt` as the real-time class
+/// and, unless `Dl` is void, `Dl` as the deadline class on top. The run's `cpus` and `hz` go to
+/// every class whose knob table has them; `ks` (the command line's knobs) to `Fair` only.
+template <class Task, class Rt, class Fair, class Dl = void>
+policy_entry make_entry(std::string name, std::string description) {
+  policy_entry e;
+  e.name = std::move(name);
+  e.description = std::move(description);
+  e.knobs = detail_sim::describe<Fair>();
+  e.run = [](const workload& w, const run_config& cfg, const std::vector<knob_setting>& ks) {
+    using B = stack_binding<Task, Rt, Fair, Dl>;
+    constexpr std::size_t fair = B::stack_type::nr_classes - 1, rt = fair - 1;
+    const int cpus = cfg.cpus > 0 ? cfg.cpus : w.cpus;
+    const int hz = cfg.hz > 0 ? cfg.hz : w.hz;
+    errc bad = errc::ok;
+    engine<B> eng(w, cfg, [&](typename B::stack_type& s, int) {
+      const errc a = detail_sim::apply_knobs(s.template get<fair>(), ks, cpus, hz);
+      const errc b = detail_sim::apply_knobs(s.template get<rt>(), {}, cpus, hz);
+      errc c = errc::ok;
+      if constexpr (B::has_deadline_class) c = detail_sim::apply_knobs(s.template get<0>(), {}, cpus, hz);
+      if (a != errc::ok) bad = a;
+      else if (b != errc::ok) bad = b;
+      else if (c != errc::ok) bad = c;
+    });
+    if (bad != errc::ok) throw usage_error(std::string("the policy refused its knobs: ") + to_string(bad));
+    return eng.run();
+  };
+  return e;
+}
+
+/// All registered policies, in registration order.
+class registry {
+ public:
+  /// Adds an entry.
+  void add(policy_entry e) { entries_.push_back(std::move(e)); }
+  /// The entry named `name`, or nullptr.
+  const policy_entry* find(const std::string& name) const {
+    for (const auto& e : entries_)
+      if (e.name == name) return &e;
+    return nullptr;
+  }
+  /// Every entry.
+  const std::vector<policy_entry>& entries() const { return entries_; }
+
+ private:
+  std::vector<policy_entry> entries_;
+};
+
+/// Parses a time with an optional unit (`ns`, `us`, `ms`, `s`; none = ns), or a plain count.
+/// Returns false on a malformed value or overflow.
+inline bool parse_value(const std::string& text, knob_unit unit, std::int64_t& out) {
+  std::size_t i = 0;
+  bool neg = false;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) neg = text[i++] == '-';
+  if (unit == knob_unit::flag) {
+    if (text == "true" || text == "on" || text == "yes") { out = 1; return true; }
+    if (text == "false" || text == "off" || text == "no") { out = 0; return true; }
+  }
+  std::int64_t whole = 0, frac = 0, frac_div = 1;
+  std::size_t digits = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    if (whole > (INT64_MAX - 9) / 10) return false;
+    whole = whole * 10 + (text[i++] - '0');
+    ++digits;
+  }
+  if (i < text.size() && text[i] == '.' && unit == knob_unit::time_ns) {
+    ++i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      if (frac_div < 1000000000) {
+        frac = frac * 10 + (text[i] - '0');
+        frac_div *= 10;
+      }
+      ++i;
+      ++digits;
+    }
+  }
+  if (digits == 0) return false;
+  const std::string suffix = text.substr(i);
+  std::int64_t mult = 1;
+  if (unit == knob_unit::time_ns) {
+    if (suffix.empty() || suffix == "ns") mult = 1;
+    else if (suffix == "us") mult = 1000;
+    else if (suffix == "ms") mult = 1000000;
+    else if (suffix == "s") mult = 1000000000;
+    else return false;
+  } else if (!suffix.empty()) {
+    return false;
+  }
+  if (whole > INT64_MAX / mult) return false;
+  std::int64_t v = whole * mult + frac * mult / frac_div;
+  out = neg ? -v : v;
+  return true;
+}
+
+/// A parsed `NAME[:knob=value,...]`.
+struct policy_spec {
+  std::string text;                  ///< as written
+  const policy_entry* entry = nullptr;
+  std::vector<knob_setting> knobs;   ///< validated against the table and its bounds
+};
+
+/// Parses and validates a policy spec against `reg`; throws usage_error with a message.
+inline policy_spec parse_policy_spec(const registry& reg, const std::string& text) {
+  policy_spec ps;
+  ps.text = text;
+  const std::size_t colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  ps.entry = reg.find(name);
+  if (ps.entry == nullptr) {
+    std::string known;
+    for (const auto& e : reg.entries()) known += (known.empty() ? "" : ", ") + e.name;
+    throw usage_error("unknown policy '" + name + "' (known: " + known + ")");
+  }
+  if (colon == std::string::npos) return ps;
+  std::string rest = text.substr(colon + 1);
+  std::size_t pos = 0;
+  while (pos <= rest.size()) {
+    const std::size_t comma = rest.find(',', pos);
+    const std::string item = rest.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    pos = comma == std::string::npos ? rest.size() + 1 : comma + 1;
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos) throw usage_error("knob '" + item + "' of policy '" + name + "' needs =value");
+    const std::string k = item.substr(0, eq), v = item.substr(eq + 1);
+    const knob_desc* d = nullptr;
+    for (const auto& kd : ps.entry->knobs)
+      if (kd.name == k) d = &kd;
+    if (d == nullptr) {
+      std::string known;
+      for (const auto& kd : ps.entry->knobs) known += (known.empty() ? "" : ", ") + kd.name;
+      throw usage_error("unknown knob '" + k + "' for policy '" + name + "' (knobs: " + (known.empty() ? "none" : known) + ")");
+    }
+    std::int64_t value = 0;
+    if (!parse_value(v, d->unit, value))
+      throw usage_error("bad value '" + v + "' for knob '" + k + "'" +
+                        (d->unit == knob_unit::time_ns ? " (expected a time such as 500us, 2ms, 10s)" : " (expected an integer)"));
+    if (value < d->min || value > d->max)
+      throw usage_error("knob '" + k + "' = " + v + " is out of bounds [" + std::to_string(d->min) + ", " +
+                        std::to_string(d->max) + "]" + (d->unit == knob_unit::time_ns ? " ns" : ""));
+    ps.knobs.push_back({k, value});
+  }
+  return ps;
+}
+
+}  // namespace sim
+}  // namespace schedcore
+
+#endif

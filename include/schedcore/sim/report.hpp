@@ -1,0 +1,295 @@
+/// @file
+/// @brief HOSTED. Output of run results: JSON (architecture.md's fields, plus extras), CSV (one
+/// row per task, plus a `_total` row per run) and seed-style text tables.
+///
+/// Numbers are printed with fixed formats so output is byte-identical between identical runs;
+/// `totals.events_per_sec` (host speed) is the only field that varies, and is 0 when host
+/// timing is off (`--no-host-timing`).
+#ifndef SCHEDCORE_SIM_REPORT_HPP
+#define SCHEDCORE_SIM_REPORT_HPP
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "schedcore/sim/metrics.hpp"
+
+namespace schedcore {
+namespace sim {
+
+/// @cond INTERNAL
+namespace rep {
+inline std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+inline std::string i64(std::int64_t v) { return std::to_string(v); }
+inline std::string u64(std::uint64_t v) { return std::to_string(v); }
+inline std::string str(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\t': o += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char b[8];
+          std::snprintf(b, sizeof b, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+          o += b;
+        } else {
+          o += c;
+        }
+    }
+  }
+  return o + "\"";
+}
+inline std::string lat(const latency_summary& l) {
+  return "{ \"p50\": " + i64(l.p50) + ", \"p99\": " + i64(l.p99) + ", \"max\": " + i64(l.max) +
+         ", \"count\": " + u64(l.count) + " }";
+}
+inline std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string o = "\"";
+  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return o + "\"";
+}
+}  // namespace rep
+/// @endcond
+
+/// One run as a JSON object (indented by `ind` spaces).
+inline std::string to_json(const run_result& r, int ind = 0) {
+  using namespace rep;
+  const std::string p(static_cast<std::size_t>(ind), ' ');
+  std::string o;
+  o += p + "{ \"policy\": " + str(r.policy) + ", \"scenario\": " + str(r.scenario) + ", \"cpus\": " + std::to_string(r.cpus) +
+       ", \"hz\": " + std::to_string(r.hz) + ", \"seed\": " + u64(r.seed) + ", \"duration_ns\": " + i64(r.duration_ns) + ",\n";
+  const run_totals& t = r.totals;
+  o += p + "  \"totals\": { \"context_switches\": " + u64(t.context_switches) + ", \"cs_per_sec\": " + fmt("%.3f", t.cs_per_sec) +
+       ", \"idle_pct\": " + fmt("%.3f", t.idle_pct) + ", \"makespan_ns\": " + i64(t.makespan_ns) +
+       ", \"idle_ns\": " + i64(t.idle_ns) + ", \"overhead_ns\": " + i64(t.overhead_ns) + ", \"task_cpu_ns\": " +
+       i64(t.task_cpu_ns) + ", \"longest_starvation_ns\": " + i64(t.longest_starvation_ns) + ", \"migrations\": " +
+       u64(t.migrations) + ", \"events\": " + u64(t.events) + ", \"events_per_sec\": " + fmt("%.0f", t.events_per_sec) +
+       " },\n";
+  o += p + "  \"fairness\": { \"jain\": " + fmt("%.6f", r.jain) + ", \"tasks\": " + u64(r.jain_tasks) + " },\n";
+  o += p + "  \"notes\": [";
+  for (std::size_t i = 0; i < r.notes.size(); ++i) o += (i ? ", " : "") + str(r.notes[i]);
+  o += "],\n";
+  o += p + "  \"tasks\": [";
+  for (std::size_t i = 0; i < r.tasks.size(); ++i) {
+    const task_result& x = r.tasks[i];
+    o += i ? ",\n" : "\n";
+    o += p + "    { \"name\": " + str(x.name) + ", \"group\": " + str(x.group) + ", \"policy\": " + str(x.kind) +
+         ", \"nice\": " + std::to_string(x.nice) + ", \"rt_priority\": " + std::to_string(x.rt_priority) +
+         ", \"cpu_ns\": " + i64(x.cpu_ns) + ", \"wait_ns\": " + i64(x.wait_ns) + ", \"max_wait_ns\": " + i64(x.max_wait_ns) +
+         ", \"switches\": " + u64(x.switches) + ", \"migrations\": " + u64(x.migrations) + ", \"start_ns\": " +
+         i64(x.start_ns) + ", \"exit_ns\": " + i64(x.exit_ns) + ",\n";
+    o += p + "      \"latency_ns\": " + lat(x.latency) + ", \"deadlines\": { \"met\": " + u64(x.deadlines_met) +
+         ", \"missed\": " + u64(x.deadlines_missed) + " }, \"fps\": " + fmt("%.3f", x.fps) + ", \"frames\": " +
+         u64(x.frames) + ", \"frame_interval_ns\": { \"p50\": " + i64(x.frame_interval.p50) + ", \"p99\": " +
+         i64(x.frame_interval.p99) + ", \"max\": " + i64(x.frame_interval.max) + ", \"stddev\": " +
+         fmt("%.0f", x.frame_interval.stddev) + " }";
+    if (x.has_jobs) {
+      const job_summary& j = x.jobs;
+      o += ",\n" + p + "      \"interbench\": { \"samples\": " + u64(j.samples) + ", \"avg_ms\": " + fmt("%.3f", j.avg_ms) +
+           ", \"sd_rms_ms\": " + fmt("%.3f", j.rms_ms) + ", \"sd_true_ms\": " + fmt("%.3f", j.sd_ms) + ", \"max_ms\": " +
+           fmt("%.3f", j.max_ms) + ", \"desired_cpu_pct\": " + fmt("%.2f", j.desired_cpu_pct) +
+           ", \"deadlines_met_pct\": " + fmt("%.2f", j.deadlines_met_pct) + " }";
+    }
+    o += " }";
+  }
+  o += "\n" + p + "  ] }";
+  return o;
+}
+
+/// Several runs as a JSON array (a single run prints as the bare object).
+inline std::string to_json(const std::vector<run_result>& rs) {
+  if (rs.size() == 1) return to_json(rs[0]) + "\n";
+  std::string o = "[\n";
+  for (std::size_t i = 0; i < rs.size(); ++i) o += to_json(rs[i], 2) + (i + 1 < rs.size() ? ",\n" : "\n");
+  return o + "]\n";
+}
+
+/// CSV: a header, then per run one row per task and one `_total` row.
+inline std::string to_csv(const std::vector<run_result>& rs) {
+  using namespace rep;
+  std::string o =
+      "policy,scenario,task,nice,cpu_ns,wait_ns,switches,lat_p50_ns,lat_p99_ns,lat_max_ns,deadlines_met,deadlines_missed,"
+      "fps,context_switches,cs_per_sec,idle_pct,makespan_ns,jain,longest_starvation_ns,events\n";
+  for (const run_result& r : rs) {
+    const std::string head = csv_field(r.policy) + "," + csv_field(r.scenario) + ",";
+    for (const task_result& x : r.tasks) {
+      o += head + csv_field(x.name) + "," + std::to_string(x.nice) + "," + i64(x.cpu_ns) + "," + i64(x.wait_ns) + "," +
+           u64(x.switches) + "," + i64(x.latency.p50) + "," + i64(x.latency.p99) + "," + i64(x.latency.max) + "," +
+           u64(x.deadlines_met) + "," + u64(x.deadlines_missed) + "," + fmt("%.3f", x.fps) + ",,,,,,,\n";
+    }
+    const run_totals& t = r.totals;
+    o += head + "_total,,," + i64(t.task_cpu_ns) + ",,,,,,,,," + u64(t.context_switches) + "," + fmt("%.3f", t.cs_per_sec) +
+         "," + fmt("%.3f", t.idle_pct) + "," + i64(t.makespan_ns) + "," + fmt("%.6f", r.jain) + "," +
+         i64(t.longest_starvation_ns) + "," + u64(t.events) + "\n";
+  }
+  return o;
+}
+
+/// A column of a seed-style table.
+struct table_column {
+  std::string header;  ///< column title
+  std::string task;    ///< task (exact name or `name-0`...), empty for totals
+  std::string metric;  ///< see `metric_value`
+};
+
+/// The value of `c` in `r` as text ("-" when absent).
+inline std::string metric_value(const run_result& r, const table_column& c) {
+  using rep::fmt;
+  const run_totals& t = r.totals;
+  if (c.task.empty()) {
+    if (c.metric == "cs_s") return fmt("%.0f", t.cs_per_sec);
+    if (c.metric == "idle") return fmt("%.1f", t.idle_pct);
+    if (c.metric == "makespan_s") return fmt("%.3f", static_cast<double>(t.makespan_ns) / 1e9);
+    if (c.metric == "jain") return fmt("%.3f", r.jain);
+    if (c.metric == "starve_ms") return fmt("%.1f", static_cast<double>(t.longest_starvation_ns) / 1e6);
+    if (c.metric == "cpu_s") return fmt("%.2f", static_cast<double>(t.task_cpu_ns) / 1e9);
+    if (c.metric == "overhead_ms") return fmt("%.1f", static_cast<double>(t.overhead_ns) / 1e6);
+    return "-";
+  }
+  const task_result* x = nullptr;
+  for (const auto& tr : r.tasks)
+    if (tr.name == c.task || tr.name == c.task + "-0") {
+      x = &tr;
+      break;
+    }
+  if (x == nullptr) return "-";
+  const double met = static_cast<double>(x->deadlines_met), missed = static_cast<double>(x->deadlines_missed);
+  if (c.metric == "fps") return fmt("%.1f", x->fps);
+  if (c.metric == "fsd_ms") return fmt("%.2f", x->frame_interval.stddev / 1e6);
+  if (c.metric == "fmax_ms") return fmt("%.1f", static_cast<double>(x->frame_interval.max) / 1e6);
+  if (c.metric == "met_pct") return met + missed > 0 ? fmt("%.1f", 100.0 * met / (met + missed)) : std::string("-");
+  if (c.metric == "lat_p99_ms") return fmt("%.2f", static_cast<double>(x->latency.p99) / 1e6);
+  if (c.metric == "lat_max_ms") return fmt("%.2f", static_cast<double>(x->latency.max) / 1e6);
+  if (c.metric == "life_ms")
+    return x->exit_ns >= 0 ? fmt("%.0f", static_cast<double>(x->exit_ns - x->start_ns) / 1e6) : std::string("unfinished");
+  if (c.metric == "cpu_pct")
+    return fmt("%.1f", 100.0 * static_cast<double>(x->cpu_ns) / static_cast<double>(r.duration_ns > 0 ? r.duration_ns : 1));
+  return "-";
+}
+
+/// The headline columns of a family (what its seed report argued about).
+inline std::vector<table_column> family_columns(const std::string& family) {
+  std::vector<table_column> c = {{"cs/s", "", "cs_s"}, {"idle%", "", "idle"}};
+  if (family == "desktop-2007") {
+    c.insert(c.end(), {{"beryl fps", "beryl", "fps"},
+                       {"totem fps", "totem", "fps"},
+                       {"totem met%", "totem", "met_pct"},
+                       {"totem sd ms", "totem", "fsd_ms"},
+                       {"mplayer fps", "gmplayer", "fps"},
+                       {"mplayer met%", "gmplayer", "met_pct"},
+                       {"audio met%", "muine", "met_pct"},
+                       {"firefox ms", "firefox", "life_ms"}});
+  } else if (family == "kernbench-4cpu") {
+    c.insert(c.end(), {{"elapsed s", "", "makespan_s"}, {"user s", "", "cpu_s"}, {"switch ms", "", "overhead_ms"},
+                       {"jain", "", "jain"}});
+  } else if (family == "games-renice") {
+    c.insert(c.end(), {{"game fps", "game", "fps"},
+                       {"frame sd ms", "game", "fsd_ms"},
+                       {"frame max ms", "game", "fmax_ms"},
+                       {"key p99 ms", "xterm", "lat_p99_ms"},
+                       {"key max ms", "xterm", "lat_max_ms"},
+                       {"X p99 ms", "Xorg", "lat_p99_ms"}});
+  } else if (family == "xterm-renice") {
+    c.insert(c.end(), {{"seq ms", "xterm", "life_ms"}, {"X p99 ms", "Xorg", "lat_p99_ms"}, {"X max ms", "Xorg", "lat_max_ms"}});
+  } else {
+    c.insert(c.end(), {{"makespan s", "", "makespan_s"}, {"jain", "", "jain"}, {"starve ms", "", "starve_ms"}});
+  }
+  return c;
+}
+
+/// Renders rows of cells as an aligned text table with a rule under the header.
+inline std::string render_table(const std::vector<std::vector<std::string>>& rows) {
+  if (rows.empty()) return {};
+  std::vector<std::size_t> w(rows[0].size(), 0);
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size() && i < w.size(); ++i) w[i] = std::max(w[i], row[i].size());
+  std::string o;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (std::size_t i = 0; i < rows[r].size(); ++i) {
+      const std::string& s = rows[r][i];
+      const std::string pad(w[i] - s.size(), ' ');
+      o += i == 0 ? s + pad : "  " + pad + s;
+    }
+    o += "\n";
+    if (r == 0) {
+      std::size_t total = 0;
+      for (std::size_t i = 0; i < w.size(); ++i) total += w[i] + (i ? 2 : 0);
+      o += std::string(total, '-') + "\n";
+    }
+  }
+  return o;
+}
+
+/// A seed-style table: one row per run (policy), the family's headline columns.
+inline std::string seed_table(const std::vector<run_result>& rs, const std::string& family) {
+  const auto cols = family_columns(family);
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> head = {"policy"};
+  for (const auto& c : cols) head.push_back(c.header);
+  rows.push_back(head);
+  for (const auto& r : rs) {
+    std::vector<std::string> row = {r.policy};
+    for (const auto& c : cols) row.push_back(metric_value(r, c));
+    rows.push_back(row);
+  }
+  return render_table(rows);
+}
+
+/// Per-task detail table of one run.
+inline std::string task_table(const run_result& r) {
+  using rep::fmt;
+  std::vector<std::vector<std::string>> rows = {{"task", "nice", "cpu ms", "wait ms", "switches", "lat p50 ms", "lat p99 ms",
+                                                 "lat max ms", "dl met", "dl missed", "fps"}};
+  for (const auto& x : r.tasks) {
+    rows.push_back({x.name, x.kind == "normal" || x.kind == "batch" || x.kind == "idle" ? std::to_string(x.nice) : x.kind,
+                    fmt("%.1f", static_cast<double>(x.cpu_ns) / 1e6), fmt("%.1f", static_cast<double>(x.wait_ns) / 1e6),
+                    std::to_string(x.switches), fmt("%.3f", static_cast<double>(x.latency.p50) / 1e6),
+                    fmt("%.3f", static_cast<double>(x.latency.p99) / 1e6),
+                    fmt("%.3f", static_cast<double>(x.latency.max) / 1e6), std::to_string(x.deadlines_met),
+                    std::to_string(x.deadlines_missed), fmt("%.1f", x.fps)});
+  }
+  const run_totals& t = r.totals;
+  std::string o = "policy " + r.policy + "  scenario " + r.scenario + "  cpus " + std::to_string(r.cpus) + "  duration " +
+                  fmt("%.3f", static_cast<double>(r.duration_ns) / 1e9) + " s\n";
+  o += render_table(rows);
+  o += "context switches " + std::to_string(t.context_switches) + " (" + fmt("%.0f", t.cs_per_sec) + "/s)  idle " +
+       fmt("%.1f", t.idle_pct) + "%  makespan " + fmt("%.3f", static_cast<double>(t.makespan_ns) / 1e9) + " s  jain " +
+       fmt("%.3f", r.jain) + "  longest starvation " + fmt("%.1f", static_cast<double>(t.longest_starvation_ns) / 1e6) +
+       " ms  events " + std::to_string(t.events) + " (" + fmt("%.0f", t.events_per_sec) + "/s host)\n";
+  for (const auto& n : r.notes) o += "note: " + n + "\n";
+  return o;
+}
+
+/// interbench's layout for one policy: per benchmark, one row per load.
+inline std::string interbench_table(const std::vector<const run_result*>& rs) {
+  using rep::fmt;
+  std::vector<std::vector<std::string>> rows = {
+      {"bench", "load", "latency avg (ms)", "+/- SD", "max", "% desired CPU", "% deadlines met"}};
+  for (const run_result* r : rs) {
+    const std::string& s = r->scenario;  // interbench/<bench>/<load>
+    const std::size_t a = s.find('/'), b = s.rfind('/');
+    const std::string bench = s.substr(a + 1, b - a - 1), load = s.substr(b + 1);
+    const task_result* x = nullptr;
+    for (const auto& t : r->tasks)
+      if (t.name == bench) x = &t;
+    if (x == nullptr || !x->has_jobs) continue;
+    const job_summary& j = x->jobs;
+    rows.push_back({bench, load, fmt("%.3f", j.avg_ms), fmt("%.3f", j.rms_ms), fmt("%.1f", j.max_ms),
+                    fmt("%.1f", j.desired_cpu_pct), bench == "gaming" ? std::string("-") : fmt("%.1f", j.deadlines_met_pct)});
+  }
+  return render_table(rows);
+}
+
+}  // namespace sim
+}  // namespace schedcore
+
+#endif

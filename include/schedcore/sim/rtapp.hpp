@@ -1,0 +1,1118 @@
+/// @file
+/// @brief HOSTED. rt-app JSON import: an rt-app workload file (scheduler-tools/rt-app,
+/// `doc/tutorial.txt`) becomes a `sim::workload` that the engine runs under any policy.
+///
+/// Entry points: `load_rtapp(path)` (throws `rtapp_error`, what schedsim's `--rt-app` calls),
+/// `load_rt_app(path, workload&, error&)` (returns an exit code: 0 or 3), `parse_rtapp(text,
+/// file)` and `import_rtapp(json::value, file)` (tests, fuzzing). Every error message reads
+/// `FILE:LINE:COLUMN: what is wrong, what was expected`.
+///
+/// @par Times and units
+/// rt-app times are microseconds; they become nanoseconds (x1000). A time must be an integer
+/// in [0, 10^12] us (10^15 ns, ~11.6 days); negative or larger is an error ("absurd").
+/// `global.duration` is in seconds: -1 (or absent) = until every task exits, capped at
+/// `rtapp_options::default_duration_ns` (10 s, noted; `--duration` overrides), else 1..10^6.
+///
+/// @par Mapping onto the workload model (`sim/workload.hpp`)
+/// | rt-app | workload |
+/// |---|---|
+/// | task key | `task_spec::name`; instances are named `name-0`, `name-1`, ... (`suffix_instances`) |
+/// | `instance` (default 1; 0 = a template started only by `fork`) | `task_spec::instances` |
+/// | `delay` (us) | `task_spec::delay` |
+/// | task `loop` (default -1), phase `loop` (default 1) | `task_spec::loop`, `phase::loop` (-1 or >= 1; 0 is an error) |
+/// | `phases` {name: {...}}, or events inline when there is one phase | `task_spec::phases` in file order |
+/// | `policy` SCHED_OTHER / BATCH / IDLE / FIFO / RR / DEADLINE (default `global.default_policy`) | `sched_params::kind` |
+/// | `priority`: the nice value for OTHER/BATCH/IDLE (-20..19, default 0); 1..99 for FIFO/RR (default 10); ignored for DEADLINE | `nice` / `rt_priority` |
+/// | `dl-runtime`, `dl-period` (default runtime), `dl-deadline` (default period), us; legacy task-level `period`, `deadline`, and `runtime` when dl-runtime is absent | `runtime` / `period` / `deadline` |
+/// | policy/priority/dl-* at phase level | a `set_policy` event at the start of that phase (task values overlaid with the phase's) |
+/// | task `cpus` [i, ...] (0..63) | `task_spec::cpus`; the workload's default CPU count is the highest index + 1 |
+/// | `run` (calibrated work) | `event_kind::run` (CPU work: grows with preemption and cache refill) |
+/// | `runtime` (wall time) | `event_kind::runtime` |
+/// | `sleep` | `event_kind::sleep` |
+/// | `timer` {ref, period, mode relative (default) / absolute} | `event_kind::timer` (`absolute`); `unique*` refs are per instance (engine rule); period 0 is a no-op in rt-app: dropped, noted |
+/// | `suspend` "name" / bare `"suspend",` / "" (= the task's own name), `resume` "name" | `suspend` / `resume` on the named point |
+/// | `lock`, `unlock` | `lock`, `unlock` |
+/// | `wait` {ref, mutex}, `signal`, `broad`, `sync` {ref, mutex} | `wait`, `signal`, `broadcast`, `sync` |
+/// | `barrier` | `barrier` (parties = instances of the tasks that mention it) |
+/// | `yield` (string ignored, may be bare) | `yield` |
+/// | `fork` "task" | `fork` (the task must exist) |
+/// | `mem` / `iorun` (bytes) | `run` of bytes / 4 ns (a 4 GB/s copy loop; the io device and memory traffic are not modelled; noted) |
+/// | `memrun` {type read/write/chase, count, size, stride, pattern, ref} | `run`: read/write count/4 ns, chase 20 ns per hop (noted) |
+///
+/// Event keys keep file order, repeat freely (`"run"` twice in a phase) and may carry a
+/// suffix: digits (`run0`, `timer1`, `lock4`) or `_`/`-` and anything (`memrun_a`), as rt-app
+/// recognises event types by prefix. A key that is neither a property nor such an event is an
+/// error (rt-app ignores nothing silently either), except the keys below.
+///
+/// @par Keys accepted without effect (each documented by rt-app; a note says so)
+/// - global: `calibration` (no calibration: `run` is already simulated work in ns),
+///   `pi_enabled` (no priority inheritance in the model; noted only when true), `lock_pages`,
+///   `logdir`, `log_basename`, `log_size`, `ftrace` (use `--trace`), `gnuplot`, `io_device`,
+///   `mem_buffer_size`, `cumulative_slack`, and `frag` (a legacy key present in rt-app's own
+///   example files). Their types are still checked.
+/// - top level: `resources` (legacy; resources are created on first use).
+/// - task/phase: `util_min`, `util_max` (no utilisation clamping), `nodes_membind` /
+///   `membind_nodes` (no NUMA), `taskgroup` (no group scheduling; kept as the report group
+///   label), `cpus` at phase level (the model has no affinity-change event: the task-level
+///   affinity applies to every phase), `dl-runtime` on a non-deadline task (Linux 6.12
+///   custom slice: not modelled).
+/// - `sem_post` / `sem_wait` are refused (no counting semaphore in the model yet).
+///
+/// @par Cross-checks (errors, at the first offending use in file order)
+/// `resume` of a name nobody suspends on; `suspend` on a name nobody resumes; `unlock` of a
+/// mutex never locked and `lock` of one never unlocked; `wait`/`sync` whose mutex is never
+/// locked or whose condition nobody signals; `signal`/`broad` of a condition nobody waits on;
+/// `fork` of an unknown task or of a task that uses a barrier; duplicate task names; events
+/// at task level beside `phases`; a resume cycle: tasks that block on suspend/wait before
+/// anything that could wake them has run (static approximation: a task starts live unless
+/// its first suspend/wait can only be satisfied by tasks that are themselves blocked);
+/// more than `rtapp_options::max_instances` threads in total; a loop that takes no simulated
+/// time (no run/runtime/sleep > 0 and no timer in a pass) and repeats forever or more than 10^6
+/// times, which would pin a discrete-event simulation at one instant (rt-app would just spin).
+#ifndef SCHEDCORE_SIM_RTAPP_HPP
+#define SCHEDCORE_SIM_RTAPP_HPP
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <initializer_list>
+#include <map>
+#include <new>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "schedcore/core/time.hpp"
+#include "schedcore/policy/params.hpp"
+#include "schedcore/sim/json.hpp"
+#include "schedcore/sim/workload.hpp"
+
+namespace schedcore {
+namespace sim {
+
+/// A bad rt-app file (syntax or meaning): `what()` is `"FILE:LINE:COLUMN: message"` (or
+/// `"FILE: message"` when no position applies, e.g. the file cannot be read).
+class rtapp_error : public std::runtime_error {
+ public:
+  rtapp_error(const std::string& file, json::position p, const std::string& message)
+      : std::runtime_error(p.line == 0 ? file + ": " + message : file + ":" + json::to_string(p) + ": " + message),
+        pos_(p),
+        message_(message) {}
+  /// Where (line 0 = no position).
+  json::position where() const { return pos_; }
+  /// The message without the location.
+  const std::string& message() const { return message_; }
+
+ private:
+  json::position pos_;
+  std::string message_;
+};
+
+/// Import settings.
+struct rtapp_options {
+  /// Simulated span when `global.duration` is -1 or absent (rt-app: until every task exits).
+  duration_ns default_duration_ns = sec(10);
+  /// Most threads (sum of `instance`) in one file.
+  std::int64_t max_instances = 100000;
+  /// Largest file read by `load_rtapp`, bytes.
+  std::size_t max_file_bytes = std::size_t{64} << 20;
+  /// Reader limits (depth, value count).
+  json::parse_options json{};
+};
+
+namespace detail_rtapp {
+
+/// Largest time accepted, in rt-app microseconds (10^15 ns).
+inline constexpr std::int64_t max_us = 1000000000000;
+/// Largest byte count accepted by mem/iorun/memrun.
+inline constexpr std::int64_t max_bytes = 1000000000000000;
+/// mem/iorun/memrun read/write: bytes per ns of CPU work (4 GB/s).
+inline constexpr std::int64_t bytes_per_ns = 4;
+/// memrun chase: ns per pointer hop.
+inline constexpr std::int64_t chase_ns = 20;
+/// Highest CPU index accepted in `cpus`.
+inline constexpr std::int64_t max_cpu = 63;
+
+enum class ek : std::uint8_t {
+  run, runtime, sleep, timer, suspend, resume, lock, unlock, wait, signal, broad, sync, barrier, yield,
+  fork, mem, iorun, memrun, sem_post, sem_wait
+};
+
+struct ev_name {
+  const char* name;
+  ek kind;
+};
+// Longest names first so that prefix matching prefers runtime over run, memrun over mem,
+// broadcast over broad.
+inline constexpr ev_name ev_names[] = {
+    {"broadcast", ek::broad}, {"sem_post", ek::sem_post}, {"sem_wait", ek::sem_wait}, {"runtime", ek::runtime},
+    {"suspend", ek::suspend}, {"barrier", ek::barrier},   {"memrun", ek::memrun},     {"resume", ek::resume},
+    {"signal", ek::signal},   {"unlock", ek::unlock},     {"sleep", ek::sleep},       {"timer", ek::timer},
+    {"broad", ek::broad},     {"yield", ek::yield},       {"iorun", ek::iorun},       {"lock", ek::lock},
+    {"wait", ek::wait},       {"sync", ek::sync},         {"fork", ek::fork},         {"run", ek::run},
+    {"mem", ek::mem},
+};
+
+/// The event type of key `k` (exact, digits suffix, or `_`/`-` suffix), or false.
+inline bool match_event(std::string_view k, ek& out, std::string_view& base) {
+  for (const ev_name& e : ev_names) {
+    const std::string_view n = e.name;
+    if (k.size() < n.size() || k.substr(0, n.size()) != n) continue;
+    const std::string_view rest = k.substr(n.size());
+    bool ok = rest.empty() || rest[0] == '_' || rest[0] == '-';
+    if (!ok) {
+      ok = true;
+      for (char c : rest) ok = ok && c >= '0' && c <= '9';
+    }
+    if (ok) {
+      out = e.kind;
+      base = n;
+      return true;
+    }
+  }
+  return false;
+}
+
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  if (a.size() > 64 || b.size() > 64) return 99;
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0u : 1u)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+/// " (did you mean 'x'?)" for the closest candidate within distance 2, else "".
+template <class Names>
+std::string suggest(std::string_view k, const Names& names) {
+  std::size_t best = 3;
+  std::string pick;
+  for (const auto& n : names) {
+    const std::size_t d = edit_distance(k, n);
+    if (d < best) {
+      best = d;
+      pick = std::string(n);
+    }
+  }
+  return pick.empty() ? std::string() : " (did you mean '" + pick + "'?)";
+}
+
+inline std::string quote(std::string_view s) {
+  std::string o = "'";
+  for (char c : s.substr(0, 60)) o += (static_cast<unsigned char>(c) < 0x20 ? '?' : c);
+  if (s.size() > 60) o += "...";
+  return o + "'";
+}
+
+// Scheduling fields as written at one level (task or phase).
+struct sched_in {
+  const json::value* policy = nullptr;
+  const json::value* priority = nullptr;
+  const json::value* dl_runtime = nullptr;
+  const json::value* dl_period = nullptr;
+  const json::value* dl_deadline = nullptr;
+  bool any() const { return policy || priority || dl_runtime || dl_period || dl_deadline; }
+};
+
+// One use of a named resource, for the cross-checks.
+enum class use_kind : std::uint8_t { suspend, resume, lock, unlock, wait, sync, signal, broad, barrier, fork };
+struct use {
+  use_kind kind;
+  std::string name;
+  std::string mutex;  // wait/sync
+  int task;
+  json::position pos;
+};
+
+class importer {
+ public:
+  importer(const std::string& file, const rtapp_options& o) : file_(file), o_(o) {}
+
+  workload run(const json::value& root) {
+    if (!root.is_object()) fail(root.pos, std::string("expected an object at the top level, got ") + json::describe(root.t));
+    const json::value* tasks = nullptr;
+    const json::value* global = nullptr;
+    for (const json::value& m : root.items) {
+      if (m.key == "tasks" || m.key == "global" || m.key == "resources") {
+        if (root.count(m.key) > 1 && &m != root.find(m.key)) fail(m.key_pos, "duplicate top-level key " + quote(m.key));
+        if (m.key == "tasks") tasks = &m;
+        else if (m.key == "global") global = &m;
+        else {
+          if (!m.is_object() && !m.is_array())
+            fail(m.pos, std::string("'resources' expects an object, got ") + json::describe(m.t));
+          note("'resources' (legacy) ignored: resources are created on first use");
+        }
+      } else {
+        fail(m.key_pos, "unknown top-level key " + quote(m.key) + ": expected \"tasks\", \"global\" or \"resources\"" +
+                            suggest(m.key, std::vector<std::string>{"tasks", "global", "resources"}));
+      }
+    }
+    if (tasks == nullptr) fail(root.pos, "missing \"tasks\": an rt-app file needs a \"tasks\" object");
+    w_.duration = o_.default_duration_ns;
+    bool duration_set = false;
+    if (global != nullptr) duration_set = parse_global(*global);
+    if (!duration_set)
+      note("global duration -1 or absent (run until every task exits): capped at " + seconds(o_.default_duration_ns) +
+           " (override with --duration)");
+    if (!tasks->is_object()) fail(tasks->pos, std::string("\"tasks\" expects an object, got ") + json::describe(tasks->t));
+    if (tasks->items.empty()) fail(tasks->pos, "\"tasks\" is empty: expected at least one task");
+    // First pass: names (fork and suspend defaults need them).
+    for (std::size_t k = 0; k < tasks->items.size(); ++k) {
+      const json::value& t = tasks->items[k];
+      if (t.key.empty()) fail(t.key_pos, "empty task name");
+      if (!names_.emplace(t.key, static_cast<int>(k)).second) fail(t.key_pos, "duplicate task name " + quote(t.key));
+    }
+    for (std::size_t k = 0; k < tasks->items.size(); ++k) w_.tasks.push_back(parse_task(tasks->items[k], static_cast<int>(k)));
+    cross_check();
+    for (std::size_t k = 0; k < w_.tasks.size(); ++k) check_progress(w_.tasks[k], *progress_[k].first, progress_[k].second);
+    w_.cpus = static_cast<int>(std::max<std::int64_t>(1, max_cpu_seen_ + 1));
+    if (w_.cpus > 1)
+      note("machine: " + std::to_string(w_.cpus) + " CPUs by default (highest index in \"cpus\" + 1); --cpus overrides");
+    std::int64_t threads = 0;
+    for (const task_spec& ts : w_.tasks) threads += ts.instances;
+    w_.description = "rt-app workload " + base_name(file_) + ": " + std::to_string(w_.tasks.size()) + " task(s), " +
+                     std::to_string(threads) + " thread(s); times converted from us";
+    w_.notes = notes_;
+    return std::move(w_);
+  }
+
+ private:
+  const std::string& file_;
+  const rtapp_options& o_;
+  workload w_;
+  std::vector<std::string> notes_;
+  std::map<std::string, int> names_;
+  std::vector<use> uses_;
+  std::vector<std::pair<const json::value*, const json::value*>> progress_;  // task, its "phases"
+  std::int64_t max_cpu_seen_ = -1;
+  std::int64_t total_instances_ = 0;
+  sched_kind default_kind_ = sched_kind::normal;
+
+  [[noreturn]] void fail(json::position p, const std::string& msg) const { throw rtapp_error(file_, p, msg); }
+
+  void note(const std::string& n) {
+    if (std::find(notes_.begin(), notes_.end(), n) == notes_.end()) notes_.push_back(n);
+  }
+
+  static std::string base_name(const std::string& path) {
+    const std::size_t s = path.find_last_of('/');
+    return s == std::string::npos ? path : path.substr(s + 1);
+  }
+  static std::string seconds(duration_ns ns) {
+    if (ns % sec(1) == 0) return std::to_string(ns / sec(1)) + " s";
+    return std::to_string(ns / msec(1)) + " ms";
+  }
+
+  // ------------------------------------------------------------------ typed getters
+  std::string what_key(const json::value& m) const { return "'" + m.key + "'"; }
+
+  std::int64_t get_int(const json::value& v, const std::string& what, const char* expected) const {
+    std::int64_t x = 0;
+    if (v.as_int(x)) return x;
+    if (v.is_number()) {
+      if (std::isfinite(v.d) && v.d == std::floor(v.d))
+        fail(v.pos, what + ": number " + v.s.substr(0, 40) + " is out of range: expected " + expected);
+      if (!std::isfinite(v.d)) fail(v.pos, what + ": number " + v.s.substr(0, 40) + " is out of range: expected " + expected);
+      fail(v.pos, what + ": expected " + std::string(expected) + ", got the fraction " + v.s.substr(0, 40));
+    }
+    fail(v.pos, what + ": expected " + std::string(expected) + ", got " + json::describe(v.t));
+  }
+  /// Microseconds in [0, 10^12] -> ns.
+  duration_ns get_us(const json::value& v, const std::string& what) const {
+    const std::int64_t x = get_int(v, what, "an integer number of microseconds");
+    if (x < 0) fail(v.pos, what + ": negative time " + std::to_string(x) + " us: expected >= 0");
+    if (x > max_us)
+      fail(v.pos, what + ": absurd time " + std::to_string(x) + " us (more than 10^15 ns): expected at most 10^12 us");
+    return x * 1000;
+  }
+  std::int64_t get_range(const json::value& v, const std::string& what, std::int64_t lo, std::int64_t hi) const {
+    const std::string exp = "an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
+    const std::int64_t x = get_int(v, what, exp.c_str());
+    if (x < lo || x > hi) fail(v.pos, what + ": " + std::to_string(x) + " is out of range: expected " + exp);
+    return x;
+  }
+  const std::string& get_string(const json::value& v, const std::string& what) const {
+    if (!v.is_string()) fail(v.pos, what + ": expected a string, got " + json::describe(v.t));
+    return v.s;
+  }
+  const std::string& get_name(const json::value& v, const std::string& what) const {
+    const std::string& s = get_string(v, what);
+    if (s.empty()) fail(v.pos, what + ": expected a non-empty name");
+    return s;
+  }
+  bool get_bool(const json::value& v, const std::string& what) const {
+    if (!v.is_bool()) fail(v.pos, what + ": expected true or false, got " + json::describe(v.t));
+    return v.b;
+  }
+  std::int64_t get_loop(const json::value& v, const std::string& what) const {
+    const std::int64_t x = get_int(v, what, "-1 (forever) or a count >= 1");
+    if (x == 0 || x < -1) fail(v.pos, what + ": " + std::to_string(x) + " is not a loop count: expected -1 (forever) or >= 1");
+    return x;
+  }
+  std::vector<int> get_cpus(const json::value& v, const std::string& what) {
+    if (!v.is_array()) fail(v.pos, what + ": expected an array of CPU indices, got " + json::describe(v.t));
+    std::vector<int> out;
+    for (const json::value& c : v.items) {
+      const std::int64_t x = get_range(c, what, 0, max_cpu);
+      max_cpu_seen_ = std::max(max_cpu_seen_, x);
+      out.push_back(static_cast<int>(x));
+    }
+    return out;
+  }
+  void check_int_array(const json::value& v, const std::string& what) const {
+    if (!v.is_array()) fail(v.pos, what + ": expected an array of integers, got " + json::describe(v.t));
+    for (const json::value& c : v.items) get_range(c, what, 0, 1 << 20);
+  }
+  const json::value& need_object(const json::value& v, const std::string& what) const {
+    if (!v.is_object()) fail(v.pos, what + ": expected an object, got " + json::describe(v.t));
+    return v;
+  }
+  void no_duplicate(const json::value& obj, const json::value& m, const std::string& where) const {
+    if (obj.find(m.key) != &m) fail(m.key_pos, where + ": duplicate key " + quote(m.key) + " (only events may repeat)");
+  }
+
+  // ------------------------------------------------------------------ global
+  sched_kind policy_kind(const json::value& v, const std::string& what) const {
+    const std::string& s = get_string(v, what);
+    static const std::pair<const char*, sched_kind> table[] = {
+        {"SCHED_OTHER", sched_kind::normal}, {"SCHED_BATCH", sched_kind::batch}, {"SCHED_IDLE", sched_kind::idle},
+        {"SCHED_FIFO", sched_kind::fifo},    {"SCHED_RR", sched_kind::rr},       {"SCHED_DEADLINE", sched_kind::deadline}};
+    for (const auto& e : table)
+      if (s == e.first) return e.second;
+    std::vector<std::string> names;
+    for (const auto& e : table) names.emplace_back(e.first);
+    fail(v.pos, what + ": unknown policy " + quote(s) +
+                    ": expected SCHED_OTHER, SCHED_BATCH, SCHED_IDLE, SCHED_FIFO, SCHED_RR or SCHED_DEADLINE" +
+                    suggest(s, names));
+  }
+
+  bool parse_global(const json::value& g) {
+    need_object(g, "\"global\"");
+    bool duration_set = false;
+    static const char* const known[] = {"duration",     "calibration", "default_policy", "pi_enabled", "lock_pages",
+                                        "logdir",       "log_basename", "log_size",      "ftrace",     "gnuplot",
+                                        "io_device",    "mem_buffer_size", "cumulative_slack", "frag"};
+    for (const json::value& m : g.items) {
+      const std::string what = "global " + what_key(m);
+      no_duplicate(g, m, "global");
+      const std::string& k = m.key;
+      if (k == "duration") {
+        const std::int64_t d = get_int(m, what, "-1 or a number of seconds >= 1");
+        if (d == -1) continue;
+        if (d <= 0) fail(m.pos, what + ": " + std::to_string(d) + " s: expected -1 (until all tasks exit) or >= 1 second");
+        if (d > 1000000) fail(m.pos, what + ": absurd duration " + std::to_string(d) + " s (more than 10^15 ns): expected at most 10^6 s");
+        w_.duration = sec(d);
+        duration_set = true;
+      } else if (k == "calibration") {
+        if (!m.is_string() && !m.is_number()) fail(m.pos, what + ": expected \"CPUn\" or an integer (ns per loop), got " + json::describe(m.t));
+        note("calibration ignored: 'run' is simulated CPU work in ns, no calibration loop");
+      } else if (k == "default_policy") {
+        default_kind_ = policy_kind(m, what);
+      } else if (k == "pi_enabled") {
+        if (get_bool(m, what)) note("pi_enabled ignored: the simulator's mutexes have no priority inheritance");
+      } else if (k == "lock_pages" || k == "gnuplot" || k == "cumulative_slack") {
+        get_bool(m, what);
+      } else if (k == "logdir" || k == "log_basename" || k == "io_device") {
+        get_string(m, what);
+      } else if (k == "log_size") {
+        if (!m.is_string() && !m.is_number()) fail(m.pos, what + ": expected \"file\", \"disable\", \"auto\" or a size in MB, got " + json::describe(m.t));
+      } else if (k == "ftrace") {
+        if (!m.is_string() && !m.is_bool()) fail(m.pos, what + ": expected a string of categories or a boolean, got " + json::describe(m.t));
+      } else if (k == "mem_buffer_size") {
+        get_range(m, what, 0, max_bytes);
+      } else if (k == "frag") {
+        get_int(m, what, "an integer");
+      } else {
+        fail(m.key_pos, "unknown key " + quote(k) + " in \"global\": expected one of duration, calibration, default_policy, "
+                        "pi_enabled, lock_pages, logdir, log_basename, log_size, ftrace, gnuplot, io_device, "
+                        "mem_buffer_size, cumulative_slack" + suggest(k, known));
+      }
+    }
+    return duration_set;
+  }
+
+  // ------------------------------------------------------------------ scheduling parameters
+  /// Fills `in` when `m` is a scheduling key; true if it was one.
+  static bool sched_key(const json::value& m, sched_in& in, bool task_level) {
+    const std::string& k = m.key;
+    if (k == "policy") in.policy = &m;
+    else if (k == "priority") in.priority = &m;
+    else if (k == "dl-runtime") in.dl_runtime = &m;
+    else if (k == "dl-period" || (task_level && k == "period")) {
+      if (in.dl_period == nullptr || k == "dl-period") in.dl_period = &m;
+    } else if (k == "dl-deadline" || (task_level && k == "deadline")) {
+      if (in.dl_deadline == nullptr || k == "dl-deadline") in.dl_deadline = &m;
+    } else return false;
+    return true;
+  }
+
+  sched_params resolve(const sched_in& t, const sched_in* ph, const json::value* legacy_runtime,
+                       const std::string& where) {
+    auto pick = [&](const json::value* sched_in::*f) -> const json::value* {
+      if (ph != nullptr && ph->*f != nullptr) return ph->*f;
+      return t.*f;
+    };
+    sched_params p;
+    const json::value* pol = pick(&sched_in::policy);
+    p.kind = pol ? policy_kind(*pol, where + " 'policy'") : default_kind_;
+    const json::value* pri = pick(&sched_in::priority);
+    const json::value* rt = pick(&sched_in::dl_runtime);
+    const json::value* per = pick(&sched_in::dl_period);
+    const json::value* dl = pick(&sched_in::dl_deadline);
+    duration_ns runtime = rt ? get_us(*rt, where + " " + what_key(*rt)) : 0;
+    const duration_ns period = per ? get_us(*per, where + " " + what_key(*per)) : 0;
+    const duration_ns deadline = dl ? get_us(*dl, where + " " + what_key(*dl)) : 0;
+    switch (p.kind) {
+      case sched_kind::normal:
+      case sched_kind::batch:
+      case sched_kind::idle:
+        if (pri) p.nice = static_cast<s8>(get_range(*pri, where + " 'priority' (the nice value for SCHED_OTHER/BATCH/IDLE)", nice_min, nice_max));
+        if (rt) note("dl-runtime on a non-deadline task (Linux 6.12 custom slice) ignored");
+        break;
+      case sched_kind::fifo:
+      case sched_kind::rr:
+        p.rt_priority = static_cast<u8>(pri ? get_range(*pri, where + " 'priority' (SCHED_FIFO/SCHED_RR)", rt_priority_min, rt_priority_max) : 10);
+        break;
+      case sched_kind::deadline: {
+        if (pri) get_int(*pri, where + " 'priority'", "an integer");
+        if (rt == nullptr && legacy_runtime != nullptr) runtime = get_us(*legacy_runtime, where + " 'runtime' (legacy dl-runtime)");
+        const json::value* at = pol ? pol : (rt ? rt : nullptr);
+        const json::position pos = at ? at->pos : json::position{};
+        if (runtime <= 0) fail(rt ? rt->pos : pos, where + ": SCHED_DEADLINE needs \"dl-runtime\" > 0 (microseconds)");
+        p.runtime = runtime;
+        p.period = period > 0 ? period : runtime;
+        p.deadline = deadline > 0 ? deadline : p.period;
+        if (validate(p) != errc::ok)
+          fail(dl ? dl->pos : (per ? per->pos : pos),
+               where + ": SCHED_DEADLINE needs dl-runtime <= dl-deadline <= dl-period (got " + std::to_string(p.runtime / 1000) +
+                   ", " + std::to_string(p.deadline / 1000) + ", " + std::to_string(p.period / 1000) + " us)");
+        break;
+      }
+    }
+    return p;
+  }
+
+  // ------------------------------------------------------------------ events
+  void add_use(use_kind k, const std::string& name, int task, json::position pos, const std::string& mutex = {}) {
+    uses_.push_back(use{k, name, mutex, task, pos});
+  }
+
+  const json::value& member(const json::value& obj, const char* k, const std::string& what) const {
+    const json::value* v = obj.find(k);
+    if (v == nullptr) fail(obj.pos, what + ": missing \"" + std::string(k) + "\"");
+    return *v;
+  }
+  void only_keys(const json::value& obj, std::initializer_list<const char*> keys, const std::string& what) const {
+    for (const json::value& m : obj.items) {
+      bool ok = false;
+      for (const char* k : keys) ok = ok || m.key == k;
+      if (!ok) {
+        std::string list;
+        std::vector<std::string> names;
+        for (const char* k : keys) {
+          list += std::string(list.empty() ? "" : ", ") + k;
+          names.emplace_back(k);
+        }
+        fail(m.key_pos, what + ": unknown key " + quote(m.key) + ": expected " + list + suggest(m.key, names));
+      }
+      if (obj.find(m.key) != &m) fail(m.key_pos, what + ": duplicate key " + quote(m.key));
+    }
+  }
+
+  void parse_event(const json::value& m, ek kind, std::string_view base, int task, const std::string& task_name,
+                   const std::string& where, std::vector<event>& out) {
+    const std::string what = where + " event " + what_key(m);
+    const json::position pos = m.is_none() ? m.key_pos : m.pos;
+    if (m.is_none() && kind != ek::suspend && kind != ek::yield)
+      fail(m.key_pos, what + ": expected ':' and a value (only \"suspend\" and \"yield\" may stand alone)");
+    switch (kind) {
+      case ek::run: out.push_back(ev::run(get_us(m, what))); break;
+      case ek::runtime: out.push_back(ev::runtime(get_us(m, what))); break;
+      case ek::sleep: out.push_back(ev::sleep(get_us(m, what))); break;
+      case ek::mem:
+      case ek::iorun: {
+        const std::int64_t bytes = get_range(m, what + " (bytes)", 0, max_bytes);
+        out.push_back(ev::run((bytes + bytes_per_ns - 1) / bytes_per_ns));
+        note(std::string(base) + " modelled as CPU work at 4 GB/s (" +
+             (kind == ek::mem ? "memory traffic not modelled" : "the io device is not modelled") + ")");
+        break;
+      }
+      case ek::memrun: {
+        need_object(m, what);
+        only_keys(m, {"type", "count", "size", "stride", "pattern", "ref"}, what);
+        const std::string& ty = get_string(member(m, "type", what), what + " 'type'");
+        if (ty != "read" && ty != "write" && ty != "chase")
+          fail(m.find("type")->pos, what + " 'type': unknown " + quote(ty) + ": expected \"read\", \"write\" or \"chase\"");
+        const std::int64_t count = get_range(member(m, "count", what), what + " 'count'", 0, max_bytes);
+        if (const json::value* v = m.find("size")) get_range(*v, what + " 'size'", 1, max_bytes);
+        if (const json::value* v = m.find("stride")) get_range(*v, what + " 'stride'", 1, max_bytes);
+        if (const json::value* v = m.find("ref")) get_name(*v, what + " 'ref'");
+        if (const json::value* v = m.find("pattern")) {
+          const std::string& pt = get_string(*v, what + " 'pattern'");
+          if (pt != "random" && pt != "sequential")
+            fail(v->pos, what + " 'pattern': unknown " + quote(pt) + ": expected \"random\" or \"sequential\"");
+        }
+        out.push_back(ev::run(ty == "chase" ? count * chase_ns : (count + bytes_per_ns - 1) / bytes_per_ns));
+        note("memrun modelled as CPU work (read/write 4 GB/s, chase 20 ns per hop); caches are not modelled");
+        break;
+      }
+      case ek::timer: {
+        need_object(m, what);
+        only_keys(m, {"ref", "period", "mode"}, what);
+        const std::string& ref = get_name(member(m, "ref", what), what + " 'ref'");
+        const duration_ns period = get_us(member(m, "period", what), what + " 'period'");
+        bool absolute = false;
+        if (const json::value* mode = m.find("mode")) {
+          const std::string& s = get_string(*mode, what + " 'mode'");
+          if (s == "absolute") absolute = true;
+          else if (s != "relative")
+            fail(mode->pos, what + " 'mode': unknown " + quote(s) + ": expected \"relative\" or \"absolute\"");
+        }
+        if (period == 0) {
+          note("timer with period 0 dropped (rt-app: it never waits)");
+          break;
+        }
+        out.push_back(ev::timer(ref, period, absolute));
+        break;
+      }
+      case ek::suspend: {
+        std::string ref = task_name;
+        if (!m.is_none()) {
+          const std::string& s = get_string(m, what + " (the name to suspend on; empty or bare = the task's own name)");
+          if (!s.empty()) ref = s;
+        }
+        add_use(use_kind::suspend, ref, task, pos);
+        out.push_back(ev::on(event_kind::suspend, ref));
+        break;
+      }
+      case ek::resume:
+      case ek::lock:
+      case ek::unlock:
+      case ek::signal:
+      case ek::broad:
+      case ek::barrier:
+      case ek::fork: {
+        const std::string& ref = get_name(m, what);
+        event_kind ekind = event_kind::resume;
+        use_kind uk = use_kind::resume;
+        switch (kind) {
+          case ek::lock: ekind = event_kind::lock; uk = use_kind::lock; break;
+          case ek::unlock: ekind = event_kind::unlock; uk = use_kind::unlock; break;
+          case ek::signal: ekind = event_kind::signal; uk = use_kind::signal; break;
+          case ek::broad: ekind = event_kind::broadcast; uk = use_kind::broad; break;
+          case ek::barrier: ekind = event_kind::barrier; uk = use_kind::barrier; break;
+          case ek::fork:
+            ekind = event_kind::fork;
+            uk = use_kind::fork;
+            if (names_.find(ref) == names_.end())
+              fail(m.pos, what + ": unknown task " + quote(ref) + ": expected the name of a task of this file" +
+                              suggest(ref, keys_of(names_)));
+            break;
+          default: break;
+        }
+        add_use(uk, ref, task, m.pos);
+        out.push_back(ev::on(ekind, ref));
+        break;
+      }
+      case ek::wait:
+      case ek::sync: {
+        need_object(m, what);
+        only_keys(m, {"ref", "mutex"}, what);
+        const std::string& ref = get_name(member(m, "ref", what), what + " 'ref'");
+        const std::string& mx = get_name(member(m, "mutex", what), what + " 'mutex'");
+        add_use(kind == ek::wait ? use_kind::wait : use_kind::sync, ref, task, m.pos, mx);
+        out.push_back(ev::cond(kind == ek::wait ? event_kind::wait : event_kind::sync, ref, mx));
+        break;
+      }
+      case ek::yield:
+        if (!m.is_none() && !m.is_string()) fail(m.pos, what + ": expected a string (ignored) or nothing, got " + json::describe(m.t));
+        out.push_back(ev::simple(event_kind::yield));
+        break;
+      case ek::sem_post:
+      case ek::sem_wait:
+        fail(m.key_pos, what + ": rt-app's " + std::string(base) +
+                            " is not supported: the simulator's workload model has no counting semaphore "
+                            "(use suspend/resume or wait/signal)");
+    }
+  }
+
+  static std::vector<std::string> keys_of(const std::map<std::string, int>& m) {
+    std::vector<std::string> v;
+    for (const auto& [k, _] : m) v.push_back(k);
+    return v;
+  }
+
+  // ------------------------------------------------------------------ tasks and phases
+  static bool common_ignored_key(const std::string& k) {
+    return k == "util_min" || k == "util_max" || k == "nodes_membind" || k == "membind_nodes" || k == "taskgroup";
+  }
+  void ignored_key(const json::value& m, const std::string& what, task_spec& ts) {
+    if (m.key == "util_min" || m.key == "util_max") {
+      get_range(m, what, 0, 1024);
+      note("util_min/util_max ignored: no utilisation clamping in the simulator");
+    } else if (m.key == "taskgroup") {
+      ts.group = get_string(m, what);
+      note("taskgroup kept as a report label only: no group scheduling in the simulator");
+    } else {
+      check_int_array(m, what);
+      note(m.key + " ignored: no NUMA in the simulator");
+    }
+  }
+
+  [[noreturn]] void unknown_key(const json::value& m, const std::string& where, bool task_level) const {
+    std::vector<std::string> names = {"loop", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline", "cpus",
+                                      "util_min", "util_max", "nodes_membind", "taskgroup"};
+    if (task_level) {
+      names.insert(names.end(), {"instance", "delay", "phases"});
+    }
+    for (const ev_name& e : ev_names) names.emplace_back(e.name);
+    fail(m.key_pos, where + ": unknown key " + quote(m.key) + ": expected an event (run, runtime, sleep, timer, suspend, "
+                    "resume, lock, unlock, wait, signal, broad, sync, barrier, yield, fork, mem, iorun, memrun, "
+                    "optionally numbered: run0, run1, ...) or a " + (task_level ? "task" : "phase") +
+                    " property (" + (task_level ? "instance, delay, phases, " : "") +
+                    "loop, policy, priority, dl-runtime, dl-period, dl-deadline, cpus, util_min, util_max, "
+                    "nodes_membind, taskgroup)" + suggest(m.key, names));
+  }
+
+  task_spec parse_task(const json::value& t, int index) {
+    const std::string where = "task " + quote(t.key);
+    if (t.is_none()) fail(t.key_pos, where + ": expected ':' and an object describing the task");
+    need_object(t, where);
+    task_spec ts;
+    ts.name = t.key;
+    ts.suffix_instances = true;
+    ts.loop = -1;
+    const json::value* phases = t.find("phases");
+    sched_in sched;
+    const json::value* legacy_runtime = nullptr;
+    std::vector<const json::value*> inline_events;
+    for (const json::value& m : t.items) {
+      const std::string what = where + " " + what_key(m);
+      const std::string& k = m.key;
+      ek kind{};
+      std::string_view base;
+      if (k == "runtime") {  // an event; with "phases", rt-app's legacy dl-runtime alias
+        if (legacy_runtime == nullptr) legacy_runtime = &m;
+        if (phases == nullptr) inline_events.push_back(&m);
+        continue;
+      }
+      if (k == "instance" || k == "delay" || k == "loop" || k == "phases" || k == "cpus" || common_ignored_key(k)) {
+        no_duplicate(t, m, where);
+        if (k == "instance") {
+          const std::int64_t n = get_range(m, what, 0, o_.max_instances);
+          total_instances_ += n;
+          if (total_instances_ > o_.max_instances)
+            fail(m.pos, what + ": too many threads: " + std::to_string(total_instances_) + " in total, more than the limit " +
+                            std::to_string(o_.max_instances));
+          ts.instances = static_cast<int>(n);
+        } else if (k == "delay") {
+          ts.delay = get_us(m, what);
+        } else if (k == "loop") {
+          ts.loop = get_loop(m, what);
+        } else if (k == "phases") {
+          need_object(m, what);
+          if (m.items.empty()) fail(m.pos, what + ": no phases: expected at least one phase object");
+        } else if (k == "cpus") {
+          ts.cpus = get_cpus(m, what);
+        } else {
+          ignored_key(m, what, ts);
+        }
+      } else if (sched_key(m, sched, true)) {
+        no_duplicate(t, m, where);
+      } else if (match_event(k, kind, base)) {
+        if (phases != nullptr)
+          fail(m.key_pos, where + ": event " + quote(k) + " at task level beside \"phases\" (rt-app would ignore it): "
+                          "expected it inside a phase");
+        inline_events.push_back(&m);
+      } else {
+        unknown_key(m, where, true);
+      }
+    }
+    if (t.find("instance") == nullptr) {
+      total_instances_ += 1;
+      if (total_instances_ > o_.max_instances)
+        fail(t.key_pos, where + ": too many threads: more than the limit " + std::to_string(o_.max_instances));
+    }
+    ts.params = resolve(sched, nullptr, legacy_runtime, where);
+    if (phases != nullptr && legacy_runtime != nullptr &&
+        (ts.params.kind != sched_kind::deadline || sched.dl_runtime != nullptr))
+      fail(legacy_runtime->key_pos, where + ": event 'runtime' at task level beside \"phases\" (rt-app reads it only as "
+                                    "the legacy dl-runtime of a SCHED_DEADLINE task without \"dl-runtime\"): expected it "
+                                    "inside a phase");
+    if (phases != nullptr) {
+      for (const json::value& p : phases->items) ts.phases.push_back(parse_phase(p, index, ts, sched, where));
+    } else {
+      phase ph;
+      ph.name = "phase0";
+      ph.loop = 1;
+      if (inline_events.empty())
+        fail(t.pos, where + ": no events: expected events (run, sleep, timer, ...) or a \"phases\" object");
+      for (const json::value* e : inline_events) {
+        ek kind{};
+        std::string_view base;
+        match_event(e->key, kind, base);
+        parse_event(*e, kind, base, index, ts.name, where, ph.events);
+      }
+      if (ph.events.empty()) ph.events.push_back(ev::sleep(0));  // only dropped no-op timers
+      ts.phases.push_back(std::move(ph));
+    }
+    progress_.push_back({&t, phases});  // checked after the name cross-checks (more specific)
+    return ts;
+  }
+
+  // A loop whose pass takes no simulated time would pin the simulation at one instant (rt-app
+  // would spin; a discrete-event simulator cannot). Every pass of an endless (or huge) loop must
+  // contain a run/runtime/sleep > 0 or a timer.
+  static bool advances(const phase& p) {
+    for (const event& e : p.events) {
+      if (e.kind == event_kind::timer) return true;
+      if ((e.kind == event_kind::run || e.kind == event_kind::runtime || e.kind == event_kind::sleep) && e.duration > 0)
+        return true;
+    }
+    return false;
+  }
+  void check_progress(const task_spec& ts, const json::value& t, const json::value* phases) const {
+    constexpr std::int64_t max_zero_time = 1000000;  // instantaneous passes tolerated in total
+    const std::string where = "task " + quote(ts.name);
+    const std::string fix = ": expected a run/runtime/sleep > 0 or a timer in every endless loop";
+    bool any = false;
+    std::int64_t zero_passes = 0;  // per task pass, saturating
+    for (std::size_t i = 0; i < ts.phases.size(); ++i) {
+      const phase& p = ts.phases[i];
+      if (advances(p)) {
+        any = true;
+        continue;
+      }
+      const json::position pos = phases != nullptr ? phases->items[i].key_pos : t.key_pos;
+      const std::string pw = phases != nullptr ? where + " phase " + quote(p.name) : where;
+      if (p.loop == -1)
+        fail(pos, pw + " loops forever but takes no simulated time (only zero-length or instantaneous events): the "
+                       "simulation would never advance" + fix);
+      zero_passes = std::min<std::int64_t>(max_zero_time + 1, zero_passes + p.loop);
+      if (zero_passes > max_zero_time)
+        fail(pos, pw + ": " + std::to_string(p.loop) + " passes that take no simulated time: more than " +
+                      std::to_string(max_zero_time) + fix);
+    }
+    if (!any) {
+      if (ts.loop == -1)
+        fail(t.key_pos, where + " loops forever but one pass of its program takes no simulated time (only "
+                                "zero-length or instantaneous events): the simulation would never advance" + fix);
+      if (zero_passes > 0 && ts.loop > max_zero_time / zero_passes)
+        fail(t.key_pos, where + ": " + std::to_string(ts.loop) + " passes that take no simulated time: more than " +
+                            std::to_string(max_zero_time) + fix);
+    }
+  }
+
+  phase parse_phase(const json::value& p, int task, task_spec& ts, const sched_in& task_sched, const std::string& task_where) {
+    const std::string where = task_where + " phase " + quote(p.key);
+    if (p.is_none()) fail(p.key_pos, where + ": expected ':' and an object describing the phase");
+    need_object(p, where);
+    phase ph;
+    ph.name = p.key;
+    sched_in sched;
+    std::vector<event> events;
+    for (const json::value& m : p.items) {
+      const std::string what = where + " " + what_key(m);
+      const std::string& k = m.key;
+      ek kind{};
+      std::string_view base;
+      if (k == "loop") {
+        no_duplicate(p, m, where);
+        ph.loop = get_loop(m, what);
+      } else if (k == "cpus") {
+        no_duplicate(p, m, where);
+        const std::int64_t before = max_cpu_seen_;
+        get_cpus(m, what);
+        max_cpu_seen_ = before;  // phase affinity is not applied: it must not size the machine
+        note("phase-level cpus ignored: the model has no affinity change; the task-level cpus apply to every phase");
+      } else if (common_ignored_key(k)) {
+        no_duplicate(p, m, where);
+        ignored_key(m, what, ts);
+      } else if (sched_key(m, sched, false)) {
+        no_duplicate(p, m, where);
+      } else if (match_event(k, kind, base)) {
+        parse_event(m, kind, base, task, ts.name, where, events);
+      } else if (k == "instance" || k == "delay" || k == "phases") {
+        fail(m.key_pos, where + ": " + quote(k) + " is a task property: expected it at task level");
+      } else {
+        unknown_key(m, where, false);
+      }
+    }
+    if (sched.any()) ph.events.push_back(ev::set_policy(resolve(task_sched, &sched, nullptr, where)));
+    if (events.empty() && !sched.any()) {
+      bool had_event = false;
+      for (const json::value& m : p.items) {
+        ek kind{};
+        std::string_view base;
+        had_event = had_event || match_event(m.key, kind, base);
+      }
+      if (!had_event) fail(p.pos, where + ": no events: expected at least one event (run, sleep, timer, ...)");
+      events.push_back(ev::sleep(0));  // only dropped no-op timers
+    }
+    for (event& e : events) ph.events.push_back(std::move(e));
+    return ph;
+  }
+
+  // ------------------------------------------------------------------ cross-checks
+  void cross_check() {
+    std::set<std::string> suspended, resumed, locked, unlocked, waited, signalled, wait_mutexes;
+    std::map<std::string, std::int64_t> barrier_parties;
+    std::map<std::string, std::set<int>> barrier_tasks;
+    std::set<int> forked, barrier_users;
+    for (const use& u : uses_) {
+      switch (u.kind) {
+        case use_kind::suspend: suspended.insert(u.name); break;
+        case use_kind::resume: resumed.insert(u.name); break;
+        case use_kind::lock: locked.insert(u.name); break;
+        case use_kind::unlock: unlocked.insert(u.name); break;
+        case use_kind::wait: waited.insert(u.name); break;
+        case use_kind::sync:
+          waited.insert(u.name);
+          signalled.insert(u.name);
+          break;
+        case use_kind::signal:
+        case use_kind::broad: signalled.insert(u.name); break;
+        case use_kind::barrier:
+          barrier_tasks[u.name].insert(u.task);
+          barrier_users.insert(u.task);
+          break;
+        case use_kind::fork: forked.insert(names_.at(u.name)); break;
+      }
+    }
+    for (const use& u : uses_) {
+      const std::string where = "task " + quote(w_.tasks[static_cast<std::size_t>(u.task)].name) + ": ";
+      switch (u.kind) {
+        case use_kind::resume:
+          if (!suspended.count(u.name))
+            fail(u.pos, where + "resume " + quote(u.name) + ": no task suspends on " + quote(u.name) +
+                            " (unknown name: expected a name used by a \"suspend\")" + suggest(u.name, suspended));
+          break;
+        case use_kind::suspend:
+          if (!resumed.count(u.name))
+            fail(u.pos, where + "suspend on " + quote(u.name) + ": no task ever resumes " + quote(u.name) +
+                            " (it would block forever: expected a matching \"resume\")" + suggest(u.name, resumed));
+          break;
+        case use_kind::unlock:
+          if (!locked.count(u.name))
+            fail(u.pos, where + "unlock " + quote(u.name) + ": mutex " + quote(u.name) +
+                            " is never locked (unknown name: expected a name used by a \"lock\")" + suggest(u.name, locked));
+          break;
+        case use_kind::lock:
+          if (!unlocked.count(u.name))
+            fail(u.pos, where + "lock " + quote(u.name) + ": mutex " + quote(u.name) +
+                            " is never unlocked (expected a matching \"unlock\")" + suggest(u.name, unlocked));
+          break;
+        case use_kind::wait:
+        case use_kind::sync:
+          if (!locked.count(u.mutex))
+            fail(u.pos, where + (u.kind == use_kind::wait ? "wait" : "sync") + " on " + quote(u.name) + ": its mutex " +
+                            quote(u.mutex) + " is never locked (expected a \"lock\" of it before the " +
+                            (u.kind == use_kind::wait ? "wait" : "sync") + ")" + suggest(u.mutex, locked));
+          if (u.kind == use_kind::wait && !signalled.count(u.name))
+            fail(u.pos, where + "wait on " + quote(u.name) + ": no task signals " + quote(u.name) +
+                            " (expected a \"signal\", \"broad\" or \"sync\" of it)" + suggest(u.name, signalled));
+          break;
+        case use_kind::signal:
+        case use_kind::broad:
+          if (!waited.count(u.name))
+            fail(u.pos, where + (u.kind == use_kind::signal ? "signal " : "broad ") + quote(u.name) + ": no task waits on " +
+                            quote(u.name) + " (unknown name: expected a \"wait\" or \"sync\" on it)" + suggest(u.name, waited));
+          break;
+        case use_kind::fork: {
+          const int target = names_.at(u.name);
+          if (barrier_users.count(target))
+            fail(u.pos, where + "fork " + quote(u.name) + ": that task uses a barrier, and a barrier cannot count forked "
+                            "threads (rt-app's rule): expected no fork of it");
+          break;
+        }
+        case use_kind::barrier: break;
+      }
+    }
+    for (const auto& [name, specs] : barrier_tasks) {
+      std::int64_t parties = 0;
+      for (int s : specs) parties += w_.tasks[static_cast<std::size_t>(s)].instances;
+      if (parties <= 1) note("barrier '" + name + "' has a single party: it never waits");
+    }
+    for (std::size_t s = 0; s < w_.tasks.size(); ++s)
+      if (w_.tasks[s].instances == 0 && !forked.count(static_cast<int>(s)))
+        note("task '" + w_.tasks[s].name + "' has instance 0 and nothing forks it: it never runs");
+    check_start_deadlock();
+  }
+
+  // Static "can it ever start" analysis (see the file comment): catches resume cycles.
+  void check_start_deadlock() {
+    const std::size_t n = w_.tasks.size();
+    struct provide {
+      use_kind kind;  // resume, signal (signal/broad/sync), fork
+      std::string name;
+    };
+    struct info {
+      bool gated = false;
+      use gate{use_kind::suspend, {}, {}, 0, {}};
+      std::vector<provide> pre, all;
+      bool started = false, live = false;
+    };
+    std::vector<info> ti(n);
+    for (const use& u : uses_) {  // uses_ is in program order within each task
+      info& t = ti[static_cast<std::size_t>(u.task)];
+      provide p{u.kind, u.name};
+      bool provides = false;
+      if (u.kind == use_kind::resume || u.kind == use_kind::fork) provides = true;
+      if (u.kind == use_kind::signal || u.kind == use_kind::broad || u.kind == use_kind::sync) {
+        p.kind = use_kind::signal;
+        provides = true;
+      }
+      if (provides) {
+        t.all.push_back(p);
+        if (!t.gated) t.pre.push_back(p);
+      }
+      if (!t.gated && (u.kind == use_kind::suspend || u.kind == use_kind::wait || u.kind == use_kind::sync)) {
+        t.gated = true;
+        t.gate = u;
+      }
+    }
+    std::set<std::string> res_avail, sig_avail;
+    std::map<std::string, std::vector<int>> wait_res, wait_sig;
+    std::vector<int> work;  // tasks to make live
+    auto give = [&](const provide& p, std::vector<int>& start) {
+      if (p.kind == use_kind::fork) {
+        start.push_back(names_.at(p.name));
+      } else if (p.kind == use_kind::resume) {
+        if (res_avail.insert(p.name).second)
+          for (int t : wait_res[p.name]) work.push_back(t);
+      } else if (sig_avail.insert(p.name).second) {
+        for (int t : wait_sig[p.name]) work.push_back(t);
+      }
+    };
+    std::vector<int> start;
+    for (std::size_t s = 0; s < n; ++s)
+      if (w_.tasks[s].instances > 0) start.push_back(static_cast<int>(s));
+    while (!start.empty() || !work.empty()) {
+      if (!start.empty()) {
+        const int s = start.back();
+        start.pop_back();
+        info& t = ti[static_cast<std::size_t>(s)];
+        if (t.started) continue;
+        t.started = true;
+        if (!t.gated) {
+          work.push_back(s);
+          continue;
+        }
+        for (const provide& p : t.pre) give(p, start);
+        const bool susp = t.gate.kind == use_kind::suspend;
+        if ((susp ? res_avail : sig_avail).count(t.gate.name)) work.push_back(s);
+        else (susp ? wait_res : wait_sig)[t.gate.name].push_back(s);
+        continue;
+      }
+      const int s = work.back();
+      work.pop_back();
+      info& t = ti[static_cast<std::size_t>(s)];
+      if (t.live || !t.started) continue;
+      t.live = true;
+      for (const provide& p : t.all) give(p, start);
+    }
+    for (std::size_t s = 0; s < n; ++s) {
+      const info& t = ti[s];
+      if (!t.started || t.live) continue;
+      const bool susp = t.gate.kind == use_kind::suspend;
+      std::string wakers;
+      int nw = 0;
+      for (std::size_t o = 0; o < n; ++o)
+        for (const provide& p : ti[o].all)
+          if (p.name == t.gate.name && p.kind == (susp ? use_kind::resume : use_kind::signal)) {
+            if (nw < 6) wakers += std::string(nw ? ", " : "") + quote(w_.tasks[o].name);
+            ++nw;
+            break;
+          }
+      if (nw > 6) wakers += ", ...";
+      fail(t.gate.pos, "task " + quote(w_.tasks[s].name) + " can never get past this " +
+                           (susp ? "suspend on " : (t.gate.kind == use_kind::wait ? "wait on " : "sync on ")) +
+                           quote(t.gate.name) + ": it is " + (susp ? "resumed" : "signalled") + " only by " + wakers +
+                           ", which " + (nw == 1 ? "is itself" : "are themselves") +
+                           " blocked before " + (nw == 1 ? "it" : "they") + " can wake anyone (a " +
+                           (susp ? "resume" : "signal") + " cycle): expected some task to " +
+                           (susp ? "resume" : "signal") + " it before blocking");
+    }
+  }
+};
+
+}  // namespace detail_rtapp
+
+/// Imports a parsed rt-app document. `file` names the source in messages and becomes the
+/// workload's name (its last path component). Throws `rtapp_error`.
+inline workload import_rtapp(const json::value& root, const std::string& file, const rtapp_options& o = {}) {
+  detail_rtapp::importer imp(file, o);
+  workload w = imp.run(root);
+  const std::size_t s = file.find_last_of('/');
+  w.name = s == std::string::npos ? file : file.substr(s + 1);
+  return w;
+}
+
+/// Parses and imports rt-app JSON text. Throws `rtapp_error` (syntax errors included).
+inline workload parse_rtapp(std::string_view text, const std::string& file = "<input>", const rtapp_options& o = {}) {
+  json::value root;
+  try {
+    root = json::parse(text, file, o.json);
+  } catch (const json::error& e) {
+    throw rtapp_error(file, e.where(), e.message());
+  }
+  return import_rtapp(root, file, o);
+}
+
+/// Reads and imports the rt-app file at `path` (what `schedsim --rt-app FILE` calls). Throws
+/// `rtapp_error`: unreadable file, syntax error, or a meaning error, each with its location.
+inline workload load_rtapp(const std::string& path, const rtapp_options& o = {}) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) throw rtapp_error(path, {}, std::string("cannot open: ") + std::strerror(errno));
+  std::string text;
+  char buf[65536];
+  bool too_big = false;
+  for (;;) {
+    const std::size_t n = std::fread(buf, 1, sizeof buf, f);
+    if (n > 0) {
+      if (text.size() + n > o.max_file_bytes) {
+        too_big = true;
+        break;
+      }
+      text.append(buf, n);
+    }
+    if (n < sizeof buf) break;
+  }
+  const bool bad = std::ferror(f) != 0;
+  const int err = errno;
+  std::fclose(f);
+  if (bad) throw rtapp_error(path, {}, std::string("cannot read: ") + std::strerror(err));
+  if (too_big)
+    throw rtapp_error(path, {}, "file too large: more than " + std::to_string(o.max_file_bytes) + " bytes");
+  return parse_rtapp(text, path, o);
+}
+
+/// The command line's hook: loads `path` into `out`. Returns 0 on success, 3 (bad input file)
+/// with `error` set to `"FILE:LINE:COLUMN: message"` otherwise; never throws for bad input
+/// (std::bad_alloc aside, which is also reported as 3).
+inline int load_rt_app(const std::string& path, workload& out, std::string& error, const rtapp_options& o = {}) {
+  try {
+    out = load_rtapp(path, o);
+    return 0;
+  } catch (const rtapp_error& e) {
+    error = e.what();
+  } catch (const std::bad_alloc&) {
+    error = path + ": out of memory while reading the file";
+  }
+  return 3;
+}
+
+}  // namespace sim
+}  // namespace schedcore
+
+#endif

@@ -1,0 +1,369 @@
+/// @file
+/// @brief HOSTED. The built-in scenarios: the four seed reports (scenarios.md) and the
+/// interbench matrix (interbench.md), each written as plain `workload` descriptions. No
+/// scenario knows which policy runs it.
+///
+/// Families: a scenario name may stand for several workloads (variants), e.g.
+/// `games-renice` = X at nice 0 and at nice -10. `all` = the four seed families;
+/// `interbench/all` = the whole interbench matrix.
+#ifndef SCHEDCORE_SIM_SCENARIOS_HPP
+#define SCHEDCORE_SIM_SCENARIOS_HPP
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "schedcore/core/time.hpp"
+#include "schedcore/sim/workload.hpp"
+
+namespace schedcore {
+namespace sim {
+
+/// One built-in workload.
+struct scenario_def {
+  std::string name;                  ///< `family` or `family/variant`
+  std::string family;                ///< seed family (desktop-2007, ...) or `interbench`
+  std::function<workload()> make;    ///< builds it
+};
+
+/// A family's default compare rows: policy specs in the seed's order (rows whose policy is not
+/// registered, or whose knob the policy refuses, are skipped with a note).
+struct family_def {
+  std::string name;                  ///< family name
+  std::string what;                  ///< one line
+  std::vector<std::string> rows;     ///< policy specs
+};
+
+/// @cond INTERNAL
+namespace scen {
+inline task_spec task(std::string name, int nice, std::vector<event> evs, bool daemon = true, std::string group = {}) {
+  task_spec t;
+  t.name = std::move(name);
+  t.params.nice = static_cast<s8>(nice);
+  t.daemon = daemon;
+  t.group = std::move(group);
+  phase p;
+  p.name = "main";
+  p.loop = -1;
+  p.events = std::move(evs);
+  t.phases.push_back(std::move(p));
+  return t;
+}
+inline task_spec hog(std::string name, int nice, std::string group = "load") {
+  return task(std::move(name), nice, {ev::run(sec(1))}, true, std::move(group));
+}
+// X server: serves requests posted by clients on the suspend point "xreq".
+inline task_spec xserver(int nice, duration_ns work, duration_ns jitter) {
+  return task("Xorg", nice, {ev::on(event_kind::suspend, "xreq"), ev::run(work, jitter)}, true, "x");
+}
+}  // namespace scen
+/// @endcond
+
+/// desktop-2007 (seed 000): one 1.7 GHz Pentium M, HZ=1000, CPU-saturated (SD: idle 0).
+/// What is modelled, with the rates the seed and its top(1) listings give:
+/// - Xorg: single-threaded server. It sleeps on its request socket ("xreq"), and each time it
+///   runs it serves *every* request queued since it last slept (a request made while X is
+///   already runnable coalesces into that batch, as requests sitting in the socket buffer do),
+///   then replies to every client waiting for a reply ("xdone"). ~0.6 ms of dispatch and
+///   rendering (XShmPutImage copies into redirected windows) per batch.
+/// - beryl: the compositor, 75 fps cap (vsync timer), ~0.7 ms of CPU a frame (Mesa's software
+///   vertex path on the i855GM) and two X round trips per frame (damage, bind/swap).
+/// - totem (gstreamer): a video thread decoding + scaling a full-screen DivX frame every 40 ms
+///   (12 +- 3 ms: 1280x800 software scaling, no Xv under a compositor) and handing it to X
+///   with XShmPutImage + XSync; its audio sink thread feeds ALSA every 10 ms.
+/// - gmplayer: one thread: audio fill (1 ms) and video decode + scale (9 +- 2 ms) every 40 ms,
+///   then a synchronous XShmPutImage.
+/// - muine (mp3 via gstreamer alsasink defaults: latency-time 10 ms, buffer-time 200 ms):
+///   0.25 ms of decoding every 10 ms; audio skips only if the 200 ms buffer runs dry, so that is
+///   its frame deadline.
+/// - mono (a GUI app, 5-15 % CPU in the listings), two terminals, and Firefox starting at 3 s
+///   (~700 ms of CPU with I/O waits and X round trips: its exit time is its start-up time).
+/// Demand is ~105 % of the CPU, so the video players fall behind and drop frames (their
+/// timers restart from `now`, as players skip late frames). Video frames have a 40 ms deadline,
+/// beryl frames 13.3 ms. Leaves out: the GPU (fill-rate waits), I/O, memory pressure, the
+/// many other X clients; absolute cs/s are therefore lower than the seed's vmstat figures.
+inline workload desktop_2007() {
+  using namespace scen;
+  workload w;
+  w.name = "desktop-2007";
+  w.description =
+      "1 CPU HZ=1000, ~105 % demand: Xorg (batches requests, replies to waiting clients), beryl (75 fps, 2 X round "
+      "trips/frame), totem (25 fps DivX decode+scale 12 ms, audio sink every 10 ms), gmplayer (25 fps, 10 ms), muine "
+      "(mp3, 10 ms periods, 200 ms buffer), mono, two terminals; Firefox starts at 3 s (its exit time is its start-up time)";
+  w.cpus = 1;
+  w.hz = 1000;
+  w.duration = sec(10);
+  const auto xcall = [](std::vector<event>& v) {
+    v.push_back(ev::on(event_kind::resume, "xreq"));
+    v.push_back(ev::on(event_kind::suspend, "xdone"));
+  };
+  w.tasks.push_back(task("Xorg", 0,
+                         {ev::on(event_kind::suspend, "xreq"), ev::run(usec(250), usec(80)),
+                          ev::on(event_kind::resume, "xdone")},
+                         true, "x"));
+  {
+    // AIGLX: beryl's GL commands go to the X server as GLX requests, flushed in chunks (async),
+    // then glXSwapBuffers waits for X (a round trip).
+    std::vector<event> b = {ev::timer("beryl-vsync", 13333333)};
+    for (int i = 0; i < 4; ++i) {
+      b.push_back(ev::run(usec(120), usec(40)));
+      b.push_back(ev::on(event_kind::resume, "xreq"));
+    }
+    xcall(b);
+    b.push_back(ev::frame(13333333));
+    w.tasks.push_back(task("beryl", 0, b, true, "video"));
+  }
+  {
+    std::vector<event> v = {ev::timer("unique-totem", msec(40)), ev::run(msec(22), msec(5))};
+    xcall(v);
+    v.push_back(ev::frame(msec(40)));
+    w.tasks.push_back(task("totem", 0, v, true, "video"));
+    w.tasks.push_back(task("totem-audio", 0,
+                           {ev::timer("unique-totem-audio", msec(10)), ev::run(usec(150), usec(50)), ev::frame(msec(200))},
+                           true, "audio"));
+  }
+  {
+    std::vector<event> v = {ev::timer("unique-gmplayer", msec(40)), ev::run(msec(1), usec(200)), ev::run(msec(17), msec(4))};
+    xcall(v);
+    v.push_back(ev::frame(msec(40)));
+    w.tasks.push_back(task("gmplayer", 0, v, true, "video"));
+  }
+  w.tasks.push_back(task("muine", 0, {ev::timer("unique-muine", msec(10)), ev::run(usec(250), usec(50)), ev::frame(msec(200))},
+                         true, "audio"));
+  {
+    std::vector<event> m = {ev::sleep(msec(30), msec(10)), ev::run(msec(3), msec(1))};
+    xcall(m);
+    w.tasks.push_back(task("mono", 0, m, true, "misc"));
+  }
+  {
+    std::vector<event> t = {ev::sleep(msec(100), msec(30)), ev::run(usec(400), usec(100))};
+    xcall(t);
+    task_spec term = task("terminal", 0, t, true, "misc");
+    term.instances = 2;
+    w.tasks.push_back(term);
+  }
+  {
+    std::vector<event> f = {ev::run(msec(12), msec(4)), ev::sleep(msec(2))};
+    xcall(f);
+    task_spec ff = task("firefox", 0, f, true, "firefox");
+    ff.delay = sec(3);
+    ff.loop = 1;
+    ff.phases[0].loop = 60;  // ~720 ms of CPU with I/O waits and X round trips: its start-up
+    w.tasks.push_back(ff);
+  }
+  w.notes.push_back("desktop-2007: 'firefox ms' is Firefox's start-up time (it starts at 3 s with ~720 ms of work)");
+  return w;
+}
+
+/// kernbench-4cpu (seed 001): 4 CPUs, kernbench's "optimal" run `make -j16` (Nick Piggin's
+/// runs show 389-393 % CPU of 400 %). 16 job slots; each slot compiles the same 25 files
+/// (cc1 work 150..440 ms, a deterministic spread, mean ~290 ms: 2007 CPUs took ~0.3 s a file),
+/// in a different rotation, each followed by 3 ms of make/fork/exec and I/O. Every slot has
+/// exactly the same total work, so the build time differs between policies only through
+/// scheduling: idle tails, context switches and cache refills. No jitter: the work is the same
+/// under every policy. Non-daemon: makespan = the build time (`elapsed`). cc1 is cache-hungry
+/// (GCC's working set fills a 2007 L2): a full refill costs it 200 us (~2 MB at ~10 GB/s;
+/// twice the machine default `--refill`, which models a ~1 MB working set), charged in proportion to how much other work ran
+/// on its CPU since it last ran (`--refill-half`); that is what makes tiny timeslices slower.
+/// Leaves out: system time (31-32 s in the seed), I/O, the page cache, make's own dependency
+/// graph (all files are independent).
+inline workload kernbench_4cpu() {
+  using namespace scen;
+  workload w;
+  w.name = "kernbench-4cpu";
+  w.description =
+      "4 CPUs: make -j16, 16 job slots x 25 compilations (150..440 ms of cc1 work each, same total per slot) with 3 ms "
+      "make/exec/IO gaps";
+  w.cpus = 4;
+  w.hz = 1000;
+  w.duration = sec(120);
+  constexpr int files = 25;
+  for (int slot = 0; slot < 16; ++slot) {
+    std::vector<event> evs;
+    for (int k = 0; k < files; ++k) {
+      const int f = (k + slot * 3) % files;
+      evs.push_back(ev::run(msec(150 + (f * 137) % 300)));
+      evs.push_back(ev::sleep(msec(3)));
+    }
+    task_spec cc = task("cc1-" + std::to_string(slot), 0, evs, false, "build");
+    cc.loop = 1;
+    cc.phases[0].loop = 1;
+    cc.refill_ns = usec(200);  // ~2 MB working set (the L2) refilled at ~10 GB/s after a full eviction
+    w.tasks.push_back(cc);
+  }
+  return w;
+}
+
+/// games-renice (seed 002): one CPU; a game (unlocked frame rate, each frame 13 ms of work plus
+/// an X request), a typist (a key every 150 ms) whose xterm echoes through X, and a 2-job
+/// compile in the background; X at nice `xnice`.
+inline workload games_renice(int xnice) {
+  using namespace scen;
+  workload w;
+  w.name = "games-renice/xnice" + std::to_string(xnice);
+  w.description = "1 CPU: game loop (13 ms/frame + X request), keystroke->xterm->X echo chain, 2 compile jobs; X at nice " +
+                  std::to_string(xnice);
+  w.cpus = 1;
+  w.hz = 1000;
+  w.duration = sec(10);
+  w.tasks.push_back(xserver(xnice, msec(1), usec(300)));
+  w.tasks.push_back(task("game", 0, {ev::run(msec(13), usec(500)), ev::on(event_kind::resume, "xreq"), ev::frame(0)}, true,
+                         "game"));
+  w.tasks.push_back(task("typist", 0, {ev::timer("unique-keys", msec(150)), ev::on(event_kind::resume, "key")}, true, "input"));
+  w.tasks.push_back(task("xterm", 0, {ev::on(event_kind::suspend, "key"), ev::run(usec(300)), ev::on(event_kind::resume, "xreq")},
+                         true, "input"));
+  task_spec cc = task("cc1", 0, {ev::run(msec(30), msec(10)), ev::sleep(msec(3))}, true, "load");
+  cc.instances = 2;
+  w.tasks.push_back(cc);
+  return w;
+}
+
+/// xterm-renice (seed 004): `time xterm -e seq 1 5000` on Willy Tarreau's desktop (one CPU,
+/// HZ=1000). The pipeline: seq writes lines into the pty; xterm reads them, parses and sends
+/// drawing requests to X, waiting for X to catch up (xterm and X alternate strictly, each
+/// waking the other through a condition): xterm 60 us, X 50 us a line (his top(1) shows X
+/// doing about twice xterm's share for `find`; seq's lines are shorter). Background load: the rest of an
+/// ordinary desktop (top shows load average 0.6): a mail/clock client polling every 100 ms
+/// (5 ms of work) and a periodic daemon (2 ms every 50 ms), ~9 % CPU together. X at nice
+/// `xnice`. Non-daemon: makespan = the pipeline's completion time.
+inline workload xterm_renice(int xnice) {
+  using namespace scen;
+  workload w;
+  w.name = "xterm-renice/xnice" + std::to_string(xnice);
+  w.description = "1 CPU: xterm (5000 lines, 60 us each) <-> X (50 us render) ping-pong + light desktop background "
+                  "(~9 % CPU); X at nice " + std::to_string(xnice);
+  w.cpus = 1;
+  w.hz = 1000;
+  w.duration = sec(30);
+  const std::vector<event> handoff = {ev::on(event_kind::lock, "tty"), ev::cond(event_kind::sync, "pty", "tty"),
+                                      ev::on(event_kind::unlock, "tty")};
+  std::vector<event> xterm = handoff;
+  xterm.push_back(ev::run(usec(60)));
+  task_spec xt = task("xterm", 0, xterm, false, "pipeline");
+  xt.loop = 1;
+  xt.phases[0].loop = 5000;
+  std::vector<event> x = handoff;
+  x.push_back(ev::run(usec(50)));
+  w.tasks.push_back(task("Xorg", xnice, x, true, "pipeline"));
+  w.tasks.push_back(xt);
+  w.tasks.push_back(task("mailer", 0, {ev::sleep(msec(100)), ev::run(msec(5))}, true, "load"));
+  w.tasks.push_back(task("daemon", 0, {ev::sleep(msec(50)), ev::run(msec(2))}, true, "load"));
+  return w;
+}
+
+/// interbench: bench in {audio, video, x, gaming}, load in {none, video, x, burn, write, read,
+/// compile, memload}; load from t = 0, bench from t = 1 s, 30 s measured (interbench.md).
+inline workload interbench(const std::string& bench, const std::string& load, int cpus = 1, int bench_nice = 0,
+                           int load_nice = 0, int burners = 4) {
+  using namespace scen;
+  workload w;
+  w.name = "interbench/" + bench + "/" + load;
+  w.description = "interbench 0.31 model: " + bench + " benchmarked under " + load + " load";
+  w.cpus = cpus;
+  w.hz = 1000;
+  w.duration = sec(31);
+  auto x_steps = [] {
+    std::vector<event> steps;
+    for (int i = 0; i <= 100; ++i) steps.push_back(ev::job(msec(i), msec(100 - i), msec(i)));
+    return steps;
+  };
+  auto make = [&](const std::string& kind, const std::string& name, int nice, bool daemon) {
+    if (kind == "audio") return task(name, nice, {ev::job(usec(2500), usec(50000))}, daemon, "bench");
+    if (kind == "video") return task(name, nice, {ev::job(usec(6666), usec(16666))}, daemon, "bench");
+    if (kind == "x") return task(name, nice, x_steps(), daemon, "bench");
+    return task(name, nice, {ev::job(msec(100), 0)}, daemon, "bench");  // gaming
+  };
+  task_spec b = make(bench, bench, bench_nice, false);
+  b.delay = sec(1);
+  w.tasks.push_back(b);
+  if (load == "video" || load == "x") {
+    task_spec l = make(load, load + "-load", load_nice, true);
+    l.group = "load";
+    w.tasks.push_back(l);
+  }
+  auto io = [&](const std::string& name) {
+    return task(name, load_nice, {ev::run(usec(200), usec(50)), ev::sleep(msec(2))}, true, "load");
+  };
+  if (load == "burn" || load == "compile") {
+    task_spec h = hog("burn", load_nice);
+    h.instances = burners;
+    w.tasks.push_back(h);
+  }
+  if (load == "write" || load == "compile") w.tasks.push_back(io("write"));
+  if (load == "read" || load == "compile") w.tasks.push_back(io("read"));
+  if (load == "memload") {
+    task_spec m = task("memload", load_nice, {ev::run(msec(1)), ev::sleep(msec(1))}, true, "load");
+    m.refill_ns = msec(1);  // it trashes the cache: every return costs a full refill
+    w.tasks.push_back(m);
+    w.notes.push_back("memload approximated: 1 ms bursts with a 1 ms full cache refill and 1 ms paging sleeps (no swap model)");
+  }
+  // Every task loops forever; the run ends at 31 s (1 s of load alone, then 30 s measured).
+  return w;
+}
+
+/// interbench benchmarks and loads, in interbench's order.
+inline const std::vector<std::string>& interbench_benches() {
+  static const std::vector<std::string> v = {"audio", "video", "x", "gaming"};
+  return v;
+}
+/// @copydoc interbench_benches
+inline const std::vector<std::string>& interbench_loads() {
+  static const std::vector<std::string> v = {"none", "video", "x", "burn", "write", "read", "compile", "memload"};
+  return v;
+}
+
+/// hogs-N: N pure CPU hogs (nice 0) on `cpus` CPUs for 10 s: the simulator's speed benchmark
+/// (issue 6: >= 5 million events per host second for 1000 hogs under cfs) and a fairness check.
+inline workload hogs(int n, int cpus = 1) {
+  workload w;
+  w.name = "hogs-" + std::to_string(n);
+  w.description = std::to_string(n) + " CPU hogs, 10 s";
+  w.cpus = cpus;
+  w.duration = sec(10);
+  task_spec h = scen::hog("hog", 0, "hog");
+  h.instances = n;
+  w.tasks.push_back(h);
+  return w;
+}
+
+/// Every built-in workload.
+inline std::vector<scenario_def> builtin_scenarios() {
+  std::vector<scenario_def> v;
+  v.push_back({"desktop-2007", "desktop-2007", [] { return desktop_2007(); }});
+  v.push_back({"kernbench-4cpu", "kernbench-4cpu", [] { return kernbench_4cpu(); }});
+  v.push_back({"hogs-1000", "hogs", [] { return hogs(1000); }});
+  for (int n : {0, -10}) v.push_back({"games-renice/xnice" + std::to_string(n), "games-renice", [n] { return games_renice(n); }});
+  for (int n : {0, -10, 10, -15})
+    v.push_back({"xterm-renice/xnice" + std::to_string(n), "xterm-renice", [n] { return xterm_renice(n); }});
+  for (const auto& b : interbench_benches())
+    for (const auto& l : interbench_loads())
+      if (b != l) v.push_back({"interbench/" + b + "/" + l, "interbench", [b, l] { return interbench(b, l); }});
+  return v;
+}
+
+/// The seed families and their default compare rows.
+inline std::vector<family_def> builtin_families() {
+  const std::vector<std::string> common = {"o1", "sd", "cfs2007", "cfs", "eevdf", "bfs", "nicksched", "goodness24", "ref-rr"};
+  auto with = [&](std::vector<std::string> first) {
+    for (const auto& c : common)
+      if (std::find(first.begin(), first.end(), c) == first.end()) first.push_back(c);
+    return first;
+  };
+  return {
+      {"desktop-2007", "seed 000: SD vs CFS vs mainline on a loaded desktop (cs/s, idle %, video fps, audio deadlines)",
+       with({"cfs2007:granularity=5ms", "cfs2007:granularity=2ms", "cfs2007:granularity=0", "sd:rr_interval=2ms", "sd",
+             "o1"})},
+      {"kernbench-4cpu", "seed 001: make -j on 4 CPUs: build time against timeslice size",
+       with({"cfs2007:granularity=2ms", "cfs2007:granularity=5ms", "cfs2007:granularity=100ms", "cfs2007:granularity=500ms", "o1", "sd"})},
+      {"games-renice", "seed 002: game frame times and keystroke echo with X at nice 0 and -10 under a compile",
+       with({"cfs2007", "sd", "o1"})},
+      {"xterm-renice", "seed 004: xterm<->X pipeline completion against X's nice", with({"nicksched", "o1", "goodness24"})},
+      {"interbench", "interbench 0.31 matrix: latency, % desired CPU, % deadlines met", with({"o1", "sd", "cfs"})},
+  };
+}
+
+}  // namespace sim
+}  // namespace schedcore
+
+#endif

@@ -1,0 +1,95 @@
+/// @file
+/// @brief HOSTED. ftrace text output (the `nop` tracer's format) that Perfetto UI opens with
+/// native per-CPU scheduling tracks, and trace-cmd/KernelShark-style tools read as text.
+///
+/// Lines follow the kernel's `TP_printk` formats of `sched_switch`, `sched_waking`,
+/// `sched_wakeup` and `sched_wakeup_new` exactly; the line prefix is
+/// `%16s-%-5d [%03d] d..2 %5u.%06u: ` (comm-pid of the task current on that CPU, CPU, flags,
+/// seconds with microseconds), which Perfetto's systrace tokenizer matches. Priorities are the
+/// kernel's internal ones: 120 + nice for normal tasks, 99 - rt_priority for real time, -1 for
+/// deadline. comm strings never contain a space or '=' (the engine replaces them).
+///
+/// The text is kept in memory and written in one go by `write_file` (to a temporary file then
+/// renamed), so an error never leaves a half-written trace.
+#ifndef SCHEDCORE_SIM_TRACE_HPP
+#define SCHEDCORE_SIM_TRACE_HPP
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <utility>
+
+namespace schedcore {
+namespace sim {
+
+/// Accumulates ftrace text lines.
+class trace_writer {
+ public:
+  trace_writer() { text_ = "# tracer: nop\n#\n#           TASK-PID     CPU#  ||||   TIMESTAMP  FUNCTION\n#              | |         |   ||||      |         |\n"; }
+
+  /// A `sched_switch` on `cpu` at `ns`.
+  void sched_switch(std::int64_t ns, int cpu, const std::string& prev_comm, int prev_pid, int prev_prio,
+                    const std::string& prev_state, const std::string& next_comm, int next_pid, int next_prio) {
+    prefix(ns, cpu, prev_pid == 0 ? std::string("<idle>") : prev_comm, prev_pid);
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "sched_switch: prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d "
+                  "next_prio=%d\n",
+                  prev_comm.c_str(), prev_pid, prev_prio, prev_state.c_str(), next_comm.c_str(), next_pid, next_prio);
+    text_ += buf;
+  }
+  /// A `sched_waking` emitted on `cpu` (by `waker` = {comm, pid}) for the task `comm`/`pid`.
+  void waking(std::int64_t ns, int cpu, const std::pair<std::string, int>& waker, const std::string& comm, int pid,
+              int prio, int target_cpu) {
+    prefix(ns, cpu, waker.first, waker.second);
+    wake_body("sched_waking", comm, pid, prio, target_cpu);
+  }
+  /// A `sched_wakeup` (or `sched_wakeup_new` when `is_new`).
+  void wakeup(std::int64_t ns, int cpu, const std::pair<std::string, int>& waker, const std::string& comm, int pid,
+              int prio, int target_cpu, bool is_new) {
+    prefix(ns, cpu, waker.first, waker.second);
+    wake_body(is_new ? "sched_wakeup_new" : "sched_wakeup", comm, pid, prio, target_cpu);
+  }
+
+  /// The text so far.
+  const std::string& text() const { return text_; }
+
+  /// Writes the text to `path` atomically (temporary file + rename). False on failure.
+  bool write_file(const std::string& path) const {
+    const std::string tmp = path + ".tmp";
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (f == nullptr) return false;
+    const bool ok = std::fwrite(text_.data(), 1, text_.size(), f) == text_.size();
+    if (std::fclose(f) != 0 || !ok) {
+      std::remove(tmp.c_str());
+      return false;
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+      std::remove(tmp.c_str());
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  void prefix(std::int64_t ns, int cpu, const std::string& comm, int pid) {
+    char buf[96];
+    const auto s = static_cast<unsigned long long>(ns / 1000000000);
+    const auto us = static_cast<unsigned long long>((ns % 1000000000) / 1000);
+    std::snprintf(buf, sizeof buf, "%16s-%-5d [%03d] d..2 %5llu.%06llu: ", comm.c_str(), pid, cpu, s, us);
+    text_ += buf;
+  }
+  void wake_body(const char* what, const std::string& comm, int pid, int prio, int target_cpu) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s: comm=%s pid=%d prio=%d target_cpu=%03d\n", what, comm.c_str(), pid, prio,
+                  target_cpu);
+    text_ += buf;
+  }
+
+  std::string text_;
+};
+
+}  // namespace sim
+}  // namespace schedcore
+
+#endif

@@ -1,0 +1,192 @@
+/// @file
+/// @brief HOSTED. The workload model of the simulator: what tasks exist, with which scheduling
+/// parameters, and what program each one runs. Built-in scenarios and the rt-app importer both
+/// produce a `sim::workload`; the engine (`sim/engine.hpp`) consumes it.
+///
+/// This header is a stable contract (other front ends build against it). Every time is a
+/// `duration_ns` (signed 64-bit nanoseconds); every field says its unit.
+///
+/// @par Program model
+/// A task runs `loop` iterations of its list of `phases`; a phase runs `loop` iterations of its
+/// list of `events`, executed in order (rt-app's model: key order inside a phase matters). An
+/// event either takes time (run, runtime, sleep, timer, the blocking ones) or is instantaneous
+/// (resume, signal, unlock, frame, set_nice ...). When the task's loop count is exhausted the
+/// task exits. Events execute "in the task's context", i.e. only while the task is on a CPU.
+///
+/// @par Named resources (rt-app's `resources`, created on first use, shared by name)
+/// - timers (`timer.ref`): one per name, shared by every task using it, except names that begin
+///   with `unique`, which give each task instance its own timer (rt-app's rule);
+/// - mutexes (`lock`/`unlock`, and the `mutex` of wait/sync): blocking, no priority
+///   inheritance, FIFO handoff: unlock passes ownership to the longest waiter and wakes it;
+/// - conditions (`wait`/`signal`/`broadcast`/`sync`): pthread semantics, a signal with no
+///   waiter is lost; a woken waiter re-acquires its mutex (queueing on it if owned);
+/// - suspend points (`suspend`/`resume`): a `resume` wakes every task suspended on that name
+///   at that instant; a resume with nobody suspended is lost (rt-app: cond broadcast);
+/// - barriers (`barrier`): the party count is the number of task instances whose program
+///   mentions the barrier; all block until the last arrives.
+#ifndef SCHEDCORE_SIM_WORKLOAD_HPP
+#define SCHEDCORE_SIM_WORKLOAD_HPP
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "schedcore/core/time.hpp"
+#include "schedcore/policy/params.hpp"
+
+namespace schedcore {
+namespace sim {
+
+/// What an event does. Names follow rt-app where rt-app has the event.
+enum class event_kind : std::uint8_t {
+  run,        ///< `duration` ns of CPU *work* (wall time grows if preempted; cache refill adds work)
+  runtime,    ///< spin on the CPU until `duration` ns of wall time have elapsed since the event began
+  sleep,      ///< block for `duration` ns of wall time
+  timer,      ///< periodic timer `ref` with `period` ns (rt-app semantics, see `event::absolute`)
+  suspend,    ///< block until another task `resume`s `ref`
+  resume,     ///< wake every task suspended on `ref` (instantaneous)
+  lock,       ///< acquire mutex `ref` (blocks while another task owns it)
+  unlock,     ///< release mutex `ref` (hands it to the first waiter)
+  wait,       ///< condition `ref` with mutex `mutex` (held): release, block, re-acquire
+  signal,     ///< wake one waiter of condition `ref` (lost if none)
+  broadcast,  ///< wake every waiter of condition `ref` (rt-app `broad`)
+  sync,       ///< `signal` `ref` then `wait` on it with `mutex`, atomically (rt-app `sync`)
+  barrier,    ///< wait until every party of barrier `ref` arrived
+  fork,       ///< start one new instance of task spec `ref` (instantaneous for the parent)
+  exit,       ///< terminate the task now
+  yield,      ///< give up the CPU (the policy's `yield` hook), stay runnable
+  set_nice,   ///< change nice to `params.nice` (dequeue(save), setup, enqueue(restore))
+  set_policy, ///< change the whole `params` (kind, nice, rt_priority, deadline triple)
+  frame,      ///< mark that a frame was produced now; checks it against `duration` (deadline)
+  job,        ///< one interbench periodic job step (see `event::job` fields)
+};
+
+/// One step of a task's program. Only the fields the kind uses are read.
+struct event {
+  event_kind kind = event_kind::run;  ///< what to do
+
+  /// run: CPU work, ns (>= 0). runtime: wall span, ns. sleep: ns. frame: the frame's deadline,
+  /// ns after its release (0 = no deadline, the frame only counts toward fps). job: the job's
+  /// CPU work, ns.
+  duration_ns duration = 0;
+
+  /// run, runtime, sleep: a uniform random variation in [-jitter, +jitter] ns added to
+  /// `duration` each time the event executes (drawn from the run's single seeded PRNG; results
+  /// below 0 are clamped to 0). 0 = exact.
+  duration_ns jitter = 0;
+
+  /// timer: the period, ns (> 0). job: the job's interval (its deadline is release + period).
+  duration_ns period = 0;
+
+  /// timer: false = rt-app "relative" (default): when the task arrives after the next expiry,
+  /// the timer restarts from now, so overruns skip activations; true = "absolute": the
+  /// expiries stay on the original grid and late arrivals run back to back to catch up.
+  bool absolute = false;
+
+  /// job: ns by which the next release is pushed back after this job (interbench X's ramp
+  /// pushes step i back by i ms); 0 for Audio/Video/Custom.
+  duration_ns pushback = 0;
+
+  /// Resource name: timer, suspend point, mutex, condition, barrier, or (fork) task spec name.
+  std::string ref;
+
+  /// wait, sync: the mutex that protects the condition `ref` (the task must hold it).
+  std::string mutex;
+
+  /// set_nice: `params.nice` is used. set_policy: all of `params` is used.
+  sched_params params{};
+};
+
+/// Convenience constructors, so scenario code reads like a program listing.
+namespace ev {
+/// `ns` of CPU work (optionally +- `jitter` ns).
+inline event run(duration_ns ns, duration_ns jitter = 0) {
+  event e; e.kind = event_kind::run; e.duration = ns; e.jitter = jitter; return e;
+}
+/// Spin until `ns` of wall time have passed.
+inline event runtime(duration_ns ns) { event e; e.kind = event_kind::runtime; e.duration = ns; return e; }
+/// Sleep `ns` (optionally +- `jitter` ns).
+inline event sleep(duration_ns ns, duration_ns jitter = 0) {
+  event e; e.kind = event_kind::sleep; e.duration = ns; e.jitter = jitter; return e;
+}
+/// Periodic timer `ref` of `period` ns.
+inline event timer(std::string ref, duration_ns period, bool absolute = false) {
+  event e; e.kind = event_kind::timer; e.ref = std::move(ref); e.period = period; e.absolute = absolute; return e;
+}
+/// An event of `kind` on resource `ref` (suspend, resume, lock, unlock, signal, broadcast, barrier, fork).
+inline event on(event_kind kind, std::string ref) { event e; e.kind = kind; e.ref = std::move(ref); return e; }
+/// wait / sync on condition `ref` protected by `mutex`.
+inline event cond(event_kind kind, std::string ref, std::string mutex) {
+  event e; e.kind = kind; e.ref = std::move(ref); e.mutex = std::move(mutex); return e;
+}
+/// A frame marker with a deadline `deadline_ns` after its release (0 = none).
+inline event frame(duration_ns deadline_ns = 0) { event e; e.kind = event_kind::frame; e.duration = deadline_ns; return e; }
+/// An interbench job: `work_ns` of CPU work every `interval_ns`, release pushed back `pushback_ns`.
+inline event job(duration_ns work_ns, duration_ns interval_ns, duration_ns pushback_ns = 0) {
+  event e; e.kind = event_kind::job; e.duration = work_ns; e.period = interval_ns; e.pushback = pushback_ns; return e;
+}
+/// Change nice to `nice`.
+inline event set_nice(int nice) {
+  event e; e.kind = event_kind::set_nice; e.params.nice = static_cast<s8>(nice); return e;
+}
+/// Change the scheduling parameters to `p`.
+inline event set_policy(const sched_params& p) { event e; e.kind = event_kind::set_policy; e.params = p; return e; }
+/// yield / exit.
+inline event simple(event_kind kind) { event e; e.kind = kind; return e; }
+}  // namespace ev
+
+/// A named list of events repeated `loop` times.
+struct phase {
+  std::string name;           ///< label (trace markers, messages)
+  std::int64_t loop = 1;      ///< repetitions of `events` per pass (>= 1; -1 = forever)
+  std::vector<event> events;  ///< executed in order
+};
+
+/// One task description; `instances` copies of it start at `delay`.
+struct task_spec {
+  /// Name. Instances are named `name-0`, `name-1`, ... when `instances` > 1 or the spec came
+  /// from rt-app (see `suffix_instances`); otherwise the name is used as is. Should contain no
+  /// space and no '=' (ftrace's comm rule); the trace writer replaces them with '_'.
+  std::string name;
+  /// Copies started at `delay` (0 = a template only, started by `fork` events).
+  int instances = 1;
+  /// Name instances `name-i` even when there is only one (rt-app's convention).
+  bool suffix_instances = false;
+  /// Scheduling parameters: kind fifo/rr go to the real-time class, deadline to the deadline
+  /// class (or the real-time class at priority 99 when the stack has none), normal/batch/idle to
+  /// the policy under test.
+  sched_params params{};
+  /// Allowed CPUs (indices); empty = all. Indices >= the machine's CPU count are ignored; an
+  /// affinity with no valid CPU left means all.
+  std::vector<int> cpus;
+  /// Wall time before the instances start, ns (>= 0).
+  duration_ns delay = 0;
+  /// Passes over `phases` (>= 1; -1 = forever).
+  std::int64_t loop = -1;
+  /// The program.
+  std::vector<phase> phases;
+  /// A daemon does not keep the run alive: the run ends at the workload's duration or when
+  /// every non-daemon task has exited, whichever is first. Background loads are daemons.
+  bool daemon = false;
+  /// Cost of refilling this task's whole cache working set, ns of extra CPU work after a full
+  /// eviction (-1 = the machine default, see `machine_model::refill_ns`).
+  duration_ns refill_ns = -1;
+  /// Optional group label used by reports (e.g. "video", "audio", "build"); may be empty.
+  std::string group;
+};
+
+/// A whole workload.
+struct workload {
+  std::string name;               ///< scenario name or file name
+  std::string description;        ///< one paragraph: what it models and what it leaves out
+  int cpus = 1;                   ///< default CPU count (the command line may override)
+  int hz = 1000;                  ///< default tick rate, Hz (the command line may override)
+  duration_ns duration = 0;       ///< simulated span, ns (> 0; also the cap when tasks exit earlier)
+  std::vector<task_spec> tasks;   ///< in start order (ties broken by this order)
+  std::vector<std::string> notes; ///< caveats printed with the results ("memload approximated")
+};
+
+}  // namespace sim
+}  // namespace schedcore
+
+#endif

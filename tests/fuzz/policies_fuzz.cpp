@@ -1,0 +1,549 @@
+// libFuzzer target: every policy inside `class_stack<member_sched_class, rt_policy, POLICY>` on
+// an operation stream decoded from the input, driven as a uniprocessor kernel core would
+// (policy.hpp's contract): fork/create (task_new + enqueue(initial)), tick, wakeup (+ wakeup
+// preemption), sleep of the running task, yield, parameter changes (dequeue(save), setup,
+// enqueue(restore), set_next if running, prio_changed), class changes rt <-> policy,
+// migration round trips (dequeue(migrating)/enqueue(migrated)), exit (dequeue(dead) +
+// task_dead), class timers, clock jumps, and full drains. Byte 0 picks the policy, byte 1 the
+// clock origin (0, just below 2^64, or anywhere), byte 2 whether knobs are fuzzed too.
+//
+// The harness keeps its own model (absent / sleeping / runnable per task, its class, the
+// running task) and after every op requires:
+//   - no schedcore check fired (any assertion, misuse or warning is a failure);
+//   - verify() of the stack (every class) holds;
+//   - nr_runnable() of the stack and of each class equals the model's counts;
+//   - pick_next() (side-effect free) returns a runnable task, or nullptr only when every
+//     runnable task is in a class that can throttle (rt bandwidth, edf CBS);
+//   - every task schedule() returns is runnable in the model;
+//   - a refused setup() changed nothing in the entity (byte comparison);
+// and on every drain (an op, and at the end of the input) that repeatedly picking, running and
+// blocking the picked task yields each runnable task exactly once (no task lost or duplicated),
+// advancing the clock to class timers when only throttled tasks are left.
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "fuzz_common.hpp"
+#include "schedcore/policy/bfs.hpp"
+#include "schedcore/policy/class_stack.hpp"
+#include "schedcore/policy/edf.hpp"
+#include "schedcore/policy/eevdf.hpp"
+#include "schedcore/policy/goodness24.hpp"
+#include "schedcore/policy/nicksched.hpp"
+#include "schedcore/policy/o1.hpp"
+#include "schedcore/policy/rt.hpp"
+#include "schedcore/policy/sd.hpp"
+#ifndef SCHEDCORE_FUZZ_CFS
+#define SCHEDCORE_FUZZ_CFS 1  // cfs and cfs2007 are fuzzed too (0 leaves them out)
+#endif
+#if SCHEDCORE_FUZZ_CFS
+#include "schedcore/policy/cfs.hpp"
+#include "schedcore/policy/cfs2007.hpp"
+#endif
+
+namespace {
+
+using namespace schedcore;
+using fuzz::reader;
+
+sched_params normal_params(reader& in, const sched_kind* kinds, unsigned nkinds) {
+  sched_params p;
+  p.kind = kinds[in.below(nkinds)];
+  p.nice = static_cast<s8>(static_cast<int>(in.below(40)) - 20);
+  const unsigned bad = in.u8();
+  if (bad >= 250) p.nice = static_cast<s8>(bad & 1u ? 20 : -21);  // refused
+  if (bad == 249) p.kind = sched_kind::deadline;                   // refused (wrong kind)
+  return p;
+}
+
+// Policy descriptions: entity, policy template, the kinds its setup accepts, quirks.
+struct use_o1 {
+  using entity = o1_entity;
+  template <class T> using policy = o1_policy<T>;
+  static constexpr bool can_throttle = false;
+  static sched_params params(reader& in) {
+    static constexpr sched_kind k[] = {sched_kind::normal, sched_kind::normal, sched_kind::batch};
+    return normal_params(in, k, 3);
+  }
+};
+struct use_sd {
+  using entity = sd_entity;
+  template <class T> using policy = sd_policy<T>;
+  static constexpr bool can_throttle = false;
+  static sched_params params(reader& in) {
+    static constexpr sched_kind k[] = {sched_kind::normal, sched_kind::normal, sched_kind::batch, sched_kind::idle};
+    return normal_params(in, k, 4);
+  }
+};
+struct use_goodness24 {
+  using entity = goodness24_entity;
+  template <class T> using policy = goodness24_policy<T>;
+  static constexpr bool can_throttle = false;
+  static sched_params params(reader& in) {
+    static constexpr sched_kind k[] = {sched_kind::normal, sched_kind::normal, sched_kind::normal, sched_kind::fifo,
+                                       sched_kind::rr};
+    sched_params p = normal_params(in, k, 5);
+    if (p.kind == sched_kind::fifo || p.kind == sched_kind::rr) p.rt_priority = static_cast<u8>(1 + in.below(99));
+    return p;
+  }
+};
+struct use_nicksched {
+  using entity = nicksched_entity;
+  template <class T> using policy = nicksched_policy<T>;
+  static constexpr bool can_throttle = false;
+  static sched_params params(reader& in) {
+    static constexpr sched_kind k[] = {sched_kind::normal};
+    return normal_params(in, k, 1);
+  }
+};
+struct use_eevdf {
+  using entity = eevdf_entity;
+  template <class T> using policy = eevdf_policy<T>;
+  static constexpr bool can_throttle = false;
+  static sched_params params(reader& in) {
+    static constexpr sched_kind k[] = {sched_kind::normal, sched_kind::normal, sched_kind::batch, sched_kind::idle};
+    return normal_params(in, k, 4);
+  }
+};
+struct use_bfs {
+  using entity = bfs_entity;
+  template <class T> using policy = bfs_policy<T>;
+  static constexpr bool can_throttle = false;
+  static sched_params params(reader& in) {
+    static constexpr sched_kind k[] = {sched_kind::normal, sched_kind::normal, sched_kind::batch, sched_kind::idle};
+    return normal_params(in, k, 4);
+  }
+};
+struct use_edf {
+  using entity = edf_entity;
+  template <class T> using policy = edf_policy<T>;
+  static constexpr bool can_throttle = true;
+  static sched_params params(reader& in) {
+    sched_params p;
+    p.kind = sched_kind::deadline;
+    const duration_ns period = usec(100) + static_cast<duration_ns>(in.u16()) * usec(20);  // 0.1 .. 1.4 s
+    const duration_ns deadline = in.flip() ? period : period / 2 + static_cast<duration_ns>(in.u16()) % (period / 2);
+    duration_ns runtime = 1024 + static_cast<duration_ns>(in.u32()) % (deadline / 4 + 1);
+    if (runtime > deadline) runtime = deadline;
+    p.period = in.flip() && deadline == period ? 0 : period;
+    p.deadline = deadline;
+    p.runtime = runtime;
+    const unsigned bad = in.u8();
+    if (bad >= 252) p.runtime = deadline + 1;  // refused: Q > D
+    if (bad == 251) p.runtime = 1000;          // refused: Q < 1024 ns
+    return p;
+  }
+};
+#if SCHEDCORE_FUZZ_CFS
+struct use_cfs {
+  using entity = cfs_entity;
+  template <class T> using policy = cfs_policy<T>;
+  static constexpr bool can_throttle = false;
+  static sched_params params(reader& in) {
+    static constexpr sched_kind k[] = {sched_kind::normal, sched_kind::normal, sched_kind::batch, sched_kind::idle};
+    return normal_params(in, k, 4);
+  }
+};
+struct use_cfs2007 {
+  using entity = cfs2007_entity;
+  template <class T> using policy = cfs2007_policy<T>;
+  static constexpr bool can_throttle = false;
+  static sched_params params(reader& in) {
+    static constexpr sched_kind k[] = {sched_kind::normal, sched_kind::normal, sched_kind::batch, sched_kind::idle};
+    return normal_params(in, k, 4);
+  }
+};
+#endif
+
+sched_params rt_params(reader& in) {
+  sched_params p;
+  p.kind = in.flip() ? sched_kind::rr : sched_kind::fifo;
+  p.rt_priority = static_cast<u8>(1 + in.below(99));
+  if (in.u8() >= 252) p.rt_priority = 0;  // refused
+  return p;
+}
+
+// Optional policy members, detected.
+template <class P, class T, class = void>
+struct has_orphan : std::false_type {};
+template <class P, class T>
+struct has_orphan<P, T, std::void_t<decltype(P::orphan(std::declval<T&>()))>> : std::true_type {};
+template <class P, class = void>
+struct has_throttled : std::false_type {};
+template <class P>
+struct has_throttled<P, std::void_t<decltype(std::declval<const P&>().throttled())>> : std::true_type {};
+
+/// Fills a policy's knobs from the input: each knob kept at its default or set anywhere in its
+/// documented bounds. configure() may refuse a combination (then the defaults stay).
+template <class P>
+void fuzz_knobs(P& p, reader& in) {
+  typename P::knobs k{};
+  for (const auto& info : P::knob_table) {
+    if (in.u8() < 200) continue;
+    const u64 span = static_cast<u64>(info.max - info.min) + 1;
+    k.*(info.field) = info.min + static_cast<s64>(in.u64() % span);
+    if (fuzz::tracing()) std::fprintf(stderr, "knob %s = %lld\n", info.name, static_cast<long long>(k.*(info.field)));
+  }
+  const errc e = p.configure(k);
+  if (fuzz::tracing()) std::fprintf(stderr, "configure: %d\n", static_cast<int>(e));
+}
+
+template <class Use>
+class harness {
+ public:
+  struct task : rt_entity, Use::entity {
+    int sched_class = 1;  // 0 rt, 1 the policy under test
+    unsigned id = 0;
+  };
+  using rt_t = rt_policy<task>;
+  using fair_t = typename Use::template policy<task>;
+  using stack_t = class_stack<member_sched_class, rt_t, fair_t>;
+  using fair_entity = typename Use::entity;
+  static constexpr unsigned nr_tasks = 10;
+  static constexpr unsigned npos = ~0u;
+
+  explicit harness(reader& in) : in_(in) {
+    const unsigned origin = in_.below(4);
+    switch (origin) {
+      case 0: now_ = sched_time{}; break;
+      case 1: now_ = sched_time{0} - static_cast<duration_ns>(in_.u32()); break;       // < 4.3 s below 2^64
+      case 2: now_ = sched_time{0} - static_cast<duration_ns>(in_.u16()) * msec(1); break;
+      default: now_ = sched_time{in_.u64()}; break;
+    }
+    if (in_.u8() >= 128) {
+      fuzz_knobs(stack_.template get<1>(), in_);
+      if (in_.flip()) fuzz_knobs(stack_.template get<0>(), in_);
+    }
+    for (unsigned i = 0; i < nr_tasks; ++i) tasks_[i].id = i;
+  }
+
+  /// Runs ops until the input ends (or `max_ops` ops), then drains. verify() runs after every
+  /// op whose index has no bit of `verify_mask` set (0: every op; the soak uses 63).
+  void run(unsigned long max_ops = ~0ul, unsigned long verify_mask = 0) {
+    verify_mask_ = verify_mask;
+    while (!in_.done() && fuzz::op_index() < max_ops) {
+      ++fuzz::op_index();
+      step();
+      check();
+    }
+    drain();
+  }
+
+ private:
+  enum class st : std::uint8_t { absent, sleeping, runnable };
+  struct slot {
+    st state = st::absent;
+    unsigned parent = npos;
+    sched_params params{};
+  };
+
+  // ---- clock and scheduling -----------------------------------------------------------------
+  void advance() {
+    const unsigned k = in_.u8();
+    duration_ns d = 0;
+    if (k < 128) d = static_cast<duration_ns>(k) * usec(1);
+    else if (k < 240) d = static_cast<duration_ns>(k - 128) * usec(100);
+    else d = static_cast<duration_ns>(k - 239) * msec(50);
+    now_ += d;
+    if (d != 0 && stack_.timer(now_)) resched_ = true;  // class timers are due at least every tick
+  }
+  void schedule() {
+    task* prev = curr_ == npos ? nullptr : &tasks_[curr_];
+    task* next = stack_.schedule(prev, prev != nullptr, now_);
+    curr_ = next == nullptr ? npos : next->id;
+    if (next != nullptr) FUZZ_REQUIRE(slots_[curr_].state == st::runnable);
+    resched_ = false;
+  }
+  unsigned pick_slot(st want) {
+    unsigned cand[nr_tasks];
+    unsigned n = 0;
+    for (unsigned i = 0; i < nr_tasks; ++i)
+      if (slots_[i].state == want) cand[n++] = i;
+    if (n == 0) return npos;
+    return cand[in_.below(n)];
+  }
+  errc setup(task& t, int cls, const sched_params& p) {
+    return cls == 0 ? stack_.template get<0>().setup(t, p) : stack_.template get<1>().setup(t, p);
+  }
+  /// setup() with the refusal property: a refused setup leaves both entities byte-identical.
+  errc checked_setup(task& t, int cls, const sched_params& p) {
+    rt_entity rt_before;
+    std::memcpy(static_cast<void*>(&rt_before), static_cast<const void*>(static_cast<rt_entity*>(&t)), sizeof(rt_entity));
+    alignas(fair_entity) unsigned char fair_before[sizeof(fair_entity)];
+    std::memcpy(fair_before, static_cast<const void*>(static_cast<fair_entity*>(&t)), sizeof(fair_entity));
+    const errc e = setup(t, cls, p);
+    if (e != errc::ok) {
+      FUZZ_REQUIRE(std::memcmp(&rt_before, static_cast<const void*>(static_cast<rt_entity*>(&t)), sizeof(rt_entity)) == 0);
+      FUZZ_REQUIRE(std::memcmp(fair_before, static_cast<const void*>(static_cast<fair_entity*>(&t)), sizeof(fair_entity)) == 0);
+    }
+    return e;
+  }
+  sched_params params_for(int cls) { return cls == 0 ? rt_params(in_) : Use::params(in_); }
+
+  // ---- ops ----------------------------------------------------------------------------------
+  void step() {
+    advance();
+    const unsigned op = in_.below(16);
+    if (fuzz::tracing()) {
+      static const char* const names[16] = {"tick", "tick", "tick", "create", "fork", "sleep", "wake", "wake",
+                                            "yield", "change", "class-change", "exit", "migrate", "timer",
+                                            "drain?", "resched"};
+      std::fprintf(stderr, "op %lu: t=%llu %s (curr %d)\n", fuzz::op_index(),
+                   static_cast<unsigned long long>(now_.ns()), names[op], curr_ == npos ? -1 : static_cast<int>(curr_));
+    }
+    switch (op) {
+      case 0:
+      case 1:
+      case 2: op_tick(); break;
+      case 3: op_create(false); break;
+      case 4: op_create(true); break;
+      case 5: op_sleep(); break;
+      case 6:
+      case 7: op_wake(); break;
+      case 8: op_yield(); break;
+      case 9: op_change(false); break;
+      case 10: op_change(true); break;
+      case 11: op_exit(); break;
+      case 12: op_migrate(); break;
+      case 13: op_timer(); break;
+      case 14:
+        if (in_.u8() < 24) drain();
+        break;
+      default:
+        resched_ = true;  // a spurious reschedule (need_resched from elsewhere)
+        break;
+    }
+    if (resched_ || curr_ == npos) schedule();
+  }
+
+  void op_tick() {
+    if (curr_ == npos) return;
+    if (stack_.tick(tasks_[curr_], now_)) resched_ = true;
+  }
+
+  void op_create(bool fork) {
+    const unsigned i = pick_slot(st::absent);
+    if (i == npos) return;
+    const unsigned parent = fork ? curr_ : npos;
+    task& t = tasks_[i];
+    t.~task();
+    new (&t) task();
+    t.id = i;
+    int cls = 1;
+    sched_params p;
+    if (parent != npos) {  // a fork copies the parent's class and parameters
+      cls = tasks_[parent].sched_class;
+      p = slots_[parent].params;
+    } else {
+      cls = in_.below(4) == 0 ? 0 : 1;
+      p = params_for(cls);
+    }
+    if constexpr (std::is_same_v<Use, use_goodness24>) t.mm_id = in_.below(3);
+    if constexpr (std::is_same_v<Use, use_o1>) t.kthread = in_.below(8) == 0;
+    t.sched_class = cls;
+    if (checked_setup(t, cls, p) != errc::ok) return;  // refused (bad params, edf admission): no task
+    slots_[i].params = p;
+    slots_[i].parent = parent;
+    stack_.task_new(t, parent == npos ? nullptr : &tasks_[parent], now_);
+    stack_.enqueue(t, now_, enqueue_flags::initial);
+    slots_[i].state = st::runnable;
+    if (curr_ == npos || stack_.wakeup_preempt(t, tasks_[curr_], now_)) resched_ = true;
+  }
+
+  void op_sleep() {
+    if (curr_ == npos) return;
+    const unsigned i = curr_;
+    stack_.dequeue(tasks_[i], now_, dequeue_flags::sleep);
+    slots_[i].state = st::sleeping;
+    task* next = stack_.schedule(&tasks_[i], false, now_);
+    curr_ = next == nullptr ? npos : next->id;
+    if (next != nullptr) FUZZ_REQUIRE(slots_[curr_].state == st::runnable);
+    resched_ = false;
+  }
+
+  void op_wake() {
+    const unsigned i = pick_slot(st::sleeping);
+    if (i == npos) return;
+    task& t = tasks_[i];
+    if constexpr (std::is_same_v<Use, use_o1>) t.wake_source = static_cast<o1_wake_source>(in_.below(3));
+    const enqueue_flags f = in_.below(6) == 0 ? (enqueue_flags::wakeup | enqueue_flags::migrated) : enqueue_flags::wakeup;
+    stack_.enqueue(t, now_, f);
+    slots_[i].state = st::runnable;
+    if (curr_ == npos || stack_.wakeup_preempt(t, tasks_[curr_], now_)) resched_ = true;
+  }
+
+  void op_yield() {
+    if (curr_ == npos) return;
+    stack_.yield(tasks_[curr_], now_);
+    resched_ = true;
+  }
+
+  /// A parameter change (same class) or a class change, as the kernel's sched_setscheduler:
+  /// dequeue(save), setup, enqueue(restore), set_next if it was running, prio_changed.
+  void op_change(bool switch_class) {
+    unsigned i = npos;
+    const unsigned which = in_.below(3);
+    if (which == 0) i = curr_;
+    if (i == npos) i = pick_slot(which == 1 ? st::sleeping : st::runnable);
+    if (i == npos) return;
+    task& t = tasks_[i];
+    const int old_cls = t.sched_class;
+    const int cls = switch_class ? 1 - old_cls : old_cls;
+    const sched_params p = params_for(cls);
+    const bool queued = slots_[i].state == st::runnable;
+    const bool running = curr_ == i;
+    if (queued) stack_.dequeue(t, now_, dequeue_flags::save);
+    // The new class validates first (setup touches only its own entity); only when it accepts
+    // does the old class see switched_from (releasing goodness24's all-tasks link or edf's
+    // bandwidth) and the task change class. A refusal leaves everything as it was.
+    if (checked_setup(t, cls, p) == errc::ok) {
+      if (cls != old_cls) stack_.switched_from(t, now_);
+      t.sched_class = cls;
+      slots_[i].params = p;
+    }
+    if (queued) {
+      stack_.enqueue(t, now_, enqueue_flags::restore);
+      if (running) stack_.set_next(t, now_);  // a throttled edf curr is accepted (edf.hpp)
+      stack_.prio_changed(t, now_);
+      resched_ = true;
+    }
+  }
+
+  void op_exit() {
+    if (curr_ == npos) return;
+    const unsigned i = curr_;
+    task& t = tasks_[i];
+    stack_.dequeue(t, now_, dequeue_flags::dead);
+    stack_.task_dead(t, now_);
+    for (unsigned c = 0; c < nr_tasks; ++c) {
+      if (slots_[c].parent != i) continue;
+      slots_[c].parent = npos;
+      if constexpr (has_orphan<fair_t, task>::value) fair_t::orphan(tasks_[c]);
+    }
+    slots_[i] = slot{};
+    task* next = stack_.schedule(&t, false, now_);
+    curr_ = next == nullptr ? npos : next->id;
+    if (next != nullptr) FUZZ_REQUIRE(slots_[curr_].state == st::runnable);
+    resched_ = false;
+  }
+
+  void op_migrate() {
+    const unsigned i = pick_slot(st::runnable);
+    if (i == npos || i == curr_) return;
+    stack_.dequeue(tasks_[i], now_, dequeue_flags::migrating);
+    stack_.enqueue(tasks_[i], now_, enqueue_flags::migrated);
+    if (curr_ == npos || stack_.wakeup_preempt(tasks_[i], tasks_[curr_], now_)) resched_ = true;
+  }
+
+  void op_timer() {
+    sched_time when{};
+    if (!stack_.next_timer(when)) return;
+    if (when > now_) {
+      if (when - now_ > sec(10)) return;  // keep the clock moving in small steps
+      now_ = when;
+    }
+    if (stack_.timer(now_)) resched_ = true;
+  }
+
+  /// Runs and blocks every runnable task in pick order: each must come out exactly once.
+  void drain() {
+    if (curr_ != npos) {
+      stack_.dequeue(tasks_[curr_], now_, dequeue_flags::sleep);
+      slots_[curr_].state = st::sleeping;
+      curr_ = npos;
+    }
+    unsigned guard = 0;
+    for (;;) {
+      FUZZ_REQUIRE(++guard < 100000);
+      usize left = 0;
+      for (const slot& s : slots_) left += s.state == st::runnable ? 1u : 0u;
+      FUZZ_REQUIRE(stack_.nr_runnable() == left);
+      FUZZ_REQUIRE(stack_.verify());
+      FUZZ_REQUIRE(fuzz::checks().count == 0);
+      if (left == 0) break;
+      task* p = stack_.pick_next(now_);
+      if (p == nullptr) {
+        // Only throttled tasks are left: their class timer brings them back.
+        sched_time when{};
+        FUZZ_REQUIRE(stack_.next_timer(when));
+        if (when > now_) now_ = when;
+        (void)stack_.timer(now_);
+        continue;
+      }
+      FUZZ_REQUIRE(slots_[p->id].state == st::runnable);
+      stack_.set_next(*p, now_);
+      stack_.dequeue(*p, now_, dequeue_flags::sleep);
+      slots_[p->id].state = st::sleeping;
+    }
+  }
+
+  // ---- invariants ---------------------------------------------------------------------------
+  void check() {
+    FUZZ_REQUIRE(fuzz::checks().count == 0);
+    if ((fuzz::op_index() & verify_mask_) == 0) FUZZ_REQUIRE(stack_.verify());
+    usize n[2] = {0, 0};
+    for (unsigned i = 0; i < nr_tasks; ++i)
+      if (slots_[i].state == st::runnable) ++n[tasks_[i].sched_class];
+    FUZZ_REQUIRE(stack_.template get<0>().nr_runnable() == n[0]);
+    FUZZ_REQUIRE(stack_.template get<1>().nr_runnable() == n[1]);
+    FUZZ_REQUIRE(stack_.nr_runnable() == n[0] + n[1]);
+    if (curr_ != npos) FUZZ_REQUIRE(slots_[curr_].state == st::runnable);
+    task* p = stack_.pick_next(now_);
+    if (p != nullptr) {
+      FUZZ_REQUIRE(p->id < nr_tasks && &tasks_[p->id] == p && slots_[p->id].state == st::runnable);
+    } else {
+      FUZZ_REQUIRE(n[0] == 0 || stack_.template get<0>().throttled());
+      FUZZ_REQUIRE(n[1] == 0 || Use::can_throttle);
+    }
+    FUZZ_REQUIRE(fuzz::checks().count == 0);
+  }
+
+  reader& in_;
+  stack_t stack_{};
+  task tasks_[nr_tasks]{};
+  slot slots_[nr_tasks]{};
+  unsigned curr_ = npos;
+  sched_time now_{};
+  bool resched_ = false;
+  unsigned long verify_mask_ = 0;
+};
+
+template <class Use>
+void run(reader& in) {
+  harness<Use> h(in);
+  h.run();
+}
+
+}  // namespace
+
+#ifndef SCHEDCORE_FUZZ_NO_ENTRY
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  reader in(data, size);
+  fuzz::op_index() = 0;
+  fuzz::checks() = fuzz::check_log{};
+#if SCHEDCORE_FUZZ_CFS
+  constexpr unsigned nr_policies = 9;
+#else
+  constexpr unsigned nr_policies = 7;
+#endif
+  switch (in.below(nr_policies)) {
+    case 0: run<use_o1>(in); break;
+    case 1: run<use_sd>(in); break;
+    case 2: run<use_goodness24>(in); break;
+    case 3: run<use_nicksched>(in); break;
+    case 4: run<use_eevdf>(in); break;
+    case 5: run<use_bfs>(in); break;
+    case 6: run<use_edf>(in); break;
+#if SCHEDCORE_FUZZ_CFS
+    case 7: run<use_cfs>(in); break;
+    case 8: run<use_cfs2007>(in); break;
+#endif
+    default: break;
+  }
+  return 0;
+}
+#endif

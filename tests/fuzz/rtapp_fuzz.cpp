@@ -1,0 +1,99 @@
+// libFuzzer target: the rt-app JSON reader and importer (sim/json.hpp, sim/rtapp.hpp) on
+// arbitrary bytes. Every input must either import into a workload that satisfies the model's
+// invariants or be refused with an rtapp_error whose message starts with "fuzz.json:"; any
+// other exception, crash, sanitizer report or hang is a finding. Small imported workloads are
+// also run for 2 ms of simulated time under the reference policy (engine robustness on
+// imported programs); the engine may refuse them only with workload_error.
+//
+// Built and run by run_fuzzer.sh (ctest fuzz/rtapp); by hand:
+//   tests/fuzz/run_fuzzer.sh clang++ include tests/fuzz/rtapp_fuzz.cpp build/fuzz/rtapp \
+//       tests/fuzz/corpus/rtapp 20000 300
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "fuzz_common.hpp"
+#include "schedcore/sim/reference_rr.hpp"
+#include "schedcore/sim/registry.hpp"
+#include "schedcore/sim/rtapp.hpp"
+
+namespace {
+
+using namespace schedcore;
+using namespace schedcore::sim;
+
+[[noreturn]] void finding(const char* what) { ::fuzz::fail(what, __FILE__, __LINE__); }
+
+void check(const workload& w) {
+  if (w.duration <= 0 || w.duration > 1000000000000000) finding("duration out of (0, 1e15]");
+  if (w.cpus < 1 || w.cpus > 64) finding("cpus out of 1..64");
+  if (w.tasks.empty()) finding("no tasks");
+  for (const task_spec& t : w.tasks) {
+    if (t.name.empty()) finding("empty task name");
+    if (t.instances < 0 || t.instances > 100000) finding("instances out of range");
+    if (t.loop == 0 || t.loop < -1) finding("task loop");
+    if (t.delay < 0) finding("negative delay");
+    if (validate(t.params) != errc::ok) finding("invalid params");
+    if (t.phases.empty()) finding("no phases");
+    for (int c : t.cpus)
+      if (c < 0 || c > 63) finding("cpu index");
+    for (const phase& p : t.phases) {
+      if (p.loop == 0 || p.loop < -1) finding("phase loop");
+      if (p.events.empty()) finding("empty phase");
+      for (const event& e : p.events) {
+        if (e.duration < 0 || e.period < 0 || e.duration > 1000000000000000 * 20) finding("event time");
+        if (e.kind == event_kind::timer && e.period <= 0) finding("timer period");
+        if (e.kind == event_kind::set_policy && validate(e.params) != errc::ok) finding("set_policy params");
+      }
+    }
+  }
+}
+
+bool small(const workload& w) {
+  std::int64_t threads = 0, events = 0;
+  for (const task_spec& t : w.tasks) {
+    threads += t.instances;
+    for (const phase& p : t.phases) events += static_cast<std::int64_t>(p.events.size());
+  }
+  return threads <= 16 && events <= 256;
+}
+
+const policy_entry& entry() {
+  using task_t = sim_task<reference_rr_entity>;
+  static const policy_entry e =
+      make_entry<task_t, reference_rr_policy<task_t>, reference_rr_policy<task_t>>("ref-rr", "reference");
+  return e;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > (1u << 20)) return 0;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  workload w;
+  try {
+    w = parse_rtapp(text, "fuzz.json");
+  } catch (const rtapp_error& e) {
+    if (std::strncmp(e.what(), "fuzz.json:", 10) != 0) finding("error message without the file name");
+    if (e.where().line == 0) finding("error without a position");
+    return 0;
+  }
+  check(w);
+  if (small(w)) {
+    run_config cfg;
+    cfg.duration_ns = 2000000;  // 2 ms simulated
+    cfg.host_timing = false;
+    ::fuzz::checks() = {};
+    try {
+      (void)entry().run(w, cfg, {});
+    } catch (const workload_error&) {
+      // the engine may refuse a workload; it must say so with workload_error
+    }
+    FUZZ_REQUIRE(::fuzz::checks().count == 0);  // no library check fired during the run
+  }
+  return 0;
+}

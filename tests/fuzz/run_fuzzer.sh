@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds one libFuzzer target with clang++ (-fsanitize=fuzzer,address,undefined; every UBSan
+# finding aborts) and runs it over its committed seed corpus plus a scratch corpus for a fixed
+# number of runs. The main build uses g++, so ctest calls this script instead of a CMake target
+# (as tests/freestanding/check_link.sh does for the bare-metal links).
+#
+#   run_fuzzer.sh CXX INCLUDE_ROOT SOURCE WORK_DIR SEED_CORPUS RUNS MAX_SECONDS [-Dextra ...]
+#
+# The binary and the scratch corpus stay in WORK_DIR (a crash leaves WORK_DIR/crash-<sha1>);
+# longer campaigns: WORK_DIR/<name> -max_total_time=600 WORK_DIR/corpus SEED_CORPUS
+set -u
+cxx=$1; root=$2; src=$3; work=$4; seeds=$5; runs=$6; max_time=$7
+shift 7
+name=$(basename "$src" .cpp)
+mkdir -p "$work/corpus" || exit 1
+command -v "$cxx" >/dev/null || { echo "missing $cxx"; exit 1; }
+flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer
+       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+       -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror
+       -DSCHEDCORE_ASSERT_HANDLER=schedcore_fuzz_check_handler
+       -DSCHEDCORE_ENABLE_ASSERTS=1 -DSCHEDCORE_ENABLE_INVARIANTS=1
+       -I"$root" -I"$(dirname "$src")" "$@")
+# Rebuild only when the source, a header or the flags changed.
+stamp="$work/$name.flags"
+want="${flags[*]}"
+if [ ! -x "$work/$name" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] ||
+   [ -n "$(find "$src" "$(dirname "$src")"/*.hpp "$root/schedcore" -newer "$work/$name" -print -quit)" ]; then
+  echo "building $name with $cxx"
+  "$cxx" "${flags[@]}" "$src" -o "$work/$name.tmp" || { echo "FAIL: $name does not compile"; exit 1; }
+  mv "$work/$name.tmp" "$work/$name" && printf '%s' "$want" > "$stamp"
+fi
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export ASAN_OPTIONS=detect_leaks=1
+"$work/$name" -runs="$runs" -max_total_time="$max_time" -timeout=10 -print_final_stats=1 \
+  -artifact_prefix="$work/" "$work/corpus" "$seeds" 2>"$work/$name.log"
+rc=$?
+grep -E '^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$work/$name.log" || tail -n 5 "$work/$name.log"
+if [ $rc -ne 0 ]; then
+  echo "FAIL: $name exited with $rc; log: $work/$name.log"
+  grep -E 'FUZZ FAILURE|runtime error|ERROR: AddressSanitizer|last check|Test unit written' "$work/$name.log" | head -n 20
+  exit 1
+fi
+echo "ok: $name"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# sim/plots: `schedsim plot` writes every expected SVG, each well-formed (svg_check: balanced
+# tags, <svg> root with xmlns, a non-empty <path>), byte-identical across two runs; bad command
+# lines exit 2.
+# usage: plots_test.sh SCHEDSIM SVG_CHECK WORKDIR BENCH_CSV
+set -u
+sim=$1 check=$2 work=$3 bench=$4
+rm -rf "$work" && mkdir -p "$work" || exit 1
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+"$sim" plot --scenario desktop-2007 --out "$work/a" --bench "$bench" --jobs 2 >"$work/a.list" || bad "plot desktop-2007 exited $?"
+"$sim" plot --scenario desktop-2007 --out "$work/b" --bench "$bench" --jobs 1 >/dev/null || bad "second plot exited $?"
+"$sim" plot --scenario kernbench-4cpu --only sweep --out "$work/k" >/dev/null || bad "plot kernbench-4cpu exited $?"
+expect=(a/desktop-2007.latency-cdf.svg a/desktop-2007.fps-beryl.svg a/desktop-2007.fps-totem.svg
+        a/desktop-2007.fps-gmplayer.svg a/desktop-2007.sweep-cs.svg a/nice-share.svg a/pick-next.svg
+        k/kernbench-4cpu.sweep-cs.svg k/kernbench-4cpu.sweep-makespan.svg)
+files=()
+for f in "${expect[@]}"; do
+  if [ -s "$work/$f" ]; then files+=("$work/$f"); else bad "missing or empty: $f"; fi
+done
+[ ${#files[@]} -gt 0 ] && { "$check" "${files[@]}" || bad "svg_check"; }
+if command -v xmllint >/dev/null 2>&1 && [ ${#files[@]} -gt 0 ]; then
+  xmllint --noout "${files[@]}" || bad "xmllint"
+fi
+ls "$work"/a/*.tmp "$work"/k/*.tmp >/dev/null 2>&1 && bad "temporary files left behind"
+diff -r "$work/a" "$work/b" >/dev/null || bad "two identical plot runs differ (--jobs 2 vs 1)"
+grep -q "nice-share.svg" "$work/a.list" || bad "plot did not list the files it wrote"
+
+"$sim" plot --scenario desktop-2007 >/dev/null 2>&1; [ $? = 2 ] || bad "plot without --out: expected exit 2"
+"$sim" plot --scenario nosuch --out "$work/x" >/dev/null 2>&1; [ $? = 2 ] || bad "unknown scenario: expected exit 2"
+"$sim" plot --scenario desktop-2007 --only bogus --out "$work/x" >/dev/null 2>&1; [ $? = 2 ] || bad "--only bogus: expected exit 2"
+"$sim" plot --scenario desktop-2007 --only bench --out "$work/x" >/dev/null 2>&1; [ $? = 2 ] || bad "--only bench without --bench: expected exit 2"
+[ $fail = 0 ] && echo "plots ok: ${#files[@]} SVG files"
+exit $fail

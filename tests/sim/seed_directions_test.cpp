@@ -1,0 +1,470 @@
+// The seed scenarios reproduce the *directions* of ../shared/design/scenarios.md from the
+// policies' own mechanisms. Each test runs the built schedsim binary with `--format json`,
+// parses the JSON and asserts one direction as an inequality with a margin; each assertion
+// names the seed and the scenarios.md line it checks. Directions the model does not reproduce
+// are recorded as skipped tests with the measured numbers (the results page explains them).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace {
+
+// ------------------------------------------------------------------ a small JSON reader
+struct jvalue {
+  enum class kind { null, boolean, number, string, array, object } k = kind::null;
+  bool b = false;
+  double num = 0;
+  std::string str;
+  std::vector<jvalue> arr;
+  std::vector<std::pair<std::string, jvalue>> obj;
+
+  const jvalue& operator[](const std::string& key) const {
+    static const jvalue none;
+    for (const auto& kv : obj)
+      if (kv.first == key) return kv.second;
+    return none;
+  }
+  double number() const { return num; }
+};
+
+class jparser {
+ public:
+  explicit jparser(const std::string& s) : s_(s) {}
+  bool parse(jvalue& out) {
+    ok_ = true;
+    out = value();
+    ws();
+    return ok_ && i_ == s_.size();
+  }
+
+ private:
+  void ws() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r')) ++i_;
+  }
+  bool eat(char c) {
+    ws();
+    if (i_ < s_.size() && s_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+  std::string string_lit() {
+    std::string o;
+    if (!eat('"')) {
+      ok_ = false;
+      return o;
+    }
+    while (i_ < s_.size() && s_[i_] != '"') {
+      char c = s_[i_++];
+      if (c == '\\' && i_ < s_.size()) {
+        const char e = s_[i_++];
+        switch (e) {
+          case 'n': c = '\n'; break;
+          case 't': c = '\t'; break;
+          case 'u': c = '?'; i_ += 4; break;  // control characters only: not needed here
+          default: c = e;
+        }
+      }
+      o += c;
+    }
+    if (i_ >= s_.size()) ok_ = false;
+    ++i_;
+    return o;
+  }
+  jvalue value() {
+    jvalue v;
+    ws();
+    if (i_ >= s_.size()) {
+      ok_ = false;
+      return v;
+    }
+    const char c = s_[i_];
+    if (c == '{') {
+      ++i_;
+      v.k = jvalue::kind::object;
+      if (eat('}')) return v;
+      do {
+        std::string key = string_lit();
+        if (!eat(':')) ok_ = false;
+        v.obj.emplace_back(std::move(key), value());
+      } while (ok_ && eat(','));
+      if (!eat('}')) ok_ = false;
+    } else if (c == '[') {
+      ++i_;
+      v.k = jvalue::kind::array;
+      if (eat(']')) return v;
+      do v.arr.push_back(value());
+      while (ok_ && eat(','));
+      if (!eat(']')) ok_ = false;
+    } else if (c == '"') {
+      v.k = jvalue::kind::string;
+      v.str = string_lit();
+    } else if (s_.compare(i_, 4, "true") == 0 || s_.compare(i_, 5, "false") == 0) {
+      v.k = jvalue::kind::boolean;
+      v.b = s_[i_] == 't';
+      i_ += v.b ? 4 : 5;
+    } else if (s_.compare(i_, 4, "null") == 0) {
+      i_ += 4;
+    } else {
+      const char* begin = s_.c_str() + i_;
+      char* end = nullptr;
+      v.num = std::strtod(begin, &end);
+      if (end == begin) ok_ = false;
+      v.k = jvalue::kind::number;
+      i_ += static_cast<std::size_t>(end - begin);
+    }
+    return v;
+  }
+  const std::string& s_;
+  std::size_t i_ = 0;
+  bool ok_ = true;
+};
+
+// ------------------------------------------------------------------ running schedsim
+std::string run_cli(const std::string& args, int* code) {
+  const std::string cmd = std::string(SCHEDSIM_BIN) + " " + args + " 2>&1";
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) {
+    *code = -1;
+    return out;
+  }
+  char buf[8192];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int st = pclose(p);
+  *code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return out;
+}
+
+bool cfs2007_registered() {
+  int code = 0;
+  const std::string out = run_cli("list", &code);
+  return code == 0 && out.find("\n  cfs2007 ") != std::string::npos;
+}
+
+/// Runs `compare --scenario sc --policies specs` once per (scenario, policy list) and caches
+/// the runs by "scenario|policy".
+class runs {
+ public:
+  static runs& get() {
+    static runs r;
+    return r;
+  }
+  /// The run of `policy` on `scenario` (fails the test if absent).
+  const jvalue* find(const std::string& scenario_arg, const std::string& policies, const std::string& scenario,
+                     const std::string& policy) {
+    const std::string key = scenario_arg + "|" + policies;
+    if (!done_.count(key)) {
+      done_[key] = true;
+      int code = 0;
+      const std::string out =
+          run_cli("compare --scenario " + scenario_arg + " --policies " + policies + " --format json --no-host-timing", &code);
+      EXPECT_EQ(code, 0) << out.substr(0, 400);
+      auto doc = std::make_shared<jvalue>();
+      jparser jp(out);
+      EXPECT_TRUE(jp.parse(*doc)) << "schedsim JSON did not parse: " << out.substr(0, 400);
+      docs_.push_back(doc);
+      if (doc->k == jvalue::kind::object) index(*doc);
+      for (const auto& r : doc->arr) index(r);
+    }
+    const auto it = by_.find(scenario + "|" + policy);
+    if (it == by_.end()) {
+      ADD_FAILURE() << "no run of " << policy << " on " << scenario;
+      return nullptr;
+    }
+    return it->second;
+  }
+
+ private:
+  void index(const jvalue& r) { by_[r["scenario"].str + "|" + r["policy"].str] = &r; }
+  std::map<std::string, bool> done_;
+  std::vector<std::shared_ptr<jvalue>> docs_;
+  std::map<std::string, const jvalue*> by_;
+};
+
+const jvalue& task_of(const jvalue& run, const std::string& name) {
+  static const jvalue none;
+  for (const auto& t : run["tasks"].arr)
+    if (t["name"].str == name || t["name"].str == name + "-0") return t;
+  ADD_FAILURE() << "no task " << name << " in " << run["scenario"].str << " / " << run["policy"].str;
+  return none;
+}
+double cs_per_sec(const jvalue& r) { return r["totals"]["cs_per_sec"].number(); }
+double idle_pct(const jvalue& r) { return r["totals"]["idle_pct"].number(); }
+double makespan_s(const jvalue& r) { return r["totals"]["makespan_ns"].number() / 1e9; }
+double user_s(const jvalue& r) { return r["totals"]["task_cpu_ns"].number() / 1e9; }
+double frame_sd_ms(const jvalue& t) { return t["frame_interval_ns"]["stddev"].number() / 1e6; }
+double missed(const jvalue& t) { return t["deadlines"]["missed"].number(); }
+double met(const jvalue& t) { return t["deadlines"]["met"].number(); }
+
+#define REQUIRE_CFS2007()                                                                                 \
+  do {                                                                                                    \
+    if (!cfs2007_registered()) FAIL() << "cfs2007 not registered in schedsim (examples/schedsim/policies.cpp)"; \
+  } while (0)
+
+// ------------------------------------------------------------------ seed 000: desktop-2007
+const char* const kDesktopPolicies =
+    "cfs2007:granularity=5ms,cfs2007:granularity=2ms,cfs2007:granularity=0,sd:rr_interval=2ms,sd,o1,cfs2007,cfs,eevdf,"
+    "bfs,nicksched,goodness24,ref-rr";
+const jvalue* desktop(const std::string& policy) {
+  return runs::get().find("desktop-2007", kDesktopPolicies, "desktop-2007", policy);
+}
+
+// scenarios.md §1: "SD's switch rate well above CFS's at comparable knob settings" (rr_interval
+// 2 ms vs sched_granularity_ns 2 ms; seed: 15200-15400 vs 5600-7600 cs/s).
+TEST(SeedDirections, Desktop2007_SdSwitchesMoreThanCfsAtComparableKnobs) {
+  REQUIRE_CFS2007();
+  const jvalue* sd = desktop("sd:rr_interval=2ms");
+  const jvalue* cfs = desktop("cfs2007:granularity=2ms");
+  ASSERT_TRUE(sd && cfs);
+  EXPECT_GT(cs_per_sec(*sd), 1.03 * cs_per_sec(*cfs))
+      << "seed 000, scenarios.md §1 'SD's switch rate well above CFS's at comparable knob settings'";
+}
+
+// The seed's factor (~2x, "SD context-switched twice as much") is not reached by the model: see
+// the results page. Recorded with the numbers.
+TEST(SeedDirections, Desktop2007_SdSwitchRateTwiceCfs_NotReproduced) {
+  REQUIRE_CFS2007();
+  const jvalue* sd = desktop("sd:rr_interval=2ms");
+  const jvalue* cfs = desktop("cfs2007:granularity=2ms");
+  ASSERT_TRUE(sd && cfs);
+  const double ratio = cs_per_sec(*sd) / cs_per_sec(*cfs);
+  if (ratio > 1.5) SUCCEED();
+  else
+    GTEST_SKIP() << "seed 000, scenarios.md §1 'well above' (seed ~2x): model gives sd:rr_interval=2ms / "
+                    "cfs2007:granularity=2ms = "
+                 << ratio << " (not reproduced)";
+}
+
+// scenarios.md §1: "SD's frame rate steadier (lower variance ...) than CFS and mainline".
+TEST(SeedDirections, Desktop2007_SdVideoSteadierThanCfsAndMainline) {
+  REQUIRE_CFS2007();
+  const jvalue* sd = desktop("sd:rr_interval=2ms");
+  ASSERT_TRUE(sd);
+  for (const char* other : {"cfs2007:granularity=2ms", "cfs2007:granularity=5ms", "cfs2007:granularity=0", "o1"}) {
+    const jvalue* o = desktop(other);
+    ASSERT_TRUE(o);
+    for (const char* video : {"totem", "gmplayer"})
+      EXPECT_LT(frame_sd_ms(task_of(*sd, video)), 0.97 * frame_sd_ms(task_of(*o, video)))
+          << "seed 000, scenarios.md §1 'SD's frame rate steadier (lower variance)': " << video << " frame-interval "
+          << "stddev, sd:rr_interval=2ms vs " << other;
+  }
+}
+
+// scenarios.md §1: "(... fewer missed frame deadlines) than CFS" — checked against CFS at the
+// seed's granularities, on both videos together. The model's videos are overloaded (the seed's
+// "slideshows"), so most frames miss under every policy and the difference is small: recorded
+// with the numbers where it does not hold.
+TEST(SeedDirections, Desktop2007_SdMissesFewerVideoDeadlinesThanCfs_Partial) {
+  REQUIRE_CFS2007();
+  const jvalue* sd = desktop("sd:rr_interval=2ms");
+  ASSERT_TRUE(sd);
+  auto miss_frac = [](const jvalue& r) {
+    double m = 0, all = 0;
+    for (const char* v : {"totem", "gmplayer"}) {
+      m += missed(task_of(r, v));
+      all += missed(task_of(r, v)) + met(task_of(r, v));
+    }
+    return all > 0 ? m / all : 1.0;
+  };
+  std::string gaps;
+  for (const char* other : {"cfs2007:granularity=2ms", "cfs2007:granularity=5ms", "cfs2007:granularity=0"}) {
+    const jvalue* o = desktop(other);
+    ASSERT_TRUE(o);
+    if (!(miss_frac(*sd) < miss_frac(*o)))
+      gaps += std::string(" vs ") + other + ": sd misses " + std::to_string(miss_frac(*sd)) + ", cfs " +
+              std::to_string(miss_frac(*o)) + ";";
+  }
+  if (!gaps.empty())
+    GTEST_SKIP() << "seed 000, scenarios.md §1 'fewer missed frame deadlines than CFS' not reproduced" << gaps;
+}
+
+// Against mainline the model does not give SD fewer missed video deadlines (o1's interactivity
+// bonus keeps one player on time in bursts): recorded with the numbers.
+TEST(SeedDirections, Desktop2007_SdMissesFewerVideoDeadlinesThanMainline_NotReproduced) {
+  const jvalue* sd = desktop("sd:rr_interval=2ms");
+  const jvalue* o1 = desktop("o1");
+  ASSERT_TRUE(sd && o1);
+  const double s = missed(task_of(*sd, "totem")) + missed(task_of(*sd, "gmplayer"));
+  const double o = missed(task_of(*o1, "totem")) + missed(task_of(*o1, "gmplayer"));
+  if (s < o) SUCCEED();
+  else
+    GTEST_SKIP() << "seed 000, scenarios.md §1 'fewer missed frame deadlines than mainline': missed video frames sd "
+                 << s << " vs o1 " << o << " (not reproduced; o1's frame intervals are far more variable)";
+}
+
+// scenarios.md §1: "audio deadlines met under all" ("Audio never skipped under any scheduler"):
+// every period served (none skipped by a late wakeup) and none late beyond the 200 ms buffer.
+// Every scheduler of the library; not ref-rr (the simulator's nice-blind 10 ms round robin,
+// under which the audio threads do skip periods).
+TEST(SeedDirections, Desktop2007_AudioMetUnderEveryPolicy) {
+  REQUIRE_CFS2007();
+  for (const char* p : {"cfs2007:granularity=5ms", "cfs2007:granularity=2ms", "cfs2007:granularity=0", "sd:rr_interval=2ms",
+                        "sd", "o1", "cfs2007", "cfs", "eevdf", "bfs", "nicksched", "goodness24"}) {
+    const jvalue* r = desktop(p);
+    ASSERT_TRUE(r);
+    for (const char* a : {"muine", "totem-audio"}) {
+      const jvalue& t = task_of(*r, a);
+      EXPECT_GT(met(t), 900) << "seed 000: " << a << " ran too few periods under " << p;
+      EXPECT_EQ(missed(t), 0) << "seed 000, scenarios.md §1 'audio deadlines met under all': " << a << " under " << p;
+    }
+  }
+}
+
+// scenarios.md §1: "the knob sweeps (CFS granularity 0/2/5 ms ...) move switch rate ... in the
+// reported directions" (seed: 0 -> 12000-12600, 2 ms -> 5600-7600, 5 ms -> 5200-5600 cs/s).
+TEST(SeedDirections, Desktop2007_CfsGranularitySweepMovesSwitchRate) {
+  REQUIRE_CFS2007();
+  const jvalue* g0 = desktop("cfs2007:granularity=0");
+  const jvalue* g2 = desktop("cfs2007:granularity=2ms");
+  const jvalue* g5 = desktop("cfs2007:granularity=5ms");
+  ASSERT_TRUE(g0 && g2 && g5);
+  EXPECT_GT(cs_per_sec(*g0), 1.3 * cs_per_sec(*g2)) << "seed 000, scenarios.md §1 CFS granularity sweep: cs/s(0) > cs/s(2 ms)";
+  EXPECT_GT(cs_per_sec(*g2), 1.05 * cs_per_sec(*g5)) << "seed 000, scenarios.md §1 CFS granularity sweep: cs/s(2 ms) > cs/s(5 ms)";
+}
+
+// scenarios.md §1: the sweep moves fps in the reported directions: totem was at its worst with
+// granularity 0 (~0.5 fps against ~2-3 fps at 5 and 2 ms).
+TEST(SeedDirections, Desktop2007_CfsGranularityZeroSlowsTotem) {
+  REQUIRE_CFS2007();
+  const jvalue* g0 = desktop("cfs2007:granularity=0");
+  ASSERT_TRUE(g0);
+  for (const char* other : {"cfs2007:granularity=2ms", "cfs2007:granularity=5ms"}) {
+    const jvalue* o = desktop(other);
+    ASSERT_TRUE(o);
+    EXPECT_LT(task_of(*g0, "totem")["fps"].number(), 0.98 * task_of(*o, "totem")["fps"].number())
+        << "seed 000, scenarios.md §1 CFS granularity sweep moves fps: totem fps at granularity 0 vs " << other;
+  }
+}
+
+// scenarios.md §1: "(... SD rr_interval) move switch rate": a smaller rr_interval switches more.
+TEST(SeedDirections, Desktop2007_SdRrIntervalSweepMovesSwitchRate) {
+  const jvalue* sd2 = desktop("sd:rr_interval=2ms");
+  const jvalue* sd8 = desktop("sd");
+  ASSERT_TRUE(sd2 && sd8);
+  EXPECT_GT(cs_per_sec(*sd2), 1.2 * cs_per_sec(*sd8)) << "seed 000, scenarios.md §1 SD rr_interval sweep: cs/s(2 ms) > cs/s(8 ms)";
+}
+
+// Seed 000 table: SD kept the CPU saturated (vmstat id 0).
+TEST(SeedDirections, Desktop2007_SdSaturatesTheCpu) {
+  const jvalue* sd = desktop("sd:rr_interval=2ms");
+  ASSERT_TRUE(sd);
+  EXPECT_LT(idle_pct(*sd), 2.0) << "seed 000, scenarios.md §1 table: sd-0.46 idle % = 0";
+}
+
+// ------------------------------------------------------------------ seed 001: kernbench-4cpu
+const char* const kKernPolicies =
+    "cfs2007:granularity=2ms,cfs2007:granularity=100ms,cfs2007:granularity=500ms,o1,sd";
+const jvalue* kern(const std::string& policy) {
+  return runs::get().find("kernbench-4cpu", kKernPolicies, "kernbench-4cpu", policy);
+}
+
+// scenarios.md §2: "a small CFS granularity lengthens the build by a few percent against mainline".
+TEST(SeedDirections, Kernbench4cpu_SmallCfsGranularityIsSlowerThanMainline) {
+  REQUIRE_CFS2007();
+  const jvalue* small = kern("cfs2007:granularity=2ms");
+  const jvalue* o1 = kern("o1");
+  ASSERT_TRUE(small && o1);
+  EXPECT_GE(makespan_s(*small), 1.02 * makespan_s(*o1))
+      << "seed 001, scenarios.md §2 'a small CFS granularity lengthens the build by a few percent'";
+  EXPECT_LE(makespan_s(*small), 1.10 * makespan_s(*o1)) << "seed 001, scenarios.md §2 'a few percent' (not more than 10 %)";
+  EXPECT_GE(user_s(*small), 1.02 * user_s(*o1)) << "seed 001, scenarios.md §2 'tiny timeslices cost about 5 % user time'";
+}
+
+// scenarios.md §2: "a large one matches mainline".
+TEST(SeedDirections, Kernbench4cpu_LargeCfsGranularityMatchesMainline) {
+  REQUIRE_CFS2007();
+  const jvalue* o1 = kern("o1");
+  ASSERT_TRUE(o1);
+  for (const char* p : {"cfs2007:granularity=100ms", "cfs2007:granularity=500ms"}) {
+    const jvalue* r = kern(p);
+    ASSERT_TRUE(r);
+    EXPECT_LE(std::fabs(makespan_s(*r) - makespan_s(*o1)), 0.01 * makespan_s(*o1))
+        << "seed 001, scenarios.md §2 'a large one matches mainline': " << p;
+  }
+}
+
+// scenarios.md §2: "SD matches mainline within about 1 %".
+TEST(SeedDirections, Kernbench4cpu_SdMatchesMainline) {
+  const jvalue* sd = kern("sd");
+  const jvalue* o1 = kern("o1");
+  ASSERT_TRUE(sd && o1);
+  EXPECT_LE(std::fabs(makespan_s(*sd) - makespan_s(*o1)), 0.01 * makespan_s(*o1))
+      << "seed 001, scenarios.md §2 'SD matches mainline within about 1 %'";
+}
+
+// ------------------------------------------------------------------ seed 002: games-renice
+const char* const kGamesPolicies = "cfs2007,sd,o1,cfs,eevdf,bfs,nicksched,goodness24";
+const jvalue* games(int xnice, const std::string& policy) {
+  return runs::get().find("games-renice", kGamesPolicies, "games-renice/xnice" + std::to_string(xnice), policy);
+}
+
+// scenarios.md §3: "measure frame-time variance of a game loop and keystroke-to-echo latency
+// through an X server, with X at nice 0 and -10, under a compile load, for each policy".
+TEST(SeedDirections, GamesRenice_MeasuresFramesAndKeystrokesForEveryPolicy) {
+  REQUIRE_CFS2007();
+  for (int xn : {0, -10})
+    for (const char* p : {"cfs2007", "sd", "o1", "cfs", "eevdf", "bfs", "nicksched", "goodness24"}) {
+      const jvalue* r = games(xn, p);
+      ASSERT_TRUE(r);
+      EXPECT_GT(task_of(*r, "game")["frames"].number(), 50) << "seed 002, scenarios.md §3: game frames, " << p;
+      EXPECT_GT(task_of(*r, "xterm")["latency_ns"]["count"].number(), 30) << "seed 002, scenarios.md §3: keystrokes, " << p;
+      EXPECT_GT(task_of(*r, "cc1")["cpu_ns"].number(), 0) << "seed 002, scenarios.md §3: compile load runs, " << p;
+    }
+}
+
+// Seed 002: "[Doom 3 is] nicely consistent under SD regardless of X renicing"; "no overt penalty
+// for varying nice".
+TEST(SeedDirections, GamesRenice_SdConsistentWhateverXsNice) {
+  const jvalue* a = games(0, "sd");
+  const jvalue* b = games(-10, "sd");
+  ASSERT_TRUE(a && b);
+  const double fa = frame_sd_ms(task_of(*a, "game")), fb = frame_sd_ms(task_of(*b, "game"));
+  EXPECT_LE(std::fabs(fb - fa), 0.15 * fa) << "seed 002, scenarios.md §3: SD frame-time sd, X nice 0 vs -10";
+  const double fpsa = task_of(*a, "game")["fps"].number(), fpsb = task_of(*b, "game")["fps"].number();
+  EXPECT_LE(std::fabs(fpsb - fpsa), 0.05 * fpsa) << "seed 002, scenarios.md §3: SD game fps, X nice 0 vs -10";
+}
+
+// Seed 002: "Doom 3 was EXTREMELY variable under CFS v9 at X -10": X at -10 makes the game's
+// frame times more variable under CFS than at 0, and more than it does under SD.
+TEST(SeedDirections, GamesRenice_CfsMoreVariableWithXAtMinus10) {
+  REQUIRE_CFS2007();
+  const jvalue* c0 = games(0, "cfs2007");
+  const jvalue* c10 = games(-10, "cfs2007");
+  const jvalue* s0 = games(0, "sd");
+  const jvalue* s10 = games(-10, "sd");
+  ASSERT_TRUE(c0 && c10 && s0 && s10);
+  const double cr = frame_sd_ms(task_of(*c10, "game")) / frame_sd_ms(task_of(*c0, "game"));
+  const double sr = frame_sd_ms(task_of(*s10, "game")) / frame_sd_ms(task_of(*s0, "game"));
+  EXPECT_GT(cr, 1.05) << "seed 002, scenarios.md §3: CFS frame-time sd grows with X at -10";
+  EXPECT_GT(cr, sr) << "seed 002, scenarios.md §3: renicing X costs CFS more frame stability than SD";
+}
+
+// ------------------------------------------------------------------ seed 004: xterm-renice
+// scenarios.md §4: "with Nick's scheduler the spread was about 5 % ... nearly insensible to renice".
+TEST(SeedDirections, XtermRenice_NickschedInsensitiveToXsNice) {
+  double lo = 1e300, hi = 0;
+  for (int xn : {0, -10, 10, -15}) {
+    const jvalue* r = runs::get().find("xterm-renice", "nicksched,o1,goodness24", "xterm-renice/xnice" + std::to_string(xn),
+                                       "nicksched");
+    ASSERT_TRUE(r);
+    const jvalue& xt = task_of(*r, "xterm");
+    ASSERT_GE(xt["exit_ns"].number(), 0) << "seed 004: the pipeline did not finish, X nice " << xn;
+    const double t = xt["exit_ns"].number() - xt["start_ns"].number();
+    lo = std::min(lo, t);
+    hi = std::max(hi, t);
+  }
+  EXPECT_LE(hi, 1.10 * lo) << "seed 004, scenarios.md §4: nicksched completion-time spread over X nice -15..+10 (seed ~5 %)";
+}
+
+}  // namespace

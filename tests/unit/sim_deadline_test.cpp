@@ -1,0 +1,276 @@
+// schedsim with the deadline class stacked on top (class_stack<edf, rt, fair>): SCHED_DEADLINE
+// tasks get exactly their CBS budget, preempt real-time tasks, and pass through one global
+// (root-domain) admission control whose refusals name the task; exit and a policy change away
+// from SCHED_DEADLINE release bandwidth. Also: the engine's event heap against
+// std::priority_queue, and the hot/cold task split's name accessor.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "schedcore/policy/edf.hpp"
+#include "schedcore/policy/rt.hpp"
+#include "schedcore/sim/engine.hpp"
+#include "schedcore/sim/reference_rr.hpp"
+#include "schedcore/sim/registry.hpp"
+
+namespace {
+
+using namespace schedcore;
+using namespace schedcore::sim;
+
+using dl_task = sim_task<reference_rr_entity, rt_entity, edf_entity>;
+using dl_binding = stack_binding<dl_task, rt_policy<dl_task>, reference_rr_policy<dl_task>, edf_policy<dl_task>>;
+
+policy_entry dl_entry() {
+  return make_entry<dl_task, rt_policy<dl_task>, reference_rr_policy<dl_task>, edf_policy<dl_task>>("ref-rr", "ref + edf");
+}
+
+run_config cfg_exact() {
+  run_config c;
+  c.machine.cs_cost_ns = 0;
+  c.machine.refill_ns = 0;
+  c.host_timing = false;
+  return c;
+}
+
+task_spec forever(const std::string& name, std::vector<event> evs) {
+  task_spec t;
+  t.name = name;
+  t.daemon = true;
+  phase p;
+  p.loop = -1;
+  p.events = std::move(evs);
+  t.phases.push_back(p);
+  return t;
+}
+
+sched_params deadline(duration_ns runtime, duration_ns period) {
+  sched_params p;
+  p.kind = sched_kind::deadline;
+  p.runtime = runtime;
+  p.deadline = period;
+  p.period = period;
+  return p;
+}
+
+const task_result& find(const run_result& r, const std::string& name) {
+  for (const auto& t : r.tasks)
+    if (t.name == name) return t;
+  static task_result none;
+  ADD_FAILURE() << "no task " << name;
+  return none;
+}
+
+void expect_conserved(const run_result& r) {
+  std::int64_t cpu = 0;
+  for (const auto& t : r.tasks) cpu += t.cpu_ns;
+  EXPECT_EQ(cpu + r.totals.overhead_ns + r.totals.idle_ns, static_cast<std::int64_t>(r.cpus) * r.duration_ns);
+}
+
+TEST(SimDeadline, BindingPutsEachKindInItsClass) {
+  using stack = dl_binding::stack_type;
+  static_assert(stack::nr_classes == 3, "edf, rt, fair");
+  stack root, local;
+  dl_task t;
+  sched_params fifo;
+  fifo.kind = sched_kind::fifo;
+  fifo.rt_priority = 10;
+  EXPECT_EQ(dl_binding::setup(local, root, t, fifo, sched_time(0)), errc::ok);
+  EXPECT_EQ(t.sched_class, 1);
+  EXPECT_EQ(dl_binding::setup(local, root, t, sched_params{}, sched_time(0)), errc::ok);
+  EXPECT_EQ(t.sched_class, 2);
+  EXPECT_EQ(dl_binding::setup(local, root, t, deadline(msec(2), msec(10)), sched_time(0)), errc::ok);
+  EXPECT_EQ(t.sched_class, 0);
+  EXPECT_EQ(root.get<0>().total_bandwidth(), edf_policy<dl_task>::to_ratio(msec(10), msec(2)));
+  EXPECT_EQ(local.get<0>().total_bandwidth(), 0u);  // admission is the root domain's
+  // Leaving SCHED_DEADLINE releases the bandwidth.
+  EXPECT_EQ(dl_binding::setup(local, root, t, sched_params{}, sched_time(0)), errc::ok);
+  EXPECT_EQ(t.sched_class, 2);
+  EXPECT_EQ(root.get<0>().total_bandwidth(), 0u);
+}
+
+// 2 ms every 10 ms against two normal hogs and a FIFO 99 hog: the deadline task gets its
+// budget every period (tick enforcement may overrun by < 1 tick, paid back next period).
+TEST(SimDeadline, DeadlineTaskGetsItsBudgetAboveRt) {
+  workload w;
+  w.name = "dl";
+  w.duration = sec(1);
+  task_spec d = forever("dl", {ev::run(sec(1))});
+  d.params = deadline(msec(2), msec(10));
+  w.tasks.push_back(d);
+  task_spec f = forever("fifo", {ev::run(sec(1))});
+  f.params.kind = sched_kind::fifo;
+  f.params.rt_priority = 99;
+  w.tasks.push_back(f);
+  w.tasks.push_back(forever("hog-a", {ev::run(sec(1))}));
+  w.tasks.push_back(forever("hog-b", {ev::run(sec(1))}));
+  const run_result r = dl_entry().run(w, cfg_exact(), {});
+  expect_conserved(r);
+  const auto& dl = find(r, "dl");
+  EXPECT_EQ(dl.kind, "deadline");
+  EXPECT_GE(dl.cpu_ns, msec(198));
+  EXPECT_LE(dl.cpu_ns, msec(202));
+  EXPECT_GE(find(r, "fifo").cpu_ns, msec(790));  // the rest goes to FIFO 99, above the fair class
+  EXPECT_EQ(find(r, "hog-a").cpu_ns, 0);
+}
+
+// Periodic deadline task (timer + run): each job finishes within its period.
+TEST(SimDeadline, PeriodicDeadlineJobsBeatAnRtHog) {
+  workload w;
+  w.name = "dl-periodic";
+  w.duration = sec(1);
+  task_spec d = forever("cam", {ev::timer("t", msec(10)), ev::run(msec(3)), ev::frame(msec(10))});
+  d.params = deadline(msec(4), msec(10));
+  w.tasks.push_back(d);
+  task_spec f = forever("rt-hog", {ev::run(sec(1))});
+  f.params.kind = sched_kind::fifo;
+  f.params.rt_priority = 99;
+  w.tasks.push_back(f);
+  const run_result r = dl_entry().run(w, cfg_exact(), {});
+  const auto& cam = find(r, "cam");
+  EXPECT_GE(cam.frames, 99u);
+  EXPECT_EQ(cam.deadlines_missed, 0u);
+}
+
+// Admission is global (root domain, cap = cpus x 95 %): two 60 % tasks fit on 2 CPUs, not on 1;
+// the refusal is a workload error naming the task.
+TEST(SimDeadline, AdmissionRefusalNamesTheTask) {
+  workload w;
+  w.name = "overload";
+  w.duration = msec(100);
+  task_spec a = forever("dl-a", {ev::run(sec(1))});
+  a.params = deadline(msec(6), msec(10));
+  task_spec b = a;
+  b.name = "dl-b";
+  w.tasks.push_back(a);
+  w.tasks.push_back(b);
+  try {
+    (void)dl_entry().run(w, cfg_exact(), {});
+    ADD_FAILURE() << "expected an admission refusal";
+  } catch (const workload_error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("task 'dl-b'"), std::string::npos) << m;
+    EXPECT_NE(m.find("admission"), std::string::npos) << m;
+  }
+  run_config two = cfg_exact();
+  two.cpus = 2;
+  const run_result r = dl_entry().run(w, two, {});
+  EXPECT_GE(find(r, "dl-a").cpu_ns, msec(59));
+  EXPECT_GE(find(r, "dl-b").cpu_ns, msec(59));
+}
+
+TEST(SimDeadline, InvalidDeadlineParametersAreAWorkloadError) {
+  workload w;
+  w.name = "bad";
+  w.duration = msec(10);
+  task_spec a = forever("tiny", {ev::run(sec(1))});
+  a.params = deadline(500, msec(10));  // runtime < 1024 ns
+  w.tasks.push_back(a);
+  EXPECT_THROW((void)dl_entry().run(w, cfg_exact(), {}), workload_error);
+}
+
+// An exited deadline task returns its bandwidth: a second 60 % task starting after it is admitted.
+TEST(SimDeadline, ExitReleasesBandwidth) {
+  workload w;
+  w.name = "release";
+  w.duration = msec(200);
+  task_spec a;
+  a.name = "first";
+  a.loop = 1;
+  a.params = deadline(msec(6), msec(10));
+  phase p;
+  p.events = {ev::run(msec(5))};
+  a.phases.push_back(p);
+  task_spec b = forever("second", {ev::run(sec(1))});
+  b.params = deadline(msec(6), msec(10));
+  b.delay = msec(50);
+  b.daemon = false;  // keeps the run going after `first` exits
+  w.tasks.push_back(a);
+  w.tasks.push_back(b);
+  const run_result r = dl_entry().run(w, cfg_exact(), {});
+  EXPECT_GE(find(r, "first").exit_ns, 0);
+  EXPECT_GE(find(r, "second").cpu_ns, msec(80));
+}
+
+// A runtime switch to SCHED_DEADLINE that admission refuses leaves the task as it was; a
+// switch away from SCHED_DEADLINE frees the bandwidth for another task.
+TEST(SimDeadline, PolicyChangesGoThroughAdmission) {
+  workload w;
+  w.name = "setattr";
+  w.duration = msec(300);
+  task_spec hold = forever("holder", {ev::run(msec(30)), ev::set_policy(sched_params{}), ev::run(sec(10))});
+  hold.params = deadline(msec(6), msec(10));
+  task_spec want;
+  want.name = "wants-dl";
+  want.loop = -1;
+  phase p0;
+  p0.loop = 1;
+  p0.events = {ev::set_policy(deadline(msec(6), msec(10))), ev::sleep(msec(100))};
+  phase p1;
+  p1.loop = -1;
+  p1.events = {ev::set_policy(deadline(msec(6), msec(10))), ev::run(sec(10))};
+  want.phases = {p0, p1};
+  want.daemon = true;
+  w.tasks.push_back(hold);
+  w.tasks.push_back(want);
+  const run_result r = dl_entry().run(w, cfg_exact(), {});
+  EXPECT_EQ(find(r, "holder").kind, "normal");  // switched away, bandwidth released
+  EXPECT_EQ(find(r, "wants-dl").kind, "deadline");
+}
+
+TEST(SimEngineInternals, EventHeapOrdersLikeAPriorityQueue) {
+  using detail_sim::qevent;
+  struct greater {
+    bool operator()(const qevent& a, const qevent& b) const { return detail_sim::before(b, a); }
+  };
+  std::mt19937_64 rng(42);
+  detail_sim::event_heap h;
+  std::priority_queue<qevent, std::vector<qevent>, greater> ref;
+  std::uint64_t seq = 0;
+  for (int round = 0; round < 20000; ++round) {
+    if (ref.empty() || rng() % 3 != 0) {
+      const qevent e{static_cast<std::int64_t>(rng() % 64), seq++, static_cast<std::uint32_t>(rng() % 6), 0, 0};
+      h.push(e);
+      ref.push(e);
+    } else {
+      ASSERT_EQ(h.top().seq, ref.top().seq);
+      h.pop();
+      ref.pop();
+    }
+    ASSERT_EQ(h.size(), ref.size());
+  }
+  while (!ref.empty()) {
+    ASSERT_EQ(h.top().seq, ref.top().seq);
+    h.pop();
+    ref.pop();
+  }
+  EXPECT_TRUE(h.empty());
+}
+
+TEST(SimEngineInternals, NamesAreBuiltOnDemandAndSpeedIsMeasured) {
+  workload w;
+  w.name = "names";
+  w.duration = msec(50);
+  task_spec h = forever("hog", {ev::run(sec(1))});
+  h.instances = 3;
+  w.tasks.push_back(h);
+  w.tasks.push_back(forever("solo", {ev::run(sec(1))}));
+  run_config c = cfg_exact();
+  c.host_timing = true;
+  engine<dl_binding> eng(w, c, [](dl_binding::stack_type&, int) {});
+  const run_result r = eng.run();
+  ASSERT_EQ(eng.tasks().size(), 4u);
+  EXPECT_EQ(eng.task_name(*eng.tasks()[0]), "hog-0");
+  EXPECT_EQ(eng.task_name(*eng.tasks()[2]), "hog-2");
+  EXPECT_EQ(eng.task_name(*eng.tasks()[3]), "solo");
+  EXPECT_EQ(r.tasks[1].name, "hog-1");
+  EXPECT_GT(r.totals.events, 0u);
+  EXPECT_GT(r.totals.events_per_sec, 0.0);
+}
+
+}  // namespace

@@ -1,0 +1,367 @@
+// schedsim engine: a hand-computed schedule under the reference policy, exact conservation,
+// determinism, exact percentiles, synchronisation semantics, ftrace line format, JSON syntax.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "schedcore/policy/rt.hpp"
+#include "schedcore/sim/engine.hpp"
+#include "schedcore/sim/reference_rr.hpp"
+#include "schedcore/sim/registry.hpp"
+#include "schedcore/sim/report.hpp"
+#include "schedcore/sim/scenarios.hpp"
+
+namespace {
+
+using namespace schedcore;
+using namespace schedcore::sim;
+
+using ref_task = sim_task<reference_rr_entity>;
+using rt_task = sim_task<rt_entity, reference_rr_entity>;
+
+policy_entry ref_entry() {
+  return make_entry<ref_task, reference_rr_policy<ref_task>, reference_rr_policy<ref_task>>("ref-rr", "reference");
+}
+policy_entry rt_entry() {
+  return make_entry<rt_task, rt_policy<rt_task>, reference_rr_policy<rt_task>>("ref-rr-rt", "reference + rt");
+}
+
+run_config exact_cfg() {
+  run_config c;
+  c.machine.cs_cost_ns = 0;
+  c.machine.refill_ns = 0;
+  c.host_timing = false;
+  return c;
+}
+
+task_spec finite(const std::string& name, std::vector<event> evs, std::int64_t loops = 1) {
+  task_spec t;
+  t.name = name;
+  t.loop = loops;
+  phase p;
+  p.events = std::move(evs);
+  t.phases.push_back(p);
+  return t;
+}
+
+const task_result& find(const run_result& r, const std::string& name) {
+  for (const auto& t : r.tasks)
+    if (t.name == name) return t;
+  static task_result none;
+  ADD_FAILURE() << "no task " << name;
+  return none;
+}
+
+void expect_conserved(const run_result& r) {
+  std::int64_t cpu = 0;
+  for (const auto& t : r.tasks) cpu += t.cpu_ns;
+  EXPECT_EQ(cpu, r.totals.task_cpu_ns);
+  EXPECT_EQ(cpu + r.totals.overhead_ns + r.totals.idle_ns, static_cast<std::int64_t>(r.cpus) * r.duration_ns)
+      << r.scenario << " under " << r.policy;
+}
+
+// Two 25 ms CPU hogs, 10 ms slices, 1 CPU, HZ 1000, no costs:
+//   A 0-10, B 10-20, A 20-30, B 30-40, A 40-45 (exits), B 45-50 (exits).
+TEST(SimEngine, HandComputedRoundRobin) {
+  workload w;
+  w.name = "toy";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("A", {ev::run(msec(25))}));
+  w.tasks.push_back(finite("B", {ev::run(msec(25))}));
+  const run_result r = ref_entry().run(w, exact_cfg(), {{"timeslice", msec(10)}});
+  const auto& a = find(r, "A");
+  const auto& b = find(r, "B");
+  EXPECT_EQ(a.exit_ns, msec(45));
+  EXPECT_EQ(b.exit_ns, msec(50));
+  EXPECT_EQ(a.cpu_ns, msec(25));
+  EXPECT_EQ(b.cpu_ns, msec(25));
+  EXPECT_EQ(a.wait_ns, msec(20));
+  EXPECT_EQ(b.wait_ns, msec(25));
+  EXPECT_EQ(a.switches, 3u);
+  EXPECT_EQ(b.switches, 3u);
+  EXPECT_EQ(r.totals.context_switches, 7u);  // idle>A, A>B, B>A, A>B, B>A, A>B, B>idle
+  EXPECT_EQ(r.totals.makespan_ns, msec(50));
+  EXPECT_EQ(r.duration_ns, msec(50));
+  EXPECT_EQ(a.latency.max, 0);
+  EXPECT_EQ(b.latency.max, msec(10));
+  EXPECT_EQ(r.totals.idle_ns, 0);
+  expect_conserved(r);
+}
+
+// Switch overhead and cache refill with the same toy: each switch into a task costs 1 us; B
+// starts cold (full 100 us refill), and every return pays refill * x / (x + half).
+TEST(SimEngine, SwitchCostAndRefillAreCharged) {
+  workload w;
+  w.name = "toy-costs";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("A", {ev::run(msec(25))}));
+  w.tasks.push_back(finite("B", {ev::run(msec(25))}));
+  run_config c = exact_cfg();
+  c.machine.cs_cost_ns = 1000;
+  c.machine.refill_ns = usec(100);
+  c.machine.refill_half_ns = msec(10);
+  const run_result r = ref_entry().run(w, c, {{"timeslice", msec(10)}});
+  const auto& a = find(r, "A");
+  const auto& b = find(r, "B");
+  // A: cold start 100 us, then returns after B ran ~10 ms: 100 * 10/(10+10) ~ 50 us each time.
+  EXPECT_GT(a.cpu_ns, msec(25) + usec(150));
+  EXPECT_LT(a.cpu_ns, msec(25) + usec(250));
+  EXPECT_GT(b.cpu_ns, msec(25) + usec(150));
+  EXPECT_EQ(r.totals.overhead_ns, 6 * 1000);  // six switches into a task
+  expect_conserved(r);
+}
+
+TEST(SimEngine, ConservationExactOnEveryScenario) {
+  const auto e = ref_entry();
+  const auto rt = rt_entry();
+  run_config c;
+  c.host_timing = false;
+  c.duration_ns = sec(3);
+  for (const auto& d : builtin_scenarios()) {
+    if (d.family == "interbench" && d.name.find("/burn") == std::string::npos && d.name != "interbench/x/compile") continue;
+    const workload w = d.make();
+    expect_conserved(e.run(w, c, {}));
+    expect_conserved(rt.run(w, c, {}));
+  }
+}
+
+TEST(SimEngine, DeterministicForASeedAndSeedMatters) {
+  const auto e = ref_entry();
+  run_config c;
+  c.host_timing = false;
+  c.duration_ns = sec(2);
+  const workload w = desktop_2007();
+  const std::string a = to_json(e.run(w, c, {}));
+  const std::string b = to_json(e.run(w, c, {}));
+  EXPECT_EQ(a, b);
+  c.seed = 2;
+  EXPECT_NE(a, to_json(e.run(w, c, {})));  // jitter draws from the seeded PRNG
+}
+
+TEST(SimEngine, PercentilesMatchBruteForce) {
+  std::mt19937_64 g(42);
+  for (int n : {1, 2, 3, 7, 100, 101, 999}) {
+    std::vector<std::int64_t> v;
+    for (int i = 0; i < n; ++i) v.push_back(static_cast<std::int64_t>(g() % 1000000));
+    const latency_summary s = summarize(v);
+    std::vector<std::int64_t> sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    auto brute = [&](double p) {
+      // smallest x such that at least p% of the samples are <= x
+      for (std::int64_t x : sorted) {
+        const auto le = std::count_if(v.begin(), v.end(), [&](std::int64_t y) { return y <= x; });
+        if (static_cast<double>(le) * 100.0 >= p * n - 1e-9) return x;
+      }
+      return sorted.back();
+    };
+    EXPECT_EQ(s.p50, brute(50)) << n;
+    EXPECT_EQ(s.p99, brute(99)) << n;
+    EXPECT_EQ(s.max, sorted.back());
+    EXPECT_EQ(s.count, static_cast<std::uint64_t>(n));
+  }
+}
+
+// A mutex hands over FIFO; a blocked locker waits exactly as long as the holder keeps it.
+TEST(SimEngine, MutexHandoffAndTimers) {
+  workload w;
+  w.name = "mutex";
+  w.duration = sec(1);
+  w.cpus = 2;
+  w.tasks.push_back(finite("holder", {ev::on(event_kind::lock, "m"), ev::run(msec(5)), ev::on(event_kind::unlock, "m")}));
+  task_spec waiter = finite("waiter", {ev::sleep(msec(1)), ev::on(event_kind::lock, "m"), ev::run(msec(1)),
+                                       ev::on(event_kind::unlock, "m")});
+  w.tasks.push_back(waiter);
+  task_spec per = finite("periodic", {ev::timer("t", msec(10)), ev::run(msec(1)), ev::frame(msec(10))}, 5);
+  w.tasks.push_back(per);
+  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  EXPECT_EQ(find(r, "holder").exit_ns, msec(5));
+  EXPECT_EQ(find(r, "waiter").exit_ns, msec(6));  // gets the mutex at 5 ms, runs 1 ms
+  const auto& p = find(r, "periodic");
+  EXPECT_EQ(p.frames, 5u);
+  EXPECT_EQ(p.deadlines_met, 5u);
+  expect_conserved(r);
+}
+
+// Condition ping-pong (xterm-renice's handoff) alternates strictly and never loses a wakeup.
+TEST(SimEngine, ConditionPingPongCompletes) {
+  workload w = xterm_renice(0);
+  w.tasks.resize(2);  // Xorg and xterm only: 5000 x (60 + 50) us = 550 ms exactly
+  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  const auto& xt = find(r, "xterm");
+  ASSERT_GE(xt.exit_ns, 0);
+  EXPECT_EQ(xt.cpu_ns, 5000 * usec(60));
+  EXPECT_EQ(xt.exit_ns, 5000 * usec(110));  // strictly alternating: X 50 us, xterm 60 us, ...
+  expect_conserved(r);
+}
+
+TEST(SimEngine, RtClassPreemptsAndBarrierReleasesAll) {
+  workload w;
+  w.name = "rt";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("hog", {ev::run(msec(20))}));
+  task_spec rt = finite("rt", {ev::sleep(msec(3)), ev::run(msec(2))});
+  rt.params.kind = sched_kind::fifo;
+  rt.params.rt_priority = 50;
+  w.tasks.push_back(rt);
+  task_spec b = finite("party", {ev::run(msec(1)), ev::on(event_kind::barrier, "b"), ev::run(msec(1))});
+  b.instances = 3;
+  w.tasks.push_back(b);
+  const run_result r = rt_entry().run(w, exact_cfg(), {});
+  const auto& t = find(r, "rt");
+  EXPECT_EQ(t.exit_ns, msec(5));  // woke at 3 ms, preempted the hog at once, ran 2 ms
+  EXPECT_EQ(t.latency.max, 0);
+  for (int i = 0; i < 3; ++i) EXPECT_GE(find(r, "party-" + std::to_string(i)).exit_ns, 0);
+  expect_conserved(r);
+}
+
+TEST(SimEngine, TraceLinesMatchFtraceAndPerfetto) {
+  trace_writer tw;
+  run_config c = exact_cfg();
+  c.trace = &tw;
+  c.cpus = 2;
+  c.duration_ns = msec(200);
+  ref_entry().run(games_renice(-10), c, {});
+  std::istringstream in(tw.text());
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "# tracer: nop");
+  const std::regex perfetto(R"(-(\d+)\s+\(?\s*(\d+|-+)?\)?\s?\[(\d+)\]\s*[a-zA-Z0-9.]{0,4}\s+(\d+\.\d+):\s+(\S+):)");
+  const std::regex sw(R"(^ *\S+-\d+ +\[\d{3}\] d\.\.2 +\d+\.\d{6}: sched_switch: prev_comm=[^ =]+ prev_pid=\d+ prev_prio=-?\d+ prev_state=(R|R\+|S|X) ==> next_comm=[^ =]+ next_pid=\d+ next_prio=-?\d+$)");
+  const std::regex wk(R"(^ *\S+-\d+ +\[\d{3}\] d\.\.2 +\d+\.\d{6}: sched_(waking|wakeup|wakeup_new): comm=[^ =]+ pid=\d+ prio=-?\d+ target_cpu=\d{3}$)");
+  int switches = 0, wakes = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    EXPECT_TRUE(std::regex_search(line, perfetto)) << line;
+    const bool is_sw = std::regex_match(line, sw), is_wk = std::regex_match(line, wk);
+    EXPECT_TRUE(is_sw || is_wk) << line;
+    switches += is_sw;
+    wakes += is_wk;
+  }
+  EXPECT_GT(switches, 10);
+  EXPECT_GT(wakes, 10);
+}
+
+// A tiny strict JSON validator (RFC 8259 grammar, no extensions).
+struct json_checker {
+  const std::string& s;
+  std::size_t i = 0;
+  void ws() {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r')) ++i;
+  }
+  bool lit(const char* w) {
+    const std::string t(w);
+    if (s.compare(i, t.size(), t) != 0) return false;
+    i += t.size();
+    return true;
+  }
+  bool str() {
+    if (i >= s.size() || s[i] != '"') return false;
+    for (++i; i < s.size(); ++i) {
+      if (s[i] == '"') { ++i; return true; }
+      if (static_cast<unsigned char>(s[i]) < 0x20) return false;
+      if (s[i] == '\\') ++i;
+    }
+    return false;
+  }
+  bool num() {
+    const std::size_t b = i;
+    if (i < s.size() && s[i] == '-') ++i;
+    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == 'e' || s[i] == 'E' || s[i] == '+' || s[i] == '-')) ++i;
+    return i > b;
+  }
+  bool value() {
+    ws();
+    if (i >= s.size()) return false;
+    bool ok;
+    if (s[i] == '{') {
+      ++i; ws();
+      if (i < s.size() && s[i] == '}') { ++i; return true; }
+      for (;;) {
+        ws();
+        if (!str()) return false;
+        ws();
+        if (i >= s.size() || s[i++] != ':') return false;
+        if (!value()) return false;
+        ws();
+        if (i < s.size() && s[i] == ',') { ++i; continue; }
+        if (i < s.size() && s[i] == '}') { ++i; return true; }
+        return false;
+      }
+    } else if (s[i] == '[') {
+      ++i; ws();
+      if (i < s.size() && s[i] == ']') { ++i; return true; }
+      for (;;) {
+        if (!value()) return false;
+        ws();
+        if (i < s.size() && s[i] == ',') { ++i; continue; }
+        if (i < s.size() && s[i] == ']') { ++i; return true; }
+        return false;
+      }
+    } else if (s[i] == '"') {
+      ok = str();
+    } else if (lit("true") || lit("false") || lit("null")) {
+      ok = true;
+    } else {
+      ok = num();
+    }
+    return ok;
+  }
+  bool document() {
+    if (!value()) return false;
+    ws();
+    return i == s.size();
+  }
+};
+
+TEST(SimEngine, JsonOutputParsesAndHasContractFields) {
+  run_config c;
+  c.duration_ns = sec(1);
+  std::vector<run_result> rs = {ref_entry().run(desktop_2007(), c, {}), ref_entry().run(kernbench_4cpu(), c, {})};
+  rs[0].policy = "ref-rr";
+  rs[1].policy = "ref-rr";
+  for (const std::string& doc : {to_json(rs), to_json(std::vector<run_result>{rs[0]})}) {
+    json_checker jc{doc};
+    EXPECT_TRUE(jc.document()) << "at " << jc.i << ": " << doc.substr(jc.i > 40 ? jc.i - 40 : 0, 80);
+    for (const char* f : {"\"policy\"", "\"scenario\"", "\"cpus\"", "\"duration_ns\"", "\"totals\"", "\"context_switches\"",
+                          "\"cs_per_sec\"", "\"idle_pct\"", "\"makespan_ns\"", "\"events\"", "\"events_per_sec\"",
+                          "\"fairness\"", "\"jain\"", "\"tasks\"", "\"name\"", "\"nice\"", "\"cpu_ns\"", "\"wait_ns\"",
+                          "\"switches\"", "\"latency_ns\"", "\"p50\"", "\"p99\"", "\"max\"", "\"deadlines\"", "\"met\"",
+                          "\"missed\"", "\"fps\""})
+      EXPECT_NE(doc.find(f), std::string::npos) << f;
+  }
+}
+
+TEST(SimEngine, KnobSpecsParseAndRefuse) {
+  registry reg;
+  reg.add(ref_entry());
+  const auto ok = parse_policy_spec(reg, "ref-rr:timeslice=2ms");
+  ASSERT_EQ(ok.knobs.size(), 1u);
+  EXPECT_EQ(ok.knobs[0].value, msec(2));
+  EXPECT_EQ(parse_policy_spec(reg, "ref-rr:timeslice=500us").knobs[0].value, usec(500));
+  EXPECT_EQ(parse_policy_spec(reg, "ref-rr:timeslice=1.5ms").knobs[0].value, usec(1500));
+  EXPECT_THROW(parse_policy_spec(reg, "ref-rr:nope=1ms"), usage_error);
+  EXPECT_THROW(parse_policy_spec(reg, "ref-rr:timeslice=11s"), usage_error);
+  EXPECT_THROW(parse_policy_spec(reg, "ref-rr:timeslice=2parsecs"), usage_error);
+  EXPECT_THROW(parse_policy_spec(reg, "nosuch"), usage_error);
+}
+
+TEST(SimEngine, BadWorkloadsAreRefused) {
+  workload w;
+  w.name = "bad";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("a", {ev::on(event_kind::fork, "missing")}));
+  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+  w.tasks[0] = finite("a", {ev::run(-5)});
+  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+  w.tasks[0] = finite("a", {ev::timer("t", 0)});
+  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+}
+
+}  // namespace

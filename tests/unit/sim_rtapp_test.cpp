@@ -1,0 +1,600 @@
+// rt-app import: the JSON reader (comments, trailing commas, repeated and numbered keys in
+// order, bare members, numbers, error positions) and the importer (every event kind, phases,
+// loops, instances, policies, cross-checks, error positions), plus end-to-end runs of imported
+// workloads under the reference policy.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "schedcore/policy/rt.hpp"
+#include "schedcore/sim/json.hpp"
+#include "schedcore/sim/reference_rr.hpp"
+#include "schedcore/sim/registry.hpp"
+#include "schedcore/sim/rtapp.hpp"
+
+namespace {
+
+using namespace schedcore;
+using namespace schedcore::sim;
+
+// ----------------------------------------------------------------------------- helpers
+
+std::string json_error(const std::string& text, json::parse_options o = {}) {
+  try {
+    json::parse(text, "f.json", o);
+  } catch (const json::error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string rtapp_err(const std::string& text) {
+  try {
+    parse_rtapp(text, "w.json");
+  } catch (const rtapp_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// Expects an rt-app error whose text starts with "w.json:LINE:COL: " and contains `part`.
+#define EXPECT_RTAPP_ERROR(text, loc, part)                                   \
+  do {                                                                        \
+    const std::string msg_ = rtapp_err(text);                                 \
+    EXPECT_EQ(msg_.rfind(std::string("w.json:") + (loc) + ": ", 0), 0u) << msg_; \
+    EXPECT_NE(msg_.find(part), std::string::npos) << msg_;                    \
+  } while (0)
+
+// A task "t" with the given members as its single phase.
+workload one(const std::string& members, const std::string& extra_tasks = "") {
+  return parse_rtapp("{\"tasks\": {\"t\": {" + members + "}" + extra_tasks + "}, \"global\": {\"duration\": 1}}",
+                     "w.json");
+}
+
+const std::vector<event>& events0(const workload& w) { return w.tasks.at(0).phases.at(0).events; }
+
+using ref_task = sim_task<reference_rr_entity>;
+using rt_task = sim_task<rt_entity, reference_rr_entity>;
+policy_entry ref_entry() {
+  return make_entry<ref_task, reference_rr_policy<ref_task>, reference_rr_policy<ref_task>>("ref-rr", "reference");
+}
+policy_entry rt_entry() {
+  return make_entry<rt_task, rt_policy<rt_task>, reference_rr_policy<rt_task>>("ref-rr-rt", "reference + rt");
+}
+
+run_config quick(std::int64_t ns) {
+  run_config c;
+  c.duration_ns = ns;
+  c.host_timing = false;
+  return c;
+}
+
+// ----------------------------------------------------------------------------- JSON reader
+
+TEST(Json, PlainDocument) {
+  const json::value v = json::parse(R"({"a": 1, "b": [true, false, null], "c": {"d": "x"}, "e": -2.5})");
+  ASSERT_TRUE(v.is_object());
+  ASSERT_EQ(v.items.size(), 4u);
+  EXPECT_EQ(v.find("a")->i, 1);
+  EXPECT_TRUE(v.find("a")->is_int);
+  EXPECT_EQ(v.find("b")->items.size(), 3u);
+  EXPECT_TRUE(v.find("b")->items[0].b);
+  EXPECT_EQ(v.find("b")->items[2].t, json::type::null);
+  EXPECT_EQ(v.find("c")->find("d")->s, "x");
+  EXPECT_DOUBLE_EQ(v.find("e")->d, -2.5);
+  EXPECT_FALSE(v.find("e")->is_int);
+  EXPECT_EQ(v.find("zz"), nullptr);
+}
+
+TEST(Json, CommentsAnywhere) {
+  const json::value v = json::parse("/* head */ { // line\n \"a\" /* k */ : /* v */ 1 // tail\n , \"b\": 2 /* x\n y */ }\n// end");
+  ASSERT_EQ(v.items.size(), 2u);
+  EXPECT_EQ(v.items[0].key, "a");
+  EXPECT_EQ(v.items[1].i, 2);
+  EXPECT_EQ(v.items[1].key_pos.line, 3u);  // "b" is on line 3, after the '//' comment's newline
+}
+
+TEST(Json, TrailingCommas) {
+  const json::value v = json::parse(R"({"a": [1, 2,], "b": {"c": 1,},})");
+  EXPECT_EQ(v.items.size(), 2u);
+  EXPECT_EQ(v.find("a")->items.size(), 2u);
+  EXPECT_EQ(v.find("b")->items.size(), 1u);
+  EXPECT_NE(json_error("[1,,2]").find("f.json:1:4: expected a value or ']'"), std::string::npos);
+  EXPECT_NE(json_error("{,}").find("f.json:1:2: expected a \"key\" or '}'"), std::string::npos);
+}
+
+TEST(Json, DuplicateKeysKeptInOrder) {
+  const json::value v = json::parse(R"({"run": 1, "sleep": 2, "run": 3, "run": 4})");
+  ASSERT_EQ(v.items.size(), 4u);
+  EXPECT_EQ(v.count("run"), 3u);
+  EXPECT_EQ(v.find("run")->i, 1);  // first
+  std::vector<std::int64_t> runs;
+  for (const auto& m : v.items)
+    if (m.key == "run") runs.push_back(m.i);
+  EXPECT_EQ(runs, (std::vector<std::int64_t>{1, 3, 4}));
+}
+
+TEST(Json, NumberedKeysInFileOrder) {
+  const json::value v = json::parse(R"({"run1": 1, "run0": 2, "sleep1": 3, "run10": 4})");
+  std::vector<std::string> keys;
+  for (const auto& m : v.items) keys.push_back(m.key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"run1", "run0", "sleep1", "run10"}));  // not sorted
+}
+
+TEST(Json, BareMembers) {
+  const json::value v = json::parse(R"({"suspend", "run": 1, "yield"})");
+  ASSERT_EQ(v.items.size(), 3u);
+  EXPECT_TRUE(v.items[0].is_none());
+  EXPECT_EQ(v.items[0].key, "suspend");
+  EXPECT_TRUE(v.items[2].is_none());
+  json::parse_options strict;
+  strict.allow_bare_members = false;
+  EXPECT_NE(json_error(R"({"suspend", "run": 1})", strict).find("f.json:1:11: expected ':' after key \"suspend\""),
+            std::string::npos);
+  EXPECT_NE(json_error(R"({"a" 1})").find("f.json:1:6: expected ':' after key \"a\", got '1'"), std::string::npos);
+}
+
+TEST(Json, StringsAndEscapes) {
+  const json::value v = json::parse(R"(["a\"b\\c\/d\n\t", 'single', "\u00e9\ud83d\ude00"])");
+  EXPECT_EQ(v.items[0].s, "a\"b\\c/d\n\t");
+  EXPECT_EQ(v.items[1].s, "single");
+  EXPECT_EQ(v.items[2].s, "\xC3\xA9\xF0\x9F\x98\x80");
+  EXPECT_NE(json_error("[\"\\q\"]").find("f.json:1:3: bad escape '\\q'"), std::string::npos);
+  EXPECT_NE(json_error("[\"\\ud800\"]").find("lone high surrogate"), std::string::npos);
+  EXPECT_NE(json_error("[\"a\tb\"]").find("f.json:1:4: control character"), std::string::npos);
+  EXPECT_NE(json_error("[\"abc\n\"]").find("f.json:1:6: unterminated string (opened at 1:2)"), std::string::npos);
+  EXPECT_NE(json_error("[\"abc").find("f.json:1:2: unterminated string"), std::string::npos);
+}
+
+TEST(Json, Numbers) {
+  const json::value v =
+      json::parse("[0, -7, 9223372036854775807, -9223372036854775808, 9223372036854775808, 1e3, 1.5, 1e400, 007]");
+  std::int64_t x = 0;
+  EXPECT_TRUE(v.items[2].as_int(x));
+  EXPECT_EQ(x, INT64_MAX);
+  EXPECT_TRUE(v.items[3].as_int(x));
+  EXPECT_EQ(x, INT64_MIN);
+  EXPECT_FALSE(v.items[4].is_int);  // overflows int64
+  EXPECT_FALSE(v.items[4].as_int(x));
+  EXPECT_TRUE(v.items[5].as_int(x));  // integral double, json-c style
+  EXPECT_EQ(x, 1000);
+  EXPECT_FALSE(v.items[6].as_int(x));
+  EXPECT_FALSE(v.items[7].as_int(x));  // inf
+  EXPECT_EQ(v.items[7].s, "1e400");
+  EXPECT_TRUE(v.items[8].as_int(x));
+  EXPECT_EQ(x, 7);
+  EXPECT_NE(json_error("[0x10]").find("f.json:1:3: unexpected 'x' after a number"), std::string::npos);
+  EXPECT_NE(json_error("[+1]").find("f.json:1:2: expected a value"), std::string::npos);
+  EXPECT_NE(json_error("[1.]").find("f.json:1:4: expected a digit after '.'"), std::string::npos);
+  EXPECT_NE(json_error("[-]").find("f.json:1:3: expected a digit"), std::string::npos);
+  EXPECT_NE(json_error("[NaN]").find("f.json:1:2: unexpected bare word 'NaN'"), std::string::npos);
+}
+
+TEST(Json, ErrorPositions) {
+  EXPECT_EQ(json_error(""), "f.json:1:1: expected a JSON value, got end of file (empty file?)");
+  EXPECT_EQ(json_error("  /* only a comment */ \n"), "f.json:2:1: expected a JSON value, got end of file (empty file?)");
+  EXPECT_EQ(json_error("{\n  \"a\": 1\n  \"b\": 2\n}"), "f.json:3:3: expected ',' or '}' after the member \"a\", got '\"'");
+  EXPECT_EQ(json_error("{\"a\": [1, 2}"), "f.json:1:12: expected ',' or ']' after an array element, got '}'");
+  EXPECT_EQ(json_error("{\"a\": {\"b\": 1}"), "f.json:1:15: unexpected end of file: expected ',' or '}' (object opened at 1:1)");
+  EXPECT_EQ(json_error("{} x"), "f.json:1:4: expected end of file after the top-level value, got 'x'");
+  EXPECT_EQ(json_error("{}\n/* open"), "f.json:2:1: unterminated comment: '/*' without '*/'");
+  EXPECT_EQ(json_error("{} / x"), "f.json:1:4: expected a comment ('//' or '/*') after '/'");
+  EXPECT_EQ(json_error(std::string("[1, \0]", 6)), "f.json:1:5: expected a value (a \"string\", a number, an object, an array, true, false or null), got byte 0x00");
+  EXPECT_EQ(json_error("\t{\"a\": tru}"), "f.json:1:8: unexpected bare word 'tru': expected a value (a \"string\", a number, an object, an array, true, false or null)");
+}
+
+TEST(Json, ByteOrderMarkSkipped) {
+  const json::value v = json::parse("\xEF\xBB\xBF{\"a\": 1}");
+  EXPECT_EQ(v.find("a")->i, 1);
+  EXPECT_EQ(v.pos.column, 1u);
+}
+
+TEST(Json, LimitsDepthAndValueCount) {
+  const std::string deep(100000, '[');
+  EXPECT_NE(json_error(deep).find("f.json:1:65: nesting deeper than 64 levels"), std::string::npos);
+  json::parse_options o;
+  o.max_values = 5;
+  EXPECT_NO_THROW(json::parse("[1, 2, 3, 4]", "f.json", o));
+  EXPECT_NE(json_error("[1, 2, 3, 4, 5]", o).find("f.json:1:14: too many JSON values (more than 5)"), std::string::npos);
+}
+
+// ----------------------------------------------------------------------------- importer: events
+
+TEST(RtApp, RunRuntimeSleepInMicroseconds) {
+  const workload w = one(R"("run": 10, "runtime": 20, "sleep": 30, "sleep": 0)");
+  const auto& e = events0(w);
+  ASSERT_EQ(e.size(), 4u);
+  EXPECT_EQ(e[0].kind, event_kind::run);
+  EXPECT_EQ(e[0].duration, 10000);
+  EXPECT_EQ(e[1].kind, event_kind::runtime);  // wall time, not work
+  EXPECT_EQ(e[1].duration, 20000);
+  EXPECT_EQ(e[2].kind, event_kind::sleep);
+  EXPECT_EQ(e[2].duration, 30000);
+  EXPECT_EQ(e[3].duration, 0);
+}
+
+TEST(RtApp, RepeatedAndNumberedEventsKeepFileOrder) {
+  const workload w = one(R"("run": 1, "sleep": 2, "run": 3, "run0": 4, "sleep1": 5, "runtime3": 6, "run_x": 7, "timer1": {"ref": "t", "period": 8})");
+  const auto& e = events0(w);
+  ASSERT_EQ(e.size(), 8u);
+  const event_kind k[] = {event_kind::run, event_kind::sleep,   event_kind::run, event_kind::run,
+                          event_kind::sleep, event_kind::runtime, event_kind::run, event_kind::timer};
+  for (std::size_t i = 0; i < 7; ++i) {
+    EXPECT_EQ(e[i].kind, k[i]) << i;
+    EXPECT_EQ(e[i].duration, static_cast<std::int64_t>(i + 1) * 1000) << i;
+  }
+  EXPECT_EQ(e[7].kind, event_kind::timer);
+  EXPECT_EQ(e[7].period, 8000);
+}
+
+TEST(RtApp, TimerModes) {
+  const workload w = one(R"("timer": {"ref": "a", "period": 100}, "timer1": {"ref": "unique", "period": 200, "mode": "absolute"},
+                            "timer2": {"ref": "b", "period": 300, "mode": "relative"}, "timer3": {"ref": "z", "period": 0})");
+  const auto& e = events0(w);
+  ASSERT_EQ(e.size(), 3u);  // the period-0 timer is a no-op in rt-app: dropped
+  EXPECT_EQ(e[0].ref, "a");
+  EXPECT_FALSE(e[0].absolute);
+  EXPECT_EQ(e[1].ref, "unique");
+  EXPECT_TRUE(e[1].absolute);
+  EXPECT_EQ(e[1].period, 200000);
+  EXPECT_FALSE(e[2].absolute);
+  bool noted = false;
+  for (const auto& n : w.notes) noted = noted || n.find("period 0") != std::string::npos;
+  EXPECT_TRUE(noted);
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"timer": {"ref": "a", "period": 1, "mode": "abs"}}}})", "1:61", "expected \"relative\" or \"absolute\"");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"timer": {"period": 1}}}})", "1:27", "missing \"ref\"");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"timer": {"ref": "a"}}}})", "1:27", "missing \"period\"");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"timer": {"ref": "a", "period": 1, "perod": 2}}}})", "1:53", "unknown key 'perod'");
+}
+
+TEST(RtApp, SuspendResumeIncludingBareSuspend) {
+  const workload w = one(R"("suspend", "run": 1, "suspend": "", "suspend1": "x")",
+                         R"(, "r": {"resume": "t", "resume1": "x", "timer": {"ref": "p", "period": 1000}})");
+  const auto& e = events0(w);
+  ASSERT_EQ(e.size(), 4u);
+  EXPECT_EQ(e[0].kind, event_kind::suspend);
+  EXPECT_EQ(e[0].ref, "t");  // bare = the task's own name
+  EXPECT_EQ(e[2].ref, "t");  // "" too
+  EXPECT_EQ(e[3].ref, "x");
+  const auto& r = w.tasks.at(1).phases.at(0).events;
+  EXPECT_EQ(r[0].kind, event_kind::resume);
+  EXPECT_EQ(r[0].ref, "t");
+}
+
+TEST(RtApp, MutexesConditionsBarrierYieldFork) {
+  const workload w = one(
+      R"("lock": "m", "wait": {"ref": "c", "mutex": "m"}, "unlock": "m", "barrier": "b", "yield", "yield1": "", "fork": "child", "loop": 1)",
+      R"(, "s": {"lock": "m", "signal": "c", "broad": "c", "broadcast": "c", "sync": {"ref": "c", "mutex": "m"}, "unlock": "m", "barrier": "b", "loop": 1},
+         "child": {"instance": 0, "loop": 1, "run": 5})");
+  const auto& e = events0(w);
+  ASSERT_EQ(e.size(), 7u);
+  EXPECT_EQ(e[0].kind, event_kind::lock);
+  EXPECT_EQ(e[1].kind, event_kind::wait);
+  EXPECT_EQ(e[1].ref, "c");
+  EXPECT_EQ(e[1].mutex, "m");
+  EXPECT_EQ(e[2].kind, event_kind::unlock);
+  EXPECT_EQ(e[3].kind, event_kind::barrier);
+  EXPECT_EQ(e[4].kind, event_kind::yield);
+  EXPECT_EQ(e[5].kind, event_kind::yield);
+  EXPECT_EQ(e[6].kind, event_kind::fork);
+  EXPECT_EQ(e[6].ref, "child");
+  const auto& s = w.tasks.at(1).phases.at(0).events;
+  EXPECT_EQ(s[1].kind, event_kind::signal);
+  EXPECT_EQ(s[2].kind, event_kind::broadcast);
+  EXPECT_EQ(s[3].kind, event_kind::broadcast);
+  EXPECT_EQ(s[4].kind, event_kind::sync);
+  EXPECT_EQ(s[4].mutex, "m");
+  EXPECT_EQ(w.tasks.at(2).instances, 0);
+}
+
+TEST(RtApp, MemIorunMemrunBecomeNotedCpuWork) {
+  const workload w = one(R"("mem": 1000, "iorun": 100000, "memrun": {"type": "chase", "count": 10, "size": 4096, "stride": 64, "pattern": "random"},
+                            "memrun_a": {"type": "read", "count": 4001, "ref": "shared"})");
+  const auto& e = events0(w);
+  ASSERT_EQ(e.size(), 4u);
+  for (const auto& x : e) EXPECT_EQ(x.kind, event_kind::run);
+  EXPECT_EQ(e[0].duration, 250);    // 1000 bytes at 4 bytes/ns
+  EXPECT_EQ(e[1].duration, 25000);
+  EXPECT_EQ(e[2].duration, 200);    // 10 hops x 20 ns
+  EXPECT_EQ(e[3].duration, 1001);   // rounded up
+  EXPECT_GE(w.notes.size(), 3u);
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"memrun": {"type": "scan", "count": 1}}}})", "1:37", "expected \"read\", \"write\" or \"chase\"");
+}
+
+TEST(RtApp, SemaphoresRefused) {
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"sem_post": "s", "run": 1}}})", "1:18", "no counting semaphore");
+}
+
+TEST(RtApp, BareValueOnlyForSuspendAndYield) {
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run", "sleep": 1}}})", "1:18", "only \"suspend\" and \"yield\" may stand alone");
+}
+
+// ----------------------------------------------------------------------------- tasks, phases, policies
+
+TEST(RtApp, PhasesLoopsInstancesDelay) {
+  const workload w = parse_rtapp(R"({
+    "tasks": {
+      "worker": {
+        "instance": 3, "loop": 2, "delay": 1500,
+        "phases": {
+          "light": {"loop": 10, "run": 3000, "timer": {"ref": "unique", "period": 30000}},
+          "heavy": {"run": 27000, "timer": {"ref": "unique", "period": 30000}},
+          "light": {"loop": -1, "sleep": 1}
+        }
+      }
+    }
+  })", "dir/sub/w.json");
+  EXPECT_EQ(w.name, "w.json");
+  ASSERT_EQ(w.tasks.size(), 1u);
+  const task_spec& t = w.tasks[0];
+  EXPECT_EQ(t.name, "worker");
+  EXPECT_TRUE(t.suffix_instances);
+  EXPECT_EQ(t.instances, 3);
+  EXPECT_EQ(t.loop, 2);
+  EXPECT_EQ(t.delay, 1500000);
+  ASSERT_EQ(t.phases.size(), 3u);  // repeated phase names kept, in order
+  EXPECT_EQ(t.phases[0].name, "light");
+  EXPECT_EQ(t.phases[0].loop, 10);
+  EXPECT_EQ(t.phases[1].loop, 1);  // phase default
+  EXPECT_EQ(t.phases[2].loop, -1);
+  EXPECT_EQ(w.duration, rtapp_options{}.default_duration_ns);  // no global: -1, capped
+}
+
+TEST(RtApp, TaskLoopDefaultsToForever) {
+  const workload w = one(R"("run": 1)");
+  EXPECT_EQ(w.tasks[0].loop, -1);
+  EXPECT_EQ(w.tasks[0].phases[0].loop, 1);
+  EXPECT_EQ(w.tasks[0].instances, 1);
+}
+
+TEST(RtApp, PoliciesAndPriorities) {
+  const workload w = parse_rtapp(R"({
+    "global": {"default_policy": "SCHED_BATCH", "duration": 3},
+    "tasks": {
+      "dflt": {"run": 1},
+      "nice": {"policy": "SCHED_OTHER", "priority": -19, "run": 1},
+      "idle": {"policy": "SCHED_IDLE", "run": 1},
+      "fifo": {"policy": "SCHED_FIFO", "run": 1},
+      "rr": {"policy": "SCHED_RR", "priority": 42, "run": 1},
+      "dl": {"policy": "SCHED_DEADLINE", "dl-runtime": 1000, "dl-period": 10000, "dl-deadline": 5000, "run": 1},
+      "dl2": {"policy": "SCHED_DEADLINE", "dl-runtime": 2000, "run": 1},
+      "dl3": {"policy": "SCHED_DEADLINE", "runtime": 3000, "period": 9000, "run": 1}
+    }
+  })", "w.json");
+  EXPECT_EQ(w.duration, sec(3));
+  const auto& t = w.tasks;
+  EXPECT_EQ(t[0].params.kind, sched_kind::batch);
+  EXPECT_EQ(t[1].params.kind, sched_kind::normal);
+  EXPECT_EQ(t[1].params.nice, -19);
+  EXPECT_EQ(t[2].params.kind, sched_kind::idle);
+  EXPECT_EQ(t[3].params.kind, sched_kind::fifo);
+  EXPECT_EQ(t[3].params.rt_priority, 10);  // rt-app's default for RT classes
+  EXPECT_EQ(t[4].params.kind, sched_kind::rr);
+  EXPECT_EQ(t[4].params.rt_priority, 42);
+  EXPECT_EQ(t[5].params.kind, sched_kind::deadline);
+  EXPECT_EQ(t[5].params.runtime, 1000000);
+  EXPECT_EQ(t[5].params.period, 10000000);
+  EXPECT_EQ(t[5].params.deadline, 5000000);
+  EXPECT_EQ(t[6].params.period, 2000000);  // period defaults to runtime, deadline to period
+  EXPECT_EQ(t[6].params.deadline, 2000000);
+  EXPECT_EQ(t[7].params.runtime, 3000000);  // legacy task-level runtime/period
+  EXPECT_EQ(t[7].params.period, 9000000);
+  EXPECT_EQ(t[7].phases[0].events.size(), 2u);  // "runtime" inline is also an event (as in rt-app)
+}
+
+TEST(RtApp, PolicyErrors) {
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"policy": "SCHED_FIF0", "run": 1}}})", "1:28", "did you mean 'SCHED_FIFO'?");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"priority": -21, "run": 1}}})", "1:30", "expected an integer in -20..19");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"policy": "SCHED_RR", "priority": 100, "run": 1}}})", "1:52", "expected an integer in 1..99");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"policy": "SCHED_DEADLINE", "run": 1}}})", "1:28", "needs \"dl-runtime\" > 0");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"policy": "SCHED_DEADLINE", "dl-runtime": 5, "dl-period": 4, "run": 1}}})", "1:76",
+                     "dl-runtime <= dl-deadline <= dl-period");
+  EXPECT_RTAPP_ERROR(R"({"global": {"default_policy": 3}, "tasks": {"t": {"run": 1}}})", "1:31", "expected a string, got a number");
+}
+
+TEST(RtApp, PhaseLevelPolicyBecomesSetPolicyEvent) {
+  const workload w = one(R"("priority": 5, "phases": {"a": {"run": 1}, "b": {"policy": "SCHED_FIFO", "priority": 50, "run": 2}, "c": {"priority": -3, "run": 3}})");
+  const auto& ph = w.tasks[0].phases;
+  ASSERT_EQ(ph.size(), 3u);
+  EXPECT_EQ(w.tasks[0].params.nice, 5);
+  EXPECT_EQ(ph[0].events.size(), 1u);
+  ASSERT_EQ(ph[1].events.size(), 2u);
+  EXPECT_EQ(ph[1].events[0].kind, event_kind::set_policy);
+  EXPECT_EQ(ph[1].events[0].params.kind, sched_kind::fifo);
+  EXPECT_EQ(ph[1].events[0].params.rt_priority, 50);
+  EXPECT_EQ(ph[2].events[0].kind, event_kind::set_policy);  // task policy with the phase's priority
+  EXPECT_EQ(ph[2].events[0].params.kind, sched_kind::normal);
+  EXPECT_EQ(ph[2].events[0].params.nice, -3);
+}
+
+TEST(RtApp, CpusAffinityAndMachineSize) {
+  const workload w = one(R"("cpus": [0, 3], "run": 1)", R"(, "u": {"phases": {"p": {"cpus": [7], "run": 1}}})");
+  EXPECT_EQ(w.tasks[0].cpus, (std::vector<int>{0, 3}));
+  EXPECT_EQ(w.cpus, 4);  // phase-level cpus are ignored (noted), task-level size the machine
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"cpus": [64], "run": 1}}})", "1:27", "expected an integer in 0..63");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"cpus": 1, "run": 1}}})", "1:26", "expected an array of CPU indices");
+}
+
+TEST(RtApp, GlobalKeysAndNotes) {
+  const workload w = parse_rtapp(R"({"global": {"duration": 6, "calibration": "CPU0", "default_policy": "SCHED_OTHER", "pi_enabled": true,
+      "lock_pages": true, "logdir": "./", "log_basename": "x", "log_size": "file", "ftrace": "main,task", "gnuplot": false,
+      "io_device": "/dev/null", "mem_buffer_size": 4194304, "cumulative_slack": false, "frag": 1},
+      "resources": {}, "tasks": {"t": {"run": 1, "util_min": 10, "taskgroup": "/tg", "nodes_membind": [0]}}})", "w.json");
+  EXPECT_EQ(w.duration, sec(6));
+  EXPECT_EQ(w.tasks[0].group, "/tg");
+  std::string all;
+  for (const auto& n : w.notes) all += n + "\n";
+  EXPECT_NE(all.find("calibration ignored"), std::string::npos);
+  EXPECT_NE(all.find("priority inheritance"), std::string::npos);
+  EXPECT_NE(all.find("util_min"), std::string::npos);
+  EXPECT_NE(all.find("NUMA"), std::string::npos);
+  EXPECT_NE(all.find("resources"), std::string::npos);
+  EXPECT_RTAPP_ERROR(R"({"global": {"durration": 1}, "tasks": {"t": {"run": 1}}})", "1:13", "did you mean 'duration'?");
+  EXPECT_RTAPP_ERROR(R"({"global": {"gnuplot": "yes"}, "tasks": {"t": {"run": 1}}})", "1:24", "expected true or false");
+  EXPECT_RTAPP_ERROR(R"({"global": {"duration": 0}, "tasks": {"t": {"run": 1}}})", "1:25", "expected -1 (until all tasks exit) or >= 1 second");
+  EXPECT_RTAPP_ERROR(R"({"global": {"duration": 2000000}, "tasks": {"t": {"run": 1}}})", "1:25", "absurd duration");
+}
+
+// ----------------------------------------------------------------------------- errors
+
+TEST(RtApp, StructureErrors) {
+  EXPECT_RTAPP_ERROR("[]", "1:1", "expected an object at the top level, got an array");
+  EXPECT_RTAPP_ERROR(R"({"global": {}})", "1:1", "missing \"tasks\"");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {}})", "1:11", "\"tasks\" is empty");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": 1}}, "task": 1})", "1:30", "unknown top-level key 'task'");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": 1}}, "tasks": {"u": {"run": 1}}})", "1:30", "duplicate top-level key 'tasks'");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": 1}, "t": {"run": 1}}})", "1:29", "duplicate task name 't'");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": 5}})", "1:17", "expected an object, got a number");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"loop": 1}}})", "1:17", "no events");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"loop": 1, "loop": 2, "run": 1}}})", "1:29", "duplicate key 'loop'");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"instances": 2, "run": 1}}})", "1:18", "did you mean 'instance'?");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": 1, "phases": {"p": {"run": 1}}}}})", "1:18", "beside \"phases\"");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"phases": {"p": {"run": 1, "slep": 1}}}}})", "1:45", "unknown key 'slep'");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"phases": {"p": {"delay": 1, "run": 1}}}}})", "1:35", "is a task property");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"phases": {}}}})", "1:28", "no phases");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"loop": 0, "run": 1}}})", "1:26", "expected -1 (forever) or >= 1");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"loop": -2, "run": 1}}})", "1:26", "expected -1 (forever) or >= 1");
+}
+
+TEST(RtApp, TypeAndRangeErrors) {
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": "10"}}})", "1:25", "expected an integer number of microseconds, got a string");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": 1.5}}})", "1:25", "got the fraction 1.5");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": -1}}})", "1:25", "negative time -1 us");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"sleep": 1000000000001}}})", "1:27", "absurd time");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": 99999999999999999999}}})", "1:25", "out of range");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": 1e999}}})", "1:25", "out of range");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"delay": -5, "run": 1}}})", "1:27", "negative time");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"instance": 100001, "run": 1}}})", "1:30", "expected an integer in 0..100000");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"lock": 3, "unlock": "m"}}})", "1:26", "expected a string, got a number");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"resume": ""}}})", "1:28", "expected a non-empty name");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"wait": {"ref": "c"}}}})", "1:26", "missing \"mutex\"");
+}
+
+TEST(RtApp, TooManyThreadsInTotal) {
+  std::string text = "{\"tasks\": {";
+  for (int i = 0; i < 5; ++i) text += "\"t" + std::to_string(i) + "\": {\"instance\": 30000, \"run\": 1},";
+  text += "}}";
+  const std::string msg = rtapp_err(text);
+  EXPECT_NE(msg.find("too many threads: 120000 in total, more than the limit 100000"), std::string::npos) << msg;
+}
+
+TEST(RtApp, UnknownNamesAreErrorsWithLocation) {
+  EXPECT_RTAPP_ERROR("{\"tasks\": {\"t\": {\n  \"run\": 1,\n  \"resume\": \"nobody\"}}}", "3:13", "no task suspends on 'nobody'");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"suspend": "x", "run": 1}}})", "1:29", "no task ever resumes 'x'");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"unlock": "m", "run": 1}}})", "1:28", "mutex 'm' is never locked");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"lock": "m", "run": 1}}})", "1:26", "mutex 'm' is never unlocked");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"signal": "c", "run": 1}}})", "1:28", "no task waits on 'c'");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"lock": "m", "wait": {"ref": "c", "mutex": "m"}, "unlock": "m", "run": 1}}})", "1:39", "no task signals 'c'");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"wait": {"ref": "c", "mutex": "m"}, "run": 1}, "u": {"signal": "c", "run": 1}}})", "1:26", "its mutex 'm' is never locked");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"fork": "chlid", "run": 1}, "child": {"instance": 0, "run": 1}}})", "1:26",
+                     "unknown task 'chlid': expected the name of a task of this file (did you mean 'child'?)");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"fork": "b", "run": 1}, "b": {"instance": 0, "barrier": "x", "run": 1}}})", "1:26", "uses a barrier");
+}
+
+TEST(RtApp, ResumeAndSignalCyclesDetected) {
+  // Each task suspends before resuming the next: nobody can ever start.
+  EXPECT_RTAPP_ERROR(R"({"tasks": {
+      "a": {"suspend": "a", "run": 1, "resume": "b"},
+      "b": {"suspend": "b", "run": 1, "resume": "c"},
+      "c": {"suspend": "c", "run": 1, "resume": "a"}}})",
+                     "2:24", "task 'a' can never get past this suspend on 'a': it is resumed only by 'c', which is itself blocked");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {
+      "a": {"lock": "m", "wait": {"ref": "x", "mutex": "m"}, "signal": "y", "unlock": "m", "run": 1},
+      "b": {"lock": "m", "wait": {"ref": "y", "mutex": "m"}, "signal": "x", "unlock": "m", "run": 1}}})",
+                     "2:34", "(a signal cycle)");
+  // The same pair is fine when one of them resumes the other before it suspends (rt-app's example 4).
+  EXPECT_NO_THROW(parse_rtapp(R"({"tasks": {"a": {"run": 1, "resume": "b", "suspend": "a"}, "b": {"run": 1, "resume": "a", "suspend": "b"}}})"));
+  // A forked child is started by its live parent.
+  EXPECT_NO_THROW(parse_rtapp(R"({"tasks": {"p": {"loop": 1, "fork": "c", "resume": "c"}, "c": {"instance": 0, "suspend": "c", "run": 1}}})"));
+}
+
+TEST(RtApp, LoopsThatTakeNoTimeAreRefused) {
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": 0}}})", "1:12", "task 't' loops forever but one pass of its program takes no simulated time");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"a": {"resume": "b"}, "b": {"suspend": "b", "run": 1}}})", "1:12", "task 'a' loops forever");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"phases": {"p": {"run": 1}, "q": {"loop": -1, "yield"}}}}})", "1:46",
+                     "task 't' phase 'q' loops forever but takes no simulated time");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"loop": 2000000, "sleep": 0}}})", "1:12", "2000000 passes that take no simulated time");
+  EXPECT_NO_THROW(parse_rtapp(R"({"tasks": {"t": {"loop": 20, "run": 0}}})"));  // finite and small: fine
+  EXPECT_NO_THROW(parse_rtapp(R"({"tasks": {"t": {"timer": {"ref": "x", "period": 1000}}}})"));  // a timer advances
+}
+
+// ----------------------------------------------------------------------------- end to end
+
+TEST(RtAppRun, InstancesAreNamedAndEveryEventKindRuns) {
+  const workload w = parse_rtapp(R"({
+    "global": {"duration": 1},
+    "tasks": {
+      "producer": {"instance": 2, "loop": -1,
+        "phases": {
+          "a": {"run": 500, "runtime": 200, "resume": "cons", "lock": "m", "signal": "c", "unlock": "m",
+                "timer": {"ref": "unique", "period": 5000}},
+          "b": {"loop": 2, "sleep": 300, "yield", "mem": 4000, "iorun": 4000, "barrier": "bar",
+                "timer": {"ref": "shared", "period": 10000, "mode": "absolute"}}
+        }},
+      "cons": {"suspend", "run": 100, "lock": "m", "wait": {"ref": "c", "mutex": "m"}, "unlock": "m", "fork": "child"},
+      "child": {"instance": 0, "loop": 1, "run": 50}
+    }
+  })", "e2e.json");
+  for (const policy_entry& p : {ref_entry(), rt_entry()}) {
+    const run_result r = p.run(w, quick(msec(200)), {});
+    std::vector<std::string> names;
+    for (const auto& t : r.tasks) names.push_back(t.name);
+    ASSERT_GE(names.size(), 3u);
+    EXPECT_EQ(names[0], "producer-0");
+    EXPECT_EQ(names[1], "producer-1");
+    EXPECT_EQ(names[2], "cons-0");  // single instance is suffixed too (rt-app's convention)
+    EXPECT_GT(r.tasks[0].cpu_ns, 0);
+    EXPECT_GT(r.tasks[2].cpu_ns, 0);
+  }
+}
+
+TEST(RtAppRun, DeadlineAndRtTasksRun) {
+  const workload w = parse_rtapp(R"({"global": {"duration": 1}, "tasks": {
+      "dl": {"policy": "SCHED_DEADLINE", "dl-runtime": 1000, "dl-period": 10000, "run": 900, "timer": {"ref": "unique", "period": 10000}},
+      "ff": {"policy": "SCHED_FIFO", "priority": 20, "run": 100, "sleep": 1000},
+      "bg": {"run": 10000}}})", "w.json");
+  const run_result r = rt_entry().run(w, quick(msec(100)), {});
+  ASSERT_EQ(r.tasks.size(), 3u);
+  for (const auto& t : r.tasks) EXPECT_GT(t.cpu_ns, 0) << t.name;
+}
+
+std::string shared_dir() {
+  std::string f = __FILE__;  // .../tests/unit/sim_rtapp_test.cpp
+  for (int i = 0; i < 3; ++i) f = f.substr(0, f.find_last_of('/'));
+  return f + "/../shared/workloads/rt-app/";
+}
+
+TEST(RtAppRun, EverySharedFileImportsAndRuns) {
+  const char* files[] = {"browser-short.json",     "mp3-short.json",         "template.json",
+                         "tutorial-example1.json", "tutorial-example2.json", "tutorial-example3.json",
+                         "tutorial-example4.json", "tutorial-example5.json", "tutorial-example6.json",
+                         "video-short.json"};
+  if (!std::ifstream(shared_dir() + files[0]).good()) GTEST_SKIP() << "no " << shared_dir() << " (ctest sim/rtapp/corpus checks it)";
+  for (const char* f : files) {
+    workload w;
+    std::string err;
+    ASSERT_EQ(load_rt_app(shared_dir() + f, w, err), 0) << err;
+    EXPECT_EQ(w.name, f);
+    EXPECT_FALSE(w.tasks.empty());
+    const run_result r = rt_entry().run(w, quick(sec(1)), {});
+    std::int64_t cpu = 0;
+    for (const auto& t : r.tasks) cpu += t.cpu_ns;
+    EXPECT_GT(cpu, 0) << f;
+  }
+}
+
+TEST(RtAppLoad, FileErrors) {
+  workload w;
+  std::string err;
+  EXPECT_EQ(load_rt_app("/nonexistent/x.json", w, err), 3);
+  EXPECT_EQ(err, "/nonexistent/x.json: cannot open: No such file or directory");
+  EXPECT_EQ(load_rt_app("/", w, err), 3);
+  EXPECT_NE(err.find("cannot read"), std::string::npos) << err;
+  EXPECT_THROW(load_rtapp("/nonexistent/x.json"), rtapp_error);
+}
+
+}  // namespace

@@ -804,7 +804,7 @@ class engine {
     if constexpr (detail_sim::root_admission<Binding>::value) {
       return Binding::setup(cpu(ci).rq, cpu(0).rq, t, p, st(now_));
     } else {
-      return Binding::setup(cpu(ci).rq, t, p);
+      return Binding::setup(cpu(ci).rq, t, p, st(now_));
     }
   }
   void bind_task_dead(int ci, task_type& t) {

@@ -138,6 +138,18 @@ errc setup_rt_fair(Stack& s, Task& t, const sched_params& p) noexcept {
   t.sched_class = static_cast<int>(Fair);
   return s.template get<Fair>().setup(t, p);
 }
+
+/// After a successful setup moved `t` from class `old_cls` to another class of `s`: the old
+/// class's switched_from (policy.hpp), so it releases what it keeps per task (goodness24's
+/// all-tasks link, edf's bandwidth). Harmless for a task that was never in the old class.
+template <class Stack, class Task>
+void leave_class(Stack& s, Task& t, int old_cls, sched_time now) noexcept {
+  if (old_cls == t.sched_class || old_cls < 0 || static_cast<std::size_t>(old_cls) >= Stack::nr_classes) return;
+  const int new_cls = t.sched_class;
+  t.sched_class = old_cls;
+  s.switched_from(t, now);
+  t.sched_class = new_cls;
+}
 }  // namespace detail_sim
 /// @endcond
 
@@ -148,10 +160,14 @@ struct stack_binding<Task, Rt, Fair, void> {
   using stack_type = class_stack<member_sched_class, Rt, Fair>;
   static constexpr bool has_deadline_class = false;
   /// Picks the class from `p.kind` and loads the entity.
-  static errc setup(stack_type& s, Task& t, const sched_params& p) noexcept {
+  static errc setup(stack_type& s, Task& t, const sched_params& p, sched_time now) noexcept {
     const int old = t.sched_class;
     const errc e = detail_sim::setup_rt_fair<stack_type, 0, 1>(s, t, p);
-    if (e != errc::ok) t.sched_class = old;
+    if (e != errc::ok) {
+      t.sched_class = old;
+    } else {
+      detail_sim::leave_class(s, t, old, now);
+    }
     return e;
   }
 };
@@ -173,8 +189,14 @@ struct stack_binding {
       e = root.template get<0>().setup(t, p);
     } else {
       e = detail_sim::setup_rt_fair<stack_type, 1, 2>(local, t, p);
-      if (e == errc::ok && old == 0) root.template get<0>().task_dead(t, now);  // leaves SCHED_DEADLINE
+      if (e == errc::ok && old == 0) {
+        root.template get<0>().switched_from(t, now);  // leaves SCHED_DEADLINE: bandwidth released
+      } else if (e == errc::ok) {
+        detail_sim::leave_class(local, t, old, now);
+      }
     }
+    // Entered SCHED_DEADLINE from rt or the fair class: the class it left releases it.
+    if (e == errc::ok && p.kind == sched_kind::deadline) detail_sim::leave_class(local, t, old, now);
     if (e != errc::ok) t.sched_class = old;
     return e;
   }

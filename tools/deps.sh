@@ -34,4 +34,4 @@ SCHEDCORE_CROSS_PACKAGES=(gcc-arm-none-eabi binutils-arm-none-eabi gcc-riscv64-u
 SCHEDCORE_PORT_PACKAGES=(linux-headers-amd64 kmod qemu-system-x86 gcc-12 g++-12)
 # The HTML report's rendering test (tests/sim/report_render.sh): headless Chromium takes a
 # screenshot of `schedsim report` output; a font so that text renders.
-SCHEDCORE_DOCS_PACKAGES=(chromium fonts-dejavu-core)
+SCHEDCORE_DOCS_PACKAGES=(chromium fonts-dejavu-core zlib1g-dev)

@@ -11,7 +11,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 . tools/deps.sh
-schedcore_install_deps "${SCHEDCORE_HOST_PACKAGES[@]}" "${SCHEDCORE_CROSS_PACKAGES[@]}" "${SCHEDCORE_PORT_PACKAGES[@]}"
+schedcore_install_deps "${SCHEDCORE_HOST_PACKAGES[@]}" "${SCHEDCORE_CROSS_PACKAGES[@]}" \
+  "${SCHEDCORE_PORT_PACKAGES[@]}" "${SCHEDCORE_DOCS_PACKAGES[@]}"
 jobs=$(nproc 2>/dev/null || echo 2)
 
 echo "== release (g++)"

@@ -34,6 +34,7 @@
 #include "schedcore/policy/class_stack.hpp"
 #include "schedcore/policy/edf.hpp"
 #include "schedcore/policy/eevdf.hpp"
+#include "schedcore/policy/entity_access.hpp"
 #include "schedcore/policy/fair_weights.hpp"
 #include "schedcore/policy/flags.hpp"
 #include "schedcore/policy/goodness24.hpp"

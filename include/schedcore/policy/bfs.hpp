@@ -47,6 +47,7 @@
 #include "schedcore/intrusive/rb_hook.hpp"
 #include "schedcore/intrusive/rb_tree.hpp"
 #include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/entity_access.hpp"
 #include "schedcore/policy/params.hpp"
 
 namespace schedcore {
@@ -89,14 +90,7 @@ class bfs_policy {
   /// @cond INTERNAL
   static bfs_entity& E(Task& t) noexcept { return EntityOf::get(t); }
   static const bfs_entity& E(const Task& t) noexcept { return EntityOf::get(t); }
-  struct value_traits {
-    using value_type = Task;
-    using hook_type = rb_hook<link_mode::normal, bfs_hook_tag>;
-    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
-    static Task& from_hook(hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(static_cast<bfs_entity&>(h));
-    }
-  };
+  using value_traits = entity_hook_access<Task, bfs_entity, EntityOf, rb_hook<link_mode::normal, bfs_hook_tag>>;
   struct by_deadline {
     bool operator()(const Task& a, const Task& b) const noexcept { return E(a).deadline < E(b).deadline; }
   };

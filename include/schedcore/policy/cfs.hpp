@@ -68,6 +68,7 @@
 #include "schedcore/intrusive/rb_tree.hpp"
 #include "schedcore/policy/fair_weights.hpp"
 #include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/entity_access.hpp"
 #include "schedcore/policy/params.hpp"
 
 namespace schedcore {
@@ -103,14 +104,7 @@ template <class Task, class EntityOf = base_entity<cfs_entity>>
 class cfs_policy {
   /// @cond INTERNAL
   using hook = rb_hook<link_mode::normal, cfs_hook_tag>;
-  struct hook_access {
-    using value_type = Task;
-    using hook_type = hook;
-    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
-    static Task& from_hook(hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(static_cast<cfs_entity&>(h));
-    }
-  };
+  using hook_access = entity_hook_access<Task, cfs_entity, EntityOf, hook>;
   struct by_vruntime {
     using value_type = Task;
     bool operator()(const Task& a, const Task& b) const noexcept {

@@ -93,6 +93,7 @@
 #include "schedcore/intrusive/rb_tree.hpp"
 #include "schedcore/policy/fair_weights.hpp"
 #include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/entity_access.hpp"
 #include "schedcore/policy/params.hpp"
 
 namespace schedcore {
@@ -127,14 +128,7 @@ template <class Task, class EntityOf = base_entity<cfs2007_entity>>
 class cfs2007_policy {
   /// @cond INTERNAL
   using hook = rb_hook<link_mode::normal, cfs2007_hook_tag>;
-  struct hook_access {
-    using value_type = Task;
-    using hook_type = hook;
-    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
-    static Task& from_hook(hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(static_cast<cfs2007_entity&>(h));
-    }
-  };
+  using hook_access = entity_hook_access<Task, cfs2007_entity, EntityOf, hook>;
   struct by_key {
     using value_type = Task;
     bool operator()(const Task& a, const Task& b) const noexcept {

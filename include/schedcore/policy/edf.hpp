@@ -66,6 +66,7 @@
 #include "schedcore/intrusive/rb_hook.hpp"
 #include "schedcore/intrusive/rb_tree.hpp"
 #include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/entity_access.hpp"
 #include "schedcore/policy/params.hpp"
 
 namespace schedcore {
@@ -104,14 +105,7 @@ class edf_policy {
   static edf_entity& E(Task& t) noexcept { return EntityOf::get(t); }
   static const edf_entity& E(const Task& t) noexcept { return EntityOf::get(t); }
   template <class Tag>
-  struct value_traits {
-    using value_type = Task;
-    using hook_type = rb_hook<link_mode::normal, Tag>;
-    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
-    static Task& from_hook(hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(static_cast<edf_entity&>(h));
-    }
-  };
+  using value_traits = entity_hook_access<Task, edf_entity, EntityOf, rb_hook<link_mode::normal, Tag>>;
   struct by_deadline {
     bool operator()(const Task& a, const Task& b) const noexcept { return E(a).deadline < E(b).deadline; }
   };

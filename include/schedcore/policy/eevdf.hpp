@@ -69,6 +69,7 @@
 #include "schedcore/intrusive/rb_tree.hpp"
 #include "schedcore/policy/fair_weights.hpp"
 #include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/entity_access.hpp"
 #include "schedcore/policy/params.hpp"
 
 namespace schedcore {
@@ -103,14 +104,7 @@ class eevdf_policy {
   using hook_t = rb_hook<link_mode::normal, eevdf_hook_tag>;
   static eevdf_entity& E(Task& t) noexcept { return EntityOf::get(t); }
   static const eevdf_entity& E(const Task& t) noexcept { return EntityOf::get(t); }
-  struct value_traits {
-    using value_type = Task;
-    using hook_type = hook_t;
-    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
-    static Task& from_hook(hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(static_cast<eevdf_entity&>(h));
-    }
-  };
+  using value_traits = entity_hook_access<Task, eevdf_entity, EntityOf, hook_t>;
   struct by_deadline {
     bool operator()(const Task& a, const Task& b) const noexcept { return E(a).deadline < E(b).deadline; }
   };

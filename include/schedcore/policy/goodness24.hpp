@@ -68,6 +68,7 @@
 #include "schedcore/intrusive/list.hpp"
 #include "schedcore/intrusive/list_hook.hpp"
 #include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/entity_access.hpp"
 #include "schedcore/policy/params.hpp"
 
 namespace schedcore {
@@ -95,19 +96,7 @@ struct goodness24_entity : list_hook<goodness24_run_tag>, list_hook<goodness24_a
 template <class Task, class EntityOf = base_entity<goodness24_entity>>
 class goodness24_policy {
   template <class Tag>
-  struct hook_access {
-    using value_type = Task;
-    using hook_type = list_hook<Tag>;
-    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
-    static const hook_type& to_hook(const Task& t) noexcept { return EntityOf::get(t); }
-    static Task& to_value(hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(static_cast<goodness24_entity&>(h));
-    }
-    static const Task& to_value(const hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(
-          const_cast<goodness24_entity&>(static_cast<const goodness24_entity&>(h)));
-    }
-  };
+  using hook_access = entity_hook_access<Task, goodness24_entity, EntityOf, list_hook<Tag>>;
   using run_access = hook_access<goodness24_run_tag>;
   using all_access = hook_access<goodness24_all_tag>;
 

@@ -65,6 +65,7 @@
 #include "schedcore/core/types.hpp"
 #include "schedcore/intrusive/list_hook.hpp"
 #include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/entity_access.hpp"
 #include "schedcore/policy/params.hpp"
 #include "schedcore/queue/prio_array.hpp"
 
@@ -99,18 +100,7 @@ struct nicksched_entity : list_hook<nicksched_hook_tag> {
 /// @tparam EntityOf accessor from Task to its nicksched_entity (see policy/params.hpp)
 template <class Task, class EntityOf = base_entity<nicksched_entity>>
 class nicksched_policy {
-  struct hook_access {
-    using value_type = Task;
-    using hook_type = list_hook<nicksched_hook_tag>;
-    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
-    static const hook_type& to_hook(const Task& t) noexcept { return EntityOf::get(t); }
-    static Task& to_value(hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(static_cast<nicksched_entity&>(h));
-    }
-    static const Task& to_value(const hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(const_cast<nicksched_entity&>(static_cast<const nicksched_entity&>(h)));
-    }
-  };
+  using hook_access = entity_hook_access<Task, nicksched_entity, EntityOf, list_hook<nicksched_hook_tag>>;
 
  public:
   using task_type = Task;                           ///< the task type

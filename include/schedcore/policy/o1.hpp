@@ -87,6 +87,7 @@
 #include "schedcore/core/types.hpp"
 #include "schedcore/intrusive/list_hook.hpp"
 #include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/entity_access.hpp"
 #include "schedcore/policy/params.hpp"
 #include "schedcore/queue/prio_array.hpp"
 
@@ -136,18 +137,7 @@ struct o1_entity : list_hook<o1_hook_tag> {
 /// @tparam EntityOf accessor from Task to its o1_entity (see policy/params.hpp)
 template <class Task, class EntityOf = base_entity<o1_entity>>
 class o1_policy {
-  struct hook_access {
-    using value_type = Task;
-    using hook_type = list_hook<o1_hook_tag>;
-    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
-    static const hook_type& to_hook(const Task& t) noexcept { return EntityOf::get(t); }
-    static Task& to_value(hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(static_cast<o1_entity&>(h));
-    }
-    static const Task& to_value(const hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(const_cast<o1_entity&>(static_cast<const o1_entity&>(h)));
-    }
-  };
+  using hook_access = entity_hook_access<Task, o1_entity, EntityOf, list_hook<o1_hook_tag>>;
 
  public:
   using task_type = Task;                    ///< the task type

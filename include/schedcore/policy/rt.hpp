@@ -31,6 +31,7 @@
 #include "schedcore/core/types.hpp"
 #include "schedcore/intrusive/list_hook.hpp"
 #include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/entity_access.hpp"
 #include "schedcore/policy/params.hpp"
 #include "schedcore/queue/prio_array.hpp"
 
@@ -66,18 +67,7 @@ struct rt_defaults {
 template <class Task, class EntityOf = base_entity<rt_entity>, class Config = rt_defaults>
 class rt_policy {
   static_assert(Config::nr_prios >= 2 && Config::nr_prios <= 256, "rt_policy: 2..256 priorities");
-  struct hook_access {
-    using value_type = Task;
-    using hook_type = list_hook<rt_hook_tag>;
-    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
-    static const hook_type& to_hook(const Task& t) noexcept { return EntityOf::get(t); }
-    static Task& to_value(hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(static_cast<rt_entity&>(h));
-    }
-    static const Task& to_value(const hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(const_cast<rt_entity&>(static_cast<const rt_entity&>(h)));
-    }
-  };
+  using hook_access = entity_hook_access<Task, rt_entity, EntityOf, list_hook<rt_hook_tag>>;
 
  public:
   using task_type = Task;                   ///< the task type

@@ -94,6 +94,7 @@
 #include "schedcore/intrusive/list.hpp"
 #include "schedcore/intrusive/list_hook.hpp"
 #include "schedcore/policy/flags.hpp"
+#include "schedcore/policy/entity_access.hpp"
 #include "schedcore/policy/params.hpp"
 #include "schedcore/queue/stair_array.hpp"
 
@@ -120,18 +121,7 @@ struct sd_entity : list_hook<sd_hook_tag> {
 /// @tparam EntityOf accessor from Task to its sd_entity (see policy/params.hpp)
 template <class Task, class EntityOf = base_entity<sd_entity>>
 class sd_policy {
-  struct hook_access {
-    using value_type = Task;
-    using hook_type = list_hook<sd_hook_tag>;
-    static hook_type& to_hook(Task& t) noexcept { return EntityOf::get(t); }
-    static const hook_type& to_hook(const Task& t) noexcept { return EntityOf::get(t); }
-    static Task& to_value(hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(static_cast<sd_entity&>(h));
-    }
-    static const Task& to_value(const hook_type& h) noexcept {
-      return EntityOf::template task_of<Task>(const_cast<sd_entity&>(static_cast<const sd_entity&>(h)));
-    }
-  };
+  using hook_access = entity_hook_access<Task, sd_entity, EntityOf, list_hook<sd_hook_tag>>;
   static constexpr unsigned last_level = sd_levels - 1;
   static constexpr u64 all_slots = (u64{1} << sd_levels) - 1;
 

@@ -14,7 +14,7 @@
 /// `SCHEDCORE_WARN_ON` follows the kernel's `WARN_ON`: it always evaluates its condition and
 /// returns it, so it can guard a recovery path: `if (SCHEDCORE_WARN_ON(!linked)) return;`.
 /// `SCHEDCORE_MISUSE` is the same shape for API misuse that a container detects and refuses
-/// (double insert, erase of an unlinked node, priority out of range): the operation returns
+/// (a second insert of a linked node, erase of an unlinked node, priority out of range): the operation returns
 /// without changing anything, and debug builds also report it.
 ///
 /// @par Redirecting the handler

@@ -6,7 +6,7 @@
 /// Zircon's `SchedWeight`, so that an expression mixing weights and lag never promotes to
 /// unsigned by accident. No floating point anywhere: the core may run where the FPU is off.
 ///
-/// Multiplication of two fixed values needs a double-width product; for a 64-bit raw type it
+/// Multiplication of two fixed values needs a two-word product; for a 64-bit raw type it
 /// uses `__int128` where the compiler has it and an exact 32x32 split otherwise (32-bit CPUs).
 /// Division truncates toward zero. Overflow is the caller's to avoid, as with plain integers.
 #ifndef SCHEDCORE_CORE_FIXED_HPP
@@ -40,7 +40,7 @@ constexpr s64 mul_shift_s64_portable(s64 a, s64 b, unsigned shift) noexcept {
   return static_cast<s64>(shifted);
 }
 
-/// `(a * b) >> shift` with a double-width intermediate, rounding toward negative infinity:
+/// `(a * b) >> shift` with a two-word intermediate, rounding toward negative infinity:
 /// `__int128` where the compiler has it, the portable split otherwise. @pre shift < 64
 constexpr s64 mul_shift_s64(s64 a, s64 b, unsigned shift) noexcept {
 #ifdef __SIZEOF_INT128__
@@ -100,7 +100,7 @@ class fixed {
   friend constexpr fixed operator-(fixed a, fixed b) noexcept { return from_raw(static_cast<Int>(a.raw_ - b.raw_)); }
   /// Negation.
   friend constexpr fixed operator-(fixed a) noexcept { return from_raw(static_cast<Int>(-a.raw_)); }
-  /// Product of two fixed values (double-width intermediate).
+  /// Product of two fixed values (two-word intermediate).
   friend constexpr fixed operator*(fixed a, fixed b) noexcept {
     return from_raw(static_cast<Int>(detail::mul_shift_s64(a.raw_, b.raw_, FracBits)));
   }

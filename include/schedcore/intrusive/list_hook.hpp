@@ -9,7 +9,7 @@
 ///   are bare `list_node` sentinels.
 /// - Link modes (Boost.Intrusive's `link_mode`): `list_link_mode::safe` (the default) keeps the
 ///   invariant "unlinked <=> `sc_next == nullptr`": hooks start null (constexpr), containers
-///   null them on every removal and check them on every insertion, so a double insert or the
+///   null them on every removal and check them on every insertion, so a second insert or the
 ///   erase of an unlinked task is reported (`SCHEDCORE_MISUSE`) and refused with no state
 ///   change. `list_link_mode::normal` skips the two stores and the test; a removed hook then
 ///   keeps stale pointers and misuse is undefined, as with the kernel's `list_del`.

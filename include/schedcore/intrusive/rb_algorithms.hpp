@@ -332,7 +332,7 @@ struct rb_algorithms {
       if (traits::is_red(s)) {
         /*
          * Case 1: red sibling. Rotate at parent towards n; s becomes the subtree's black top,
-         * parent turns red, and n's new sibling (the old near nephew) is black.
+         * parent turns red, and n's current sibling (the old near nephew) is black.
          *
          *     P              S
          *    / \            / \

@@ -14,7 +14,7 @@
 /// `subtree_best<Traits>` stores in every node the best of the node's own value and its
 /// children's stored bests, so `best(root)` is the best value of the whole tree and each
 /// subtree answers "does anything in here beat X?" in O(1). Maintenance costs, per insert, a
-/// walk up from the new leaf that stops at the first unchanged ancestor, plus O(1) per
+/// walk up from the fresh leaf that stops at the first unchanged ancestor, plus O(1) per
 /// rotation; per erase, the same walk from the removal point (and from the successor's old
 /// parent when the erased node had two children).
 ///
@@ -115,13 +115,13 @@ struct subtree_best {
     static SCHEDCORE_ALWAYS_INLINE void copy(const node* from, node* to) noexcept {
       Traits::set_best(NodeToValue::value(to), Traits::best(NodeToValue::value(from)));
     }
-    /// After a rotation: the new top covers exactly the old top's node set; the old top lost
+    /// After a rotation: the fresh top covers exactly the old top's node set; the old top lost
     /// part of its subtree and is recomputed.
     static SCHEDCORE_ALWAYS_INLINE void rotate(node* old_top, node* new_top) noexcept {
       Traits::set_best(NodeToValue::value(new_top), Traits::best(NodeToValue::value(old_top)));
       Traits::set_best(NodeToValue::value(old_top), compute(old_top));
     }
-    /// A new leaf's subtree is itself.
+    /// A fresh leaf's subtree is itself.
     static SCHEDCORE_ALWAYS_INLINE void leaf(node* n) noexcept {
       auto& v = NodeToValue::value(n);
       Traits::set_best(v, Traits::value(v));

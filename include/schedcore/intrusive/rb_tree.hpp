@@ -9,7 +9,7 @@
 /// - Order: `Less` is a stateless, default-constructible strict weak order on `const T&`
 ///   (wrap-safe for time keys: rb_member_less over a vtime / sched_time member, or
 ///   rb_member_wrap_less over a raw u64). Equal keys keep FIFO order: the insert descent sends
-///   ties to the right, so a new task lands after every task with an equal key, rotations
+///   ties to the right, so a fresh task lands after every task with an equal key, rotations
 ///   preserve in-order position, and pop_front() returns equal-key tasks in insertion order.
 ///   This costs nothing, unlike a per-queue sequence tie-break (an extra word per task and a
 ///   second comparison per level), and matches CFS's `entity_before()` (strict `<`).
@@ -25,16 +25,16 @@
 ///   `rb_add_cached` tracks leftmost with a branch that random keys mispredict
 ///   (perf-anchors.md); a branchy descent only wins when the path is predictable.
 /// - Leftmost fast path: a task strictly before the current minimum (a wakeup placed left of
-///   min_vruntime, a new earliest deadline) is linked as the leftmost's (empty) left child
+///   min_vruntime, a fresh earliest deadline) is linked as the leftmost's (empty) left child
 ///   with no descent: one comparison, then the usual rebalancing.
-/// - Erase returns the new leftmost without a successor search unless the erased task *was*
+/// - Erase returns the fresh leftmost without a successor search unless the erased task *was*
 ///   the leftmost; then the successor is O(1): the leftmost has no left child, so it is its
 ///   right child (necessarily a red leaf) or else its parent.
 /// - Invariants (checked by verify()): BST order under Less in an in-order walk, the five
 ///   red-black rules, parent back-links, every augmented value equal to its recomputation,
 ///   `size()` equal to the node count, the cached leftmost equal to the first node, and (safe
 ///   hooks) no linked node carrying the unlinked mark.
-/// - Complexity: insert, erase O(log n) (O(1) descent for a new minimum; erase of the
+/// - Complexity: insert, erase O(log n) (O(1) descent for a fresh minimum; erase of the
 ///   leftmost needs no extra search);
 ///   front, empty, size O(1); pop_front O(log n); iteration O(1) amortised per step;
 ///   find_first_by_best O(log n); verify O(n) time, O(log n) stack; clear O(1) for normal
@@ -186,7 +186,7 @@ class rb_tree {
 
   /// Inserts `t` after every task with an equal key.
   /// @pre `t` is not in any tree (checked, and refused, with link_mode::safe hooks)
-  /// @return true when `t` became the leftmost (the new front()); false when it did not, or
+  /// @return true when `t` became the leftmost (the fresh front()); false when it did not, or
   /// when the insert was refused as misuse.
   /// @par Complexity O(log n): one branch-free descent, then at most two rotations.
   bool insert(T& t) noexcept {
@@ -233,9 +233,9 @@ class rb_tree {
   /// Removes `t`.
   /// @pre `t` is in this tree (with link_mode::safe hooks, erase of an unlinked task is
   /// reported and refused)
-  /// @return the new front() (nullptr if the tree became empty); on refusal, the unchanged
+  /// @return the fresh front() (nullptr if the tree became empty); on refusal, the unchanged
   /// front().
-  /// @par Complexity O(log n); the new leftmost costs nothing extra (O(1) when `t` was it).
+  /// @par Complexity O(log n); the fresh leftmost costs nothing extra (O(1) when `t` was it).
   T* erase(T& t) noexcept {
     node* const n = to_node(t);
     if constexpr (mode == link_mode::safe) {

@@ -13,7 +13,7 @@
 ///   task that slept long comes back with an old, early deadline and runs promptly. Deadlines
 ///   are absolute ns (MuQSS "niffies"), compared wrap-safe.
 /// - Expiry: the slice is charged at ticks and when the task stops running; when less than
-///   RESCHED_US (100 us) is left it expires (refill + new deadline, BFS `time_slice_expired`)
+///   RESCHED_US (100 us) is left it expires (refill + fresh deadline, BFS `time_slice_expired`)
 ///   and a reschedule is requested if anything else is queued.
 /// - Pick: the earliest deadline among SCHED_NORMAL/BATCH tasks; only if there are none, the
 ///   earliest among SCHED_IDLEPRIO tasks (which run only when nothing else wants the CPU).
@@ -178,7 +178,7 @@ class bfs_policy {
     curr_ = &t;
     e.exec_start = now;
   }
-  /// Running `t` stops running: charged (an expired slice gets its new deadline) and requeued.
+  /// Running `t` stops running: charged (an expired slice gets its fresh deadline) and requeued.
   void put_prev(Task& t, sched_time now) noexcept {
     if (&t != curr_) return;
     bfs_entity& e = E(t);
@@ -187,7 +187,7 @@ class bfs_policy {
     curr_ = nullptr;
     tree_of(e).insert(t);
   }
-  /// Charges curr; at expiry refills the slice with a new deadline and asks for a reschedule
+  /// Charges curr; at expiry refills the slice with a fresh deadline and asks for a reschedule
   /// when another task is queued.
   bool tick(Task& curr, sched_time now) noexcept {
     if (&curr != curr_) return false;
@@ -211,7 +211,7 @@ class bfs_policy {
   }
   /// Queued tasks including a running one.
   usize nr_runnable() const noexcept { return nr_; }
-  /// sched_yield(): the slice expires (new deadline) [R].
+  /// sched_yield(): the slice expires (fresh deadline) [R].
   void yield(Task& curr, sched_time now) noexcept {
     if (&curr != curr_) return;
     bfs_entity& e = E(curr);

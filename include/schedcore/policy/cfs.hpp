@@ -8,7 +8,7 @@
 ///   weight tables and the kernel's `__calc_delta` shift handling: fair_weights.hpp). The
 ///   timeline is an rb_tree keyed by vruntime with the leftmost cached; ties are FIFO, as the
 ///   kernel's `entity_before()` (§2.1). As in the kernel the running task (`curr`) is *out* of
-///   the tree: set_next erases it, put_prev reinserts it with its new vruntime.
+///   the tree: set_next erases it, put_prev reinserts it with its fresh vruntime.
 /// - `min_vruntime` = max(old, min(curr.vr if curr is queued, leftmost.vr)): monotonic (§2.1).
 ///   It starts at 2^64 − 2^20 ns as in the kernel's `init_cfs_rq` (so every run crosses the
 ///   wrap early); `reset_vruntime()` sets it on an empty queue (tests, ports).
@@ -19,7 +19,7 @@
 ///   `period(nr)` = latency, or nr·min_granularity when nr > nr_latency; `sched_slice(se)` =
 ///   period(nr_running + !on_rq) · w / (W + (on_rq ? 0 : w)) through `__calc_delta` with the
 ///   queue's inverse load.
-/// - place_entity (§2.4): a new task starts at min_vruntime + vslice (START_DEBIT); a waking
+/// - place_entity (§2.4): a fresh task starts at min_vruntime + vslice (START_DEBIT); a waking
 ///   task at max(own vruntime, min_vruntime − thresh) with thresh = latency (min_granularity for
 ///   SCHED_IDLE, 5.15+), halved by GENTLE_FAIR_SLEEPERS. task_new() also starts from curr's
 ///   vruntime (`task_fork_fair`) and honours `child_runs_first` (swap with curr).
@@ -46,7 +46,7 @@
 ///   the old queue at wake time as the kernel's `migrate_task_rq_fair` does; this can only
 ///   place the task later, never earlier, than the kernel, and the sleeper credit applies after.
 /// - A task enqueued for the first time without task_new() (a driver that only wakes tasks) is
-///   placed as a new task: min_vruntime + vslice (START_DEBIT), as if forked by nobody.
+///   placed as a fresh task: min_vruntime + vslice (START_DEBIT), as if forked by nobody.
 /// - Complexity: enqueue, dequeue, put_prev, set_next O(log n); pick_next O(1) (leftmost,
 ///   plus one `next()` step, O(1) amortised, when the skip buddy is leftmost); tick,
 ///   wakeup_preempt, yield O(1); verify O(n). No division on the hot path except one 32-bit
@@ -78,7 +78,7 @@ struct cfs_hook_tag {};
 
 /// Which frame a cfs entity's vruntime is in.
 enum class cfs_vstate : u8 {
-  fresh,     ///< never placed: the first enqueue places it as a new task
+  fresh,     ///< never placed: the first enqueue places it as a fresh task
   relative,  ///< vruntime − min_vruntime (after task_new or a non-sleep dequeue)
   absolute,  ///< on this queue's vruntime scale (queued, or asleep)
 };
@@ -129,7 +129,7 @@ class cfs_policy {
     s64 cpus = 1;                         ///< online CPUs (the scaling factor's input)
     s64 tunable_scaling = 1;              ///< 0 NONE, 1 LOG (default), 2 LINEAR
     s64 gentle_fair_sleepers = 1;         ///< GENTLE_FAIR_SLEEPERS: sleeper credit latency/2
-    s64 start_debit = 1;                  ///< START_DEBIT: new tasks start one vslice late
+    s64 start_debit = 1;                  ///< START_DEBIT: fresh tasks start one vslice late
     s64 wakeup_preemption = 1;            ///< WAKEUP_PREEMPTION
     s64 next_buddy = 0;                   ///< NEXT_BUDDY (off by default)
     s64 last_buddy = 1;                   ///< LAST_BUDDY
@@ -148,7 +148,7 @@ class cfs_policy {
        "sched_tunable_scaling: 0 none, 1 log, 2 linear"},
       {"gentle_fair_sleepers", knob_unit::flag, &knobs::gentle_fair_sleepers, 0, 1,
        "halve the sleeper credit (GENTLE_FAIR_SLEEPERS)"},
-      {"start_debit", knob_unit::flag, &knobs::start_debit, 0, 1, "new tasks start one vslice late"},
+      {"start_debit", knob_unit::flag, &knobs::start_debit, 0, 1, "fresh tasks start one vslice late"},
       {"wakeup_preemption", knob_unit::flag, &knobs::wakeup_preemption, 0, 1, "wakeups may preempt"},
       {"next_buddy", knob_unit::flag, &knobs::next_buddy, 0, 1, "prefer the last wakee (NEXT_BUDDY)"},
       {"last_buddy", knob_unit::flag, &knobs::last_buddy, 0, 1, "return the CPU to a preempted task"},
@@ -263,7 +263,7 @@ class cfs_policy {
     e.vstate = cfs_vstate::relative;
   }
 
-  /// `t` becomes runnable: renormalised if relative, placed as new if fresh, given the sleeper
+  /// `t` becomes runnable: renormalised if relative, placed as fresh if fresh, given the sleeper
   /// credit on `wakeup`, then inserted into the timeline.
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     cfs_entity& e = E(t);
@@ -352,7 +352,7 @@ class cfs_policy {
     e.prev_sum_exec_runtime = e.sum_exec_runtime;
   }
 
-  /// Running `t` stops running: charged, then reinserted at its new vruntime.
+  /// Running `t` stops running: charged, then reinserted at its fresh vruntime.
   void put_prev(Task& t, sched_time now) noexcept {
     if (&t != curr_) return;
     update_curr(now);
@@ -487,7 +487,7 @@ class cfs_policy {
     min_vruntime_ = later_of(min_vruntime_, v);
   }
 
-  // place_entity(): `initial` = a new task (START_DEBIT), else a wakeup (sleeper credit).
+  // place_entity(): `initial` = a fresh task (START_DEBIT), else a wakeup (sleeper credit).
   void place_entity(cfs_entity& e, bool initial) noexcept {
     vtime v = min_vruntime_;
     if (initial) {

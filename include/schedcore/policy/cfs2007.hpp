@@ -69,7 +69,7 @@
 ///   (fair_clock may legitimately be 0 and wraps); a task woken without a preceding sleep
 ///   dequeue gets no sleeper credit.
 /// - A task enqueued first without task_new() (a driver that only wakes tasks) is enqueued as
-///   a plain new task (wait_runtime 0, no sleeper credit), as `activate_task(p, 0)`.
+///   a plain fresh task (wait_runtime 0, no sleeper credit), as `activate_task(p, 0)`.
 /// - Migrated wakeups (`wakeup|migrated`): the kernel shifts sleep_start_fair by the two
 ///   queues' fair-clock offset at migration, which a per-CPU policy cannot read; here the
 ///   credit is the wall-clock sleep time (the fair clock's rate with one nice-0 task), capped at
@@ -176,7 +176,7 @@ class cfs2007_policy {
        "wakeup granularity for SCHED_BATCH wakees"},
       {"cpus", knob_unit::count, &knobs::cpus, 1, 4096, "online CPUs: factor 1 + ilog2(cpus)"},
       {"fair_sleepers", knob_unit::flag, &knobs::fair_sleepers, 0, 1, "credit sleepers (FAIR_SLEEPERS)"},
-      {"start_debit", knob_unit::flag, &knobs::start_debit, 0, 1, "new tasks start owing gran/2"},
+      {"start_debit", knob_unit::flag, &knobs::start_debit, 0, 1, "fresh tasks start owing gran/2"},
       {"child_runs_first", knob_unit::flag, &knobs::child_runs_first, 0, 1, "a forked child runs first"},
       {"compat_yield", knob_unit::flag, &knobs::compat_yield, 0, 1, "yield moves behind every task"},
   };

@@ -15,7 +15,7 @@
 /// - CBS (§5, [DLDOC], deadline.c): runtime q is charged with the executed time; when q <= 0
 ///   (or on yield) the task is throttled until `d − D + P` (the start of its next period,
 ///   `dl_next_period`; = d when D = P), when the timer replenishes it: `while q <= 0:
-///   d += P, q += Q`, and if d is still in the past, a new period `d = now + D, q = Q`
+///   d += P, q += Q`, and if d is still in the past, a fresh period `d = now + D, q = Q`
 ///   ("replenish lagged too much"). If that instant has already passed when it throttles, it
 ///   is replenished at once. An overrun (q < 0, possible when enforcement is at the tick) is
 ///   paid back from the next period's budget, so a task can never take more than its
@@ -193,7 +193,7 @@ class edf_policy {
     return errc::ok;
   }
 
-  /// `t` becomes runnable: a new period at the first enqueue, the CBS wakeup rule (and the
+  /// `t` becomes runnable: a fresh period at the first enqueue, the CBS wakeup rule (and the
   /// constrained-deadline rule) at a wakeup; a throttled task waits for its timer.
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     edf_entity& e = E(t);

@@ -30,7 +30,7 @@
 ///   (`limit_lag`; TICK_NSEC from the `hz` knob; oracle O3.2: ±6 ms for a 3 ms slice).
 /// - Placement (§3.5, `place_entity`, lag-preserving, commit 86bfbb7ce4f6): `v = V − vlag·(W +
 ///   w)/W` where W is the queued weight without the entity (so that after joining, V − v is
-///   vlag again), `slice = base_slice`, `vd = v + vslice`, halved for a new task
+///   vlag again), `slice = base_slice`, `vd = v + vslice`, halved for a fresh task
 ///   (`enqueue_flags::initial`) with PLACE_DEADLINE_INITIAL (O3.3). The product vlag·(W + w) is
 ///   computed as vlag + vlag·w/W, which is the same integer (both terms share vlag's sign) but
 ///   cannot overflow for any realistic run-queue weight.
@@ -43,7 +43,7 @@
 ///   fresh pick returns it, i.e. it is eligible with an earlier deadline than curr (RUN_TO_PARITY
 ///   protecting curr until its deadline renews or it becomes ineligible).
 /// - yield: the deadline moves one virtual slice later (6.8 `yield_task_fair`).
-/// - Reweighting: `setup()` on an idle task with a new weight scales its saved vlag by
+/// - Reweighting: `setup()` on an idle task with a fresh weight scales its saved vlag by
 ///   old_w/new_w (kernel `reweight_entity`), so its real lag w·vlag is kept.
 /// - Complexity: pick O(1) when the leftmost is eligible, else O(log n); enqueue, dequeue,
 ///   set_next, put_prev O(log n) (one tree insert or erase); tick, wakeup_preempt (plus one
@@ -134,7 +134,7 @@ class eevdf_policy {
     s64 hz = 250;                    ///< tick rate; TICK_NSEC bounds the lag clamp (CONFIG_HZ default 250)
     s64 run_to_parity = 1;           ///< RUN_TO_PARITY: curr keeps the CPU until its deadline renews
     s64 place_lag = 1;               ///< PLACE_LAG: placement preserves the saved lag
-    s64 place_deadline_initial = 1;  ///< PLACE_DEADLINE_INITIAL: a new task's first request is halved
+    s64 place_deadline_initial = 1;  ///< PLACE_DEADLINE_INITIAL: a fresh task's first request is halved
     s64 wakeup_preemption = 1;       ///< WAKEUP_PREEMPTION: wakeups may preempt
   };
   /// Bounds and meaning of each knob.

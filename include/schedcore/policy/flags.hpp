@@ -16,7 +16,7 @@ enum class enqueue_flags : u8 {
   wakeup = 1u << 0,    ///< the task woke from a sleep (sleep-credit and placement rules apply)
   restore = 1u << 1,   ///< re-enqueued after a `dequeue(save)` around a parameter change: keep state
   head = 1u << 2,      ///< queue at the head of its level instead of the tail
-  initial = 1u << 3,   ///< first enqueue of a new task (after `task_new`)
+  initial = 1u << 3,   ///< first enqueue of a fresh task (after `task_new`)
   migrated = 1u << 4,  ///< arrived from another CPU's run queue
 };
 

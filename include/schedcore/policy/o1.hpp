@@ -36,7 +36,7 @@
 ///   `recalc_task_prio` (INTERACTIVE_SLEEP ceiling for one long sleep of a user task, limited
 ///   credit for NONINTERACTIVE sleeps), and again when a woken task is first picked: 100 % of
 ///   its run-queue wait if woken by an interrupt (SLEEP_INTERRUPTED), 30 % (ON_RUNQUEUE_WEIGHT,
-///   as `* 38 / 128`) otherwise (SLEEP_INTERACTIVE); the task is requeued at its new priority
+///   as `* 38 / 128`) otherwise (SLEEP_INTERACTIVE); the task is requeued at its fresh priority
 ///   before it runs. The port says how a task was woken through `o1_entity::wake_source`
 ///   (process context, interrupt, or from TASK_UNINTERRUPTIBLE / TASK_NONINTERACTIVE) before
 ///   `enqueue(wakeup)`; the default is an ordinary process-context wakeup.
@@ -339,7 +339,7 @@ class o1_policy {
 
   /// Fork (`sched_fork` + `wake_up_new_task`): copies the parent's policy, nice and sleep_avg,
   /// splits the parent's slice, applies the fork penalties and marks child-runs-first when the
-  /// parent is this run queue's running task. `parent` nullptr: a new task with its own slice.
+  /// parent is this run queue's running task. `parent` nullptr: a fresh task with its own slice.
   void task_new(Task& child, Task* parent, sched_time now) noexcept {
     o1_entity& c = EntityOf::get(child);
     if (SCHEDCORE_MISUSE(c.on_rq)) return;
@@ -502,7 +502,7 @@ class o1_policy {
     return now - expired_ts_ > knobs_.starvation_limit * static_cast<s64>(nr_running);
   }
 
-  // recalc_task_prio(p, p->timestamp + sleep_time): credits a sleep, returns the new prio.
+  // recalc_task_prio(p, p->timestamp + sleep_time): credits a sleep, returns the fresh prio.
   u8 recalc_task_prio(o1_entity& e, duration_ns sleep_time) const noexcept {
     if (e.kind == sched_kind::batch) sleep_time = 0;
     if (sleep_time > 0) {

@@ -24,7 +24,7 @@
 ///   deepest level a task of user prio u has run at this rotation), the best queued user prio.
 /// - Enqueue (`recalc_task_prio`, §2.3): same rotation with quota left -> back at its level
 ///   (clamped to the rq's current level); same rotation with quota used -> next entitled slot;
-///   new rotation -> cleared bitmap, fresh quota, first entitled slot. The next entitled slot
+///   fresh rotation -> cleared bitmap, fresh quota, first entitled slot. The next entitled slot
 ///   is the first slot `>= max(own level, rq current level, prio_level[u], prio_level[best
 ///   queued u] if that is better than u)` that `prio_matrix[u]` allows and `used` lacks. No
 ///   slot left -> expired array at its first slot with a fresh bitmap and quota (SD's
@@ -70,7 +70,7 @@
 ///   there must become level quota after the swap. The policy keeps `pending_[40]` and adds it
 ///   with `add_level_quota` right after each `major_rotation()` (O(40)).
 /// - The container does not record a task's level; after minor rotations a queued active task
-///   sits at `max(slot, current_level())` (closing moves whole levels to the new current one),
+///   sits at `max(slot, current_level())` (closing moves whole levels to the fresh current one),
 ///   which the policy uses as its level.
 /// - `prio_level[]` per static priority and the best queued static priority live in the policy.
 ///
@@ -78,7 +78,7 @@
 /// - sched_yield: the task goes to the tail of its current level, keeping its quota.
 /// - fork (`task_new`): the child shares the parent's rotation, bitmap and level and takes half
 ///   of the parent's remaining quota (no CPU time is created by forking).
-/// - A nice change keeps the task's rotation and bitmap; its slice is clamped to the new quota.
+/// - A nice change keeps the task's rotation and bitmap; its slice is clamped to the fresh quota.
 /// - Tick granularity: slots end at ticks, so a task cannot run less than one tick per slot; at
 ///   HZ=100 a nice-19 task (one 4 ms slot per rotation) gets 10 ms, and an overrun larger than a
 ///   whole rotation's entitlement is forgiven rather than carried further.
@@ -177,7 +177,7 @@ class sd_policy {
   /// Loads `p` (kind normal, batch or idle; nice -20..19) into `t`'s entity. Refuses another
   /// kind or a bad nice (`errc::invalid_argument`), and a queued task (`errc::busy`), with no
   /// change. A changed kind restarts the task's entitlement at its next enqueue; a changed
-  /// nice keeps it and clamps the slice to the new quota.
+  /// nice keeps it and clamps the slice to the fresh quota.
   errc setup(Task& t, const sched_params& p) noexcept {
     sd_entity& e = EntityOf::get(t);
     if (p.kind != sched_kind::normal && p.kind != sched_kind::batch && p.kind != sched_kind::idle)

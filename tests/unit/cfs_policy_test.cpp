@@ -11,6 +11,7 @@
 #include "check_recorder.hpp"
 #include "schedcore/policy/cfs.hpp"
 #include "tick_driver.hpp"
+#include "verifying.hpp"
 
 namespace {
 
@@ -25,31 +26,7 @@ struct task : cfs_entity {
 
 using policy_t = cfs_policy<task>;
 
-// Runs verify() after every hook the driver calls; counts failures.
-struct verifying : single_class<policy_t> {
-  int failures = 0;
-  void check() {
-    if (!this->verify()) ++failures;
-  }
-  void enqueue(task& t, sched_time now, enqueue_flags f) noexcept {
-    policy_t::enqueue(t, now, f);
-    check();
-  }
-  void dequeue(task& t, sched_time now, dequeue_flags f) noexcept {
-    policy_t::dequeue(t, now, f);
-    check();
-  }
-  bool tick(task& t, sched_time now) noexcept {
-    const bool r = policy_t::tick(t, now);
-    check();
-    return r;
-  }
-  task* schedule(task* prev, bool runnable, sched_time now) noexcept {
-    task* n = single_class<policy_t>::schedule(prev, runnable, now);
-    check();
-    return n;
-  }
-};
+using verifying = schedcore_test::verifying<policy_t>;
 
 task make(int nice, sched_kind kind = sched_kind::normal) {
   task t;

@@ -506,6 +506,96 @@ TEST(RbHook, LayoutAndCopySemantics) {
   static_assert(c.sc_parent_color == rb_unlinked_value);
 }
 
+// The descent has two selects (raw wrap keys for rb_member_less over vtime and
+// rb_member_wrap_less; a comparator call otherwise), and pop_front() its own unlink
+// (erase_leftmost). Each is run against a std::multiset model on a small and a deep tree
+// (~70000 tasks, 16+ levels), with many ties and keys about to wrap: churn (pop the minimum,
+// advance, reinsert) and wake (erase any, insert near the minimum).
+struct big_task {
+  u64 raw = 0;   // key for rb_member_wrap_less
+  vtime key{};   // the same key for rb_member_less (wrap-key select)
+  u32 id = 0;
+  rb_hook<> hook;
+};
+struct big_generic_less {  // a plain comparator: the generic select
+  bool operator()(const big_task& a, const big_task& b) const noexcept { return a.key < b.key; }
+};
+static_assert(detail::rb_has_wrap_key<rb_member_less<&big_task::key>, big_task>);
+static_assert(detail::rb_has_wrap_key<rb_member_wrap_less<&big_task::raw>, big_task>);
+static_assert(!detail::rb_has_wrap_key<big_generic_less, big_task>);
+static_assert(!detail::rb_has_wrap_key<rb_member_less<&big_task::id>, big_task>);
+
+template <class Less>
+void big_tree_against_model(std::size_t n, int ops) {
+  std::vector<big_task> v(n);
+  rb_tree<big_task, rb_member<&big_task::hook>, Less> tree;
+  using entry = std::pair<u64, u64>;  // (key - base, insertion sequence): FIFO among ties
+  std::multiset<entry> model;
+  std::vector<std::multiset<entry>::iterator> where(n);
+  const u64 base = ~0ull - (1ull << 20);  // keys cross the 2^64 wrap
+  u64 seq = 0;
+  rng r{0x5eed0003 + n};
+  auto set_key = [&](big_task& t, u64 rel) {
+    t.raw = base + rel;
+    t.key = vtime{base + rel};
+  };
+  auto insert = [&](big_task& t) {
+    const bool was_first = model.empty() || (t.raw - base) < model.begin()->first;
+    const bool became = tree.insert(t);
+    where[t.id] = model.emplace(t.raw - base, seq++);
+    ASSERT_EQ(became, was_first);
+  };
+  for (u32 i = 0; i < n; ++i) {
+    v[i].id = i;
+    set_key(v[i], r.below(1u << 16));  // ~n / 2 distinct keys: many ties
+    insert(v[i]);
+  }
+  ASSERT_TRUE(tree.verify());
+  for (int i = 0; i < ops; ++i) {
+    if (i & 1) {
+      big_task* t = tree.pop_front();
+      ASSERT_EQ(t->raw - base, model.begin()->first);
+      ASSERT_EQ(where[t->id], model.begin());
+      model.erase(model.begin());
+      set_key(*t, (t->raw - base) + r.below(1u << 16));
+      insert(*t);
+    } else {
+      big_task& t = v[static_cast<std::size_t>(r.below(n))];
+      tree.erase(t);
+      model.erase(where[t.id]);
+      const u64 lo = model.begin()->first;
+      set_key(t, lo + r.below(1u << 10) - (lo >= 512 ? 512 : lo));
+      insert(t);
+    }
+    if (::testing::Test::HasFatalFailure()) return;
+    if (i % 40000 == 0) {
+      ASSERT_TRUE(tree.verify()) << "after op " << i;
+    }
+  }
+  ASSERT_TRUE(tree.verify());
+  for (auto it = model.begin(); it != model.end(); ++it) {
+    big_task* t = tree.pop_front();
+    ASSERT_NE(t, nullptr);
+    ASSERT_EQ(where[t->id], it);
+  }
+  EXPECT_TRUE(tree.empty());
+}
+
+TEST(RbTreeDescent, WrapKeySelectSmallAndLargeTrees) {
+  big_tree_against_model<rb_member_less<&big_task::key>>(1000, 100000);
+  big_tree_against_model<rb_member_less<&big_task::key>>(70000, 200000);
+}
+
+TEST(RbTreeDescent, RawWrapKeySelectSmallAndLargeTrees) {
+  big_tree_against_model<rb_member_wrap_less<&big_task::raw>>(1000, 100000);
+  big_tree_against_model<rb_member_wrap_less<&big_task::raw>>(70000, 200000);
+}
+
+TEST(RbTreeDescent, GenericSelectSmallAndLargeTrees) {
+  big_tree_against_model<big_generic_less>(1000, 100000);
+  big_tree_against_model<big_generic_less>(70000, 200000);
+}
+
 // The node algorithms alone, with a caller-written descent (the kernel use).
 TEST(RbAlgorithms, UsableWithoutTheContainer) {
   struct item {

@@ -19,7 +19,8 @@
 /// tree of n nodes is at most 2 log2(n + 1): every operation below is O(log n).
 ///
 /// Per operation: link O(1); insert_fixup O(log n) worst, O(1) amortised, at most 2 rotations;
-/// erase O(log n) worst, O(1) amortised recolourings, at most 3 rotations; next/prev O(log n)
+/// erase O(log n) worst, O(1) amortised recolourings, at most 3 rotations; erase_leftmost (the
+/// pop of a minimum) the same bounds, O(1) unless a black leaf leaves; next/prev O(log n)
 /// worst, O(1) amortised over an in-order walk; first/last O(log n).
 ///
 /// Diagrams: upper case = black, lower case = red, `?` = either colour; drawn for `dir` = 0
@@ -280,6 +281,43 @@ struct rb_algorithms {
       if (aug_from) Callbacks::propagate(aug_from, nullptr);
     }
     if (fix_parent) erase_fixup<Callbacks>(fix_parent, fix_dir, root);
+  }
+
+  /// Unlinks the leftmost node `n` of the tree rooted at `root` (a scheduler's pop of the
+  /// minimum) and returns its in-order successor, the fresh leftmost (nullptr if the tree
+  /// became empty). Same result as erase(n, root) followed by a successor search, with less
+  /// work: `n` has no left child and, unless it is the root, is its parent's *left* child, so
+  /// neither the two-children case nor the "which side of the parent" test can occur.
+  /// - right child r present: rule 5 forces r to be a red leaf under a black n; r takes n's
+  ///   place and colour, and r is the successor. No rebalancing.
+  /// - no child: the successor is the parent; a black n leaves its parent's left side one black
+  ///   short (erase_fixup), a red n leaves nothing to repair.
+  /// @pre `n` is the first node of the tree at `root`.
+  /// @par Complexity O(1) without a black-leaf deficit, else O(log n) worst (O(1) amortised)
+  /// recolourings and at most three rotations.
+  template <class Callbacks = rb_no_callbacks<NodeTraits>>
+  static SCHEDCORE_ALWAYS_INLINE node* erase_leftmost(node* n, node*& root) noexcept {
+    node* const r = traits::get_child(n, 1);
+    node* const p = traits::get_parent(n);
+    if (r) {
+      traits::copy_parent_color(r, n);  // red leaf r turns black in n's place
+      if (p)
+        traits::set_child(p, 0, r);
+      else
+        root = r;
+      if constexpr (Callbacks::enabled) {
+        if (p) Callbacks::propagate(p, nullptr);  // r's own value is unchanged (still a leaf)
+      }
+      return r;
+    }
+    if (SCHEDCORE_UNLIKELY(!p)) {
+      root = nullptr;  // n was the only node
+      return nullptr;
+    }
+    traits::set_child(p, 0, nullptr);
+    if constexpr (Callbacks::enabled) Callbacks::propagate(p, nullptr);
+    if (traits::is_black(n)) erase_fixup<Callbacks>(p, 0, root);
+    return p;
   }
 
   /// Checks the red-black shape of the tree at `root`: parent back-links, root black, no red

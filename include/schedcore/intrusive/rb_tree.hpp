@@ -18,18 +18,34 @@
 ///   word and a store on every insert and erase for an O(log n) `back()` nobody calls on a hot
 ///   path (Linux's `rb_root_cached` reasons the same way).
 /// - Branch-free descent: each level loads both children together with the key, and the
-///   comparison only *selects* the next node (detail::rb_select: a `cmov` on x86-64, a mask
-///   select elsewhere; GCC turns a plain `?:` here into a branch). The dependency chain per
-///   level is load key -> compare -> select instead of load key -> compare -> branch or load
-///   child; "still leftmost" is a running AND, so the loop's only branch is its exit. Linux's
-///   `rb_add_cached` tracks leftmost with a branch that random keys mispredict
-///   (perf-anchors.md); a branchy descent only wins when the path is predictable.
+///   comparison only *selects* the next node (detail::rb_select_child: a `cmov` on x86-64 with
+///   the left child as its memory operand, a mask select elsewhere; GCC turns a plain `?:` here
+///   into a branch). The dependency chain per level is load key -> compare -> select instead
+///   of load key -> compare -> branch or load child. Linux's `rb_add_cached` tracks leftmost
+///   with a branch that random keys mispredict (perf-anchors.md); here the leftmost needs no
+///   tracking at all (see the fast path below), so the loop's only branch is its exit.
+/// - Raw-key descent: when `Less` exposes `wrap_key` (rb_member_wrap_less, and rb_member_less
+///   over a vtime / sched_time member), a level is `cmp key, t; cmovs` on x86-64: the sign of
+///   the wrap-safe subtraction drives the select, seven instructions per level, the shape of a
+///   hand-written descent (Boost's compiles to the same). A policy's own comparator gets it by
+///   declaring `static const u64& wrap_key(const T&)`; otherwise the comparator is called and
+///   its bool selects (one `test` more per level).
+/// - A branchy descent for trees much larger than the cache (speculate down the predicted
+///   path to overlap misses) was evaluated and left out: a node's child pointers share the
+///   cache line of its key, so a predicted branch still waits for the missing line before it
+///   knows the next address; it only adds mispredictions (see descend()).
 /// - Leftmost fast path: a task strictly before the current minimum (a wakeup placed left of
 ///   min_vruntime, a fresh earliest deadline) is linked as the leftmost's (empty) left child
 ///   with no descent: one comparison, then the usual rebalancing.
 /// - Erase returns the fresh leftmost without a successor search unless the erased task *was*
 ///   the leftmost; then the successor is O(1): the leftmost has no left child, so it is its
-///   right child (necessarily a red leaf) or else its parent.
+///   right child (necessarily a red leaf) or else its parent. pop_front() goes further with
+///   rb_algorithms::erase_leftmost(): the leftmost is its parent's left child with at most a
+///   red leaf below it, so the unlink skips the two-children case and the "which side" test,
+///   and yields the successor as a by-product.
+/// - insert() and erase() are always inlined (as Linux's `rb_add_cached` is): the call and
+///   register save cost about as much as a small tree's descent. The rebalancing loops are
+///   ordinary functions the compiler may keep out of line.
 /// - Invariants (checked by verify()): BST order under Less in an in-order walk, the five
 ///   red-black rules, parent back-links, every augmented value equal to its recomputation,
 ///   `size()` equal to the node count, the cached leftmost equal to the first node, and (safe
@@ -64,21 +80,58 @@ namespace schedcore {
 
 /// @cond INTERNAL
 namespace detail {
-/// `c ? a : b` for pointers, written so that compilers emit a conditional move (or arithmetic)
-/// rather than a branch: the condition is a key comparison that random keys mispredict.
-template <class P>
-SCHEDCORE_ALWAYS_INLINE P* rb_select(unsigned c, P* a, P* b) noexcept {
+/// One level of the insert descent for a generic `Less`: the child on side `!c` of `n`, i.e.
+/// `c ? n->child[0] : n->child[1]`, written so that compilers emit a conditional move rather
+/// than a branch: `c` is a key comparison that random keys mispredict. On x86-64 the left
+/// child is a memory operand of the cmov, so both children are read in parallel with the key
+/// and the select waits only for the comparison.
+SCHEDCORE_ALWAYS_INLINE rb_node* rb_select_child(unsigned c, rb_node* n) noexcept {
 #if defined(__x86_64__) && !defined(SCHEDCORE_RB_PORTABLE_SELECT)
-  // GCC turns a plain `c ? a : b` here into a branch even with an "unpredictable" hint.
-  __asm__("testl %[c], %[c]\n\tcmovneq %[a], %[b]" : [b] "+r"(b) : [a] "r"(a), [c] "r"(c) : "cc");
-  return b;
+  // GCC turns a plain `c ? l : r` here into a branch even with an "unpredictable" hint.
+  rb_node* r = n->sc_child[1];
+  __asm__("testl %[c], %[c]\n\tcmovneq %[l], %[r]" : [r] "+r"(r) : [l] "m"(n->sc_child[0]), [c] "r"(c) : "cc");
+  return r;
 #else
   const uptr mask = static_cast<uptr>(0) - static_cast<uptr>(c);  // all ones when c == 1
-  const uptr ua = reinterpret_cast<uptr>(a);
-  const uptr ub = reinterpret_cast<uptr>(b);
-  return reinterpret_cast<P*>(ub ^ ((ua ^ ub) & mask));
+  const uptr ua = reinterpret_cast<uptr>(n->sc_child[0]);
+  const uptr ub = reinterpret_cast<uptr>(n->sc_child[1]);
+  return reinterpret_cast<rb_node*>(ub ^ ((ua ^ ub) & mask));
 #endif
 }
+
+/// One level of the insert descent for a `Less` with a wrap key (rb_has_wrap_key): the child
+/// of `n` on the side of `tkey` against `nkey` (`nkey` is n's key, in n's task), left when
+/// `(s64)(tkey - nkey) < 0`. On x86-64 the sign flag of that subtraction (a `cmp`) drives the
+/// cmov directly: two instructions per level on the critical path, the key and the left child
+/// read as memory operands, the same shape as a hand-written descent.
+SCHEDCORE_ALWAYS_INLINE rb_node* rb_select_child_wrap(u64 tkey, const u64& nkey, rb_node* n) noexcept {
+#if defined(__x86_64__) && !defined(SCHEDCORE_RB_PORTABLE_SELECT)
+  rb_node* r = n->sc_child[1];
+  __asm__("cmpq %[k], %[t]\n\tcmovsq %[l], %[r]"
+          : [r] "+r"(r)
+          : [t] "r"(tkey), [k] "m"(nkey), [l] "m"(n->sc_child[0])
+          : "cc");
+  return r;
+#else
+  return rb_select_child(static_cast<unsigned>(static_cast<s64>(tkey - nkey) < 0), n);
+#endif
+}
+
+/// True when `L` declares `static const u64& wrap_key(const T&)` (the raw key, in the task)
+/// with the promise `L{}(a, b) == ((s64)(wrap_key(a) - wrap_key(b)) < 0)`: the descent may then
+/// compare raw keys (rb_select_child_wrap) instead of calling `L`.
+template <class L, class T, class = void>
+inline constexpr bool rb_has_wrap_key = false;
+template <class L, class T>
+inline constexpr bool rb_has_wrap_key<L, T, void_t<decltype(L::wrap_key(declval<const T&>()))>> =
+    is_same_v<decltype(L::wrap_key(declval<const T&>())), const u64&>;
+
+/// True for basic_time<Tag> (whose `<` is wrap_before on the raw counter).
+template <class K>
+inline constexpr bool rb_is_basic_time = false;
+template <class Tag>
+inline constexpr bool rb_is_basic_time<basic_time<Tag>> = true;
+
 template <class M>
 struct rb_member_key;
 template <class C, class K>
@@ -99,6 +152,18 @@ struct rb_member_less {
   constexpr bool operator()(const value_type& a, const value_type& b) const noexcept {
     return a.*Member < b.*Member;
   }
+  /// The raw counter of a vtime / sched_time key, which lets the insert descent compare with
+  /// two instructions per level (detail::rb_has_wrap_key). Absent for other key types.
+  template <class V = value_type,
+            enable_if_t<detail::rb_is_basic_time<typename detail::rb_member_key<decltype(Member)>::key_type> &&
+                            is_same_v<V, value_type>,
+                        int> = 0>
+  static const u64& wrap_key(const V& a) noexcept {
+    // basic_time is standard-layout with the counter as its only member, so the object and
+    // its counter are pointer-interconvertible.
+    static_assert(sizeof(a.*Member) == sizeof(u64), "basic_time must be exactly its counter");
+    return reinterpret_cast<const u64&>(a.*Member);
+  }
 };
 
 /// Orders tasks by a raw u64 time member with the wrap-safe `(s64)(a - b) < 0`
@@ -111,6 +176,8 @@ struct rb_member_wrap_less {
   constexpr bool operator()(const value_type& a, const value_type& b) const noexcept {
     return wrap_before(a.*Member, b.*Member);
   }
+  /// The raw key, for the insert descent (detail::rb_has_wrap_key).
+  static constexpr const u64& wrap_key(const value_type& a) noexcept { return a.*Member; }
 };
 
 /// An intrusive red-black tree of `T`, ordered by `Less`, leftmost cached.
@@ -189,43 +256,32 @@ class rb_tree {
   /// @return true when `t` became the leftmost (the fresh front()); false when it did not, or
   /// when the insert was refused as misuse.
   /// @par Complexity O(log n): one branch-free descent, then at most two rotations.
-  bool insert(T& t) noexcept {
+  SCHEDCORE_ALWAYS_INLINE bool insert(T& t) noexcept {
     node* const n = to_node(t);
     if constexpr (mode == link_mode::safe) {
       if (SCHEDCORE_MISUSE(!node_traits::is_unlinked(n))) return false;
     }
     const Less less{};
+    node* parent;
+    node** link;
+    bool leftmost;
     if (first_ && less(t, *first_)) {
-      // Strictly before the current minimum (a wakeup placed left of min_vruntime, a new
+      // Strictly before the current minimum (a wakeup placed left of min_vruntime, a fresh
       // earliest deadline): the slot is the leftmost's empty left child. No descent.
-      node* const f = to_node(*first_);
-      algorithms::template insert<callbacks>(n, f, node_traits::child_slot(f, 0), root_);
-      first_ = &t;
-      ++size_;
-      return true;
+      parent = to_node(*first_);
+      link = node_traits::child_slot(parent, 0);
+      leftmost = true;
+    } else {
+      // Not before the minimum, so t cannot become the leftmost unless the tree is empty: the
+      // descent needs no "went left every time" bookkeeping. The side under parent is one
+      // more comparison, on a node the descent just read.
+      parent = descend(t);
+      leftmost = first_ == nullptr;
+      link = parent ? node_traits::child_slot(parent, static_cast<unsigned>(!less(t, node_to_value::value(parent))))
+                    : &root_;
     }
-    node* cur = root_;
-    node* parent = nullptr;
-    unsigned before = 0;
-    unsigned all_left = 1;
-    // Loop invariant: t belongs in the subtree at cur (nullptr: in parent's child slot on
-    // side !before); all_left == 1 iff every step so far went left.
-    // Both children are loaded before the comparison resolves and the comparison only selects
-    // between them (a conditional move), so the dependency chain per level is load key ->
-    // compare -> select, not load key -> compare -> load child.
-    while (cur) {
-      node* const l = node_traits::get_child(cur, 0);
-      node* const r = node_traits::get_child(cur, 1);
-      before = less(t, node_to_value::value(cur));  // ties go right: FIFO among equals
-      all_left &= before;
-      parent = cur;
-      cur = detail::rb_select(before, l, r);
-    }
-    const unsigned right = before ^ 1u;
-    node** const link = parent ? node_traits::child_slot(parent, right) : &root_;
-    const bool leftmost = all_left != 0;
     algorithms::template insert<callbacks>(n, parent, link, root_);
-    first_ = leftmost ? &t : first_;
+    first_ = leftmost ? &t : first_;  // a select: in a wakeup pattern leftmost is a coin flip
     ++size_;
     return leftmost;
   }
@@ -236,7 +292,7 @@ class rb_tree {
   /// @return the fresh front() (nullptr if the tree became empty); on refusal, the unchanged
   /// front().
   /// @par Complexity O(log n); the fresh leftmost costs nothing extra (O(1) when `t` was it).
-  T* erase(T& t) noexcept {
+  SCHEDCORE_ALWAYS_INLINE T* erase(T& t) noexcept {
     node* const n = to_node(t);
     if constexpr (mode == link_mode::safe) {
       if (SCHEDCORE_MISUSE(node_traits::is_unlinked(n))) return first_;
@@ -252,7 +308,13 @@ class rb_tree {
   T* pop_front() noexcept {
     T* const f = first_;
     if (!f) return nullptr;
-    erase_linked(*f, to_node(*f));
+    node* const n = to_node(*f);
+    // The leftmost has no left child and is its parent's left child: a shorter unlink that
+    // also yields the successor (its right child, then a red leaf, or else its parent).
+    node* const succ = algorithms::template erase_leftmost<callbacks>(n, root_);
+    first_ = succ ? &node_to_value::value(succ) : nullptr;
+    --size_;
+    if constexpr (mode == link_mode::safe) node_traits::init_unlinked(n);
     return f;
   }
 
@@ -362,12 +424,44 @@ class rb_tree {
     return static_cast<node*>(&ValueTraits::to_hook(t));
   }
 
+  /// The node under which `t` is to be linked (nullptr: the tree is empty); ties go right.
+  /// The side is recomputed by the caller with one more comparison on that (cached) node.
+  ///
+  /// Each level selects the next node with a conditional move (step()): the chain per level
+  /// is load key -> compare -> select, with no misprediction. A branchy descent was measured
+  /// against it for trees far larger than the cache (the idea: let the core speculate down
+  /// the predicted path): it cannot overlap misses here, because a node's child pointers live
+  /// in the same cache line as its key, so a predicted branch still waits for the line that
+  /// holds the next address; it only adds a misprediction on about half the levels (callgrind:
+  /// +2.2 per churn at 262144 tasks) for no measurable gain.
+  /// @par Complexity O(log n)
+  SCHEDCORE_ALWAYS_INLINE node* descend(const T& t) const noexcept {
+    node* cur = root_;
+    node* parent = nullptr;
+    // Loop invariant: t belongs in the subtree at cur (nullptr: under parent).
+    while (cur) {
+      parent = cur;
+      cur = step(t, cur);
+    }
+    return parent;
+  }
+
+  /// One branch-free descent level: the child of `cur` on t's side (ties right).
+  static SCHEDCORE_ALWAYS_INLINE node* step(const T& t, node* cur) noexcept {
+    if constexpr (detail::rb_has_wrap_key<Less, T>) {
+      return detail::rb_select_child_wrap(Less::wrap_key(t), Less::wrap_key(node_to_value::value(cur)), cur);
+    } else {
+      return detail::rb_select_child(static_cast<unsigned>(Less{}(t, node_to_value::value(cur))), cur);
+    }
+  }
+
   /// Erase of a task known to be linked here; keeps first_ current without a successor search
   /// unless `t` is the leftmost.
   SCHEDCORE_ALWAYS_INLINE void erase_linked(T& t, node* n) noexcept {
     if (&t == first_) {
       // The leftmost has no left child: its successor is its right child (then a red leaf,
-      // by rule 5) or its parent.
+      // by rule 5) or its parent. (pop_front() uses the shorter erase_leftmost() instead; here
+      // the general erase keeps erase() small enough to inline where any task may leave.)
       node* r = node_traits::get_child(n, 1);
       node* succ = r ? r : node_traits::get_parent(n);
       first_ = succ ? &node_to_value::value(succ) : nullptr;

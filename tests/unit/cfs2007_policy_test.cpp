@@ -91,6 +91,29 @@ TEST(Cfs2007Policy, DynamicGranularityO11) {
   EXPECT_EQ(p.sched_granularity(), msec(500));
 }
 
+TEST(Cfs2007Policy, GranularityFollowsNrRunningAndConfigure) {
+  // sched_granularity() and the ideal runtime are cached per nr_running: they must follow
+  // every enqueue and dequeue and a configure() that changes latency with nr unchanged.
+  policy_t p;
+  std::vector<task> ts(10, make(0));
+  const std::int64_t expect[] = {msec(20), msec(20), msec(5), std::int64_t{6666666 - 2222222}, usec(3750)};
+  for (std::size_t i = 0; i < 4; ++i) {
+    p.enqueue(ts[i], sched_time{}, enqueue_flags::wakeup);
+    EXPECT_EQ(p.sched_granularity(), expect[i + 1]) << i;
+  }
+  p.dequeue(ts[3], sched_time{}, dequeue_flags::sleep);
+  EXPECT_EQ(p.sched_granularity(), expect[3]);
+  p.dequeue(ts[2], sched_time{}, dequeue_flags::sleep);
+  EXPECT_EQ(p.sched_granularity(), msec(5));
+  policy_t::knobs k;
+  k.latency = msec(40);  // nr stays 2: 40/2 - 40/4 = 10 ms
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.sched_granularity(), msec(10));
+  k.granularity = msec(3);  // the v-series knob still wins over the cache
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.sched_granularity(), msec(3));
+}
+
 TEST(Cfs2007Policy, NicedGranularity) {
   // §1.3: niced(g) = g·w/1024 for w < 1024, g·1024/w for w > 1024.
   task n0 = make(0), n5 = make(5), m5 = make(-5);

@@ -96,6 +96,31 @@ TEST(CfsPolicy, CalcDeltaFairMatchesExactDivisionWithin1ns) {
   }
 }
 
+TEST(CfsPolicy, VscaleIsBitIdenticalToCalcDeltaFair) {
+  // fair_vscale (the per-entity multiply-shift the policies charge with) must give exactly
+  // calc_delta_fair for every load the policies can hold: the 40 nice levels, SCHED_IDLE and
+  // arbitrary shares weights (fair_inv_weight), over short, long and near-2^64 deltas.
+  std::vector<load_weight> loads;
+  for (int nice = -20; nice <= 19; ++nice) loads.push_back(nice_to_load(nice));
+  loads.push_back(idle_load());
+  for (std::uint32_t w : {2u, 3u, 15u, 1023u, 1024u, 1025u, 4096u, 100000u, 1u << 18}) loads.push_back(make_load(w));
+  loads.push_back(load_weight{nice_0_load, fair_inv_weight(nice_0_load)});  // nice 0 with a computed inverse
+  std::mt19937_64 rng(777);
+  for (const load_weight lw : loads) {
+    const fair_vscale s = make_fair_vscale(lw);
+    EXPECT_GE(s.shift, 1u);
+    EXPECT_LE(s.shift, 32u);
+    for (std::uint64_t d : {0ull, 1ull, 999ull, 1000000ull, 4000000ull, 0xFFFFFFFFull, 0x100000000ull,
+                            0x123456789abcdefull, ~0ull}) {
+      EXPECT_EQ(fair_vscale_delta(d, s), calc_delta_fair(d, lw)) << lw.weight << " " << d;
+    }
+    for (int i = 0; i < 2000; ++i) {
+      const std::uint64_t d = rng() >> (rng() % 64);
+      ASSERT_EQ(fair_vscale_delta(d, s), calc_delta_fair(d, lw)) << lw.weight << " " << d;
+    }
+  }
+}
+
 TEST(CfsPolicy, CalcDeltaShiftReductionWithLargeFactors) {
   // fact = weight * inv needs more than 32 bits for light tasks (SCHED_IDLE: 1024 * 1431655765
   // ~ 2^40): the reduced shift keeps the result within 1 ns of delta * 1024 / 3 (§2.2).

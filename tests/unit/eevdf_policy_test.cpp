@@ -49,6 +49,36 @@ policy_t::knobs knobs_hz(int hz) {
 
 // ---- weights and shares ----------------------------------------------------------------------
 
+TEST(EevdfPolicy, ChargeIsCalcDeltaFairOfTheWeight) {
+  // The charge uses the entity's cached multiply-shift (fair_vscale): it must advance
+  // vruntime by exactly calc_delta_fair(delta) for table, SCHED_IDLE and shares weights, and
+  // the first deadline must be vruntime + calc_delta_fair(base slice).
+  struct weight_case { int nice; sched_kind kind; std::uint32_t shares; };
+  const weight_case cases[] = {{0, sched_kind::normal, 0},  {-20, sched_kind::normal, 0}, {5, sched_kind::normal, 0},
+                               {19, sched_kind::normal, 0}, {0, sched_kind::idle, 0},     {0, sched_kind::normal, 2},
+                               {0, sched_kind::normal, 777}, {0, sched_kind::normal, 1u << 18}};
+  for (const weight_case& c : cases) {
+    policy_t p;
+    task t = make(c.nice, c.kind);
+    if (c.shares != 0) {
+      ASSERT_EQ(p.set_weight(t, c.shares), errc::ok);
+    }
+    const load_weight lw{t.weight, t.inv_weight};
+    sched_time now{};
+    p.enqueue(t, now, enqueue_flags::wakeup);
+    ASSERT_EQ(p.pick_next(now), &t);
+    p.set_next(t, now);
+    for (std::int64_t step : {std::int64_t{1}, std::int64_t{333333}, msec(3), msec(250)}) {
+      const vtime before = t.vruntime;
+      now += step;
+      (void)p.tick(t, now);
+      EXPECT_EQ(t.vruntime - before, static_cast<std::int64_t>(calc_delta_fair(static_cast<std::uint64_t>(step), lw)))
+          << t.weight << " " << step;
+      EXPECT_LE(t.deadline - t.vruntime, static_cast<std::int64_t>(calc_delta_fair(static_cast<std::uint64_t>(p.base_slice()), lw)));
+    }
+  }
+}
+
 TEST(EevdfPolicy, NiceZeroAndOneSplit1024To820O21) {
   // algorithms-modern.md §2.2 O2.1: two hogs at nice 0 and 1 split 1024:820 = 55.53 / 44.47 %.
   driven p;

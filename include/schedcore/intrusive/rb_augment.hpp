@@ -86,7 +86,7 @@ struct subtree_best {
     /// Augmentation is on.
     static constexpr bool enabled = true;
 
-    /// Best of `n`'s own value and its children's stored bests.
+    /// Best of `n`'s own value and its children's stored bests (read-only; verify()).
     static SCHEDCORE_ALWAYS_INLINE best_type compute(const node* n) noexcept {
       best_type b = Traits::value(NodeToValue::value(n));
       if (const node* l = NodeTraits::get_child(n, 0)) {
@@ -100,14 +100,50 @@ struct subtree_best {
       return b;
     }
 
+    /// `n`'s child in slot `dir`, or `n` itself when the slot is empty, selected with a mask
+    /// rather than a branch (whether a node near the leaves has a given child is close to a
+    /// coin flip, and a mispredict costs more than the four ALU operations).
+    static SCHEDCORE_ALWAYS_INLINE node* child_or_self(node* n, unsigned dir) noexcept {
+      node* c = NodeTraits::get_child(n, dir);
+#if defined(__x86_64__) && !defined(SCHEDCORE_RB_PORTABLE_SELECT)
+      // GCC turns the portable form below back into a branch when it can see the later use;
+      // a test + cmov pins the select (2 instructions instead of 4).
+      __asm__("testq %[c], %[c]\n\tcmovzq %[n], %[c]" : [c] "+r"(c) : [n] "r"(n) : "cc");
+      return c;
+#else
+      const uptr cu = reinterpret_cast<uptr>(c);
+      const uptr self_mask = static_cast<uptr>(0) - static_cast<uptr>(cu == 0);  // all ones iff no child
+      return reinterpret_cast<node*>(cu | (reinterpret_cast<uptr>(n) & self_mask));
+#endif
+    }
+
+    /// compute() for the update paths, without a data-dependent branch: `n`'s stored best is
+    /// first overwritten with its own value, so that a missing child, read as `n` itself
+    /// (child_or_self), contributes exactly that. The caller stores the result (`n`'s best
+    /// holds its own value in between). `Traits::better` selects compile to conditional moves.
+    static SCHEDCORE_ALWAYS_INLINE best_type compute_update(node* n) noexcept {
+      auto& self = NodeToValue::value(n);
+      const best_type own = Traits::value(self);
+      node* const l = child_or_self(n, 0);
+      node* const r = child_or_self(n, 1);
+      Traits::set_best(self, own);
+      const best_type lb = Traits::best(NodeToValue::value(l));
+      const best_type rb = Traits::best(NodeToValue::value(r));
+      best_type b = Traits::better(lb, own) ? lb : own;
+      b = Traits::better(rb, b) ? rb : b;
+      return b;
+    }
+
     /// Recomputes `n` and its ancestors up to (not including) `stop`, stopping at the first
     /// node whose stored best does not change (its ancestors cannot change either).
+    /// @par Complexity O(depth of n − depth of stop); one iteration per changed node plus one.
     static void propagate(node* n, node* stop) noexcept {
       while (n != stop) {
-        const best_type b = compute(n);
         auto& v = NodeToValue::value(n);
-        if (Traits::best(v) == b) return;
+        const best_type old = Traits::best(v);
+        const best_type b = compute_update(n);
         Traits::set_best(v, b);
+        if (old == b) return;
         n = NodeTraits::get_parent(n);
       }
     }
@@ -119,7 +155,8 @@ struct subtree_best {
     /// part of its subtree and is recomputed.
     static SCHEDCORE_ALWAYS_INLINE void rotate(node* old_top, node* new_top) noexcept {
       Traits::set_best(NodeToValue::value(new_top), Traits::best(NodeToValue::value(old_top)));
-      Traits::set_best(NodeToValue::value(old_top), compute(old_top));
+      const best_type b = compute_update(old_top);
+      Traits::set_best(NodeToValue::value(old_top), b);
     }
     /// A fresh leaf's subtree is itself.
     static SCHEDCORE_ALWAYS_INLINE void leaf(node* n) noexcept {

@@ -318,6 +318,38 @@ class cfs_policy {
     Task* left = tree_.front();
     if (curr_ != nullptr && (left == nullptr || before(*curr_, *left))) left = curr_;
     if (left == nullptr) return nullptr;
+    // No buddy set (the common case: buddies live from a wakeup or yield to the next pick):
+    // the leftmost, exactly what the buddy rules below return when all three are null.
+    if (skip_ == nullptr && next_ == nullptr && last_ == nullptr) return left;
+    return pick_with_buddies(left);
+  }
+
+  /// `t` starts running: it leaves the timeline, its buddies are cleared, its slice starts.
+  void set_next(Task& t, sched_time now) noexcept {
+    cfs_entity& e = E(t);
+    if (&t == curr_) {
+      update_curr(now);
+    } else {
+      if (SCHEDCORE_UNLIKELY(curr_ != nullptr)) put_prev_cold(now);  // defensive: one curr at a time
+      if (e.on_rq) tree_.erase(t);
+      curr_ = &t;
+    }
+    clear_buddies(t);
+    e.exec_start = now;
+    e.prev_sum_exec_runtime = e.sum_exec_runtime;
+  }
+
+  /// Running `t` stops running: charged, then reinserted at its fresh vruntime.
+  void put_prev(Task& t, sched_time now) noexcept {
+    if (&t != curr_) return;
+    update_curr(now);
+    curr_ = nullptr;
+    tree_.insert(t);
+  }
+
+ private:
+  // pick_next() with a skip, next or last buddy set (§2.7): out of line.
+  Task* pick_with_buddies(Task* left) noexcept {
     Task* se = left;
     if (skip_ == se) {
       Task* second;
@@ -337,29 +369,7 @@ class cfs_policy {
     return se;
   }
 
-  /// `t` starts running: it leaves the timeline, its buddies are cleared, its slice starts.
-  void set_next(Task& t, sched_time now) noexcept {
-    cfs_entity& e = E(t);
-    if (&t == curr_) {
-      update_curr(now);
-    } else {
-      if (curr_ != nullptr) put_prev(*curr_, now);  // defensive: one curr at a time
-      if (e.on_rq) tree_.erase(t);
-      curr_ = &t;
-    }
-    clear_buddies(t);
-    e.exec_start = now;
-    e.prev_sum_exec_runtime = e.sum_exec_runtime;
-  }
-
-  /// Running `t` stops running: charged, then reinserted at its fresh vruntime.
-  void put_prev(Task& t, sched_time now) noexcept {
-    if (&t != curr_) return;
-    update_curr(now);
-    curr_ = nullptr;
-    tree_.insert(t);
-  }
-
+ public:
   /// Charges curr; with other tasks queued, `check_preempt_tick` (§2.5).
   bool tick(Task& curr, sched_time now) noexcept {
     if (&curr != curr_) return false;
@@ -465,7 +475,16 @@ class cfs_policy {
     load_inv_ = 0;
   }
 
-  void update_curr(sched_time now) noexcept {
+  // set_next() of a task while another is curr (a caller that skipped put_prev): out of line
+  // and marked cold, so the inlined put_prev + tree insert stay out of set_next's hot body.
+  SCHEDCORE_COLD void put_prev_cold(sched_time now) noexcept { put_prev(*curr_, now); }
+
+  // Runs on every put_prev, tick and wakeup: inlined. calc_delta_fair returns δ itself for
+  // nice 0 (a predictable branch when most tasks are nice 0). A cached fair_vscale, as eevdf
+  // keeps, would save the shift reductions for other weights (~7 instructions per cycle with
+  // mixed nice) but grows the entity from 80 to 88 bytes, which cost more in memory misses at
+  // large N (callgrind, bench/cfs_bench.cpp at N = 262144: 8.05 -> 8.72 LL misses per cycle).
+  SCHEDCORE_ALWAYS_INLINE void update_curr(sched_time now) noexcept {
     if (curr_ == nullptr) return;
     cfs_entity& e = E(*curr_);
     const duration_ns delta = now - e.exec_start;

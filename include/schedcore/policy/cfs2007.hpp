@@ -79,7 +79,9 @@
 ///   balancer's iterators, schedstats, sched_stat_granularity batching (0 by default).
 /// - Complexity: enqueue, dequeue, tick, yield O(log n); pick_next O(1) (cached leftmost);
 ///   set_next, put_prev, wakeup_preempt O(1); verify O(n). Two 64-bit divisions per load
-///   change (the inverse of W), none otherwise.
+///   change (the inverse of W) and three per nr_running change (sched_granularity() and the
+///   ideal runtime, cached until nr_running or the knobs change), none otherwise: the tick
+///   path divides only on the first tick after an enqueue or dequeue.
 #ifndef SCHEDCORE_POLICY_CFS2007_HPP
 #define SCHEDCORE_POLICY_CFS2007_HPP
 
@@ -192,6 +194,7 @@ class cfs2007_policy {
     min_gran_ = scaled(k.min_granularity, f);
     wakeup_gran_ = k.wakeup_granularity * f;
     runtime_limit_ = latency_;
+    nr_cache_ = nr_cache_stale;  // latency_ and min_gran_ changed
     return errc::ok;
   }
   /// The knobs in force.
@@ -212,13 +215,8 @@ class cfs2007_policy {
   /// `sched_granularity()` = max(lat/nr − lat/nr², min_gran) for nr > 1.
   duration_ns sched_granularity() const noexcept {
     if (knobs_.granularity >= 0) return knobs_.granularity;
-    u64 gran = static_cast<u64>(latency_);
-    const u64 nr = nr_running_;
-    if (nr > 1) {
-      gran = gran / nr - gran / nr / nr;
-      if (gran < static_cast<u64>(min_gran_)) gran = static_cast<u64>(min_gran_);
-    }
-    return static_cast<duration_ns>(gran);
+    refresh_nr_cache();
+    return gran_cache_;
   }
   /// 2.6.23's `niced_granularity(curr, g)`: g·w/1024 for w < 1024, g·inv_w >> 22 for w > 1024.
   static duration_ns niced_granularity(const Task& t, duration_ns g) noexcept {
@@ -338,10 +336,10 @@ class cfs2007_policy {
   }
 
   /// The task with the smallest fair_key (the leftmost; curr stays in the tree).
-  Task* pick_next(sched_time) noexcept { return tree_.front(); }
+  SCHEDCORE_ALWAYS_INLINE Task* pick_next(sched_time) noexcept { return tree_.front(); }
 
   /// `t` starts running (`set_next_entity`): credited its wait; its slice count starts.
-  void set_next(Task& t, sched_time now) noexcept {
+  SCHEDCORE_ALWAYS_INLINE void set_next(Task& t, sched_time now) noexcept {
     cfs2007_entity& e = E(t);
     if (curr_ != nullptr && curr_ != &t) put_prev(*curr_, now);  // defensive: one curr
     if (curr_ == &t) update_curr(now);
@@ -353,7 +351,7 @@ class cfs2007_policy {
 
   /// Running `t` stops running (`put_prev_entity`): charged, starts waiting; it stays in the
   /// tree at its (stale) key.
-  void put_prev(Task& t, sched_time now) noexcept {
+  SCHEDCORE_ALWAYS_INLINE void put_prev(Task& t, sched_time now) noexcept {
     if (&t != curr_) return;
     update_curr(now);
     cfs2007_entity& e = E(t);
@@ -364,7 +362,7 @@ class cfs2007_policy {
 
   /// `entity_tick`: charge curr, refresh its key (dequeue + enqueue), then the preemption test
   /// against the leftmost with sched_granularity().
-  bool tick(Task& curr, sched_time now) noexcept {
+  SCHEDCORE_ALWAYS_INLINE bool tick(Task& curr, sched_time now) noexcept {
     if (&curr != curr_) return false;
     update_curr(now);
     requeue(curr);
@@ -435,6 +433,28 @@ class cfs2007_policy {
     return base > scaled_limit ? base : scaled_limit;
   }
 
+  // sched_granularity() and check_preempt()'s ideal runtime depend only on nr_running_,
+  // latency_ and min_gran_, but cost three 64-bit divisions (tens of cycles each, and a libgcc
+  // call on 32-bit targets); every tick needs both. They are recomputed only when nr_running_
+  // differs from the one they were computed for (enqueue/dequeue) or configure() ran.
+  // O(1); the values are exactly those of the 2.6.23 expressions.
+  void refresh_nr_cache() const noexcept {
+    if (nr_cache_ == nr_running_) return;
+    const u64 nr = nr_running_;
+    const u64 lat = static_cast<u64>(latency_);
+    const u64 min_g = static_cast<u64>(min_gran_);
+    u64 gran = lat;
+    if (nr > 1) {
+      gran = gran / nr - gran / nr / nr;
+      if (gran < min_g) gran = min_g;
+    }
+    u64 ideal = lat / (nr == 0 ? 1 : nr);
+    if (ideal < min_g) ideal = min_g;
+    gran_cache_ = static_cast<duration_ns>(gran);
+    ideal_cache_ = ideal;
+    nr_cache_ = nr_running_;
+  }
+
   void account(u32 weight, bool add) noexcept {
     if (add) {
       load_ += weight;
@@ -453,7 +473,7 @@ class cfs2007_policy {
   }
 
   // update_curr + __update_curr.
-  void update_curr(sched_time now) noexcept {
+  SCHEDCORE_ALWAYS_INLINE void update_curr(sched_time now) noexcept {
     if (curr_ == nullptr) return;
     cfs2007_entity& e = E(*curr_);
     const duration_ns d = now - e.exec_start;
@@ -531,9 +551,8 @@ class cfs2007_policy {
   bool check_preempt(const Task& se, const Task& curr, duration_ns gran) const noexcept {
     const duration_ns delta = E(curr).fair_key - E(se).fair_key;
     if (knobs_.granularity < 0) {
-      const u64 nr = nr_running_ == 0 ? 1 : nr_running_;
-      u64 ideal = static_cast<u64>(latency_) / nr;
-      if (ideal < static_cast<u64>(min_gran_)) ideal = static_cast<u64>(min_gran_);
+      refresh_nr_cache();
+      const u64 ideal = ideal_cache_;  // max(latency / max(nr, 1), min_gran)
       const u64 ran = E(curr).sum_exec_runtime - E(curr).prev_sum_exec_runtime;
       if (ran > ideal) gran = 0;
     }
@@ -552,6 +571,10 @@ class cfs2007_policy {
   duration_ns min_gran_ = msec(2);             ///< effective sched_min_granularity
   duration_ns wakeup_gran_ = msec(1);          ///< effective sched_wakeup_granularity
   duration_ns runtime_limit_ = msec(20);       ///< sched_runtime_limit (= effective latency)
+  static constexpr usize nr_cache_stale = ~static_cast<usize>(0);  ///< no nr_running_ matches
+  mutable usize nr_cache_ = nr_cache_stale;    ///< nr_running_ the two values below are for
+  mutable duration_ns gran_cache_ = 0;         ///< sched_granularity() (2.6.23 mode) at nr_cache_
+  mutable u64 ideal_cache_ = 0;                ///< check_preempt's ideal runtime at nr_cache_, ns
 };
 
 }  // namespace schedcore

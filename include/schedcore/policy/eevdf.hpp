@@ -48,6 +48,15 @@
 /// - Complexity: pick O(1) when the leftmost is eligible, else O(log n); enqueue, dequeue,
 ///   set_next, put_prev O(log n) (one tree insert or erase); tick, wakeup_preempt (plus one
 ///   pick), yield O(1) / O(log n); verify O(n).
+/// - Cost of the schedule cycle (pick_next + set_next + put_prev, the hot path; measured in
+///   bench/eevdf_bench.cpp): no division (the only divisions, in avg_vruntime() and placement,
+///   run at enqueue/dequeue as in the kernel); the charge δ·1024/w is one 64 x 32
+///   multiply-shift through the entity's cached `vscale` (fair_weights.hpp fair_vscale,
+///   bit-identical to `calc_delta_fair`, no branch on the weight); the effective base slice and
+///   TICK_NSEC are cached at configure(); the deadline renewal and the min_vruntime advance
+///   are selects rather than data-dependent branches, as is the min-vruntime augment's
+///   recomputation (rb_augment.hpp compute_update); the tree-hot fields (hook, vruntime,
+///   deadline, min_vruntime) share the entity's first 64 bytes.
 /// - Features as knobs: RUN_TO_PARITY, PLACE_LAG, PLACE_DEADLINE_INITIAL and WAKEUP_PREEMPTION,
 ///   all on as in 6.6–6.11.
 /// - Omissions: group scheduling, NEXT_BUDDY (off by default), the 6.12 features
@@ -87,6 +96,7 @@ struct eevdf_entity : rb_hook<link_mode::normal, eevdf_hook_tag> {
   duration_ns slice = 0;               ///< current request, ns of service
   u32 weight = nice_0_load;            ///< load weight (nice 0 = 1024)
   u32 inv_weight = 4194304u;           ///< 2^32 / weight (table wmult, or 0xFFFFFFFF / weight)
+  fair_vscale vscale{};                ///< calc_delta_fair of this weight as one multiply-shift
   sched_time exec_start{};             ///< when it last started running or was last charged
   u64 sum_exec_runtime = 0;            ///< total CPU time received, ns
   u64 prev_sum_exec_runtime = 0;       ///< sum_exec_runtime when it was last picked
@@ -155,15 +165,14 @@ class eevdf_policy {
   errc configure(const knobs& k) noexcept {
     if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
     knobs_ = k;
+    base_slice_ = effective_base_slice(k);
+    tick_ns_ = sec(1) / k.hz;
     return errc::ok;
   }
   /// The knobs in force.
   const knobs& config() const noexcept { return knobs_; }
   /// The effective base slice: base_slice · (1 + ilog2(min(cpus, 8))), ns.
-  duration_ns base_slice() const noexcept {
-    const s64 c = knobs_.cpus > 8 ? 8 : knobs_.cpus;
-    return knobs_.base_slice * static_cast<s64>(1u + ilog2(static_cast<u64>(c)));
-  }
+  duration_ns base_slice() const noexcept { return base_slice_; }
 
   /// Loads `p` (kind normal, batch or idle; nice −20..19) into `t`'s entity. Refuses another
   /// kind or a bad nice (`errc::invalid_argument`) and a queued task (`errc::busy`).
@@ -222,9 +231,9 @@ class eevdf_policy {
   }
   /// The eligible task with the earliest virtual deadline (curr included, RUN_TO_PARITY
   /// applied), or nullptr when empty. No side effects.
-  Task* pick_next(sched_time) noexcept { return pick_eevdf(); }
+  SCHEDCORE_ALWAYS_INLINE Task* pick_next(sched_time) noexcept { return pick_eevdf(); }
   /// `t` starts running: it leaves the tree, and remembers its deadline for RUN_TO_PARITY.
-  void set_next(Task& t, sched_time now) noexcept {
+  SCHEDCORE_ALWAYS_INLINE void set_next(Task& t, sched_time now) noexcept {
     eevdf_entity& e = E(t);
     if (SCHEDCORE_MISUSE(!e.on_rq || (curr_ != nullptr && curr_ != &t))) return;
     if (curr_ != &t) dequeue_tree(t);
@@ -235,7 +244,7 @@ class eevdf_policy {
     resched_ = false;
   }
   /// Running `t` stops running: charged, then back into the tree.
-  void put_prev(Task& t, sched_time now) noexcept {
+  SCHEDCORE_ALWAYS_INLINE void put_prev(Task& t, sched_time now) noexcept {
     if (&t != curr_) return;
     update_curr(now);
     curr_ = nullptr;
@@ -313,31 +322,37 @@ class eevdf_policy {
   }
 
  private:
+  // base_slice · (1 + ilog2(min(cpus, 8))), ns; cached in base_slice_ by configure() so the
+  // per-charge deadline renewal does no ilog2.
+  static duration_ns effective_base_slice(const knobs& k) noexcept {
+    const s64 c = k.cpus > 8 ? 8 : k.cpus;
+    return k.base_slice * static_cast<s64>(1u + ilog2(static_cast<u64>(c)));
+  }
   duration_ns lag_limit_of(const eevdf_entity& e) const noexcept {
-    const s64 tick = sec(1) / knobs_.hz;
+    const s64 tick = tick_ns_;
     const s64 span = 2 * e.slice > tick ? 2 * e.slice : tick;
     return static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(span), e));
   }
   s64 key(const eevdf_entity& e) const noexcept { return e.vruntime - min_vruntime_; }
-  void add_curr(s64& avg, s64& load) const noexcept {
+  SCHEDCORE_ALWAYS_INLINE void add_curr(s64& avg, s64& load) const noexcept {
     if (curr_ == nullptr) return;
     const eevdf_entity& c = E(*curr_);
     avg += key(c) * static_cast<s64>(c.weight);
     load += c.weight;
   }
-  bool vruntime_eligible(vtime v) const noexcept {
+  SCHEDCORE_ALWAYS_INLINE bool vruntime_eligible(vtime v) const noexcept {
     s64 avg = sum_w_vruntime_;
     s64 load = sum_weight_;
     add_curr(avg, load);
     return avg >= (v - min_vruntime_) * load;
   }
-  void enqueue_tree(Task& t) noexcept {
+  SCHEDCORE_ALWAYS_INLINE void enqueue_tree(Task& t) noexcept {
     const eevdf_entity& e = E(t);
     sum_w_vruntime_ += key(e) * static_cast<s64>(e.weight);
     sum_weight_ += e.weight;
     tree_.insert(t);
   }
-  void dequeue_tree(Task& t) noexcept {
+  SCHEDCORE_ALWAYS_INLINE void dequeue_tree(Task& t) noexcept {
     const eevdf_entity& e = E(t);
     tree_.erase(t);
     sum_w_vruntime_ -= key(e) * static_cast<s64>(e.weight);
@@ -348,14 +363,15 @@ class eevdf_policy {
       e.vlag = div_s64(e.vlag * static_cast<s64>(e.weight), static_cast<s64>(weight));
     e.weight = weight;
     e.inv_weight = inv_weight;
+    e.vscale = make_fair_vscale(load_weight{weight, inv_weight});
   }
-  static u64 calc_delta_fair(u64 delta, const eevdf_entity& e) noexcept {
-    return e.weight == nice_0_load ? delta : fair_calc_delta(delta, nice_0_load, e.inv_weight);
-  }
+  // δ·1024/w as the kernel's calc_delta_fair, through the entity's cached multiply-shift:
+  // no branch on the weight (nice 0 is the identity scale), no division.
+  static u64 calc_delta_fair(u64 delta, const eevdf_entity& e) noexcept { return fair_vscale_delta(delta, e.vscale); }
   duration_ns vslice_of(const eevdf_entity& e) const noexcept {
     return static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(e.slice), e));
   }
-  void update_min_vruntime() noexcept {
+  SCHEDCORE_ALWAYS_INLINE void update_min_vruntime() noexcept {
     vtime v = min_vruntime_;
     bool have = false;
     if (curr_ != nullptr) {
@@ -366,19 +382,27 @@ class eevdf_policy {
       const vtime m = E(*root).min_vruntime;
       v = have ? earlier_of(v, m) : m;
     }
+    // Monotonic: the zero point only moves forward. A select, not a branch (whether curr or
+    // the tree minimum advanced it is data-dependent); an advance of 0 changes nothing.
     const s64 delta = v - min_vruntime_;
-    if (delta > 0) {  // monotonic: the zero point only moves forward
-      sum_w_vruntime_ -= sum_weight_ * delta;
-      min_vruntime_ = v;
-    }
+    const s64 advance = delta > 0 ? delta : 0;
+    sum_w_vruntime_ -= sum_weight_ * advance;
+    min_vruntime_ += advance;
   }
-  bool update_deadline(eevdf_entity& e) noexcept {
-    if (e.vruntime < e.deadline) return false;
-    e.slice = base_slice();
-    e.deadline = e.vruntime + vslice_of(e);
-    return true;
+  // Once v >= vd the request is used up: a fresh slice and deadline. Written as selects, not a
+  // branch: whether one charge crosses the deadline is close to a coin flip for a task that
+  // runs about a slice at a time, and a mispredict costs more than the one multiply.
+  // (GCC turns `renew ? a : b` on two fields back into a branch, hence the masks.)
+  SCHEDCORE_ALWAYS_INLINE bool update_deadline(eevdf_entity& e) noexcept {
+    const bool renew = !(e.vruntime < e.deadline);
+    const u64 keep_new = static_cast<u64>(0) - static_cast<u64>(renew);  // all ones iff renew
+    const vtime fresh = e.vruntime + static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(base_slice_), e));
+    e.deadline = vtime{(fresh.ns() & keep_new) | (e.deadline.ns() & ~keep_new)};
+    e.slice = static_cast<duration_ns>((static_cast<u64>(base_slice_) & keep_new) |
+                                       (static_cast<u64>(e.slice) & ~keep_new));
+    return renew;
   }
-  void update_curr(sched_time now) noexcept {
+  SCHEDCORE_ALWAYS_INLINE void update_curr(sched_time now) noexcept {
     if (curr_ == nullptr) return;
     eevdf_entity& e = E(*curr_);
     const duration_ns delta = now - e.exec_start;
@@ -386,7 +410,7 @@ class eevdf_policy {
     e.exec_start = now;
     e.sum_exec_runtime += static_cast<u64>(delta);
     e.vruntime += static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(delta), e));
-    if (update_deadline(e) && nr_running_ > 1) resched_ = true;
+    resched_ = resched_ | (update_deadline(e) & (nr_running_ > 1));
     update_min_vruntime();
   }
   void update_entity_lag(eevdf_entity& e) const noexcept {
@@ -410,7 +434,7 @@ class eevdf_policy {
     if (knobs_.place_deadline_initial != 0 && has(flags, enqueue_flags::initial)) vslice /= 2;
     e.deadline = e.vruntime + vslice;
   }
-  Task* pick_eevdf() const noexcept {
+  SCHEDCORE_ALWAYS_INLINE Task* pick_eevdf() const noexcept {
     Task* left = tree_.front();
     if (nr_running_ == 1) return curr_ != nullptr ? curr_ : left;
     Task* c = curr_;
@@ -443,6 +467,8 @@ class eevdf_policy {
   usize nr_running_ = 0;                                      ///< queued including curr
   knobs knobs_{};                                             ///< tunables in force
   bool resched_ = false;                                      ///< a deadline renewal asked for a reschedule
+  duration_ns base_slice_ = usec(750);                        ///< effective_base_slice(knobs_), ns (knobs{} default)
+  s64 tick_ns_ = sec(1) / 250;                                ///< TICK_NSEC = 1 s / knobs_.hz (knobs{} default)
 };
 
 }  // namespace schedcore

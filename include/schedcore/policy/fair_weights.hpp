@@ -119,6 +119,43 @@ constexpr u64 calc_delta_fair(u64 delta, load_weight lw) noexcept {
   return fair_calc_delta(delta, nice_0_load, lw.inv_weight);
 }
 
+/// calc_delta_fair() of one fixed weight reduced to a single multiply-shift: `__calc_delta`'s
+/// factor `1024·inv_w` and shift, after its reductions, depend on the weight alone, so a
+/// policy computes them once when the weight is set and every later charge costs one
+/// 64 x 32 multiply with no branch (the weight's own per-entity inverse cache, as the kernel
+/// caches `inv_weight`). The result is bit-identical to calc_delta_fair() for every delta.
+struct fair_vscale {
+  u32 fact = 0x80000000u;  ///< reduced factor (nice 0: 2^31, with shift 31: the identity)
+  u32 shift = 31;          ///< reduced shift, always in [1, 32]
+};
+
+/// The fair_vscale of load `lw`: `__calc_delta(·, 1024, lw)`'s factor and shift, or the
+/// identity (2^31, 31) for nice 0, for which calc_delta_fair() returns delta unchanged.
+/// @par Complexity O(1), no division.
+constexpr fair_vscale make_fair_vscale(load_weight lw) noexcept {
+  if (lw.weight == nice_0_load) return fair_vscale{};
+  // The two reduction steps of fair_calc_delta(); weight 1024 < 2^32 skips the first.
+  u64 fact = static_cast<u64>(nice_0_load) * lw.inv_weight;
+  unsigned shift = wmult_shift;
+  const u32 fact_hi = static_cast<u32>(fact >> 32);
+  if (fact_hi != 0) {
+    const unsigned fs = highest_set_bit(fact_hi) + 1;  // fls(); fact < 2^42, so fs <= 10
+    shift -= fs;
+    fact >>= fs;
+  }
+  return fair_vscale{static_cast<u32>(fact), shift};
+}
+
+/// calc_delta_fair(delta, lw) through the precomputed `s = make_fair_vscale(lw)`:
+/// `(delta·fact) >> shift` with a 96-bit intermediate (two 32 x 32 multiplies), branch-free
+/// because shift is in [1, 32]. Exact: (hi·2^32 + lo) >> shift = hi·2^(32−shift) +
+/// (lo >> shift) since 2^shift divides hi·2^32 (truncated to 64 bits, as mul_u64_u32_shr).
+constexpr u64 fair_vscale_delta(u64 delta, fair_vscale s) noexcept {
+  const u64 lo = static_cast<u64>(static_cast<u32>(delta)) * s.fact;  // bits 0..63
+  const u64 hi = (delta >> 32) * s.fact;                              // bits 32..95
+  return (lo >> s.shift) + (hi << (32u - s.shift));
+}
+
 /// The tunable scaling factor of the modern kernel (SCHED_TUNABLESCALING_LOG, the default):
 /// `1 + ilog2(min(cpus, 8))`, so 1, 2, 3, 4 for 1, 2, 4, 8+ CPUs. cpus < 1 counts as 1.
 constexpr unsigned fair_scale_factor(s64 cpus) noexcept {

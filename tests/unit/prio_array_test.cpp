@@ -131,6 +131,47 @@ TYPED_TEST(PrioArrayTest, FifoHeadRoundRobinAndUrgency) {
   EXPECT_TRUE(a.empty());
 }
 
+// The most urgent index (prio_lists::best, a cache for N > 64): a more urgent enqueue takes
+// it over at once, emptying a less urgent level leaves it alone, emptying the best level falls
+// back to the next marked one (a rescan), and the last removal makes it npos. verify() checks
+// the cache against a scan.
+TYPED_TEST(PrioArrayTest, CachedBestFollowsEveryChange) {
+  using T = typename TypeParam::task;
+  constexpr unsigned most = most_urgent_prio<TypeParam>();
+  constexpr unsigned least = least_urgent_prio<TypeParam>();
+  constexpr unsigned mid = TypeParam::n / 2;
+  typename TypeParam::array a;
+  T lo, hi, md, md2;
+  a.enqueue(lo, least);
+  EXPECT_EQ(a.best_prio(), least);
+  a.enqueue_head(hi, most);
+  EXPECT_EQ(a.best_prio(), most);
+  a.enqueue(md, mid);
+  EXPECT_EQ(a.best_prio(), most);
+  EXPECT_TRUE(a.verify());
+  a.dequeue(md);  // empties a level that is not the best one: no change
+  EXPECT_EQ(a.best_prio(), most);
+  a.dequeue(hi);  // empties the best level: rescan finds the least urgent one
+  EXPECT_EQ(a.best_prio(), least);
+  EXPECT_EQ(a.pick(), &lo);
+  EXPECT_TRUE(a.verify());
+  a.enqueue(md2, mid);
+  if (mid != least) {
+    EXPECT_EQ(a.best_prio(), mid);
+    EXPECT_EQ(a.pick(), &md2);
+  }
+  a.requeue_tail(lo, most);  // a priority change to the most urgent level
+  EXPECT_EQ(a.best_prio(), most);
+  EXPECT_TRUE(a.verify());
+  EXPECT_EQ(a.pop(), &lo);
+  EXPECT_EQ(a.best_prio(), mid);
+  EXPECT_EQ(a.pop(), &md2);
+  EXPECT_EQ(a.best_prio(), TypeParam::array::npos);
+  EXPECT_TRUE(a.empty());
+  EXPECT_EQ(a.pick(), nullptr);
+  EXPECT_TRUE(a.verify());
+}
+
 TYPED_TEST(PrioArrayTest, MisuseIsRefusedWithoutStateChange) {
   using T = typename TypeParam::task;
   typename TypeParam::array a;

@@ -1,6 +1,7 @@
 // Unit tests of bitmap/prio_bitmap.hpp: typed over N at every word boundary (1, 31, 32, 33, 63,
 // 64, 65, 140, 4095, 4096) and both directions. Edges, out-of-range misuse refused without state
-// change, find_first on empty reported, and a fixed-seed differential test against std::set
+// change, find_first on empty reported, clear_first_unchecked agrees with clear + find_first,
+// and a fixed-seed differential test against std::set
 // (>= 10^6 random set/clear/test/find_first/find_next per instance; verify() after every op for
 // the first 50000, then every 64 ops).
 #include <gtest/gtest.h>
@@ -132,6 +133,34 @@ TYPED_TEST(PrioBitmapTest, FindFirstOnEmptyIsReported) {
   ASSERT_EQ(checks.size(), 1u);
   EXPECT_EQ(checks[0].kind, check_kind::assertion);
   EXPECT_NE(checks[0].expr.find("empty"), std::string::npos);
+}
+
+// clear_first_unchecked (the queues' cached-best maintenance): clearing the most urgent mark
+// answers exactly what clear + find_first would, whether the next mark is in the same word, in
+// a later word (L1 scan) or absent (npos). Random sets, drained in urgency order.
+TYPED_TEST(PrioBitmapTest, ClearFirstAnswersTheNextMostUrgent) {
+  using B = typename TypeParam::bitmap;
+  std::mt19937_64 rng(77);
+  for (int round = 0; round < 200; ++round) {
+    B b;
+    std::set<unsigned> model;
+    // Dense rounds exercise the same-word path, sparse ones the L1 path.
+    const unsigned marks = 1 + static_cast<unsigned>(rng() % (round % 2 ? 4u : TypeParam::n));
+    for (unsigned k = 0; k < marks; ++k) {
+      const auto p = static_cast<unsigned>(rng() % TypeParam::n);
+      b.set(p);
+      model.insert(p);
+    }
+    unsigned first = b.find_first();
+    while (!model.empty()) {
+      ASSERT_EQ(first, most_urgent<TypeParam::order>(model));
+      model.erase(first);
+      first = b.clear_first_unchecked(first);
+      ASSERT_TRUE(b.verify());
+      ASSERT_EQ(first, model.empty() ? B::npos : most_urgent<TypeParam::order>(model));
+    }
+    EXPECT_TRUE(b.empty());
+  }
 }
 
 TYPED_TEST(PrioBitmapTest, DifferentialVsStdSetMillionOps) {

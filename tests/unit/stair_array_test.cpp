@@ -141,6 +141,36 @@ TYPED_TEST(StairArrayTest, MinorRotationMovesTheLevelAheadOfTheNext) {
   EXPECT_TRUE(s.verify());
 }
 
+// enqueue_keep: a task returning to a closed level (SD: a sleeper with quota left there) stays
+// at that level, is the most urgent, and later minor rotations leave it alone.
+TYPED_TEST(StairArrayTest, EnqueueKeepHoldsAClosedLevel) {
+  using T = typename TypeParam::task;
+  typename TypeParam::array s;
+  T t[static_cast<std::size_t>(3)];
+  for (int i = 0; i < 3; ++i) t[static_cast<std::size_t>(i)].id = i;
+  s.set_all_level_quotas(msec(1));
+  s.enqueue(t[static_cast<std::size_t>(0)], 5);
+  EXPECT_EQ(s.charge(5, msec(1)), stair_rotation::minor);  // closes 0..5
+  EXPECT_EQ(s.current_level(), 6u);
+  s.enqueue_keep(t[static_cast<std::size_t>(1)], 2);
+  EXPECT_EQ(s.first_active_at(2), &t[static_cast<std::size_t>(1)]) << "kept at its closed level";
+  EXPECT_EQ(s.best_level(), 2u);
+  EXPECT_EQ(s.pick(), &t[static_cast<std::size_t>(1)]) << "most urgent";
+  EXPECT_TRUE(s.verify());
+  EXPECT_EQ(s.minor_rotation(), stair_rotation::minor);  // closes level 6: t0 moves to 7
+  EXPECT_EQ(s.current_level(), 7u);
+  EXPECT_EQ(s.first_active_at(2), &t[static_cast<std::size_t>(1)]) << "minor rotations leave it alone";
+  EXPECT_EQ(s.first_active_at(7), &t[static_cast<std::size_t>(0)]);
+  s.enqueue(t[static_cast<std::size_t>(2)], 2);  // the ordinary enqueue still clamps
+  EXPECT_EQ(s.first_active_at(7), &t[static_cast<std::size_t>(0)]);
+  EXPECT_EQ(s.next_at_same_level(t[static_cast<std::size_t>(0)]), &t[static_cast<std::size_t>(2)]);
+  EXPECT_EQ(s.nr_queued(), 3u);
+  s.dequeue(t[static_cast<std::size_t>(1)]);
+  EXPECT_EQ(s.best_level(), 7u);
+  EXPECT_TRUE(s.verify());
+  while (s.pop() != nullptr) {}
+}
+
 TYPED_TEST(StairArrayTest, ChargeOfALowerLevelClosesEverythingAboveIt) {
   using T = typename TypeParam::task;
   typename TypeParam::array s;
@@ -185,6 +215,40 @@ TYPED_TEST(StairArrayTest, MajorRotationSwapsRefillsAndKeepsLeftoversAhead) {
   EXPECT_EQ(s.pop(), &t[static_cast<std::size_t>(3)]);
   EXPECT_EQ(s.pop(), &t[static_cast<std::size_t>(0)]);
   EXPECT_TRUE(s.empty());
+  EXPECT_TRUE(s.verify());
+}
+
+// The best level of each array follows splices (for Levels > 64 it is a cache, elsewhere a
+// scan): a minor rotation moves the best level down (the rescan after the splice sees the
+// destination), a major rotation swaps which array is active, and dequeues from the expired
+// array change only its own best level.
+TYPED_TEST(StairArrayTest, CachedBestLevelsFollowRotations) {
+  using T = typename TypeParam::task;
+  typename TypeParam::array s;
+  T a, b, c;
+  s.set_all_level_quotas(msec(1));
+  s.enqueue(a, 0);
+  s.enqueue(b, 2);
+  s.enqueue_expired(c, 1);
+  EXPECT_EQ(s.best_level(), 0u);
+  EXPECT_EQ(s.best_expired_level(), 1u);
+  EXPECT_EQ(s.minor_rotation(), stair_rotation::minor);  // level 0 -> 1
+  EXPECT_EQ(s.best_level(), 1u);
+  EXPECT_EQ(s.pick(), &a);
+  EXPECT_TRUE(s.verify());
+  s.major_rotation();  // a (1) and b (2) go ahead of c at their levels in the swapped array
+  EXPECT_EQ(s.best_level(), 1u);
+  EXPECT_EQ(s.best_expired_level(), TypeParam::array::npos);
+  EXPECT_EQ(s.pick(), &a);
+  EXPECT_TRUE(s.verify());
+  s.requeue_tail(c, 0);
+  EXPECT_EQ(s.best_level(), 0u);
+  EXPECT_EQ(s.pop(), &c);
+  EXPECT_EQ(s.pop(), &a);
+  EXPECT_EQ(s.best_level(), 2u);
+  EXPECT_EQ(s.pop(), &b);
+  EXPECT_EQ(s.best_level(), TypeParam::array::npos);
+  EXPECT_TRUE(s.active_empty());
   EXPECT_TRUE(s.verify());
 }
 

@@ -17,7 +17,13 @@
 ///   set; `no_L1_orphans()`: every set L1 bit has a non-zero L2 word. (The queue-level meaning
 ///   of valid_bitmapQ, bit set <=> list non-empty, is checked by prio_array's `verify()`.)
 /// - Complexity: set, clear, test, empty, find_first, find_next: O(1) (at most two scans);
-///   verify: O(N/64); count: O(N/64).
+///   verify: O(N/64); count: O(N/64). The internal `clear_first_unchecked(p)` (clear the most
+///   urgent mark, return the next one) is O(1) too: one scan while p's word keeps a mark.
+/// - For N > 64 the queues do not call `find_first` on their pick path: prio_array and
+///   stair_array cache the most urgent index and call the bitmap only when the best list
+///   empties (detail::prio_lists in queue/prio_array.hpp). The two-level scan therefore stays
+///   seL4's for every N > 64; a flat scan of the L2 words for 64 < N <= 192 (the hand-written
+///   140-level queue's shape) would only change that rescan.
 /// - Misuse: a priority >= N is reported (`SCHEDCORE_MISUSE`) and refused: set/clear do
 ///   nothing, test answers false, find_next answers `npos`. `find_first()` on an empty bitmap
 ///   is a precondition violation (`SCHEDCORE_ASSERT`: bit scans of zero are undefined); debug
@@ -194,6 +200,30 @@ class prio_bitmap : detail::prio_bitmap_storage<N> {
       if (w == 0) this->l1_ &= ~bit64(p / 64);
     } else {
       this->l2_[0] &= static_cast<word>(~(word{1} << p));
+    }
+  }
+  /// Clears `p`, the most urgent marked priority, and returns the most urgent one left (npos
+  /// when none): `clear(p); return empty() ? npos : find_first();` for a queue that caches its
+  /// find-first. Cheaper than that sequence because every bit more urgent than `p` is known to
+  /// be clear: if `p`'s word is still non-zero the answer is in that word (one scan, no L1
+  /// read); only when the word empties does the L1 summary get scanned. @pre p == find_first()
+  SCHEDCORE_ALWAYS_INLINE constexpr unsigned clear_first_unchecked(unsigned p) noexcept {
+    if constexpr (two_level) {
+      unsigned i = p / 64;
+      u64 w = this->l2_[i] & ~bit64(p % 64);
+      this->l2_[i] = w;
+      if (w == 0) {  // p's word emptied: its L1 bit goes, the answer is in another word
+        const u64 l1 = this->l1_ & ~bit64(i);
+        this->l1_ = l1;
+        if (l1 == 0) return npos;
+        i = scan(l1);
+        w = this->l2_[i];
+      }
+      return i * 64 + scan(w);  // one scan site for both paths (code size on small cores)
+    } else {
+      const word w = static_cast<word>(this->l2_[0] & ~(word{1} << p));
+      this->l2_[0] = w;
+      return w != 0 ? scan(w) : npos;
     }
   }
   SCHEDCORE_ALWAYS_INLINE constexpr unsigned find_first_unchecked() const noexcept {

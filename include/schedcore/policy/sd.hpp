@@ -23,7 +23,10 @@
 ///   `slot` (level). Per rq: `prio_rotation` (the stair_array's epoch), `prio_level[u]` (the
 ///   deepest level a task of user prio u has run at this rotation), the best queued user prio.
 /// - Enqueue (`recalc_task_prio`, §2.3): same rotation with quota left -> back at its level
-///   (clamped to the rq's current level); same rotation with quota used -> next entitled slot;
+///   *unchanged*, even when the rq's current level has moved past it (§2.2: "sleepers keep
+///   unused high-level quota => low wake latency"; such a task is `kept` there, below the
+///   current level, untouched by minor rotations, and charges no level quota since its level
+///   has closed); same rotation with quota used -> next entitled slot;
 ///   fresh rotation -> cleared bitmap, fresh quota, first entitled slot. The next entitled slot
 ///   is the first slot `>= max(own level, rq current level, prio_level[u], prio_level[best
 ///   queued u] if that is better than u)` that `prio_matrix[u]` allows and `used` lacks. No
@@ -50,9 +53,9 @@
 ///   preempts them, is preempted by any of them.
 ///
 /// @par Invariants (`verify()`)
-/// stair_array's own (rings, bitmaps, no active task above the current level); every active
+/// stair_array's own (rings, bitmaps, counter); every active
 /// task has `rotation == prio_rotation`, `time_slice > 0` (curr excepted), sits at
-/// `max(slot, current level)`; every expired task has `rotation == prio_rotation + 1` and sits
+/// `max(slot, current level)` (at `slot` when kept below the current level); every expired task has `rotation == prio_rotation + 1` and sits
 /// at `slot`; the expired array is non-empty only if the active one is (rotation is eager);
 /// idle-priority tasks are only in the idle FIFO; the per-user-prio counts match.
 ///
@@ -71,7 +74,10 @@
 ///   with `add_level_quota` right after each `major_rotation()` (O(40)).
 /// - The container does not record a task's level; after minor rotations a queued active task
 ///   sits at `max(slot, current_level())` (closing moves whole levels to the fresh current one),
-///   which the policy uses as its level.
+///   which the policy uses as its level, except a `kept` task (queued with
+///   `stair_array::enqueue_keep` below the current level), which sits at `slot`. On dequeue the
+///   level is written back to `slot`, so a sleeper returns where it left, not where it was first
+///   queued.
 /// - `prio_level[]` per static priority and the best queued static priority live in the policy.
 ///
 /// @par Choices and omissions
@@ -108,6 +114,7 @@ struct sd_entity : list_hook<sd_hook_tag> {
   sched_kind kind = sched_kind::normal;  ///< normal, batch or idle (SCHED_IDLEPRIO)
   s8 nice = 0;                           ///< -20..19
   u8 slot = 0;                           ///< level (0..39) it was queued at (active: effective max(slot, rq level))
+  bool kept = false;                     ///< queued at `slot` below the rq's current level (a sleeper's leftover quota)
   bool on_rq = false;                    ///< queued in an sd_policy (running counts as queued)
   u64 rotation = ~u64{0};                ///< rq epoch (`prio_rotation`) `used`/`time_slice` belong to;
                                          ///< `prio_rotation + 1` while queued in the expired array
@@ -209,8 +216,14 @@ class sd_policy {
     }
     count_uprio(e, +1);
     const u64 epoch = queue_.rotation_epoch();
+    e.kept = false;
     if (e.rotation == epoch && e.time_slice > 0) {
-      e.slot = static_cast<u8>(queue_.enqueue(t, e.slot));
+      if (e.slot < queue_.current_level()) {
+        queue_.enqueue_keep(t, e.slot);
+        e.kept = true;
+      } else {
+        e.slot = static_cast<u8>(queue_.enqueue(t, e.slot));
+      }
     } else if (e.rotation == epoch + 1 && e.time_slice > 0) {
       pending_[e.slot] += e.time_slice;
       queue_.enqueue_expired(t, e.slot);
@@ -238,8 +251,13 @@ class sd_policy {
       idle_.erase(t);
       return;
     }
-    if (expired(e)) pending_[e.slot] -= e.time_slice;
+    if (expired(e)) {
+      pending_[e.slot] -= e.time_slice;
+    } else {
+      e.slot = static_cast<u8>(level_now(e));  // minor rotations may have moved it down
+    }
     e.on_rq = false;
+    e.kept = false;
     count_uprio(e, -1);
     queue_.dequeue(t);
     rotate_if_needed();
@@ -290,7 +308,12 @@ class sd_policy {
       idle_.erase(curr);
       idle_.push_back(curr);
     } else if (!expired(e)) {
-      e.slot = static_cast<u8>(queue_.requeue_tail(curr, level_now(e)));
+      if (e.kept) {
+        queue_.dequeue(curr);
+        queue_.enqueue_keep(curr, e.slot);
+      } else {
+        e.slot = static_cast<u8>(queue_.requeue_tail(curr, level_now(e)));
+      }
     }
   }
   /// Fork: the child shares the parent's rotation, bitmap and level and takes half of the
@@ -372,6 +395,7 @@ class sd_policy {
   }
 
   unsigned level_now(const sd_entity& e) const noexcept {
+    if (e.kept) return e.slot;
     const unsigned cur = queue_.current_level();
     return e.slot < cur ? cur : e.slot;
   }
@@ -438,6 +462,7 @@ class sd_policy {
     const u64 row = slot_row(e.kind, e.nice);
     const duration_ns q = quota_of_nice(e.nice);
     const duration_ns carry = e.time_slice < 0 ? e.time_slice : 0;
+    e.kept = false;
     e.rotation = queue_.rotation_epoch() + 1;
     e.used = 0;
     e.time_slice = carry;
@@ -474,6 +499,7 @@ class sd_policy {
     const unsigned own = level_now(e);
     if (e.rotation != queue_.rotation_epoch()) new_rotation(e, queue_.rotation_epoch());
     if (take_slot(e, next_from(e, own))) {
+      e.kept = false;
       e.slot = static_cast<u8>(queue_.requeue_tail(t, e.slot));
       return;
     }
@@ -506,7 +532,7 @@ class sd_policy {
     if (e.kind == sched_kind::idle || expired(e)) return;
     note_level(e);
     const unsigned l = level_now(e);
-    if (l < last_level && within > 0) queue_.charge(l, within);
+    if (l < last_level && within > 0 && !e.kept) queue_.charge(l, within);
   }
 
   stair_array<Task, sd_levels, hook_access> queue_{};  ///< active + expired staircase

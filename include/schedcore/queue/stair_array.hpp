@@ -13,8 +13,11 @@
 ///   still queued at it moves one level down (the runqueue *minor rotation*), ahead of the
 ///   tasks already queued there (they have waited longer). The lowest open level is the
 ///   *current level* (SD's `prio_level`); enqueues into the active array at a closed level are
-///   placed at the current level instead (SD's "first slot >= max(own level, rq level)"), so no
-///   active task is ever queued above it.
+///   placed at the current level instead (SD's "first slot >= max(own level, rq level)").
+///   `enqueue_keep` is the exception SD's enqueue rule needs: a task returning within the same
+///   rotation with quota left at a closed level keeps that level (RSDL: sleepers keep their
+///   unused high-level quota). Minor rotations never move such tasks; they are simply the most
+///   urgent until they leave.
 /// - Closing the last level, or `major_rotation()`, is the *major rotation*: tasks still in the
 ///   active array keep their level and go ahead of the expired tasks at that level, the arrays
 ///   swap, the rotation epoch (SD's `prio_rotation`) increments, the current level returns to
@@ -25,7 +28,9 @@
 ///   on the same 40-bit layout.
 ///
 /// @par Implementation notes
-/// - Structure: two `detail::prio_lists<Levels>` (bitmap + sentinels, as prio_array), pointers
+/// - Structure: two `detail::prio_lists<Levels>` (bitmap + sentinels, as prio_array; for
+///   Levels > 64 also the cached most urgent level, so pick reads it instead of scanning two
+///   bitmap levels; SD's 40 levels are one word, scanned on demand), pointers
 ///   to the active and expired one (a major rotation swaps two pointers), one task counter,
 ///   `quota_[Levels]` (remaining ns this rotation, may go negative by the last overrun) and
 ///   `refill_[Levels]` (ns restored at each major rotation).
@@ -33,8 +38,11 @@
 ///   and the array from the emptied list's sentinel (address range check), so a minor rotation
 ///   can move a whole level with one O(1) splice without touching the tasks in it.
 /// - Invariants (`verify()`): both arrays' rings and bitmaps agree (valid_bitmapQ,
-///   no_L1_orphans); no active task is queued at a closed level (active levels below
-///   the current level are empty); the counter equals the total; current level < Levels.
+///   no_L1_orphans) and, for Levels > 64, each array's cached best level equals its bitmap's
+///   find-first (every splice updates it through `mark`/`unmark`); the counter equals the total;
+///   current level < Levels. (Active levels below the current level hold only `enqueue_keep`
+///   tasks; which tasks those are is the policy's knowledge, so the SD policy's verify() checks
+///   it.)
 /// - Complexity: enqueue, enqueue_expired, dequeue, requeue_tail, pick, pop, charge without
 ///   rotation: O(1). A minor rotation is one splice + two bit updates, O(1); if a task was
 ///   queued at a level between the current level and the closing one (a wakeup that did not
@@ -128,6 +136,15 @@ class stair_array {
     ++nr_;
     return level;
   }
+  /// Queues `t` at the tail of `level` in the active array even if `level` has closed (a
+  /// sleeper returning with quota left at a better level keeps it). O(1).
+  /// Misuse refused: level >= Levels; `t` linked (safe mode).
+  SCHEDCORE_ALWAYS_INLINE void enqueue_keep(T& t, unsigned level) noexcept {
+    node& n = access::to_node(t);
+    if (SCHEDCORE_MISUSE(level >= Levels) || SCHEDCORE_MISUSE(access::linked(n))) return;
+    active_->link_tail(n, level);
+    ++nr_;
+  }
   /// As `enqueue`, at the head of the level (a preempted task keeps its place). O(1).
   SCHEDCORE_ALWAYS_INLINE unsigned enqueue_head(T& t, unsigned level) noexcept {
     node& n = access::to_node(t);
@@ -169,27 +186,21 @@ class stair_array {
   /// The most urgent task of the active array, or nullptr when the active array is empty
   /// (the caller then performs `major_rotation()` if `!expired_empty()`). O(1).
   SCHEDCORE_ALWAYS_INLINE T* pick() const noexcept {
-    if (active_->map.empty()) return nullptr;
-    return &access::to_value(*active_->first());
+    if (active_->none()) return nullptr;
+    return &access::to_value(*active_->first(active_->first_index_nonempty()));
   }
   /// Removes and returns the most urgent active task, or nullptr. O(1).
   SCHEDCORE_ALWAYS_INLINE T* pop() noexcept {
-    if (active_->map.empty()) return nullptr;
-    const unsigned p = active_->map.find_first_unchecked();
-    node& n = *active_->heads[p].sc_next;
-    if (lists::unlink(n) != nullptr) active_->map.clear_unchecked(p);
+    if (active_->none()) return nullptr;
+    node& n = active_->pop_first(active_->first_index_nonempty());
     access::mark_unlinked(n);
     --nr_;
     return &access::to_value(n);
   }
   /// The most urgent non-empty active level, or npos. O(1).
-  unsigned best_level() const noexcept {
-    return active_->map.empty() ? npos : active_->map.find_first_unchecked();
-  }
+  unsigned best_level() const noexcept { return active_->first_index(); }
   /// The most urgent non-empty expired level, or npos. O(1).
-  unsigned best_expired_level() const noexcept {
-    return expired_->map.empty() ? npos : expired_->map.find_first_unchecked();
-  }
+  unsigned best_expired_level() const noexcept { return expired_->first_index(); }
   /// Head of `level` in the active array, or nullptr (also on misuse). O(1).
   T* first_active_at(unsigned level) const noexcept { return first_in(*active_, level); }
   /// Head of `level` in the expired array, or nullptr (also on misuse). O(1).
@@ -205,9 +216,9 @@ class stair_array {
   /// True when nothing is queued in either array. O(1).
   bool empty() const noexcept { return nr_ == 0; }
   /// True when the active array is empty. O(1).
-  bool active_empty() const noexcept { return active_->map.empty(); }
+  bool active_empty() const noexcept { return active_->none(); }
   /// True when the expired array is empty. O(1).
-  bool expired_empty() const noexcept { return expired_->map.empty(); }
+  bool expired_empty() const noexcept { return expired_->none(); }
   /// Number of queued tasks in both arrays. O(1).
   usize nr_queued() const noexcept { return nr_; }
   /// The current level (SD's `prio_level`): levels above it have closed this rotation.
@@ -260,8 +271,7 @@ class stair_array {
   /// active and expired swap, the epoch increments, the current level returns to 0 and every
   /// quota is refilled. O(Levels) with `Levels` a compile-time constant.
   void major_rotation() noexcept {
-    for (unsigned l = active_->map.empty() ? npos : active_->map.find_first_unchecked(); l != npos;
-         l = active_->map.find_next(l)) {
+    for (unsigned l = active_->first_index(); l != npos; l = active_->map.find_next(l)) {
       active_->splice_level_to_head(l, *expired_, l);
     }
     lists* const t = active_;
@@ -273,14 +283,12 @@ class stair_array {
   }
 
   /// Full structural check, O(Levels + n): both arrays' rings and bitmaps (valid_bitmapQ,
-  /// no_L1_orphans), no active task above the current level, the counter.
+  /// no_L1_orphans), the cached best levels, the counter.
   bool verify() const noexcept {
     usize total = 0;
     if (active_ == expired_) return false;
     if (!active_->verify(total) || !expired_->verify(total)) return false;
-    if (total != nr_ || current_ >= Levels) return false;
-    if (!active_->map.empty() && active_->map.find_first_unchecked() < current_) return false;
-    return true;
+    return total == nr_ && current_ < Levels;
   }
 
  private:
@@ -288,10 +296,10 @@ class stair_array {
   void unlink(node& n) noexcept {
     if (node* const s = lists::unlink(n)) {
       if (active_->owns(s)) {
-        active_->map.clear_unchecked(active_->index_of(s));
+        active_->unmark(active_->index_of(s));
       } else {
         SCHEDCORE_ASSERT(expired_->owns(s));
-        expired_->map.clear_unchecked(expired_->index_of(s));
+        expired_->unmark(expired_->index_of(s));
       }
     }
   }

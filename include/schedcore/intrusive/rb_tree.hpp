@@ -166,6 +166,15 @@ struct rb_member_less {
   }
 };
 
+/// The raw counter of a `basic_time` key, for a policy comparator's `wrap_key` (see
+/// detail::rb_has_wrap_key): `basic_time` is standard-layout with the counter as its only member,
+/// so the object and its counter are pointer-interconvertible. O(1), no load of its own.
+template <class Tag>
+inline const u64& rb_time_key(const basic_time<Tag>& t) noexcept {
+  static_assert(sizeof(basic_time<Tag>) == sizeof(u64), "basic_time must be exactly its counter");
+  return reinterpret_cast<const u64&>(t);
+}
+
 /// Orders tasks by a raw u64 time member with the wrap-safe `(s64)(a - b) < 0`
 /// (wrap_before()), e.g. `rb_member_wrap_less<&task::deadline_ns>`.
 template <auto Member>

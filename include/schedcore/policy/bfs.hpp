@@ -93,6 +93,8 @@ class bfs_policy {
   using value_traits = entity_hook_access<Task, bfs_entity, EntityOf, rb_hook<link_mode::normal, bfs_hook_tag>>;
   struct by_deadline {
     bool operator()(const Task& a, const Task& b) const noexcept { return E(a).deadline < E(b).deadline; }
+    // One wrap-safe key: the tree's insert descent compares raw counters (rb_has_wrap_key).
+    static const u64& wrap_key(const Task& a) noexcept { return rb_time_key(E(a).deadline); }
   };
   using tree_type = rb_tree<Task, value_traits, by_deadline>;
   /// @endcond

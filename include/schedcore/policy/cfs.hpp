@@ -110,6 +110,8 @@ class cfs_policy {
     bool operator()(const Task& a, const Task& b) const noexcept {
       return EntityOf::get(a).vruntime < EntityOf::get(b).vruntime;
     }
+    // One wrap-safe key: the tree's insert descent compares raw counters (rb_has_wrap_key).
+    static const u64& wrap_key(const Task& a) noexcept { return rb_time_key(EntityOf::get(a).vruntime); }
   };
   static cfs_entity& E(Task& t) noexcept { return EntityOf::get(t); }
   static const cfs_entity& E(const Task& t) noexcept { return EntityOf::get(t); }

@@ -136,6 +136,8 @@ class cfs2007_policy {
     bool operator()(const Task& a, const Task& b) const noexcept {
       return EntityOf::get(a).fair_key < EntityOf::get(b).fair_key;
     }
+    // One wrap-safe key: the tree's insert descent compares raw counters (rb_has_wrap_key).
+    static const u64& wrap_key(const Task& a) noexcept { return rb_time_key(EntityOf::get(a).fair_key); }
   };
   static cfs2007_entity& E(Task& t) noexcept { return EntityOf::get(t); }
   static const cfs2007_entity& E(const Task& t) noexcept { return EntityOf::get(t); }

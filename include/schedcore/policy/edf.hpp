@@ -108,9 +108,13 @@ class edf_policy {
   using value_traits = entity_hook_access<Task, edf_entity, EntityOf, rb_hook<link_mode::normal, Tag>>;
   struct by_deadline {
     bool operator()(const Task& a, const Task& b) const noexcept { return E(a).deadline < E(b).deadline; }
+    // One wrap-safe key: the tree's insert descent compares raw counters (rb_has_wrap_key).
+    static const u64& wrap_key(const Task& a) noexcept { return rb_time_key(E(a).deadline); }
   };
   struct by_timer {
     bool operator()(const Task& a, const Task& b) const noexcept { return E(a).timer_at < E(b).timer_at; }
+    // One wrap-safe key: the tree's insert descent compares raw counters (rb_has_wrap_key).
+    static const u64& wrap_key(const Task& a) noexcept { return rb_time_key(E(a).timer_at); }
   };
   /// @endcond
 

@@ -117,6 +117,8 @@ class eevdf_policy {
   using value_traits = entity_hook_access<Task, eevdf_entity, EntityOf, hook_t>;
   struct by_deadline {
     bool operator()(const Task& a, const Task& b) const noexcept { return E(a).deadline < E(b).deadline; }
+    // One wrap-safe key: the tree's insert descent compares raw counters (rb_has_wrap_key).
+    static const u64& wrap_key(const Task& a) noexcept { return rb_time_key(E(a).deadline); }
   };
   struct min_vruntime_traits {
     using value_type = Task;

@@ -142,6 +142,15 @@ struct rb_member_key<K C::*> {
 }  // namespace detail
 /// @endcond
 
+/// The raw counter of a `basic_time` key, for a policy comparator's `wrap_key` (see
+/// detail::rb_has_wrap_key): `basic_time` is standard-layout with the counter as its only member,
+/// so the object and its counter are pointer-interconvertible. O(1), no load of its own.
+template <class Tag>
+inline const u64& rb_time_key(const basic_time<Tag>& t) noexcept {
+  static_assert(sizeof(basic_time<Tag>) == sizeof(u64), "basic_time must be exactly its counter");
+  return reinterpret_cast<const u64&>(t);
+}
+
 /// Orders tasks by a data member with the member type's `<`: use it with a wrap-safe key
 /// (vtime, sched_time), e.g. `rb_member_less<&task::vruntime>`.
 template <auto Member>
@@ -158,22 +167,8 @@ struct rb_member_less {
             enable_if_t<detail::rb_is_basic_time<typename detail::rb_member_key<decltype(Member)>::key_type> &&
                             is_same_v<V, value_type>,
                         int> = 0>
-  static const u64& wrap_key(const V& a) noexcept {
-    // basic_time is standard-layout with the counter as its only member, so the object and
-    // its counter are pointer-interconvertible.
-    static_assert(sizeof(a.*Member) == sizeof(u64), "basic_time must be exactly its counter");
-    return reinterpret_cast<const u64&>(a.*Member);
-  }
+  static const u64& wrap_key(const V& a) noexcept { return rb_time_key(a.*Member); }
 };
-
-/// The raw counter of a `basic_time` key, for a policy comparator's `wrap_key` (see
-/// detail::rb_has_wrap_key): `basic_time` is standard-layout with the counter as its only member,
-/// so the object and its counter are pointer-interconvertible. O(1), no load of its own.
-template <class Tag>
-inline const u64& rb_time_key(const basic_time<Tag>& t) noexcept {
-  static_assert(sizeof(basic_time<Tag>) == sizeof(u64), "basic_time must be exactly its counter");
-  return reinterpret_cast<const u64&>(t);
-}
 
 /// Orders tasks by a raw u64 time member with the wrap-safe `(s64)(a - b) < 0`
 /// (wrap_before()), e.g. `rb_member_wrap_less<&task::deadline_ns>`.

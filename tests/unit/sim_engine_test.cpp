@@ -352,6 +352,58 @@ TEST(SimEngine, KnobSpecsParseAndRefuse) {
   EXPECT_THROW(parse_policy_spec(reg, "nosuch"), usage_error);
 }
 
+// Devices (workload.hpp): a FIFO server beside the CPUs. Hand-computed on 2 CPUs, no costs:
+//   a: submits 10 ms at 0 (device busy until 10) and runs 0-2;
+//   b: at 1 ms submits 5 ms behind a's work (busy until max(10, 1) + 5 = 15), waits, exits at 15;
+//   a: at 2 ms waits for everything submitted so far, b's work included (a drain, not a
+//      per-task fence): wakes at 15, runs 15-16, exits at 16;
+//   c: at 20 ms waits on the idle device (passes at once), runs 1 ms, exits at 21.
+// The CPUs are idle whenever their tasks wait on the device: 2 x 21 - (3 + 1) ms = 38 ms.
+TEST(SimEngine, DeviceIsAFifoServerAndWaitsAreIdleTime) {
+  workload w;
+  w.name = "device";
+  w.duration = sec(1);
+  w.cpus = 2;
+  w.tasks.push_back(finite("a", {ev::device_submit("gpu", msec(10)), ev::run(msec(2)), ev::device_wait("gpu"), ev::run(msec(1))}));
+  w.tasks.push_back(finite("b", {ev::sleep(msec(1)), ev::device_submit("gpu", msec(5)), ev::device_wait("gpu")}));
+  w.tasks.push_back(finite("c", {ev::sleep(msec(20)), ev::device_wait("gpu"), ev::run(msec(1))}));
+  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  EXPECT_EQ(find(r, "a").exit_ns, msec(16));
+  EXPECT_EQ(find(r, "b").exit_ns, msec(15));
+  EXPECT_EQ(find(r, "c").exit_ns, msec(21));
+  EXPECT_EQ(find(r, "b").cpu_ns, 0);
+  EXPECT_EQ(r.duration_ns, msec(21));
+  EXPECT_EQ(r.totals.idle_ns, msec(38));
+  ASSERT_EQ(r.devices.size(), 1u);
+  EXPECT_EQ(r.devices[0].name, "gpu");
+  EXPECT_EQ(r.devices[0].requests, 2u);
+  EXPECT_EQ(r.devices[0].busy_ns, msec(15));
+  EXPECT_NEAR(r.devices[0].busy_pct, 100.0 * 15 / 21, 1e-9);
+  expect_conserved(r);
+  EXPECT_NE(to_json(r).find("\"devices\": [{ \"name\": \"gpu\", \"requests\": 2, \"busy_ns\": 15000000, "),
+            std::string::npos);
+}
+
+// Work still queued when the run ends counts only up to the end (busy % is over the run, like
+// idle %), and a workload without devices reports none.
+TEST(SimEngine, DeviceBacklogAtTheEndIsCutAtTheEnd) {
+  workload w;
+  w.name = "device-backlog";
+  w.duration = msec(10);
+  w.tasks.push_back(finite("a", {ev::device_submit("disk", msec(4)), ev::device_submit("disk", msec(26)),
+                                 ev::device_wait("disk")}));
+  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  EXPECT_EQ(find(r, "a").exit_ns, -1);  // still waiting at 10 ms
+  ASSERT_EQ(r.devices.size(), 1u);
+  EXPECT_EQ(r.devices[0].requests, 2u);
+  EXPECT_EQ(r.devices[0].busy_ns, msec(10));
+  EXPECT_NEAR(r.devices[0].busy_pct, 100.0, 1e-9);
+  EXPECT_EQ(r.totals.idle_ns, msec(10));
+  expect_conserved(r);
+  w.tasks[0] = finite("a", {ev::run(msec(1))});
+  EXPECT_TRUE(ref_entry().run(w, exact_cfg(), {}).devices.empty());
+}
+
 TEST(SimEngine, BadWorkloadsAreRefused) {
   workload w;
   w.name = "bad";

@@ -411,6 +411,13 @@ class engine {
     int parties = 0;
     std::vector<task_type*> arrived;
   };
+  /// A FIFO device: one request at a time, in submission order, so a request submitted at t
+  /// with d ns of work completes at max(t, busy_until) + d and no queue needs storing.
+  struct device_res {
+    std::int64_t busy_until = 0;  ///< when everything submitted so far is done, ns
+    std::int64_t work_ns = 0;     ///< device work submitted, ns
+    std::uint64_t requests = 0;   ///< submissions
+  };
 
   // ---------------------------------------------------------------- setup
   static int lookup(std::map<std::string, int>& m, const std::string& name) {
@@ -422,7 +429,7 @@ class engine {
   }
 
   void compile() {
-    std::map<std::string, int> spec_ids, timers, mutexes, conds, susp, barriers;
+    std::map<std::string, int> spec_ids, timers, mutexes, conds, susp, barriers, devices;
     for (std::size_t s = 0; s < w_.tasks.size(); ++s) {
       if (!spec_ids.emplace(w_.tasks[s].name, static_cast<int>(s)).second)
         throw workload_error("duplicate task name '" + w_.tasks[s].name + "'");
@@ -484,6 +491,8 @@ class engine {
               break;
             case event_kind::job:
               break;
+            case event_kind::device_submit:
+            case event_kind::device_wait: c.res = lookup(devices, e.ref); break;
             default: break;
           }
           cp.events.push_back(c);
@@ -497,6 +506,9 @@ class engine {
     conds_.resize(conds.size());
     susp_.resize(susp.size());
     barriers_.resize(barriers.size());
+    devices_.resize(devices.size());
+    device_names_.resize(devices.size());
+    for (const auto& [name, id] : devices) device_names_[static_cast<std::size_t>(id)] = name;
     for (auto& [b, ss] : barrier_specs) {
       std::sort(ss.begin(), ss.end());
       ss.erase(std::unique(ss.begin(), ss.end()), ss.end());
@@ -1178,6 +1190,20 @@ class engine {
         case event_kind::job:
           if (begin_job(t, *e)) return;
           break;
+        case event_kind::device_submit: {
+          const std::int64_t d = std::max<std::int64_t>(0, e->duration + rng_.jitter(e->jitter));
+          device_res& dv = devices_[static_cast<std::size_t>(e->res)];
+          dv.busy_until = std::max(dv.busy_until, now_) + d;
+          dv.work_ns += d;
+          ++dv.requests;
+          break;
+        }
+        case event_kind::device_wait: {
+          const std::int64_t done = devices_[static_cast<std::size_t>(e->res)].busy_until;
+          if (done <= now_) break;  // idle device: the fence has passed
+          sleep_until(t, done);
+          return;
+        }
       }
       if (t.state != task_core::st::running) return;
     }
@@ -1389,6 +1415,17 @@ class engine {
     }
     r.jain = jain_index(shares);
     r.jain_tasks = shares.size();
+    for (std::size_t d = 0; d < devices_.size(); ++d) {
+      const device_res& dv = devices_[d];
+      device_result x;
+      x.name = device_names_[d];
+      x.requests = dv.requests;
+      // A backlog at the end is one busy stretch [end, busy_until): the part after the end
+      // is subtracted so that busy time is measured over the run like idle time.
+      x.busy_ns = dv.work_ns - std::max<std::int64_t>(0, dv.busy_until - end_);
+      x.busy_pct = end_ > 0 ? 100.0 * static_cast<double>(x.busy_ns) / static_cast<double>(end_) : 0;
+      r.devices.push_back(std::move(x));
+    }
     return r;
   }
 
@@ -1442,6 +1479,8 @@ class engine {
   std::vector<cond_res> conds_;
   std::vector<cond_res> susp_;
   std::vector<barrier_res> barriers_;
+  std::vector<device_res> devices_;
+  std::vector<std::string> device_names_;  ///< by device id
 };
 
 }  // namespace sim

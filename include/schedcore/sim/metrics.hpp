@@ -110,6 +110,14 @@ struct run_totals {
   std::uint64_t migrations = 0;        ///< task CPU changes
 };
 
+/// One device (workload.hpp `device_submit`): how busy it was.
+struct device_result {
+  std::string name;            ///< device name
+  std::uint64_t requests = 0;  ///< submissions
+  std::int64_t busy_ns = 0;    ///< time it was working within the run, ns
+  double busy_pct = 0;         ///< busy_ns / duration, %
+};
+
 /// Everything one run produces.
 struct run_result {
   std::string policy;                 ///< policy spec as given ("cfs2007:granularity=2ms")
@@ -122,6 +130,7 @@ struct run_result {
   double jain = 1.0;                  ///< Jain fairness over weighted CPU shares (see engine.hpp)
   std::uint64_t jain_tasks = 0;       ///< tasks the fairness index covers
   std::vector<task_result> tasks;     ///< per task, in creation order
+  std::vector<device_result> devices; ///< per device, by name (empty when the workload has none)
   std::vector<std::string> notes;     ///< workload caveats
 };
 

@@ -75,6 +75,13 @@ inline std::string to_json(const run_result& r, int ind = 0) {
        u64(t.migrations) + ", \"events\": " + u64(t.events) + ", \"events_per_sec\": " + fmt("%.0f", t.events_per_sec) +
        " },\n";
   o += p + "  \"fairness\": { \"jain\": " + fmt("%.6f", r.jain) + ", \"tasks\": " + u64(r.jain_tasks) + " },\n";
+  o += p + "  \"devices\": [";
+  for (std::size_t i = 0; i < r.devices.size(); ++i) {
+    const device_result& d = r.devices[i];
+    o += (i ? ", " : "") + std::string("{ \"name\": ") + str(d.name) + ", \"requests\": " + u64(d.requests) +
+         ", \"busy_ns\": " + i64(d.busy_ns) + ", \"busy_pct\": " + fmt("%.3f", d.busy_pct) + " }";
+  }
+  o += "],\n";
   o += p + "  \"notes\": [";
   for (std::size_t i = 0; i < r.notes.size(); ++i) o += (i ? ", " : "") + str(r.notes[i]);
   o += "],\n";
@@ -153,6 +160,10 @@ inline std::string metric_value(const run_result& r, const table_column& c) {
     if (c.metric == "starve_ms") return fmt("%.1f", static_cast<double>(t.longest_starvation_ns) / 1e6);
     if (c.metric == "cpu_s") return fmt("%.2f", static_cast<double>(t.task_cpu_ns) / 1e9);
     if (c.metric == "overhead_ms") return fmt("%.1f", static_cast<double>(t.overhead_ns) / 1e6);
+    if (c.metric.rfind("busy:", 0) == 0) {  // busy % of the device named after the colon
+      for (const auto& d : r.devices)
+        if (d.name == c.metric.substr(5)) return fmt("%.1f", d.busy_pct);
+    }
     return "-";
   }
   const task_result* x = nullptr;
@@ -180,7 +191,8 @@ inline std::string metric_value(const run_result& r, const table_column& c) {
 inline std::vector<table_column> family_columns(const std::string& family) {
   std::vector<table_column> c = {{"cs/s", "", "cs_s"}, {"idle%", "", "idle"}};
   if (family == "desktop-2007") {
-    c.insert(c.end(), {{"beryl fps", "beryl", "fps"},
+    c.insert(c.end(), {{"gpu%", "", "busy:gpu"},
+                       {"beryl fps", "beryl", "fps"},
                        {"totem fps", "totem", "fps"},
                        {"totem met%", "totem", "met_pct"},
                        {"totem sd ms", "totem", "fsd_ms"},

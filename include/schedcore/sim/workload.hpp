@@ -23,7 +23,15 @@
 /// - suspend points (`suspend`/`resume`): a `resume` wakes every task suspended on that name
 ///   at that instant; a resume with nobody suspended is lost (rt-app: cond broadcast);
 /// - barriers (`barrier`): the party count is the number of task instances whose program
-///   mentions the barrier; all block until the last arrives.
+///   mentions the barrier; all block until the last arrives;
+/// - devices (`device_submit`/`device_wait`): a device is a single FIFO server with its own
+///   clock, working in parallel with the CPUs (a GPU's command ring, a disk). A submission
+///   queues `duration` ns of device work behind what is already queued and costs the submitter
+///   nothing; a wait blocks until the device has finished everything submitted to it before
+///   the wait, by any task (a drain, like a driver's "wait for engine idle", not a per-task
+///   fence). Submit-then-wait is synchronous I/O. Device time is not CPU time: a CPU whose
+///   tasks all wait on a device is idle, which is how fill-rate or disk-bound work shows up as
+///   idle % (seed 000's "my video card is fill rate limited").
 #ifndef SCHEDCORE_SIM_WORKLOAD_HPP
 #define SCHEDCORE_SIM_WORKLOAD_HPP
 
@@ -59,18 +67,21 @@ enum class event_kind : std::uint8_t {
   set_policy, ///< change the whole `params` (kind, nice, rt_priority, deadline triple)
   frame,      ///< mark that a frame was produced now; checks it against `duration` (deadline)
   job,        ///< one interbench periodic job step (see `event::job` fields)
+  device_submit,  ///< queue `duration` ns of work on device `ref` and go on (asynchronous, e.g. a GPU batch)
+  device_wait,    ///< block until device `ref` has finished everything submitted to it so far
 };
 
 /// One step of a task's program. Only the fields the kind uses are read.
 struct event {
   event_kind kind = event_kind::run;  ///< what to do
 
-  /// run: CPU work, ns (>= 0). runtime: wall span, ns. sleep: ns. frame: the frame's deadline,
+  /// run: CPU work, ns (>= 0). runtime: wall span, ns. sleep: ns. device_submit: device work,
+  /// ns. frame: the frame's deadline,
   /// ns after its release (0 = no deadline, the frame only counts toward fps). job: the job's
   /// CPU work, ns.
   duration_ns duration = 0;
 
-  /// run, runtime, sleep: a uniform random variation in [-jitter, +jitter] ns added to
+  /// run, runtime, sleep, device_submit: a uniform random variation in [-jitter, +jitter] ns added to
   /// `duration` each time the event executes (drawn from the run's single seeded PRNG; results
   /// below 0 are clamped to 0). 0 = exact.
   duration_ns jitter = 0;
@@ -87,7 +98,7 @@ struct event {
   /// pushes step i back by i ms); 0 for Audio/Video/Custom.
   duration_ns pushback = 0;
 
-  /// Resource name: timer, suspend point, mutex, condition, barrier, or (fork) task spec name.
+  /// Resource name: timer, suspend point, mutex, condition, barrier, device, or (fork) task spec name.
   std::string ref;
 
   /// wait, sync: the mutex that protects the condition `ref` (the task must hold it).
@@ -125,6 +136,12 @@ inline event frame(duration_ns deadline_ns = 0) { event e; e.kind = event_kind::
 inline event job(duration_ns work_ns, duration_ns interval_ns, duration_ns pushback_ns = 0) {
   event e; e.kind = event_kind::job; e.duration = work_ns; e.period = interval_ns; e.pushback = pushback_ns; return e;
 }
+/// Queue `ns` (+- `jitter`) of work on device `ref` without waiting for it.
+inline event device_submit(std::string ref, duration_ns ns, duration_ns jitter = 0) {
+  event e; e.kind = event_kind::device_submit; e.ref = std::move(ref); e.duration = ns; e.jitter = jitter; return e;
+}
+/// Block until device `ref` has completed everything submitted so far.
+inline event device_wait(std::string ref) { event e; e.kind = event_kind::device_wait; e.ref = std::move(ref); return e; }
 /// Change nice to `nice`.
 inline event set_nice(int nice) {
   event e; e.kind = event_kind::set_nice; e.params.nice = static_cast<s8>(nice); return e;

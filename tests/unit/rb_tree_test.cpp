@@ -628,4 +628,91 @@ TEST(RbAlgorithms, UsableWithoutTheContainer) {
   EXPECT_EQ(reinterpret_cast<item*>(algo::last(root))->key, 99);
 }
 
+// subtree_best's insert walk (leaf_propagate: compare with the leaf's value, stop at the first
+// ancestor it does not beat) against the generic contract path (leaf + recomputing propagate),
+// which rb_algorithms::insert takes for callbacks without leaf_propagate: the same insertion
+// and erase sequence on two copies of the items must store the same best in every node, and
+// each must equal its recomputation.
+TEST(RbAlgorithms, LeafPropagateStoresWhatRecomputationWould) {
+  struct item {
+    rb_node n;
+    u64 key = 0;
+    vtime aux{};
+    vtime best{};
+  };
+  struct to_item {
+    using value_type = item;
+    static item& value(rb_node* n) { return *reinterpret_cast<item*>(n); }
+    static const item& value(const rb_node* n) { return *reinterpret_cast<const item*>(n); }
+  };
+  struct min_of_aux {
+    using value_type = item;
+    using best_type = vtime;
+    static vtime value(const item& t) noexcept { return t.aux; }
+    static vtime best(const item& t) noexcept { return t.best; }
+    static void set_best(item& t, vtime b) noexcept { t.best = b; }
+    static bool better(vtime a, vtime b) noexcept { return a < b; }
+  };
+  using fast = subtree_best<min_of_aux>::callbacks<rb_node_traits, to_item>;
+  static_assert(detail::rb_has_leaf_propagate<fast, rb_node>);
+  // The same callbacks without leaf_propagate: insert falls back to leaf() + propagate().
+  struct generic {
+    static constexpr bool enabled = true;
+    static void propagate(rb_node* n, rb_node* stop) noexcept { fast::propagate(n, stop); }
+    static void copy(const rb_node* from, rb_node* to) noexcept { fast::copy(from, to); }
+    static void rotate(rb_node* o, rb_node* t) noexcept { fast::rotate(o, t); }
+    static void leaf(rb_node* n) noexcept { fast::leaf(n); }
+  };
+  static_assert(!detail::rb_has_leaf_propagate<generic, rb_node>);
+  using algo = rb_algorithms<>;
+  constexpr std::size_t n_items = 2000;
+  std::vector<item> a(n_items), b(n_items);
+  rng r{0x5eed0003};
+  for (std::size_t i = 0; i < n_items; ++i) {
+    a[i].key = r.below(1u << 16);
+    // Small spread with ties, and wrap-adjacent values: leaf values often beat their parents.
+    a[i].aux = vtime{~0ull - 500 + r.below(1000)};
+    b[i].key = a[i].key;
+    b[i].aux = a[i].aux;
+  }
+  rb_node* root_a = nullptr;
+  rb_node* root_b = nullptr;
+  auto insert = [](auto callbacks_tag, std::vector<item>& v, std::size_t i, rb_node*& root) {
+    using C = decltype(callbacks_tag);
+    rb_node* parent = nullptr;
+    rb_node** link = &root;
+    while (*link) {
+      parent = *link;
+      link = &parent->sc_child[v[i].key < to_item::value(parent).key ? 0 : 1];
+    }
+    algo::insert<C>(&v[i].n, parent, link, root);
+  };
+  auto same_bests = [&](std::size_t upto, std::size_t step) {
+    for (std::size_t i = 0; i < upto; i += step) {
+      if (a[i].best != b[i].best) return false;
+      if (!fast::verify(&a[i].n)) return false;
+    }
+    return true;
+  };
+  for (std::size_t i = 0; i < n_items; ++i) {
+    insert(fast{}, a, i, root_a);
+    insert(generic{}, b, i, root_b);
+    ASSERT_EQ(to_item::value(root_a).best, to_item::value(root_b).best) << "after insert " << i;
+  }
+  ASSERT_TRUE(same_bests(n_items, 1));
+  usize count = 0;
+  ASSERT_TRUE(algo::verify_shape(root_a, count));
+  EXPECT_EQ(count, n_items);
+  for (std::size_t i = 0; i < n_items; i += 3) {
+    algo::erase<fast>(&a[i].n, root_a);
+    algo::erase<generic>(&b[i].n, root_b);
+  }
+  for (std::size_t i = 0; i < n_items; i += 3) {  // back in, with fresh values
+    a[i].aux = b[i].aux = vtime{~0ull - 600 + r.below(1200)};
+    insert(fast{}, a, i, root_a);
+    insert(generic{}, b, i, root_b);
+  }
+  EXPECT_TRUE(same_bests(n_items, 1));
+}
+
 }  // namespace

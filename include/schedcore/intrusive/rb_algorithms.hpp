@@ -34,7 +34,11 @@
 ///  - `copy(from, to)`: `to` takes `from`'s augmented value (`to` replaced `from`);
 ///  - `rotate(old_top, new_top)`: after a rotation that put `new_top` where `old_top` was:
 ///    `new_top` takes `old_top`'s value (same node set) and `old_top` is recomputed;
-///  - `leaf(n)`: initialise the value of a freshly linked leaf.
+///  - `leaf(n)`: initialise the value of a freshly linked leaf;
+///  - optionally `leaf_propagate(n)`: the same as `leaf(n)` followed by `propagate(parent of
+///    n, nullptr)`, for an augment that can update the ancestors of a fresh leaf more cheaply
+///    than by recomputation (a subtree minimum only needs "is the leaf's value better than the
+///    stored one?" per level). insert() calls it when Callbacks declares it.
 /// rb_no_callbacks implements them as empty inline functions: with it, the algorithms compile
 /// to the plain red-black tree.
 ///
@@ -45,10 +49,21 @@
 #define SCHEDCORE_INTRUSIVE_RB_ALGORITHMS_HPP
 
 #include "schedcore/core/config.hpp"
+#include "schedcore/core/traits.hpp"
 #include "schedcore/core/types.hpp"
 #include "schedcore/intrusive/rb_hook.hpp"
 
 namespace schedcore {
+
+/// @cond INTERNAL
+namespace detail {
+/// True when Callbacks declares the optional `leaf_propagate(node*)` (see rb_algorithms).
+template <class C, class N, class = void>
+inline constexpr bool rb_has_leaf_propagate = false;
+template <class C, class N>
+inline constexpr bool rb_has_leaf_propagate<C, N, void_t<decltype(C::leaf_propagate(declval<N*>()))>> = true;
+}  // namespace detail
+/// @endcond
 
 /// Augmentation callbacks that do nothing; the default of every algorithm.
 template <class NodeTraits = rb_node_traits>
@@ -117,8 +132,12 @@ struct rb_algorithms {
   static SCHEDCORE_ALWAYS_INLINE void insert(node* n, node* parent, node** link_slot, node*& root) noexcept {
     link(n, parent, link_slot);
     if constexpr (Callbacks::enabled) {
-      Callbacks::leaf(n);
-      if (parent) Callbacks::propagate(parent, nullptr);
+      if constexpr (detail::rb_has_leaf_propagate<Callbacks, node>) {
+        Callbacks::leaf_propagate(n);
+      } else {
+        Callbacks::leaf(n);
+        if (parent) Callbacks::propagate(parent, nullptr);
+      }
     }
     insert_fixup<Callbacks>(n, root);
   }

@@ -148,15 +148,21 @@ constexpr fair_vscale make_fair_vscale(load_weight lw) noexcept {
 
 /// calc_delta_fair(delta, lw) through the precomputed `s = make_fair_vscale(lw)`:
 /// `(delta·fact) >> shift` with a 96-bit intermediate, truncated to 64 bits (as
-/// mul_u64_u32_shr), branch-free because shift is in [1, 32]. Where the compiler has
-/// `__int128` that is one 64 x 64 -> 128 multiply and a double shift (x86-64: mul + shrd, 4
-/// instructions); elsewhere two 32 x 32 multiplies. The two forms agree for every input:
-/// (hi·2^32 + lo) >> shift = hi·2^(32−shift) + (lo >> shift) since 2^shift divides hi·2^32,
-/// and both sides are taken modulo 2^64.
-constexpr u64 fair_vscale_delta(u64 delta, fair_vscale s) noexcept {
-#ifdef __SIZEOF_INT128__
-  __extension__ using wide = unsigned __int128;
-  return static_cast<u64>((static_cast<wide>(delta) * s.fact) >> s.shift);
+/// mul_u64_u32_shr), branch-free because shift is in [1, 32]. On x86-64 that is one
+/// 64 x 64 -> 128 `mul` and one `shrd` (GCC's own `unsigned __int128 >> shift` adds a shift
+/// of the high half, a test and a cmov for counts >= 64, which cannot occur here); elsewhere
+/// two 32 x 32 multiplies. The forms agree for every input: (hi·2^32 + lo) >> shift =
+/// hi·2^(32−shift) + (lo >> shift) since 2^shift divides hi·2^32, both taken modulo 2^64.
+/// Not constexpr (inline assembly); nothing evaluates it at compile time.
+inline u64 fair_vscale_delta(u64 delta, fair_vscale s) noexcept {
+#if defined(__x86_64__) && !defined(SCHEDCORE_PORTABLE_MULSHIFT)
+  u64 lo = delta;
+  u64 hi;
+  __asm__("mulq %[f]\n\tshrdq %%cl, %%rdx, %%rax"
+          : "+a"(lo), "=&d"(hi)
+          : [f] "r"(static_cast<u64>(s.fact)), "c"(s.shift)
+          : "cc");
+  return lo;
 #else
   const u64 lo = static_cast<u64>(static_cast<u32>(delta)) * s.fact;  // bits 0..63
   const u64 hi = (delta >> 32) * s.fact;                              // bits 32..95

@@ -633,36 +633,39 @@ TEST(RbAlgorithms, UsableWithoutTheContainer) {
 // which rb_algorithms::insert takes for callbacks without leaf_propagate: the same insertion
 // and erase sequence on two copies of the items must store the same best in every node, and
 // each must equal its recomputation.
+struct aug_item {
+  rb_node n;
+  u64 key = 0;
+  vtime aux{};
+  vtime best{};
+};
+struct to_item {
+  using value_type = aug_item;
+  static aug_item& value(rb_node* n) { return *reinterpret_cast<aug_item*>(n); }
+  static const aug_item& value(const rb_node* n) { return *reinterpret_cast<const aug_item*>(n); }
+};
+struct min_of_aux {
+  using value_type = aug_item;
+  using best_type = vtime;
+  static vtime value(const aug_item& t) noexcept { return t.aux; }
+  static vtime best(const aug_item& t) noexcept { return t.best; }
+  static void set_best(aug_item& t, vtime b) noexcept { t.best = b; }
+  static bool better(vtime a, vtime b) noexcept { return a < b; }
+};
+using fast = subtree_best<min_of_aux>::callbacks<rb_node_traits, to_item>;
+// The same callbacks without leaf_propagate: insert falls back to leaf() + propagate().
+struct generic_callbacks {
+  static constexpr bool enabled = true;
+  static void propagate(rb_node* n, rb_node* stop) noexcept { fast::propagate(n, stop); }
+  static void copy(const rb_node* from, rb_node* to) noexcept { fast::copy(from, to); }
+  static void rotate(rb_node* o, rb_node* t) noexcept { fast::rotate(o, t); }
+  static void leaf(rb_node* n) noexcept { fast::leaf(n); }
+};
+
 TEST(RbAlgorithms, LeafPropagateStoresWhatRecomputationWould) {
-  struct item {
-    rb_node n;
-    u64 key = 0;
-    vtime aux{};
-    vtime best{};
-  };
-  struct to_item {
-    using value_type = item;
-    static item& value(rb_node* n) { return *reinterpret_cast<item*>(n); }
-    static const item& value(const rb_node* n) { return *reinterpret_cast<const item*>(n); }
-  };
-  struct min_of_aux {
-    using value_type = item;
-    using best_type = vtime;
-    static vtime value(const item& t) noexcept { return t.aux; }
-    static vtime best(const item& t) noexcept { return t.best; }
-    static void set_best(item& t, vtime b) noexcept { t.best = b; }
-    static bool better(vtime a, vtime b) noexcept { return a < b; }
-  };
-  using fast = subtree_best<min_of_aux>::callbacks<rb_node_traits, to_item>;
+  using item = aug_item;
+  using generic = generic_callbacks;
   static_assert(detail::rb_has_leaf_propagate<fast, rb_node>);
-  // The same callbacks without leaf_propagate: insert falls back to leaf() + propagate().
-  struct generic {
-    static constexpr bool enabled = true;
-    static void propagate(rb_node* n, rb_node* stop) noexcept { fast::propagate(n, stop); }
-    static void copy(const rb_node* from, rb_node* to) noexcept { fast::copy(from, to); }
-    static void rotate(rb_node* o, rb_node* t) noexcept { fast::rotate(o, t); }
-    static void leaf(rb_node* n) noexcept { fast::leaf(n); }
-  };
   static_assert(!detail::rb_has_leaf_propagate<generic, rb_node>);
   using algo = rb_algorithms<>;
   constexpr std::size_t n_items = 2000;

@@ -628,11 +628,12 @@ TEST(RbAlgorithms, UsableWithoutTheContainer) {
   EXPECT_EQ(reinterpret_cast<item*>(algo::last(root))->key, 99);
 }
 
-// subtree_best's insert walk (leaf_propagate: compare with the leaf's value, stop at the first
-// ancestor it does not beat) against the generic contract path (leaf + recomputing propagate),
-// which rb_algorithms::insert takes for callbacks without leaf_propagate: the same insertion
-// and erase sequence on two copies of the items must store the same best in every node, and
-// each must equal its recomputation.
+// subtree_best's shortcuts (leaf_propagate on insert: compare with the leaf's value, stop at
+// the first ancestor it does not beat; propagate_erased on erase and erase_leftmost: stop at
+// the first ancestor whose best is not the erased value) against the generic contract path
+// (leaf + recomputing propagate), which rb_algorithms takes for callbacks that declare neither:
+// the same insert, erase and pop sequence on two copies of the items must store the same best
+// in every node, and each must equal its recomputation.
 struct aug_item {
   rb_node n;
   u64 key = 0;
@@ -653,7 +654,8 @@ struct min_of_aux {
   static bool better(vtime a, vtime b) noexcept { return a < b; }
 };
 using fast = subtree_best<min_of_aux>::callbacks<rb_node_traits, to_item>;
-// The same callbacks without leaf_propagate: insert falls back to leaf() + propagate().
+// The same callbacks without leaf_propagate and propagate_erased: rb_algorithms falls back to
+// leaf() + propagate() on insert and to propagate() on erase.
 struct generic_callbacks {
   static constexpr bool enabled = true;
   static void propagate(rb_node* n, rb_node* stop) noexcept { fast::propagate(n, stop); }
@@ -662,11 +664,13 @@ struct generic_callbacks {
   static void leaf(rb_node* n) noexcept { fast::leaf(n); }
 };
 
-TEST(RbAlgorithms, LeafPropagateStoresWhatRecomputationWould) {
+TEST(RbAlgorithms, AugmentShortcutsStoreWhatRecomputationWould) {
   using item = aug_item;
   using generic = generic_callbacks;
   static_assert(detail::rb_has_leaf_propagate<fast, rb_node>);
   static_assert(!detail::rb_has_leaf_propagate<generic, rb_node>);
+  static_assert(detail::rb_has_propagate_erased<fast, rb_node>);
+  static_assert(!detail::rb_has_propagate_erased<generic, rb_node>);
   using algo = rb_algorithms<>;
   constexpr std::size_t n_items = 2000;
   std::vector<item> a(n_items), b(n_items);
@@ -709,8 +713,29 @@ TEST(RbAlgorithms, LeafPropagateStoresWhatRecomputationWould) {
   for (std::size_t i = 0; i < n_items; i += 3) {
     algo::erase<fast>(&a[i].n, root_a);
     algo::erase<generic>(&b[i].n, root_b);
+    ASSERT_EQ(to_item::value(root_a).best, to_item::value(root_b).best) << "after erase " << i;
   }
-  for (std::size_t i = 0; i < n_items; i += 3) {  // back in, with fresh values
+  for (std::size_t i = 0; i < n_items; ++i) {  // the erase walk too (propagate_erased)
+    if (i % 3 == 0) continue;                    // erased
+    ASSERT_EQ(a[i].best, b[i].best) << i;
+    ASSERT_TRUE(fast::verify(&a[i].n)) << i;
+  }
+  for (std::size_t i = 0; i < n_items / 2; ++i) {  // leftmost pops (erase_leftmost)
+    rb_node* fa = algo::first(root_a);
+    rb_node* fb = algo::first(root_b);
+    ASSERT_EQ(to_item::value(fa).key, to_item::value(fb).key);
+    algo::erase_leftmost<fast>(fa, root_a);
+    algo::erase_leftmost<generic>(fb, root_b);
+    ASSERT_EQ(to_item::value(root_a).best, to_item::value(root_b).best) << "after pop " << i;
+    for (rb_node* x = algo::first(root_a); x; x = algo::next(x)) ASSERT_TRUE(fast::verify(x)) << "after pop " << i;
+    fa->sc_child[0] = fa->sc_child[1] = nullptr;  // unlinked; re-inserted below
+    fb->sc_child[0] = fb->sc_child[1] = nullptr;
+  }
+  // Back in with fresh values: everything not in the trees (the erased and the popped).
+  std::vector<bool> linked(n_items, false);
+  for (rb_node* x = algo::first(root_a); x; x = algo::next(x)) linked[static_cast<std::size_t>(&to_item::value(x) - a.data())] = true;
+  for (std::size_t i = 0; i < n_items; ++i) {
+    if (linked[i]) continue;
     a[i].aux = b[i].aux = vtime{~0ull - 600 + r.below(1200)};
     insert(fast{}, a, i, root_a);
     insert(generic{}, b, i, root_b);

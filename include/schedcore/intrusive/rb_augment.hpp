@@ -149,6 +149,24 @@ struct subtree_best {
         n = NodeTraits::get_parent(n);
       }
     }
+    /// propagate(n, stop) after an erase, when the only change below n is that `gone` left
+    /// the subtrees on the way: an ancestor whose stored best differs from gone's value got it
+    /// from a node that is still there, so it and everything above are unchanged, and the walk
+    /// stops with one comparison instead of a compute_update(). Otherwise as propagate().
+    /// @par Complexity O(depth of n − depth of stop); recomputes only nodes whose best was
+    /// gone's value.
+    static void propagate_erased(node* n, node* stop, const node* gone) noexcept {
+      const best_type x = Traits::value(NodeToValue::value(gone));
+      while (n != stop) {
+        auto& v = NodeToValue::value(n);
+        const best_type old = Traits::best(v);
+        if (!(old == x)) return;
+        const best_type b = compute_update(n);
+        Traits::set_best(v, b);
+        if (old == b) return;
+        n = NodeTraits::get_parent(n);
+      }
+    }
     /// `to` replaced `from` in the tree: it takes the same subtree, hence the same best.
     static SCHEDCORE_ALWAYS_INLINE void copy(const node* from, node* to) noexcept {
       Traits::set_best(NodeToValue::value(to), Traits::best(NodeToValue::value(from)));

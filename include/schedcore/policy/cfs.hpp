@@ -333,7 +333,15 @@ class cfs_policy {
       update_curr(now);
     } else {
       if (SCHEDCORE_UNLIKELY(curr_ != nullptr)) put_prev_cold(now);  // defensive: one curr at a time
-      if (e.on_rq) tree_.erase(t);
+      if (e.on_rq) {
+        // The pick is nearly always the leftmost: pop_front()'s shorter unlink
+        // (rb_algorithms erase_leftmost: no two-children case, no "which side" test).
+        if (&t == tree_.front()) {
+          tree_.pop_front();
+        } else {
+          tree_.erase(t);
+        }
+      }
       curr_ = &t;
     }
     clear_buddies(t);

@@ -108,6 +108,9 @@ TEST(CfsPolicy, VscaleIsBitIdenticalToCalcDeltaFair) {
   std::mt19937_64 rng(777);
   for (const load_weight lw : loads) {
     const fair_vscale s = make_fair_vscale(lw);
+    // The branch-free derivation cfs charges with must give the same factor and shift.
+    EXPECT_EQ(fair_vscale_of(lw).fact, s.fact) << lw.weight;
+    EXPECT_EQ(fair_vscale_of(lw).shift, s.shift) << lw.weight;
     EXPECT_GE(s.shift, 1u);
     EXPECT_LE(s.shift, 32u);
     for (std::uint64_t d : {0ull, 1ull, 999ull, 1000000ull, 4000000ull, 0xFFFFFFFFull, 0x100000000ull,
@@ -118,6 +121,24 @@ TEST(CfsPolicy, VscaleIsBitIdenticalToCalcDeltaFair) {
       const std::uint64_t d = rng() >> (rng() % 64);
       ASSERT_EQ(fair_vscale_delta(d, s), calc_delta_fair(d, lw)) << lw.weight << " " << d;
     }
+  }
+}
+
+TEST(CfsPolicy, VscaleOfEqualsMakeFairVscaleForEveryWeight) {
+  // fair_vscale_of (branch-free, cfs's charge) against make_fair_vscale (the kernel's
+  // reductions) for every weight a policy accepts with its computed inverse, every nice level,
+  // SCHED_IDLE, and nice 0's weight with a computed inverse (the identity either way).
+  auto same = [](load_weight lw) {
+    const fair_vscale a = fair_vscale_of(lw);
+    const fair_vscale b = make_fair_vscale(lw);
+    return a.fact == b.fact && a.shift == b.shift;
+  };
+  for (std::uint32_t w = 1; w <= (1u << 18); ++w) ASSERT_TRUE(same(make_load(w))) << w;
+  for (int nice = -20; nice <= 19; ++nice) ASSERT_TRUE(same(nice_to_load(nice))) << nice;
+  EXPECT_TRUE(same(idle_load()));
+  EXPECT_TRUE(same(load_weight{nice_0_load, fair_inv_weight(nice_0_load)}));
+  for (std::uint64_t inv = 1; inv <= 0xFFFFFFFFull; inv += 65521) {  // any inverse, weight != 1024
+    ASSERT_TRUE(same(load_weight{3, static_cast<std::uint32_t>(inv)})) << inv;
   }
 }
 

@@ -628,4 +628,119 @@ TEST(RbAlgorithms, UsableWithoutTheContainer) {
   EXPECT_EQ(reinterpret_cast<item*>(algo::last(root))->key, 99);
 }
 
+// subtree_best's shortcuts (leaf_propagate on insert: compare with the leaf's value, stop at
+// the first ancestor it does not beat; propagate_erased on erase and erase_leftmost: stop at
+// the first ancestor whose best is not the erased value) against the generic contract path
+// (leaf + recomputing propagate), which rb_algorithms takes for callbacks that declare neither:
+// the same insert, erase and pop sequence on two copies of the items must store the same best
+// in every node, and each must equal its recomputation.
+struct aug_item {
+  rb_node n;
+  u64 key = 0;
+  vtime aux{};
+  vtime best{};
+};
+struct to_item {
+  using value_type = aug_item;
+  static aug_item& value(rb_node* n) { return *reinterpret_cast<aug_item*>(n); }
+  static const aug_item& value(const rb_node* n) { return *reinterpret_cast<const aug_item*>(n); }
+};
+struct min_of_aux {
+  using value_type = aug_item;
+  using best_type = vtime;
+  static vtime value(const aug_item& t) noexcept { return t.aux; }
+  static vtime best(const aug_item& t) noexcept { return t.best; }
+  static void set_best(aug_item& t, vtime b) noexcept { t.best = b; }
+  static bool better(vtime a, vtime b) noexcept { return a < b; }
+};
+using fast = subtree_best<min_of_aux>::callbacks<rb_node_traits, to_item>;
+// The same callbacks without leaf_propagate and propagate_erased: rb_algorithms falls back to
+// leaf() + propagate() on insert and to propagate() on erase.
+struct generic_callbacks {
+  static constexpr bool enabled = true;
+  static void propagate(rb_node* n, rb_node* stop) noexcept { fast::propagate(n, stop); }
+  static void copy(const rb_node* from, rb_node* to) noexcept { fast::copy(from, to); }
+  static void rotate(rb_node* o, rb_node* t) noexcept { fast::rotate(o, t); }
+  static void leaf(rb_node* n) noexcept { fast::leaf(n); }
+};
+
+TEST(RbAlgorithms, AugmentShortcutsStoreWhatRecomputationWould) {
+  using item = aug_item;
+  using generic = generic_callbacks;
+  static_assert(detail::rb_has_leaf_propagate<fast, rb_node>);
+  static_assert(!detail::rb_has_leaf_propagate<generic, rb_node>);
+  static_assert(detail::rb_has_propagate_erased<fast, rb_node>);
+  static_assert(!detail::rb_has_propagate_erased<generic, rb_node>);
+  using algo = rb_algorithms<>;
+  constexpr std::size_t n_items = 2000;
+  std::vector<item> a(n_items), b(n_items);
+  rng r{0x5eed0003};
+  for (std::size_t i = 0; i < n_items; ++i) {
+    a[i].key = r.below(1u << 16);
+    // Small spread with ties, and wrap-adjacent values: leaf values often beat their parents.
+    a[i].aux = vtime{~0ull - 500 + r.below(1000)};
+    b[i].key = a[i].key;
+    b[i].aux = a[i].aux;
+  }
+  rb_node* root_a = nullptr;
+  rb_node* root_b = nullptr;
+  auto insert = [](auto callbacks_tag, std::vector<item>& v, std::size_t i, rb_node*& root) {
+    using C = decltype(callbacks_tag);
+    rb_node* parent = nullptr;
+    rb_node** link = &root;
+    while (*link) {
+      parent = *link;
+      link = &parent->sc_child[v[i].key < to_item::value(parent).key ? 0 : 1];
+    }
+    algo::insert<C>(&v[i].n, parent, link, root);
+  };
+  auto same_bests = [&](std::size_t upto, std::size_t step) {
+    for (std::size_t i = 0; i < upto; i += step) {
+      if (a[i].best != b[i].best) return false;
+      if (!fast::verify(&a[i].n)) return false;
+    }
+    return true;
+  };
+  for (std::size_t i = 0; i < n_items; ++i) {
+    insert(fast{}, a, i, root_a);
+    insert(generic{}, b, i, root_b);
+    ASSERT_EQ(to_item::value(root_a).best, to_item::value(root_b).best) << "after insert " << i;
+  }
+  ASSERT_TRUE(same_bests(n_items, 1));
+  usize count = 0;
+  ASSERT_TRUE(algo::verify_shape(root_a, count));
+  EXPECT_EQ(count, n_items);
+  for (std::size_t i = 0; i < n_items; i += 3) {
+    algo::erase<fast>(&a[i].n, root_a);
+    algo::erase<generic>(&b[i].n, root_b);
+    ASSERT_EQ(to_item::value(root_a).best, to_item::value(root_b).best) << "after erase " << i;
+  }
+  for (std::size_t i = 0; i < n_items; ++i) {  // the erase walk too (propagate_erased)
+    if (i % 3 == 0) continue;                    // erased
+    ASSERT_EQ(a[i].best, b[i].best) << i;
+    ASSERT_TRUE(fast::verify(&a[i].n)) << i;
+  }
+  for (std::size_t i = 0; i < n_items / 2; ++i) {  // leftmost pops (erase_leftmost)
+    rb_node* fa = algo::first(root_a);
+    rb_node* fb = algo::first(root_b);
+    ASSERT_EQ(to_item::value(fa).key, to_item::value(fb).key);
+    algo::erase_leftmost<fast>(fa, root_a);
+    algo::erase_leftmost<generic>(fb, root_b);
+    ASSERT_EQ(to_item::value(root_a).best, to_item::value(root_b).best) << "after pop " << i;
+    for (rb_node* x = algo::first(root_a); x; x = algo::next(x)) ASSERT_TRUE(fast::verify(x)) << "after pop " << i;
+    fa->sc_child[0] = fa->sc_child[1] = nullptr;  // unlinked; re-inserted below
+    fb->sc_child[0] = fb->sc_child[1] = nullptr;
+  }
+  // Back in with fresh values: everything not in the trees (the erased and the popped).
+  std::vector<bool> linked(n_items, false);
+  for (rb_node* x = algo::first(root_a); x; x = algo::next(x)) linked[static_cast<std::size_t>(&to_item::value(x) - a.data())] = true;
+  for (std::size_t i = 0; i < n_items; ++i) {
+    if (linked[i]) continue;
+    a[i].aux = b[i].aux = vtime{~0ull - 600 + r.below(1200)};
+    insert(fast{}, a, i, root_a);
+    insert(generic{}, b, i, root_b);
+  }
+  EXPECT_TRUE(same_bests(n_items, 1));
+}
+
 }  // namespace

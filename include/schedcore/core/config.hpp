@@ -15,6 +15,7 @@
 /// | `SCHEDCORE_ASSERT_HANDLER` | `schedcore::default_assert_handler` | where failed checks go (see core/assert.hpp) |
 /// | `SCHEDCORE_PORTABLE_BITOPS` | 0 | never call `__builtin_ctz` and friends: no libgcc helper is referenced |
 /// | `SCHEDCORE_CTZ_SPLIT32` | 1 on 32-bit targets | 64-bit bit scans as two 32-bit scans (inlines to `rbit`+`clz` on Cortex-M3) |
+/// | `SCHEDCORE_PORTABLE_MULSHIFT` | undefined | defined: the fair policies' charge (fair_vscale_delta) uses two 32 x 32 multiplies instead of x86-64 `mul` + `shrd` inline assembly (same result) |
 #ifndef SCHEDCORE_CORE_CONFIG_HPP
 #define SCHEDCORE_CORE_CONFIG_HPP
 

@@ -14,9 +14,11 @@
 /// `subtree_best<Traits>` stores in every node the best of the node's own value and its
 /// children's stored bests, so `best(root)` is the best value of the whole tree and each
 /// subtree answers "does anything in here beat X?" in O(1). Maintenance costs, per insert, a
-/// walk up from the fresh leaf that stops at the first unchanged ancestor, plus O(1) per
-/// rotation; per erase, the same walk from the removal point (and from the successor's old
-/// parent when the erased node had two children).
+/// walk up from the fresh leaf that stops at the first ancestor whose best the leaf's value
+/// does not beat (one comparison per level: leaf_propagate), plus O(1) per rotation; per
+/// erase, a walk from the removal point that recomputes each ancestor and stops at the first
+/// unchanged one (and the same from the successor's old parent when the erased node had two
+/// children).
 ///
 /// The pruned descent rb_find_first_pruned() finds, in key order, the first node matching a
 /// predicate, visiting only subtrees whose summary may contain a match. When the summary test
@@ -147,6 +149,24 @@ struct subtree_best {
         n = NodeTraits::get_parent(n);
       }
     }
+    /// propagate(n, stop) after an erase, when the only change below n is that `gone` left
+    /// the subtrees on the way: an ancestor whose stored best differs from gone's value got it
+    /// from a node that is still there, so it and everything above are unchanged, and the walk
+    /// stops with one comparison instead of a compute_update(). Otherwise as propagate().
+    /// @par Complexity O(depth of n − depth of stop); recomputes only nodes whose best was
+    /// gone's value.
+    static void propagate_erased(node* n, node* stop, const node* gone) noexcept {
+      const best_type x = Traits::value(NodeToValue::value(gone));
+      while (n != stop) {
+        auto& v = NodeToValue::value(n);
+        const best_type old = Traits::best(v);
+        if (!(old == x)) return;
+        const best_type b = compute_update(n);
+        Traits::set_best(v, b);
+        if (old == b) return;
+        n = NodeTraits::get_parent(n);
+      }
+    }
     /// `to` replaced `from` in the tree: it takes the same subtree, hence the same best.
     static SCHEDCORE_ALWAYS_INLINE void copy(const node* from, node* to) noexcept {
       Traits::set_best(NodeToValue::value(to), Traits::best(NodeToValue::value(from)));
@@ -162,6 +182,23 @@ struct subtree_best {
     static SCHEDCORE_ALWAYS_INLINE void leaf(node* n) noexcept {
       auto& v = NodeToValue::value(n);
       Traits::set_best(v, Traits::value(v));
+    }
+    /// A fresh leaf `n` was linked: its best is its own value, and each ancestor's best becomes
+    /// the better of its stored best and that value (the subtree gained exactly one value, so
+    /// nothing needs recomputing). Stops at the first ancestor the value does not beat: that
+    /// ancestor is unchanged, so are all above it. Same stored values as leaf() followed by
+    /// propagate(parent, nullptr), for one load, compare and branch per level instead of a
+    /// compute_update() (both children's bests), and no recomputation at the stopping level.
+    /// @par Complexity O(number of ancestors the value beats + 1).
+    static SCHEDCORE_ALWAYS_INLINE void leaf_propagate(node* n) noexcept {
+      auto& v = NodeToValue::value(n);
+      const best_type own = Traits::value(v);
+      Traits::set_best(v, own);
+      for (node* p = NodeTraits::get_parent(n); p != nullptr; p = NodeTraits::get_parent(p)) {
+        auto& pv = NodeToValue::value(p);
+        if (!Traits::better(own, Traits::best(pv))) return;
+        Traits::set_best(pv, own);
+      }
     }
     /// True when `n`'s stored best equals the value recomputed from its children.
     static bool verify(const node* n) noexcept { return compute(n) == Traits::best(NodeToValue::value(n)); }

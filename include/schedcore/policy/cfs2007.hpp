@@ -543,8 +543,13 @@ class cfs2007_policy {
   }
 
   // Refresh curr's key in the tree (entity_tick's dequeue_entity + enqueue_entity).
+  // curr is usually still the leftmost it was picked as: pop_front()'s shorter unlink then.
   void requeue(Task& curr) noexcept {
-    tree_.erase(curr);
+    if (&curr == tree_.front()) {
+      tree_.pop_front();
+    } else {
+      tree_.erase(curr);
+    }
     stats_enqueue(E(curr), true);
     tree_.insert(curr);
   }

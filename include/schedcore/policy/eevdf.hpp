@@ -238,7 +238,17 @@ class eevdf_policy {
   SCHEDCORE_ALWAYS_INLINE void set_next(Task& t, sched_time now) noexcept {
     eevdf_entity& e = E(t);
     if (SCHEDCORE_MISUSE(!e.on_rq || (curr_ != nullptr && curr_ != &t))) return;
-    if (curr_ != &t) dequeue_tree(t);
+    if (curr_ != &t) {
+      // The pick is nearly always the leftmost (the earliest deadline, when it is eligible):
+      // pop_front()'s unlink has no two-children case and no "which side" test, and its
+      // augment walk starts at the parent (rb_algorithms erase_leftmost).
+      if (&t == tree_.front()) {
+        tree_.pop_front();
+      } else {
+        tree_.erase(t);
+      }
+      sub_sums(e);
+    }
     e.vprot = e.deadline;
     curr_ = &t;
     e.exec_start = now;
@@ -355,8 +365,11 @@ class eevdf_policy {
     tree_.insert(t);
   }
   SCHEDCORE_ALWAYS_INLINE void dequeue_tree(Task& t) noexcept {
-    const eevdf_entity& e = E(t);
     tree_.erase(t);
+    sub_sums(E(t));
+  }
+  // An entity left the tree: its terms leave the weighted sums.
+  SCHEDCORE_ALWAYS_INLINE void sub_sums(const eevdf_entity& e) noexcept {
     sum_w_vruntime_ -= key(e) * static_cast<s64>(e.weight);
     sum_weight_ -= e.weight;
   }

@@ -146,14 +146,41 @@ constexpr fair_vscale make_fair_vscale(load_weight lw) noexcept {
   return fair_vscale{static_cast<u32>(fact), shift};
 }
 
+/// make_fair_vscale(lw) without the branches, for a policy that does not cache it per entity
+/// (cfs: the cache would grow its entity past 80 bytes). 1024·inv_weight has the high word
+/// h = inv_weight >> 22 (< 2^10); the reduction shifts by fls(h), which is the top bit index
+/// of 2h + 1 (so h = 0 gives 0 with no special case); nice 0 selects the identity.
+/// @par Complexity O(1): a bit scan, two shifts and two selects; no branch, no division.
+constexpr fair_vscale fair_vscale_of(load_weight lw) noexcept {
+  const u32 h = lw.inv_weight >> 22;
+  const unsigned fs = highest_set_bit(2u * h + 1u);  // fls(h)
+  const u32 fact = static_cast<u32>((static_cast<u64>(lw.inv_weight) << 10) >> fs);
+  const bool nice0 = lw.weight == nice_0_load;
+  return fair_vscale{nice0 ? 0x80000000u : fact, nice0 ? 31u : 32u - fs};
+}
+
 /// calc_delta_fair(delta, lw) through the precomputed `s = make_fair_vscale(lw)`:
-/// `(delta·fact) >> shift` with a 96-bit intermediate (two 32 x 32 multiplies), branch-free
-/// because shift is in [1, 32]. Exact: (hi·2^32 + lo) >> shift = hi·2^(32−shift) +
-/// (lo >> shift) since 2^shift divides hi·2^32 (truncated to 64 bits, as mul_u64_u32_shr).
-constexpr u64 fair_vscale_delta(u64 delta, fair_vscale s) noexcept {
+/// `(delta·fact) >> shift` with a 96-bit intermediate, truncated to 64 bits (as
+/// mul_u64_u32_shr), branch-free because shift is in [1, 32]. On x86-64 that is one
+/// 64 x 64 -> 128 `mul` and one `shrd` (GCC's own `unsigned __int128 >> shift` adds a shift
+/// of the high half, a test and a cmov for counts >= 64, which cannot occur here); elsewhere
+/// two 32 x 32 multiplies. The forms agree for every input: (hi·2^32 + lo) >> shift =
+/// hi·2^(32−shift) + (lo >> shift) since 2^shift divides hi·2^32, both taken modulo 2^64.
+/// Not constexpr (inline assembly); nothing evaluates it at compile time.
+inline u64 fair_vscale_delta(u64 delta, fair_vscale s) noexcept {
+#if defined(__x86_64__) && !defined(SCHEDCORE_PORTABLE_MULSHIFT)
+  u64 lo = delta;
+  u64 hi;
+  __asm__("mulq %[f]\n\tshrdq %%cl, %%rdx, %%rax"
+          : "+a"(lo), "=&d"(hi)
+          : [f] "r"(static_cast<u64>(s.fact)), "c"(s.shift)
+          : "cc");
+  return lo;
+#else
   const u64 lo = static_cast<u64>(static_cast<u32>(delta)) * s.fact;  // bits 0..63
   const u64 hi = (delta >> 32) * s.fact;                              // bits 32..95
   return (lo >> s.shift) + (hi << (32u - s.shift));
+#endif
 }
 
 /// The tunable scaling factor of the modern kernel (SCHED_TUNABLESCALING_LOG, the default):

@@ -482,6 +482,116 @@ TEST(EevdfPolicy, LagStaysWithinTheEevdfBoundOverLongRandomRuns) {
 }
 #endif  // SCHEDCORE_TEST_HAVE_INT128
 
+// ---- V and eligibility against the entities' own fields, curr running ---------------------------
+
+// The run queue keeps Σ (v_i − v0)·w_i and Σ w_i with the running entity inside (advanced by
+// Δv·w at each charge, corrected by −W·d when v0 advances). Checked here, after every operation
+// of a long random run that keeps a running entity charged in several steps (ticks, wakeups,
+// yields) between its pick and its put_prev and crosses the 2^64 wrap of both clocks: V and the
+// eligibility of every runnable entity (curr included) equal a brute force over the entities'
+// own fields, which knows nothing of v0 or of the sums. V = r + floor(Σ (v_j − r)·w_j / Σ w_j)
+// for any reference r (the floor of a shifted sum shifts by the same integer); i is eligible
+// iff Σ w_j·(v_j − v_i) >= 0. Exact in 64 bits here (overflow is checked, not assumed), so the
+// test also runs on the -m32 build.
+struct exact_sum {
+  std::int64_t s = 0;
+  std::int64_t w = 0;
+  bool overflow = false;
+  void add(std::int64_t rel, std::int64_t weight) {
+    std::int64_t term = 0;
+    overflow = overflow || __builtin_mul_overflow(rel, weight, &term) || __builtin_add_overflow(s, term, &s);
+    w += weight;
+  }
+};
+
+void avg_and_eligibility_run(std::uint64_t seed, int steps, bool wide_weights) {
+  std::mt19937_64 rng(seed);
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_hz(1000)), errc::ok);
+  constexpr std::size_t kTasks = 24;
+  std::vector<task> tasks(kTasks);
+  for (std::size_t i = 0; i < kTasks; ++i) {
+    tasks[i].id = static_cast<int>(i);
+    if (wide_weights && i % 3 == 0) {
+      const u32 w = (i % 2 == 0) ? policy_t::weight_min + static_cast<u32>(rng() % 5)
+                                 : policy_t::weight_max - static_cast<u32>(rng() % 5);
+      ASSERT_EQ(p.set_weight(tasks[i], w), errc::ok);
+    } else {
+      const int nice = static_cast<int>(rng() % 40) - 20;
+      ASSERT_EQ(p.setup(tasks[i], sched_params{sched_kind::normal, static_cast<s8>(nice), 0, 0, 0, 0}), errc::ok);
+    }
+  }
+  sched_time now{std::numeric_limits<std::uint64_t>::max() - msec(300)};  // the clock wraps too
+  task* curr = nullptr;
+  std::uint64_t checked = 0, curr_checked = 0, curr_ineligible = 0, wraps = 0;
+  std::uint64_t prev_v0 = p.min_vruntime().ns();
+  for (int step = 0; step < steps; ++step) {
+    now += static_cast<std::int64_t>(rng() % 400000);
+    const unsigned op = static_cast<unsigned>(rng() % 12);
+    task& t = tasks[rng() % kTasks];
+    if (op < 3) {
+      if (!t.on_rq) p.enqueue(t, now, (rng() % 8 == 0) ? enqueue_flags::initial : enqueue_flags::wakeup);
+      else if (curr != nullptr && &t != curr) (void)p.wakeup_preempt(t, *curr, now);
+    } else if (op < 5) {
+      if (t.on_rq) {
+        if (&t == curr) curr = nullptr;
+        p.dequeue(t, now, rng() % 4 == 0 ? dequeue_flags::save : dequeue_flags::sleep);
+      }
+    } else if (op < 9) {
+      if (curr != nullptr) {
+        (void)p.tick(*curr, now);  // curr charged again, still running
+      } else if (rng() % 4 == 0) {
+        if (t.on_rq) {  // any runnable entity may be set running, not only the pick
+          p.set_next(t, now);
+          curr = &t;
+        }
+      } else if (task* n = p.pick_next(now)) {
+        p.set_next(*n, now);
+        curr = n;
+      }
+    } else if (op == 9) {
+      if (curr != nullptr) p.yield(*curr, now);
+    } else if (curr != nullptr) {
+      p.put_prev(*curr, now);
+      curr = nullptr;
+    }
+    ASSERT_EQ(p.current(), curr);
+    std::vector<const task*> queued;
+    for (const task& x : tasks)
+      if (x.on_rq) queued.push_back(&x);
+    if (p.min_vruntime().ns() < prev_v0) ++wraps;
+    prev_v0 = p.min_vruntime().ns();
+    if (queued.empty()) continue;
+    const std::uint64_t ref = queued[0]->vruntime.ns();
+    exact_sum sum;
+    for (const task* x : queued) sum.add(static_cast<std::int64_t>(x->vruntime.ns() - ref), x->weight);
+    ASSERT_FALSE(sum.overflow) << "step " << step;
+    const std::int64_t rel = sum.s >= 0 ? sum.s / sum.w : -((-sum.s + sum.w - 1) / sum.w);  // floor
+    ASSERT_EQ(p.avg_vruntime().ns(), ref + static_cast<std::uint64_t>(rel)) << "step " << step;
+    for (const task* x : queued) {
+      exact_sum lag;  // Σ w_j·(v_j − v_x)
+      for (const task* y : queued) lag.add(static_cast<std::int64_t>(y->vruntime.ns() - x->vruntime.ns()), y->weight);
+      ASSERT_FALSE(lag.overflow);
+      ASSERT_EQ(p.entity_eligible(*x), lag.s >= 0) << "step " << step << " task " << x->id;
+      ++checked;
+      if (x == curr) {
+        ++curr_checked;
+        if (lag.s < 0) ++curr_ineligible;
+      }
+    }
+    ASSERT_TRUE(p.verify()) << "step " << step;
+  }
+  EXPECT_GT(checked, static_cast<std::uint64_t>(steps));
+  EXPECT_GT(curr_checked, static_cast<std::uint64_t>(steps) / 4);
+  EXPECT_GT(curr_ineligible, 0u);  // a running entity charged past V is seen ineligible
+  EXPECT_GT(wraps, 0u);            // v0 crossed 2^64
+}
+
+TEST(EevdfPolicy, AvgVruntimeAndEligibilityEqualBruteForceWithCurrChargedInSteps) {
+  avg_and_eligibility_run(0xa11c0de1, 100000, false);
+  avg_and_eligibility_run(0xa11c0de2, 100000, true);
+}
+
 // ---- bad input, misuse, wrap ------------------------------------------------------------------
 
 TEST(EevdfPolicy, BadParametersAreRefusedWithoutChange) {

@@ -225,8 +225,9 @@ class eevdf_policy {
     if (&t == curr_) {
       curr_ = nullptr;
     } else {
-      dequeue_tree(t);
+      tree_.erase(t);
     }
+    sub_sums(e);  // curr is in the sums too
     e.on_rq = false;
     --nr_running_;
     if (!has(flags, dequeue_flags::save)) update_min_vruntime();
@@ -234,11 +235,13 @@ class eevdf_policy {
   /// The eligible task with the earliest virtual deadline (curr included, RUN_TO_PARITY
   /// applied), or nullptr when empty. No side effects.
   SCHEDCORE_ALWAYS_INLINE Task* pick_next(sched_time) noexcept { return pick_eevdf(); }
-  /// `t` starts running: it leaves the tree, and remembers its deadline for RUN_TO_PARITY.
+  /// `t` starts running: it leaves the tree (not the weighted sums), and remembers its deadline
+  /// for RUN_TO_PARITY.
   SCHEDCORE_ALWAYS_INLINE void set_next(Task& t, sched_time now) noexcept {
     eevdf_entity& e = E(t);
-    if (SCHEDCORE_MISUSE(!e.on_rq || (curr_ != nullptr && curr_ != &t))) return;
-    if (curr_ != &t) {
+    Task* const c = curr_;
+    if (SCHEDCORE_MISUSE(!e.on_rq || (c != nullptr && c != &t))) return;
+    if (c == nullptr) {  // (else t is already curr)
       // The pick is nearly always the leftmost (the earliest deadline, when it is eligible):
       // pop_front()'s unlink has no two-children case and no "which side" test, and its
       // augment walk starts at the parent (rb_algorithms erase_leftmost).
@@ -247,7 +250,6 @@ class eevdf_policy {
       } else {
         tree_.erase(t);
       }
-      sub_sums(e);
     }
     e.vprot = e.deadline;
     curr_ = &t;
@@ -255,12 +257,12 @@ class eevdf_policy {
     e.prev_sum_exec_runtime = e.sum_exec_runtime;
     resched_ = false;
   }
-  /// Running `t` stops running: charged, then back into the tree.
+  /// Running `t` stops running: charged, then back into the tree (it never left the sums).
   SCHEDCORE_ALWAYS_INLINE void put_prev(Task& t, sched_time now) noexcept {
     if (&t != curr_) return;
     update_curr(now);
     curr_ = nullptr;
-    enqueue_tree(t);
+    tree_.insert(t);
   }
   /// Charges curr; true when its request was used up (deadline renewed) and others wait.
   bool tick(Task& curr, sched_time now) noexcept {
@@ -300,8 +302,7 @@ class eevdf_policy {
   /// V, the load-weighted mean vruntime of the runnable entities (floor; curr included).
   vtime avg_vruntime() const noexcept {
     s64 avg = sum_w_vruntime_;
-    s64 load = sum_weight_;
-    add_curr(avg, load);
+    const s64 load = sum_weight_;
     if (load != 0) {
       if (avg < 0) avg -= load - 1;  // floor, so an entity exactly at V is eligible
       avg = div_s64(avg, load);
@@ -317,7 +318,8 @@ class eevdf_policy {
   /// The lag clamp of `t` in virtual time: calc_delta_fair(max(2·slice, TICK_NSEC)).
   duration_ns lag_limit(const Task& t) const noexcept { return lag_limit_of(E(t)); }
 
-  /// Structural check: tree shape and augments, the weighted sums, counts, on_rq flags.
+  /// Structural check: tree shape and augments, the weighted sums (tree plus curr), counts,
+  /// on_rq flags.
   bool verify() const noexcept {
     if (!tree_.verify()) return false;
     s64 sum = 0;
@@ -328,8 +330,13 @@ class eevdf_policy {
       sum += key(e) * static_cast<s64>(e.weight);
       load += e.weight;
     }
+    if (curr_ != nullptr) {
+      const eevdf_entity& c = E(*curr_);
+      if (!c.on_rq) return false;
+      sum += key(c) * static_cast<s64>(c.weight);
+      load += c.weight;
+    }
     if (sum != sum_w_vruntime_ || load != sum_weight_) return false;
-    if (curr_ != nullptr && !E(*curr_).on_rq) return false;
     return tree_.size() + (curr_ != nullptr ? 1u : 0u) == nr_running_;
   }
 
@@ -346,17 +353,8 @@ class eevdf_policy {
     return static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(span), e));
   }
   s64 key(const eevdf_entity& e) const noexcept { return e.vruntime - min_vruntime_; }
-  SCHEDCORE_ALWAYS_INLINE void add_curr(s64& avg, s64& load) const noexcept {
-    if (curr_ == nullptr) return;
-    const eevdf_entity& c = E(*curr_);
-    avg += key(c) * static_cast<s64>(c.weight);
-    load += c.weight;
-  }
   SCHEDCORE_ALWAYS_INLINE bool vruntime_eligible(vtime v) const noexcept {
-    s64 avg = sum_w_vruntime_;
-    s64 load = sum_weight_;
-    add_curr(avg, load);
-    return avg >= (v - min_vruntime_) * load;
+    return sum_w_vruntime_ >= (v - min_vruntime_) * sum_weight_;
   }
   SCHEDCORE_ALWAYS_INLINE void enqueue_tree(Task& t) noexcept {
     const eevdf_entity& e = E(t);
@@ -364,11 +362,7 @@ class eevdf_policy {
     sum_weight_ += e.weight;
     tree_.insert(t);
   }
-  SCHEDCORE_ALWAYS_INLINE void dequeue_tree(Task& t) noexcept {
-    tree_.erase(t);
-    sub_sums(E(t));
-  }
-  // An entity left the tree: its terms leave the weighted sums.
+  // An entity left the run queue (the tree, or curr): its terms leave the weighted sums.
   SCHEDCORE_ALWAYS_INLINE void sub_sums(const eevdf_entity& e) noexcept {
     sum_w_vruntime_ -= key(e) * static_cast<s64>(e.weight);
     sum_weight_ -= e.weight;
@@ -417,16 +411,33 @@ class eevdf_policy {
                                        (static_cast<u64>(e.slice) & ~keep_new));
     return renew;
   }
+  // Charges curr for the time since exec_start. Its vruntime grows by dv = calc_delta_fair(δ),
+  // so its term (v − v0)·w in sum_w_vruntime_ grows by dv·w: the same s64 value as the term
+  // recomputed from the new v (the sums are only ever used mod 2^64), hence no add-on-the-fly
+  // of curr anywhere. Then the zero point advances as update_min_vruntime() with curr present
+  // (v0 = max(v0, min(v_curr, tree minimum))), and the sum is corrected by −W·advance, W
+  // including curr; both corrections go into the sum with one store.
   SCHEDCORE_ALWAYS_INLINE void update_curr(sched_time now) noexcept {
-    if (curr_ == nullptr) return;
-    eevdf_entity& e = E(*curr_);
+    Task* const c = curr_;
+    if (c == nullptr) return;
+    eevdf_entity& e = E(*c);
     const duration_ns delta = now - e.exec_start;
     if (delta <= 0) return;
     e.exec_start = now;
     e.sum_exec_runtime += static_cast<u64>(delta);
-    e.vruntime += static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(delta), e));
+    const u64 dv = calc_delta_fair(static_cast<u64>(delta), e);
+    const vtime v = e.vruntime + static_cast<duration_ns>(dv);
+    e.vruntime = v;
     resched_ = resched_ | (update_deadline(e) & (nr_running_ > 1));
-    update_min_vruntime();
+    vtime m = v;
+    if (Task* root = tree_.root()) m = earlier_of(m, E(*root).min_vruntime);
+    // Monotonic, as a select (see update_min_vruntime).
+    const s64 ahead = m - min_vruntime_;
+    const s64 advance = ahead > 0 ? ahead : 0;
+    // In u64, which wraps by definition; the s64 arithmetic this replaces gave the same bits.
+    sum_w_vruntime_ = static_cast<s64>(static_cast<u64>(sum_w_vruntime_) + dv * e.weight -
+                                       static_cast<u64>(sum_weight_) * static_cast<u64>(advance));
+    min_vruntime_ += advance;
   }
   void update_entity_lag(eevdf_entity& e) const noexcept {
     const s64 lag = avg_vruntime() - e.vruntime;
@@ -439,8 +450,7 @@ class eevdf_policy {
     duration_ns vslice = vslice_of(e);
     s64 lag = 0;
     if (knobs_.place_lag != 0 && nr_running_ > 0) {
-      s64 load = sum_weight_;
-      if (curr_ != nullptr) load += E(*curr_).weight;
+      s64 load = sum_weight_;  // curr included
       if (SCHEDCORE_WARN_ON(load == 0)) load = 1;
       // vlag·(W + w)/W, written as vlag + vlag·w/W (same integer, no overflow).
       lag = e.vlag + div_s64(e.vlag * static_cast<s64>(e.weight), load);
@@ -450,18 +460,16 @@ class eevdf_policy {
     e.deadline = e.vruntime + vslice;
   }
   SCHEDCORE_ALWAYS_INLINE Task* pick_eevdf() const noexcept {
-    Task* left = tree_.front();
-    if (nr_running_ == 1) return curr_ != nullptr ? curr_ : left;
+    Task* const left = tree_.front();
     Task* c = curr_;
+    if (nr_running_ == 1) return c != nullptr ? c : left;
     if (c != nullptr && !entity_eligible(*c)) c = nullptr;
-    if (knobs_.run_to_parity != 0 && c != nullptr && E(*c).vprot == E(*c).deadline) return c;
-    Task* best = nullptr;
-    if (left != nullptr && entity_eligible(*left)) {
-      best = left;  // the earliest deadline of all is eligible: O(1)
-    } else if (left != nullptr) {
-      s64 avg = sum_w_vruntime_;
-      s64 load = sum_weight_;
-      add_curr(avg, load);
+    if (c != nullptr && knobs_.run_to_parity != 0 && E(*c).vprot == E(*c).deadline) return c;
+    if (left == nullptr) return c;
+    Task* best = left;  // the earliest deadline of all, if eligible: O(1)
+    if (!entity_eligible(*left)) {
+      const s64 avg = sum_w_vruntime_;
+      const s64 load = sum_weight_;
       const vtime zero = min_vruntime_;
       best = tree_.find_first_by_best([avg, load, zero](vtime v) noexcept { return avg >= (v - zero) * load; });
     }
@@ -477,8 +485,8 @@ class eevdf_policy {
   tree_type tree_{};                                          ///< queued entities by deadline (not curr)
   Task* curr_ = nullptr;                                      ///< the running entity
   vtime min_vruntime_{static_cast<u64>(-(static_cast<s64>(1) << 20))};  ///< zero point v0
-  s64 sum_w_vruntime_ = 0;                                    ///< Σ (v_i − v0)·w_i over the tree
-  s64 sum_weight_ = 0;                                        ///< Σ w_i over the tree
+  s64 sum_w_vruntime_ = 0;                                    ///< Σ (v_i − v0)·w_i over the tree and curr
+  s64 sum_weight_ = 0;                                        ///< Σ w_i over the tree and curr
   usize nr_running_ = 0;                                      ///< queued including curr
   knobs knobs_{};                                             ///< tunables in force
   bool resched_ = false;                                      ///< a deadline renewal asked for a reschedule

@@ -467,12 +467,9 @@ class eevdf_policy {
     if (c != nullptr && knobs_.run_to_parity != 0 && E(*c).vprot == E(*c).deadline) return c;
     if (left == nullptr) return c;
     Task* best = left;  // the earliest deadline of all, if eligible: O(1)
-    if (!entity_eligible(*left)) {
-      const s64 avg = sum_w_vruntime_;
-      const s64 load = sum_weight_;
-      const vtime zero = min_vruntime_;
-      best = tree_.find_first_by_best([avg, load, zero](vtime v) noexcept { return avg >= (v - zero) * load; });
-    }
+    // Else the pruned descent. The predicate reads the run queue's fields through `this`
+    // rather than capturing copies: the copies cost the O(1) path a paired load and unpack.
+    if (!entity_eligible(*left)) best = tree_.find_first_by_best([this](vtime v) noexcept { return vruntime_eligible(v); });
     if (best == nullptr || (c != nullptr && E(*c).deadline < E(*best).deadline)) best = c;
     return best;
   }

@@ -528,7 +528,7 @@ void avg_and_eligibility_run(std::uint64_t seed, int steps, bool wide_weights) {
   for (int step = 0; step < steps; ++step) {
     now += static_cast<std::int64_t>(rng() % 400000);
     const unsigned op = static_cast<unsigned>(rng() % 12);
-    task& t = tasks[rng() % kTasks];
+    task& t = tasks[static_cast<std::size_t>(rng() % kTasks)];
     if (op < 3) {
       if (!t.on_rq) p.enqueue(t, now, (rng() % 8 == 0) ? enqueue_flags::initial : enqueue_flags::wakeup);
       else if (curr != nullptr && &t != curr) (void)p.wakeup_preempt(t, *curr, now);

@@ -10,9 +10,12 @@
 ///   of the queued entities; entity i is *eligible* when `V >= v_i`; pick returns the eligible
 ///   entity with the earliest virtual deadline.
 /// - V without division (§3.2): the run queue keeps `sum_w_vruntime = Σ (v_i − v0)·w_i` and
-///   `sum_weight = Σ w_i` over the entities in the tree (the running entity is added on the
-///   fly), relative to the zero point v0 = `min_vruntime` (monotonic; when it advances by d the
-///   sum is corrected by `−sum_weight·d`). `avg_vruntime()` = v0 + floor(Σ/W) (floor biases V
+///   `sum_weight = Σ w_i` over all queued entities, the running one included, relative to the
+///   zero point v0 = `min_vruntime` (monotonic; when it advances by d the sum is corrected by
+///   `−sum_weight·d`). The kernel keeps the sums over the tree and adds curr's term on the fly
+///   at every use; here curr stays in the sums while it runs and each charge adds `dv·w` to
+///   them (the same s64 value, mod 2^64, as its term recomputed from the new v), so V, the
+///   eligibility test and placement read the sums directly, bit-identical to the kernel's way. `avg_vruntime()` = v0 + floor(Σ/W) (floor biases V
 ///   left); eligibility is `Σ >= (v_i − v0)·W`, exact in integers (`vruntime_eligible`).
 ///   v0 starts at −2^20 ns so that wrap-around is exercised from the first millisecond, as the
 ///   kernel does.
@@ -25,7 +28,8 @@
 ///   deadline order in O(log n) with no backtracking (the predicate is monotone in the subtree
 ///   minimum, so the summary test is exact). Finally the running entity wins if its deadline is
 ///   strictly earlier. As in the kernel the running entity is *not* in the tree (set_next
-///   erases it, put_prev reinserts it) so its vruntime can advance without re-sorting.
+///   erases it, put_prev reinserts it) so its vruntime can advance without re-sorting; it
+///   stays in the weighted sums, so set_next and put_prev touch only the tree.
 /// - Lag (§3.2): on dequeue `vlag = clamp(V − v, ±calc_delta_fair(max(2·slice, TICK_NSEC)))`
 ///   (`limit_lag`; TICK_NSEC from the `hz` knob; oracle O3.2: ±6 ms for a 3 ms slice).
 /// - Placement (§3.5, `place_entity`, lag-preserving, commit 86bfbb7ce4f6): `v = V − vlag·(W +
@@ -53,7 +57,9 @@
 ///   run at enqueue/dequeue as in the kernel); the charge δ·1024/w is one 64 x 32
 ///   multiply-shift through the entity's cached `vscale` (fair_weights.hpp fair_vscale,
 ///   bit-identical to `calc_delta_fair`, no branch on the weight); the effective base slice and
-///   TICK_NSEC are cached at configure(); the deadline renewal and the min_vruntime advance
+///   TICK_NSEC are cached at configure(); the running entity stays in the weighted sums (no
+///   remove/re-add at set_next/put_prev, no add-on-the-fly in the eligibility tests; its
+///   charge and the min_vruntime correction are one store); the deadline renewal and the min_vruntime advance
 ///   are selects rather than data-dependent branches, as is the min-vruntime augment's
 ///   recomputation (rb_augment.hpp compute_update); the tree-hot fields (hook, vruntime,
 ///   deadline, min_vruntime) share the entity's first 64 bytes.

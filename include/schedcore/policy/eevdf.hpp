@@ -14,9 +14,10 @@
 ///   zero point v0 = `min_vruntime` (monotonic; when it advances by d the sum is corrected by
 ///   `−sum_weight·d`). The kernel keeps the sums over the tree and adds curr's term on the fly
 ///   at every use; here curr stays in the sums while it runs and each charge adds `dv·w` to
-///   them (the same s64 value, mod 2^64, as its term recomputed from the new v), so V, the
-///   eligibility test and placement read the sums directly, bit-identical to the kernel's way. `avg_vruntime()` = v0 + floor(Σ/W) (floor biases V
-///   left); eligibility is `Σ >= (v_i − v0)·W`, exact in integers (`vruntime_eligible`).
+///   them (the same s64 value, mod 2^64, as its term recomputed from the advanced v), so V,
+///   the eligibility test and placement read the sums directly, bit-identical to the kernel's
+///   way. `avg_vruntime()` = v0 + floor(Σ/W) (floor biases V left); eligibility is
+///   `Σ >= (v_i − v0)·W`, exact in integers (`vruntime_eligible`).
 ///   v0 starts at −2^20 ns so that wrap-around is exercised from the first millisecond, as the
 ///   kernel does.
 /// - Tree (6.8+, Abel Wu's ordering, §3.4): an rb_tree keyed by virtual deadline, augmented
@@ -419,7 +420,7 @@ class eevdf_policy {
   }
   // Charges curr for the time since exec_start. Its vruntime grows by dv = calc_delta_fair(δ),
   // so its term (v − v0)·w in sum_w_vruntime_ grows by dv·w: the same s64 value as the term
-  // recomputed from the new v (the sums are only ever used mod 2^64), hence no add-on-the-fly
+  // recomputed from the advanced v (the sums are only ever used mod 2^64), hence no add-on-the-fly
   // of curr anywhere. Then the zero point advances as update_min_vruntime() with curr present
   // (v0 = max(v0, min(v_curr, tree minimum))), and the sum is corrected by −W·advance, W
   // including curr; both corrections go into the sum with one store.

@@ -130,7 +130,7 @@ struct run_result {
   double jain = 1.0;                  ///< Jain fairness over weighted CPU shares (see engine.hpp)
   std::uint64_t jain_tasks = 0;       ///< tasks the fairness index covers
   std::vector<task_result> tasks;     ///< per task, in creation order
-  std::vector<device_result> devices; ///< per device, by name (empty when the workload has none)
+  std::vector<device_result> devices; ///< per device, in order of first mention in the workload (empty when it has none)
   std::vector<std::string> notes;     ///< workload caveats
 };
 

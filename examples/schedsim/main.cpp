@@ -49,6 +49,7 @@ struct options {
   int cpus = 0, hz = 0, jobs = 0;
   std::int64_t duration = 0;
   std::uint64_t seed = 1;
+  int seeds = 1;  // compare/sweep: replications, seeds seed .. seed + seeds - 1
   bool host_timing = true;
   sim::machine_model machine{};
 };
@@ -56,12 +57,14 @@ struct options {
 const char* usage_text =
     "usage: schedsim list\n"
     "       schedsim run     --scenario NAME | --rt-app FILE [--policy NAME[:knob=value,...]] [options]\n"
-    "       schedsim compare --scenario NAME|all | --rt-app FILE [--policies SPEC,SPEC,...] [options]\n"
-    "       schedsim sweep   --scenario NAME | --rt-app FILE --policy NAME --knob KNOB=v1,v2,... [options]\n"
+    "       schedsim compare --scenario NAME|all | --rt-app FILE [--policies SPEC,SPEC,...] [--seeds N] [options]\n"
+    "       schedsim sweep   --scenario NAME | --rt-app FILE --policy NAME --knob KNOB=v1,v2,... [--seeds N] [options]\n"
     "       schedsim plot    --scenario NAME [--policies SPEC,...] --out DIR [--bench CSV] [--only LIST] [options]\n"
     "       schedsim report  --scenario NAME [--policies SPEC,...] -o FILE.html [--bench CSV] [--timeline TIME] [options]\n"
     "options: --cpus N --hz N --duration TIME --seed N --format table|json|csv --trace FILE\n"
     "         --cs-cost TIME --refill TIME --refill-half TIME --balance TIME --jobs N --no-host-timing\n"
+    "--seeds N: run every policy under seeds --seed .. --seed + N - 1; tables show mean +-sd (sample) over them,\n"
+    "         json and csv every run\n"
     "times accept units: 500us, 2ms, 10s (no unit = ns)\n";
 
 std::int64_t parse_time_arg(const std::string& flag, const std::string& v, std::int64_t min) {
@@ -103,6 +106,7 @@ options parse_args(int argc, char** argv) {
     else if (a == "--hz") o.hz = static_cast<int>(parse_int_arg(a, val(), 1, 100000));
     else if (a == "--jobs") o.jobs = static_cast<int>(parse_int_arg(a, val(), 1, 256));
     else if (a == "--seed") o.seed = static_cast<std::uint64_t>(parse_int_arg(a, val(), 0, INT64_MAX));
+    else if (a == "--seeds") o.seeds = static_cast<int>(parse_int_arg(a, val(), 1, 10000));
     else if (a == "--duration") o.duration = parse_time_arg(a, val(), 1);
     else if (a == "--cs-cost") o.machine.cs_cost_ns = parse_time_arg(a, val(), 0);
     else if (a == "--refill") o.machine.refill_ns = parse_time_arg(a, val(), 0);
@@ -114,6 +118,8 @@ options parse_args(int argc, char** argv) {
   if (o.format != "table" && o.format != "json" && o.format != "csv")
     throw sim::usage_error("--format must be table, json or csv");
   if (o.duration > schedcore::sec(100000)) throw sim::usage_error("--duration: absurdly long (max 100000s)");
+  if (o.seeds > 1 && o.command != "compare" && o.command != "sweep")
+    throw sim::usage_error("--seeds works with compare and sweep (run one seed with --seed N)");
   return o;
 }
 
@@ -172,6 +178,7 @@ struct job {
   sim::policy_spec spec;
   sim::run_result result;
   std::exception_ptr error;
+  std::uint64_t seed = 1;  // this run's PRNG seed
 };
 
 // Runs every job, in parallel across host cores; results stay in job order (deterministic).
@@ -194,7 +201,9 @@ void run_jobs(std::vector<job>& jobs, const options& o, sim::trace_writer* trace
       if (i >= jobs.size()) return;
       job& j = jobs[i];
       try {
-        j.result = j.spec.entry->run(j.w->w, cfg, j.spec.knobs);
+        sim::run_config c = cfg;
+        c.seed = j.seed;
+        j.result = j.spec.entry->run(j.w->w, c, j.spec.knobs);
         j.result.policy = j.spec.text;
       } catch (...) {
         j.error = std::current_exception();
@@ -244,33 +253,46 @@ void emit(const std::vector<job>& jobs, const options& o, bool seed_tables) {
     for (const auto& r : rs) std::printf("%s\n", sim::task_table(r).c_str());
     return;
   }
-  // Seed-style: one table per workload (rows = policies), in first-appearance order.
+  // Seed-style: one table per workload (rows = policies), in first-appearance order. With
+  // --seeds N a row stands for the N runs of one policy (adjacent in `jobs`).
+  struct row_group {
+    const job_workload* w;
+    std::vector<const sim::run_result*> runs;  // one per seed
+  };
   std::vector<std::string> order;
-  std::map<std::string, std::vector<const sim::run_result*>> by_w;
-  std::map<std::string, std::string> fam;
-  for (const auto& j : jobs) {
-    if (!by_w.count(j.result.scenario)) order.push_back(j.result.scenario);
-    by_w[j.result.scenario].push_back(&j.result);
-    fam[j.result.scenario] = j.w->family;
+  std::map<std::string, std::vector<row_group>> by_w;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const job& j = jobs[i];
+    std::vector<row_group>& groups = by_w[j.result.scenario];
+    if (groups.empty()) order.push_back(j.result.scenario);
+    const bool same_row = i > 0 && jobs[i - 1].w == j.w && jobs[i - 1].spec.text == j.spec.text && j.seed != o.seed;
+    if (!same_row) groups.push_back({j.w, {}});
+    groups.back().runs.push_back(&j.result);
   }
+  const bool replicated = o.seeds > 1;
+  const std::string over = replicated ? "; mean ±sd over " + std::to_string(o.seeds) + " seeds " + std::to_string(o.seed) +
+                                            ".." + std::to_string(o.seed + static_cast<std::uint64_t>(o.seeds) - 1)
+                                      : std::string();
   const auto families = sim::builtin_families();
   std::string last_family;
   bool interbench_done = false;
   for (const auto& name : order) {
-    const std::string& f = fam[name];
+    const std::string& f = by_w[name].front().w->family;
     if (f == "interbench") {
       if (interbench_done) continue;
       interbench_done = true;
       std::vector<std::string> pols;
-      std::map<std::string, std::vector<const sim::run_result*>> per_policy;
-      for (const auto& j : jobs)
-        if (j.w->family == "interbench") {
-          if (!per_policy.count(j.result.policy)) pols.push_back(j.result.policy);
-          per_policy[j.result.policy].push_back(&j.result);
-        }
+      std::map<std::string, std::vector<std::vector<const sim::run_result*>>> per_policy;  // per scenario
+      for (const auto& n : order)
+        for (const row_group& g : by_w[n])
+          if (g.w->family == "interbench") {
+            const std::string& p = g.runs.front()->policy;
+            if (!per_policy.count(p)) pols.push_back(p);
+            per_policy[p].push_back(g.runs);
+          }
       for (const auto& p : pols)
-        std::printf("== interbench, policy %s (cpus %d) ==\n%s\n", p.c_str(), per_policy[p][0]->cpus,
-                    sim::interbench_table(per_policy[p]).c_str());
+        std::printf("== interbench, policy %s (cpus %d%s) ==\n%s\n", p.c_str(), per_policy[p][0][0]->cpus, over.c_str(),
+                    sim::interbench_table_replicated(per_policy[p]).c_str());
       continue;
     }
     if (f != last_family) {
@@ -278,11 +300,20 @@ void emit(const std::vector<job>& jobs, const options& o, bool seed_tables) {
       for (const auto& fd : families)
         if (fd.name == f) std::printf("#### %s: %s\n", fd.name.c_str(), fd.what.c_str());
     }
-    std::vector<sim::run_result> rows;
-    for (const auto* r : by_w[name]) rows.push_back(*r);
-    const auto* r0 = by_w[name][0];
-    std::printf("== %s (cpus %d, hz %d, %.1f s simulated) ==\n%s", name.c_str(), r0->cpus, r0->hz,
-                static_cast<double>(r0->duration_ns) / 1e9, sim::seed_table(rows, f).c_str());
+    const auto& groups = by_w[name];
+    const sim::run_result* r0 = groups.front().runs.front();
+    std::string table;
+    if (replicated) {
+      std::vector<std::vector<const sim::run_result*>> rows;
+      for (const row_group& g : groups) rows.push_back(g.runs);
+      table = sim::seed_table_replicated(rows, f);
+    } else {
+      std::vector<sim::run_result> rows;
+      for (const row_group& g : groups) rows.push_back(*g.runs.front());
+      table = sim::seed_table(rows, f);
+    }
+    std::printf("== %s (cpus %d, hz %d, %.1f s simulated%s) ==\n%s", name.c_str(), r0->cpus, r0->hz,
+                static_cast<double>(r0->duration_ns) / 1e9, over.c_str(), table.c_str());
     for (const auto& n : r0->notes) std::printf("note: %s\n", n.c_str());
     std::printf("\n");
   }
@@ -363,6 +394,16 @@ int real_main(int argc, char** argv) {
       }
   }
   if (jobs.empty()) throw sim::usage_error("nothing to run (no requested policy is registered)");
+  // Replications: each (workload, policy) run once per seed, the seeds of one run adjacent.
+  {
+    std::vector<job> all;
+    for (const job& j : jobs)
+      for (int k = 0; k < o.seeds; ++k) {
+        all.push_back(j);
+        all.back().seed = o.seed + static_cast<std::uint64_t>(k);
+      }
+    jobs.swap(all);
+  }
   sim::trace_writer trace;
   run_jobs(jobs, o, o.trace.empty() ? nullptr : &trace);
   for (auto& j : jobs)

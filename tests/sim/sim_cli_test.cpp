@@ -2,11 +2,15 @@
 // output for identical runs, and the trace file.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <vector>
+
+#include "schedcore/sim/json.hpp"
 
 namespace {
 
@@ -56,6 +60,7 @@ TEST(SchedsimCli, CsvAndSweep) {
   const result c = run("sweep --scenario kernbench-4cpu --policy ref-rr --knob timeslice=1ms,100ms --format csv --duration 2s");
   ASSERT_EQ(c.code, 0);
   EXPECT_EQ(c.out.rfind("policy,scenario,task,", 0), 0u);
+  EXPECT_NE(c.out.find(",events,seed\n"), std::string::npos);  // every row ends with its run's seed
   EXPECT_NE(c.out.find("ref-rr:timeslice=1ms,kernbench-4cpu,_total"), std::string::npos);
   EXPECT_NE(c.out.find("ref-rr:timeslice=100ms,kernbench-4cpu,_total"), std::string::npos);
 }
@@ -79,6 +84,79 @@ TEST(SchedsimCli, CompareSeedTables) {
   ASSERT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("== xterm-renice/xnice-10"), std::string::npos);
   EXPECT_NE(r.out.find("cs/s"), std::string::npos);
+}
+
+// --seeds N: every (workload, policy) runs under seeds --seed .. --seed + N - 1. JSON lists each
+// run, and each equals the single run with that --seed; the table's cells are the mean and the
+// sample standard deviation of those runs, recomputed here from the JSON.
+namespace sj = schedcore::sim::json;
+const char* const kSeedsArgs =
+    "compare --scenario desktop-2007/rotating --policies sd:rr_interval=2ms,cfs2007:granularity=2ms --duration 2s "
+    "--seed 5 --seeds 3 --no-host-timing";
+
+double num(const sj::value& v, const char* a, const char* b = nullptr) {
+  const sj::value* x = v.find(a);
+  if (x != nullptr && b != nullptr) x = x->find(b);
+  return x != nullptr ? x->d : -1;
+}
+
+TEST(SchedsimCli, SeedsRunEverySeedAndJsonMatchesSingleRuns) {
+  const result r = run(std::string(kSeedsArgs) + " --format json");
+  ASSERT_EQ(r.code, 0);
+  const sj::value all = sj::parse(r.out);
+  ASSERT_TRUE(all.is_array());
+  ASSERT_EQ(all.items.size(), 6u);
+  const char* const policies[] = {"sd:rr_interval=2ms", "cfs2007:granularity=2ms"};
+  bool seeds_differ = false;
+  for (std::size_t i = 0; i < 6; ++i) {
+    const sj::value& o = all.items[i];
+    const std::string policy = policies[i / 3];
+    const int seed = 5 + static_cast<int>(i % 3);
+    EXPECT_EQ(o.find("policy")->s, policy);
+    EXPECT_EQ(num(o, "seed"), seed);
+    const result one = run("run --scenario desktop-2007/rotating --policy " + policy + " --duration 2s --seed " +
+                           std::to_string(seed) + " --no-host-timing --format json");
+    ASSERT_EQ(one.code, 0);
+    const sj::value s = sj::parse(one.out);
+    EXPECT_EQ(num(o, "totals", "context_switches"), num(s, "totals", "context_switches")) << policy << " seed " << seed;
+    EXPECT_EQ(num(o, "totals", "idle_ns"), num(s, "totals", "idle_ns")) << policy << " seed " << seed;
+    if (i % 3 != 0 && num(o, "totals", "context_switches") != num(all.items[i - 1], "totals", "context_switches"))
+      seeds_differ = true;
+  }
+  EXPECT_TRUE(seeds_differ) << "the seeds gave identical runs: this test would not see a seed mix-up";
+}
+
+TEST(SchedsimCli, SeedsTableCellsAreMeanAndSampleSd) {
+  const result j = run(std::string(kSeedsArgs) + " --format json");
+  const result t = run(kSeedsArgs);
+  ASSERT_EQ(j.code, 0);
+  ASSERT_EQ(t.code, 0);
+  EXPECT_NE(t.out.find("mean ±sd over 3 seeds 5..7"), std::string::npos);
+  const sj::value all = sj::parse(j.out);
+  ASSERT_EQ(all.items.size(), 6u);
+  for (std::size_t row = 0; row < 2; ++row) {
+    double v[3], m = 0, q = 0;
+    for (std::size_t k = 0; k < 3; ++k) m += v[k] = num(all.items[row * 3 + k], "totals", "cs_per_sec") / 3;
+    for (std::size_t k = 0; k < 3; ++k) v[k] *= 3;
+    for (double x : v) q += (x - m) * (x - m);
+    char cell[64];
+    std::snprintf(cell, sizeof cell, "%.0f ±%.0f", m, std::sqrt(q / 2));
+    const std::string policy = all.items[row * 3].find("policy")->s;
+    const std::size_t line = t.out.find("\n" + policy + " ");
+    ASSERT_NE(line, std::string::npos) << policy;
+    const std::string text = t.out.substr(line + 1, t.out.find('\n', line + 1) - line - 1);
+    EXPECT_NE(text.find(std::string("  ") + cell + "  "), std::string::npos) << text << " (expected cs/s " << cell << ")";
+  }
+  // Parallel and serial replications print the same bytes.
+  EXPECT_EQ(run(std::string(kSeedsArgs) + " --jobs 1").out, t.out);
+}
+
+TEST(SchedsimCli, SeedsBadUsage) {
+  EXPECT_EQ(run("run --scenario desktop-2007 --seeds 2").code, 2);  // run: one seed, --seed N
+  EXPECT_EQ(run("compare --scenario desktop-2007 --seeds 0").code, 2);
+  EXPECT_EQ(run("compare --scenario desktop-2007 --seeds 10001").code, 2);
+  EXPECT_EQ(run("compare --scenario desktop-2007 --seeds many").code, 2);
+  EXPECT_EQ(run("compare --scenario desktop-2007 --seeds").code, 2);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #ifndef SCHEDCORE_SIM_REPORT_HPP
 #define SCHEDCORE_SIM_REPORT_HPP
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -120,23 +121,25 @@ inline std::string to_json(const std::vector<run_result>& rs) {
   return o + "]\n";
 }
 
-/// CSV: a header, then per run one row per task and one `_total` row.
+/// CSV: a header, then per run one row per task and one `_total` row. Every row ends with the
+/// run's seed, which tells replicated runs (`--seeds`) apart.
 inline std::string to_csv(const std::vector<run_result>& rs) {
   using namespace rep;
   std::string o =
       "policy,scenario,task,nice,cpu_ns,wait_ns,switches,lat_p50_ns,lat_p99_ns,lat_max_ns,deadlines_met,deadlines_missed,"
-      "fps,context_switches,cs_per_sec,idle_pct,makespan_ns,jain,longest_starvation_ns,events\n";
+      "fps,context_switches,cs_per_sec,idle_pct,makespan_ns,jain,longest_starvation_ns,events,seed\n";
   for (const run_result& r : rs) {
     const std::string head = csv_field(r.policy) + "," + csv_field(r.scenario) + ",";
+    const std::string seed = "," + u64(r.seed) + "\n";
     for (const task_result& x : r.tasks) {
       o += head + csv_field(x.name) + "," + std::to_string(x.nice) + "," + i64(x.cpu_ns) + "," + i64(x.wait_ns) + "," +
            u64(x.switches) + "," + i64(x.latency.p50) + "," + i64(x.latency.p99) + "," + i64(x.latency.max) + "," +
-           u64(x.deadlines_met) + "," + u64(x.deadlines_missed) + "," + fmt("%.3f", x.fps) + ",,,,,,,\n";
+           u64(x.deadlines_met) + "," + u64(x.deadlines_missed) + "," + fmt("%.3f", x.fps) + ",,,,,,," + seed;
     }
     const run_totals& t = r.totals;
     o += head + "_total,,," + i64(t.task_cpu_ns) + ",,,,,,,,," + u64(t.context_switches) + "," + fmt("%.3f", t.cs_per_sec) +
          "," + fmt("%.3f", t.idle_pct) + "," + i64(t.makespan_ns) + "," + fmt("%.6f", r.jain) + "," +
-         i64(t.longest_starvation_ns) + "," + u64(t.events) + "\n";
+         i64(t.longest_starvation_ns) + "," + u64(t.events) + seed;
   }
   return o;
 }
@@ -148,23 +151,31 @@ struct table_column {
   std::string metric;  ///< see `metric_value`
 };
 
-/// The value of `c` in `r` as text ("-" when absent).
-inline std::string metric_value(const run_result& r, const table_column& c) {
-  using rep::fmt;
+/// A table cell's number: `value` in the column's unit, printed with `format`.
+struct metric_cell {
+  bool present = false;    ///< false: the metric does not apply to this run ("-")
+  bool unfinished = false; ///< life_ms of a task that never exited (printed "unfinished")
+  double value = 0;        ///< the number, in the column's unit (ms, s, %, 1/s)
+  const char* format = "%.1f";  ///< printf format of the column
+};
+
+/// The value of `c` in `r` as a number (see metric_cell).
+inline metric_cell metric_number(const run_result& r, const table_column& c) {
   const run_totals& t = r.totals;
+  auto cell = [](double v, const char* f) { return metric_cell{true, false, v, f}; };
   if (c.task.empty()) {
-    if (c.metric == "cs_s") return fmt("%.0f", t.cs_per_sec);
-    if (c.metric == "idle") return fmt("%.1f", t.idle_pct);
-    if (c.metric == "makespan_s") return fmt("%.3f", static_cast<double>(t.makespan_ns) / 1e9);
-    if (c.metric == "jain") return fmt("%.3f", r.jain);
-    if (c.metric == "starve_ms") return fmt("%.1f", static_cast<double>(t.longest_starvation_ns) / 1e6);
-    if (c.metric == "cpu_s") return fmt("%.2f", static_cast<double>(t.task_cpu_ns) / 1e9);
-    if (c.metric == "overhead_ms") return fmt("%.1f", static_cast<double>(t.overhead_ns) / 1e6);
+    if (c.metric == "cs_s") return cell(t.cs_per_sec, "%.0f");
+    if (c.metric == "idle") return cell(t.idle_pct, "%.1f");
+    if (c.metric == "makespan_s") return cell(static_cast<double>(t.makespan_ns) / 1e9, "%.3f");
+    if (c.metric == "jain") return cell(r.jain, "%.3f");
+    if (c.metric == "starve_ms") return cell(static_cast<double>(t.longest_starvation_ns) / 1e6, "%.1f");
+    if (c.metric == "cpu_s") return cell(static_cast<double>(t.task_cpu_ns) / 1e9, "%.2f");
+    if (c.metric == "overhead_ms") return cell(static_cast<double>(t.overhead_ns) / 1e6, "%.1f");
     if (c.metric.rfind("busy:", 0) == 0) {  // busy % of the device named after the colon
       for (const auto& d : r.devices)
-        if (d.name == c.metric.substr(5)) return fmt("%.1f", d.busy_pct);
+        if (d.name == c.metric.substr(5)) return cell(d.busy_pct, "%.1f");
     }
-    return "-";
+    return {};
   }
   const task_result* x = nullptr;
   for (const auto& tr : r.tasks)
@@ -172,19 +183,63 @@ inline std::string metric_value(const run_result& r, const table_column& c) {
       x = &tr;
       break;
     }
-  if (x == nullptr) return "-";
+  if (x == nullptr) return {};
   const double met = static_cast<double>(x->deadlines_met), missed = static_cast<double>(x->deadlines_missed);
-  if (c.metric == "fps") return fmt("%.1f", x->fps);
-  if (c.metric == "fsd_ms") return fmt("%.2f", x->frame_interval.stddev / 1e6);
-  if (c.metric == "fmax_ms") return fmt("%.1f", static_cast<double>(x->frame_interval.max) / 1e6);
-  if (c.metric == "met_pct") return met + missed > 0 ? fmt("%.1f", 100.0 * met / (met + missed)) : std::string("-");
-  if (c.metric == "lat_p99_ms") return fmt("%.2f", static_cast<double>(x->latency.p99) / 1e6);
-  if (c.metric == "lat_max_ms") return fmt("%.2f", static_cast<double>(x->latency.max) / 1e6);
-  if (c.metric == "life_ms")
-    return x->exit_ns >= 0 ? fmt("%.0f", static_cast<double>(x->exit_ns - x->start_ns) / 1e6) : std::string("unfinished");
+  if (c.metric == "fps") return cell(x->fps, "%.1f");
+  if (c.metric == "fsd_ms") return cell(x->frame_interval.stddev / 1e6, "%.2f");
+  if (c.metric == "fmax_ms") return cell(static_cast<double>(x->frame_interval.max) / 1e6, "%.1f");
+  if (c.metric == "met_pct") return met + missed > 0 ? cell(100.0 * met / (met + missed), "%.1f") : metric_cell{};
+  if (c.metric == "lat_p99_ms") return cell(static_cast<double>(x->latency.p99) / 1e6, "%.2f");
+  if (c.metric == "lat_max_ms") return cell(static_cast<double>(x->latency.max) / 1e6, "%.2f");
+  if (c.metric == "life_ms") {
+    if (x->exit_ns < 0) return metric_cell{false, true, 0, "%.0f"};
+    return cell(static_cast<double>(x->exit_ns - x->start_ns) / 1e6, "%.0f");
+  }
   if (c.metric == "cpu_pct")
-    return fmt("%.1f", 100.0 * static_cast<double>(x->cpu_ns) / static_cast<double>(r.duration_ns > 0 ? r.duration_ns : 1));
-  return "-";
+    return cell(100.0 * static_cast<double>(x->cpu_ns) / static_cast<double>(r.duration_ns > 0 ? r.duration_ns : 1), "%.1f");
+  return {};
+}
+
+/// The value of `c` in `r` as text ("-" when absent).
+inline std::string metric_value(const run_result& r, const table_column& c) {
+  const metric_cell m = metric_number(r, c);
+  if (m.unfinished) return "unfinished";
+  return m.present ? rep::fmt(m.format, m.value) : std::string("-");
+}
+
+/// Mean and sample standard deviation (n − 1 in the denominator; 0 for one value) of `v`.
+/// @pre `v` is not empty.
+inline void mean_and_sd(const std::vector<double>& v, double& mean, double& sd) {
+  long double s = 0;
+  for (double x : v) s += x;
+  const long double m = s / static_cast<long double>(v.size());
+  long double q = 0;
+  for (double x : v) q += (x - m) * (x - m);
+  mean = static_cast<double>(m);
+  sd = v.size() > 1 ? std::sqrt(static_cast<double>(q / static_cast<long double>(v.size() - 1))) : 0.0;
+}
+
+/// One cell over replicated runs (the same workload and policy under different seeds):
+/// "mean ±sd" in the column's format (the value alone for one run); "-" when no run has the metric. Runs without it are
+/// counted: "mean ±sd (n=k)" when only k of them have it, and "unfinished" when none do
+/// because the task never exited.
+inline std::string metric_over_runs(const std::vector<const run_result*>& runs, const table_column& c) {
+  std::vector<double> v;
+  const char* format = "%.1f";
+  bool unfinished = false;
+  for (const run_result* r : runs) {
+    const metric_cell m = metric_number(*r, c);
+    unfinished = unfinished || m.unfinished;
+    if (!m.present) continue;
+    v.push_back(m.value);
+    format = m.format;
+  }
+  if (v.empty()) return unfinished ? "unfinished" : "-";
+  double mean = 0, sd = 0;
+  mean_and_sd(v, mean, sd);
+  std::string o = v.size() == 1 ? rep::fmt(format, mean) : rep::fmt(format, mean) + " ±" + rep::fmt(format, sd);
+  if (v.size() < runs.size()) o += " (n=" + std::to_string(v.size()) + ")";
+  return o;
 }
 
 /// The headline columns of a family (what its seed report argued about).
@@ -256,6 +311,25 @@ inline std::string seed_table(const std::vector<run_result>& rs, const std::stri
   return render_table(rows);
 }
 
+/// A seed-style table over replicated runs: one row per policy, each cell the mean ±sd of the
+/// family's headline column over that policy's runs (`groups[i]`: the runs of row i, one per
+/// seed; see metric_over_runs).
+inline std::string seed_table_replicated(const std::vector<std::vector<const run_result*>>& groups,
+                                         const std::string& family) {
+  const auto cols = family_columns(family);
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> head = {"policy"};
+  for (const auto& c : cols) head.push_back(c.header);
+  rows.push_back(head);
+  for (const auto& g : groups) {
+    if (g.empty()) continue;
+    std::vector<std::string> row = {g.front()->policy};
+    for (const auto& c : cols) row.push_back(metric_over_runs(g, c));
+    rows.push_back(row);
+  }
+  return render_table(rows);
+}
+
 /// Per-task detail table of one run.
 inline std::string task_table(const run_result& r) {
   using rep::fmt;
@@ -281,24 +355,42 @@ inline std::string task_table(const run_result& r) {
   return o;
 }
 
-/// interbench's layout for one policy: per benchmark, one row per load.
-inline std::string interbench_table(const std::vector<const run_result*>& rs) {
-  using rep::fmt;
+/// interbench's layout for one policy over replicated runs: per benchmark, one row per load;
+/// `groups[i]` holds the runs of one interbench/<bench>/<load> scenario, one per seed. A cell
+/// is the value itself for one run, else "mean ±sd" over the runs (see mean_and_sd).
+inline std::string interbench_table_replicated(const std::vector<std::vector<const run_result*>>& groups) {
   std::vector<std::vector<std::string>> rows = {
       {"bench", "load", "latency avg (ms)", "+/- SD", "max", "% desired CPU", "% deadlines met"}};
-  for (const run_result* r : rs) {
-    const std::string& s = r->scenario;  // interbench/<bench>/<load>
+  for (const auto& g : groups) {
+    if (g.empty()) continue;
+    const std::string& s = g.front()->scenario;  // interbench/<bench>/<load>
     const std::size_t a = s.find('/'), b = s.rfind('/');
     const std::string bench = s.substr(a + 1, b - a - 1), load = s.substr(b + 1);
-    const task_result* x = nullptr;
-    for (const auto& t : r->tasks)
-      if (t.name == bench) x = &t;
-    if (x == nullptr || !x->has_jobs) continue;
-    const job_summary& j = x->jobs;
-    rows.push_back({bench, load, fmt("%.3f", j.avg_ms), fmt("%.3f", j.rms_ms), fmt("%.1f", j.max_ms),
-                    fmt("%.1f", j.desired_cpu_pct), bench == "gaming" ? std::string("-") : fmt("%.1f", j.deadlines_met_pct)});
+    std::vector<const job_summary*> js;
+    for (const run_result* r : g)
+      for (const auto& t : r->tasks)
+        if (t.name == bench && t.has_jobs) js.push_back(&t.jobs);
+    if (js.empty()) continue;
+    auto cell = [&js](double job_summary::*field, const char* format) {
+      std::vector<double> v;
+      for (const job_summary* j : js) v.push_back(j->*field);
+      if (v.size() == 1) return rep::fmt(format, v[0]);
+      double mean = 0, sd = 0;
+      mean_and_sd(v, mean, sd);
+      return rep::fmt(format, mean) + " ±" + rep::fmt(format, sd);
+    };
+    rows.push_back({bench, load, cell(&job_summary::avg_ms, "%.3f"), cell(&job_summary::rms_ms, "%.3f"),
+                    cell(&job_summary::max_ms, "%.1f"), cell(&job_summary::desired_cpu_pct, "%.1f"),
+                    bench == "gaming" ? std::string("-") : cell(&job_summary::deadlines_met_pct, "%.1f")});
   }
   return render_table(rows);
+}
+
+/// interbench's layout for one policy: per benchmark, one row per load (one run each).
+inline std::string interbench_table(const std::vector<const run_result*>& rs) {
+  std::vector<std::vector<const run_result*>> groups;
+  for (const run_result* r : rs) groups.push_back({r});
+  return interbench_table_replicated(groups);
 }
 
 }  // namespace sim

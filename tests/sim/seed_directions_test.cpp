@@ -192,6 +192,68 @@ class runs {
   std::map<std::string, const jvalue*> by_;
 };
 
+/// Runs `compare --scenario sc --policies specs --seeds N` once per (scenario, policy list, N)
+/// and caches the runs by "scenario|policy" (N each, in seed order 1..N).
+class seeded_runs {
+ public:
+  static seeded_runs& get() {
+    static seeded_runs r;
+    return r;
+  }
+  std::vector<const jvalue*> find(const std::string& scenario_arg, const std::string& policies, int seeds,
+                                  const std::string& scenario, const std::string& policy) {
+    const std::string key = scenario_arg + "|" + policies + "|" + std::to_string(seeds);
+    if (!done_.count(key)) {
+      done_[key] = true;
+      int code = 0;
+      const std::string out = run_cli("compare --scenario " + scenario_arg + " --policies " + policies + " --seeds " +
+                                          std::to_string(seeds) + " --format json --no-host-timing",
+                                      &code);
+      EXPECT_EQ(code, 0) << out.substr(0, 400);
+      auto doc = std::make_shared<jvalue>();
+      jparser jp(out);
+      EXPECT_TRUE(jp.parse(*doc)) << "schedsim JSON did not parse: " << out.substr(0, 400);
+      docs_.push_back(doc);
+      for (const auto& r : doc->arr) by_[key + "|" + r["scenario"].str + "|" + r["policy"].str].push_back(&r);
+    }
+    const std::vector<const jvalue*>& v = by_[key + "|" + scenario + "|" + policy];
+    if (static_cast<int>(v.size()) != seeds) ADD_FAILURE() << v.size() << " runs of " << policy << " on " << scenario;
+    return v;
+  }
+
+ private:
+  std::map<std::string, bool> done_;
+  std::vector<std::shared_ptr<jvalue>> docs_;
+  std::map<std::string, std::vector<const jvalue*>> by_;
+};
+
+/// Mean and standard error of the mean (sample sd / sqrt(n)) of a metric over replicated runs.
+struct mean_se {
+  double mean = 0, se = 0;
+};
+template <class Metric>
+mean_se over_runs(const std::vector<const jvalue*>& runs, Metric metric) {
+  mean_se r;
+  if (runs.empty()) return r;
+  std::vector<double> v;
+  for (const jvalue* x : runs) v.push_back(metric(*x));
+  for (double x : v) r.mean += x / static_cast<double>(v.size());
+  double q = 0;
+  for (double x : v) q += (x - r.mean) * (x - r.mean);
+  if (v.size() > 1) r.se = std::sqrt(q / static_cast<double>(v.size() - 1) / static_cast<double>(v.size()));
+  return r;
+}
+/// a is below b by at least two standard errors of the difference (the runs of a and b use
+/// independent jitter draws, so the errors add in quadrature).
+bool clearly_below(const mean_se& a, const mean_se& b) {
+  return b.mean - a.mean > 2.0 * std::sqrt(a.se * a.se + b.se * b.se);
+}
+std::string show(const mean_se& m) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.3f (se %.3f)", m.mean, m.se);
+  return b;
+}
+
 const jvalue& task_of(const jvalue& run, const std::string& name) {
   static const jvalue none;
   for (const auto& t : run["tasks"].arr)
@@ -246,22 +308,55 @@ TEST(SeedDirections, Desktop2007_SdSwitchRateTwiceCfs_NotReproduced) {
                  << ratio << " (not reproduced)";
 }
 
-// scenarios.md §1: "SD's frame rate steadier (lower variance ...) than CFS and mainline". The
-// simulation is deterministic, so "lower" needs no noise margin; the margins (0.6 % against
-// cfs2007 at 5 ms for totem since SD's sleepers keep their level, 3-60 % elsewhere) are on the
-// results page.
-TEST(SeedDirections, Desktop2007_SdVideoSteadierThanCfsAndMainline) {
+// scenarios.md §1: "SD's frame rate steadier (lower variance ...) than CFS and mainline".
+// Measured as each player's frame-interval standard deviation, averaged over 32 seeds: the
+// players' jitter alone moves one run's value by 0.5-0.9 ms, more than some gaps between rows,
+// so a single seed cannot carry the claim. A row counts as steadier only when its mean is lower
+// by at least two standard errors of the difference (clearly_below). The seed's observations
+// were taken with the cube rotating ("The given observations/numbers are when I move the cube
+// ... and view two faces at one time. One face is playing the totem video"), so the claim is
+// asserted there, for totem; the rest is recorded below.
+const char* const kSteadyPolicies = "cfs2007:granularity=5ms,cfs2007:granularity=2ms,cfs2007:granularity=0,sd:rr_interval=2ms,o1";
+const char* const kSteadyOthers[] = {"cfs2007:granularity=5ms", "cfs2007:granularity=2ms", "cfs2007:granularity=0", "o1"};
+constexpr int kSteadySeeds = 32;
+mean_se frame_sd_over_seeds(const std::string& scenario, const std::string& policy, const std::string& player) {
+  return over_runs(seeded_runs::get().find("desktop-2007", kSteadyPolicies, kSteadySeeds, scenario, policy),
+                   [&](const jvalue& r) { return frame_sd_ms(task_of(r, player)); });
+}
+
+TEST(SeedDirections, Desktop2007Rotating_SdTotemSteadierThanCfsAndMainlineOverSeeds) {
   REQUIRE_CFS2007();
-  const jvalue* sd = desktop("sd:rr_interval=2ms");
-  ASSERT_TRUE(sd);
-  for (const char* other : {"cfs2007:granularity=2ms", "cfs2007:granularity=5ms", "cfs2007:granularity=0", "o1"}) {
-    const jvalue* o = desktop(other);
-    ASSERT_TRUE(o);
-    for (const char* video : {"totem", "gmplayer"})
-      EXPECT_LT(frame_sd_ms(task_of(*sd, video)), frame_sd_ms(task_of(*o, video)))
-          << "seed 000, scenarios.md §1 'SD's frame rate steadier (lower variance)': " << video << " frame-interval "
-          << "stddev, sd:rr_interval=2ms vs " << other;
+  const mean_se sd = frame_sd_over_seeds("desktop-2007/rotating", "sd:rr_interval=2ms", "totem");
+  for (const char* other : kSteadyOthers) {
+    const mean_se o = frame_sd_over_seeds("desktop-2007/rotating", other, "totem");
+    EXPECT_TRUE(clearly_below(sd, o)) << "seed 000, scenarios.md §1 'SD's frame rate steadier (lower variance)': totem "
+                                      << "frame-interval sd (ms, mean over " << kSteadySeeds << " seeds) sd:rr_interval=2ms "
+                                      << show(sd) << " vs " << other << " " << show(o);
   }
+}
+
+// The same comparison for gmplayer while rotating, and for both players on one cube face (a
+// regime the seed gave no video observation for). Where SD's mean is not clearly below, the
+// test skips with the numbers (results page: "What the seeds say").
+TEST(SeedDirections, Desktop2007_SdVideoSteadierElsewhereOverSeeds_Partial) {
+  REQUIRE_CFS2007();
+  std::string gaps;
+  struct where {
+    const char* scenario;
+    const char* player;
+  };
+  for (const where w : {where{"desktop-2007/rotating", "gmplayer"}, where{"desktop-2007", "totem"},
+                        where{"desktop-2007", "gmplayer"}}) {
+    const mean_se sd = frame_sd_over_seeds(w.scenario, "sd:rr_interval=2ms", w.player);
+    for (const char* other : kSteadyOthers) {
+      const mean_se o = frame_sd_over_seeds(w.scenario, other, w.player);
+      if (!clearly_below(sd, o))
+        gaps += std::string(" ") + w.scenario + " " + w.player + ": sd " + show(sd) + " vs " + other + " " + show(o) + ";";
+    }
+  }
+  if (!gaps.empty())
+    GTEST_SKIP() << "seed 000, scenarios.md §1 'steadier': SD not clearly steadier (2 standard errors over "
+                 << kSteadySeeds << " seeds) in" << gaps;
 }
 
 // scenarios.md §1: "(... fewer missed frame deadlines) than CFS" — checked against CFS at the

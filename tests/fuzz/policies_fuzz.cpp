@@ -2,7 +2,8 @@
 // an operation stream decoded from the input, driven as a uniprocessor kernel core would
 // (policy.hpp's contract): fork/create (task_new + enqueue(initial)), tick, wakeup (+ wakeup
 // preemption), sleep of the running task, yield, parameter changes (dequeue(save), setup,
-// enqueue(restore), set_next if running, prio_changed), class changes rt <-> policy,
+// enqueue(restore), set_next if running, prio_changed; for eevdf also explicit weights through
+// set_weight, valid or not), class changes rt <-> policy,
 // migration round trips (dequeue(migrating)/enqueue(migrated)), exit (dequeue(dead) +
 // task_dead), class timers, clock jumps, and full drains. Byte 0 picks the policy, byte 1 the
 // clock origin (0, just below 2^64, or anywhere), byte 2 whether knobs are fuzzed too.
@@ -15,7 +16,7 @@
 //   - pick_next() (side-effect free) returns a runnable task, or nullptr only when every
 //     runnable task is in a class that can throttle (rt bandwidth, edf CBS);
 //   - every task schedule() returns is runnable in the model;
-//   - a refused setup() changed nothing in the entity (byte comparison);
+//   - a refused setup() or set_weight() changed nothing in the entity (byte comparison);
 // and on every drain (an op, and at the end of the input) that repeatedly picking, running and
 // blocking the picked task yields each runnable task exactly once (no task lost or duplicated),
 // advancing the clock to class timers when only throttled tasks are left.
@@ -192,6 +193,13 @@ void fuzz_knobs(P& p, reader& in) {
   if (fuzz::tracing()) std::fprintf(stderr, "configure: %d\n", static_cast<int>(e));
 }
 
+/// True when policy P has `set_weight(Task&, u32)` (explicit, cgroup-style weights: eevdf).
+template <class P, class Task, class = void>
+struct has_set_weight : std::false_type {};
+template <class P, class Task>
+struct has_set_weight<P, Task, std::void_t<decltype(std::declval<P&>().set_weight(std::declval<Task&>(), 0u))>>
+    : std::true_type {};
+
 template <class Use>
 class harness {
  public:
@@ -283,6 +291,20 @@ class harness {
     return e;
   }
   sched_params params_for(int cls) { return cls == 0 ? rt_params(in_) : Use::params(in_); }
+  /// set_weight() with the refusal property of checked_setup(), for a weight decoded from the
+  /// input: in range, at a bound, or outside it (0, 1, 2^18 + 1, any u32).
+  errc checked_set_weight(task& t) {
+    static constexpr u32 picks[] = {0u, 1u, 2u, 3u, 1024u, 1u << 18, (1u << 18) + 1u};
+    const unsigned k = in_.below(9);
+    const u32 w = k < 7 ? picks[k] : k == 7 ? 2u + in_.u16() : in_.u32();
+    alignas(fair_entity) unsigned char before[sizeof(fair_entity)];
+    std::memcpy(before, static_cast<const void*>(static_cast<fair_entity*>(&t)), sizeof(fair_entity));
+    const errc e = stack_.template get<1>().set_weight(t, w);
+    if (fuzz::tracing()) std::fprintf(stderr, "set_weight %u: %d\n", w, static_cast<int>(e));
+    if (e != errc::ok)
+      FUZZ_REQUIRE(std::memcmp(before, static_cast<const void*>(static_cast<fair_entity*>(&t)), sizeof(fair_entity)) == 0);
+    return e;
+  }
 
   // ---- ops ----------------------------------------------------------------------------------
   void step() {
@@ -400,7 +422,14 @@ class harness {
     // The new class validates first (setup touches only its own entity); only when it accepts
     // does the old class see switched_from (releasing goodness24's all-tasks link or edf's
     // bandwidth) and the task change class. A refusal leaves everything as it was.
-    if (checked_setup(t, cls, p) == errc::ok) {
+    // Within the policy's class, one change in four (where the policy has one) is an explicit
+    // weight instead of new parameters.
+    bool by_weight = false;
+    if constexpr (has_set_weight<fair_t, task>::value) {
+      by_weight = cls == 1 && old_cls == 1 && in_.below(4) == 0;
+      if (by_weight) (void)checked_set_weight(t);
+    }
+    if (!by_weight && checked_setup(t, cls, p) == errc::ok) {
       if (cls != old_cls) stack_.switched_from(t, now_);
       t.sched_class = cls;
       slots_[i].params = p;

@@ -302,16 +302,9 @@ void emit(const std::vector<job>& jobs, const options& o, bool seed_tables) {
     }
     const auto& groups = by_w[name];
     const sim::run_result* r0 = groups.front().runs.front();
-    std::string table;
-    if (replicated) {
-      std::vector<std::vector<const sim::run_result*>> rows;
-      for (const row_group& g : groups) rows.push_back(g.runs);
-      table = sim::seed_table_replicated(rows, f);
-    } else {
-      std::vector<sim::run_result> rows;
-      for (const row_group& g : groups) rows.push_back(*g.runs.front());
-      table = sim::seed_table(rows, f);
-    }
+    std::vector<std::vector<const sim::run_result*>> rows;
+    for (const row_group& g : groups) rows.push_back(g.runs);
+    const std::string table = sim::seed_table_replicated(rows, f);
     std::printf("== %s (cpus %d, hz %d, %.1f s simulated%s) ==\n%s", name.c_str(), r0->cpus, r0->hz,
                 static_cast<double>(r0->duration_ns) / 1e9, over.c_str(), table.c_str());
     for (const auto& n : r0->notes) std::printf("note: %s\n", n.c_str());

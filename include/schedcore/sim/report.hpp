@@ -296,21 +296,6 @@ inline std::string render_table(const std::vector<std::vector<std::string>>& row
   return o;
 }
 
-/// A seed-style table: one row per run (policy), the family's headline columns.
-inline std::string seed_table(const std::vector<run_result>& rs, const std::string& family) {
-  const auto cols = family_columns(family);
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> head = {"policy"};
-  for (const auto& c : cols) head.push_back(c.header);
-  rows.push_back(head);
-  for (const auto& r : rs) {
-    std::vector<std::string> row = {r.policy};
-    for (const auto& c : cols) row.push_back(metric_value(r, c));
-    rows.push_back(row);
-  }
-  return render_table(rows);
-}
-
 /// A seed-style table over replicated runs: one row per policy, each cell the mean ±sd of the
 /// family's headline column over that policy's runs (`groups[i]`: the runs of row i, one per
 /// seed; see metric_over_runs).
@@ -328,6 +313,13 @@ inline std::string seed_table_replicated(const std::vector<std::vector<const run
     rows.push_back(row);
   }
   return render_table(rows);
+}
+
+/// A seed-style table: one row per run (policy), the family's headline columns.
+inline std::string seed_table(const std::vector<run_result>& rs, const std::string& family) {
+  std::vector<std::vector<const run_result*>> groups;
+  for (const run_result& r : rs) groups.push_back({&r});
+  return seed_table_replicated(groups, family);
 }
 
 /// Per-task detail table of one run.

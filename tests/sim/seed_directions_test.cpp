@@ -152,6 +152,18 @@ bool cfs2007_registered() {
   return code == 0 && out.find("\n  cfs2007 ") != std::string::npos;
 }
 
+/// `schedsim compare ARGS --format json --no-host-timing`, parsed (a non-zero exit or bad JSON
+/// fails the test).
+std::shared_ptr<jvalue> compare_json(const std::string& args) {
+  int code = 0;
+  const std::string out = run_cli("compare " + args + " --format json --no-host-timing", &code);
+  EXPECT_EQ(code, 0) << out.substr(0, 400);
+  auto doc = std::make_shared<jvalue>();
+  jparser jp(out);
+  EXPECT_TRUE(jp.parse(*doc)) << "schedsim JSON did not parse: " << out.substr(0, 400);
+  return doc;
+}
+
 /// Runs `compare --scenario sc --policies specs` once per (scenario, policy list) and caches
 /// the runs by "scenario|policy".
 class runs {
@@ -166,13 +178,7 @@ class runs {
     const std::string key = scenario_arg + "|" + policies;
     if (!done_.count(key)) {
       done_[key] = true;
-      int code = 0;
-      const std::string out =
-          run_cli("compare --scenario " + scenario_arg + " --policies " + policies + " --format json --no-host-timing", &code);
-      EXPECT_EQ(code, 0) << out.substr(0, 400);
-      auto doc = std::make_shared<jvalue>();
-      jparser jp(out);
-      EXPECT_TRUE(jp.parse(*doc)) << "schedsim JSON did not parse: " << out.substr(0, 400);
+      auto doc = compare_json("--scenario " + scenario_arg + " --policies " + policies);
       docs_.push_back(doc);
       if (doc->k == jvalue::kind::object) index(*doc);
       for (const auto& r : doc->arr) index(r);
@@ -205,14 +211,7 @@ class seeded_runs {
     const std::string key = scenario_arg + "|" + policies + "|" + std::to_string(seeds);
     if (!done_.count(key)) {
       done_[key] = true;
-      int code = 0;
-      const std::string out = run_cli("compare --scenario " + scenario_arg + " --policies " + policies + " --seeds " +
-                                          std::to_string(seeds) + " --format json --no-host-timing",
-                                      &code);
-      EXPECT_EQ(code, 0) << out.substr(0, 400);
-      auto doc = std::make_shared<jvalue>();
-      jparser jp(out);
-      EXPECT_TRUE(jp.parse(*doc)) << "schedsim JSON did not parse: " << out.substr(0, 400);
+      auto doc = compare_json("--scenario " + scenario_arg + " --policies " + policies + " --seeds " + std::to_string(seeds));
       docs_.push_back(doc);
       for (const auto& r : doc->arr) by_[key + "|" + r["scenario"].str + "|" + r["policy"].str].push_back(&r);
     }

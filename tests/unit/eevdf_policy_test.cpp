@@ -188,6 +188,28 @@ TEST(EevdfPolicy, LagClampO32) {
   }
 }
 
+TEST(EevdfPolicy, LagClampUsesTickNsecRoundedToNearest) {
+  // Oracle: Linux 6.6-6.8 update_entity_lag clamps to calc_delta_fair(max(2 slice, TICK_NSEC)),
+  // and TICK_NSEC is (NSEC_PER_SEC + HZ/2) / HZ (include/vdso/jiffies.h, linux/jiffies.h):
+  // rounded to the nearest ns, not truncated. At HZ=60 that is 16666667 ns (1e9/60 truncated
+  // is 16666666); at HZ=300, 3333333 both ways; at HZ=24, 41666667.
+  struct hz_case { int hz; s64 tick_nsec; };
+  for (const hz_case c : {hz_case{60, 16666667}, hz_case{300, 3333333}, hz_case{24, 41666667},
+                          hz_case{250, 4000000}}) {
+    policy_t p;
+    ASSERT_EQ(p.configure(knobs_hz(c.hz)), errc::ok);  // 0.75 ms slice: TICK_NSEC dominates
+    task a = make(0), b = make(0);
+    p.enqueue(a, sched_time{}, enqueue_flags::wakeup);
+    p.enqueue(b, sched_time{}, enqueue_flags::wakeup);
+    EXPECT_EQ(p.lag_limit(a), c.tick_nsec) << c.hz;
+    // a runs 200 ms while b waits: V - v_b = +100 ms, clamped to +TICK_NSEC at b's dequeue.
+    p.set_next(a, sched_time{});
+    p.dequeue(b, sched_time{} + msec(200), dequeue_flags::sleep);
+    EXPECT_EQ(b.vlag, c.tick_nsec) << c.hz;
+    EXPECT_TRUE(p.verify());
+  }
+}
+
 TEST(EevdfPolicy, PlacementO33) {
   // algorithms-modern.md §3.5/O3.3: a forked nice-0 task at zero lag gets deadline V + slice/2;
   // a nice-10 request is slice * 1024 / 110 ~ 9.3 slices of virtual time.

@@ -32,7 +32,8 @@
 ///   erases it, put_prev reinserts it) so its vruntime can advance without re-sorting; it
 ///   stays in the weighted sums, so set_next and put_prev touch only the tree.
 /// - Lag (§3.2): on dequeue `vlag = clamp(V − v, ±calc_delta_fair(max(2·slice, TICK_NSEC)))`
-///   (`limit_lag`; TICK_NSEC from the `hz` knob; oracle O3.2: ±6 ms for a 3 ms slice).
+///   (`limit_lag`; TICK_NSEC = (1 s + hz/2) / hz from the `hz` knob, rounded to the nearest ns
+///   as jiffies.h defines it; oracle O3.2: ±6 ms for a 3 ms slice).
 /// - Placement (§3.5, `place_entity`, lag-preserving, commit 86bfbb7ce4f6): `v = V − vlag·(W +
 ///   w)/W` where W is the queued weight without the entity (so that after joining, V − v is
 ///   vlag again), `slice = base_slice`, `vd = v + vslice`, halved for a fresh task
@@ -175,7 +176,7 @@ class eevdf_policy {
     if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
     knobs_ = k;
     base_slice_ = effective_base_slice(k);
-    tick_ns_ = sec(1) / k.hz;
+    tick_ns_ = tick_nsec(k.hz);
     return errc::ok;
   }
   /// The knobs in force.
@@ -354,6 +355,8 @@ class eevdf_policy {
     const s64 c = k.cpus > 8 ? 8 : k.cpus;
     return k.base_slice * static_cast<s64>(1u + ilog2(static_cast<u64>(c)));
   }
+  // TICK_NSEC = (NSEC_PER_SEC + HZ/2) / HZ: one tick rounded to the nearest ns (jiffies.h).
+  static constexpr s64 tick_nsec(s64 hz) noexcept { return (sec(1) + hz / 2) / hz; }
   duration_ns lag_limit_of(const eevdf_entity& e) const noexcept {
     const s64 tick = tick_ns_;
     const s64 span = 2 * e.slice > tick ? 2 * e.slice : tick;
@@ -495,7 +498,7 @@ class eevdf_policy {
   knobs knobs_{};                                             ///< tunables in force
   bool resched_ = false;                                      ///< a deadline renewal asked for a reschedule
   duration_ns base_slice_ = usec(750);                        ///< effective_base_slice(knobs_), ns (knobs{} default)
-  s64 tick_ns_ = sec(1) / 250;                                ///< TICK_NSEC = 1 s / knobs_.hz (knobs{} default)
+  s64 tick_ns_ = tick_nsec(250);                              ///< TICK_NSEC of knobs_.hz (knobs{} default)
 };
 
 }  // namespace schedcore

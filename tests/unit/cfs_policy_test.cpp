@@ -690,4 +690,28 @@ TEST(CfsPolicy, MigrationAndParameterChangeKeepRelativeVruntime) {
   EXPECT_TRUE(b.verify());
 }
 
+// Oracle: Linux 5.x-6.5 kernel/sched/fair.c dequeue_entity(): min_vruntime is not advanced
+// when DEQUEUE_SAVE is set without DEQUEUE_MOVE, whatever other bits come with it (the test
+// masks the flags with SAVE|MOVE), so a saved task is not placed later on its restore.
+TEST(CfsPolicy, SaveDequeueNeverAdvancesMinVruntimeWhateverOtherFlags) {
+  for (dequeue_flags f : {dequeue_flags::save, dequeue_flags::save | dequeue_flags::migrating}) {
+    policy_t p;
+    task a = make(0), b = make(0);
+    sched_time now{};
+    p.enqueue(a, now, enqueue_flags::wakeup);
+    p.enqueue(b, now, enqueue_flags::wakeup);
+    task* c = schedule(p, nullptr, false, now);
+    task* o = c == &a ? &b : &a;
+    now += usec(100);
+    p.tick(*c, now);
+    c->vruntime = o->vruntime - msec(2);  // the running task holds min_vruntime back
+    const vtime minv = p.min_vruntime();
+    p.dequeue(*c, now, f);
+    EXPECT_EQ(p.min_vruntime(), minv) << static_cast<int>(f);
+    p.enqueue(*c, now, enqueue_flags::restore);
+    EXPECT_EQ(c->vruntime, o->vruntime - msec(2)) << static_cast<int>(f);
+    EXPECT_TRUE(p.verify());
+  }
+}
+
 }  // namespace

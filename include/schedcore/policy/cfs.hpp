@@ -311,7 +311,7 @@ class cfs_policy {
       e.vruntime = vtime{e.vruntime.ns() - min_vruntime_.ns()};
       e.vstate = cfs_vstate::relative;
     }
-    if (flags != dequeue_flags::save) update_min_vruntime();
+    if (!has(flags, dequeue_flags::save)) update_min_vruntime();  // SAVE (there is no MOVE)
   }
 
   /// The leftmost task, adjusted by the skip, next and last buddies (§2.7); no side effects.

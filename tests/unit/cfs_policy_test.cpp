@@ -375,6 +375,59 @@ TEST(CfsPolicy, ChildRunsFirstSwapsAndPreempts) {
   EXPECT_EQ(schedule(p, &parent, true, now), &child);
 }
 
+// Oracle: Linux 5.x-6.5 kernel/sched/fair.c task_fork_fair(): the fork runs in the parent's
+// context, so the reference entity is cfs_rq->curr of the *forking task's* queue, which is the
+// parent itself (or none when the forker is not a fair task). The child then starts at
+// max(parent.vr, min_vruntime + vslice), and sched_child_runs_first swaps with the parent only.
+// A task that merely happens to be running on the queue is neither read nor touched.
+TEST(CfsPolicy, ForkReferenceIsTheParentOnlyWhenItIsTheRunningTask) {
+  for (int with_parent = 0; with_parent <= 1; ++with_parent) {
+    policy_t p;
+    task a = make(0), b = make(0), child = make(0);
+    sched_time now{};
+    p.enqueue(a, now, enqueue_flags::wakeup);
+    p.enqueue(b, now, enqueue_flags::wakeup);
+    task* c = schedule(p, nullptr, false, now);
+    task* o = c == &a ? &b : &a;
+    now += msec(1);
+    p.tick(*c, now);
+    // The running task is 10 ms of vruntime ahead of the waiting one (which holds min_vruntime).
+    c->vruntime = o->vruntime + msec(10);
+    now += 1;
+    p.tick(*c, now);  // update_curr: min_vruntime moves up to the waiting task
+    c->vruntime = o->vruntime + msec(10);
+    const vtime minv = p.min_vruntime();
+    ASSERT_EQ(minv, o->vruntime);
+    p.task_new(child, with_parent ? c : nullptr, now);
+    // vslice with the child counted: period(3) x 1024/3072 = 2 ms (2 ms - 2 ns in fixed point).
+    const std::int64_t rel = child.vruntime.ns() > (u64{1} << 63) ? -1 : static_cast<std::int64_t>(child.vruntime.ns());
+    if (with_parent) {
+      EXPECT_EQ(rel, msec(10)) << "the parent's vruntime is the reference";
+    } else {
+      EXPECT_LE(std::abs(rel - msec(2)), 2) << "no fair forker: min_vruntime + vslice";
+    }
+  }
+  // child_runs_first swaps with the parent only: with no parent the running task keeps its
+  // vruntime and is not preempted by the child.
+  policy_t p;
+  policy_t::knobs k;
+  k.child_runs_first = 1;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task runner = make(0), child = make(0);
+  sched_time now{};
+  p.enqueue(runner, now, enqueue_flags::wakeup);
+  schedule(p, nullptr, false, now);
+  now += msec(5);
+  p.tick(runner, now);
+  const vtime before = runner.vruntime;
+  p.task_new(child, nullptr, now);
+  p.enqueue(child, now, enqueue_flags::initial);
+  EXPECT_EQ(runner.vruntime, before);
+  EXPECT_FALSE(child.vruntime < runner.vruntime);
+  EXPECT_FALSE(p.wakeup_preempt(child, runner, now));
+  EXPECT_TRUE(p.verify());
+}
+
 // ---- preemption (§2.5, §2.6) -----------------------------------------------------------------
 
 // curr runs alone; `woken` is put to sleep once (so its vruntime is absolute), then its
@@ -635,6 +688,30 @@ TEST(CfsPolicy, MigrationAndParameterChangeKeepRelativeVruntime) {
   EXPECT_EQ(b.load(), 215u);
   EXPECT_TRUE(a.verify());
   EXPECT_TRUE(b.verify());
+}
+
+// Oracle: Linux 5.x-6.5 kernel/sched/fair.c dequeue_entity(): min_vruntime is not advanced
+// when DEQUEUE_SAVE is set without DEQUEUE_MOVE, whatever other bits come with it (the test
+// masks the flags with SAVE|MOVE), so a saved task is not placed later on its restore.
+TEST(CfsPolicy, SaveDequeueNeverAdvancesMinVruntimeWhateverOtherFlags) {
+  for (dequeue_flags f : {dequeue_flags::save, dequeue_flags::save | dequeue_flags::migrating}) {
+    policy_t p;
+    task a = make(0), b = make(0);
+    sched_time now{};
+    p.enqueue(a, now, enqueue_flags::wakeup);
+    p.enqueue(b, now, enqueue_flags::wakeup);
+    task* c = schedule(p, nullptr, false, now);
+    task* o = c == &a ? &b : &a;
+    now += usec(100);
+    p.tick(*c, now);
+    c->vruntime = o->vruntime - msec(2);  // the running task holds min_vruntime back
+    const vtime minv = p.min_vruntime();
+    p.dequeue(*c, now, f);
+    EXPECT_EQ(p.min_vruntime(), minv) << static_cast<int>(f);
+    p.enqueue(*c, now, enqueue_flags::restore);
+    EXPECT_EQ(c->vruntime, o->vruntime - msec(2)) << static_cast<int>(f);
+    EXPECT_TRUE(p.verify());
+  }
 }
 
 }  // namespace

@@ -21,8 +21,9 @@
 ///   queue's inverse load.
 /// - place_entity (§2.4): a fresh task starts at min_vruntime + vslice (START_DEBIT); a waking
 ///   task at max(own vruntime, min_vruntime − thresh) with thresh = latency (min_granularity for
-///   SCHED_IDLE, 5.15+), halved by GENTLE_FAIR_SLEEPERS. task_new() also starts from curr's
-///   vruntime (`task_fork_fair`) and honours `child_runs_first` (swap with curr).
+///   SCHED_IDLE, 5.15+), halved by GENTLE_FAIR_SLEEPERS. task_new() also starts from the
+///   parent's vruntime when the parent is this queue's running task (`task_fork_fair`, which
+///   runs in the parent's context) and honours `child_runs_first` (swap with that parent).
 /// - Tick (§2.5, `check_preempt_tick`): resched when the task ran more than its ideal slice
 ///   since it was picked (then its buddies are cleared); else, once it ran min_granularity,
 ///   when curr.vr − leftmost.vr > ideal slice (a virtual difference against a wall slice, as
@@ -237,27 +238,25 @@ class cfs_policy {
     return calc_delta_fair(static_cast<u64>(wakeup_gran_), E(t).load);
   }
 
-  /// Fork (`task_fork_fair`): the child starts at max(curr's vruntime, min_vruntime + vslice)
-  /// (START_DEBIT), or swaps with curr under child_runs_first; it is left relative to
-  /// min_vruntime until its enqueue(initial). `parent` is not read: as in the kernel the
-  /// running task of this queue is the reference.
+  /// Fork (`task_fork_fair`): the child starts at max(parent's vruntime, min_vruntime + vslice)
+  /// (START_DEBIT), or swaps with the parent under child_runs_first; it is left relative to
+  /// min_vruntime until its enqueue(initial). As in the kernel, where the fork runs in the
+  /// parent's context and `cfs_rq->curr` is the parent, the reference is `parent` when it is
+  /// this queue's running task; otherwise (no parent, a parent running elsewhere or in another
+  /// class) there is none, as for a non-fair forker: min_vruntime + vslice, no swap. Another
+  /// task that happens to be running here is neither read nor touched.
   void task_new(Task& child, Task* parent, sched_time now) noexcept {
-    (void)parent;
     cfs_entity& e = E(child);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
     update_curr(now);
     e.sum_exec_runtime = 0;
     e.prev_sum_exec_runtime = 0;
-    if (curr_ != nullptr) {
-      e.vruntime = E(*curr_).vruntime;
-      place_entity(e, true);
-    } else {
-      e.vruntime = min_vruntime_;
-      place_entity(e, true);
-    }
-    if (knobs_.child_runs_first && curr_ != nullptr && E(*curr_).vruntime < e.vruntime) {
-      const vtime tmp = E(*curr_).vruntime;
-      E(*curr_).vruntime = e.vruntime;
+    Task* const forker = parent != nullptr && parent == curr_ ? curr_ : nullptr;
+    e.vruntime = forker != nullptr ? E(*forker).vruntime : min_vruntime_;
+    place_entity(e, true);
+    if (knobs_.child_runs_first && forker != nullptr && E(*forker).vruntime < e.vruntime) {
+      const vtime tmp = E(*forker).vruntime;
+      E(*forker).vruntime = e.vruntime;
       e.vruntime = tmp;
       fork_resched_ = &child;
     }
@@ -312,7 +311,7 @@ class cfs_policy {
       e.vruntime = vtime{e.vruntime.ns() - min_vruntime_.ns()};
       e.vstate = cfs_vstate::relative;
     }
-    if (flags != dequeue_flags::save) update_min_vruntime();
+    if (!has(flags, dequeue_flags::save)) update_min_vruntime();  // SAVE (there is no MOVE)
   }
 
   /// The leftmost task, adjusted by the skip, next and last buddies (§2.7); no side effects.

@@ -417,6 +417,44 @@ TEST(O1Policy, YieldMovesANormalTaskToExpiredSection16) {
   EXPECT_TRUE(m.policy.verify());
 }
 
+TEST(O1Policy, GoingIdleClearsExpiredTimestampSection15) {
+  // Oracle: Linux 2.6.21/2.6.22 kernel/sched.c schedule(): when the run queue has no runnable
+  // task left (nr_running == 0 after idle_balance) it switches to the idle task and resets
+  // rq->expired_timestamp to 0. task_running_tick() stamps expired_timestamp at every slice
+  // expiry, also when an interactive task is put back in the active array, so without that
+  // reset the next expiry after an idle period compares against a stale stamp and
+  // EXPIRED_STARVING (jiffies - expired_timestamp > STARVATION_LIMIT * nr_running) wrongly
+  // sends an interactive task to the expired array.
+  manual m;
+  task a = make(0);
+  static_cast<o1_entity&>(a).sleep_avg = sec(1);  // CURRENT_BONUS 10: prio 115, interactive
+  m.policy.task_new(a, nullptr, m.now);
+  m.policy.enqueue(a, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &a);
+  for (int ms = 1; ms <= 100; ++ms) {  // a full 100 ms slice; expiry at 100 ms stamps expired_timestamp
+    m.step_to(ms);
+    m.policy.tick(a, m.now);
+  }
+  ASSERT_TRUE(m.policy.interactive(a));
+  ASSERT_FALSE(m.policy.in_expired(a));  // reinserted in active
+  m.policy.dequeue(a, m.now, dequeue_flags::sleep);  // a sleeps: the CPU goes idle
+  m.schedule(false);
+  ASSERT_EQ(m.curr, nullptr);
+  m.step_to(3100);  // 3 s later (> STARVATION_LIMIT * 1)
+  m.policy.enqueue(a, m.now, enqueue_flags::wakeup);
+  m.schedule();
+  ASSERT_EQ(m.curr, &a);
+  for (int ms = 3101; ms <= 3200; ++ms) {
+    m.step_to(ms);
+    m.policy.tick(a, m.now);
+  }
+  ASSERT_TRUE(m.policy.interactive(a));
+  // The kernel stamps expired_timestamp afresh at 3200 ms: nobody starves, a stays active.
+  EXPECT_FALSE(m.policy.in_expired(a));
+  EXPECT_TRUE(m.policy.verify());
+}
+
 TEST(O1Policy, NiceChangeKeepsArrayAndSlice) {
   manual m;
   task a = make(0), b = make(0);

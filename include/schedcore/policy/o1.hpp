@@ -11,7 +11,9 @@
 ///   two are swapped (no recalculation loop: slices are refilled at expiry). The swap is done
 ///   where 2.6.22 does it, in schedule(): `pick_next` (pure) returns the head of the expired
 ///   array when the active one is empty, and `set_next` on such a task performs the switch
-///   (resetting `expired_timestamp` and `best_expired_prio`).
+///   (resetting `expired_timestamp` and `best_expired_prio`). schedule() also clears
+///   `expired_timestamp` when it switches to idle; here that is done by the `dequeue` that
+///   empties this class (not a `save` one), since `pick_next` has no side effects.
 /// - 40 levels, not 140: the kernel's `prio_array` had 140 lists because SCHED_FIFO/RR tasks
 ///   (prio 0..99) lived in the same arrays (§1.8). Here RT tasks are `rt_policy`'s, stacked
 ///   above this class in a `class_stack`. The split is equivalent because in 2.6.22 an RT task
@@ -21,7 +23,8 @@
 ///   is not empty then), just as here it happens only when this class is picked, i.e. when no
 ///   RT task is runnable. Two small differences remain and are documented: `EXPIRED_STARVING`
 ///   multiplies by this class's runnable count (the kernel's `nr_running` also counted RT
-///   tasks), and no 141st delimiter bit is needed (the bitmap's `empty()` replaces it, §1.1).
+///   tasks; likewise the idle-time reset of `expired_timestamp` happens when this class, not
+///   the whole run queue, runs empty), and no 141st delimiter bit is needed (the bitmap's `empty()` replaces it, §1.1).
 ///   Priorities keep the kernel's numbering (static 100..139, `NICE_TO_PRIO(n) = 120 + n`);
 ///   the array index is `prio - 100`.
 /// - Time slices (§1.3): `SCALE_PRIO(x, sp) = max(x * (140 - sp) / 20, MIN_TIMESLICE)` with
@@ -228,8 +231,10 @@ class o1_policy {
     insert(t, e, target, has(flags, enqueue_flags::head));
   }
 
-  /// Removes `t`; if it is running its run time is charged first (a schedule point).
-  void dequeue(Task& t, sched_time now, dequeue_flags) noexcept {
+  /// Removes `t`; if it is running its run time is charged first (a schedule point). When
+  /// this empties the run queue (other than around a parameter change) the CPU goes idle, and
+  /// `expired_timestamp` is cleared as 2.6.22's schedule() does on switching to idle.
+  void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept {
     o1_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(!e.on_rq)) return;
     if (&t == curr_) {
@@ -239,6 +244,7 @@ class o1_policy {
     e.was_expired = e.array != active_;
     arrays_[e.array].dequeue(t);
     e.on_rq = false;
+    if (!has(flags, dequeue_flags::save) && nr_runnable() == 0) expired_ts_valid_ = false;
   }
 
   /// The head of the best priority of the active array, or of the expired array when the

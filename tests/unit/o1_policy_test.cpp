@@ -472,6 +472,34 @@ TEST(O1Policy, NiceChangeKeepsArrayAndSlice) {
   EXPECT_TRUE(m.policy.verify());
 }
 
+TEST(O1Policy, PolicyChangeQueuesLikeActivateTaskSection16) {
+  // Oracle: Linux 2.6.21/2.6.22 kernel/sched.c sched_setscheduler(): a queued task is taken off
+  // with deactivate_task(), __setscheduler() applies the policy (SCHED_BATCH zeroes sleep_avg),
+  // and __activate_task() queues it again: in the expired array for SCHED_BATCH, in the active
+  // array otherwise, whichever array it was in before. (set_user_nice(), a nice change, keeps
+  // the array: NiceChangeKeepsArrayAndSlice.)
+  manual m;
+  task a = make(0), b = make(0), c = make(0, sched_kind::batch);
+  m.policy.enqueue(a, m.now, enqueue_flags::initial);
+  m.policy.enqueue(b, m.now, enqueue_flags::initial);
+  m.policy.enqueue(c, m.now, enqueue_flags::initial);  // batch: queued in expired
+  m.schedule();
+  ASSERT_EQ(m.curr, &a);
+  ASSERT_FALSE(m.policy.in_expired(b));
+  ASSERT_TRUE(m.policy.in_expired(c));
+  // b: SCHED_NORMAL in active -> SCHED_BATCH: expired.
+  m.policy.dequeue(b, m.now, dequeue_flags::save);
+  ASSERT_EQ(m.policy.setup(b, {sched_kind::batch, 0, 0, 0, 0, 0}), errc::ok);
+  m.policy.enqueue(b, m.now, enqueue_flags::restore);
+  EXPECT_TRUE(m.policy.in_expired(b));
+  // c: SCHED_BATCH in expired -> SCHED_NORMAL: active.
+  m.policy.dequeue(c, m.now, dequeue_flags::save);
+  ASSERT_EQ(m.policy.setup(c, {sched_kind::normal, 0, 0, 0, 0, 0}), errc::ok);
+  m.policy.enqueue(c, m.now, enqueue_flags::restore);
+  EXPECT_FALSE(m.policy.in_expired(c));
+  EXPECT_TRUE(m.policy.verify());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Composition with rt_policy (§1.8: RT above normal).
 

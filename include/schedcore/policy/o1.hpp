@@ -56,7 +56,11 @@
 ///   to the expired array (keeping its slice; no `best_expired_prio` update, as the kernel).
 ///   A nice change is `dequeue(save)`, `setup`, `enqueue(restore)`: the task returns to the
 ///   array it left and keeps its slice; the core decides the reschedule (the kernel's: if the
-///   priority improved, or the running task's worsened).
+///   priority improved, or the running task's worsened). A policy change (normal <-> batch, or
+///   a return from another class after `switched_from`) is sched_setscheduler's: the task is
+///   queued by `__activate_task` rules, SCHED_BATCH in expired, SCHED_NORMAL in active. A
+///   parameter change that keeps the kind is taken as set_user_nice (the contract cannot tell
+///   it from a same-policy sched_setscheduler call, which would move an expired task to active).
 /// - SCHED_BATCH: `setup` zeroes sleep_avg, wakeups earn no sleep credit, and a batch task
 ///   woken or newly queued goes to the expired array (`__activate_task`).
 /// - Fork and exit (§1.7): `task_new(child, parent)` copies the parent's policy, nice and
@@ -121,7 +125,8 @@ struct o1_entity : list_hook<o1_hook_tag> {
   u8 prio = 125;                         ///< dynamic priority 100..139 (lower is better)
   u8 array = 0;                          ///< index of the array the task is queued in (0 or 1)
   bool on_rq = false;                    ///< queued in an o1_policy (running counts as queued)
-  bool was_expired = false;              ///< left from the expired array (where `restore` puts it back)
+  bool was_expired = false;              ///< `restore`/`migrated` queue it in expired (the array it left,
+                                         ///< or after a policy change SCHED_BATCH's)
   bool first_time_slice = false;         ///< still on the slice it got at fork
   bool run_first = false;                ///< forked child that should run before its parent
   bool stamped = false;                  ///< `timestamp` holds a real time (forked or enqueued once)
@@ -190,6 +195,9 @@ class o1_policy {
     // __gnu_thumb1_case_uqi into Cortex-M0 builds).
     if (!valid_nice(p.nice)) return errc::invalid_argument;
     if (e.on_rq) return errc::busy;
+    // A policy change is sched_setscheduler's: the task is queued again by __activate_task
+    // (expired for SCHED_BATCH, active otherwise), not in the array it left.
+    if (p.kind != e.kind) e.was_expired = p.kind == sched_kind::batch;
     e.kind = p.kind;
     e.static_prio = static_cast<u8>(120 + p.nice);
     if (p.kind == sched_kind::batch) e.sleep_avg = 0;
@@ -199,7 +207,8 @@ class o1_policy {
   }
 
   /// Queues `t`. A wakeup credits the sleep (`recalc_task_prio`) and rates it for the pick-time
-  /// credit; `restore`/`migrated` return it to the array kind it left; a marked forked child
+  /// credit; `restore`/`migrated` return it to the array kind it left (after a policy change:
+  /// expired for SCHED_BATCH, active otherwise); a marked forked child
   /// goes ahead of its parent; otherwise the active array (a batch task: the expired one).
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     o1_entity& e = EntityOf::get(t);
@@ -400,6 +409,13 @@ class o1_policy {
     }
     if (e.sleep_avg < p->sleep_avg)
       p->sleep_avg = p->sleep_avg / (exit_weight + 1) * exit_weight + e.sleep_avg / (exit_weight + 1);
+  }
+
+  /// `t` (not queued) moves to another class: if it comes back, `enqueue(restore)` queues it
+  /// as sched_setscheduler's __activate_task does (expired for SCHED_BATCH, else active).
+  void switched_from(Task& t, sched_time) noexcept {
+    o1_entity& e = EntityOf::get(t);
+    e.was_expired = e.kind == sched_kind::batch;
   }
 
   /// Forgets `child`'s parent link (call when the parent's entity goes away first).

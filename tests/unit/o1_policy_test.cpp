@@ -417,6 +417,44 @@ TEST(O1Policy, YieldMovesANormalTaskToExpiredSection16) {
   EXPECT_TRUE(m.policy.verify());
 }
 
+TEST(O1Policy, GoingIdleClearsExpiredTimestampSection15) {
+  // Oracle: Linux 2.6.21/2.6.22 kernel/sched.c schedule(): when the run queue has no runnable
+  // task left (nr_running == 0 after idle_balance) it switches to the idle task and resets
+  // rq->expired_timestamp to 0. task_running_tick() stamps expired_timestamp at every slice
+  // expiry, also when an interactive task is put back in the active array, so without that
+  // reset the next expiry after an idle period compares against a stale stamp and
+  // EXPIRED_STARVING (jiffies - expired_timestamp > STARVATION_LIMIT * nr_running) wrongly
+  // sends an interactive task to the expired array.
+  manual m;
+  task a = make(0);
+  static_cast<o1_entity&>(a).sleep_avg = sec(1);  // CURRENT_BONUS 10: prio 115, interactive
+  m.policy.task_new(a, nullptr, m.now);
+  m.policy.enqueue(a, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &a);
+  for (int ms = 1; ms <= 100; ++ms) {  // a full 100 ms slice; expiry at 100 ms stamps expired_timestamp
+    m.step_to(ms);
+    m.policy.tick(a, m.now);
+  }
+  ASSERT_TRUE(m.policy.interactive(a));
+  ASSERT_FALSE(m.policy.in_expired(a));  // reinserted in active
+  m.policy.dequeue(a, m.now, dequeue_flags::sleep);  // a sleeps: the CPU goes idle
+  m.schedule(false);
+  ASSERT_EQ(m.curr, nullptr);
+  m.step_to(3100);  // 3 s later (> STARVATION_LIMIT * 1)
+  m.policy.enqueue(a, m.now, enqueue_flags::wakeup);
+  m.schedule();
+  ASSERT_EQ(m.curr, &a);
+  for (int ms = 3101; ms <= 3200; ++ms) {
+    m.step_to(ms);
+    m.policy.tick(a, m.now);
+  }
+  ASSERT_TRUE(m.policy.interactive(a));
+  // The kernel stamps expired_timestamp afresh at 3200 ms: nobody starves, a stays active.
+  EXPECT_FALSE(m.policy.in_expired(a));
+  EXPECT_TRUE(m.policy.verify());
+}
+
 TEST(O1Policy, NiceChangeKeepsArrayAndSlice) {
   manual m;
   task a = make(0), b = make(0);
@@ -431,6 +469,34 @@ TEST(O1Policy, NiceChangeKeepsArrayAndSlice) {
   EXPECT_EQ(a.static_prio, 125);
   EXPECT_EQ(oe(a).prio, 130);
   EXPECT_EQ(a.time_slice, 100);
+  EXPECT_TRUE(m.policy.verify());
+}
+
+TEST(O1Policy, PolicyChangeQueuesLikeActivateTaskSection16) {
+  // Oracle: Linux 2.6.21/2.6.22 kernel/sched.c sched_setscheduler(): a queued task is taken off
+  // with deactivate_task(), __setscheduler() applies the policy (SCHED_BATCH zeroes sleep_avg),
+  // and __activate_task() queues it again: in the expired array for SCHED_BATCH, in the active
+  // array otherwise, whichever array it was in before. (set_user_nice(), a nice change, keeps
+  // the array: NiceChangeKeepsArrayAndSlice.)
+  manual m;
+  task a = make(0), b = make(0), c = make(0, sched_kind::batch);
+  m.policy.enqueue(a, m.now, enqueue_flags::initial);
+  m.policy.enqueue(b, m.now, enqueue_flags::initial);
+  m.policy.enqueue(c, m.now, enqueue_flags::initial);  // batch: queued in expired
+  m.schedule();
+  ASSERT_EQ(m.curr, &a);
+  ASSERT_FALSE(m.policy.in_expired(b));
+  ASSERT_TRUE(m.policy.in_expired(c));
+  // b: SCHED_NORMAL in active -> SCHED_BATCH: expired.
+  m.policy.dequeue(b, m.now, dequeue_flags::save);
+  ASSERT_EQ(m.policy.setup(b, {sched_kind::batch, 0, 0, 0, 0, 0}), errc::ok);
+  m.policy.enqueue(b, m.now, enqueue_flags::restore);
+  EXPECT_TRUE(m.policy.in_expired(b));
+  // c: SCHED_BATCH in expired -> SCHED_NORMAL: active.
+  m.policy.dequeue(c, m.now, dequeue_flags::save);
+  ASSERT_EQ(m.policy.setup(c, {sched_kind::normal, 0, 0, 0, 0, 0}), errc::ok);
+  m.policy.enqueue(c, m.now, enqueue_flags::restore);
+  EXPECT_FALSE(m.policy.in_expired(c));
   EXPECT_TRUE(m.policy.verify());
 }
 

@@ -11,7 +11,9 @@
 ///   two are swapped (no recalculation loop: slices are refilled at expiry). The swap is done
 ///   where 2.6.22 does it, in schedule(): `pick_next` (pure) returns the head of the expired
 ///   array when the active one is empty, and `set_next` on such a task performs the switch
-///   (resetting `expired_timestamp` and `best_expired_prio`).
+///   (resetting `expired_timestamp` and `best_expired_prio`). schedule() also clears
+///   `expired_timestamp` when it switches to idle; here that is done by the `dequeue` that
+///   empties this class (not a `save` one), since `pick_next` has no side effects.
 /// - 40 levels, not 140: the kernel's `prio_array` had 140 lists because SCHED_FIFO/RR tasks
 ///   (prio 0..99) lived in the same arrays (§1.8). Here RT tasks are `rt_policy`'s, stacked
 ///   above this class in a `class_stack`. The split is equivalent because in 2.6.22 an RT task
@@ -21,7 +23,8 @@
 ///   is not empty then), just as here it happens only when this class is picked, i.e. when no
 ///   RT task is runnable. Two small differences remain and are documented: `EXPIRED_STARVING`
 ///   multiplies by this class's runnable count (the kernel's `nr_running` also counted RT
-///   tasks), and no 141st delimiter bit is needed (the bitmap's `empty()` replaces it, §1.1).
+///   tasks; likewise the idle-time reset of `expired_timestamp` happens when this class, not
+///   the whole run queue, runs empty), and no 141st delimiter bit is needed (the bitmap's `empty()` replaces it, §1.1).
 ///   Priorities keep the kernel's numbering (static 100..139, `NICE_TO_PRIO(n) = 120 + n`);
 ///   the array index is `prio - 100`.
 /// - Time slices (§1.3): `SCALE_PRIO(x, sp) = max(x * (140 - sp) / 20, MIN_TIMESLICE)` with
@@ -53,7 +56,11 @@
 ///   to the expired array (keeping its slice; no `best_expired_prio` update, as the kernel).
 ///   A nice change is `dequeue(save)`, `setup`, `enqueue(restore)`: the task returns to the
 ///   array it left and keeps its slice; the core decides the reschedule (the kernel's: if the
-///   priority improved, or the running task's worsened).
+///   priority improved, or the running task's worsened). A policy change (normal <-> batch, or
+///   a return from another class after `switched_from`) is sched_setscheduler's: the task is
+///   queued by `__activate_task` rules, SCHED_BATCH in expired, SCHED_NORMAL in active. A
+///   parameter change that keeps the kind is taken as set_user_nice (the contract cannot tell
+///   it from a same-policy sched_setscheduler call, which would move an expired task to active).
 /// - SCHED_BATCH: `setup` zeroes sleep_avg, wakeups earn no sleep credit, and a batch task
 ///   woken or newly queued goes to the expired array (`__activate_task`).
 /// - Fork and exit (§1.7): `task_new(child, parent)` copies the parent's policy, nice and
@@ -118,7 +125,8 @@ struct o1_entity : list_hook<o1_hook_tag> {
   u8 prio = 125;                         ///< dynamic priority 100..139 (lower is better)
   u8 array = 0;                          ///< index of the array the task is queued in (0 or 1)
   bool on_rq = false;                    ///< queued in an o1_policy (running counts as queued)
-  bool was_expired = false;              ///< left from the expired array (where `restore` puts it back)
+  bool was_expired = false;              ///< `restore`/`migrated` queue it in expired (the array it left,
+                                         ///< or after a policy change SCHED_BATCH's)
   bool first_time_slice = false;         ///< still on the slice it got at fork
   bool run_first = false;                ///< forked child that should run before its parent
   bool stamped = false;                  ///< `timestamp` holds a real time (forked or enqueued once)
@@ -187,6 +195,9 @@ class o1_policy {
     // __gnu_thumb1_case_uqi into Cortex-M0 builds).
     if (!valid_nice(p.nice)) return errc::invalid_argument;
     if (e.on_rq) return errc::busy;
+    // A policy change is sched_setscheduler's: the task is queued again by __activate_task
+    // (expired for SCHED_BATCH, active otherwise), not in the array it left.
+    if (p.kind != e.kind) e.was_expired = p.kind == sched_kind::batch;
     e.kind = p.kind;
     e.static_prio = static_cast<u8>(120 + p.nice);
     if (p.kind == sched_kind::batch) e.sleep_avg = 0;
@@ -196,7 +207,8 @@ class o1_policy {
   }
 
   /// Queues `t`. A wakeup credits the sleep (`recalc_task_prio`) and rates it for the pick-time
-  /// credit; `restore`/`migrated` return it to the array kind it left; a marked forked child
+  /// credit; `restore`/`migrated` return it to the array kind it left (after a policy change:
+  /// expired for SCHED_BATCH, active otherwise); a marked forked child
   /// goes ahead of its parent; otherwise the active array (a batch task: the expired one).
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     o1_entity& e = EntityOf::get(t);
@@ -228,8 +240,10 @@ class o1_policy {
     insert(t, e, target, has(flags, enqueue_flags::head));
   }
 
-  /// Removes `t`; if it is running its run time is charged first (a schedule point).
-  void dequeue(Task& t, sched_time now, dequeue_flags) noexcept {
+  /// Removes `t`; if it is running its run time is charged first (a schedule point). When
+  /// this empties the run queue (other than around a parameter change) the CPU goes idle, and
+  /// `expired_timestamp` is cleared as 2.6.22's schedule() does on switching to idle.
+  void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept {
     o1_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(!e.on_rq)) return;
     if (&t == curr_) {
@@ -239,6 +253,7 @@ class o1_policy {
     e.was_expired = e.array != active_;
     arrays_[e.array].dequeue(t);
     e.on_rq = false;
+    if (!has(flags, dequeue_flags::save) && nr_runnable() == 0) expired_ts_valid_ = false;
   }
 
   /// The head of the best priority of the active array, or of the expired array when the
@@ -394,6 +409,13 @@ class o1_policy {
     }
     if (e.sleep_avg < p->sleep_avg)
       p->sleep_avg = p->sleep_avg / (exit_weight + 1) * exit_weight + e.sleep_avg / (exit_weight + 1);
+  }
+
+  /// `t` (not queued) moves to another class: if it comes back, `enqueue(restore)` queues it
+  /// as sched_setscheduler's __activate_task does (expired for SCHED_BATCH, else active).
+  void switched_from(Task& t, sched_time) noexcept {
+    o1_entity& e = EntityOf::get(t);
+    e.was_expired = e.kind == sched_kind::batch;
   }
 
   /// Forgets `child`'s parent link (call when the parent's entity goes away first).

@@ -408,3 +408,81 @@ TEST(EdfPolicy, SwitchedFromReleasesBandwidth) {
 }
 
 }  // namespace
+
+namespace {
+
+// Oracle: kernel/sched/deadline.c (4.11+ through 6.x). A task that is throttled and then
+// blocks keeps its dl_timer armed (dequeue does not cancel it); when the timer fires on the
+// sleeping task, dl_task_timer only replenishes it (d += P until q > 0) at the timer instant
+// d - D + P. The later wakeup then goes through enqueue_task_dl: dl_check_constrained_dl for
+// a task with D < P (throttle until the next period if d < now < d - D + P), then
+// update_dl_entity. Here: Q = 10, D = 50, P = 100 ms; throttled at 10 ms (timer at 100 ms,
+// replenished there to d = 150, q = 10), woken at 160 ms: 150 < 160 < 200, so the kernel
+// throttles it until 200 ms and replenishes it to d = 250 ms. (The code had replenished at
+// the wakeup and reset a "lagging" deadline to now + D = 210 ms, running it at once.)
+TEST(EdfPolicy, ThrottledSleeperWokenAfterItsReplenishmentKeepsTheConstrainedRule) {
+  const sched_time base{sec(1)};
+  auto at = [&](std::int64_t ms) { return base + msec(ms); };
+  policy_t p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl(msec(10), msec(50), msec(100))), errc::ok);
+  p.enqueue(t, at(0), enqueue_flags::wakeup);  // d = 50, q = 10
+  p.set_next(t, at(0));
+  ASSERT_TRUE(p.tick(t, at(10)));  // budget used: throttled until 100
+  ASSERT_TRUE(t.throttled);
+  p.dequeue(t, at(10), dequeue_flags::sleep);
+  p.enqueue(t, at(160), enqueue_flags::wakeup);
+  EXPECT_TRUE(t.throttled);
+  EXPECT_EQ(t.deadline, at(150));
+  EXPECT_EQ(t.runtime, 0);
+  EXPECT_EQ(p.pick_next(at(160)), nullptr);
+  sched_time when{};
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, at(200));
+  EXPECT_TRUE(p.timer(at(200)));
+  EXPECT_EQ(t.deadline, at(250));
+  EXPECT_EQ(t.runtime, msec(10));
+  EXPECT_EQ(p.pick_next(at(200)), &t);
+  EXPECT_TRUE(p.verify());
+}
+
+// Same oracle, implicit deadline and the constrained wakeup before the next period's end:
+// the replenishment the timer made at d - D + P is what the wakeup rule then sees.
+TEST(EdfPolicy, ThrottledSleeperWokenAfterItsReplenishmentAppliesTheWakeupRule) {
+  const sched_time base{sec(1)};
+  auto at = [&](std::int64_t ms) { return base + msec(ms); };
+  {
+    // D = P = 100: throttled at 10 (timer at 100: d = 200, q = 10); woken at 250: d < now,
+    // a fresh period d = 350.
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(10), msec(100))), errc::ok);
+    p.enqueue(t, at(0), enqueue_flags::wakeup);
+    p.set_next(t, at(0));
+    ASSERT_TRUE(p.tick(t, at(10)));
+    p.dequeue(t, at(10), dequeue_flags::sleep);
+    p.enqueue(t, at(250), enqueue_flags::wakeup);
+    EXPECT_FALSE(t.throttled);
+    EXPECT_EQ(t.deadline, at(350));
+    EXPECT_EQ(t.runtime, msec(10));
+    EXPECT_EQ(p.pick_next(at(250)), &t);
+  }
+  {
+    // D < P, woken at 120 (timer at 100 gave d = 150, q = 10): 10/30 > 10/50, the revised
+    // rule keeps d = 150 and trims q to (Q/D)(d - now) = 6 ms.
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(10), msec(50), msec(100))), errc::ok);
+    p.enqueue(t, at(0), enqueue_flags::wakeup);
+    p.set_next(t, at(0));
+    ASSERT_TRUE(p.tick(t, at(10)));
+    p.dequeue(t, at(10), dequeue_flags::sleep);
+    p.enqueue(t, at(120), enqueue_flags::wakeup);
+    EXPECT_FALSE(t.throttled);
+    EXPECT_EQ(t.deadline, at(150));
+    EXPECT_NEAR(static_cast<double>(t.runtime), 6e6, 8.0);
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+}  // namespace

@@ -32,8 +32,9 @@
 ///   period, so sleeping across the deadline cannot buy a second budget in one period.
 /// - A task that blocks while throttled keeps its throttled state (its timer is cancelled
 ///   with the dequeue); when it wakes before its replenishment instant it is re-armed, after it
-///   is replenished first and then subjected to the wakeup rule (what the kernel's dl_timer
-///   firing on a sleeping task amounts to).
+///   is first replenished as of that instant (`d − D + P`, not the wakeup time: what the
+///   kernel's dl_timer firing on a sleeping task does) and then subjected to the
+///   constrained-deadline rule and the wakeup rule, as any unthrottled task.
 /// - Enforcement: by default at ticks and accounting points, as the kernel without HRTICK_DL
 ///   (the feature is off by default). Knob `hrtick` = 1 adds curr's budget exhaustion
 ///   (exec_start + q) to next_timer(), so the budget is enforced to the nanosecond.
@@ -209,14 +210,20 @@ class edf_policy {
       new_period(e, now);
       e.dl_new = false;
       e.throttled = false;
-    } else if (e.throttled) {
-      if (now < next_period(e)) {
-        arm_timer(t, next_period(e));
+      insert_ready(t);
+      return;
+    }
+    if (e.throttled) {
+      const sched_time at = next_period(e);
+      if (now < at) {
+        arm_timer(t, at);
         return;
       }
-      replenish(e, now);
-      if (has(flags, enqueue_flags::wakeup)) update_dl_entity(e, now);
-    } else if (has(flags, enqueue_flags::wakeup)) {
+      // Its dl_timer fired at `at` while it was off the queue: replenished as of then; the
+      // wakeup rules below then see the replenished d and q.
+      replenish(e, at);
+    }
+    if (has(flags, enqueue_flags::wakeup)) {
       if (e.dl_deadline < e.dl_period && e.deadline < now && now < next_period(e)) {
         // Constrained-deadline rule: woke after its deadline, before its next period.
         e.throttled = true;

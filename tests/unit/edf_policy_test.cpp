@@ -485,4 +485,35 @@ TEST(EdfPolicy, ThrottledSleeperWokenAfterItsReplenishmentAppliesTheWakeupRule) 
   }
 }
 
+// Oracle: kernel/sched/deadline.c, enqueue_task_dl (4.11-6.7) / enqueue_dl_entity (6.8+):
+// dl_check_constrained_dl runs at every enqueue of an unthrottled task with D < P, whatever
+// the flags (wakeup, restore after a parameter change, migration), not only at wakeups. A
+// queued task with d = 50 ms that is re-enqueued at 60 ms (before its next period at 100 ms)
+// is throttled until 100 ms with q = 0; the code had applied the restore rule (a fresh period
+// d = now + D) or, for a migration, kept d = 50 with the rest of its budget.
+TEST(EdfPolicy, ConstrainedRuleAppliesToRestoreAndMigrationEnqueues) {
+  const sched_time base{sec(1)};
+  auto at = [&](std::int64_t ms) { return base + msec(ms); };
+  for (const enqueue_flags f : {enqueue_flags::restore, enqueue_flags::migrated}) {
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(10), msec(50), msec(100))), errc::ok);
+    p.enqueue(t, at(0), enqueue_flags::wakeup);  // d = 50, q = 10
+    p.set_next(t, at(0));
+    p.put_prev(t, at(2));  // q = 8, still queued
+    p.dequeue(t, at(60), f == enqueue_flags::restore ? dequeue_flags::save : dequeue_flags::migrating);
+    p.enqueue(t, at(60), f);
+    EXPECT_TRUE(t.throttled) << static_cast<int>(f);
+    EXPECT_EQ(t.runtime, 0);
+    EXPECT_EQ(p.pick_next(at(60)), nullptr);
+    sched_time when{};
+    ASSERT_TRUE(p.next_timer(when));
+    EXPECT_EQ(when, at(100));
+    EXPECT_TRUE(p.timer(at(100)));
+    EXPECT_EQ(t.deadline, at(150));
+    EXPECT_EQ(t.runtime, msec(10));
+    EXPECT_TRUE(p.verify());
+  }
+}
+
 }  // namespace

@@ -27,9 +27,10 @@
 ///   passed, the revised rule (Abeni, Lipari, Lelli 2015) keeps d and trims the runtime to
 ///   `q = (dl_density·(d − now)) >> 20`, dl_density = (Q << 20) / D (`update_dl_revised_wakeup`).
 ///   Oracle O5.4.
-/// - Constrained-deadline rule (`dl_check_constrained_dl`): a task with D < P waking after its
-///   deadline but before its next period is throttled (q clamped to at most 0) until the next
-///   period, so sleeping across the deadline cannot buy a second budget in one period.
+/// - Constrained-deadline rule (`dl_check_constrained_dl`): a task with D < P enqueued (woken,
+///   restored or migrated; not at its first enqueue) after its deadline but before its next
+///   period is throttled (q clamped to at most 0) until the next period, so sleeping across
+///   the deadline cannot buy a second budget in one period.
 /// - A task that blocks while throttled keeps its throttled state (its timer is cancelled
 ///   with the dequeue); when it wakes before its replenishment instant it is re-armed, after it
 ///   is first replenished as of that instant (`d − D + P`, not the wakeup time: what the
@@ -198,8 +199,8 @@ class edf_policy {
     return errc::ok;
   }
 
-  /// `t` becomes runnable: a fresh period at the first enqueue, the CBS wakeup rule (and the
-  /// constrained-deadline rule) at a wakeup; a throttled task waits for its timer.
+  /// `t` becomes runnable: a fresh period at the first enqueue, the constrained-deadline rule
+  /// at any later enqueue, the CBS wakeup rule at a wakeup; a throttled task waits for its timer.
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     edf_entity& e = E(t);
     if (SCHEDCORE_MISUSE(e.on_rq || !e.admitted)) return;
@@ -223,14 +224,15 @@ class edf_policy {
       // wakeup rules below then see the replenished d and q.
       replenish(e, at);
     }
+    if (e.dl_deadline < e.dl_period && e.deadline < now && now < next_period(e)) {
+      // Constrained-deadline rule, at any enqueue (wakeup, restore, migration): queued after
+      // its deadline, before its next period.
+      e.throttled = true;
+      if (e.runtime > 0) e.runtime = 0;
+      arm_timer(t, next_period(e));
+      return;
+    }
     if (has(flags, enqueue_flags::wakeup)) {
-      if (e.dl_deadline < e.dl_period && e.deadline < now && now < next_period(e)) {
-        // Constrained-deadline rule: woke after its deadline, before its next period.
-        e.throttled = true;
-        if (e.runtime > 0) e.runtime = 0;
-        arm_timer(t, next_period(e));
-        return;
-      }
       update_dl_entity(e, now);
     } else if (has(flags, enqueue_flags::restore) && e.deadline < now) {
       new_period(e, now);

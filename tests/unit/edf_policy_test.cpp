@@ -517,3 +517,32 @@ TEST(EdfPolicy, ConstrainedRuleAppliesToRestoreAndMigrationEnqueues) {
 }
 
 }  // namespace
+
+namespace {
+
+// Oracle: kernel/sched/deadline.c, check_preempt_curr_dl (4.x-6.5) / wakeup_preempt_dl
+// (6.6+) only compare deadlines (dl_entity_preempt); neither they nor enqueue_task_dl call
+// update_curr_dl, so a wakeup is not an accounting point for the running -deadline task:
+// without HRTICK_DL its overrun is seen at the next tick (or dequeue/put_prev/yield). Here
+// Q = 2.5 ms runs from 0; B (later deadline) wakes at 2.7 ms: the kernel neither throttles A
+// nor preempts it; the 1 ms tick at 3 ms finds q = -0.5 ms. (The code had charged A at the
+// wakeup, throttled it with q = -0.2 ms and asked for a reschedule.)
+TEST(EdfPolicy, WakeupDoesNotChargeOrThrottleTheRunningTask) {
+  policy_t p;
+  task a, b;
+  ASSERT_EQ(p.setup(a, dl(usec(2500), msec(10))), errc::ok);
+  ASSERT_EQ(p.setup(b, dl(msec(1), msec(20))), errc::ok);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  p.enqueue(b, t0 + usec(2700), enqueue_flags::wakeup);
+  EXPECT_FALSE(p.wakeup_preempt(b, a, t0 + usec(2700)));
+  EXPECT_FALSE(a.throttled);
+  EXPECT_EQ(a.runtime, usec(2500)) << "not charged at the wakeup";
+  EXPECT_TRUE(p.tick(a, t0 + msec(3)));
+  EXPECT_TRUE(a.throttled);
+  EXPECT_EQ(a.runtime, -usec(500));
+  EXPECT_TRUE(p.verify());
+}
+
+}  // namespace

@@ -36,8 +36,8 @@
 ///   is first replenished as of that instant (`d − D + P`, not the wakeup time: what the
 ///   kernel's dl_timer firing on a sleeping task does) and then subjected to the
 ///   constrained-deadline rule and the wakeup rule, as any unthrottled task.
-/// - Enforcement: by default at ticks and accounting points, as the kernel without HRTICK_DL
-///   (the feature is off by default). Knob `hrtick` = 1 adds curr's budget exhaustion
+/// - Enforcement: by default at ticks and accounting points (dequeue, put_prev, yield; not a
+///   wakeup), as the kernel without HRTICK_DL (the feature is off by default). Knob `hrtick` = 1 adds curr's budget exhaustion
 ///   (exec_start + q) to next_timer(), so the budget is enforced to the nanosecond.
 /// - Preemption: a wakee (or a replenished task) preempts when its deadline is strictly
 ///   earlier than curr's (`dl_entity_preempt`); at a tick curr is rescheduled if it was
@@ -280,9 +280,9 @@ class edf_policy {
     return r;
   }
   /// A wakee preempts when its deadline is strictly earlier (or curr was just throttled).
-  bool wakeup_preempt(Task& woken, Task& curr, sched_time now) noexcept {
+  /// Curr is not charged here: as in the kernel, a wakeup is not an accounting point.
+  bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
     if (&woken == &curr) return false;
-    if (&curr == curr_) update_curr(now);
     if (resched_) {
       resched_ = false;
       return true;

@@ -546,3 +546,42 @@ TEST(EdfPolicy, WakeupDoesNotChargeOrThrottleTheRunningTask) {
 }
 
 }  // namespace
+
+namespace {
+
+// Oracle: kernel/sched/deadline.c, update_curr_dl (4.x-6.x): when the budget is exhausted and
+// the replenishment instant d - D + P has already passed (start_dl_timer fails), the task is
+// re-enqueued with ENQUEUE_REPLENISH at once, and curr is rescheduled only
+// `if (!is_leftmost(curr))`. Here Q = 100 us, D = P = 1 ms with a 4 ms tick: at the tick
+// q = -3.9 ms, the while loop gives d = 41 ms, q = 0.1 ms; alone, it stays leftmost and keeps
+// the CPU without a reschedule. With an earlier-deadline task queued it is rescheduled.
+TEST(EdfPolicy, ImmediateReplenishReschedulesOnlyWhenNoLongerLeftmost) {
+  const sched_time t0{};
+  {
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(usec(100), msec(1))), errc::ok);
+    p.enqueue(t, t0, enqueue_flags::wakeup);
+    p.set_next(t, t0);
+    EXPECT_FALSE(p.tick(t, t0 + msec(4)));
+    EXPECT_FALSE(t.throttled);
+    EXPECT_EQ(t.deadline, t0 + msec(41));
+    EXPECT_EQ(t.runtime, usec(100));
+    EXPECT_EQ(p.pick_next(t0 + msec(4)), &t);
+    EXPECT_TRUE(p.verify());
+  }
+  {
+    policy_t p;
+    ASSERT_EQ(p.configure(knobs_with(-1)), errc::ok);
+    task t, u;
+    ASSERT_EQ(p.setup(t, dl(usec(100), msec(1))), errc::ok);
+    ASSERT_EQ(p.setup(u, dl(msec(1), msec(20))), errc::ok);
+    p.enqueue(t, t0, enqueue_flags::wakeup);
+    p.enqueue(u, t0, enqueue_flags::wakeup);  // d = 20 ms < 41 ms
+    p.set_next(t, t0);
+    EXPECT_TRUE(p.tick(t, t0 + msec(4)));
+    EXPECT_EQ(p.pick_next(t0 + msec(4)), &u);
+  }
+}
+
+}  // namespace

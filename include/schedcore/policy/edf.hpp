@@ -271,7 +271,8 @@ class edf_policy {
     update_curr(now);
     curr_ = nullptr;
   }
-  /// Charges curr; true when it was throttled or is no longer the earliest deadline.
+  /// Charges curr; true when it is throttled (waiting for its timer) or no longer the earliest
+  /// deadline (a budget replenished at once keeps the CPU if it is still the earliest).
   bool tick(Task& curr, sched_time now) noexcept {
     if (&curr != curr_) return false;
     update_curr(now);
@@ -417,11 +418,13 @@ class edf_policy {
     const sched_time at = next_period(e);
     if (now < at) {
       arm_timer(t, at);
+      resched_ = true;
     } else {
+      // The instant has passed: replenished at once; a reschedule only if no longer leftmost.
       replenish(e, now);
       insert_ready(t);
+      if (ready_.front() != &t) resched_ = true;
     }
-    resched_ = true;
   }
   void insert_ready(Task& t) noexcept {
     E(t).in_ready = true;
@@ -449,7 +452,7 @@ class edf_policy {
   usize nr_ = 0;          ///< queued tasks (ready + throttled)
   u64 total_bw_ = 0;      ///< admitted bandwidth, Σ dl_bw
   knobs knobs_{};         ///< tunables in force
-  bool resched_ = false;  ///< curr was throttled since the last tick/wakeup check
+  bool resched_ = false;  ///< curr was throttled (and lost the CPU's leftmost) since the last check
 };
 
 }  // namespace schedcore

@@ -408,3 +408,180 @@ TEST(EdfPolicy, SwitchedFromReleasesBandwidth) {
 }
 
 }  // namespace
+
+namespace {
+
+// Oracle: kernel/sched/deadline.c (4.11+ through 6.x). A task that is throttled and then
+// blocks keeps its dl_timer armed (dequeue does not cancel it); when the timer fires on the
+// sleeping task, dl_task_timer only replenishes it (d += P until q > 0) at the timer instant
+// d - D + P. The later wakeup then goes through enqueue_task_dl: dl_check_constrained_dl for
+// a task with D < P (throttle until the next period if d < now < d - D + P), then
+// update_dl_entity. Here: Q = 10, D = 50, P = 100 ms; throttled at 10 ms (timer at 100 ms,
+// replenished there to d = 150, q = 10), woken at 160 ms: 150 < 160 < 200, so the kernel
+// throttles it until 200 ms and replenishes it to d = 250 ms. (The code had replenished at
+// the wakeup and reset a "lagging" deadline to now + D = 210 ms, running it at once.)
+TEST(EdfPolicy, ThrottledSleeperWokenAfterItsReplenishmentKeepsTheConstrainedRule) {
+  const sched_time base{sec(1)};
+  auto at = [&](std::int64_t ms) { return base + msec(ms); };
+  policy_t p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl(msec(10), msec(50), msec(100))), errc::ok);
+  p.enqueue(t, at(0), enqueue_flags::wakeup);  // d = 50, q = 10
+  p.set_next(t, at(0));
+  ASSERT_TRUE(p.tick(t, at(10)));  // budget used: throttled until 100
+  ASSERT_TRUE(t.throttled);
+  p.dequeue(t, at(10), dequeue_flags::sleep);
+  p.enqueue(t, at(160), enqueue_flags::wakeup);
+  EXPECT_TRUE(t.throttled);
+  EXPECT_EQ(t.deadline, at(150));
+  EXPECT_EQ(t.runtime, 0);
+  EXPECT_EQ(p.pick_next(at(160)), nullptr);
+  sched_time when{};
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, at(200));
+  EXPECT_TRUE(p.timer(at(200)));
+  EXPECT_EQ(t.deadline, at(250));
+  EXPECT_EQ(t.runtime, msec(10));
+  EXPECT_EQ(p.pick_next(at(200)), &t);
+  EXPECT_TRUE(p.verify());
+}
+
+// Same oracle, implicit deadline and the constrained wakeup before the next period's end:
+// the replenishment the timer made at d - D + P is what the wakeup rule then sees.
+TEST(EdfPolicy, ThrottledSleeperWokenAfterItsReplenishmentAppliesTheWakeupRule) {
+  const sched_time base{sec(1)};
+  auto at = [&](std::int64_t ms) { return base + msec(ms); };
+  {
+    // D = P = 100: throttled at 10 (timer at 100: d = 200, q = 10); woken at 250: d < now,
+    // a fresh period d = 350.
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(10), msec(100))), errc::ok);
+    p.enqueue(t, at(0), enqueue_flags::wakeup);
+    p.set_next(t, at(0));
+    ASSERT_TRUE(p.tick(t, at(10)));
+    p.dequeue(t, at(10), dequeue_flags::sleep);
+    p.enqueue(t, at(250), enqueue_flags::wakeup);
+    EXPECT_FALSE(t.throttled);
+    EXPECT_EQ(t.deadline, at(350));
+    EXPECT_EQ(t.runtime, msec(10));
+    EXPECT_EQ(p.pick_next(at(250)), &t);
+  }
+  {
+    // D < P, woken at 120 (timer at 100 gave d = 150, q = 10): 10/30 > 10/50, the revised
+    // rule keeps d = 150 and trims q to (Q/D)(d - now) = 6 ms.
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(10), msec(50), msec(100))), errc::ok);
+    p.enqueue(t, at(0), enqueue_flags::wakeup);
+    p.set_next(t, at(0));
+    ASSERT_TRUE(p.tick(t, at(10)));
+    p.dequeue(t, at(10), dequeue_flags::sleep);
+    p.enqueue(t, at(120), enqueue_flags::wakeup);
+    EXPECT_FALSE(t.throttled);
+    EXPECT_EQ(t.deadline, at(150));
+    EXPECT_NEAR(static_cast<double>(t.runtime), 6e6, 8.0);
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+// Oracle: kernel/sched/deadline.c, enqueue_task_dl (4.11-6.7) / enqueue_dl_entity (6.8+):
+// dl_check_constrained_dl runs at every enqueue of an unthrottled task with D < P, whatever
+// the flags (wakeup, restore after a parameter change, migration), not only at wakeups. A
+// queued task with d = 50 ms that is re-enqueued at 60 ms (before its next period at 100 ms)
+// is throttled until 100 ms with q = 0; the code had applied the restore rule (a fresh period
+// d = now + D) or, for a migration, kept d = 50 with the rest of its budget.
+TEST(EdfPolicy, ConstrainedRuleAppliesToRestoreAndMigrationEnqueues) {
+  const sched_time base{sec(1)};
+  auto at = [&](std::int64_t ms) { return base + msec(ms); };
+  for (const enqueue_flags f : {enqueue_flags::restore, enqueue_flags::migrated}) {
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(10), msec(50), msec(100))), errc::ok);
+    p.enqueue(t, at(0), enqueue_flags::wakeup);  // d = 50, q = 10
+    p.set_next(t, at(0));
+    p.put_prev(t, at(2));  // q = 8, still queued
+    p.dequeue(t, at(60), f == enqueue_flags::restore ? dequeue_flags::save : dequeue_flags::migrating);
+    p.enqueue(t, at(60), f);
+    EXPECT_TRUE(t.throttled) << static_cast<int>(f);
+    EXPECT_EQ(t.runtime, 0);
+    EXPECT_EQ(p.pick_next(at(60)), nullptr);
+    sched_time when{};
+    ASSERT_TRUE(p.next_timer(when));
+    EXPECT_EQ(when, at(100));
+    EXPECT_TRUE(p.timer(at(100)));
+    EXPECT_EQ(t.deadline, at(150));
+    EXPECT_EQ(t.runtime, msec(10));
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Oracle: kernel/sched/deadline.c, check_preempt_curr_dl (4.x-6.5) / wakeup_preempt_dl
+// (6.6+) only compare deadlines (dl_entity_preempt); neither they nor enqueue_task_dl call
+// update_curr_dl, so a wakeup is not an accounting point for the running -deadline task:
+// without HRTICK_DL its overrun is seen at the next tick (or dequeue/put_prev/yield). Here
+// Q = 2.5 ms runs from 0; B (later deadline) wakes at 2.7 ms: the kernel neither throttles A
+// nor preempts it; the 1 ms tick at 3 ms finds q = -0.5 ms. (The code had charged A at the
+// wakeup, throttled it with q = -0.2 ms and asked for a reschedule.)
+TEST(EdfPolicy, WakeupDoesNotChargeOrThrottleTheRunningTask) {
+  policy_t p;
+  task a, b;
+  ASSERT_EQ(p.setup(a, dl(usec(2500), msec(10))), errc::ok);
+  ASSERT_EQ(p.setup(b, dl(msec(1), msec(20))), errc::ok);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  p.enqueue(b, t0 + usec(2700), enqueue_flags::wakeup);
+  EXPECT_FALSE(p.wakeup_preempt(b, a, t0 + usec(2700)));
+  EXPECT_FALSE(a.throttled);
+  EXPECT_EQ(a.runtime, usec(2500)) << "not charged at the wakeup";
+  EXPECT_TRUE(p.tick(a, t0 + msec(3)));
+  EXPECT_TRUE(a.throttled);
+  EXPECT_EQ(a.runtime, -usec(500));
+  EXPECT_TRUE(p.verify());
+}
+
+}  // namespace
+
+namespace {
+
+// Oracle: kernel/sched/deadline.c, update_curr_dl (4.x-6.x): when the budget is exhausted and
+// the replenishment instant d - D + P has already passed (start_dl_timer fails), the task is
+// re-enqueued with ENQUEUE_REPLENISH at once, and curr is rescheduled only
+// `if (!is_leftmost(curr))`. Here Q = 100 us, D = P = 1 ms with a 4 ms tick: at the tick
+// q = -3.9 ms, the while loop gives d = 41 ms, q = 0.1 ms; alone, it stays leftmost and keeps
+// the CPU without a reschedule. With an earlier-deadline task queued it is rescheduled.
+TEST(EdfPolicy, ImmediateReplenishReschedulesOnlyWhenNoLongerLeftmost) {
+  const sched_time t0{};
+  {
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(usec(100), msec(1))), errc::ok);
+    p.enqueue(t, t0, enqueue_flags::wakeup);
+    p.set_next(t, t0);
+    EXPECT_FALSE(p.tick(t, t0 + msec(4)));
+    EXPECT_FALSE(t.throttled);
+    EXPECT_EQ(t.deadline, t0 + msec(41));
+    EXPECT_EQ(t.runtime, usec(100));
+    EXPECT_EQ(p.pick_next(t0 + msec(4)), &t);
+    EXPECT_TRUE(p.verify());
+  }
+  {
+    policy_t p;
+    ASSERT_EQ(p.configure(knobs_with(-1)), errc::ok);
+    task t, u;
+    ASSERT_EQ(p.setup(t, dl(usec(100), msec(1))), errc::ok);
+    ASSERT_EQ(p.setup(u, dl(msec(1), msec(20))), errc::ok);
+    p.enqueue(t, t0, enqueue_flags::wakeup);
+    p.enqueue(u, t0, enqueue_flags::wakeup);  // d = 20 ms < 41 ms
+    p.set_next(t, t0);
+    EXPECT_TRUE(p.tick(t, t0 + msec(4)));
+    EXPECT_EQ(p.pick_next(t0 + msec(4)), &u);
+  }
+}
+
+}  // namespace

@@ -27,15 +27,17 @@
 ///   passed, the revised rule (Abeni, Lipari, Lelli 2015) keeps d and trims the runtime to
 ///   `q = (dl_density·(d − now)) >> 20`, dl_density = (Q << 20) / D (`update_dl_revised_wakeup`).
 ///   Oracle O5.4.
-/// - Constrained-deadline rule (`dl_check_constrained_dl`): a task with D < P waking after its
-///   deadline but before its next period is throttled (q clamped to at most 0) until the next
-///   period, so sleeping across the deadline cannot buy a second budget in one period.
+/// - Constrained-deadline rule (`dl_check_constrained_dl`): a task with D < P enqueued (woken,
+///   restored or migrated; not at its first enqueue) after its deadline but before its next
+///   period is throttled (q clamped to at most 0) until the next period, so sleeping across
+///   the deadline cannot buy a second budget in one period.
 /// - A task that blocks while throttled keeps its throttled state (its timer is cancelled
 ///   with the dequeue); when it wakes before its replenishment instant it is re-armed, after it
-///   is replenished first and then subjected to the wakeup rule (what the kernel's dl_timer
-///   firing on a sleeping task amounts to).
-/// - Enforcement: by default at ticks and accounting points, as the kernel without HRTICK_DL
-///   (the feature is off by default). Knob `hrtick` = 1 adds curr's budget exhaustion
+///   is first replenished as of that instant (`d − D + P`, not the wakeup time: what the
+///   kernel's dl_timer firing on a sleeping task does) and then subjected to the
+///   constrained-deadline rule and the wakeup rule, as any unthrottled task.
+/// - Enforcement: by default at ticks and accounting points (dequeue, put_prev, yield; not a
+///   wakeup), as the kernel without HRTICK_DL (the feature is off by default). Knob `hrtick` = 1 adds curr's budget exhaustion
 ///   (exec_start + q) to next_timer(), so the budget is enforced to the nanosecond.
 /// - Preemption: a wakee (or a replenished task) preempts when its deadline is strictly
 ///   earlier than curr's (`dl_entity_preempt`); at a tick curr is rescheduled if it was
@@ -197,8 +199,8 @@ class edf_policy {
     return errc::ok;
   }
 
-  /// `t` becomes runnable: a fresh period at the first enqueue, the CBS wakeup rule (and the
-  /// constrained-deadline rule) at a wakeup; a throttled task waits for its timer.
+  /// `t` becomes runnable: a fresh period at the first enqueue, the constrained-deadline rule
+  /// at any later enqueue, the CBS wakeup rule at a wakeup; a throttled task waits for its timer.
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     edf_entity& e = E(t);
     if (SCHEDCORE_MISUSE(e.on_rq || !e.admitted)) return;
@@ -209,21 +211,28 @@ class edf_policy {
       new_period(e, now);
       e.dl_new = false;
       e.throttled = false;
-    } else if (e.throttled) {
-      if (now < next_period(e)) {
-        arm_timer(t, next_period(e));
+      insert_ready(t);
+      return;
+    }
+    if (e.throttled) {
+      const sched_time at = next_period(e);
+      if (now < at) {
+        arm_timer(t, at);
         return;
       }
-      replenish(e, now);
-      if (has(flags, enqueue_flags::wakeup)) update_dl_entity(e, now);
-    } else if (has(flags, enqueue_flags::wakeup)) {
-      if (e.dl_deadline < e.dl_period && e.deadline < now && now < next_period(e)) {
-        // Constrained-deadline rule: woke after its deadline, before its next period.
-        e.throttled = true;
-        if (e.runtime > 0) e.runtime = 0;
-        arm_timer(t, next_period(e));
-        return;
-      }
+      // Its dl_timer fired at `at` while it was off the queue: replenished as of then; the
+      // wakeup rules below then see the replenished d and q.
+      replenish(e, at);
+    }
+    if (e.dl_deadline < e.dl_period && e.deadline < now && now < next_period(e)) {
+      // Constrained-deadline rule, at any enqueue (wakeup, restore, migration): queued after
+      // its deadline, before its next period.
+      e.throttled = true;
+      if (e.runtime > 0) e.runtime = 0;
+      arm_timer(t, next_period(e));
+      return;
+    }
+    if (has(flags, enqueue_flags::wakeup)) {
       update_dl_entity(e, now);
     } else if (has(flags, enqueue_flags::restore) && e.deadline < now) {
       new_period(e, now);
@@ -262,7 +271,8 @@ class edf_policy {
     update_curr(now);
     curr_ = nullptr;
   }
-  /// Charges curr; true when it was throttled or is no longer the earliest deadline.
+  /// Charges curr; true when it is throttled (waiting for its timer) or no longer the earliest
+  /// deadline (a budget replenished at once keeps the CPU if it is still the earliest).
   bool tick(Task& curr, sched_time now) noexcept {
     if (&curr != curr_) return false;
     update_curr(now);
@@ -271,9 +281,9 @@ class edf_policy {
     return r;
   }
   /// A wakee preempts when its deadline is strictly earlier (or curr was just throttled).
-  bool wakeup_preempt(Task& woken, Task& curr, sched_time now) noexcept {
+  /// Curr is not charged here: as in the kernel, a wakeup is not an accounting point.
+  bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
     if (&woken == &curr) return false;
-    if (&curr == curr_) update_curr(now);
     if (resched_) {
       resched_ = false;
       return true;
@@ -408,11 +418,13 @@ class edf_policy {
     const sched_time at = next_period(e);
     if (now < at) {
       arm_timer(t, at);
+      resched_ = true;
     } else {
+      // The instant has passed: replenished at once; a reschedule only if no longer leftmost.
       replenish(e, now);
       insert_ready(t);
+      if (ready_.front() != &t) resched_ = true;
     }
-    resched_ = true;
   }
   void insert_ready(Task& t) noexcept {
     E(t).in_ready = true;
@@ -440,7 +452,7 @@ class edf_policy {
   usize nr_ = 0;          ///< queued tasks (ready + throttled)
   u64 total_bw_ = 0;      ///< admitted bandwidth, Σ dl_bw
   knobs knobs_{};         ///< tunables in force
-  bool resched_ = false;  ///< curr was throttled since the last tick/wakeup check
+  bool resched_ = false;  ///< curr was throttled (and lost the CPU's leftmost) since the last check
 };
 
 }  // namespace schedcore

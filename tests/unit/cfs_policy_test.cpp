@@ -206,6 +206,96 @@ TEST(CfsPolicy, PeriodAndSlicesO23) {
   EXPECT_TRUE(q.verify());
 }
 
+// BASE_SLICE (5.13+, on by default until 6.5; commit "sched,fair: Alternative sched_slice()"):
+// sched_slice() is at least sysctl_sched_min_granularity. Oracle: nice 19 (weight 15) beside
+// nice 0 on UP gets 6 ms x 15/1039 = 86.6 us of period share, raised to the 0.75 ms floor;
+// with the feature off (the 5.4-5.12 slice) the share itself.
+TEST(CfsPolicy, BaseSliceFloorsTheSliceAtMinGranularity) {
+  for (const int base : {1, 0}) {
+    policy_t p;
+    policy_t::knobs k;
+    k.base_slice = base;
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task a = make(0), b = make(19);
+    p.enqueue(a, sched_time{}, enqueue_flags::wakeup);
+    p.enqueue(b, sched_time{}, enqueue_flags::wakeup);
+    const std::int64_t light = static_cast<std::int64_t>(p.sched_slice(b));
+    const std::int64_t heavy = static_cast<std::int64_t>(p.sched_slice(a));
+    if (base == 1) {
+      EXPECT_EQ(light, usec(750));
+    } else {
+      EXPECT_LE(std::abs(light - 6000000LL * 15 / 1039), 2);
+    }
+    EXPECT_LE(std::abs(heavy - 6000000LL * 1024 / 1039), 2) << "above the floor: unchanged";
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+// BASE_SLICE for SCHED_IDLE (5.15+, commit "sched: SCHED_IDLE entities... idle_min_granularity"):
+// a SCHED_IDLE task (weight 3) competing with non-idle tasks is floored at
+// sysctl_sched_idle_min_granularity (0.75 ms, which has no normalized twin: it is not scaled
+// by the CPU factor); on a queue of SCHED_IDLE tasks only (sched_idle_cfs_rq) the floor is
+// min_granularity like any task. At 4 CPUs (factor 3) the two floors differ: 0.75 vs 2.25 ms.
+TEST(CfsPolicy, IdleTaskFloorIsIdleMinGranularityBesideNonIdleTasks) {
+  policy_t::knobs k;
+  k.cpus = 4;
+  {
+    policy_t p;
+    ASSERT_EQ(p.configure(k), errc::ok);
+    ASSERT_EQ(p.min_granularity(), usec(2250));
+    task n = make(0), i = make(0, sched_kind::idle);
+    p.enqueue(n, sched_time{}, enqueue_flags::wakeup);
+    p.enqueue(i, sched_time{}, enqueue_flags::wakeup);
+    EXPECT_EQ(p.sched_slice(i), static_cast<std::uint64_t>(usec(750)));  // share: 18 ms x 3/1027 = 52.6 us
+    EXPECT_TRUE(p.verify());
+  }
+  {
+    // An idle floor above min_granularity tells the two floors apart on UP (0.75 ms): beside a
+    // nice-0 task the idle task gets the 5 ms idle floor; once the queue holds SCHED_IDLE tasks
+    // only (ten of them: period 7.5 ms, 0.75 ms each) it is back to min_granularity.
+    policy_t p;
+    policy_t::knobs up;
+    up.idle_min_granularity = msec(5);
+    ASSERT_EQ(p.configure(up), errc::ok);
+    task n = make(0);
+    std::vector<task> idle(10, make(0, sched_kind::idle));
+    p.enqueue(n, sched_time{}, enqueue_flags::wakeup);
+    p.enqueue(idle[0], sched_time{}, enqueue_flags::wakeup);
+    EXPECT_EQ(p.sched_slice(idle[0]), static_cast<std::uint64_t>(msec(5)));
+    p.dequeue(n, sched_time{}, dequeue_flags::sleep);
+    for (std::size_t x = 1; x < idle.size(); ++x) p.enqueue(idle[x], sched_time{}, enqueue_flags::wakeup);
+    EXPECT_LE(std::abs(static_cast<std::int64_t>(p.sched_slice(idle[0])) - usec(750)), 1)
+        << "idle-only queue (sched_idle_cfs_rq): the min_granularity floor";
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+// 6.2 "sched/fair: Limit sched slice duration" (Vincent Guittot): check_preempt_tick caps the
+// ideal runtime at sysctl_sched_latency. Oracle: one nice -20 task (88761) and 15 nice-19 tasks
+// (15 each) on UP: period = 16 x 0.75 = 12 ms, the heavy task's slice 12 ms x 88761/88986 =
+// 11.97 ms. Having run 7 ms it is rescheduled at a tick with the cap (7 > 6 ms), not without it
+// (7 < 11.97 ms, and its vruntime lead is far below the slice).
+TEST(CfsPolicy, LimitSliceCapsTheTickIdealAtLatency) {
+  for (const int limit : {1, 0}) {
+    policy_t p;
+    policy_t::knobs k;
+    k.limit_slice = limit;
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task heavy = make(-20);
+    std::vector<task> light(15, make(19));
+    const sched_time t0{};
+    p.enqueue(heavy, t0, enqueue_flags::wakeup);
+    for (auto& t : light) p.enqueue(t, t0, enqueue_flags::wakeup);
+    const std::int64_t slice = static_cast<std::int64_t>(p.sched_slice(heavy));
+    // The kernel's 32-bit inverse of the load (88986) costs ~14 ppm here: 11.969 ms +- 1 us.
+    EXPECT_LE(std::abs(slice - 12000000LL * 88761 / 88986), 1000);
+    p.set_next(heavy, t0);
+    EXPECT_FALSE(p.tick(heavy, t0 + msec(5))) << "5 ms < every ideal";
+    EXPECT_EQ(p.tick(heavy, t0 + msec(7)), limit == 1) << "limit_slice=" << limit;
+    EXPECT_TRUE(p.verify());
+  }
+}
+
 // ---- CPU shares (§2.2, §2.5) -----------------------------------------------------------------
 
 double pct(std::int64_t part, std::int64_t total) {

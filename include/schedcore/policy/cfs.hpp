@@ -18,14 +18,17 @@
 ///   min(cpus, 8)). `nr_latency` = ceil(latency / min_granularity) (8 by default).
 ///   `period(nr)` = latency, or nr·min_granularity when nr > nr_latency; `sched_slice(se)` =
 ///   period(nr_running + !on_rq) · w / (W + (on_rq ? 0 : w)) through `__calc_delta` with the
-///   queue's inverse load.
+///   queue's inverse load, then (BASE_SLICE, 5.13+) at least min_granularity, or for a
+///   SCHED_IDLE task beside non-idle ones at least `idle_min_granularity` (0.75 ms, not scaled;
+///   5.15+).
 /// - place_entity (§2.4): a fresh task starts at min_vruntime + vslice (START_DEBIT); a waking
 ///   task at max(own vruntime, min_vruntime − thresh) with thresh = latency (min_granularity for
 ///   SCHED_IDLE, 5.15+), halved by GENTLE_FAIR_SLEEPERS. task_new() also starts from the
 ///   parent's vruntime when the parent is this queue's running task (`task_fork_fair`, which
 ///   runs in the parent's context) and honours `child_runs_first` (swap with that parent).
-/// - Tick (§2.5, `check_preempt_tick`): resched when the task ran more than its ideal slice
-///   since it was picked (then its buddies are cleared); else, once it ran min_granularity,
+/// - Tick (§2.5, `check_preempt_tick`): the ideal slice is sched_slice, capped at sched_latency
+///   from 6.2 (`limit_slice`); resched when the task ran more than it since it was picked
+///   (then its buddies are cleared); else, once it ran min_granularity,
 ///   when curr.vr − leftmost.vr > ideal slice (a virtual difference against a wall slice, as
 ///   in the kernel).
 /// - Wakeup (§2.6, `check_preempt_wakeup`): a non-idle wakee preempts an idle (SCHED_IDLE)
@@ -54,9 +57,14 @@
 ///   division when the queue's load changed since the last sched_slice.
 /// - Omissions: group scheduling (cfs_rq hierarchy, shares), CFS bandwidth, PELT and load
 ///   averages (the simulator's balancer counts tasks), the 6.3-era "discard vruntime after a
-///   60 s sleep", BASE_SLICE, SMP wake-affine; `prio_changed` cannot request a reschedule in
+///   60 s sleep", ALT_PERIOD (the same count without group scheduling), SMP wake-affine; `prio_changed` cannot request a reschedule in
 ///   this contract (the caller reschedules after a parameter change).
-/// - Nothing here is reconstructed: every rule is as documented in §2.
+/// - Versions: the defaults are 6.5's, the last CFS (BASE_SLICE and the latency cap on). The
+///   reference's §2 describes the 5.4–5.12 form: `base_slice=0 limit_slice=0`; 5.13–6.1 is
+///   `limit_slice=0` (5.13–5.14 had no separate idle floor: set `idle_min_granularity` to
+///   min_granularity's effective value).
+/// - Nothing here is reconstructed: every rule is as documented in §2, or in the kernel commits
+///   named above (BASE_SLICE, the SCHED_IDLE floor, "Limit sched slice duration").
 #ifndef SCHEDCORE_POLICY_CFS_HPP
 #define SCHEDCORE_POLICY_CFS_HPP
 
@@ -137,6 +145,9 @@ class cfs_policy {
     s64 next_buddy = 0;                   ///< NEXT_BUDDY (off by default)
     s64 last_buddy = 1;                   ///< LAST_BUDDY
     s64 child_runs_first = 0;             ///< sched_child_runs_first
+    s64 base_slice = 1;                   ///< BASE_SLICE (5.13+): a slice is at least min_granularity
+    s64 idle_min_granularity = usec(750); ///< sched_idle_min_granularity_ns (5.15+), not scaled
+    s64 limit_slice = 1;                  ///< 6.2+ check_preempt_tick: ideal slice capped at sched_latency
   };
   /// Bounds and meaning of each knob (the kernel's sysctl bounds: 100 µs..1 s, wakeup 0..1 s).
   static constexpr knob_info<knobs> knob_table[] = {
@@ -157,6 +168,12 @@ class cfs_policy {
       {"last_buddy", knob_unit::flag, &knobs::last_buddy, 0, 1, "return the CPU to a preempted task"},
       {"child_runs_first", knob_unit::flag, &knobs::child_runs_first, 0, 1,
        "a forked child runs before its parent"},
+      {"base_slice", knob_unit::flag, &knobs::base_slice, 0, 1,
+       "BASE_SLICE (5.13+): sched_slice is at least min_granularity (0: the 5.4-5.12 slice)"},
+      {"idle_min_granularity", knob_unit::time_ns, &knobs::idle_min_granularity, usec(100), sec(1),
+       "BASE_SLICE floor of a SCHED_IDLE task competing with non-idle ones (5.15+; not scaled)"},
+      {"limit_slice", knob_unit::flag, &knobs::limit_slice, 0, 1,
+       "tick preemption caps the ideal slice at sched_latency (6.2-6.5; 0: before 6.2)"},
   };
 
   /// Validates and installs knobs; on error nothing changes. latency < min_granularity is
@@ -223,13 +240,22 @@ class cfs_policy {
   u64 sched_period(u64 nr) const noexcept {
     return nr > nr_latency_ ? nr * static_cast<u64>(min_gran_) : static_cast<u64>(latency_);
   }
-  /// The kernel's `sched_slice(cfs_rq, se)`: `t`'s share of the period, wall ns.
+  /// The kernel's `sched_slice(cfs_rq, se)`: `t`'s share of the period, wall ns. With
+  /// BASE_SLICE (5.13+) at least min_granularity, or idle_min_granularity for a SCHED_IDLE
+  /// task on a queue that also holds non-idle tasks (5.15+: so that they get back on the CPU
+  /// sooner, at the cost of more switches for the idle task).
   u64 sched_slice(const Task& t) const noexcept {
     const cfs_entity& e = E(t);
     const u64 nr = nr_running_ + (e.on_rq ? 0u : 1u);
-    const u64 slice = sched_period(nr);
-    if (e.on_rq) return fair_calc_delta(slice, e.load.weight, load_inv());
-    return fair_calc_delta(slice, e.load.weight, fair_inv_weight(load_ + e.load.weight));
+    const u64 period = sched_period(nr);
+    const u64 slice = e.on_rq ? fair_calc_delta(period, e.load.weight, load_inv())
+                              : fair_calc_delta(period, e.load.weight, fair_inv_weight(load_ + e.load.weight));
+    if (knobs_.base_slice == 0) return slice;
+    // sched_idle_cfs_rq(): every queued task is SCHED_IDLE (and at least one is queued).
+    const bool idle_only_queue = nr_running_ != 0 && nr_idle_ == nr_running_;
+    const u64 floor = e.kind == sched_kind::idle && !idle_only_queue ? static_cast<u64>(knobs_.idle_min_granularity)
+                                                                     : static_cast<u64>(min_gran_);
+    return slice > floor ? slice : floor;
   }
   /// `sched_vslice`: sched_slice in `t`'s virtual time.
   u64 sched_vslice(const Task& t) const noexcept { return calc_delta_fair(sched_slice(t), E(t).load); }
@@ -286,7 +312,7 @@ class cfs_policy {
     }
     e.vstate = cfs_vstate::absolute;
     e.on_rq = true;
-    account(e.load.weight, true);
+    account(e, true);
     tree_.insert(t);
   }
 
@@ -304,7 +330,7 @@ class cfs_policy {
       tree_.erase(t);
     }
     e.on_rq = false;
-    account(e.load.weight, false);
+    account(e, false);
     if (has(flags, dequeue_flags::sleep) || has(flags, dequeue_flags::dead)) {
       e.sleep_min_vruntime = min_vruntime_;
     } else {
@@ -385,7 +411,10 @@ class cfs_policy {
     update_curr(now);
     if (nr_running_ <= 1) return false;
     cfs_entity& e = E(curr);
-    const u64 ideal = sched_slice(curr);
+    u64 ideal = sched_slice(curr);
+    // 6.2 ("Limit sched slice duration"): many light tasks can stretch the period, and with it
+    // a heavy task's slice, far beyond sched_latency.
+    if (knobs_.limit_slice != 0 && ideal > static_cast<u64>(latency_)) ideal = static_cast<u64>(latency_);
     const u64 ran = e.sum_exec_runtime - e.prev_sum_exec_runtime;
     if (ran > ideal) {
       clear_buddies(curr);
@@ -448,18 +477,21 @@ class cfs_policy {
   bool verify() const noexcept {
     if (!tree_.verify()) return false;
     usize n = 0;
+    usize idle = 0;
     u64 w = 0;
     for (const Task& t : tree_) {
       if (!E(t).on_rq || &t == curr_) return false;
       ++n;
+      idle += E(t).kind == sched_kind::idle ? 1u : 0u;
       w += E(t).load.weight;
     }
     if (curr_ != nullptr) {
       if (!E(*curr_).on_rq) return false;
       ++n;
+      idle += E(*curr_).kind == sched_kind::idle ? 1u : 0u;
       w += E(*curr_).load.weight;
     }
-    if (n != nr_running_ || w != load_) return false;
+    if (n != nr_running_ || idle != nr_idle_ || w != load_) return false;
     const Task* const buddies[3] = {next_, last_, skip_};
     for (const Task* b : buddies)
       if (b != nullptr && !E(*b).on_rq) return false;
@@ -473,13 +505,16 @@ class cfs_policy {
     if (load_inv_ == 0) load_inv_ = fair_inv_weight(load_);
     return load_inv_;
   }
-  void account(u32 weight, bool add) noexcept {
+  void account(const cfs_entity& e, bool add) noexcept {
+    const usize idle = e.kind == sched_kind::idle ? 1u : 0u;
     if (add) {
-      load_ += weight;
+      load_ += e.load.weight;
       ++nr_running_;
+      nr_idle_ += idle;
     } else {
-      load_ -= weight;
+      load_ -= e.load.weight;
       --nr_running_;
+      nr_idle_ -= idle;
     }
     load_inv_ = 0;
   }
@@ -567,6 +602,7 @@ class cfs_policy {
   u64 load_ = 0;                                    ///< Σ weight of queued tasks
   mutable u32 load_inv_ = 0;                        ///< cached inverse of load_ (0: stale)
   usize nr_running_ = 0;                            ///< queued tasks, curr included
+  usize nr_idle_ = 0;                               ///< queued SCHED_IDLE tasks, curr included
   vtime min_vruntime_{initial_min_vruntime};        ///< monotonic floor of the queue's vruntimes
   knobs knobs_{};                                   ///< tunables in force
   duration_ns latency_ = usec(6000);                ///< effective sched_latency

@@ -244,7 +244,9 @@ TEST(O1Policy, PickTimeOnRunqueueCreditSection14) {
   // §1.4 "Wakeup activated states": a task woken in process context is credited 30 % of its
   // run-queue wait when first picked (ON_RUNQUEUE_WEIGHT as *38/128), one woken by an interrupt
   // 100 %. W sleeps 100 ms (credit 100 ms), then waits 100 ms behind H before being picked.
-  for (int interrupt = 0; interrupt < 2; ++interrupt) {
+  // The interrupt context is given either way a port can: wake_source (1) or the enqueue flag
+  // (2, what the simulator passes for timer and device wakeups).
+  for (int interrupt = 0; interrupt < 3; ++interrupt) {
     manual m;
     task w = make(0), h = make(0);
     m.policy.enqueue(w, m.now, enqueue_flags::initial);
@@ -255,8 +257,8 @@ TEST(O1Policy, PickTimeOnRunqueueCreditSection14) {
     m.schedule(false);
     ASSERT_EQ(m.curr, &h);
     m.step_to(100);
-    if (interrupt) w.wake_source = o1_wake_source::interrupt;
-    m.policy.enqueue(w, m.now, enqueue_flags::wakeup);
+    if (interrupt == 1) w.wake_source = o1_wake_source::interrupt;
+    m.policy.enqueue(w, m.now, interrupt == 2 ? enqueue_flags::wakeup | enqueue_flags::interrupt : enqueue_flags::wakeup);
     EXPECT_EQ(w.sleep_avg, msec(100));
     EXPECT_EQ(oe(w).prio, 124);  // bonus 100 * 10 / 1000 = 1
     m.step_to(200);

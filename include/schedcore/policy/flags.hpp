@@ -18,6 +18,10 @@ enum class enqueue_flags : u8 {
   head = 1u << 2,      ///< queue at the head of its level instead of the tail
   initial = 1u << 3,   ///< first enqueue of a fresh task (after `task_new`)
   migrated = 1u << 4,  ///< arrived from another CPU's run queue
+  /// With `wakeup`: woken from interrupt context (a timer expiry or a device completion),
+  /// not by another task; the kernel's `in_interrupt()` at `try_to_wake_up` (2.6.21's o1 gives
+  /// such a wakee its whole first run-queue wait as sleep credit, SLEEP_INTERRUPTED).
+  interrupt = 1u << 5,
 };
 
 /// Why a task is dequeued (bit set).

@@ -40,9 +40,11 @@
 ///   credit for NONINTERACTIVE sleeps), and again when a woken task is first picked: 100 % of
 ///   its run-queue wait if woken by an interrupt (SLEEP_INTERRUPTED), 30 % (ON_RUNQUEUE_WEIGHT,
 ///   as `* 38 / 128`) otherwise (SLEEP_INTERACTIVE); the task is requeued at its fresh priority
-///   before it runs. The port says how a task was woken through `o1_entity::wake_source`
-///   (process context, interrupt, or from TASK_UNINTERRUPTIBLE / TASK_NONINTERACTIVE) before
-///   `enqueue(wakeup)`; the default is an ordinary process-context wakeup.
+///   before it runs. The port says how a task was woken: `enqueue_flags::interrupt` (or
+///   `o1_entity::wake_source` = interrupt) for a wakeup from interrupt context (a timer or a
+///   device), `wake_source` = uninterruptible for one from TASK_UNINTERRUPTIBLE /
+///   TASK_NONINTERACTIVE, set before `enqueue(wakeup)`; the default is an ordinary
+///   process-context wakeup (another task woke it).
 /// - Tick (§1.5): slice expiry as above (`expired_timestamp` set at the first expiry since the
 ///   last switch; `best_expired_prio` lowered on entering expired); otherwise an interactive
 ///   task is round-robined to the tail of its priority every TIMESLICE_GRANULARITY jiffies
@@ -228,8 +230,9 @@ class o1_policy {
         if (e.wake_source == o1_wake_source::uninterruptible) e.sleep_type = o1_sleep_type::noninteractive;
         e.prio = recalc_task_prio(e, now - e.timestamp);
         if (e.sleep_type == o1_sleep_type::normal)
-          e.sleep_type = e.wake_source == o1_wake_source::interrupt ? o1_sleep_type::interrupted
-                                                                   : o1_sleep_type::interactive;
+          e.sleep_type = e.wake_source == o1_wake_source::interrupt || has(flags, enqueue_flags::interrupt)
+                             ? o1_sleep_type::interrupted
+                             : o1_sleep_type::interactive;
       }
       e.wake_source = o1_wake_source::process;
       e.timestamp = now;

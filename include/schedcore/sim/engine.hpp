@@ -836,10 +836,11 @@ class engine {
     }
   }
 
-  /// `t` (blocked) becomes runnable. `waker_cpu` is the CPU of the waking task (-1: a timer).
+  /// `t` (blocked) becomes runnable. `waker_cpu` is the CPU of the waking task (-1: a timer
+  /// or a device completion, i.e. interrupt context: `enqueue_flags::interrupt`).
   void wake(task_type& t, int waker_cpu) {
     const int ci = select_wake_cpu(t);
-    enqueue_flags f = enqueue_flags::wakeup;
+    enqueue_flags f = waker_cpu < 0 ? enqueue_flags::wakeup | enqueue_flags::interrupt : enqueue_flags::wakeup;
     if (t.cpu != ci) {
       if (t.cpu >= 0) ++t.migrations;
       f = f | enqueue_flags::migrated;

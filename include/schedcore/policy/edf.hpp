@@ -48,7 +48,8 @@
 ///   stay <= cpus · (bound% << 20) / 100 (`__dl_overflow` with the root domain's cap;
 ///   95 % = 996147 per CPU, the kernel's 950000/1000000 rt bandwidth); `bound` = −1 disables
 ///   the check. setup() of an already admitted task replaces its bandwidth. A refused setup
-///   returns `errc::overloaded` and changes nothing; task_dead() releases the bandwidth. In a
+///   returns `errc::overloaded` and changes nothing; task_dead() releases the bandwidth (at
+///   once, as before 4.13; later kernels hold it until the 0-lag time). In a
 ///   multi-CPU simulation one object (or a shared copy of its accounting) must see every
 ///   setup, as a root domain does.
 /// - Complexity: enqueue, dequeue, tick and charging O(log n) (a tree move when throttling);
@@ -341,8 +342,10 @@ class edf_policy {
     if (e.admitted) total_bw_ -= e.dl_bw;
     e.admitted = false;
   }
-  /// `t` moves to another class: its admitted bandwidth is released, as at exit (the
-  /// kernel's switched_from_dl / task_non_contending path for the root domain's total_bw).
+  /// `t` moves to another class: its admitted bandwidth is released at once, as at exit.
+  /// That is the pre-4.13 kernel; from 4.13 (GRUB's active utilisation) `switched_from_dl`
+  /// and `sched_dl_overflow` keep it accounted until the task's 0-lag time
+  /// (`task_non_contending`, the inactive timer), which this policy does not model.
   void switched_from(Task& t, sched_time now) noexcept { task_dead(t, now); }
   /// The running task of this class, or nullptr.
   Task* current() const noexcept { return curr_; }

@@ -37,7 +37,11 @@
 /// - Placement (§3.5, `place_entity`, lag-preserving, commit 86bfbb7ce4f6): `v = V − vlag·(W +
 ///   w)/W` where W is the queued weight without the entity (so that after joining, V − v is
 ///   vlag again), `slice = base_slice`, `vd = v + vslice`, halved for a fresh task
-///   (`enqueue_flags::initial`) with PLACE_DEADLINE_INITIAL (O3.3). The product vlag·(W + w) is
+///   (`enqueue_flags::initial`) with PLACE_DEADLINE_INITIAL (O3.3). Version note: 6.6–6.11
+///   placed a forked child a second time at its first wakeup without the INITIAL flag, so its
+///   first request was in fact the full slice; the halving took effect in 2024 (commit
+///   c40dd90ac045, "sched: Initialize the vruntime of a new task when it is first
+///   enqueued"). Set `place_deadline_initial=0` to replay 6.6–6.11's forks. The product vlag·(W + w) is
 ///   computed as vlag + vlag·w/W, which is the same integer (both terms share vlag's sign) but
 ///   cannot overflow for any realistic run-queue weight.
 /// - Slices (§3.3): `base_slice` 0.75 ms (the 6.6–6.14 value; set 700 us for 6.15+) times

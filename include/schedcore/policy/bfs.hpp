@@ -45,9 +45,9 @@
 ///   the child gets a full slice and a fresh deadline at the fork; a nice change
 ///   (`set_user_nice` / `adjust_deadline`) moves an existing deadline at once by the difference
 ///   of the two deadline offsets.
-/// - Reconstructed [R]: rr_interval is not scaled with the CPU count (set the knob). BFS's
-///   comment says it "scales with number of cpus"; MuQSS's comment drops that (its SMP init
-///   code was not checked).
+/// - rr_interval is not scaled with the CPU count (set the knob), as in MuQSS (formerly [R]):
+///   its sched_init_smp leaves rr_interval alone; only BFS scaled it on SMP ("scales with
+///   number of cpus").
 /// - Complexity: pick_next O(1); enqueue, dequeue, set_next, put_prev O(log n); tick,
 ///   wakeup_preempt O(1) (the expiry reinsertion happens at put_prev); verify O(n).
 /// - Omissions: SCHED_ISO (soft real time with the iso_cpu limit), the SMP cache-distance

@@ -180,6 +180,126 @@ TEST(BfsPolicy, ForkSharesTheSlice) {
   EXPECT_TRUE(p.verify());
 }
 
+TEST(BfsPolicy, IdlePrioWakeeNeverPreempts) {
+  // MuQSS.c try_preempt: "IDLEPRIO tasks never preempt anything but idle" (it returns before
+  // any deadline comparison); BFS sched_bfs.c try_preempt likewise preempts at equal prio only
+  // for SCHED_NORMAL. So an IDLEPRIO wakee with an earlier deadline does not preempt an
+  // IDLEPRIO curr; a BATCH wakee still preempts an IDLEPRIO curr (better prio).
+  policy_t p;
+  task curr = make(19, sched_kind::idle), woken = make(-20, sched_kind::idle), batch = make(0, sched_kind::batch);
+  const sched_time t0{};
+  p.enqueue(curr, t0, enqueue_flags::wakeup);
+  p.set_next(curr, t0);
+  p.enqueue(woken, t0 + msec(1), enqueue_flags::wakeup);
+  ASSERT_LT(woken.deadline - curr.deadline, 0);
+  EXPECT_FALSE(p.wakeup_preempt(woken, curr, t0 + msec(1)));
+  p.enqueue(batch, t0 + msec(1), enqueue_flags::wakeup);
+  EXPECT_TRUE(p.wakeup_preempt(batch, curr, t0 + msec(1)));
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(BfsPolicy, BatchGetsAFreshSliceAndDeadlineWheneverItStopsRunning) {
+  // MuQSS.c check_deadline (called from schedule() for every descheduled task): a SCHED_BATCH
+  // task gets time_slice_expired every time, i.e. a full slice and a new, later deadline.
+  policy_t p;
+  task b = make(0, sched_kind::batch);
+  const sched_time t0{};
+  p.enqueue(b, t0, enqueue_flags::wakeup);
+  p.set_next(b, t0);
+  p.put_prev(b, t0 + msec(1));
+  EXPECT_EQ(b.time_slice, msec(6));
+  EXPECT_EQ(b.deadline - t0, msec(1) + p.deadline_offset(0));
+  p.set_next(b, t0 + msec(1));
+  p.dequeue(b, t0 + msec(3), dequeue_flags::sleep);
+  EXPECT_EQ(b.time_slice, msec(6));
+  EXPECT_EQ(b.deadline - t0, msec(3) + p.deadline_offset(0));
+}
+
+TEST(BfsPolicy, SleepingWithLessThanReschedUsLeftExpiresTheSlice) {
+  // MuQSS.c schedule(): check_deadline(prev) runs before return_task() whether prev is
+  // deactivated (sleeps) or not, so a task that blocks with < RESCHED_US left gets its new
+  // deadline at the time it sleeps.
+  policy_t p;
+  task t = make(0);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::wakeup);
+  p.set_next(t, t0);
+  const sched_time sleep_at = t0 + msec(6) - usec(50);
+  p.dequeue(t, sleep_at, dequeue_flags::sleep);
+  EXPECT_EQ(t.time_slice, msec(6));
+  EXPECT_EQ(t.deadline - sleep_at, p.deadline_offset(0));
+  p.enqueue(t, t0 + sec(1), enqueue_flags::wakeup);
+  EXPECT_EQ(t.deadline - sleep_at, p.deadline_offset(0)) << "the wakeup itself keeps it";
+}
+
+TEST(BfsPolicy, ForkHalvesTheParentSliceEvenWhenTheChildStartsFresh) {
+  // MuQSS.c wake_up_new_task: the parent's time_slice is halved (integer division) and the
+  // child gets the same halved value; if that half is below RESCHED_US the parent keeps it
+  // (and is rescheduled) while the child gets time_slice_expired at fork time.
+  {
+    policy_t p;
+    task parent = make(0), child = make(0);
+    const sched_time t0{};
+    p.enqueue(parent, t0, enqueue_flags::wakeup);
+    p.set_next(parent, t0);
+    p.task_new(child, &parent, t0 + msec(2) - 1);  // 4 ms + 1 ns left: both get 2 ms
+    EXPECT_EQ(parent.time_slice, msec(2));
+    EXPECT_EQ(child.time_slice, msec(2));
+  }
+  policy_t p;
+  task parent = make(0), child = make(5);
+  const sched_time t0{};
+  p.enqueue(parent, t0, enqueue_flags::wakeup);
+  p.set_next(parent, t0);
+  const sched_time fork_at = t0 + msec(6) - usec(150);
+  p.task_new(child, &parent, fork_at);
+  EXPECT_EQ(parent.time_slice, usec(75));
+  EXPECT_EQ(child.time_slice, msec(6));
+  EXPECT_EQ(child.deadline - fork_at, p.deadline_offset(5));
+  p.enqueue(child, fork_at + usec(10), enqueue_flags::initial);
+  EXPECT_EQ(child.deadline - fork_at, p.deadline_offset(5));
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(BfsPolicy, NiceChangeMovesTheDeadlineAtOnce) {
+  // MuQSS.c set_user_nice -> adjust_deadline: deadline += new offset - old offset, at the
+  // moment of the change (settles the former [R] "takes effect at the next deadline").
+  policy_t p;
+  task t = make(0), fresh = make(0);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::wakeup);
+  p.dequeue(t, t0 + msec(1), dequeue_flags::save);
+  ASSERT_EQ(p.setup(t, {sched_kind::normal, 10, 0, 0, 0, 0}), errc::ok);
+  EXPECT_EQ(t.deadline - t0, p.deadline_offset(10));
+  ASSERT_EQ(p.setup(t, {sched_kind::normal, -20, 0, 0, 0, 0}), errc::ok);
+  EXPECT_EQ(t.deadline - t0, p.deadline_offset(-20));
+  p.enqueue(t, t0 + msec(1), enqueue_flags::restore);
+  EXPECT_EQ(t.deadline - t0, p.deadline_offset(-20));
+  ASSERT_EQ(p.setup(fresh, {sched_kind::normal, 19, 0, 0, 0, 0}), errc::ok);  // no deadline yet
+  p.enqueue(fresh, t0 + msec(2), enqueue_flags::wakeup);
+  EXPECT_EQ(fresh.deadline - t0, msec(2) + p.deadline_offset(19));
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(BfsPolicy, YieldKeepsSliceAndDeadline) {
+  // MuQSS.c do_sched_yield with the default sched_yield_type 1 ("yield only to better
+  // priority/deadline tasks"): no time_slice_expired, just schedule(); so the yielder keeps its
+  // slice and deadline and is picked again unless another task's deadline is earlier.
+  policy_t p;
+  task y = make(0), other = make(0);
+  const sched_time t0{};
+  p.enqueue(y, t0, enqueue_flags::wakeup);
+  p.enqueue(other, t0 + msec(1), enqueue_flags::wakeup);
+  ASSERT_EQ(p.pick_next(t0 + msec(1)), &y);
+  p.set_next(y, t0 + msec(1));
+  const sched_time dl = y.deadline;
+  p.yield(y, t0 + msec(2));
+  EXPECT_EQ(y.time_slice, msec(5));
+  EXPECT_EQ(y.deadline, dl);
+  p.put_prev(y, t0 + msec(2));
+  EXPECT_EQ(p.pick_next(t0 + msec(2)), &y) << "other's deadline is later";
+}
+
 TEST(BfsPolicy, BadParametersAreRefusedWithoutChange) {
   policy_t p;
   task t = make(4);

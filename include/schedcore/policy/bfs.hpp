@@ -9,12 +9,19 @@
 ///   with `prio_ratios[0] = 128`, `prio_ratios[i] = prio_ratios[i−1]·11/10` (integer
 ///   recurrence: 128, 140, 154, ..., nice 0 = 836, nice 19 = 5089). Offsets at rr = 6 ms:
 ///   nice −20 6 ms, 0 39.19 ms, 19 238.55 ms. The deadline is set at the first enqueue (first
-///   run) and whenever the slice expires; sleeping resets neither slice nor deadline, so a
+///   run) and whenever the slice expires; the wakeup resets neither slice nor deadline, so a
 ///   task that slept long comes back with an old, early deadline and runs promptly. Deadlines
-///   are absolute ns (MuQSS "niffies"), compared wrap-safe.
+///   are absolute ns (MuQSS "niffies"), compared wrap-safe. Units: MuQSS counts a "ms" as
+///   2^20 ns (MS_TO_NS = << 20, slices in 2^10-ns "us"), so its 6 ms is 6.29 ms of real time
+///   and its nice-0 offset 836·6·8192 = 41.09 ms; here the knob is in real ns (6 ms =
+///   6,000,000 ns) with the same formula, i.e. every time is 1e6/2^20 of MuQSS's, shares and
+///   orderings unchanged.
 /// - Expiry: the slice is charged at ticks and when the task stops running; when less than
-///   RESCHED_US (100 us) is left it expires (refill + fresh deadline, BFS `time_slice_expired`)
-///   and a reschedule is requested if anything else is queued.
+///   RESCHED_US (100 us) is left it expires (refill + fresh deadline, `time_slice_expired`)
+///   and a reschedule is requested if anything else is queued. Whenever curr stops running
+///   (put_prev, or blocking: dequeue with `sleep`) MuQSS's `check_deadline` is applied: a slice
+///   below RESCHED_US expires at that moment, and a SCHED_BATCH task is refilled with a fresh,
+///   later deadline every time.
 /// - Pick: the earliest deadline among SCHED_NORMAL/BATCH tasks; only if there are none, the
 ///   earliest among SCHED_IDLEPRIO tasks (which run only when nothing else wants the CPU).
 ///   Instead of BFS's O(n) scan of the single global queue, each level is an rb_tree keyed by
@@ -23,16 +30,24 @@
 ///   from BFS's scan: BFS took the first task *in queue order* whose deadline had already
 ///   passed; here, as in MuQSS, tasks with passed deadlines are still taken in deadline order.
 ///   The running task is out of the tree (BFS `take_task` / `return_task`).
-/// - Wakeup preemption: a woken task preempts the running one when its deadline is strictly
-///   earlier; a normal wakee always preempts an IDLEPRIO curr, an IDLEPRIO wakee never
-///   preempts a normal curr. (BFS's ×2/×4 cross-CPU deadline inflation is an SMP matter and
-///   is omitted.)
-/// - Reconstructed [R] (not in the reference, implemented as documented here): SCHED_BATCH is
-///   scheduled like normal but never preempts on wakeup; sched_yield expires the slice (new
-///   deadline); on fork the child takes half of the parent's remaining slice and the parent's
-///   deadline (if that half is below RESCHED_US the child starts fresh at its first enqueue);
-///   a nice change takes effect at the next deadline; rr_interval is not scaled with the CPU
-///   count (set the knob).
+/// - Wakeup preemption (MuQSS `try_preempt` / `can_preempt`): a woken task preempts the
+///   running one when its deadline is strictly earlier than curr's deadline; a normal or batch
+///   wakee always preempts an IDLEPRIO curr; an IDLEPRIO wakee never preempts (not even another
+///   IDLEPRIO task); a BATCH wakee never preempts a normal or batch curr. (BFS's ×2/×4
+///   cross-CPU deadline inflation is an SMP matter and is omitted.)
+/// - Settled by the source (formerly [R]), MuQSS.c: SCHED_BATCH never preempts at equal
+///   level (`can_preempt`) and gets a fresh slice and later deadline whenever it stops running
+///   (`check_deadline`); sched_yield follows the default `sched_yield_type` 1: no expiry, just a
+///   reschedule, so only an earlier-deadline task takes over (type 2 would expire the slice);
+///   fork (`wake_up_new_task`): the parent's slice is halved (rounded down) and the child gets
+///   the same half and the parent's deadline; if the half is below RESCHED_US the parent keeps
+///   it (MuQSS also reschedules it at once; here it expires at its next tick or put_prev) and
+///   the child gets a full slice and a fresh deadline at the fork; a nice change
+///   (`set_user_nice` / `adjust_deadline`) moves an existing deadline at once by the difference
+///   of the two deadline offsets.
+/// - rr_interval is not scaled with the CPU count (set the knob), as in MuQSS (formerly [R]):
+///   its sched_init_smp leaves rr_interval alone; only BFS scaled it on SMP ("scales with
+///   number of cpus").
 /// - Complexity: pick_next O(1); enqueue, dequeue, set_next, put_prev O(log n); tick,
 ///   wakeup_preempt O(1) (the expiry reinsertion happens at put_prev); verify O(n).
 /// - Omissions: SCHED_ISO (soft real time with the iso_cpu limit), the SMP cache-distance
@@ -137,6 +152,9 @@ class bfs_policy {
     if (const errc err = validate(p); err != errc::ok) return err;
     bfs_entity& e = E(t);
     if (e.on_rq) return errc::busy;
+    // MuQSS set_user_nice / adjust_deadline: a task that already has a deadline has it moved
+    // by the difference of the two deadline offsets at once.
+    if (e.has_deadline && p.nice != e.nice) e.deadline += deadline_offset(p.nice) - deadline_offset(e.nice);
     e.kind = p.kind;
     e.nice = p.nice;
     return errc::ok;
@@ -152,11 +170,12 @@ class bfs_policy {
     tree_of(e).insert(t);
   }
   /// `t` leaves (it may be curr, which is charged).
-  void dequeue(Task& t, sched_time now, dequeue_flags) noexcept {
+  void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept {
     bfs_entity& e = E(t);
     if (SCHEDCORE_MISUSE(!e.on_rq)) return;
     if (&t == curr_) {
       charge(e, now);
+      if (has(flags, dequeue_flags::sleep)) check_deadline(e, now);  // schedule() of a sleeper
       curr_ = nullptr;
     } else {
       tree_of(e).erase(t);
@@ -185,7 +204,7 @@ class bfs_policy {
     if (&t != curr_) return;
     bfs_entity& e = E(t);
     charge(e, now);
-    if (e.time_slice < resched_ns) expire(e, now);
+    check_deadline(e, now);
     curr_ = nullptr;
     tree_of(e).insert(t);
   }
@@ -207,20 +226,23 @@ class bfs_policy {
     const bfs_entity& c = E(curr);
     const bool w_idle = w.kind == sched_kind::idle;
     const bool c_idle = c.kind == sched_kind::idle;
-    if (w_idle != c_idle) return c_idle;
+    if (w_idle) return false;  // IDLEPRIO never preempts, not even another IDLEPRIO task
+    if (c_idle) return true;
     if (w.kind == sched_kind::batch) return false;
     return w.deadline < c.deadline;
   }
   /// Queued tasks including a running one.
   usize nr_runnable() const noexcept { return nr_; }
-  /// sched_yield(): the slice expires (fresh deadline) [R].
+  /// sched_yield() as MuQSS's default `yield_type` 1: curr is only charged and keeps its slice
+  /// and deadline, so the reschedule that follows hands the CPU only to a task with an earlier
+  /// deadline (put_prev applies check_deadline as usual).
   void yield(Task& curr, sched_time now) noexcept {
     if (&curr != curr_) return;
-    bfs_entity& e = E(curr);
-    charge(e, now);
-    expire(e, now);
+    charge(E(curr), now);
   }
-  /// Fork: the child takes half the parent's remaining slice and its deadline [R].
+  /// Fork (MuQSS wake_up_new_task): parent and child each keep half the parent's remaining
+  /// slice (rounded down) and the child inherits the parent's deadline; if that half is below
+  /// RESCHED_US the child instead starts with a full slice and a fresh deadline from `now`.
   void task_new(Task& child, Task* parent, sched_time now) noexcept {
     bfs_entity& c = E(child);
     if (SCHEDCORE_MISUSE(c.on_rq)) return;
@@ -228,10 +250,12 @@ class bfs_policy {
     if (parent == nullptr) return;
     bfs_entity& p = E(*parent);
     if (parent == curr_) charge(p, now);
-    const duration_ns half = p.time_slice / 2;
-    if (half < resched_ns) return;  // too little to share: the child starts fresh
-    c.time_slice = half;
-    p.time_slice -= half;
+    p.time_slice /= 2;  // both keep the rounded-down half (MuQSS wake_up_new_task)
+    if (p.time_slice < resched_ns) {  // too little to share: the child starts fresh now
+      expire(c, now);
+      return;
+    }
+    c.time_slice = p.time_slice;
     c.deadline = p.deadline;
     c.has_deadline = true;
   }
@@ -255,6 +279,12 @@ class bfs_policy {
     const bool bi = E(b).kind == sched_kind::idle;
     if (ai != bi) return bi;
     return E(a).deadline < E(b).deadline;
+  }
+  /// MuQSS check_deadline, applied whenever the task stops running: a slice below RESCHED_US
+  /// counts as expired, and a SCHED_BATCH task is refilled with a fresh, later deadline every
+  /// time.
+  void check_deadline(bfs_entity& e, sched_time now) noexcept {
+    if (e.time_slice < resched_ns || e.kind == sched_kind::batch) expire(e, now);
   }
   void expire(bfs_entity& e, sched_time now) noexcept {
     e.time_slice = knobs_.rr_interval;

@@ -6,7 +6,9 @@
 /// @par Which version
 /// The model is **2.6.23 as merged** (read from 2.6.23.17's `kernel/sched_fair.c` and
 /// `kernel/sched.c`, the [K23] source of the reference), with its default features
-/// (FAIR_SLEEPERS and START_DEBIT on, SLEEPER_AVG, PRECISE_CPU_LOAD and SKIP_INITIAL off) and
+/// (FAIR_SLEEPERS, SLEEPER_LOAD_AVG and START_DEBIT on, SLEEPER_AVG, PRECISE_CPU_LOAD and
+/// SKIP_INITIAL off; SLEEPER_LOAD_AVG only picks the load SLEEPER_AVG scales by, so it has no
+/// effect while SLEEPER_AVG is off) and
 /// `sched_stat_granularity` 0 (every update applied at once). It is the 64-bit build:
 /// `WMULT_CONST` = 2^32 and `calc_weighted` uncapped, on every target (the arithmetic is u64).
 ///
@@ -73,12 +75,14 @@
 /// - Migrated wakeups (`wakeup|migrated`): the kernel shifts sleep_start_fair by the two
 ///   queues' fair-clock offset at migration, which a per-CPU policy cannot read; here the
 ///   credit is the wall-clock sleep time (the fair clock's rate with one nice-0 task), capped at
-///   2·limit like any credit — an upper bound of the kernel's credit (our approximation, not
-///   from the reference).
-/// - Omitted: group scheduling, SLEEPER_AVG / SLEEPER_LOAD_AVG (off by default), the load
-///   balancer's iterators, schedstats, sched_stat_granularity batching (0 by default).
+///   2·limit like any credit (our approximation, not from the reference). It exceeds the
+///   kernel's credit when the queues were busier (W > 1024) or idle during the sleep, and falls
+///   short of it when their load was below 1024 (only positive-nice tasks).
+/// - Omitted: group scheduling, SLEEPER_AVG (off by default; SLEEPER_LOAD_AVG, on, only feeds
+///   it), the load balancer's iterators, schedstats, sched_stat_granularity batching (0 by
+///   default).
 /// - Complexity: enqueue, dequeue, tick, yield O(log n); pick_next O(1) (cached leftmost);
-///   set_next, put_prev, wakeup_preempt O(1); verify O(n). Two 64-bit divisions per load
+///   set_next, put_prev, wakeup_preempt O(1); verify O(n). One 64-bit division per load
 ///   change (the inverse of W) and three per nr_running change (sched_granularity() and the
 ///   ideal runtime, cached until nr_running or the knobs change), none otherwise: the tick
 ///   path divides only on the first tick after an enqueue or dequeue.
@@ -294,9 +298,10 @@ class cfs2007_policy {
     stats_enqueue(e, false);
     const duration_ns gran = sched_granularity();
     e.fair_key = E(*curr_).fair_key - niced_granularity(*curr_, gran) - 1;
-    // START_DEBIT, clamped to ±runtime_limit like every wait_runtime change (2.6.23 routes
-    // it through __add_wait_runtime's limit_wait_runtime): a v-series granularity larger than
-    // twice the limit would otherwise leave the child outside the invariant verify() checks.
+    // START_DEBIT. 2.6.23's task_new_fair assigns −gran/2 directly (no limit_wait_runtime);
+    // the clamp to ±runtime_limit is ours and changes nothing in 2.6.23 mode (gran ≤ latency =
+    // limit). It bites only for a v-series granularity above twice the limit, which would
+    // otherwise leave the child outside the invariant verify() checks.
     if (knobs_.start_debit) e.wait_runtime = -min_of(gran / 2, runtime_limit_);
     e.key_preset = true;
   }

@@ -37,10 +37,14 @@
 ///   was picked. A wakeup uses `wakeup_granularity` (`batch_wakeup_granularity` for a
 ///   SCHED_BATCH wakee) with the same ideal rule. (A woken RT task preempts through the class
 ///   stack.)
-/// - Fork (`task_new_fair`, child_runs_first, on by default): the child's key is
-///   curr.key − niced(gran) − 1 so it runs first, and START_DEBIT sets its wait_runtime to
-///   −gran/2. Without a running task (or with child_runs_first off) the child is enqueued
-///   plainly with wait_runtime 0, as `wake_up_new_task`'s activate_task path.
+/// - Fork (`task_new_fair`, child_runs_first, on by default): when the parent is this queue's
+///   running task, the child's key is parent.key − niced(gran) − 1 so it runs first, and
+///   START_DEBIT sets its wait_runtime to −gran/2. A parent that is not running here (the child
+///   was placed on another CPU) gets `wake_up_new_task`'s activate_task path, as do a queue
+///   with no running task and child_runs_first off: the child is enqueued plainly with
+///   wait_runtime 0. A start without a parent (nullptr; the kernel has none) takes the running
+///   task as the forker (our choice). Not modelled: CLONE_VM forks (threads) also take the
+///   plain path, which the hook cannot see.
 /// - Yield: curr's key is refreshed (dequeue + enqueue), or with `compat_yield` it moves
 ///   behind the rightmost task.
 /// - Tunables (§1.3, from `sched_init_granularity` of 2.6.23.17): `latency` 20 ms and
@@ -279,11 +283,13 @@ class cfs2007_policy {
     return tmp < long_max ? tmp : long_max;
   }
 
-  /// Fork (`task_new_fair` under child_runs_first): with a running task the child's key is set
-  /// just before curr's (curr.key − niced(gran) − 1) and START_DEBIT gives it wait_runtime =
-  /// −gran/2; otherwise the child starts plainly (wait_runtime 0).
+  /// Fork (`task_new_fair` under child_runs_first): when `parent` is this queue's running task
+  /// (or is nullptr and a task runs here, which then stands in for the forker) the child's key
+  /// is set just before curr's (key − niced(gran) − 1) and START_DEBIT gives it wait_runtime =
+  /// −gran/2; otherwise (a parent running on another CPU or not running, no running task,
+  /// child_runs_first off) the child starts plainly (wait_runtime 0), as `wake_up_new_task`'s
+  /// activate_task path.
   void task_new(Task& child, Task* parent, sched_time now) noexcept {
-    (void)parent;
     cfs2007_entity& e = E(child);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
     e.sum_exec_runtime = 0;
@@ -293,7 +299,10 @@ class cfs2007_policy {
     e.sleeping = false;
     e.fresh = false;
     e.key_preset = false;
-    if (!knobs_.child_runs_first || curr_ == nullptr) return;
+    // wake_up_new_task: task_new_fair only when the child is queued where its parent is
+    // running (task_cpu(p) == this_cpu, current->se.on_rq); cfs_rq_curr is then the parent.
+    // Without a parent (a driver's start) the running task stands in for the forker.
+    if (!knobs_.child_runs_first || curr_ == nullptr || (parent != nullptr && parent != curr_)) return;
     update_curr(now);
     stats_enqueue(e, false);
     const duration_ns gran = sched_granularity();

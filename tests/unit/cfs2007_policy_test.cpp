@@ -254,6 +254,30 @@ TEST(Cfs2007Policy, ForkedChildRunsFirstWithStartDebit) {
   EXPECT_TRUE(p.verify());
 }
 
+// Oracle: 2.6.23.17 kernel/sched.c wake_up_new_task: the class's task_new (task_new_fair,
+// child key before curr's, START_DEBIT) runs only when the child is queued on the CPU where
+// its parent is running (task_cpu(p) == this_cpu, current->se.on_rq); otherwise, e.g. a
+// child placed on another CPU by the fork balancing, it is activate_task(rq, p, 0): a plain
+// enqueue, wait_runtime 0 (from __sched_fork), key = fair_clock. Another task that happens
+// to run on the child's queue is not the reference (task_new_fair reads cfs_rq_curr, which
+// is the parent by construction).
+TEST(Cfs2007Policy, ForkedChildStartsPlainlyWhenParentIsNotThisQueuesCurr) {
+  policy_t p;
+  task running = make(0), elsewhere = make(0), child = make(0);
+  sched_time now{};
+  p.enqueue(running, now, enqueue_flags::wakeup);
+  schedule(p, nullptr, false, now);
+  now += msec(3);
+  p.tick(running, now);
+  ASSERT_EQ(p.current(), &running);
+  p.task_new(child, &elsewhere, now);  // the parent runs on another CPU
+  EXPECT_EQ(child.wait_runtime, 0);    // no START_DEBIT
+  p.enqueue(child, now, enqueue_flags::initial);
+  EXPECT_EQ(child.fair_key, p.fair_clock());  // update_stats_enqueue, nice 0
+  EXPECT_EQ(running.wait_runtime, 0);  // the running task is neither read nor touched
+  EXPECT_TRUE(p.verify());
+}
+
 TEST(Cfs2007Policy, WakeupPreemptsOnlyBeyondWakeupGranularity) {
   // §1.3: a woken task uses the wakeup granularity: preempt iff curr.key - woken.key > 1 ms
   // (nice-0 curr that has not yet run its ideal time).

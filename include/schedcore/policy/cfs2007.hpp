@@ -6,7 +6,9 @@
 /// @par Which version
 /// The model is **2.6.23 as merged** (read from 2.6.23.17's `kernel/sched_fair.c` and
 /// `kernel/sched.c`, the [K23] source of the reference), with its default features
-/// (FAIR_SLEEPERS and START_DEBIT on, SLEEPER_AVG, PRECISE_CPU_LOAD and SKIP_INITIAL off) and
+/// (FAIR_SLEEPERS, SLEEPER_LOAD_AVG and START_DEBIT on, SLEEPER_AVG, PRECISE_CPU_LOAD and
+/// SKIP_INITIAL off; SLEEPER_LOAD_AVG only picks the load SLEEPER_AVG scales by, so it has no
+/// effect while SLEEPER_AVG is off) and
 /// `sched_stat_granularity` 0 (every update applied at once). It is the 64-bit build:
 /// `WMULT_CONST` = 2^32 and `calc_weighted` uncapped, on every target (the arithmetic is u64).
 ///
@@ -35,10 +37,14 @@
 ///   was picked. A wakeup uses `wakeup_granularity` (`batch_wakeup_granularity` for a
 ///   SCHED_BATCH wakee) with the same ideal rule. (A woken RT task preempts through the class
 ///   stack.)
-/// - Fork (`task_new_fair`, child_runs_first, on by default): the child's key is
-///   curr.key − niced(gran) − 1 so it runs first, and START_DEBIT sets its wait_runtime to
-///   −gran/2. Without a running task (or with child_runs_first off) the child is enqueued
-///   plainly with wait_runtime 0, as `wake_up_new_task`'s activate_task path.
+/// - Fork (`task_new_fair`, child_runs_first, on by default): when the parent is this queue's
+///   running task, the child's key is parent.key − niced(gran) − 1 so it runs first, and
+///   START_DEBIT sets its wait_runtime to −gran/2. A parent that is not running here (the child
+///   was placed on another CPU) gets `wake_up_new_task`'s activate_task path, as do a queue
+///   with no running task and child_runs_first off: the child is enqueued plainly with
+///   wait_runtime 0. A start without a parent (nullptr; the kernel has none) takes the running
+///   task as the forker (our choice). Not modelled: CLONE_VM forks (threads) also take the
+///   plain path, which the hook cannot see.
 /// - Yield: curr's key is refreshed (dequeue + enqueue), or with `compat_yield` it moves
 ///   behind the rightmost task.
 /// - Tunables (§1.3, from `sched_init_granularity` of 2.6.23.17): `latency` 20 ms and
@@ -73,12 +79,14 @@
 /// - Migrated wakeups (`wakeup|migrated`): the kernel shifts sleep_start_fair by the two
 ///   queues' fair-clock offset at migration, which a per-CPU policy cannot read; here the
 ///   credit is the wall-clock sleep time (the fair clock's rate with one nice-0 task), capped at
-///   2·limit like any credit — an upper bound of the kernel's credit (our approximation, not
-///   from the reference).
-/// - Omitted: group scheduling, SLEEPER_AVG / SLEEPER_LOAD_AVG (off by default), the load
-///   balancer's iterators, schedstats, sched_stat_granularity batching (0 by default).
+///   2·limit like any credit (our approximation, not from the reference). It exceeds the
+///   kernel's credit when the queues were busier (W > 1024) or idle during the sleep, and falls
+///   short of it when their load was below 1024 (only positive-nice tasks).
+/// - Omitted: group scheduling, SLEEPER_AVG (off by default; SLEEPER_LOAD_AVG, on, only feeds
+///   it), the load balancer's iterators, schedstats, sched_stat_granularity batching (0 by
+///   default).
 /// - Complexity: enqueue, dequeue, tick, yield O(log n); pick_next O(1) (cached leftmost);
-///   set_next, put_prev, wakeup_preempt O(1); verify O(n). Two 64-bit divisions per load
+///   set_next, put_prev, wakeup_preempt O(1); verify O(n). One 64-bit division per load
 ///   change (the inverse of W) and three per nr_running change (sched_granularity() and the
 ///   ideal runtime, cached until nr_running or the knobs change), none otherwise: the tick
 ///   path divides only on the first tick after an enqueue or dequeue.
@@ -275,11 +283,13 @@ class cfs2007_policy {
     return tmp < long_max ? tmp : long_max;
   }
 
-  /// Fork (`task_new_fair` under child_runs_first): with a running task the child's key is set
-  /// just before curr's (curr.key − niced(gran) − 1) and START_DEBIT gives it wait_runtime =
-  /// −gran/2; otherwise the child starts plainly (wait_runtime 0).
+  /// Fork (`task_new_fair` under child_runs_first): when `parent` is this queue's running task
+  /// (or is nullptr and a task runs here, which then stands in for the forker) the child's key
+  /// is set just before curr's (key − niced(gran) − 1) and START_DEBIT gives it wait_runtime =
+  /// −gran/2; otherwise (a parent running on another CPU or not running, no running task,
+  /// child_runs_first off) the child starts plainly (wait_runtime 0), as `wake_up_new_task`'s
+  /// activate_task path.
   void task_new(Task& child, Task* parent, sched_time now) noexcept {
-    (void)parent;
     cfs2007_entity& e = E(child);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
     e.sum_exec_runtime = 0;
@@ -289,14 +299,18 @@ class cfs2007_policy {
     e.sleeping = false;
     e.fresh = false;
     e.key_preset = false;
-    if (!knobs_.child_runs_first || curr_ == nullptr) return;
+    // wake_up_new_task: task_new_fair only when the child is queued where its parent is
+    // running (task_cpu(p) == this_cpu, current->se.on_rq); cfs_rq_curr is then the parent.
+    // Without a parent (a driver's start) the running task stands in for the forker.
+    if (!knobs_.child_runs_first || curr_ == nullptr || (parent != nullptr && parent != curr_)) return;
     update_curr(now);
     stats_enqueue(e, false);
     const duration_ns gran = sched_granularity();
     e.fair_key = E(*curr_).fair_key - niced_granularity(*curr_, gran) - 1;
-    // START_DEBIT, clamped to ±runtime_limit like every wait_runtime change (2.6.23 routes
-    // it through __add_wait_runtime's limit_wait_runtime): a v-series granularity larger than
-    // twice the limit would otherwise leave the child outside the invariant verify() checks.
+    // START_DEBIT. 2.6.23's task_new_fair assigns −gran/2 directly (no limit_wait_runtime);
+    // the clamp to ±runtime_limit is ours and changes nothing in 2.6.23 mode (gran ≤ latency =
+    // limit). It bites only for a v-series granularity above twice the limit, which would
+    // otherwise leave the child outside the invariant verify() checks.
     if (knobs_.start_debit) e.wait_runtime = -min_of(gran / 2, runtime_limit_);
     e.key_preset = true;
   }

@@ -157,6 +157,28 @@ TEST(RtPolicy, PriorityLoweredByParameterChangeGoesToTheHead) {
   EXPECT_TRUE(p.verify());
 }
 
+// Linux __sched_setscheduler leaves rt.time_slice alone (only fork sets it and task_tick_rt
+// refills it): an RR task whose priority changes mid-slice keeps what was left.
+TEST(RtPolicy, ParameterChangeKeepsTheRoundRobinSlice) {
+  rt_policy<task> p;
+  ASSERT_EQ(p.configure({msec(100), -1, sec(1)}), errc::ok);
+  task a = make(sched_kind::rr, 50), b = make(sched_kind::rr, 60);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::initial);
+  ASSERT_EQ(p.pick_next(t0), &a);
+  p.set_next(a, t0);
+  EXPECT_FALSE(p.tick(a, t0 + msec(60)));
+  p.dequeue(a, t0 + msec(60), dequeue_flags::save);  // raised to 60: 40 ms of the slice left
+  ASSERT_EQ(p.setup(a, sched_params{sched_kind::rr, 0, 60, 0, 0, 0}), errc::ok);
+  p.enqueue(a, t0 + msec(60), enqueue_flags::restore);
+  p.set_next(a, t0 + msec(60));
+  p.enqueue(b, t0 + msec(60), enqueue_flags::wakeup);
+  EXPECT_FALSE(p.tick(a, t0 + msec(99)));
+  EXPECT_TRUE(p.tick(a, t0 + msec(100))) << "60 + 40 ms: the slice runs out";
+  p.put_prev(a, t0 + msec(100));
+  EXPECT_EQ(p.pick_next(t0 + msec(100)), &b);
+}
+
 TEST(RtPolicy, ThrottlingGivesLowerClassesTheRestO41) {
   using stack = class_stack<member_sched_class, rt_policy<task>, background_class>;
   stack rq;  // default knobs: 950 ms per 1 s

@@ -10,9 +10,11 @@
 /// - FIFO runs until it blocks, yields (moves to the tail of its priority) or a more urgent task
 ///   arrives. RR additionally has a time slice (`timeslice`, 100 ms = `RR_TIMESLICE`): when it
 ///   runs out at a tick the slice is refilled and the task goes to the tail of its priority if
-///   a peer is queued there (oracle O4.2). Only that expiry (and `setup`, the kernel's fork)
-///   refills the slice: a task that sleeps mid-slice resumes with what was left. Accounting is in ns from `now`; the slice is checked
-///   at ticks, so at HZ=1000 a 100 ms slice ends exactly at the 100th tick as in the kernel.
+///   a peer is queued there (oracle O4.2). Only that expiry (and `setup`, the kernel's fork,
+///   but not a parameter change between `dequeue(save)` and `enqueue(restore)`) refills the
+///   slice: a task that sleeps or changes priority mid-slice resumes with what was left.
+///   Accounting is in ns from `now`; the slice is checked at ticks, so at HZ=1000 a 100 ms
+///   slice ends exactly at the 100th tick as in the kernel.
 /// - Wakeup preemption is strict: only a more urgent priority preempts (equal never does).
 /// - Parameter change (`dequeue(save)`, `setup`, `enqueue(restore)`), as Linux 3.14+
 ///   `__sched_setscheduler`: a task whose priority is lowered goes to the head of its new
@@ -106,7 +108,8 @@ class rt_policy {
   /// The knobs in force.
   const knobs& config() const noexcept { return knobs_; }
 
-  /// Loads `p` (kind fifo or rr, rt_priority 1..nr_prios-1) into `t`'s entity.
+  /// Loads `p` (kind fifo or rr, rt_priority 1..nr_prios-1) into `t`'s entity; a full RR slice
+  /// unless a parameter change is under way (after `dequeue(save)`), which keeps it.
   /// Refuses a non-RT kind or a bad priority (`errc`), and a queued task (`errc::busy`).
   errc setup(Task& t, const sched_params& p) noexcept {
     rt_entity& e = EntityOf::get(t);
@@ -117,7 +120,7 @@ class rt_policy {
     e.kind = p.kind;
     e.rt_priority = p.rt_priority;
     e.prio = static_cast<u8>(nr_prios - 1 - p.rt_priority);
-    e.slice_left = knobs_.timeslice;
+    if (!e.saved) e.slice_left = knobs_.timeslice;  // a parameter change keeps the slice
     return errc::ok;
   }
 

@@ -358,3 +358,32 @@ TEST(Goodness24Policy, ProcChangePenaltyOnlyOnSmp) {
 }
 
 }  // namespace
+
+namespace {
+
+// 2.4.16 kernel/fork.c do_fork (CONFIG_SMP): the child's `processor` is copied from the
+// parent (current->processor), so on the parent's CPU goodness() gives the child
+// PROC_CHANGE_PENALTY like any task that last ran there.
+TEST(Goodness24Policy, ForkedChildCountsAsLastRunOnTheParentsCpu) {
+  single_class<policy_t> p;
+  ASSERT_EQ(p.configure({100, 2, 15, 1}), errc::ok);
+  task parent, child;
+  make(p, parent, 0);  // 6 ticks
+  const sched_time t0{};
+  p.enqueue(parent, t0, enqueue_flags::initial);
+  ASSERT_EQ(p.schedule(nullptr, false, t0), &parent);
+  p.task_new(child, &parent, t0);  // child 3 ticks, parent 3
+  p.enqueue(child, t0, enqueue_flags::initial);
+  EXPECT_EQ(p.goodness_of(child), 3 + 15 + 20) << "own address space: no same-mm bonus";
+  // Forked from a parent that is not running on this CPU: no bonus.
+  single_class<policy_t> other;
+  ASSERT_EQ(other.configure({100, 2, 15, 1}), errc::ok);
+  task orphan;
+  make(other, orphan, 0);
+  other.task_new(orphan, &parent, t0);  // (3 + 1) / 2 = 2 ticks
+  other.enqueue(orphan, t0, enqueue_flags::initial);
+  EXPECT_EQ(other.goodness_of(orphan), 2 + 20);
+  EXPECT_TRUE(p.verify());
+}
+
+}  // namespace

@@ -223,14 +223,17 @@ TEST(NickschedPolicy, ForkSplitsRemainingSliceAndHistorySection4) {
   m.policy.task_new(child, &parent, m.now);
   EXPECT_EQ(parent.used_slice, 40);  // 60 - 20 = 40 left: 20 each
   EXPECT_EQ(child.used_slice, 40);
-  EXPECT_EQ(child.total_time, nicksched_entity::min_history);  // 0.2 s floored to 0.5 s
-  EXPECT_EQ(child.sleep_time, u64{100000000} << 10);
+  // v13 wake_up_forked_process: when the child's 1/4 of the history (0.2 s) is floored to
+  // MIN_HISTORY, its sleep_time is set from the parent's sleep_avg (512): 0.25 s.
+  EXPECT_EQ(child.total_time, nicksched_entity::min_history);
+  EXPECT_EQ(child.sleep_time, u64{250000000} << 10);
+  EXPECT_EQ(policy_type::sleep_avg(child), 512u);
   EXPECT_EQ(parent.sleep_time, u64{300000000} << 10);
   EXPECT_EQ(child.static_prio, 130);
   m.policy.enqueue(child, m.now, enqueue_flags::initial);
   // The parent (prio 140, unchanged until its next requeue) runs out its 20 ms first; the
-  // child's prio from its history is 140 - round(20 * 0.2) = 136 < 140, so it preempts.
-  EXPECT_EQ(child.prio, 136);
+  // child's prio from its history is 140 - round(20 * 0.5) = 130 < 140, so it preempts.
+  EXPECT_EQ(child.prio, 130);
   EXPECT_TRUE(m.policy.wakeup_preempt(child, parent, m.now));
   m.schedule();
   ASSERT_EQ(m.curr, &child);
@@ -239,14 +242,73 @@ TEST(NickschedPolicy, ForkSplitsRemainingSliceAndHistorySection4) {
     m.step_to(ms);
     ASSERT_FALSE(m.policy.tick(child, m.now));
   }
-  // The child's slice at idx = its own prio 136: 30 * (36 + 8) / 24 = 55; used 40 + 5 = 45;
-  // 10 unused jiffies go back: parent used_slice 40 - 10 = 30. The child slept less than the
-  // parent (sleep_avg 204 < 384): the parent is charged run history (its sleep_time decays).
+  // The child's slice at idx = its own prio 130: 30 * (30 + 8) / 24 = 47; used 40 + 5 = 45;
+  // 2 unused jiffies go back: parent used_slice 40 - 2 = 38. The child did not sleep less
+  // than the parent (sleep_avg ~509 >= 384): no run history is charged to the parent.
   const u64 parent_sleep = parent.sleep_time;
+  const u64 parent_total = parent.total_time;
   m.policy.dequeue(child, m.now, dequeue_flags::dead);
   m.policy.task_dead(child, m.now);
-  EXPECT_EQ(parent.used_slice, 30);
+  EXPECT_EQ(parent.used_slice, 38);
+  EXPECT_EQ(parent.sleep_time, parent_sleep);
+  EXPECT_EQ(parent.total_time, parent_total);
+  EXPECT_TRUE(m.policy.verify());
+}
+
+TEST(NickschedPolicy, HoggishChildChargesItsParentAtExitSection4) {
+  // §4 exit: a child that slept less than its parent charges the parent run history, so the
+  // parent's sleep_time decays (the exit penalty path of the fork test above, with a child
+  // made hoggish by hand).
+  manual m;
+  task parent = make(0), child;
+  m.policy.enqueue(parent, m.now, enqueue_flags::initial);
+  m.schedule();
+  parent.sleep_time = u64{400000000} << 10;
+  parent.total_time = u64{800000000} << 10;
+  m.policy.task_new(child, &parent, m.now);
+  child.sleep_time = 0;  // a pure CPU hog
+  const u64 parent_sleep = parent.sleep_time;
+  m.policy.task_dead(child, m.now);
   EXPECT_LT(parent.sleep_time, parent_sleep);
+  EXPECT_TRUE(m.policy.verify());
+}
+
+TEST(NickschedPolicy, FloorAtMinHistoryKeepsSleepAvgSection4) {
+  // v13 add_task_time: when the decayed total_time falls below MIN_HISTORY it is raised to
+  // MIN_HISTORY and sleep_time is set to MIN_HISTORY * sleep_avg / 1024, with sleep_avg the
+  // stored value (a run-queue wait does not change it). Fresh history + a 250 ms sleep:
+  // total 0.625 s, sleep 0.25 s, sleep_avg 409; four capped 62.5 ms waits decay the total to
+  // 0.483 s < 0.5 s.
+  task t = make(0);
+  policy_type::add_time(t, msec(250), policy_type::time_kind::sleep);
+  ASSERT_EQ(policy_type::sleep_avg(t), 409u);
+  for (int i = 0; i < 4; ++i) policy_type::add_time(t, msec(1000), policy_type::time_kind::wait);
+  EXPECT_EQ(t.total_time, nicksched_entity::min_history);
+  EXPECT_EQ(policy_type::sleep_avg(t), 409u);
+  EXPECT_EQ(t.sleep_time, u64{500000000} * 409);
+}
+
+TEST(NickschedPolicy, ExpiryPriorityUsesHistoryAsOfLastSchedulePoint) {
+  // v13 scheduler_tick: on slice expiry p->prio = task_priority(p) is computed before the
+  // schedule() that follows adds the slice's run time (add_task_time(prev, run_time,
+  // STIME_RUN)); the run moves the priority only at the next recompute.
+  // Eight capped 250 ms sleeps: sleep_avg 970, prio 140 - round(18.9) = 121; lone task:
+  // slice 30 * (21 + 8) / 24 = 36 ms; 36 ms of run would give sleep_avg 933, prio 122.
+  manual m;
+  task a = make(0);
+  for (int i = 0; i < 8; ++i) policy_type::add_time(a, msec(250), policy_type::time_kind::sleep);
+  ASSERT_EQ(m.policy.setup(a, sched_params{sched_kind::normal, 0, 0, 0, 0, 0}), errc::ok);
+  ASSERT_EQ(a.prio, 121);
+  m.policy.enqueue(a, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &a);
+  int ms = 0;
+  do m.step_to(++ms);
+  while (!m.policy.tick(a, m.now) && ms < 100);
+  EXPECT_EQ(ms, 36);
+  EXPECT_EQ(a.prio, 121) << "priority from the history before this slice's run";
+  m.schedule();  // the schedule point charges the 36 ms
+  EXPECT_EQ(policy_type::priority_from_history(a), 122u);
   EXPECT_TRUE(m.policy.verify());
 }
 

@@ -107,6 +107,78 @@ TEST(RtPolicy, YieldMovesToTail) {
   EXPECT_TRUE(policy.verify());
 }
 
+// Linux (every version: 2.6.22 task_running_tick, 2.6.23+ task_tick_rt) refills an RR task's
+// time_slice only when it runs out at a tick (and at fork); enqueue_task_rt on a wakeup leaves it
+// alone, so a task that sleeps in the middle of its slice resumes with what was left.
+TEST(RtPolicy, WakeupDoesNotRefillTheRoundRobinSlice) {
+  rt_policy<task> p;
+  ASSERT_EQ(p.configure({msec(100), -1, sec(1)}), errc::ok);
+  task a = make(sched_kind::rr, 50), b = make(sched_kind::rr, 50);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::initial);
+  ASSERT_EQ(p.pick_next(t0), &a);
+  p.set_next(a, t0);
+  EXPECT_FALSE(p.tick(a, t0 + msec(60)));
+  p.dequeue(a, t0 + msec(60), dequeue_flags::sleep);  // 40 ms of the slice left
+  p.enqueue(a, t0 + msec(70), enqueue_flags::wakeup);
+  p.enqueue(b, t0 + msec(70), enqueue_flags::wakeup);
+  ASSERT_EQ(p.pick_next(t0 + msec(70)), &a);
+  p.set_next(a, t0 + msec(70));
+  EXPECT_FALSE(p.tick(a, t0 + msec(109)));
+  EXPECT_TRUE(p.tick(a, t0 + msec(110))) << "60 + 40 ms: the slice runs out";
+  p.put_prev(a, t0 + msec(110));
+  EXPECT_EQ(p.pick_next(t0 + msec(110)), &b);
+}
+
+// Linux 3.14+ __sched_setscheduler (81a44c5441d7 "sched: Queue RT tasks to head when prio
+// drops"; 4.7+ form: ENQUEUE_HEAD when oldprio < newprio, and no move at all when the
+// effective priority is unchanged): a task whose priority is lowered goes to the head of its
+// new level, so the priority-ceiling pattern (raise, then drop back) does not lose its turn.
+TEST(RtPolicy, PriorityLoweredByParameterChangeGoesToTheHead) {
+  rt_policy<task> p;
+  task t1 = make(sched_kind::fifo, 80), t2 = make(sched_kind::fifo, 80);
+  const sched_time t0{};
+  p.enqueue(t1, t0, enqueue_flags::initial);
+  p.enqueue(t2, t0, enqueue_flags::initial);
+  ASSERT_EQ(p.pick_next(t0), &t1);
+  p.set_next(t1, t0);
+  auto change = [&](int prio, sched_time now) {
+    p.dequeue(t1, now, dequeue_flags::save);
+    ASSERT_EQ(p.setup(t1, sched_params{sched_kind::fifo, 0, static_cast<u8>(prio), 0, 0, 0}), errc::ok);
+    p.enqueue(t1, now, enqueue_flags::restore);
+    p.set_next(t1, now);
+  };
+  change(90, t0 + msec(1));  // raised: tail of level 90 (alone there)
+  ASSERT_EQ(p.pick_next(t0 + msec(1)), &t1);
+  change(80, t0 + msec(2));  // lowered back: head of level 80, ahead of t2
+  EXPECT_EQ(p.pick_next(t0 + msec(2)), &t1);
+  change(80, t0 + msec(3));  // unchanged priority (e.g. FIFO -> RR): keeps its place
+  EXPECT_EQ(p.pick_next(t0 + msec(3)), &t1);
+  EXPECT_TRUE(p.verify());
+}
+
+// Linux __sched_setscheduler leaves rt.time_slice alone (only fork sets it and task_tick_rt
+// refills it): an RR task whose priority changes mid-slice keeps what was left.
+TEST(RtPolicy, ParameterChangeKeepsTheRoundRobinSlice) {
+  rt_policy<task> p;
+  ASSERT_EQ(p.configure({msec(100), -1, sec(1)}), errc::ok);
+  task a = make(sched_kind::rr, 50), b = make(sched_kind::rr, 60);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::initial);
+  ASSERT_EQ(p.pick_next(t0), &a);
+  p.set_next(a, t0);
+  EXPECT_FALSE(p.tick(a, t0 + msec(60)));
+  p.dequeue(a, t0 + msec(60), dequeue_flags::save);  // raised to 60: 40 ms of the slice left
+  ASSERT_EQ(p.setup(a, sched_params{sched_kind::rr, 0, 60, 0, 0, 0}), errc::ok);
+  p.enqueue(a, t0 + msec(60), enqueue_flags::restore);
+  p.set_next(a, t0 + msec(60));
+  p.enqueue(b, t0 + msec(60), enqueue_flags::wakeup);
+  EXPECT_FALSE(p.tick(a, t0 + msec(99)));
+  EXPECT_TRUE(p.tick(a, t0 + msec(100))) << "60 + 40 ms: the slice runs out";
+  p.put_prev(a, t0 + msec(100));
+  EXPECT_EQ(p.pick_next(t0 + msec(100)), &b);
+}
+
 TEST(RtPolicy, ThrottlingGivesLowerClassesTheRestO41) {
   using stack = class_stack<member_sched_class, rt_policy<task>, background_class>;
   stack rq;  // default knobs: 950 ms per 1 s

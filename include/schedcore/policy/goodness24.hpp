@@ -21,7 +21,9 @@
 ///   `list_add`; algorithms-legacy.md §3 says "appends at tail", which is later 2.4 releases'
 ///   behaviour — the source S4 itself uses the head) and preempts iff
 ///   `goodness(p) - goodness(curr) > 0` with curr's address space as reference (UP rule).
-/// - fork (`task_new`): child `counter = (parent + 1)/2`, parent `counter /= 2`.
+/// - fork (`task_new`): child `counter = (parent + 1)/2`, parent `counter /= 2`; the child
+///   inherits the parent's CPU (`processor`), so it counts as having last run here when the
+///   parent is this instance's running task (PROC_CHANGE_PENALTY on SMP).
 /// - sched_yield: if another task is runnable, SCHED_OTHER tasks get the SCHED_YIELD flag
 ///   (goodness -1 for the next pick only: it is cleared when the next task is set running, as
 ///   in `__schedule_tail`) and the task moves to the tail of the run list.
@@ -287,7 +289,8 @@ class goodness24_policy {
     goodness24_entity& c = EntityOf::get(child);
     if (SCHEDCORE_MISUSE(c.on_rq)) return;
     if (!registered(child)) all_.push_back(child);
-    c.ran_here = false;
+    // 2.4 copies the parent's `processor`: the child last ran where its parent runs now.
+    c.ran_here = parent != nullptr && parent == curr_;
     if (parent == nullptr) return;
     goodness24_entity& p = EntityOf::get(*parent);
     count(p, -1);

@@ -14,8 +14,11 @@
 ///   MAX_SLEEP/4; run-queue wait: MAX_SLEEP/16), decay both sums by `(MAX_SLEEP - t)/MAX_SLEEP`,
 ///   add `1024 t` to total (and to sleep for a sleep); a wait only decays. `total_time` is
 ///   floored at MIN_HISTORY = 0.5 s of history. `sleep_avg = 1024 * sleep_time / total_time`
-///   (0..1024). Sleep is added at wakeup, run time at every schedule point (`put_prev`,
-///   `dequeue` of the running task, slice expiry), wait time when the task is picked
+///   (0..1024); when the floor applies, sleep_time is rescaled to keep sleep_avg (v13's
+///   add_task_time and fork). Sleep is added at wakeup, run time at every schedule point
+///   (`put_prev`, `dequeue` of the running task; a slice expiry recomputes the priority
+///   before the `put_prev` that charges the slice, as v13's scheduler_tick does before
+///   schedule()), wait time when the task is picked
 ///   (`set_next`). The patch counted in the units of its era's clock; this model counts ns
 ///   with the documented 1 s window, so sub-jiffy sleeps count (a documented choice).
 /// - Priority: `task_priority = clamp(100 + USER_PRIO(static) + 10 - round(20 * sleep_avg /
@@ -38,7 +41,8 @@
 /// - Preemption: a woken task preempts iff its recomputed priority is numerically lower.
 /// - Fork/exit (§4): `task_new` splits the parent's remaining slice 50/50 through `used_slice`
 ///   (the child gets the odd jiffy), the child inherits 1/4 of the parent's history (total
-///   floored at MIN_HISTORY) and the parent loses 1/4 of its sleep_time; the child is queued at
+///   floored at MIN_HISTORY, its sleep_time then set from the parent's sleep_avg: v13
+///   wake_up_forked_process) and the parent loses 1/4 of its sleep_time; the child is queued at
 ///   the tail of the active array. `task_dead` gives an unused first slice back to the parent
 ///   (`used_slice` lowered, not below 0) and, if the child slept less than the parent (a
 ///   hoggish child), charges the parent the child's remembered run time (`(total - sleep)
@@ -228,15 +232,17 @@ class nicksched_policy {
   }
 
   /// One jiffy of `used_slice`; at or past the slice the queue allows now, the task expires:
-  /// run time charged, priority recomputed, `used_slice` restarted, moved to the expired
+  /// priority recomputed (from the history as of its last schedule point: the slice's run is
+  /// charged by the `put_prev` that follows), `used_slice` restarted, moved to the expired
   /// array. True asks for a reschedule.
-  bool tick(Task& curr, sched_time now) noexcept {
+  bool tick(Task& curr, sched_time) noexcept {
     nicksched_entity& e = EntityOf::get(curr);
     if (SCHEDCORE_MISUSE(!e.on_rq)) return false;
     if (e.array != active_) return true;
     ++e.used_slice;
     if (e.used_slice < timeslice_jiffies(e.prio)) return false;
-    if (&curr == curr_) charge_run(e, now);
+    // No run charge here: put_prev (the schedule point that follows) charges the slice, so
+    // the priority below comes from the history as of the last schedule point.
     e.used_slice = 0;
     e.first_time_slice = false;
     arrays_[e.array].dequeue(curr);
@@ -268,8 +274,9 @@ class nicksched_policy {
     }
   }
 
-  /// Fork: the child inherits the parent's nice and 1/4 of its history, the parent loses 1/4
-  /// of its sleep, and the parent's remaining slice is split between them.
+  /// Fork: the child inherits the parent's nice and 1/4 of its history (floored at
+  /// MIN_HISTORY with the parent's sleep_avg), the parent loses 1/4 of its sleep, and the
+  /// parent's remaining slice is split between them.
   void task_new(Task& child, Task* parent, sched_time now) noexcept {
     nicksched_entity& c = EntityOf::get(child);
     if (SCHEDCORE_MISUSE(c.on_rq)) return;
@@ -289,8 +296,11 @@ class nicksched_policy {
     c.parent = &p;
     c.total_time = p.total_time / 4;
     c.sleep_time = p.sleep_time / 4;
-    if (c.total_time < min_history) c.total_time = min_history;
-    p.sleep_time -= p.sleep_time / 4;
+    if (c.total_time < min_history) {  // floored: the child keeps the parent's sleep_avg
+      c.total_time = min_history;
+      c.sleep_time = (min_history >> 10) * sleep_avg_of(p);
+    }
+    p.sleep_time = 3 * p.sleep_time / 4;
     c.prio = task_priority(c);
     const s32 slice = static_cast<s32>(timeslice_jiffies(p.prio));
     s32 left = slice - p.used_slice;
@@ -357,13 +367,18 @@ class nicksched_policy {
     if (t <= 0) return;
     const duration_ns cap = k == time_kind::wait ? max_sleep / 16 : max_sleep / 4;
     if (t > cap) t = cap;
+    u32 avg = sleep_avg_of(e);  // v13 stores sleep_avg and a wait leaves it alone
     const u32 keep = static_cast<u32>(max_sleep - t);
     const u64 window = static_cast<u64>(max_sleep);
     e.total_time = mul_div_u64(e.total_time, keep, window);
     e.sleep_time = mul_div_u64(e.sleep_time, keep, window);
     if (k != time_kind::wait) e.total_time += static_cast<u64>(t) << 10;
     if (k == time_kind::sleep) e.sleep_time += static_cast<u64>(t) << 10;
-    if (e.total_time < min_history) e.total_time = min_history;
+    if (k != time_kind::wait) avg = sleep_avg_of(e);
+    if (e.total_time < min_history) {  // floored: sleep_time rescaled to keep sleep_avg
+      e.total_time = min_history;
+      e.sleep_time = (min_history >> 10) * avg;
+    }
   }
   static u32 sleep_avg_of(const nicksched_entity& e) noexcept {
     return static_cast<u32>((e.sleep_time << 10) / e.total_time);

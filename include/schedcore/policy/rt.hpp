@@ -10,9 +10,17 @@
 /// - FIFO runs until it blocks, yields (moves to the tail of its priority) or a more urgent task
 ///   arrives. RR additionally has a time slice (`timeslice`, 100 ms = `RR_TIMESLICE`): when it
 ///   runs out at a tick the slice is refilled and the task goes to the tail of its priority if
-///   a peer is queued there (oracle O4.2). Accounting is in ns from `now`; the slice is checked
-///   at ticks, so at HZ=1000 a 100 ms slice ends exactly at the 100th tick as in the kernel.
+///   a peer is queued there (oracle O4.2). Only that expiry (and `setup`, the kernel's fork,
+///   but not a parameter change between `dequeue(save)` and `enqueue(restore)`) refills the
+///   slice: a task that sleeps or changes priority mid-slice resumes with what was left.
+///   Accounting is in ns from `now`; the slice is checked at ticks, so at HZ=1000 a 100 ms
+///   slice ends exactly at the 100th tick as in the kernel.
 /// - Wakeup preemption is strict: only a more urgent priority preempts (equal never does).
+/// - Parameter change (`dequeue(save)`, `setup`, `enqueue(restore)`), as Linux 3.14+
+///   `__sched_setscheduler`: a task whose priority is lowered goes to the head of its new
+///   level; raised goes to the tail; unchanged keeps its place if it was first at its level
+///   (the running task), else goes to the tail (the kernel keeps any place). A class switch
+///   into rt must be preceded by `switched_from` on the old class as policy.hpp requires.
 /// - Throttling (`runtime`/`period`, the kernel's sched_rt_runtime_us / sched_rt_period_us,
 ///   950 ms per 1 s by default; runtime -1 disables it): once this class has run `runtime` in
 ///   the current period, `pick_next` returns nullptr so lower classes get the rest of the
@@ -46,6 +54,9 @@ struct rt_entity : list_hook<rt_hook_tag> {
   u8 rt_priority = 0;                  ///< POSIX priority 1..99 (higher is more urgent)
   u8 prio = 0;                         ///< kernel priority 0..98 (`99 - rt_priority`), lower is more urgent
   bool on_rq = false;                  ///< queued in an rt_policy (running counts as queued)
+  bool saved = false;                  ///< dequeued with `save` (a parameter change is under way)
+  bool saved_first = false;            ///< it was first at its priority when saved
+  u8 saved_prio = 0;                   ///< its kernel priority when saved
   duration_ns slice_left = 0;          ///< RR: remaining time slice, ns
   sched_time exec_start{};             ///< when the task last started running or was last charged
 };
@@ -97,7 +108,8 @@ class rt_policy {
   /// The knobs in force.
   const knobs& config() const noexcept { return knobs_; }
 
-  /// Loads `p` (kind fifo or rr, rt_priority 1..nr_prios-1) into `t`'s entity.
+  /// Loads `p` (kind fifo or rr, rt_priority 1..nr_prios-1) into `t`'s entity; a full RR slice
+  /// unless a parameter change is under way (after `dequeue(save)`), which keeps it.
   /// Refuses a non-RT kind or a bad priority (`errc`), and a queued task (`errc::busy`).
   errc setup(Task& t, const sched_params& p) noexcept {
     rt_entity& e = EntityOf::get(t);
@@ -108,27 +120,33 @@ class rt_policy {
     e.kind = p.kind;
     e.rt_priority = p.rt_priority;
     e.prio = static_cast<u8>(nr_prios - 1 - p.rt_priority);
-    e.slice_left = knobs_.timeslice;
+    if (!e.saved) e.slice_left = knobs_.timeslice;  // a parameter change keeps the slice
     return errc::ok;
   }
 
-  /// Queues `t` at the tail of its priority (head with `enqueue_flags::head`).
+  /// Queues `t` at the tail of its priority (head with `enqueue_flags::head`, or on a restore
+  /// after its priority was lowered; see the notes).
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     rt_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
-    if (has(flags, enqueue_flags::head)) {
+    const bool to_head = has(flags, enqueue_flags::restore) && e.saved &&
+                         (e.prio > e.saved_prio || (e.prio == e.saved_prio && e.saved_first));
+    e.saved = false;
+    if (has(flags, enqueue_flags::head) || to_head) {
       queue_.enqueue_head(t, e.prio);
     } else {
       queue_.enqueue(t, e.prio);
     }
     e.on_rq = true;
-    if (!has(flags, enqueue_flags::restore)) e.slice_left = knobs_.timeslice;
     e.exec_start = now;
   }
   /// Removes `t`; if it is running, charges its run time first.
-  void dequeue(Task& t, sched_time now, dequeue_flags) noexcept {
+  void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept {
     rt_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    e.saved = has(flags, dequeue_flags::save);
+    e.saved_prio = e.prio;
+    e.saved_first = queue_.first_at(e.prio) == &t;
     if (&t == curr_) {
       charge(e, now);
       curr_ = nullptr;
@@ -164,6 +182,8 @@ class rt_policy {
   bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
     return EntityOf::get(woken).prio < EntityOf::get(curr).prio;
   }
+  /// `t` (not queued) leaves this class: a saved priority no longer applies.
+  void switched_from(Task& t, sched_time) noexcept { EntityOf::get(t).saved = false; }
   /// Queued tasks including a running one.
   usize nr_runnable() const noexcept { return queue_.nr_queued(); }
   /// sched_yield(): the task moves to the tail of its priority.

@@ -40,8 +40,7 @@
 ///   (`enqueue_flags::initial`) with PLACE_DEADLINE_INITIAL (O3.3). Version note: 6.6–6.11
 ///   placed a forked child a second time at its first wakeup without the INITIAL flag, so its
 ///   first request was in fact the full slice; the halving took effect in 2024 (commit
-///   c40dd90ac045, "sched: Initialize the vruntime of a new task when it is first
-///   enqueued"). Set `place_deadline_initial=0` to replay 6.6–6.11's forks. The product vlag·(W + w) is
+///   c40dd90ac045, which places a forked task once, at its first enqueue). Set `place_deadline_initial=0` to replay 6.6–6.11's forks. The product vlag·(W + w) is
 ///   computed as vlag + vlag·w/W, which is the same integer (both terms share vlag's sign) but
 ///   cannot overflow for any realistic run-queue weight.
 /// - Slices (§3.3): `base_slice` 0.75 ms (the 6.6–6.14 value; set 700 us for 6.15+) times

@@ -58,10 +58,13 @@
 ///   defaults) and for the batch granularity.
 ///
 /// @par The `granularity` knob (the v-series' `sched_granularity_ns`)
-/// cfs-v1 to v19 had one central tunable, `sched_granularity_ns`: the key distance the leftmost
-/// task must lead by before it preempts the running one (§1.3, [DOC07]). 2.6.23 replaced it by
-/// the dynamic `sched_granularity()` above. `granularity` = −1 (the default) is 2.6.23; a value
-/// ≥ 0 replays a v-series kernel with `sched_granularity_ns` written to that value: the tick
+/// The v-series' central tunable was `sched_granularity_ns`: the key distance the leftmost task
+/// must lead by before it preempts the running one (§1.3, [DOC07]); v6 added a separate wakeup
+/// granularity, and later versions a runtime limit and batch knobs derived from it. 2.6.23
+/// replaced it by the dynamic `sched_granularity()` above. `granularity` = −1 (the default) is
+/// 2.6.23; a value ≥ 0 approximates a v-series kernel with `sched_granularity_ns` written to
+/// that value on 2.6.23's machinery (the v-series' own runtime limit, sleeper credit and
+/// claw-back rules, which no available source gives for v6, are not modelled): the tick
 /// test uses that fixed granularity (niced as above) and **no** ideal-runtime reset (the
 /// v-series had none), and fork uses it for the child's key and START_DEBIT. The value is used
 /// as written (not scaled by CPU count: the 2007 reports wrote the sysctl, which holds the

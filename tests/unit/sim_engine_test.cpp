@@ -404,6 +404,88 @@ TEST(SimEngine, DeviceBacklogAtTheEndIsCutAtTheEnd) {
   EXPECT_TRUE(ref_entry().run(w, exact_cfg(), {}).devices.empty());
 }
 
+// Pipes (workload.hpp): a bounded FIFO of messages; a full pipe blocks the writer, an empty one
+// the reader, and a woken task retries when it runs. Hand-computed on 1 CPU under the reference
+// RR (equal priorities: no wakeup preemption, 10 ms slices), no costs, capacity 3 items:
+//   w: 6 x {run 1 ms, write 1 item}; r: 2 x {read everything, 1 ms of work per item}.
+//   0-4  w runs (r waits behind it), writes at 1, 2, 3; at 4 the pipe is full: w blocks.
+//   4-7  r takes all 3 messages (waking w) and works 3 ms; at 7 its next read finds the pipe
+//        empty: r blocks.
+//   7-9  w's retried write goes in at 7 (waking r), then it writes at 8 and 9 and exits.
+//   9-12 r takes the 3 items waiting (one batch: it ran late) and works 3 ms; exits at 12.
+TEST(SimEngine, PipeBlocksOnFullAndEmptyAndALateReaderTakesABatch) {
+  workload w;
+  w.name = "pipe";
+  w.duration = sec(1);
+  w.pipes.push_back({"p", 3});
+  w.tasks.push_back(finite("w", {ev::run(msec(1)), ev::pipe_write("p", 1)}, 6));
+  w.tasks.push_back(finite("r", {ev::pipe_read("p", 0, 0, msec(1))}, 2));
+  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  EXPECT_EQ(find(r, "w").exit_ns, msec(9));
+  EXPECT_EQ(find(r, "r").exit_ns, msec(12));
+  EXPECT_EQ(find(r, "r").cpu_ns, msec(6));
+  EXPECT_EQ(r.totals.idle_ns, 0);
+  ASSERT_EQ(r.pipes.size(), 1u);
+  const pipe_result& q = r.pipes[0];
+  EXPECT_EQ(q.name, "p");
+  EXPECT_EQ(q.writes, 6u);
+  EXPECT_EQ(q.reads, 2u);
+  EXPECT_EQ(q.items, 6u);
+  EXPECT_DOUBLE_EQ(q.mean_batch, 3.0);
+  EXPECT_EQ(q.writer_blocks, 1u);
+  EXPECT_EQ(q.reader_blocks, 1u);
+  EXPECT_EQ(q.max_items, 3);
+  expect_conserved(r);
+  EXPECT_NE(to_json(r).find("\"pipes\": [{ \"name\": \"p\", \"writes\": 6, \"reads\": 2, \"items\": 6, \"mean_batch\": 3.000"),
+            std::string::npos);
+}
+
+// A filter forwards what it read as one message (count 0), and a reader taking one message at a
+// time pays per item of that message. src writes 4 one-item messages at 0 and exits; filter
+// (queued behind it) takes all 4 at 0, works 1 ms and writes one 4-item message at 1; sink takes
+// that one message at 1 and works 4 x 1 ms: exits at 5. An undeclared pipe holds
+// default_pipe_capacity items, and a workload without pipes reports none.
+TEST(SimEngine, PipeForwardsTheBatchItReadAsOneMessage) {
+  workload w;
+  w.name = "pipeline";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("src", {ev::pipe_write("a", 1)}, 4));
+  w.tasks.push_back(finite("filter", {ev::pipe_read("a", 0, msec(1), 0), ev::pipe_write("b", 0)}));
+  w.tasks.push_back(finite("sink", {ev::pipe_read("b", 1, 0, msec(1))}));
+  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  EXPECT_EQ(find(r, "filter").exit_ns, msec(1));
+  EXPECT_EQ(find(r, "sink").exit_ns, msec(5));
+  ASSERT_EQ(r.pipes.size(), 2u);
+  EXPECT_EQ(r.pipes[0].name, "a");
+  EXPECT_EQ(r.pipes[0].items, 4u);
+  EXPECT_EQ(r.pipes[0].reads, 1u);
+  EXPECT_EQ(r.pipes[1].name, "b");
+  EXPECT_EQ(r.pipes[1].writes, 1u);
+  EXPECT_DOUBLE_EQ(r.pipes[1].mean_batch, 4.0);
+  EXPECT_EQ(r.pipes[1].reader_blocks, 0u);  // sink first runs at 1 ms, after filter wrote
+  expect_conserved(r);
+  w.tasks = {finite("a", {ev::run(msec(1))})};
+  EXPECT_TRUE(ref_entry().run(w, exact_cfg(), {}).pipes.empty());
+}
+
+// Bad pipe input is refused before anything runs.
+TEST(SimEngine, BadPipesAreRefused) {
+  workload w;
+  w.name = "bad-pipe";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("a", {ev::pipe_write("p", -1)}));
+  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+  w.tasks[0] = finite("a", {ev::pipe_read("p", 0, 0, -1)});
+  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+  w.tasks[0] = finite("a", {ev::pipe_write("p", 1)});
+  w.pipes = {{"p", 0}};
+  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+  w.pipes = {{"p", 4}, {"p", 8}};
+  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+  w.pipes = {{"p", 4}};
+  EXPECT_NO_THROW(ref_entry().run(w, exact_cfg(), {}));
+}
+
 TEST(SimEngine, BadWorkloadsAreRefused) {
   workload w;
   w.name = "bad";

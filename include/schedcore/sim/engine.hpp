@@ -129,6 +129,9 @@ struct task_cold {
   std::int64_t job_chunk = 0;
   std::int64_t job_target = -1, job_lat = 0, job_period = 0, job_pushback = 0;
   std::uint64_t burns_done = 0, burns_missed = 0;
+  // pipe state
+  std::int64_t pipe_pending = -1;  ///< items of a blocked pipe_write still to write (-1: none)
+  std::int64_t last_read = 0;      ///< items its last pipe_read took (pipe_write count 0 forwards them)
 };
 
 /// The engine-side hot state of a simulated task (what switches, ticks and accounting touch);
@@ -386,6 +389,7 @@ class engine {
     int unique = -1;    ///< unique timer slot
     int res2 = -1;      ///< mutex of wait/sync
     sched_params params;
+    std::int64_t count = 0, per_item = 0;  ///< pipe_write items / pipe_read messages; pipe_read ns per item
   };
   struct cphase {
     std::int64_t loop;
@@ -418,6 +422,17 @@ class engine {
     std::int64_t work_ns = 0;     ///< device work submitted, ns
     std::uint64_t requests = 0;   ///< submissions
   };
+  struct pipe_res {
+    std::string name;
+    std::int64_t capacity = default_pipe_capacity;  ///< most items held
+    std::int64_t items = 0;                         ///< items held now (sum of msgs)
+    std::deque<std::int64_t> msgs;                  ///< held messages, oldest first, items each
+    std::vector<task_type*> readers, writers;       ///< blocked on empty / on full
+    std::uint64_t writes = 0, reads = 0;            ///< messages written, reads that took something
+    std::uint64_t items_moved = 0;                  ///< items taken by reads
+    std::uint64_t reader_blocks = 0, writer_blocks = 0;  ///< times a reader / writer blocked
+    std::int64_t max_items = 0;                     ///< fullest it got, items
+  };
 
   // ---------------------------------------------------------------- setup
   static int lookup(std::map<std::string, int>& m, const std::string& name) {
@@ -429,7 +444,7 @@ class engine {
   }
 
   void compile() {
-    std::map<std::string, int> spec_ids, timers, mutexes, conds, susp, barriers, devices;
+    std::map<std::string, int> spec_ids, timers, mutexes, conds, susp, barriers, devices, pipes;
     for (std::size_t s = 0; s < w_.tasks.size(); ++s) {
       if (!spec_ids.emplace(w_.tasks[s].name, static_cast<int>(s)).second)
         throw workload_error("duplicate task name '" + w_.tasks[s].name + "'");
@@ -450,9 +465,10 @@ class engine {
         if (p.events.empty()) throw workload_error(where + ": phase '" + p.name + "' has no events");
         cphase cp{p.loop, {}};
         for (const event& e : p.events) {
-          cevent c{e.kind, e.duration, e.jitter, e.period, e.pushback, e.absolute, -1, -1, -1, e.params};
-          if (e.duration < 0 || e.jitter < 0 || e.period < 0 || e.pushback < 0)
+          cevent c{e.kind, e.duration, e.jitter, e.period, e.pushback, e.absolute, -1, -1, -1, e.params, e.count, e.per_item};
+          if (e.duration < 0 || e.jitter < 0 || e.period < 0 || e.pushback < 0 || e.per_item < 0)
             throw workload_error(where + ": negative time in an event");
+          if (e.count < 0) throw workload_error(where + ": negative count in a pipe event");
           switch (e.kind) {
             case event_kind::timer:
               if (e.period <= 0) throw workload_error(where + ": timer period must be > 0");
@@ -493,6 +509,8 @@ class engine {
               break;
             case event_kind::device_submit:
             case event_kind::device_wait: c.res = lookup(devices, e.ref); break;
+            case event_kind::pipe_write:
+            case event_kind::pipe_read: c.res = lookup(pipes, e.ref); break;
             default: break;
           }
           cp.events.push_back(c);
@@ -509,6 +527,15 @@ class engine {
     devices_.resize(devices.size());
     device_names_.resize(devices.size());
     for (const auto& [name, id] : devices) device_names_[static_cast<std::size_t>(id)] = name;
+    pipes_.resize(pipes.size());
+    for (const auto& [name, id] : pipes) pipes_[static_cast<std::size_t>(id)].name = name;
+    std::map<std::string, bool> declared;
+    for (const pipe_spec& ps : w_.pipes) {
+      if (!declared.emplace(ps.name, true).second) throw workload_error("pipe '" + ps.name + "' declared twice");
+      if (ps.capacity <= 0) throw workload_error("pipe '" + ps.name + "': capacity must be > 0 items");
+      auto it = pipes.find(ps.name);
+      if (it != pipes.end()) pipes_[static_cast<std::size_t>(it->second)].capacity = ps.capacity;
+    }
     for (auto& [b, ss] : barrier_specs) {
       std::sort(ss.begin(), ss.end());
       ss.erase(std::unique(ss.begin(), ss.end()), ss.end());
@@ -1205,6 +1232,55 @@ class engine {
           sleep_until(t, done);
           return;
         }
+        case event_kind::pipe_write: {
+          pipe_res& pp = pipes_[static_cast<std::size_t>(e->res)];
+          const std::int64_t want = t.cold->pipe_pending >= 0 ? t.cold->pipe_pending
+                                                              : (e->count > 0 ? e->count : t.cold->last_read);
+          const std::int64_t put = std::min(want, pp.capacity - pp.items);
+          if (put > 0) {
+            pp.msgs.push_back(put);
+            pp.items += put;
+            pp.max_items = std::max(pp.max_items, pp.items);
+            ++pp.writes;
+            wake_all(pp.readers, ci);
+          }
+          if (put < want) {  // full: the rest goes in when a reader makes room (write(2) blocks)
+            t.cold->pipe_pending = want - put;
+            ++pp.writer_blocks;
+            pp.writers.push_back(&t);
+            --t.ev;  // retried on wakeup
+            block(t);
+            return;
+          }
+          t.cold->pipe_pending = -1;
+          break;
+        }
+        case event_kind::pipe_read: {
+          pipe_res& pp = pipes_[static_cast<std::size_t>(e->res)];
+          if (pp.items == 0) {
+            ++pp.reader_blocks;
+            pp.readers.push_back(&t);
+            --t.ev;  // retried on wakeup: takes whatever is there by the time it runs
+            block(t);
+            return;
+          }
+          std::int64_t got = 0;
+          for (std::int64_t m = 0; !pp.msgs.empty() && (e->count == 0 || m < e->count); ++m) {
+            got += pp.msgs.front();
+            pp.msgs.pop_front();
+          }
+          pp.items -= got;
+          ++pp.reads;
+          pp.items_moved += static_cast<std::uint64_t>(got);
+          t.cold->last_read = got;
+          wake_all(pp.writers, ci);
+          const std::int64_t d = std::max<std::int64_t>(0, e->duration + rng_.jitter(e->jitter)) + e->per_item * got;
+          if (d + t.refill_debt <= 0) break;
+          t.action = task_core::act::work;
+          t.remaining = d + t.refill_debt;
+          t.refill_debt = 0;
+          return;
+        }
       }
       if (t.state != task_core::st::running) return;
     }
@@ -1212,6 +1288,14 @@ class engine {
     // 100000 instantaneous events, so simulated time advances.
     t.action = task_core::act::work;
     t.remaining = 1000;
+  }
+
+  /// Wakes every task in `ws` (blocked on a pipe) and empties it; each retries when it runs.
+  void wake_all(std::vector<task_type*>& ws, int ci) {
+    if (ws.empty()) return;
+    std::vector<task_type*> woken;
+    woken.swap(ws);
+    for (task_type* w : woken) wake(*w, ci);
   }
 
   void unlock(int mid, task_type& t, int ci) {
@@ -1427,6 +1511,18 @@ class engine {
       x.busy_pct = end_ > 0 ? 100.0 * static_cast<double>(x.busy_ns) / static_cast<double>(end_) : 0;
       r.devices.push_back(std::move(x));
     }
+    for (const pipe_res& pp : pipes_) {
+      pipe_result x;
+      x.name = pp.name;
+      x.writes = pp.writes;
+      x.reads = pp.reads;
+      x.items = pp.items_moved;
+      x.reader_blocks = pp.reader_blocks;
+      x.writer_blocks = pp.writer_blocks;
+      x.max_items = pp.max_items;
+      x.mean_batch = pp.reads > 0 ? static_cast<double>(pp.items_moved) / static_cast<double>(pp.reads) : 0;
+      r.pipes.push_back(std::move(x));
+    }
     return r;
   }
 
@@ -1482,6 +1578,7 @@ class engine {
   std::vector<barrier_res> barriers_;
   std::vector<device_res> devices_;
   std::vector<std::string> device_names_;  ///< by device id
+  std::vector<pipe_res> pipes_;            ///< by pipe id
 };
 
 }  // namespace sim

@@ -118,6 +118,18 @@ struct device_result {
   double busy_pct = 0;         ///< busy_ns / duration, %
 };
 
+/// One pipe (workload.hpp `pipe_write`/`pipe_read`): traffic and batching.
+struct pipe_result {
+  std::string name;                 ///< pipe name
+  std::uint64_t writes = 0;         ///< messages written (a blocked write that resumes counts per part)
+  std::uint64_t reads = 0;          ///< reads that took something
+  std::uint64_t items = 0;          ///< items taken by reads
+  double mean_batch = 0;            ///< items / reads: how much a read found waiting
+  std::uint64_t reader_blocks = 0;  ///< times a reader found it empty and blocked
+  std::uint64_t writer_blocks = 0;  ///< times a writer found it full and blocked
+  std::int64_t max_items = 0;       ///< the most items it held
+};
+
 /// Everything one run produces.
 struct run_result {
   std::string policy;                 ///< policy spec as given ("cfs2007:granularity=2ms")
@@ -131,6 +143,7 @@ struct run_result {
   std::uint64_t jain_tasks = 0;       ///< tasks the fairness index covers
   std::vector<task_result> tasks;     ///< per task, in creation order
   std::vector<device_result> devices; ///< per device, in order of first mention in the workload (empty when it has none)
+  std::vector<pipe_result> pipes;     ///< per pipe, in order of first mention in the workload (empty when it has none)
   std::vector<std::string> notes;     ///< workload caveats
 };
 

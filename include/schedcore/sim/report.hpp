@@ -83,6 +83,15 @@ inline std::string to_json(const run_result& r, int ind = 0) {
          ", \"busy_ns\": " + i64(d.busy_ns) + ", \"busy_pct\": " + fmt("%.3f", d.busy_pct) + " }";
   }
   o += "],\n";
+  o += p + "  \"pipes\": [";
+  for (std::size_t i = 0; i < r.pipes.size(); ++i) {
+    const pipe_result& q = r.pipes[i];
+    o += (i ? ", " : "") + std::string("{ \"name\": ") + str(q.name) + ", \"writes\": " + u64(q.writes) +
+         ", \"reads\": " + u64(q.reads) + ", \"items\": " + u64(q.items) + ", \"mean_batch\": " +
+         fmt("%.3f", q.mean_batch) + ", \"reader_blocks\": " + u64(q.reader_blocks) + ", \"writer_blocks\": " +
+         u64(q.writer_blocks) + ", \"max_items\": " + i64(q.max_items) + " }";
+  }
+  o += "],\n";
   o += p + "  \"notes\": [";
   for (std::size_t i = 0; i < r.notes.size(); ++i) o += (i ? ", " : "") + str(r.notes[i]);
   o += "],\n";
@@ -174,6 +183,10 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
     if (c.metric.rfind("busy:", 0) == 0) {  // busy % of the device named after the colon
       for (const auto& d : r.devices)
         if (d.name == c.metric.substr(5)) return cell(d.busy_pct, "%.1f");
+    }
+    if (c.metric.rfind("batch:", 0) == 0) {  // mean items per read of the pipe named after the colon
+      for (const auto& q : r.pipes)
+        if (q.name == c.metric.substr(6)) return cell(q.mean_batch, "%.1f");
     }
     return {};
   }

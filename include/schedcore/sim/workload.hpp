@@ -32,6 +32,17 @@
 ///   fence). Submit-then-wait is synchronous I/O. Device time is not CPU time: a CPU whose
 ///   tasks all wait on a device is idle, which is how fill-rate or disk-bound work shows up as
 ///   idle % (seed 000's "my video card is fill rate limited").
+/// - pipes (`pipe_write`/`pipe_read`): a bounded FIFO of messages between tasks (a pipe, a
+///   pty, a socket), holding at most `pipe_spec::capacity` items (default
+///   `default_pipe_capacity`). A write appends one message of `count` items, or of as many as
+///   the writer's last read returned when `count` is 0 (a filter forwarding what it read). What
+///   does not fit is written when room appears: the writer blocks meanwhile, as write(2) on a
+///   full pipe does. A read takes up to `count` whole messages (0 = every message there),
+///   blocking while the pipe is empty, and costs `duration` + `per_item` x items of CPU work.
+///   Each change wakes every task blocked on the other side; a woken task retries its read or
+///   write when it runs, so a reader that runs late finds, and takes, everything written in
+///   the meantime. That is how the size of a batch (xterm's jump scroll, a server draining its
+///   socket) comes to depend on the scheduler.
 #ifndef SCHEDCORE_SIM_WORKLOAD_HPP
 #define SCHEDCORE_SIM_WORKLOAD_HPP
 
@@ -69,6 +80,8 @@ enum class event_kind : std::uint8_t {
   job,        ///< one interbench periodic job step (see `event::job` fields)
   device_submit,  ///< queue `duration` ns of work on device `ref` and go on (asynchronous, e.g. a GPU batch)
   device_wait,    ///< block until device `ref` has finished everything submitted to it so far
+  pipe_write,     ///< append a message of `count` items to pipe `ref` (blocks while it is full)
+  pipe_read,      ///< take up to `count` messages from pipe `ref` (blocks while empty), then work
 };
 
 /// One step of a task's program. Only the fields the kind uses are read.
@@ -98,7 +111,7 @@ struct event {
   /// pushes step i back by i ms); 0 for Audio/Video/Custom.
   duration_ns pushback = 0;
 
-  /// Resource name: timer, suspend point, mutex, condition, barrier, device, or (fork) task spec name.
+  /// Resource name: timer, suspend point, mutex, condition, barrier, device, pipe, or (fork) task spec name.
   std::string ref;
 
   /// wait, sync: the mutex that protects the condition `ref` (the task must hold it).
@@ -106,6 +119,13 @@ struct event {
 
   /// set_nice: `params.nice` is used. set_policy: all of `params` is used.
   sched_params params{};
+
+  /// pipe_write: items in the message (0 = as many as this task's last pipe_read returned).
+  /// pipe_read: the most messages taken at once (0 = every message in the pipe). >= 0.
+  std::int64_t count = 0;
+
+  /// pipe_read: CPU work per item taken, ns (>= 0), on top of `duration` per read.
+  duration_ns per_item = 0;
 };
 
 /// Convenience constructors, so scenario code reads like a program listing.
@@ -142,6 +162,17 @@ inline event device_submit(std::string ref, duration_ns ns, duration_ns jitter =
 }
 /// Block until device `ref` has completed everything submitted so far.
 inline event device_wait(std::string ref) { event e; e.kind = event_kind::device_wait; e.ref = std::move(ref); return e; }
+/// Write a message of `items` items (0 = as many as the last read returned) into pipe `ref`.
+inline event pipe_write(std::string ref, std::int64_t items = 1) {
+  event e; e.kind = event_kind::pipe_write; e.ref = std::move(ref); e.count = items; return e;
+}
+/// Read up to `max_messages` messages (0 = all) from pipe `ref`, then do `work_ns` + `per_item_ns`
+/// x items of CPU work (+- `jitter` ns on the fixed part).
+inline event pipe_read(std::string ref, std::int64_t max_messages, duration_ns work_ns, duration_ns per_item_ns,
+                       duration_ns jitter = 0) {
+  event e; e.kind = event_kind::pipe_read; e.ref = std::move(ref); e.count = max_messages; e.duration = work_ns;
+  e.per_item = per_item_ns; e.jitter = jitter; return e;
+}
 /// Change nice to `nice`.
 inline event set_nice(int nice) {
   event e; e.kind = event_kind::set_nice; e.params.nice = static_cast<s8>(nice); return e;
@@ -192,6 +223,15 @@ struct task_spec {
   std::string group;
 };
 
+/// Items a pipe holds when the workload does not declare it (`workload::pipes`).
+inline constexpr std::int64_t default_pipe_capacity = 4096;
+
+/// A pipe's declared size (workload.hpp, pipes).
+struct pipe_spec {
+  std::string name;                                ///< the pipe's `ref`
+  std::int64_t capacity = default_pipe_capacity;  ///< most items it holds (> 0)
+};
+
 /// A whole workload.
 struct workload {
   std::string name;               ///< scenario name or file name
@@ -201,6 +241,7 @@ struct workload {
   duration_ns duration = 0;       ///< simulated span, ns (> 0; also the cap when tasks exit earlier)
   std::vector<task_spec> tasks;   ///< in start order (ties broken by this order)
   std::vector<std::string> notes; ///< caveats printed with the results ("memload approximated")
+  std::vector<pipe_spec> pipes;   ///< sizes of pipes (others hold default_pipe_capacity items)
 };
 
 }  // namespace sim

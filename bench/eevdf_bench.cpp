@@ -10,6 +10,8 @@
 //
 // N in {8, 64, 1024, 16384, 262144}; 64-byte-aligned tasks in one dense array, random nice
 // in [-5, 5] (eevdf), fixed-seed xorshift64, build and 3N + 10000 warm-up cycles untimed.
+// The raw tree's task is padded to sizeof(eevdf_task), as in cfs_bench: both sides walk the same
+// memory (cache/TLB footprint) at every N, so the ratio measures only the policy's own work.
 // Targets (issue 5): eevdf cycle within 1.2x of raw tree churn; eevdf pick < 40 ns at 16384.
 #include <benchmark/benchmark.h>
 
@@ -61,12 +63,16 @@ struct eevdf_fixture {
   }
 };
 
+// The raw tree's task: a key and a hook, padded to the eevdf task's size (same cache footprint).
 struct raw_task {
   u64 key;
   schedcore::rb_hook<> node;
-  char pad[64 - sizeof(u64) - sizeof(schedcore::rb_hook<>)];
+  char pad[sizeof(eevdf_task) > sizeof(u64) + sizeof(schedcore::rb_hook<>)
+               ? sizeof(eevdf_task) - sizeof(u64) - sizeof(schedcore::rb_hook<>)
+               : 1];
 };
 struct alignas(64) raw_task_aligned : raw_task {};
+static_assert(sizeof(raw_task_aligned) == sizeof(eevdf_task), "raw tree task must have the eevdf task's footprint");
 
 struct raw_fixture {
   using tree_t = schedcore::rb_tree<raw_task, schedcore::rb_member<&raw_task::node>,

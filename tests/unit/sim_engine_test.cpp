@@ -189,10 +189,21 @@ TEST(SimEngine, MutexHandoffAndTimers) {
   expect_conserved(r);
 }
 
-// Condition ping-pong (xterm-renice's handoff) alternates strictly and never loses a wakeup.
+// Condition ping-pong (sync on a condition under a mutex) alternates strictly and never loses a
+// wakeup: X (first in order) waits, xterm signals it and waits in turn, 5000 times.
 TEST(SimEngine, ConditionPingPongCompletes) {
-  workload w = xterm_renice(0);
-  w.tasks.resize(2);  // Xorg and xterm only: 5000 x (60 + 50) us = 550 ms exactly
+  workload w;
+  w.name = "ping-pong";
+  w.duration = sec(30);
+  const std::vector<event> handoff = {ev::on(event_kind::lock, "tty"), ev::cond(event_kind::sync, "pty", "tty"),
+                                      ev::on(event_kind::unlock, "tty")};
+  std::vector<event> x = handoff, xterm = handoff;
+  x.push_back(ev::run(usec(50)));
+  xterm.push_back(ev::run(usec(60)));
+  task_spec xs = finite("Xorg", x, -1);
+  xs.daemon = true;
+  w.tasks.push_back(xs);
+  w.tasks.push_back(finite("xterm", xterm, 5000));  // 5000 x (60 + 50) us = 550 ms exactly
   const run_result r = ref_entry().run(w, exact_cfg(), {});
   const auto& xt = find(r, "xterm");
   ASSERT_GE(xt.exit_ns, 0);
@@ -466,6 +477,33 @@ TEST(SimEngine, PipeForwardsTheBatchItReadAsOneMessage) {
   expect_conserved(r);
   w.tasks = {finite("a", {ev::run(msec(1))})};
   EXPECT_TRUE(ref_entry().run(w, exact_cfg(), {}).pipes.empty());
+}
+
+// pipe_close is EOF: a reader that finds the pipe closed and empty exits (after taking what was
+// left), a writer to a closed pipe exits (SIGPIPE). src writes 2 lines and closes at 0; cat (behind
+// it) takes both at 0, works 2 ms, finds EOF at 2 and exits; late (behind cat) starts its 5 ms
+// sleep at 2, writes at 7 and dies there.
+TEST(SimEngine, PipeCloseIsEndOfFile) {
+  workload w;
+  w.name = "pipe-eof";
+  w.duration = sec(1);
+  task_spec src = finite("src", {ev::pipe_write("p", 1)}, 1);
+  src.phases[0].loop = 2;
+  phase closing;
+  closing.events = {ev::pipe_close("p")};
+  src.phases.push_back(closing);
+  w.tasks.push_back(src);
+  w.tasks.push_back(finite("cat", {ev::pipe_read("p", 0, 0, msec(1))}, -1));
+  w.tasks.push_back(finite("late", {ev::sleep(msec(5)), ev::pipe_write("p", 1), ev::run(msec(1))}));
+  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  EXPECT_EQ(find(r, "cat").exit_ns, msec(2));
+  EXPECT_EQ(find(r, "cat").cpu_ns, msec(2));
+  EXPECT_EQ(find(r, "late").exit_ns, msec(7));
+  EXPECT_EQ(find(r, "late").cpu_ns, 0);
+  ASSERT_EQ(r.pipes.size(), 1u);
+  EXPECT_EQ(r.pipes[0].items, 2u);
+  EXPECT_EQ(r.pipes[0].reads, 1u);
+  expect_conserved(r);
 }
 
 // Bad pipe input is refused before anything runs.

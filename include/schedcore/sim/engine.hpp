@@ -432,6 +432,7 @@ class engine {
     std::uint64_t items_moved = 0;                  ///< items taken by reads
     std::uint64_t reader_blocks = 0, writer_blocks = 0;  ///< times a reader / writer blocked
     std::int64_t max_items = 0;                     ///< fullest it got, items
+    bool closed = false;                            ///< pipe_close ran: empty means EOF
   };
 
   // ---------------------------------------------------------------- setup
@@ -510,7 +511,8 @@ class engine {
             case event_kind::device_submit:
             case event_kind::device_wait: c.res = lookup(devices, e.ref); break;
             case event_kind::pipe_write:
-            case event_kind::pipe_read: c.res = lookup(pipes, e.ref); break;
+            case event_kind::pipe_read:
+            case event_kind::pipe_close: c.res = lookup(pipes, e.ref); break;
             default: break;
           }
           cp.events.push_back(c);
@@ -1234,6 +1236,10 @@ class engine {
         }
         case event_kind::pipe_write: {
           pipe_res& pp = pipes_[static_cast<std::size_t>(e->res)];
+          if (pp.closed) {  // EPIPE: SIGPIPE's default action ends the writer
+            die(t);
+            return;
+          }
           const std::int64_t want = t.cold->pipe_pending >= 0 ? t.cold->pipe_pending
                                                               : (e->count > 0 ? e->count : t.cold->last_read);
           const std::int64_t put = std::min(want, pp.capacity - pp.items);
@@ -1255,8 +1261,18 @@ class engine {
           t.cold->pipe_pending = -1;
           break;
         }
+        case event_kind::pipe_close: {
+          pipe_res& pp = pipes_[static_cast<std::size_t>(e->res)];
+          pp.closed = true;
+          wake_all(pp.readers, ci);  // to see the EOF
+          break;
+        }
         case event_kind::pipe_read: {
           pipe_res& pp = pipes_[static_cast<std::size_t>(e->res)];
+          if (pp.items == 0 && pp.closed) {  // EOF: the reader's program ends
+            die(t);
+            return;
+          }
           if (pp.items == 0) {
             ++pp.reader_blocks;
             pp.readers.push_back(&t);

@@ -39,6 +39,9 @@
 ///   does not fit is written when room appears: the writer blocks meanwhile, as write(2) on a
 ///   full pipe does. A read takes up to `count` whole messages (0 = every message there),
 ///   blocking while the pipe is empty, and costs `duration` + `per_item` x items of CPU work.
+///   `pipe_close` marks the end of the data (the last writer closed it): a read that finds the
+///   pipe closed and empty ends the reader's program, as a read returning 0 (EOF) ends a cat or
+///   an xterm whose child exited. A write to a closed pipe ends the writer (SIGPIPE).
 ///   Each change wakes every task blocked on the other side; a woken task retries its read or
 ///   write when it runs, so a reader that runs late finds, and takes, everything written in
 ///   the meantime. That is how the size of a batch (xterm's jump scroll, a server draining its
@@ -82,6 +85,7 @@ enum class event_kind : std::uint8_t {
   device_wait,    ///< block until device `ref` has finished everything submitted to it so far
   pipe_write,     ///< append a message of `count` items to pipe `ref` (blocks while it is full)
   pipe_read,      ///< take up to `count` messages from pipe `ref` (blocks while empty), then work
+  pipe_close,     ///< no more data: readers of pipe `ref` exit once it is empty (EOF)
 };
 
 /// One step of a task's program. Only the fields the kind uses are read.
@@ -173,6 +177,8 @@ inline event pipe_read(std::string ref, std::int64_t max_messages, duration_ns w
   event e; e.kind = event_kind::pipe_read; e.ref = std::move(ref); e.count = max_messages; e.duration = work_ns;
   e.per_item = per_item_ns; e.jitter = jitter; return e;
 }
+/// Close pipe `ref`: its readers exit once they have taken everything in it.
+inline event pipe_close(std::string ref) { event e; e.kind = event_kind::pipe_close; e.ref = std::move(ref); return e; }
 /// Change nice to `nice`.
 inline event set_nice(int nice) {
   event e; e.kind = event_kind::set_nice; e.params.nice = static_cast<s8>(nice); return e;

@@ -279,7 +279,10 @@ inline std::vector<table_column> family_columns(const std::string& family) {
                        {"key max ms", "xterm", "lat_max_ms"},
                        {"X p99 ms", "Xorg", "lat_p99_ms"}});
   } else if (family == "xterm-renice") {
-    c.insert(c.end(), {{"seq ms", "xterm", "life_ms"}, {"X p99 ms", "Xorg", "lat_p99_ms"}, {"X max ms", "Xorg", "lat_max_ms"}});
+    c.insert(c.end(), {{"seq ms", "xterm", "life_ms"},
+                       {"lines/read", "", "batch:pty"},
+                       {"X p99 ms", "Xorg", "lat_p99_ms"},
+                       {"X max ms", "Xorg", "lat_max_ms"}});
   } else {
     c.insert(c.end(), {{"makespan s", "", "makespan_s"}, {"jain", "", "jain"}, {"starve ms", "", "starve_ms"}});
   }

@@ -247,33 +247,60 @@ inline workload games_renice(int xnice) {
 }
 
 /// xterm-renice (seed 004): `time xterm -e seq 1 5000` on Willy Tarreau's desktop (one CPU,
-/// HZ=1000). The pipeline: seq writes lines into the pty; xterm reads them, parses and sends
-/// drawing requests to X, waiting for X to catch up (xterm and X alternate strictly, each
-/// waking the other through a condition): xterm 60 us, X 50 us a line (his top(1) shows X
-/// doing about twice xterm's share for `find`; seq's lines are shorter). Background load: the rest of an
-/// ordinary desktop (top shows load average 0.6): a mail/clock client polling every 100 ms
-/// (5 ms of work) and a periodic daemon (2 ms every 50 ms), ~9 % CPU together. X at nice
-/// `xnice`. Non-daemon: makespan = the pipeline's completion time.
+/// HZ=1000), X at nice `xnice`. The metric is xterm's lifetime (what `time` measures).
+/// The pipeline, as three tasks and two pipes (workload.hpp pipes):
+/// - seq writes its 5000 lines one write(2) each (stdout on a tty is line-buffered), 8 us of
+///   CPU a line (the write and the pty's line discipline), into the pty: 800 lines (a 4 KB
+///   buffer of ~5-byte lines). It blocks only when the pty is full, and closes it at exit.
+/// - xterm reads *everything* waiting in the pty (one read, 15 us) and parses it (35 us a
+///   line), then sends X one request batch for all of it: jump scroll, xterm's default, scrolls
+///   by the number of lines it found in one CopyArea instead of once per line. So the size of a
+///   batch is however many lines seq wrote between xterm's reads: it depends on whether the
+///   scheduler lets seq go on writing when its write wakes xterm. xterm exits at EOF.
+/// - X serves one batch per read from its socket (1000 lines: a unix socket's buffer): 150 us
+///   for the scroll (an unaccelerated CopyArea of the window) plus 12 us per line of text.
+///   Per line that is 8 + 35 + 12 us whatever happens, plus 165 us of fixed costs per batch:
+///   one line per batch takes about 1.0 s for 5000 lines, the whole pty per batch about 0.3 s
+///   (the seed: 0.42-0.53 s with Nick's scheduler). The costs are estimates for a ~1 GHz
+///   machine of 2004; the directions below hold from 4 to 16 us for seq, 20 to 35 us for
+///   xterm's line, 60 to 300 us for the scroll and 200 to 800 lines of pty.
+/// - History, as on a real desktop: X has been idle on its socket, and the login shell of
+///   another terminal at its prompt, for 2 s when the shell forks xterm, which forks seq. Each
+///   policy's own fork rule decides what the children inherit (2.6's sched_fork gives a child
+///   part of its parent's sleep credit). Without that history every task starts as a fresh CPU
+///   hog and no policy ever lets xterm preempt seq.
+/// Background: the rest of an ordinary desktop (load average 0.6): a mail/clock client polling
+/// every 100 ms (5 ms of work) and a periodic daemon (2 ms every 50 ms), ~9 % CPU together.
+/// Leaves out: X's own request batching and event queue, xterm's select loop on the X socket,
+/// the screen-height cap on one jump, the tty layer's flip buffer.
 inline workload xterm_renice(int xnice) {
   using namespace scen;
   workload w;
   w.name = "xterm-renice/xnice" + std::to_string(xnice);
-  w.description = "1 CPU: xterm (5000 lines, 60 us each) <-> X (50 us render) ping-pong + light desktop background "
-                  "(~9 % CPU); X at nice " + std::to_string(xnice);
+  w.description = "1 CPU: an idle shell forks xterm -e seq 1 5000 at 2 s: seq (8 us a line) -> pty (800 lines) -> xterm "
+                  "(15 us a read + 35 us a line; jump scroll: one X request per read) -> socket -> X (150 us a scroll + "
+                  "12 us a line) + light desktop background (~9 % CPU); X at nice " + std::to_string(xnice);
   w.cpus = 1;
   w.hz = 1000;
   w.duration = sec(30);
-  const std::vector<event> handoff = {ev::on(event_kind::lock, "tty"), ev::cond(event_kind::sync, "pty", "tty"),
-                                      ev::on(event_kind::unlock, "tty")};
-  std::vector<event> xterm = handoff;
-  xterm.push_back(ev::run(usec(60)));
-  task_spec xt = task("xterm", 0, xterm, false, "pipeline");
-  xt.loop = 1;
-  xt.phases[0].loop = 5000;
-  std::vector<event> x = handoff;
-  x.push_back(ev::run(usec(50)));
-  w.tasks.push_back(task("Xorg", xnice, x, true, "pipeline"));
-  w.tasks.push_back(xt);
+  w.pipes = {{"pty", 800}, {"xsock", 1000}};
+  // The login shell of another terminal: idle at its prompt while the command is typed, then
+  // runs `time xterm -e seq 1 5000` and waits for it.
+  w.tasks.push_back(task("shell", 0, {ev::sleep(sec(2)), ev::on(event_kind::fork, "xterm"), ev::on(event_kind::suspend, "wait4")},
+                         true, "shell"));
+  task_spec xterm = task("xterm", 0, {ev::pipe_read("pty", 0, usec(15), usec(35)), ev::pipe_write("xsock", 0)}, false,
+                         "pipeline");
+  xterm.instances = 0;  // forked by the shell
+  xterm.loop = 1;       // the read loop ends at EOF
+  xterm.phases.insert(xterm.phases.begin(), phase{"exec", 1, {ev::on(event_kind::fork, "seq")}});
+  w.tasks.push_back(xterm);
+  task_spec seq = task("seq", 0, {ev::run(usec(8)), ev::pipe_write("pty", 1)}, false, "pipeline");
+  seq.instances = 0;  // forked by xterm
+  seq.loop = 1;
+  seq.phases[0].loop = 5000;
+  seq.phases.push_back(phase{"exit", 1, {ev::pipe_close("pty")}});  // EOF for xterm
+  w.tasks.push_back(seq);
+  w.tasks.push_back(task("Xorg", xnice, {ev::pipe_read("xsock", 1, usec(150), usec(12))}, true, "pipeline"));
   w.tasks.push_back(task("mailer", 0, {ev::sleep(msec(100)), ev::run(msec(5))}, true, "load"));
   w.tasks.push_back(task("daemon", 0, {ev::sleep(msec(50)), ev::run(msec(2))}, true, "load"));
   return w;

@@ -324,7 +324,17 @@ int real_main(int argc, char** argv) {
     print_list(reg);
     return 0;
   }
-  const auto workloads = resolve_workloads(o);
+  auto workloads = resolve_workloads(o);
+  if (o.command == "run" && !o.trace.empty() && workloads.size() > 1) {
+    // A name that is both a scenario and its family ("desktop-2007") means the scenario itself
+    // when one trace file is asked for.
+    for (const auto& w : workloads)
+      if (w.w.name == o.scenario) {
+        const job_workload only = w;
+        workloads.assign(1, only);
+        break;
+      }
+  }
   std::vector<job> jobs;
   if (o.command == "run") {
     if (!o.policies.empty() || !o.knob.empty()) throw sim::usage_error("run takes --policy (one), not --policies/--knob");

@@ -77,6 +77,8 @@ TEST(SchedsimCli, TraceFileStartsWithTracerHeader) {
   EXPECT_NE(t.find(": sched_switch: prev_comm="), std::string::npos);
   EXPECT_NE(t.find(": sched_waking: comm="), std::string::npos);
   EXPECT_EQ(run("run --scenario games-renice --policy ref-rr --trace " + path).code, 2);  // two workloads
+  // A name that is a scenario and its family at once traces the scenario itself.
+  EXPECT_EQ(run("run --scenario desktop-2007 --policy ref-rr --duration 100ms --trace " + path).code, 0);
 }
 
 TEST(SchedsimCli, CompareSeedTables) {

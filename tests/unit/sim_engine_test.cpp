@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "schedcore/policy/o1.hpp"
 #include "schedcore/policy/rt.hpp"
+#include "schedcore/policy/sd.hpp"
 #include "schedcore/sim/engine.hpp"
 #include "schedcore/sim/reference_rr.hpp"
 #include "schedcore/sim/registry.hpp"
@@ -257,6 +259,68 @@ TEST(SimEngine, TraceLinesMatchFtraceAndPerfetto) {
   }
   EXPECT_GT(switches, 10);
   EXPECT_GT(wakes, 10);
+}
+
+// Traces print the policy's dynamic priority where it has one (the kernel's p->prio, as ftrace
+// does), so interactivity decisions can be read off Perfetto. o1, nice 0, 1 CPU: a task that
+// sleeps 10 ms per 1 ms of work reaches the full sleep_avg (MAX_SLEEP_AVG 1 s) and bonus +5:
+// prio 115; a CPU hog beside it sinks to the full penalty: 125 (2.6.21 effective_prio).
+// SD: a nice-0 hog walks down the staircase, so its printed prio takes several values in
+// 100..139. A policy without dynamic priorities (the reference RR) prints 120 + nice.
+std::vector<std::pair<std::string, int>> switched_in(const std::string& trace) {
+  std::vector<std::pair<std::string, int>> v;
+  const std::regex next(R"(next_comm=(\S+) next_pid=\d+ next_prio=(-?\d+))");
+  std::istringstream in(trace);
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line))
+    if (std::regex_search(line, m, next)) v.emplace_back(m[1], std::stoi(m[2]));
+  return v;
+}
+TEST(SimEngine, TracesPrintTheDynamicPriority) {
+  workload w;
+  w.name = "prio";
+  w.duration = sec(3);
+  task_spec sleeper = finite("sleeper", {ev::sleep(msec(10)), ev::run(msec(1))}, -1);
+  task_spec hog = finite("hog", {ev::run(msec(100))}, -1);
+  w.tasks = {sleeper, hog};
+  run_config c = exact_cfg();
+  {
+    using o1_task = sim_task<rt_entity, o1_entity>;
+    trace_writer tw;
+    c.trace = &tw;
+    make_entry<o1_task, rt_policy<o1_task>, o1_policy<o1_task>>("o1", "o1").run(w, c, {});
+    int last_sleeper = 0, last_hog = 0;
+    for (const auto& [comm, prio] : switched_in(tw.text())) (comm == "sleeper" ? last_sleeper : last_hog) = prio;
+    EXPECT_EQ(last_sleeper, 115);
+    EXPECT_EQ(last_hog, 125);
+  }
+  {
+    using sd_task = sim_task<rt_entity, sd_entity>;
+    trace_writer tw;
+    c.trace = &tw;
+    make_entry<sd_task, rt_policy<sd_task>, sd_policy<sd_task>>("sd", "sd").run(w, c, {});
+    std::vector<int> hog_prios;
+    for (const auto& [comm, prio] : switched_in(tw.text()))
+      if (comm == "hog") hog_prios.push_back(prio);
+    ASSERT_FALSE(hog_prios.empty());
+    for (int p : hog_prios) {
+      EXPECT_GE(p, 100);
+      EXPECT_LE(p, 139);
+    }
+    std::sort(hog_prios.begin(), hog_prios.end());
+    EXPECT_GE(std::unique(hog_prios.begin(), hog_prios.end()) - hog_prios.begin(), 3);
+  }
+  {
+    trace_writer tw;
+    c.trace = &tw;
+    ref_entry().run(w, c, {});
+    for (const auto& [comm, prio] : switched_in(tw.text())) {
+      if (comm != "swapper/0") {
+        EXPECT_EQ(prio, 120) << comm;
+      }
+    }
+  }
 }
 
 // A tiny strict JSON validator (RFC 8259 grammar, no extensions).

@@ -257,6 +257,9 @@ class nicksched_policy {
     return EntityOf::get(woken).prio < EntityOf::get(curr).prio;
   }
 
+  /// `t`'s dynamic priority, the patch's `p->prio` (100..159 on its doubled scale, lower is
+  /// better; what ftrace prints). Valid queued or not: the last value computed.
+  static int trace_prio(const Task& t) noexcept { return EntityOf::get(t).prio; }
   /// Queued tasks in both arrays, including a running one.
   usize nr_runnable() const noexcept { return arrays_[0].nr_queued() + arrays_[1].nr_queued(); }
 

@@ -338,6 +338,9 @@ class o1_policy {
     return w.prio < EntityOf::get(curr).prio;
   }
 
+  /// `t`'s dynamic priority, the kernel's `p->prio` (100..139, lower is better; what ftrace's
+  /// sched_switch prints as prev_prio/next_prio). Valid queued or not: the last value computed.
+  static int trace_prio(const Task& t) noexcept { return EntityOf::get(t).prio; }
   /// Queued tasks in both arrays, including a running one.
   usize nr_runnable() const noexcept { return arrays_[0].nr_queued() + arrays_[1].nr_queued(); }
 

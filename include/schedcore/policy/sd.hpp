@@ -343,6 +343,15 @@ class sd_policy {
     if (expired(e)) return expired_base + e.slot;
     return level_now(e);
   }
+  /// `t`'s dynamic priority as SD's `p->prio` (what ftrace prints): 100 + its level on the
+  /// staircase (the rq's current level if that moved past it), 100 + its slot when expired or
+  /// not queued (where it last was), 139 for SCHED_IDLEPRIO.
+  int trace_prio(const Task& t) const noexcept {
+    const sd_entity& e = EntityOf::get(t);
+    if (e.kind == sched_kind::idle) return 139;
+    const unsigned level = e.on_rq && !expired(e) ? level_now(e) : e.slot;
+    return 100 + static_cast<int>(level < sd_levels ? level : sd_levels - 1);
+  }
   /// Major rotations so far (SD's `rq->prio_rotation`).
   u64 prio_rotation() const noexcept { return queue_.rotation_epoch(); }
   /// The rq's current level (lower levels have closed this rotation).

@@ -274,6 +274,12 @@ inline const char* kind_name(sched_kind k) {
   }
   return "normal";
 }
+/// True when policy P has `trace_prio(const Task&)` (its dynamic priority for traces).
+template <class P, class T, class = void>
+struct has_trace_prio : std::false_type {};
+template <class P, class T>
+struct has_trace_prio<P, T, std::void_t<decltype(std::declval<const P&>().trace_prio(std::declval<const T&>()))>>
+    : std::true_type {};
 }  // namespace detail_sim
 /// @endcond
 
@@ -1012,13 +1018,21 @@ class engine {
     if (t == nullptr) return {"<idle>", 0};
     return {comm_of(*t), t->pid};
   }
-  static int prio(const task_type& t) {
+  /// The priority ftrace prints for `t`: rt 99 - rt_priority, deadline -1, otherwise the
+  /// policy's dynamic priority when it has one (`trace_prio`, the kernel's `p->prio`: o1, sd,
+  /// nicksched), else 120 + nice (the fair classes' static priority, as the kernel prints it).
+  int prio(const task_type& t) const {
     switch (t.params.kind) {
       case sched_kind::fifo:
       case sched_kind::rr: return rt_priority_max - t.params.rt_priority;
       case sched_kind::deadline: return -1;
-      default: return 120 + t.params.nice;
+      default: break;
     }
+    using fair_type = typename stack_type::template class_type<stack_type::nr_classes - 1>;
+    if constexpr (detail_sim::has_trace_prio<fair_type, task_type>::value) {
+      if (t.cpu >= 0) return cpus_[static_cast<std::size_t>(t.cpu)].rq.template get<stack_type::nr_classes - 1>().trace_prio(t);
+    }
+    return 120 + t.params.nice;
   }
 
   // ---------------------------------------------------------------- balance

@@ -1283,9 +1283,12 @@ class engine {
         }
         case event_kind::pipe_read: {
           pipe_res& pp = pipes_[static_cast<std::size_t>(e->res)];
-          if (pp.items == 0 && pp.closed) {  // EOF: the reader's program ends
-            die(t);
-            return;
+          if (pp.items == 0 && pp.closed) {
+            // EOF: this phase's repetitions end here; the program goes on with its next phase
+            // (a filter closing its own output) or, after its last, exits.
+            t.phase_loops_left = 1;
+            t.ev = static_cast<std::uint32_t>(specs_[static_cast<std::size_t>(t.spec)].phases[t.ph].events.size());
+            break;
           }
           if (pp.items == 0) {
             ++pp.reader_blocks;

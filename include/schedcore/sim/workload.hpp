@@ -40,8 +40,10 @@
 ///   full pipe does. A read takes up to `count` whole messages (0 = every message there),
 ///   blocking while the pipe is empty, and costs `duration` + `per_item` x items of CPU work.
 ///   `pipe_close` marks the end of the data (the last writer closed it): a read that finds the
-///   pipe closed and empty ends the reader's program, as a read returning 0 (EOF) ends a cat or
-///   an xterm whose child exited. A write to a closed pipe ends the writer (SIGPIPE).
+///   pipe closed and empty is EOF. It ends the repetitions of the reader's current phase: the
+///   program goes on with its next phase (a filter closing its own output), or exits after its
+///   last, as a read returning 0 ends a cat or an xterm whose child exited. A write to a closed
+///   pipe ends the writer (SIGPIPE).
 ///   Each change wakes every task blocked on the other side; a woken task retries its read or
 ///   write when it runs, so a reader that runs late finds, and takes, everything written in
 ///   the meantime. That is how the size of a batch (xterm's jump scroll, a server draining its
@@ -85,7 +87,7 @@ enum class event_kind : std::uint8_t {
   device_wait,    ///< block until device `ref` has finished everything submitted to it so far
   pipe_write,     ///< append a message of `count` items to pipe `ref` (blocks while it is full)
   pipe_read,      ///< take up to `count` messages from pipe `ref` (blocks while empty), then work
-  pipe_close,     ///< no more data: readers of pipe `ref` exit once it is empty (EOF)
+  pipe_close,     ///< no more data: a read of pipe `ref` once it is empty ends the reader's phase (EOF)
 };
 
 /// One step of a task's program. Only the fields the kind uses are read.
@@ -177,7 +179,7 @@ inline event pipe_read(std::string ref, std::int64_t max_messages, duration_ns w
   event e; e.kind = event_kind::pipe_read; e.ref = std::move(ref); e.count = max_messages; e.duration = work_ns;
   e.per_item = per_item_ns; e.jitter = jitter; return e;
 }
-/// Close pipe `ref`: its readers exit once they have taken everything in it.
+/// Close pipe `ref`: once empty, a read of it is EOF (ends the reader's current phase).
 inline event pipe_close(std::string ref) { event e; e.kind = event_kind::pipe_close; e.ref = std::move(ref); return e; }
 /// Change nice to `nice`.
 inline event set_nice(int nice) {

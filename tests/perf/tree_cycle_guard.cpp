@@ -1,0 +1,200 @@
+// The tree policies' cycle guard driver: K measured scheduling cycles of cfs or eevdf, or of the
+// raw rb_tree churn they are built on, at run-queue length N. tree_cycle_guard.sh runs it under
+// `valgrind --tool=callgrind --toggle-collect=tree_cycle_guard_rounds` and compares the
+// instruction counts per cycle, policy against raw tree, at the same N. Deterministic: a
+// fixed-seed xorshift64, no clock; setup and warm-up (3N + 10000 cycles) are not collected.
+//
+//   tree_cycle_guard STRUCTURE N      STRUCTURE: cfs | cfs_raw | eevdf | eevdf_raw
+//
+// The cycles are the benchmarks' (bench/cfs_bench.cpp, bench/eevdf_bench.cpp):
+//   cfs        N nice-0 hogs: advance the clock by 1 + U[0, 4 ms), put_prev (update_curr,
+//              reinsert), pick_next, set_next (erase);
+//   cfs_raw    the same churn on a plain rb_tree with the cfs task's size: key += the same
+//              delta, insert, front, erase;
+//   eevdf      N tasks at nice U[-5, 5]: pick_next, set_next, advance 1 + U[0, 4 ms), put_prev;
+//   eevdf_raw  pop the minimum of a plain rb_tree (tasks of the eevdf task's size), key +=
+//              1 + U[0, 4 ms), insert.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "schedcore/intrusive/rb_tree.hpp"
+#include "schedcore/policy/cfs.hpp"
+#include "schedcore/policy/eevdf.hpp"
+
+#if defined(__clang__)
+#define TREE_GUARD_MEASURED extern "C" __attribute__((noinline, used))
+#else
+#define TREE_GUARD_MEASURED extern "C" __attribute__((noipa, used))
+#endif
+
+namespace {
+
+namespace sc = schedcore;
+using u64 = std::uint64_t;
+constexpr u64 kSlice = 4000000;  // 4 ms in ns
+constexpr int kRounds = 20000;
+
+struct xorshift64 {
+  u64 s = 0x2545f4914f6cdd1dull;
+  u64 operator()() noexcept {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+  }
+};
+
+template <std::size_t Size>
+struct raw_task {
+  u64 key = 0;
+  sc::rb_hook<> node;
+  char pad[Size - sizeof(u64) - sizeof(sc::rb_hook<>)] = {};
+};
+
+struct cfs_task : sc::cfs_entity {
+  int id = 0;
+};
+struct alignas(64) eevdf_task : sc::eevdf_entity {};
+
+struct base {
+  virtual ~base() = default;
+  virtual void cycle() = 0;
+};
+
+struct cfs_fixture final : base {
+  std::vector<cfs_task> tasks;
+  sc::cfs_policy<cfs_task> p;
+  xorshift64 rng;
+  sc::sched_time now{};
+  cfs_task* curr = nullptr;
+  explicit cfs_fixture(std::size_t n) : tasks(n) {
+    for (auto& t : tasks) {
+      (void)p.setup(t, sc::sched_params{});
+      p.enqueue(t, now, sc::enqueue_flags::wakeup);
+    }
+    curr = p.pick_next(now);
+    p.set_next(*curr, now);
+  }
+  void cycle() override {
+    now += static_cast<std::int64_t>(1 + rng() % kSlice);
+    p.put_prev(*curr, now);
+    curr = p.pick_next(now);
+    p.set_next(*curr, now);
+  }
+};
+
+struct cfs_raw_fixture final : base {
+  using task = raw_task<sizeof(cfs_task)>;
+  using tree_t = sc::rb_tree<task, sc::rb_member<&task::node>, sc::rb_member_wrap_less<&task::key>>;
+  std::vector<task> tasks;
+  tree_t tree;
+  xorshift64 rng;
+  task* curr = nullptr;
+  explicit cfs_raw_fixture(std::size_t n) : tasks(n) {
+    for (auto& t : tasks) tree.insert(t);
+    curr = tree.front();
+    tree.erase(*curr);
+  }
+  void cycle() override {
+    curr->key += 1 + rng() % kSlice;
+    tree.insert(*curr);
+    curr = tree.front();
+    tree.erase(*curr);
+  }
+};
+
+struct eevdf_fixture final : base {
+  std::vector<eevdf_task> tasks;
+  sc::eevdf_policy<eevdf_task> rq;
+  xorshift64 rng;
+  sc::sched_time now{1ull << 60};
+  explicit eevdf_fixture(std::size_t n) : tasks(n) {
+    for (auto& t : tasks) {
+      const int nice = static_cast<int>(rng() % 11) - 5;
+      (void)rq.setup(t, sc::sched_params{sc::sched_kind::normal, static_cast<std::int8_t>(nice), 0, 0, 0, 0});
+      rq.enqueue(t, now, sc::enqueue_flags::wakeup);
+      now += 1000;
+    }
+  }
+  void cycle() override {
+    eevdf_task* t = rq.pick_next(now);
+    rq.set_next(*t, now);
+    now += static_cast<std::int64_t>(1 + rng() % kSlice);
+    rq.put_prev(*t, now);
+  }
+};
+
+struct alignas(64) eevdf_raw_task : raw_task<sizeof(eevdf_task)> {};
+struct eevdf_raw_fixture final : base {
+  using tree_t = sc::rb_tree<raw_task<sizeof(eevdf_task)>, sc::rb_member<&raw_task<sizeof(eevdf_task)>::node>,
+                             sc::rb_member_wrap_less<&raw_task<sizeof(eevdf_task)>::key>>;
+  std::vector<eevdf_raw_task> tasks;
+  tree_t tree;
+  xorshift64 rng;
+  explicit eevdf_raw_fixture(std::size_t n) : tasks(n) {
+    for (auto& t : tasks) {
+      t.key = (1ull << 60) + rng() % kSlice;
+      tree.insert(t);
+    }
+  }
+  void cycle() override {
+    auto* t = tree.pop_front();
+    t->key += 1 + rng() % kSlice;
+    tree.insert(*t);
+  }
+};
+
+// The fixtures are final and called through a pointer of their own type inside the measured
+// function, so each cycle inlines; the virtual only picks the fixture.
+template <class F>
+void rounds(F& f) {
+  for (int i = 0; i < kRounds; ++i) {
+    f.cycle();
+    __asm__ volatile("" ::: "memory");
+  }
+}
+
+base* g_fixture = nullptr;
+int g_kind = 0;
+
+}  // namespace
+
+TREE_GUARD_MEASURED void tree_cycle_guard_rounds() {
+  switch (g_kind) {
+    case 0: rounds(*static_cast<cfs_fixture*>(g_fixture)); break;
+    case 1: rounds(*static_cast<cfs_raw_fixture*>(g_fixture)); break;
+    case 2: rounds(*static_cast<eevdf_fixture*>(g_fixture)); break;
+    default: rounds(*static_cast<eevdf_raw_fixture*>(g_fixture)); break;
+  }
+}
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: tree_cycle_guard cfs|cfs_raw|eevdf|eevdf_raw N\n");
+    return 2;
+  }
+  const std::size_t n = std::strtoul(argv[2], nullptr, 10);
+  if (n < 2) {
+    std::fprintf(stderr, "tree_cycle_guard: N must be >= 2\n");
+    return 2;
+  }
+  const char* const names[] = {"cfs", "cfs_raw", "eevdf", "eevdf_raw"};
+  g_kind = -1;
+  for (int k = 0; k < 4; ++k)
+    if (std::strcmp(argv[1], names[k]) == 0) g_kind = k;
+  switch (g_kind) {
+    case 0: g_fixture = new cfs_fixture(n); break;
+    case 1: g_fixture = new cfs_raw_fixture(n); break;
+    case 2: g_fixture = new eevdf_fixture(n); break;
+    case 3: g_fixture = new eevdf_raw_fixture(n); break;
+    default: std::fprintf(stderr, "tree_cycle_guard: unknown structure '%s'\n", argv[1]); return 2;
+  }
+  for (std::size_t i = 0; i < 3 * n + 10000; ++i) g_fixture->cycle();
+  tree_cycle_guard_rounds();
+  std::printf("%s N=%zu rounds=%d\n", argv[1], n, kRounds);
+  delete g_fixture;
+  return 0;
+}

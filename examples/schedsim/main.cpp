@@ -6,7 +6,7 @@
 //   schedsim compare --scenario NAME|all | --rt-app FILE [--policies SPEC,SPEC,...] [options]
 //   schedsim sweep   --scenario NAME | --rt-app FILE --policy NAME --knob KNOB=v1,v2,... [options]
 //
-// options: --cpus N  --hz N  --duration TIME  --seed N  --format table|json|csv  --trace FILE
+// options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
 //          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --jobs N
 //          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
 // Exit: 0 ok, 2 usage error, 3 bad input file.
@@ -48,6 +48,7 @@ struct options {
   std::string scenario, rtapp, policy, policies, knob, format = "table", trace;
   int cpus = 0, hz = 0, jobs = 0;
   std::int64_t duration = 0;
+  std::int64_t warmup = 0;  // statistics cover [warmup, end)
   std::uint64_t seed = 1;
   int seeds = 1;  // compare/sweep: replications, seeds seed .. seed + seeds - 1
   bool host_timing = true;
@@ -61,10 +62,11 @@ const char* usage_text =
     "       schedsim sweep   --scenario NAME | --rt-app FILE --policy NAME --knob KNOB=v1,v2,... [--seeds N] [options]\n"
     "       schedsim plot    --scenario NAME [--policies SPEC,...] --out DIR [--bench CSV] [--only LIST] [options]\n"
     "       schedsim report  --scenario NAME [--policies SPEC,...] -o FILE.html [--bench CSV] [--timeline TIME] [options]\n"
-    "options: --cpus N --hz N --duration TIME --seed N --format table|json|csv --trace FILE\n"
+    "options: --cpus N --hz N --duration TIME --warmup TIME --seed N --format table|json|csv --trace FILE\n"
     "         --cs-cost TIME --refill TIME --refill-half TIME --balance TIME --jobs N --no-host-timing\n"
     "--seeds N: run every policy under seeds --seed .. --seed + N - 1; tables show mean +-sd (sample) over them,\n"
     "         json and csv every run\n"
+    "--warmup TIME: statistics cover [TIME, end) (the start-up transient is left out; the scheduler's state is kept)\n"
     "times accept units: 500us, 2ms, 10s (no unit = ns)\n";
 
 std::int64_t parse_time_arg(const std::string& flag, const std::string& v, std::int64_t min) {
@@ -108,6 +110,7 @@ options parse_args(int argc, char** argv) {
     else if (a == "--seed") o.seed = static_cast<std::uint64_t>(parse_int_arg(a, val(), 0, INT64_MAX));
     else if (a == "--seeds") o.seeds = static_cast<int>(parse_int_arg(a, val(), 1, 10000));
     else if (a == "--duration") o.duration = parse_time_arg(a, val(), 1);
+    else if (a == "--warmup") o.warmup = parse_time_arg(a, val(), 0);
     else if (a == "--cs-cost") o.machine.cs_cost_ns = parse_time_arg(a, val(), 0);
     else if (a == "--refill") o.machine.refill_ns = parse_time_arg(a, val(), 0);
     else if (a == "--refill-half") o.machine.refill_half_ns = parse_time_arg(a, val(), 1);
@@ -187,6 +190,7 @@ void run_jobs(std::vector<job>& jobs, const options& o, sim::trace_writer* trace
   cfg.cpus = o.cpus;
   cfg.hz = o.hz;
   cfg.duration_ns = o.duration;
+  cfg.warmup_ns = o.warmup;
   cfg.seed = o.seed;
   cfg.machine = o.machine;
   cfg.host_timing = o.host_timing;
@@ -236,6 +240,12 @@ void print_list(const sim::registry& reg) {
   std::printf("\nscenarios:\n");
   for (const auto& d : sim::builtin_scenarios()) std::printf("  %s\n", d.name.c_str());
   std::printf("  interbench/all\n");
+}
+
+std::string fmt_seconds(std::int64_t ns) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f", static_cast<double>(ns) / 1e9);
+  return b;
 }
 
 void emit(const std::vector<job>& jobs, const options& o, bool seed_tables) {
@@ -305,8 +315,9 @@ void emit(const std::vector<job>& jobs, const options& o, bool seed_tables) {
     std::vector<std::vector<const sim::run_result*>> rows;
     for (const row_group& g : groups) rows.push_back(g.runs);
     const std::string table = sim::seed_table_replicated(rows, f);
-    std::printf("== %s (cpus %d, hz %d, %.1f s simulated%s) ==\n%s", name.c_str(), r0->cpus, r0->hz,
-                static_cast<double>(r0->duration_ns) / 1e9, over.c_str(), table.c_str());
+    const std::string span = r0->warmup_ns > 0 ? " measured after a " + fmt_seconds(r0->warmup_ns) + " s warm-up" : " simulated";
+    std::printf("== %s (cpus %d, hz %d, %.1f s%s%s) ==\n%s", name.c_str(), r0->cpus, r0->hz,
+                static_cast<double>(r0->duration_ns) / 1e9, span.c_str(), over.c_str(), table.c_str());
     for (const auto& n : r0->notes) std::printf("note: %s\n", n.c_str());
     std::printf("\n");
   }
@@ -325,6 +336,12 @@ int real_main(int argc, char** argv) {
     return 0;
   }
   auto workloads = resolve_workloads(o);
+  for (const auto& jw : workloads) {
+    const std::int64_t d = o.duration > 0 ? o.duration : jw.w.duration;
+    if (o.warmup >= d)
+      throw sim::usage_error("--warmup: " + std::to_string(o.warmup) + " ns is not shorter than the duration of " +
+                             jw.w.name + " (" + std::to_string(d) + " ns)");
+  }
   if (o.command == "run" && !o.trace.empty() && workloads.size() > 1) {
     // A name that is both a scenario and its family ("desktop-2007") means the scenario itself
     // when one trace file is asked for.

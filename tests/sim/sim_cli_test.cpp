@@ -81,6 +81,15 @@ TEST(SchedsimCli, TraceFileStartsWithTracerHeader) {
   EXPECT_EQ(run("run --scenario desktop-2007 --policy ref-rr --duration 100ms --trace " + path).code, 0);
 }
 
+// --warmup: statistics from then on, said in the table header; not shorter than the run: usage.
+TEST(SchedsimCli, WarmupWindow) {
+  const result r = run("compare --scenario kernbench-4cpu --policies ref-rr --duration 3s --warmup 1s --no-host-timing");
+  ASSERT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("2.0 s measured after a 1.0 s warm-up"), std::string::npos) << r.out;
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --policy ref-rr --duration 1s --warmup 1s").code, 2);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --policy ref-rr --warmup -5ms").code, 2);
+}
+
 TEST(SchedsimCli, CompareSeedTables) {
   const result r = run("compare --scenario xterm-renice --policies ref-rr --duration 2s");
   ASSERT_EQ(r.code, 0);

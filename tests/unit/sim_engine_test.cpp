@@ -98,6 +98,75 @@ TEST(SimEngine, HandComputedRoundRobin) {
   expect_conserved(r);
 }
 
+// The same toy with a 15 ms warm-up: the schedule is unchanged, every statistic covers
+// [15, 50) ms only. A: 20-30, 40-45 (15 ms of CPU), waits 15-20 and 30-40; B: 15-20, 30-40,
+// 45-50 (20 ms), waits 20-30 and 40-45. Switches from 15 on: B>A at 20, A>B at 30, B>A at 40,
+// A>B at 45, B>idle at 50. Both count as born at 15; B's latency sample (at 10) is before it.
+// A run that ends before its warm-up reports the whole run and says so; a warm-up as long as
+// the run is refused.
+TEST(SimEngine, WarmupWindowCountsOnlyWhatFollowsIt) {
+  workload w;
+  w.name = "toy-warmup";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("A", {ev::run(msec(25))}));
+  w.tasks.push_back(finite("B", {ev::run(msec(25))}));
+  run_config c = exact_cfg();
+  c.warmup_ns = msec(15);
+  const run_result r = ref_entry().run(w, c, {{"timeslice", msec(10)}});
+  const auto& a = find(r, "A");
+  const auto& b = find(r, "B");
+  EXPECT_EQ(r.duration_ns, msec(35));
+  EXPECT_EQ(r.warmup_ns, msec(15));
+  EXPECT_NE(to_json(r).find("\"duration_ns\": 35000000, \"warmup_ns\": 15000000"), std::string::npos);
+  EXPECT_EQ(r.totals.makespan_ns, msec(50));
+  EXPECT_EQ(a.start_ns, msec(15));
+  EXPECT_EQ(a.exit_ns, msec(45));
+  EXPECT_EQ(a.cpu_ns, msec(15));
+  EXPECT_EQ(b.cpu_ns, msec(20));
+  EXPECT_EQ(a.wait_ns, msec(15));
+  EXPECT_EQ(b.wait_ns, msec(15));
+  EXPECT_EQ(a.switches, 2u);
+  EXPECT_EQ(b.switches, 3u);
+  EXPECT_EQ(r.totals.context_switches, 5u);
+  EXPECT_EQ(b.latency.count, 0u);
+  EXPECT_NEAR(r.totals.cs_per_sec, 5 / 0.035, 1e-6);
+  expect_conserved(r);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes.back().find("warm-up"), std::string::npos);
+  c.warmup_ns = msec(100);  // the tasks are done at 50 ms
+  const run_result whole = ref_entry().run(w, c, {{"timeslice", msec(10)}});
+  EXPECT_EQ(whole.duration_ns, msec(50));
+  EXPECT_EQ(whole.warmup_ns, 0);
+  EXPECT_EQ(find(whole, "A").cpu_ns, msec(25));
+  ASSERT_FALSE(whole.notes.empty());
+  EXPECT_NE(whole.notes.back().find("ended before its warm-up"), std::string::npos);
+  c.warmup_ns = sec(1);
+  EXPECT_THROW(ref_entry().run(w, c, {}), workload_error);
+  c.warmup_ns = -1;
+  EXPECT_THROW(ref_entry().run(w, c, {}), workload_error);
+}
+
+// A device's busy time and a pipe's traffic also restart at the warm-up: gpu work 0-30 ms
+// submitted at 0; with a 10 ms warm-up it is busy 20 ms of the 30 ms window.
+TEST(SimEngine, WarmupWindowCoversDevicesAndPipes) {
+  workload w;
+  w.name = "dev-warmup";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("a", {ev::device_submit("gpu", msec(30)), ev::device_wait("gpu")}));
+  w.tasks.push_back(finite("w", {ev::sleep(msec(4)), ev::pipe_write("p", 1)}, 5));
+  w.tasks.push_back(finite("r", {ev::pipe_read("p", 1, 0, 0)}, 5));
+  run_config c = exact_cfg();
+  c.warmup_ns = msec(10);
+  const run_result r = ref_entry().run(w, c, {});
+  EXPECT_EQ(r.duration_ns, msec(20));  // the last task (a) is done at 30 ms
+  ASSERT_EQ(r.devices.size(), 1u);
+  EXPECT_EQ(r.devices[0].busy_ns, msec(20));
+  EXPECT_NEAR(r.devices[0].busy_pct, 100.0, 1e-9);
+  ASSERT_EQ(r.pipes.size(), 1u);
+  EXPECT_EQ(r.pipes[0].items, 3u);  // written at 12, 16, 20 ms; those at 4 and 8 were before
+  expect_conserved(r);
+}
+
 // Switch overhead and cache refill with the same toy: each switch into a task costs 1 us; B
 // starts cold (full 100 us refill), and every return pays refill * x / (x + half).
 TEST(SimEngine, SwitchCostAndRefillAreCharged) {

@@ -41,6 +41,15 @@
 /// @par Accounting (exact): every nanosecond of every CPU is exactly one of: a task's CPU time,
 /// switch overhead, or idle. `sum(cpu_ns) + overhead_ns + idle_ns == cpus * duration_ns`.
 ///
+/// @par Warm-up (`run_config::warmup_ns`): the run starts at 0 as always, but every statistic
+/// covers only [warmup, end): at the warm-up instant the CPUs' time is settled and every counter
+/// (CPU, wait, switches, latency samples, frames, deadlines, jobs, device busy time, pipe
+/// traffic) starts again from zero, a task born earlier counts as born then, and the result's
+/// `duration_ns` is the window, so the conservation identity above holds for it. What the
+/// scheduler did before, the tasks' histories included, is kept: that is the point (steady
+/// state, not the start-up transient). `makespan_ns` stays absolute. A run that ends before
+/// its warm-up reports the whole run and says so in its notes.
+///
 /// @par Determinism: one splitmix64 PRNG seeded from `--seed`, used only for `jitter`; no hash
 /// container is iterated; host time is read only to compute `events_per_sec`, the only field
 /// that varies between identical runs (`run_config::host_timing = false` zeroes it).
@@ -102,6 +111,7 @@ struct run_config {
   trace_writer* trace = nullptr;  ///< ftrace output, or none
   bool host_timing = true;        ///< measure events_per_sec (false: report 0)
   bool keep_samples = false;      ///< copy raw latency samples and frame times into the result (plots)
+  std::int64_t warmup_ns = 0;     ///< statistics cover [warmup, end) (see the file notes); 0 = all
 };
 
 /// Thrown for a workload the engine cannot run (unknown names, bad durations): a bad input file.
@@ -306,6 +316,7 @@ class engine {
     if (ncpu_ < 1 || ncpu_ > 64) throw workload_error("cpus must be in 1..64");
     if (hz_ < 1 || hz_ > 100000) throw workload_error("hz must be in 1..100000");
     if (duration_ <= 0) throw workload_error("duration must be > 0");
+    if (cfg.warmup_ns < 0 || cfg.warmup_ns >= duration_) throw workload_error("warm-up must be >= 0 and shorter than the duration");
     tick_ns_ = 1000000000 / hz_;
     balance_ticks_ = std::max<std::int64_t>(1, cfg.machine.balance_ns / tick_ns_);
     rng_.s = cfg.seed;
@@ -328,6 +339,7 @@ class engine {
         push(ts.delay, ev_start, t->id, 0);
       }
     }
+    if (cfg_.warmup_ns > 0) push(cfg_.warmup_ns, ev_warmup, 0, 0);
     push(duration_, ev_end, 0, 0);
     // Two queues, one order: ticks (at most one per CPU) live in their own small heap, every
     // other event in the main heap; the next event is the earlier of the two tops by (time,
@@ -362,7 +374,7 @@ class engine {
   const std::string& task_name(const task_type& t) const { return name_of(t); }
 
  private:
-  enum : std::uint32_t { ev_tick, ev_complete, ev_wake, ev_start, ev_end, ev_ctimer };
+  enum : std::uint32_t { ev_tick, ev_complete, ev_wake, ev_start, ev_end, ev_ctimer, ev_warmup };
 
   struct cpu_state {
     stack_type rq{};
@@ -427,6 +439,7 @@ class engine {
     std::int64_t busy_until = 0;  ///< when everything submitted so far is done, ns
     std::int64_t work_ns = 0;     ///< device work submitted, ns
     std::uint64_t requests = 0;   ///< submissions
+    std::int64_t busy_before = 0; ///< busy time before the statistics window, ns
   };
   struct pipe_res {
     std::string name;
@@ -646,6 +659,7 @@ class engine {
       }
       case ev_start: start(*tasks_[e.a], nullptr); break;
       case ev_end: done_ = true; break;
+      case ev_warmup: start_window(); break;
       case ev_ctimer: {
         const int ci = static_cast<int>(e.a);
         cpu_state& c = cpu(ci);
@@ -681,6 +695,47 @@ class engine {
       }
     }
     c.acct = upto;
+  }
+
+  /// The warm-up is over: settle every CPU up to now and restart every statistic from zero
+  /// (the scheduler's and the tasks' state are untouched).
+  void start_window() {
+    window_ = now_;
+    for (int ci = 0; ci < ncpu_; ++ci) {
+      account(ci, now_);
+      cpu_state& c = cpu(ci);
+      c.idle_ns = 0;
+      c.overhead_ns = 0;
+      c.switches = 0;
+    }
+    for (task_type* tp : tasks_) {
+      task_type& t = *tp;
+      if (t.state == task_core::st::unborn) continue;
+      t.cpu_ns = 0;
+      t.wait_ns = 0;
+      t.max_wait_ns = 0;
+      if (t.state == task_core::st::runnable) t.wait_since = now_;  // its wait counts from here
+      t.switches = 0;
+      t.migrations = 0;
+      task_cold& k = *t.cold;
+      if (k.exit_ns < 0) k.start_ns = now_;  // alive: born, for the window, now
+      k.lat.clear();
+      k.frame_gaps.clear();
+      k.frames = 0;
+      k.dl_met = 0;
+      k.dl_missed = 0;
+      k.job_samples.clear();
+      k.burns_done = 0;
+      k.burns_missed = 0;
+    }
+    for (device_res& dv : devices_) {  // busy time before the window: submitted minus what is still queued
+      dv.busy_before = dv.work_ns - std::max<std::int64_t>(0, dv.busy_until - now_);
+      dv.requests = 0;
+    }
+    for (pipe_res& pp : pipes_) {
+      pp.writes = pp.reads = pp.items_moved = pp.reader_blocks = pp.writer_blocks = 0;
+      pp.max_items = pp.items;
+    }
   }
 
   // ---------------------------------------------------------------- ticks
@@ -1466,17 +1521,25 @@ class engine {
     r.cpus = ncpu_;
     r.hz = hz_;
     r.seed = cfg_.seed;
-    r.duration_ns = end_;
+    const std::int64_t span = end_ - window_;  // the statistics window (all of the run without a warm-up)
+    r.duration_ns = span;
+    r.warmup_ns = window_;
     r.notes = w_.notes;
+    if (cfg_.warmup_ns > 0 && window_ == 0)
+      r.notes.push_back("the run ended before its warm-up (" + std::to_string(cfg_.warmup_ns) +
+                        " ns): statistics cover the whole run");
+    else if (window_ > 0)
+      r.notes.push_back("statistics cover [" + std::to_string(window_) + ", " + std::to_string(end_) +
+                        ") ns: the first " + std::to_string(window_) + " ns were a warm-up");
     run_totals& T = r.totals;
     for (int ci = 0; ci < ncpu_; ++ci) {
       T.context_switches += cpu(ci).switches;
       T.idle_ns += cpu(ci).idle_ns;
       T.overhead_ns += cpu(ci).overhead_ns;
     }
-    const double secs = static_cast<double>(end_) / 1e9;
+    const double secs = static_cast<double>(span) / 1e9;
     T.cs_per_sec = secs > 0 ? static_cast<double>(T.context_switches) / secs : 0;
-    T.idle_pct = end_ > 0 ? 100.0 * static_cast<double>(T.idle_ns) / (static_cast<double>(end_) * ncpu_) : 0;
+    T.idle_pct = span > 0 ? 100.0 * static_cast<double>(T.idle_ns) / (static_cast<double>(span) * ncpu_) : 0;
     T.makespan_ns = foreground_ == 0 && last_exit_ >= 0 ? last_exit_ : end_;
     T.events = events_;
     T.events_per_sec = cfg_.host_timing && host_s > 0 ? static_cast<double>(events_) / host_s : 0;
@@ -1540,8 +1603,8 @@ class engine {
       x.requests = dv.requests;
       // A backlog at the end is one busy stretch [end, busy_until): the part after the end
       // is subtracted so that busy time is measured over the run like idle time.
-      x.busy_ns = dv.work_ns - std::max<std::int64_t>(0, dv.busy_until - end_);
-      x.busy_pct = end_ > 0 ? 100.0 * static_cast<double>(x.busy_ns) / static_cast<double>(end_) : 0;
+      x.busy_ns = dv.work_ns - std::max<std::int64_t>(0, dv.busy_until - end_) - dv.busy_before;
+      x.busy_pct = span > 0 ? 100.0 * static_cast<double>(x.busy_ns) / static_cast<double>(span) : 0;
       r.devices.push_back(std::move(x));
     }
     for (const pipe_res& pp : pipes_) {
@@ -1591,6 +1654,7 @@ class engine {
   int ncpu_ = 1, hz_ = 1000;
   std::int64_t duration_ = 0, tick_ns_ = 1000000, balance_ticks_ = 4;
   std::int64_t now_ = 0, end_ = 0, last_exit_ = -1;
+  std::int64_t window_ = 0;  ///< start of the statistics window (the warm-up's end once it passed)
   bool done_ = false;
   int foreground_ = 0;
   std::uint64_t seq_ = 0, events_ = 0;

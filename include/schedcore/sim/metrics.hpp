@@ -137,7 +137,8 @@ struct run_result {
   int cpus = 1;                       ///< CPUs simulated
   int hz = 1000;                      ///< tick rate
   std::uint64_t seed = 0;             ///< PRNG seed
-  std::int64_t duration_ns = 0;       ///< simulated span (ends early when all non-daemons exited)
+  std::int64_t duration_ns = 0;       ///< span the statistics cover: the run (ends early when all non-daemons exited) minus any warm-up
+  std::int64_t warmup_ns = 0;         ///< start of the statistics window: the warm-up applied (0: none, or the run ended first)
   run_totals totals;                  ///< totals
   double jain = 1.0;                  ///< Jain fairness over weighted CPU shares (see engine.hpp)
   std::uint64_t jain_tasks = 0;       ///< tasks the fairness index covers

@@ -67,7 +67,7 @@ inline std::string to_json(const run_result& r, int ind = 0) {
   const std::string p(static_cast<std::size_t>(ind), ' ');
   std::string o;
   o += p + "{ \"policy\": " + str(r.policy) + ", \"scenario\": " + str(r.scenario) + ", \"cpus\": " + std::to_string(r.cpus) +
-       ", \"hz\": " + std::to_string(r.hz) + ", \"seed\": " + u64(r.seed) + ", \"duration_ns\": " + i64(r.duration_ns) + ",\n";
+       ", \"hz\": " + std::to_string(r.hz) + ", \"seed\": " + u64(r.seed) + ", \"duration_ns\": " + i64(r.duration_ns) + ", \"warmup_ns\": " + i64(r.warmup_ns) + ",\n";
   const run_totals& t = r.totals;
   o += p + "  \"totals\": { \"context_switches\": " + u64(t.context_switches) + ", \"cs_per_sec\": " + fmt("%.3f", t.cs_per_sec) +
        ", \"idle_pct\": " + fmt("%.3f", t.idle_pct) + ", \"makespan_ns\": " + i64(t.makespan_ns) +

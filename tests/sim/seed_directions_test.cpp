@@ -581,7 +581,10 @@ TEST(SeedDirections, GamesRenice_MeasuresFramesAndKeystrokesForEveryPolicy) {
       const jvalue* r = games(xn, p);
       ASSERT_TRUE(r);
       EXPECT_GT(task_of(*r, "game")["frames"].number(), 50) << "seed 002, scenarios.md §3: game frames, " << p;
-      EXPECT_GT(task_of(*r, "xterm")["latency_ns"]["count"].number(), 30) << "seed 002, scenarios.md §3: keystrokes, " << p;
+      // Keystroke to echo through X: the typist's response time (scenarios.hpp games_renice).
+      const jvalue& echo = task_of(*r, "typist")["response_ns"];
+      EXPECT_GT(echo["count"].number(), 50) << "seed 002, scenarios.md §3: keystrokes echoed, " << p;
+      EXPECT_GE(echo["p50"].number(), 2.3e6) << "seed 002: an echo needs two X batches and xterm's work, " << p;
       EXPECT_GT(task_of(*r, "cc1")["cpu_ns"].number(), 0) << "seed 002, scenarios.md §3: compile load runs, " << p;
     }
 }
@@ -596,6 +599,25 @@ TEST(SeedDirections, GamesRenice_SdConsistentWhateverXsNice) {
   EXPECT_LE(std::fabs(fb - fa), 0.15 * fa) << "seed 002, scenarios.md §3: SD frame-time sd, X nice 0 vs -10";
   const double fpsa = task_of(*a, "game")["fps"].number(), fpsb = task_of(*b, "game")["fps"].number();
   EXPECT_LE(std::fabs(fpsb - fpsa), 0.05 * fpsa) << "seed 002, scenarios.md §3: SD game fps, X nice 0 vs -10";
+  // "Under SD ... it gets even better with X at -10": no echo penalty for renicing X.
+  const double ea = task_of(*a, "typist")["response_ns"]["p99"].number();
+  const double eb = task_of(*b, "typist")["response_ns"]["p99"].number();
+  EXPECT_LE(eb, 1.1 * ea) << "seed 002, scenarios.md §3: SD keystroke-to-echo p99, X nice -10 vs 0";
+}
+
+// Seed 002: "Under SD, which has less of a delay to window borders being redrawn, it gets even
+// better with X at -10": SD's median keystroke-to-echo latency through X is lower with X at
+// -10 than at 0, by more than two standard errors over 8 seeds (16 seeds: 2.68 +- 0.05 ms
+// against 7.34 +- 3.75 ms, mean +- sd). The p99 stays where it was ("no overt penalty", checked above).
+TEST(SeedDirections, GamesRenice_SdEchoesFasterWithXAtMinus10) {
+  constexpr int seeds = 8;
+  auto echo_p50 = [&](int xn) {
+    return over_runs(seeded_runs::get().find("games-renice", "sd", seeds, "games-renice/xnice" + std::to_string(xn), "sd"),
+                     [](const jvalue& r) { return task_of(r, "typist")["response_ns"]["p50"].number() / 1e6; });
+  };
+  const mean_se at0 = echo_p50(0), at10 = echo_p50(-10);
+  EXPECT_TRUE(clearly_below(at10, at0)) << "seed 002, scenarios.md §3: SD echo p50 (ms, mean over " << seeds
+                                        << " seeds) X nice -10 " << show(at10) << " vs 0 " << show(at0);
 }
 
 // Seed 002: "Doom 3 was EXTREMELY variable under CFS v9 at X -10": X at -10 makes the game's

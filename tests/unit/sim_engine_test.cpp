@@ -261,6 +261,33 @@ TEST(SimEngine, MutexHandoffAndTimers) {
   expect_conserved(r);
 }
 
+// Response time: from a timer's expiry to the next frame marker, one sample per release; a
+// frame with no timer before it does not count. 1 CPU, ref-rr (10 ms slices, no wakeup
+// preemption), a 100 ms hog and a task that, every 25 ms, runs 1 ms, marks a frame, runs 1 ms
+// more and marks another:
+//   expiry 25: the hog's slice runs to 30; frame at 31 (6 ms), second frame 32;
+//   expiry 50: the hog's slices 32-42, 42-52; frame at 53 (3 ms);
+//   expiry 75: the hog's slices 54-64, 64-74, 74-84; frame at 85 (10 ms).
+TEST(SimEngine, ResponseTimeRunsFromTheTimersExpiryToTheFrame) {
+  workload w;
+  w.name = "response";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("hog", {ev::run(msec(100))}));
+  w.tasks.push_back(finite("periodic",
+                           {ev::timer("t", msec(25)), ev::run(msec(1)), ev::frame(msec(5)), ev::run(msec(1)), ev::frame()}, 3));
+  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  const auto& p = find(r, "periodic");
+  EXPECT_EQ(p.frames, 6u);
+  EXPECT_EQ(p.response.count, 3u);
+  EXPECT_EQ(p.response.p50, msec(6));
+  EXPECT_EQ(p.response.max, msec(10));
+  EXPECT_DOUBLE_EQ(p.response.mean, static_cast<double>(msec(6) + msec(3) + msec(10)) / 3);
+  EXPECT_EQ(p.deadlines_met, 1u);  // only the 3 ms response meets the 5 ms deadline
+  EXPECT_EQ(p.deadlines_missed, 2u);
+  EXPECT_EQ(find(r, "hog").response.count, 0u);  // no timer, no frame: no response samples
+  expect_conserved(r);
+}
+
 // Condition ping-pong (sync on a condition under a mutex) alternates strictly and never loses a
 // wakeup: X (first in order) waits, xterm signals it and waits in turn, 5000 times.
 TEST(SimEngine, ConditionPingPongCompletes) {

@@ -130,10 +130,12 @@ struct task_cold {
   std::vector<int> unique_timers;         ///< its own timers (names starting with "unique")
   std::vector<std::int64_t> lat;          ///< wakeup-to-run samples, ns
   std::vector<std::int64_t> frame_gaps;   ///< time between frames, ns
+  std::vector<std::int64_t> responses;    ///< timer expiry to the frame that followed it, ns
   std::vector<std::int64_t> job_samples;  ///< interbench job latencies, ns
   std::int64_t start_ns = 0, exit_ns = -1;
   std::uint64_t dl_met = 0, dl_missed = 0, frames = 0;
   std::int64_t frame_release = 0, last_frame = -1;
+  bool timer_released = false;            ///< a timer released the current frame (response counts)
   // interbench job state
   bool has_jobs = false, job_gaming = false;
   std::int64_t job_chunk = 0;
@@ -721,6 +723,7 @@ class engine {
       if (k.exit_ns < 0) k.start_ns = now_;  // alive: born, for the window, now
       k.lat.clear();
       k.frame_gaps.clear();
+      k.responses.clear();
       k.frames = 0;
       k.dl_met = 0;
       k.dl_missed = 0;
@@ -1201,11 +1204,13 @@ class engine {
           tm.next += e->period;
           if (now_ < tm.next) {
             t.cold->frame_release = tm.next;
+            t.cold->timer_released = true;
             sleep_until(t, tm.next);
             return;
           }
           if (!e->absolute) tm.next = now_;  // overrun: restart from now (rt-app relative mode)
           t.cold->frame_release = now_;
+          t.cold->timer_released = true;
           break;
         }
         case event_kind::suspend:
@@ -1280,6 +1285,8 @@ class engine {
           ++t.cold->frames;
           if (t.cold->last_frame >= 0) t.cold->frame_gaps.push_back(now_ - t.cold->last_frame);
           t.cold->last_frame = now_;
+          if (t.cold->timer_released) t.cold->responses.push_back(now_ - t.cold->frame_release);
+          t.cold->timer_released = false;
           if (e->duration > 0) {
             if (now_ - t.cold->frame_release <= e->duration) ++t.cold->dl_met; else ++t.cold->dl_missed;
           }
@@ -1575,6 +1582,7 @@ class engine {
       const std::int64_t life = (t.cold->exit_ns >= 0 ? t.cold->exit_ns : end_) - t.cold->start_ns;
       x.fps = life > 0 ? static_cast<double>(t.cold->frames) * 1e9 / static_cast<double>(life) : 0;
       x.frame_interval = summarize(t.cold->frame_gaps);
+      x.response = summarize(t.cold->responses);
       if (cfg_.keep_samples) {  // plots: raw samples; frame times rebuilt from the gaps and the last frame
         x.latency_samples = t.cold->lat;
         if (t.cold->frames > 0) {

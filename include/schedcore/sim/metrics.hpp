@@ -87,6 +87,11 @@ struct task_result {
   std::uint64_t frames = 0;         ///< frame markers
   double fps = 0;                   ///< frames per second of its lifetime
   latency_summary frame_interval;   ///< time between consecutive frames, ns
+  /// Response time: from a timer's expiry (the release) to the first frame marker after it, ns;
+  /// one sample per such frame (frames not preceded by a timer in the program are not counted).
+  /// With the frame at the end of a chain of tasks (a keystroke through X and back), this is the
+  /// chain's end-to-end latency.
+  latency_summary response;
   bool has_jobs = false;            ///< ran interbench jobs
   job_summary jobs;                 ///< interbench job statistics
   // Raw samples for plots (svg.hpp, `schedsim plot` / `report`): filled only when the run's

@@ -109,6 +109,7 @@ inline std::string to_json(const run_result& r, int ind = 0) {
          u64(x.frames) + ", \"frame_interval_ns\": { \"p50\": " + i64(x.frame_interval.p50) + ", \"p99\": " +
          i64(x.frame_interval.p99) + ", \"max\": " + i64(x.frame_interval.max) + ", \"stddev\": " +
          fmt("%.0f", x.frame_interval.stddev) + " }";
+    if (x.response.count > 0) o += ", \"response_ns\": " + lat(x.response);
     if (x.has_jobs) {
       const job_summary& j = x.jobs;
       o += ",\n" + p + "      \"interbench\": { \"samples\": " + u64(j.samples) + ", \"avg_ms\": " + fmt("%.3f", j.avg_ms) +
@@ -204,6 +205,9 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
   if (c.metric == "met_pct") return met + missed > 0 ? cell(100.0 * met / (met + missed), "%.1f") : metric_cell{};
   if (c.metric == "lat_p99_ms") return cell(static_cast<double>(x->latency.p99) / 1e6, "%.2f");
   if (c.metric == "lat_max_ms") return cell(static_cast<double>(x->latency.max) / 1e6, "%.2f");
+  if (c.metric == "resp_p50_ms") return cell(static_cast<double>(x->response.p50) / 1e6, "%.2f");
+  if (c.metric == "resp_p99_ms") return cell(static_cast<double>(x->response.p99) / 1e6, "%.2f");
+  if (c.metric == "resp_max_ms") return cell(static_cast<double>(x->response.max) / 1e6, "%.2f");
   if (c.metric == "life_ms") {
     if (x->exit_ns < 0) return metric_cell{false, true, 0, "%.0f"};
     return cell(static_cast<double>(x->exit_ns - x->start_ns) / 1e6, "%.0f");
@@ -275,8 +279,9 @@ inline std::vector<table_column> family_columns(const std::string& family) {
     c.insert(c.end(), {{"game fps", "game", "fps"},
                        {"frame sd ms", "game", "fsd_ms"},
                        {"frame max ms", "game", "fmax_ms"},
-                       {"key p99 ms", "xterm", "lat_p99_ms"},
-                       {"key max ms", "xterm", "lat_max_ms"},
+                       {"echo p50 ms", "typist", "resp_p50_ms"},
+                       {"echo p99 ms", "typist", "resp_p99_ms"},
+                       {"echo max ms", "typist", "resp_max_ms"},
                        {"X p99 ms", "Xorg", "lat_p99_ms"}});
   } else if (family == "xterm-renice") {
     c.insert(c.end(), {{"seq ms", "xterm", "life_ms"},

@@ -288,6 +288,41 @@ TEST(SimEngine, ResponseTimeRunsFromTheTimersExpiryToTheFrame) {
   expect_conserved(r);
 }
 
+// rt-app's per-period slack: at each timer event after the timer's first use, next expiry -
+// now. The task above ends its periods at 32 and 54 ms, before the expiries at 50 and 75 ms:
+// slack 18 and 21 ms. A task alone on its CPU running 12 ms every 10 ms overruns each period:
+//   relative timer (rt-app's default): the period restarts from now, so every slack is -2 ms;
+//   absolute timer: expiries stay on the 10 ms grid, 20/30/40 ms at 22/34/46 ms: -2, -4, -6 ms.
+TEST(SimEngine, SlackIsTheTimeLeftToTheNextExpiryAndNegativeOnOverrun) {
+  {
+    workload w;
+    w.name = "slack";
+    w.duration = sec(1);
+    w.tasks.push_back(finite("hog", {ev::run(msec(100))}));
+    w.tasks.push_back(finite("periodic", {ev::timer("t", msec(25)), ev::run(msec(1)), ev::frame(), ev::run(msec(1))}, 3));
+    const run_result r = ref_entry().run(w, exact_cfg(), {});
+    const auto& p = find(r, "periodic");
+    EXPECT_EQ(p.slack.periods, 2u);  // the first use only arms the timer
+    EXPECT_EQ(p.slack.overruns, 0u);
+    EXPECT_EQ(p.slack.min, msec(18));
+    EXPECT_EQ(p.slack.p50, msec(18));  // nearest rank of {18, 21}
+    EXPECT_EQ(find(r, "hog").slack.periods, 0u);
+  }
+  for (const bool absolute : {false, true}) {
+    workload w;
+    w.name = "overrun";
+    w.duration = sec(1);
+    w.tasks.push_back(finite("late", {ev::timer("t", msec(10), absolute), ev::run(msec(12))}, 4));
+    const run_result r = ref_entry().run(w, exact_cfg(), {});
+    const auto& p = find(r, "late");
+    EXPECT_EQ(p.slack.periods, 3u) << absolute;
+    EXPECT_EQ(p.slack.overruns, 3u) << absolute;
+    EXPECT_EQ(p.slack.min, absolute ? -msec(6) : -msec(2));
+    EXPECT_EQ(p.slack.p50, absolute ? -msec(4) : -msec(2));
+    EXPECT_EQ(p.exit_ns, msec(58));
+  }
+}
+
 // Condition ping-pong (sync on a condition under a mutex) alternates strictly and never loses a
 // wakeup: X (first in order) waits, xterm signals it and waits in turn, 5000 times.
 TEST(SimEngine, ConditionPingPongCompletes) {

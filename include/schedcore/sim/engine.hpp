@@ -131,6 +131,7 @@ struct task_cold {
   std::vector<std::int64_t> lat;          ///< wakeup-to-run samples, ns
   std::vector<std::int64_t> frame_gaps;   ///< time between frames, ns
   std::vector<std::int64_t> responses;    ///< timer expiry to the frame that followed it, ns
+  std::vector<std::int64_t> slacks;       ///< at each timer event: next expiry - now, ns (< 0: overrun)
   std::vector<std::int64_t> job_samples;  ///< interbench job latencies, ns
   std::int64_t start_ns = 0, exit_ns = -1;
   std::uint64_t dl_met = 0, dl_missed = 0, frames = 0;
@@ -724,6 +725,7 @@ class engine {
       k.lat.clear();
       k.frame_gaps.clear();
       k.responses.clear();
+      k.slacks.clear();
       k.frames = 0;
       k.dl_met = 0;
       k.dl_missed = 0;
@@ -1197,11 +1199,13 @@ class engine {
         }
         case event_kind::timer: {
           timer_res& tm = timers_[static_cast<std::size_t>(e->unique >= 0 ? t.cold->unique_timers[static_cast<std::size_t>(e->unique)] : e->res)];
-          if (!tm.init) {
+          const bool first_use = !tm.init;
+          if (first_use) {
             tm.init = true;
             tm.next = now_;
           }
           tm.next += e->period;
+          if (!first_use) t.cold->slacks.push_back(tm.next - now_);  // rt-app's per-period slack
           if (now_ < tm.next) {
             t.cold->frame_release = tm.next;
             t.cold->timer_released = true;
@@ -1583,6 +1587,7 @@ class engine {
       x.fps = life > 0 ? static_cast<double>(t.cold->frames) * 1e9 / static_cast<double>(life) : 0;
       x.frame_interval = summarize(t.cold->frame_gaps);
       x.response = summarize(t.cold->responses);
+      x.slack = summarize_slack(t.cold->slacks);
       if (cfg_.keep_samples) {  // plots: raw samples; frame times rebuilt from the gaps and the last frame
         x.latency_samples = t.cold->lat;
         if (t.cold->frames > 0) {

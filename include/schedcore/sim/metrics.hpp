@@ -37,6 +37,26 @@ struct latency_summary {
   double stddev = 0;          ///< population standard deviation, ns
 };
 
+/// Per-period slack of a timer-driven task (rt-app's `slack` log column), ns.
+struct slack_summary {
+  std::uint64_t periods = 0;   ///< timer events after the timer's first use (samples)
+  std::uint64_t overruns = 0;  ///< periods whose slack was negative
+  std::int64_t min = 0;        ///< the smallest (worst) slack, ns
+  std::int64_t p50 = 0;        ///< the median slack, ns (nearest rank)
+};
+
+/// Summarises slack samples (copied and sorted).
+inline slack_summary summarize_slack(std::vector<std::int64_t> samples) {
+  slack_summary s;
+  if (samples.empty()) return s;
+  std::sort(samples.begin(), samples.end());
+  s.periods = samples.size();
+  for (std::int64_t v : samples) s.overruns += v < 0 ? 1u : 0u;
+  s.min = samples.front();
+  s.p50 = percentile_sorted(samples, 50, 100);
+  return s;
+}
+
 /// Summarises `samples` (copied and sorted).
 inline latency_summary summarize(std::vector<std::int64_t> samples) {
   latency_summary s;
@@ -92,6 +112,10 @@ struct task_result {
   /// With the frame at the end of a chain of tasks (a keystroke through X and back), this is the
   /// chain's end-to-end latency.
   latency_summary response;
+  /// rt-app's per-period slack: at each execution of a timer event after the timer's first use,
+  /// the time left until the expiry it is about to wait for (negative: the period's work ended
+  /// after that expiry, an overrun). Empty for tasks without a timer.
+  slack_summary slack;
   bool has_jobs = false;            ///< ran interbench jobs
   job_summary jobs;                 ///< interbench job statistics
   // Raw samples for plots (svg.hpp, `schedsim plot` / `report`): filled only when the run's

@@ -110,6 +110,9 @@ inline std::string to_json(const run_result& r, int ind = 0) {
          i64(x.frame_interval.p99) + ", \"max\": " + i64(x.frame_interval.max) + ", \"stddev\": " +
          fmt("%.0f", x.frame_interval.stddev) + " }";
     if (x.response.count > 0) o += ", \"response_ns\": " + lat(x.response);
+    if (x.slack.periods > 0)
+      o += ", \"slack_ns\": { \"periods\": " + u64(x.slack.periods) + ", \"overruns\": " + u64(x.slack.overruns) +
+           ", \"min\": " + i64(x.slack.min) + ", \"p50\": " + i64(x.slack.p50) + " }";
     if (x.has_jobs) {
       const job_summary& j = x.jobs;
       o += ",\n" + p + "      \"interbench\": { \"samples\": " + u64(j.samples) + ", \"avg_ms\": " + fmt("%.3f", j.avg_ms) +
@@ -348,6 +351,10 @@ inline std::string task_table(const run_result& r) {
   using rep::fmt;
   std::vector<std::vector<std::string>> rows = {{"task", "nice", "cpu ms", "wait ms", "switches", "lat p50 ms", "lat p99 ms",
                                                  "lat max ms", "dl met", "dl missed", "fps"}};
+  // rt-app's slack columns, only when some task is timer-driven (so other tables stay as they were).
+  bool periodic = false;
+  for (const auto& x : r.tasks) periodic = periodic || x.slack.periods > 0;
+  if (periodic) rows[0].insert(rows[0].end(), {"periods", "overruns", "slack min ms", "slack p50 ms"});
   for (const auto& x : r.tasks) {
     rows.push_back({x.name, x.kind == "normal" || x.kind == "batch" || x.kind == "idle" ? std::to_string(x.nice) : x.kind,
                     fmt("%.1f", static_cast<double>(x.cpu_ns) / 1e6), fmt("%.1f", static_cast<double>(x.wait_ns) / 1e6),
@@ -355,6 +362,14 @@ inline std::string task_table(const run_result& r) {
                     fmt("%.3f", static_cast<double>(x.latency.p99) / 1e6),
                     fmt("%.3f", static_cast<double>(x.latency.max) / 1e6), std::to_string(x.deadlines_met),
                     std::to_string(x.deadlines_missed), fmt("%.1f", x.fps)});
+    if (!periodic) continue;
+    if (x.slack.periods == 0) {
+      rows.back().insert(rows.back().end(), {"-", "-", "-", "-"});
+    } else {
+      rows.back().insert(rows.back().end(), {std::to_string(x.slack.periods), std::to_string(x.slack.overruns),
+                                             fmt("%.3f", static_cast<double>(x.slack.min) / 1e6),
+                                             fmt("%.3f", static_cast<double>(x.slack.p50) / 1e6)});
+    }
   }
   const run_totals& t = r.totals;
   std::string o = "policy " + r.policy + "  scenario " + r.scenario + "  cpus " + std::to_string(r.cpus) + "  duration " +

@@ -46,6 +46,38 @@ TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("run --scenario desktop-2007 --policy ref-rr --duration 200ms").code, 0);
 }
 
+// rt-app's slack in the compare table and the run table: one task alone, 12 ms of work every
+// 10 ms for 4 periods (relative timer): 3 overruns of 2 ms each (sim_engine_test computes the
+// same by hand); a task without a timer leaves the columns out of the run table.
+TEST(SchedsimCli, RtAppSlackColumns) {
+  const std::string path = ::testing::TempDir() + "schedsim_slack.json";
+  {
+    std::ofstream f(path);
+    f << "{ \"tasks\": { \"late\": { \"loop\": 4, \"timer\": { \"ref\": \"t\", \"period\": 10000 }, "
+         "\"run\": 12000 } }, \"global\": { \"duration\": 1 } }\n";
+  }
+  const result c = run("compare --rt-app " + path + " --policies ref-rr --cs-cost 0 --refill 0 --no-host-timing");
+  ASSERT_EQ(c.code, 0) << c.out;
+  std::istringstream lines(c.out);
+  std::string header, rule, row;
+  std::getline(lines, header);  // "== file (cpus ...) =="
+  std::getline(lines, header);
+  std::getline(lines, rule);
+  std::getline(lines, row);
+  EXPECT_NE(header.find("overruns"), std::string::npos) << c.out;
+  std::istringstream cells(row);
+  std::vector<std::string> v;
+  for (std::string x; cells >> x;) v.push_back(x);
+  ASSERT_GE(v.size(), 2u) << row;
+  EXPECT_EQ(v[v.size() - 2], "3") << row;
+  EXPECT_EQ(v.back(), "-2.000") << row;
+  const result r = run("run --rt-app " + path + " --policy ref-rr --cs-cost 0 --refill 0 --no-host-timing");
+  ASSERT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("slack min ms"), std::string::npos) << r.out;
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --policy ref-rr --duration 100ms").out.find("slack"), std::string::npos);
+  std::remove(path.c_str());
+}
+
 TEST(SchedsimCli, JsonIsByteIdenticalAcrossRuns) {
   const std::string args = "compare --scenario games-renice --policies ref-rr,ref-rr:timeslice=2ms --duration 1s "
                            "--format json --no-host-timing";

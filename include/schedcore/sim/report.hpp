@@ -184,6 +184,19 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
     if (c.metric == "starve_ms") return cell(static_cast<double>(t.longest_starvation_ns) / 1e6, "%.1f");
     if (c.metric == "cpu_s") return cell(static_cast<double>(t.task_cpu_ns) / 1e9, "%.2f");
     if (c.metric == "overhead_ms") return cell(static_cast<double>(t.overhead_ns) / 1e6, "%.1f");
+    if (c.metric == "overruns" || c.metric == "slack_min_ms") {  // over every timer-driven task; "-" if none
+      std::uint64_t periods = 0, overruns = 0;
+      std::int64_t worst = 0;
+      for (const auto& x : r.tasks) {
+        if (x.slack.periods == 0) continue;
+        worst = periods == 0 ? x.slack.min : std::min(worst, x.slack.min);
+        periods += x.slack.periods;
+        overruns += x.slack.overruns;
+      }
+      if (periods == 0) return {};
+      return c.metric == "overruns" ? cell(static_cast<double>(overruns), "%.0f")
+                                    : cell(static_cast<double>(worst) / 1e6, "%.3f");
+    }
     if (c.metric.rfind("busy:", 0) == 0) {  // busy % of the device named after the colon
       for (const auto& d : r.devices)
         if (d.name == c.metric.substr(5)) return cell(d.busy_pct, "%.1f");
@@ -292,7 +305,11 @@ inline std::vector<table_column> family_columns(const std::string& family) {
                        {"X p99 ms", "Xorg", "lat_p99_ms"},
                        {"X max ms", "Xorg", "lat_max_ms"}});
   } else {
-    c.insert(c.end(), {{"makespan s", "", "makespan_s"}, {"jain", "", "jain"}, {"starve ms", "", "starve_ms"}});
+    c.insert(c.end(), {{"makespan s", "", "makespan_s"},
+                       {"jain", "", "jain"},
+                       {"starve ms", "", "starve_ms"},
+                       {"overruns", "", "overruns"},
+                       {"slack min ms", "", "slack_min_ms"}});
   }
   return c;
 }

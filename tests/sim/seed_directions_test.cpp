@@ -568,25 +568,33 @@ TEST(SeedDirections, Kernbench4cpu_SdMatchesMainline) {
 
 // ------------------------------------------------------------------ seed 002: games-renice
 const char* const kGamesPolicies = "cfs2007,sd,o1,cfs,eevdf,bfs,nicksched,goodness24";
-const jvalue* games(int xnice, const std::string& policy) {
-  return runs::get().find("games-renice", kGamesPolicies, "games-renice/xnice" + std::to_string(xnice), policy);
+// The game variant (games-renice/xniceN) and the compile & wave typing test (typing-xniceN).
+const jvalue* games(int xnice, const std::string& policy, bool typing = false) {
+  return runs::get().find("games-renice", kGamesPolicies,
+                          std::string(typing ? "games-renice/typing-xnice" : "games-renice/xnice") + std::to_string(xnice),
+                          policy);
 }
+double echo_ns(const jvalue& run, const char* stat) { return task_of(run, "typist")["response_ns"][stat].number(); }
 
 // scenarios.md §3: "measure frame-time variance of a game loop and keystroke-to-echo latency
 // through an X server, with X at nice 0 and -10, under a compile load, for each policy".
+// Independent floor for every echo: the chain's own work, 0.8 ms (X's key batch 0.2 ms,
+// xterm 0.3 ms, X's echo batch 0.3 ms; scenarios.hpp games_renice).
 TEST(SeedDirections, GamesRenice_MeasuresFramesAndKeystrokesForEveryPolicy) {
   REQUIRE_CFS2007();
-  for (int xn : {0, -10})
-    for (const char* p : {"cfs2007", "sd", "o1", "cfs", "eevdf", "bfs", "nicksched", "goodness24"}) {
-      const jvalue* r = games(xn, p);
-      ASSERT_TRUE(r);
-      EXPECT_GT(task_of(*r, "game")["frames"].number(), 50) << "seed 002, scenarios.md §3: game frames, " << p;
-      // Keystroke to echo through X: the typist's response time (scenarios.hpp games_renice).
-      const jvalue& echo = task_of(*r, "typist")["response_ns"];
-      EXPECT_GT(echo["count"].number(), 50) << "seed 002, scenarios.md §3: keystrokes echoed, " << p;
-      EXPECT_GE(echo["p50"].number(), 2.3e6) << "seed 002: an echo needs two X batches and xterm's work, " << p;
-      EXPECT_GT(task_of(*r, "cc1")["cpu_ns"].number(), 0) << "seed 002, scenarios.md §3: compile load runs, " << p;
-    }
+  for (bool typing : {false, true})
+    for (int xn : {0, -10})
+      for (const char* p : {"cfs2007", "sd", "o1", "cfs", "eevdf", "bfs", "nicksched", "goodness24"}) {
+        const jvalue* r = games(xn, p, typing);
+        ASSERT_TRUE(r);
+        const std::string where = std::string(typing ? "typing" : "game") + ", X nice " + std::to_string(xn) + ", " + p;
+        if (!typing) {
+          EXPECT_GT(task_of(*r, "game")["frames"].number(), 50) << "seed 002, scenarios.md §3: game frames, " << where;
+        }
+        EXPECT_GT(task_of(*r, "typist")["response_ns"]["count"].number(), 50) << "seed 002: keystrokes echoed, " << where;
+        EXPECT_GE(echo_ns(*r, "p50"), 0.8e6) << "seed 002: an echo costs at least the chain's 0.8 ms of work, " << where;
+        EXPECT_GT(task_of(*r, "cc1")["cpu_ns"].number(), 0) << "seed 002, scenarios.md §3: compile load runs, " << where;
+      }
 }
 
 // Seed 002: "[Doom 3 is] nicely consistent under SD regardless of X renicing"; "no overt penalty
@@ -599,25 +607,43 @@ TEST(SeedDirections, GamesRenice_SdConsistentWhateverXsNice) {
   EXPECT_LE(std::fabs(fb - fa), 0.15 * fa) << "seed 002, scenarios.md §3: SD frame-time sd, X nice 0 vs -10";
   const double fpsa = task_of(*a, "game")["fps"].number(), fpsb = task_of(*b, "game")["fps"].number();
   EXPECT_LE(std::fabs(fpsb - fpsa), 0.05 * fpsa) << "seed 002, scenarios.md §3: SD game fps, X nice 0 vs -10";
-  // "Under SD ... it gets even better with X at -10": no echo penalty for renicing X.
-  const double ea = task_of(*a, "typist")["response_ns"]["p99"].number();
-  const double eb = task_of(*b, "typist")["response_ns"]["p99"].number();
-  EXPECT_LE(eb, 1.1 * ea) << "seed 002, scenarios.md §3: SD keystroke-to-echo p99, X nice -10 vs 0";
 }
 
-// Seed 002: "Under SD, which has less of a delay to window borders being redrawn, it gets even
-// better with X at -10": SD's median keystroke-to-echo latency through X is lower with X at
-// -10 than at 0, by more than two standard errors over 8 seeds (16 seeds: 2.68 +- 0.05 ms
-// against 7.34 +- 3.75 ms, mean +- sd). The p99 stays where it was ("no overt penalty", checked above).
-TEST(SeedDirections, GamesRenice_SdEchoesFasterWithXAtMinus10) {
-  constexpr int seeds = 8;
-  auto echo_p50 = [&](int xn) {
-    return over_runs(seeded_runs::get().find("games-renice", "sd", seeds, "games-renice/xnice" + std::to_string(xn), "sd"),
-                     [](const jvalue& r) { return task_of(r, "typist")["response_ns"]["p50"].number() / 1e6; });
-  };
-  const mean_se at0 = echo_p50(0), at10 = echo_p50(-10);
-  EXPECT_TRUE(clearly_below(at10, at0)) << "seed 002, scenarios.md §3: SD echo p50 (ms, mean over " << seeds
-                                        << " seeds) X nice -10 " << show(at10) << " vs 0 " << show(at0);
+// Echo statistics of the typing test over kTypingSeeds seeds (the pointer's and the compile's
+// jitter move a single run's p99 by a few ms).
+constexpr int kTypingSeeds = 16;
+mean_se typing_echo(const std::string& policy, int xn, const char* stat) {
+  return over_runs(seeded_runs::get().find("games-renice", "cfs2007,sd,o1", kTypingSeeds,
+                                           "games-renice/typing-xnice" + std::to_string(xn), policy),
+                   [stat](const jvalue& r) { return echo_ns(r, stat) / 1e6; });
+}
+
+// Seed 002, the compile & wave test: "Under SD, which has less of a delay to window borders being
+// redrawn, it gets even better with X at -10. Other than that there's no overt penalty for
+// varying nice." SD's median echo is clearly lower with X at -10 (16 seeds: 1.20 +- 0.05 ms
+// against 2.07 +- 0.83 ms, mean +- sd), and its p99 is not clearly higher.
+TEST(SeedDirections, GamesRenice_SdTypingBetterWithXAtMinus10AndNoPenalty) {
+  const mean_se p50_0 = typing_echo("sd", 0, "p50"), p50_10 = typing_echo("sd", -10, "p50");
+  EXPECT_TRUE(clearly_below(p50_10, p50_0)) << "seed 002, scenarios.md §3: SD echo p50 (ms, " << kTypingSeeds
+                                            << " seeds) X nice -10 " << show(p50_10) << " vs 0 " << show(p50_0);
+  const mean_se p99_0 = typing_echo("sd", 0, "p99"), p99_10 = typing_echo("sd", -10, "p99");
+  EXPECT_FALSE(clearly_below(p99_0, p99_10)) << "seed 002: SD echo p99 must not grow with X at -10: " << show(p99_10)
+                                             << " vs " << show(p99_0);
+}
+
+// Seed 002: "Unreniced, CFS is better than mainline, but still has small lags in mouse movement
+// during the compile & wave test", and seed 004: "2.6 mainline of the time needed X reniced to
+// stay usable". In the typing test with X at nice 0, mainline's echo p99 is clearly above
+// CFS's (16 seeds: 21.8 +- 19.9 ms against 1.01 ms) and clearly above its own with X at -10
+// (1.06 ms).
+TEST(SeedDirections, GamesRenice_UnrenicedCfsBetterThanMainlineWhichNeedsXReniced) {
+  REQUIRE_CFS2007();
+  const mean_se o1_0 = typing_echo("o1", 0, "p99"), o1_10 = typing_echo("o1", -10, "p99");
+  const mean_se cfs_0 = typing_echo("cfs2007", 0, "p99");
+  EXPECT_TRUE(clearly_below(cfs_0, o1_0)) << "seed 002: echo p99 (ms) at X nice 0, cfs2007 " << show(cfs_0) << " vs o1 "
+                                          << show(o1_0);
+  EXPECT_TRUE(clearly_below(o1_10, o1_0)) << "seed 004: o1 echo p99 (ms) X nice -10 " << show(o1_10) << " vs 0 "
+                                          << show(o1_0);
 }
 
 // Seed 002: "Doom 3 was EXTREMELY variable under CFS v9 at X -10": X at -10 makes the game's
@@ -633,6 +659,17 @@ TEST(SeedDirections, GamesRenice_CfsMoreVariableWithXAtMinus10) {
   const double sr = frame_sd_ms(task_of(*s10, "game")) / frame_sd_ms(task_of(*s0, "game"));
   EXPECT_GT(cr, 1.05) << "seed 002, scenarios.md §3: CFS frame-time sd grows with X at -10";
   EXPECT_GT(cr, sr) << "seed 002, scenarios.md §3: renicing X costs CFS more frame stability than SD";
+}
+
+// Seed 002: "text not appearing for 4-5 seconds ... under CFS with X at -10". Not reproduced:
+// cfs2007 (2.6.23's CFS, not v9) echoes within a few ms. The test records the numbers and skips.
+TEST(SeedDirections, GamesRenice_CfsTypingStallsWithXAtMinus10_NotReproduced) {
+  REQUIRE_CFS2007();
+  const mean_se m = typing_echo("cfs2007", -10, "p99");
+  if (m.mean < 1000.0)
+    GTEST_SKIP() << "seed 002's 4-5 s CFS v9 typing stalls are not reproduced by cfs2007: echo p99 with X at -10 "
+                 << show(m) << " ms (docs/results.md, seed 002)";
+  EXPECT_GE(m.mean, 1000.0);
 }
 
 // ------------------------------------------------------------------ seed 004: xterm-renice

@@ -4,7 +4,7 @@
 /// scenario knows which policy runs it.
 ///
 /// Families: a scenario name may stand for several workloads (variants), e.g.
-/// `games-renice` = X at nice 0 and at nice -10. `all` = the four seed families;
+/// `games-renice` = the game and the typing test, each with X at nice 0 and at nice -10. `all` = the four seed families;
 /// `interbench/all` = the whole interbench matrix.
 #ifndef SCHEDCORE_SIM_SCENARIOS_HPP
 #define SCHEDCORE_SIM_SCENARIOS_HPP
@@ -218,42 +218,54 @@ inline workload kernbench_4cpu() {
   return w;
 }
 
-/// games-renice (seed 002): one CPU; a game (unlocked frame rate, each frame 13 ms of work plus
-/// an X request), a typist (a key every 150 ms) whose keystrokes travel through X to an xterm
-/// and back, and a 2-job compile in the background; X at nice `xnice`.
-/// - Xorg sleeps on its socket ("xreq"), serves every request queued since it last slept in one
-///   batch (1 ms +- 0.3 ms), then replies to every client waiting for it ("xdone"), as in
-///   desktop-2007.
-/// - A keystroke is one X round trip (X reads the key and dispatches it), then xterm runs
+/// games-renice (seed 002): one CPU, X at nice `xnice`, in the seed's two experiments.
+/// - `typing` false (`games-renice/xniceN`): the games. A game loop (unlocked frame rate, each
+///   frame 13 +- 0.5 ms of work plus a request to X) under a 2-job compile, with a typist.
+///   The seed measured its games on an otherwise idle machine. Under no load every policy runs
+///   the loop alike, so the compile is what lets the policies differ.
+/// - `typing` true (`games-renice/typing-xniceN`): the seed's "compile & wave test": the
+///   2-job compile, the typist, and the pointer waved around (a USB trackball polled at
+///   200 Hz: one motion event every 5 ms), no game.
+/// Shared by both:
+/// - Xorg reads its socket (the pipe "xsock"), taking every request queued since it last read.
+///   A batch costs 100 +- 33 us plus 100 us per item. A request is 1 item (a key press, a
+///   pointer motion), 2 (xterm's echo: text and cursor) or 9 (a game frame's request, ~1 ms).
+///   After each batch X replies to every client waiting on it ("xdone"), as in desktop-2007.
+/// - A keystroke is one X round trip (X reads the key and dispatches it). Then xterm runs
 ///   (0.3 ms: process the key, draw the echo) and makes its own round trip (X draws the echo).
-///   The typist's frame marks the echo on screen, so its response time (`response_ns`: from
-///   the key's timer to the frame) is the keystroke-to-echo latency through X that
-///   scenarios.md asks for. The typist itself stands in for X handing the key to xterm, which
-///   costs it no CPU but one wakeup.
-/// Leaves out: pointer motion (the seed's "waving the pointer around", trackball polled at
-/// 200 Hz), the window manager, audio.
-inline workload games_renice(int xnice) {
+///   The typist's frame marks the echo on screen, so its response time (`response_ns`: from the
+///   key's timer to the frame) is the keystroke-to-echo latency through X that scenarios.md
+///   asks for. The typist itself stands in for X handing the key to xterm, which costs it no
+///   CPU but one wakeup.
+/// Leaves out: the window manager (sloppy focus's border redraws), the GPU, wine, audio.
+inline workload games_renice(int xnice, bool typing = false) {
   using namespace scen;
   workload w;
-  w.name = "games-renice/xnice" + std::to_string(xnice);
-  w.description = "1 CPU: game loop (13 ms/frame + X request), keystroke->X->xterm->X echo chain (echo latency = the typist's "
-                  "response time), 2 compile jobs; X at nice " +
+  w.name = std::string(typing ? "games-renice/typing-xnice" : "games-renice/xnice") + std::to_string(xnice);
+  w.description = std::string(typing ? "1 CPU: the compile & wave test: pointer motion at 200 Hz"
+                                     : "1 CPU: game loop (13 ms/frame + a ~1 ms X request)") +
+                  ", keystroke->X->xterm->X echo chain (echo latency = the typist's response time), 2 compile jobs; X "
+                  "(100 us a batch + 100 us a request item) at nice " +
                   std::to_string(xnice);
   w.cpus = 1;
   w.hz = 1000;
   w.duration = sec(10);
   w.tasks.push_back(task("Xorg", xnice,
-                         {ev::on(event_kind::suspend, "xreq"), ev::run(msec(1), usec(300)), ev::on(event_kind::resume, "xdone")},
+                         {ev::pipe_read("xsock", 0, usec(100), usec(100), usec(33)), ev::on(event_kind::resume, "xdone")},
                          true, "x"));
-  w.tasks.push_back(task("game", 0, {ev::run(msec(13), usec(500)), ev::on(event_kind::resume, "xreq"), ev::frame(0)}, true,
-                         "game"));
+  if (typing) {
+    w.tasks.push_back(task("pointer", 0, {ev::timer("unique-pointer", msec(5)), ev::pipe_write("xsock", 1)}, true, "input"));
+  } else {
+    w.tasks.push_back(task("game", 0, {ev::run(msec(13), usec(500)), ev::pipe_write("xsock", 9), ev::frame(0)}, true,
+                           "game"));
+  }
   w.tasks.push_back(task("typist", 0,
-                         {ev::timer("unique-keys", msec(150)), ev::on(event_kind::resume, "xreq"),
+                         {ev::timer("unique-keys", msec(150)), ev::pipe_write("xsock", 1),
                           ev::on(event_kind::suspend, "xdone"), ev::on(event_kind::resume, "key"),
                           ev::on(event_kind::suspend, "echoed"), ev::frame(msec(100))},
                          true, "input"));
   w.tasks.push_back(task("xterm", 0,
-                         {ev::on(event_kind::suspend, "key"), ev::run(usec(300)), ev::on(event_kind::resume, "xreq"),
+                         {ev::on(event_kind::suspend, "key"), ev::run(usec(300)), ev::pipe_write("xsock", 2),
                           ev::on(event_kind::suspend, "xdone"), ev::on(event_kind::resume, "echoed")},
                          true, "input"));
   task_spec cc = task("cc1", 0, {ev::run(msec(30), msec(10)), ev::sleep(msec(3))}, true, "load");
@@ -405,6 +417,8 @@ inline std::vector<scenario_def> builtin_scenarios() {
   v.push_back({"kernbench-4cpu", "kernbench-4cpu", [] { return kernbench_4cpu(); }});
   v.push_back({"hogs-1000", "hogs", [] { return hogs(1000); }});
   for (int n : {0, -10}) v.push_back({"games-renice/xnice" + std::to_string(n), "games-renice", [n] { return games_renice(n); }});
+  for (int n : {0, -10})
+    v.push_back({"games-renice/typing-xnice" + std::to_string(n), "games-renice", [n] { return games_renice(n, true); }});
   for (int n : {0, -10, 10, -15})
     v.push_back({"xterm-renice/xnice" + std::to_string(n), "xterm-renice", [n] { return xterm_renice(n); }});
   for (const auto& b : interbench_benches())
@@ -427,7 +441,7 @@ inline std::vector<family_def> builtin_families() {
              "o1"})},
       {"kernbench-4cpu", "seed 001: make -j on 4 CPUs: build time against timeslice size",
        with({"cfs2007:granularity=2ms", "cfs2007:granularity=5ms", "cfs2007:granularity=100ms", "cfs2007:granularity=500ms", "o1", "sd"})},
-      {"games-renice", "seed 002: game frame times and keystroke echo with X at nice 0 and -10 under a compile",
+      {"games-renice", "seed 002: game frame times under a compile, and the compile & wave typing test, with X at nice 0 and -10",
        with({"cfs2007", "sd", "o1"})},
       {"xterm-renice", "seed 004: xterm<->X pipeline completion against X's nice", with({"nicksched", "o1", "goodness24"})},
       {"interbench", "interbench 0.31 matrix: latency, % desired CPU, % deadlines met", with({"o1", "sd", "cfs"})},

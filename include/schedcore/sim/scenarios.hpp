@@ -4,7 +4,8 @@
 /// scenario knows which policy runs it.
 ///
 /// Families: a scenario name may stand for several workloads (variants), e.g.
-/// `games-renice` = the game and the typing test, each with X at nice 0 and at nice -10. `all` = the four seed families;
+/// `games-renice` = the game and the typing test, each with X at nice 0 and at nice -10.
+/// `all` = the four seed families;
 /// `interbench/all` = the whole interbench matrix.
 #ifndef SCHEDCORE_SIM_SCENARIOS_HPP
 #define SCHEDCORE_SIM_SCENARIOS_HPP
@@ -237,6 +238,10 @@ inline workload kernbench_4cpu() {
 ///   key's timer to the frame) is the keystroke-to-echo latency through X that scenarios.md
 ///   asks for. The typist itself stands in for X handing the key to xterm, which costs it no
 ///   CPU but one wakeup.
+/// - The typist and the pointer are tasks standing in for input devices: each event costs one
+///   wakeup of a task that has done no work, where a real device interrupt wakes X directly.
+///   A reply ends every round trip waiting when X finishes a batch, so a request written while
+///   X was preempted mid-batch is answered one batch early (at most ~1 ms, as in desktop-2007).
 /// Leaves out: the window manager (sloppy focus's border redraws), the GPU, wine, audio.
 inline workload games_renice(int xnice, bool typing = false) {
   using namespace scen;

@@ -633,17 +633,26 @@ TEST(SeedDirections, GamesRenice_SdTypingBetterWithXAtMinus10AndNoPenalty) {
 
 // Seed 002: "Unreniced, CFS is better than mainline, but still has small lags in mouse movement
 // during the compile & wave test", and seed 004: "2.6 mainline of the time needed X reniced to
-// stay usable". In the typing test with X at nice 0, mainline's echo p99 is clearly above
-// CFS's (16 seeds: 21.8 +- 19.9 ms against 1.01 ms) and clearly above its own with X at -10
-// (1.06 ms).
+// stay usable". In the typing test, mainline with X at nice 0 now and then leaves a keystroke
+// unechoed for 80-155 ms (in 8 of 64 seeds): X's timeslice runs out while its dynamic priority
+// is one short of interactive (119 against TASK_INTERACTIVE's 118 at nice 0), so it is expired
+// and waits behind the compile jobs for the array switch. cfs2007 never does, and neither does
+// mainline with X at -10 (its 2.6 timeslice, 600 ms, does not run out). Counted: seeds whose echo
+// p99 exceeds 50 ms.
 TEST(SeedDirections, GamesRenice_UnrenicedCfsBetterThanMainlineWhichNeedsXReniced) {
   REQUIRE_CFS2007();
-  const mean_se o1_0 = typing_echo("o1", 0, "p99"), o1_10 = typing_echo("o1", -10, "p99");
-  const mean_se cfs_0 = typing_echo("cfs2007", 0, "p99");
-  EXPECT_TRUE(clearly_below(cfs_0, o1_0)) << "seed 002: echo p99 (ms) at X nice 0, cfs2007 " << show(cfs_0) << " vs o1 "
-                                          << show(o1_0);
-  EXPECT_TRUE(clearly_below(o1_10, o1_0)) << "seed 004: o1 echo p99 (ms) X nice -10 " << show(o1_10) << " vs 0 "
-                                          << show(o1_0);
+  constexpr int seeds = 64;
+  auto stalled_runs = [&](const std::string& policy, int xn) {
+    int n = 0;
+    for (const jvalue* r : seeded_runs::get().find("games-renice", "cfs2007,o1", seeds,
+                                                   "games-renice/typing-xnice" + std::to_string(xn), policy))
+      n += echo_ns(*r, "p99") > 50e6 ? 1 : 0;
+    return n;
+  };
+  const int o1_0 = stalled_runs("o1", 0), o1_10 = stalled_runs("o1", -10), cfs_0 = stalled_runs("cfs2007", 0);
+  EXPECT_GE(o1_0, 4) << "seed 002: o1 with X at nice 0 should stall an echo > 50 ms in some of " << seeds << " runs";
+  EXPECT_EQ(cfs_0, 0) << "seed 002: unreniced cfs2007 stalls no echo (runs with one: " << cfs_0 << ")";
+  EXPECT_EQ(o1_10, 0) << "seed 004: o1 with X reniced to -10 stalls no echo (runs with one: " << o1_10 << ")";
 }
 
 // Seed 002: "Doom 3 was EXTREMELY variable under CFS v9 at X -10": X at -10 makes the game's

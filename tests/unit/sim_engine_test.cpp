@@ -264,10 +264,10 @@ TEST(SimEngine, MutexHandoffAndTimers) {
 // Response time: from a timer's expiry to the next frame marker, one sample per release; a
 // frame with no timer before it does not count. 1 CPU, ref-rr (10 ms slices, no wakeup
 // preemption), a 100 ms hog and a task that, every 25 ms, runs 1 ms, marks a frame, runs 1 ms
-// more and marks another:
-//   expiry 25: the hog's slice runs to 30; frame at 31 (6 ms), second frame 32;
-//   expiry 50: the hog's slices 32-42, 42-52; frame at 53 (3 ms);
-//   expiry 75: the hog's slices 54-64, 64-74, 74-84; frame at 85 (10 ms).
+// more and marks another. The hog is first in order, so the task's timer starts at 10 ms:
+//   expiry 35: the hog's slice runs to 40; frame at 41 (6 ms), second frame 42;
+//   expiry 60: the hog's slices 42-52, 52-62; frame at 63 (3 ms);
+//   expiry 85: the hog's slices 64-74, 74-84, 84-94; frame at 95 (10 ms).
 TEST(SimEngine, ResponseTimeRunsFromTheTimersExpiryToTheFrame) {
   workload w;
   w.name = "response";
@@ -286,10 +286,27 @@ TEST(SimEngine, ResponseTimeRunsFromTheTimersExpiryToTheFrame) {
   EXPECT_EQ(p.deadlines_missed, 2u);
   EXPECT_EQ(find(r, "hog").response.count, 0u);  // no timer, no frame: no response samples
   expect_conserved(r);
+  // The trace carries every sample as a counter on the task's own track (µs): responses 6000,
+  // 3000, 10000 at the frames (41, 63, 95 ms), slacks 18000 and 21000 at the timer events
+  // (42 and 64 ms); the task is the second created (pid 1001).
+  trace_writer tw;
+  run_config c = exact_cfg();
+  c.trace = &tw;
+  ref_entry().run(w, c, {});
+  std::vector<std::string> marks;
+  std::istringstream in(tw.text());
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t at = line.find("tracing_mark_write: ");
+    if (at != std::string::npos) marks.push_back(line.substr(at - 10, 8) + " " + line.substr(at + 20));
+  }
+  const std::vector<std::string> want = {"0.041000 C|1001|response_us|6000", "0.042000 C|1001|slack_us|18000",
+                                         "0.063000 C|1001|response_us|3000", "0.064000 C|1001|slack_us|21000",
+                                         "0.095000 C|1001|response_us|10000"};
+  EXPECT_EQ(marks, want);
 }
 
 // rt-app's per-period slack: at each timer event after the timer's first use, next expiry -
-// now. The task above ends its periods at 32 and 54 ms, before the expiries at 50 and 75 ms:
+// now. The task above ends its periods at 42 and 64 ms, before the expiries at 60 and 85 ms:
 // slack 18 and 21 ms. A task alone on its CPU running 12 ms every 10 ms overruns each period:
 //   relative timer (rt-app's default): the period restarts from now, so every slack is -2 ms;
 //   absolute timer: expiries stay on the 10 ms grid, 20/30/40 ms at 22/34/46 ms: -2, -4, -6 ms.
@@ -320,6 +337,43 @@ TEST(SimEngine, SlackIsTheTimeLeftToTheNextExpiryAndNegativeOnOverrun) {
     EXPECT_EQ(p.slack.min, absolute ? -msec(6) : -msec(2));
     EXPECT_EQ(p.slack.p50, absolute ? -msec(4) : -msec(2));
     EXPECT_EQ(p.exit_ns, msec(58));
+  }
+}
+
+// A task that stands in for a device (task_spec::interrupt_context) wakes others from interrupt
+// context: its resumes and pipe writes enqueue with `wakeup | interrupt`, what o1 credits as
+// SLEEP_INTERRUPTED; the same program in an ordinary task wakes with `wakeup` alone, and timer
+// wakeups are interrupt context either way. Counted by a reference-RR policy that records the
+// flags of every wakeup of the task named "x" (pid 1001: created second).
+std::uint64_t g_x_wakeups = 0, g_x_interrupt_wakeups = 0;
+template <class Task>
+class wake_flag_spy : public reference_rr_policy<Task> {
+ public:
+  void enqueue(Task& t, sched_time now, enqueue_flags f) noexcept {
+    if (t.pid == 1001 && has(f, enqueue_flags::wakeup)) {
+      ++g_x_wakeups;
+      g_x_interrupt_wakeups += has(f, enqueue_flags::interrupt) ? 1u : 0u;
+    }
+    reference_rr_policy<Task>::enqueue(t, now, f);
+  }
+};
+
+TEST(SimEngine, DeviceStandInsWakeFromInterruptContext) {
+  using spy_task = sim_task<reference_rr_entity>;
+  const policy_entry spy = make_entry<spy_task, wake_flag_spy<spy_task>, wake_flag_spy<spy_task>>("spy", "flag spy");
+  for (const bool device : {false, true}) {
+    workload w;
+    w.name = "irq";
+    w.duration = msec(100);
+    task_spec dev = finite("dev", {ev::timer("t", msec(10)), ev::on(event_kind::resume, "r"), ev::pipe_write("p", 1)}, -1);
+    dev.interrupt_context = device;
+    w.tasks.push_back(dev);
+    task_spec x = finite("x", {ev::on(event_kind::suspend, "r"), ev::pipe_read("p", 0, usec(100), 0)}, -1);
+    w.tasks.push_back(x);
+    g_x_wakeups = g_x_interrupt_wakeups = 0;
+    spy.run(w, exact_cfg(), {});
+    EXPECT_GE(g_x_wakeups, 9u) << device;  // one resume per 10 ms period
+    EXPECT_EQ(g_x_interrupt_wakeups, device ? g_x_wakeups : 0u) << device;
   }
 }
 
@@ -380,17 +434,27 @@ TEST(SimEngine, TraceLinesMatchFtraceAndPerfetto) {
   const std::regex perfetto(R"(-(\d+)\s+\(?\s*(\d+|-+)?\)?\s?\[(\d+)\]\s*[a-zA-Z0-9.]{0,4}\s+(\d+\.\d+):\s+(\S+):)");
   const std::regex sw(R"(^ *\S+-\d+ +\[\d{3}\] d\.\.2 +\d+\.\d{6}: sched_switch: prev_comm=[^ =]+ prev_pid=\d+ prev_prio=-?\d+ prev_state=(R|R\+|S|X) ==> next_comm=[^ =]+ next_pid=\d+ next_prio=-?\d+$)");
   const std::regex wk(R"(^ *\S+-\d+ +\[\d{3}\] d\.\.2 +\d+\.\d{6}: sched_(waking|wakeup|wakeup_new): comm=[^ =]+ pid=\d+ prio=-?\d+ target_cpu=\d{3}$)");
-  int switches = 0, wakes = 0;
+  // atrace's counter form, as Perfetto's systrace parser reads it: C|tgid|name|integer, written
+  // by the task itself (the prefix's pid is the counter's pid).
+  const std::regex mark(R"(^ *\S+-(\d+) +\[\d{3}\] d\.\.2 +\d+\.\d{6}: tracing_mark_write: C\|(\d+)\|(response_us|slack_us)\|-?\d+$)");
+  int switches = 0, wakes = 0, marks = 0;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     EXPECT_TRUE(std::regex_search(line, perfetto)) << line;
+    std::smatch m;
     const bool is_sw = std::regex_match(line, sw), is_wk = std::regex_match(line, wk);
-    EXPECT_TRUE(is_sw || is_wk) << line;
+    const bool is_mark = std::regex_match(line, m, mark);
+    EXPECT_TRUE(is_sw || is_wk || is_mark) << line;
+    if (is_mark) {
+      EXPECT_EQ(m[1].str(), m[2].str()) << line;
+    }
     switches += is_sw;
     wakes += is_wk;
+    marks += is_mark;
   }
   EXPECT_GT(switches, 10);
   EXPECT_GT(wakes, 10);
+  EXPECT_GT(marks, 0);  // the typist's keystroke echoes (response_us) and key timer (slack_us)
 }
 
 // Traces print the policy's dynamic priority where it has one (the kernel's p->prio, as ftrace

@@ -1168,6 +1168,9 @@ class engine {
   void step(task_type& t, int ci) {
     if (t.job_burning) finish_job(t);
     if (t.state != task_core::st::running) return;
+    // Who wakes, for the woken task's policy: t on CPU ci, or, when t stands in for an input
+    // device (task_spec::interrupt_context), interrupt context (-1).
+    const int waker = w_.tasks[static_cast<std::size_t>(t.spec)].interrupt_context ? -1 : ci;
     for (int guard = 0; guard < 100000; ++guard) {
       const cevent* e = current(t);
       if (e == nullptr) {
@@ -1205,7 +1208,10 @@ class engine {
             tm.next = now_;
           }
           tm.next += e->period;
-          if (!first_use) t.cold->slacks.push_back(tm.next - now_);  // rt-app's per-period slack
+          if (!first_use) {  // rt-app's per-period slack
+            t.cold->slacks.push_back(tm.next - now_);
+            if (cfg_.trace != nullptr) cfg_.trace->counter(now_, t.cpu, comm_of(t), t.pid, "slack_us", (tm.next - now_) / 1000);
+          }
           if (now_ < tm.next) {
             t.cold->frame_release = tm.next;
             t.cold->timer_released = true;
@@ -1224,7 +1230,7 @@ class engine {
         case event_kind::resume: {
           std::deque<task_type*> ws;
           ws.swap(susp_[static_cast<std::size_t>(e->res)].waiters);
-          for (task_type* w : ws) wake(*w, ci);
+          for (task_type* w : ws) wake(*w, waker);
           break;
         }
         case event_kind::lock: {
@@ -1289,7 +1295,11 @@ class engine {
           ++t.cold->frames;
           if (t.cold->last_frame >= 0) t.cold->frame_gaps.push_back(now_ - t.cold->last_frame);
           t.cold->last_frame = now_;
-          if (t.cold->timer_released) t.cold->responses.push_back(now_ - t.cold->frame_release);
+          if (t.cold->timer_released) {
+            t.cold->responses.push_back(now_ - t.cold->frame_release);
+            if (cfg_.trace != nullptr)
+              cfg_.trace->counter(now_, t.cpu, comm_of(t), t.pid, "response_us", (now_ - t.cold->frame_release) / 1000);
+          }
           t.cold->timer_released = false;
           if (e->duration > 0) {
             if (now_ - t.cold->frame_release <= e->duration) ++t.cold->dl_met; else ++t.cold->dl_missed;
@@ -1328,7 +1338,7 @@ class engine {
             pp.items += put;
             pp.max_items = std::max(pp.max_items, pp.items);
             ++pp.writes;
-            wake_all(pp.readers, ci);
+            wake_all(pp.readers, waker);
           }
           if (put < want) {  // full: the rest goes in when a reader makes room (write(2) blocks)
             t.cold->pipe_pending = want - put;
@@ -1344,7 +1354,7 @@ class engine {
         case event_kind::pipe_close: {
           pipe_res& pp = pipes_[static_cast<std::size_t>(e->res)];
           pp.closed = true;
-          wake_all(pp.readers, ci);  // to see the EOF
+          wake_all(pp.readers, waker);  // to see the EOF
           break;
         }
         case event_kind::pipe_read: {
@@ -1372,7 +1382,7 @@ class engine {
           ++pp.reads;
           pp.items_moved += static_cast<std::uint64_t>(got);
           t.cold->last_read = got;
-          wake_all(pp.writers, ci);
+          wake_all(pp.writers, waker);
           const std::int64_t d = std::max<std::int64_t>(0, e->duration + rng_.jitter(e->jitter)) + e->per_item * got;
           if (d + t.refill_debt <= 0) break;
           t.action = task_core::act::work;

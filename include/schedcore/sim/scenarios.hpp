@@ -240,6 +240,9 @@ inline workload kernbench_4cpu() {
 ///   CPU but one wakeup.
 /// - The typist and the pointer are tasks standing in for input devices: each event costs one
 ///   wakeup of a task that has done no work, where a real device interrupt wakes X directly.
+///   What they wake is woken from interrupt context (`task_spec::interrupt_context`), as a
+///   device interrupt would wake it; that matters to o1, which credits such a wakeup's whole
+///   run-queue wait as sleep (SLEEP_INTERRUPTED) and a task's wakeup at 30 %.
 ///   A reply ends every round trip waiting when X finishes a batch, so a request written while
 ///   X was preempted mid-batch is answered one batch early (at most ~1 ms, as in desktop-2007).
 /// Leaves out: the window manager (sloppy focus's border redraws), the GPU, wine, audio.
@@ -259,16 +262,20 @@ inline workload games_renice(int xnice, bool typing = false) {
                          {ev::pipe_read("xsock", 0, usec(100), usec(100), usec(33)), ev::on(event_kind::resume, "xdone")},
                          true, "x"));
   if (typing) {
-    w.tasks.push_back(task("pointer", 0, {ev::timer("unique-pointer", msec(5)), ev::pipe_write("xsock", 1)}, true, "input"));
+    task_spec pointer = task("pointer", 0, {ev::timer("unique-pointer", msec(5)), ev::pipe_write("xsock", 1)}, true, "input");
+    pointer.interrupt_context = true;  // the trackball's interrupt wakes X
+    w.tasks.push_back(pointer);
   } else {
     w.tasks.push_back(task("game", 0, {ev::run(msec(13), usec(500)), ev::pipe_write("xsock", 9), ev::frame(0)}, true,
                            "game"));
   }
-  w.tasks.push_back(task("typist", 0,
-                         {ev::timer("unique-keys", msec(150)), ev::pipe_write("xsock", 1),
-                          ev::on(event_kind::suspend, "xdone"), ev::on(event_kind::resume, "key"),
-                          ev::on(event_kind::suspend, "echoed"), ev::frame(msec(100))},
-                         true, "input"));
+  task_spec typist = task("typist", 0,
+                          {ev::timer("unique-keys", msec(150)), ev::pipe_write("xsock", 1),
+                           ev::on(event_kind::suspend, "xdone"), ev::on(event_kind::resume, "key"),
+                           ev::on(event_kind::suspend, "echoed"), ev::frame(msec(100))},
+                          true, "input");
+  typist.interrupt_context = true;  // the keyboard's interrupt wakes X
+  w.tasks.push_back(typist);
   w.tasks.push_back(task("xterm", 0,
                          {ev::on(event_kind::suspend, "key"), ev::run(usec(300)), ev::pipe_write("xsock", 2),
                           ev::on(event_kind::suspend, "xdone"), ev::on(event_kind::resume, "echoed")},

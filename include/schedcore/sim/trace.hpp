@@ -3,7 +3,9 @@
 /// native per-CPU scheduling tracks, and trace-cmd/KernelShark-style tools read as text.
 ///
 /// Lines follow the kernel's `TP_printk` formats of `sched_switch`, `sched_waking`,
-/// `sched_wakeup` and `sched_wakeup_new` exactly; the line prefix is
+/// `sched_wakeup` and `sched_wakeup_new` exactly, plus user-space markers as a task writing
+/// to trace_marker produces them (`tracing_mark_write: C|pid|name|value`, atrace's counter
+/// form, which Perfetto turns into a counter track per task); the line prefix is
 /// `%16s-%-5d [%03d] d..2 %5u.%06u: ` (comm-pid of the task current on that CPU, CPU, flags,
 /// seconds with microseconds), which Perfetto's systrace tokenizer matches. Priorities are the
 /// kernel's internal ones: 120 + nice for normal tasks, 99 - rt_priority for real time, -1 for
@@ -49,6 +51,16 @@ class trace_writer {
               int prio, int target_cpu, bool is_new) {
     prefix(ns, cpu, waker.first, waker.second);
     wake_body(is_new ? "sched_wakeup_new" : "sched_wakeup", comm, pid, prio, target_cpu);
+  }
+
+  /// A counter sample written to trace_marker by task `comm`/`pid` running on `cpu`:
+  /// `tracing_mark_write: C|pid|name|value` (atrace's counter; `value` an integer, `name`
+  /// without '|' or spaces).
+  void counter(std::int64_t ns, int cpu, const std::string& comm, int pid, const char* name, long long value) {
+    prefix(ns, cpu, comm, pid);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "tracing_mark_write: C|%d|%s|%lld\n", pid, name, value);
+    text_ += buf;
   }
 
   /// The text so far.

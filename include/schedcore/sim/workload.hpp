@@ -229,6 +229,11 @@ struct task_spec {
   duration_ns refill_ns = -1;
   /// Optional group label used by reports (e.g. "video", "audio", "build"); may be empty.
   std::string group;
+  /// The task stands in for a device (a keyboard, a pointer): the tasks it wakes through
+  /// `resume` and pipes are woken from interrupt context, as a device interrupt would wake
+  /// them (policies that tell the two apart, such as o1's SLEEP_INTERRUPTED credit, see it so).
+  /// The task itself is still scheduled like any other. false for rt-app imports.
+  bool interrupt_context = false;
 };
 
 /// Items a pipe holds when the workload does not declare it (`workload::pipes`).

@@ -377,6 +377,66 @@ TEST(SimEngine, DeviceStandInsWakeFromInterruptContext) {
   }
 }
 
+// interbench's periodic job step (interbench.md §2) and metrics (§4), by hand. A job task
+// (2 ms of work every 10 ms, reference RR) and a SCHED_FIFO task that takes the CPU once.
+// Late finish: the FIFO task wakes at 11 ms and runs 25 ms, so job 2 (started at 10) finishes
+// at 37: its deadline (20) is missed by two periods (k = (37 - 20)/10 + 1 = 2): two missed
+// deadlines, two missed burns (k > 1), 20 ms added to its sample, next target 40. Jobs at 0,
+// 10, 40, 50, 60; samples 0, 20, 0, 0, 0 ms:
+//   average 4 ms, max 20, "SD" sqrt((400 - 16/5)/4) = 9.9599 ms, true SD 8 ms,
+//   deadlines met 4 of 6 (66.67 %), desired CPU 5 burns of 7 (71.43 %).
+// Dropped job: the FIFO task runs 5-30 ms, so job 2 (target 10) can only start at 30, past
+// target + interval: dropped with k = (30 - 20)/10 + 1 = 2 missed deadlines and burns, sample
+// 20 + 2 x 10 = 40 ms, next target 40. Jobs 0, (30 dropped), 40, 50; samples 0, 40, 0, 0 ms:
+//   average 10 ms, max 40, "SD" sqrt((1600 - 100/4)/3) = 22.9129 ms, true SD 17.3205 ms,
+//   deadlines met 3 of 5 (60 %), desired CPU 3 of 5 (60 %).
+// Gaming: one 95 ms chunk sharing the CPU with a hog in 10 ms slices (game 0-10, 20-30, ...,
+// 160-170, 180-185) ends at 185 ms: 90 ms late; desired CPU 95 / 185 = 51.35 %, no deadlines.
+// (95, not 100: a chunk ending exactly on a slice boundary ties with the tick, and the engine's
+// (time, sequence) order then preempts first, so it would finish one round later.)
+TEST(SimEngine, InterbenchJobStepsAndMetricsByHand) {
+  struct expected {
+    duration_ns fifo_sleep, fifo_run;
+    int jobs;
+    double avg, max, rms, sd, met_pct, cpu_pct;
+  };
+  const expected cases[] = {{msec(11), msec(25), 5, 4, 20, 9.9599197, 8, 100.0 * 4 / 6, 100.0 * 5 / 7},
+                            {msec(5), msec(25), 4, 10, 40, 22.9128785, 17.3205081, 60, 60}};
+  for (const expected& c : cases) {
+    workload w;
+    w.name = "interbench-by-hand";
+    w.duration = sec(1);
+    w.tasks.push_back(finite("job", {ev::job(msec(2), msec(10))}, c.jobs));
+    task_spec fifo = finite("fifo", {ev::sleep(c.fifo_sleep), ev::run(c.fifo_run)});
+    fifo.params.kind = sched_kind::fifo;
+    fifo.params.rt_priority = 50;
+    w.tasks.push_back(fifo);
+    const run_result r = rt_entry().run(w, exact_cfg(), {});
+    const auto& j = find(r, "job");
+    ASSERT_TRUE(j.has_jobs);
+    EXPECT_EQ(j.jobs.samples, static_cast<std::uint64_t>(c.jobs));
+    EXPECT_NEAR(j.jobs.avg_ms, c.avg, 1e-9);
+    EXPECT_NEAR(j.jobs.max_ms, c.max, 1e-9);
+    EXPECT_NEAR(j.jobs.rms_ms, c.rms, 1e-6);
+    EXPECT_NEAR(j.jobs.sd_ms, c.sd, 1e-6);
+    EXPECT_NEAR(j.jobs.deadlines_met_pct, c.met_pct, 1e-9);
+    EXPECT_NEAR(j.jobs.desired_cpu_pct, c.cpu_pct, 1e-9);
+    expect_conserved(r);
+  }
+  workload g;
+  g.name = "interbench-gaming";
+  g.duration = sec(1);
+  g.tasks.push_back(finite("game", {ev::job(msec(95), 0)}, 1));
+  g.tasks.push_back(finite("hog", {ev::run(msec(500))}));
+  const run_result r = ref_entry().run(g, exact_cfg(), {});
+  const auto& j = find(r, "game");
+  ASSERT_TRUE(j.has_jobs);
+  EXPECT_EQ(j.jobs.samples, 1u);
+  EXPECT_NEAR(j.jobs.max_ms, 90, 1e-9);
+  EXPECT_NEAR(j.jobs.desired_cpu_pct, 100.0 * 95 / 185, 1e-9);
+  EXPECT_EQ(j.jobs.deadlines_met_pct, 0);
+}
+
 // Condition ping-pong (sync on a condition under a mutex) alternates strictly and never loses a
 // wakeup: X (first in order) waits, xterm signals it and waits in turn, 5000 times.
 TEST(SimEngine, ConditionPingPongCompletes) {

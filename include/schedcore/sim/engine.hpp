@@ -1659,7 +1659,9 @@ class engine {
       const long double n = static_cast<long double>(j.samples);
       const long double mean = sum / n;
       j.avg_ms = static_cast<double>(mean / 1e6);
-      j.rms_ms = static_cast<double>(std::sqrt(sq / n) / 1e6);
+      // interbench's "SD" exactly as it computes it (interbench.md §4): sqrt((Σx² − mean²/n) /
+      // (n − 1)), in effect the root mean square; one sample is its own value.
+      j.rms_ms = static_cast<double>((j.samples > 1 ? std::sqrt((sq - mean * mean / n) / (n - 1)) : std::sqrt(sq)) / 1e6);
       long double var = 0;
       for (std::int64_t v : t.cold->job_samples) var += (v - mean) * (v - mean);
       j.sd_ms = static_cast<double>(std::sqrt(var / n) / 1e6);

@@ -79,7 +79,7 @@ inline latency_summary summarize(std::vector<std::int64_t> samples) {
 struct job_summary {
   std::uint64_t samples = 0;        ///< job steps recorded
   double avg_ms = 0;                ///< mean latency (including whole-period penalties), ms
-  double rms_ms = 0;                ///< interbench's "SD" column (root mean square), ms
+  double rms_ms = 0;                ///< interbench's "SD" column, sqrt((Σx² − mean²/n)/(n − 1)): about the root mean square, ms
   double sd_ms = 0;                 ///< the true standard deviation, ms
   double max_ms = 0;                ///< largest sample, ms
   double desired_cpu_pct = 0;       ///< achieved / (achieved + missed) burns, %

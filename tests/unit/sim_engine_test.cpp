@@ -340,7 +340,8 @@ TEST(SimEngine, SlackIsTheTimeLeftToTheNextExpiryAndNegativeOnOverrun) {
   }
 }
 
-// A task that stands in for a device (task_spec::interrupt_context) wakes others from interrupt
+// Wakeup context as the policies see it. A task that stands in for a device (task_spec::
+// interrupt_context) wakes others from interrupt
 // context: its resumes and pipe writes enqueue with `wakeup | interrupt`, what o1 credits as
 // SLEEP_INTERRUPTED; the same program in an ordinary task wakes with `wakeup` alone, and timer
 // wakeups are interrupt context either way. Counted by a reference-RR policy that records the
@@ -374,6 +375,19 @@ TEST(SimEngine, DeviceStandInsWakeFromInterruptContext) {
     spy.run(w, exact_cfg(), {});
     EXPECT_GE(g_x_wakeups, 9u) << device;  // one resume per 10 ms period
     EXPECT_EQ(g_x_interrupt_wakeups, device ? g_x_wakeups : 0u) << device;
+  }
+  // interbench jobs sleep through their timekeeper thread, which wakes them with a semaphore:
+  // process context, unlike a plain timed sleep (interrupt context).
+  for (const bool job : {false, true}) {
+    workload w;
+    w.name = "timekeeper";
+    w.duration = msec(100);
+    w.tasks.push_back(finite("idle", {ev::sleep(sec(1))}));
+    w.tasks.push_back(finite("x", {job ? ev::job(msec(1), msec(10)) : ev::sleep(msec(10))}, 6));
+    g_x_wakeups = g_x_interrupt_wakeups = 0;
+    spy.run(w, exact_cfg(), {});
+    EXPECT_EQ(g_x_wakeups, 6u) << job;  // each of the 6 passes ends in a sleep
+    EXPECT_EQ(g_x_interrupt_wakeups, job ? 0u : 6u) << job;
   }
 }
 
@@ -435,6 +449,33 @@ TEST(SimEngine, InterbenchJobStepsAndMetricsByHand) {
   EXPECT_NEAR(j.jobs.max_ms, 90, 1e-9);
   EXPECT_NEAR(j.jobs.desired_cpu_pct, 100.0 * 95 / 185, 1e-9);
   EXPECT_EQ(j.jobs.deadlines_met_pct, 0);
+}
+
+// interbench's X (interbench.md §2): step i = periodic_schedule(i ms, (100 - i) ms, deadline),
+// then deadline += i ms. The task sleeps until the deadline periodic_schedule returns, Q_i, and
+// the next call's argument is Q_i + i, so it wakes i ms before its nominal start. Alone on a CPU
+// with no switch cost, one cycle from t = 0:
+//   step 0: burns nothing, sleeps to 100; step i >= 1 starts at 99 i + 1 ms and ends at 100 i
+//   (its deadline exactly: met); step 100 (interval 0) starts at 9901, ends at 10001, counts no
+//   deadline and does not sleep, so the program ends at 10.001 s.
+// 101 samples, all 0 ms; 100 deadlines met of 100; 101 burns, none missed.
+TEST(SimEngine, InterbenchXRampWakesEarlyAndMeetsEveryDeadlineWhenAlone) {
+  std::vector<event> steps;
+  for (int i = 0; i <= 100; ++i) steps.push_back(ev::job(msec(i), msec(100 - i), msec(i)));
+  workload w;
+  w.name = "x-ramp";
+  w.duration = sec(20);
+  w.tasks.push_back(finite("x", steps, 1));
+  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  const auto& x = find(r, "x");
+  ASSERT_TRUE(x.has_jobs);
+  EXPECT_EQ(x.jobs.samples, 101u);
+  EXPECT_EQ(x.jobs.max_ms, 0);
+  EXPECT_EQ(x.deadlines_met, 100u);
+  EXPECT_EQ(x.deadlines_missed, 0u);
+  EXPECT_EQ(x.jobs.desired_cpu_pct, 100);
+  EXPECT_EQ(x.exit_ns, msec(10001));
+  EXPECT_EQ(x.cpu_ns, msec(5050));  // 0 + 1 + ... + 100 ms
 }
 
 // Condition ping-pong (sync on a condition under a mutex) alternates strictly and never loses a

@@ -657,7 +657,7 @@ class engine {
       }
       case ev_wake: {
         task_type* t = tasks_[e.a];
-        if (t->state == task_core::st::blocked) wake(*t, -1);
+        if (t->state == task_core::st::blocked) wake(*t, e.gen != 0 ? std::max(t->cpu, 0) : -1);
         break;
       }
       case ev_start: start(*tasks_[e.a], nullptr); break;
@@ -971,9 +971,12 @@ class engine {
     t.state = task_core::st::blocked;
   }
 
-  void sleep_until(task_type& t, std::int64_t when) {
+  /// Blocks `t` until `when`. The wakeup comes from interrupt context (a timer), unless
+  /// `by_task`: then from process context, as interbench's timekeeper thread wakes its task with
+  /// a semaphore after sleeping on the task's behalf (the timekeeper itself is not simulated).
+  void sleep_until(task_type& t, std::int64_t when, bool by_task = false) {
     block(t);
-    push(when, ev_wake, t.id, 0);
+    push(when, ev_wake, t.id, by_task ? 1u : 0u);
   }
 
   void die(task_type& t) {
@@ -1474,23 +1477,24 @@ class engine {
       finish_job(t);
       return t.state != task_core::st::running;
     }
+    // interbench's periodic_schedule(run, interval, deadline). `job_target` is the `deadline`
+    // argument P of this call; the task is awake (it slept until the previous call's returned
+    // deadline, which is P minus the previous step's push-back).
     t.cold->job_gaming = false;
     if (t.cold->job_target < 0) t.cold->job_target = now_;
     const std::int64_t I = e.period;
     std::int64_t lat = std::max<std::int64_t>(0, now_ - t.cold->job_target);
-    if (I > 0 && now_ > t.cold->job_target + I) {  // dropped job
-      const std::int64_t k = (now_ - (t.cold->job_target + I)) / I + 1;
+    if (I > 0 && now_ > t.cold->job_target + I) {  // dropped job: missed before it could burn
+      std::int64_t q = t.cold->job_target + I;
+      const std::int64_t k = (now_ - q) / I + 1;
       t.cold->dl_missed += static_cast<std::uint64_t>(k);
       t.cold->burns_missed += static_cast<std::uint64_t>(k);
       lat += k * I;
-      t.cold->job_target += (k + 1) * I;
+      q += k * I;
       t.cold->job_samples.push_back(lat);
-      t.cold->job_target += e.pushback;
-      if (t.cold->job_target > now_) {
-        sleep_until(t, t.cold->job_target);
-        return true;
-      }
-      return false;
+      t.cold->job_target = q + e.pushback;  // the caller's `deadline += pushback`
+      sleep_until(t, q, true);              // q > now by the choice of k; the timekeeper wakes it
+      return true;
     }
     t.cold->job_lat = lat;
     t.cold->job_period = I;
@@ -1515,24 +1519,29 @@ class engine {
       t.cold->job_samples.push_back(late);
       return;
     }
+    // The rest of periodic_schedule: the deadline q = P + interval is met if the burn ended by
+    // it; otherwise whole periods are added to the sample and to q. The task then sleeps until
+    // q (not until the next call's argument q + push-back: that is what wakes interbench's X
+    // early). An interval of 0 (X's 100 % step) that ends late resets q to now, counts no
+    // deadline, and does not sleep.
     const std::int64_t I = t.cold->job_period;
     std::int64_t lat = t.cold->job_lat;
     ++t.cold->burns_done;
-    if (I > 0) {
-      t.cold->job_target += I;
-      if (t.cold->job_target >= now_) {
-        ++t.cold->dl_met;
-      } else {
-        const std::int64_t k = (now_ - t.cold->job_target) / I + 1;
-        t.cold->dl_missed += static_cast<std::uint64_t>(k);
-        lat += k * I;
-        t.cold->job_target += k * I;
-        if (k > 1) t.cold->burns_missed += static_cast<std::uint64_t>(k);
-      }
+    std::int64_t q = t.cold->job_target + I;
+    if (q >= now_) {
+      ++t.cold->dl_met;
+    } else if (I > 0) {
+      const std::int64_t k = (now_ - q) / I + 1;
+      t.cold->dl_missed += static_cast<std::uint64_t>(k);
+      lat += k * I;
+      q += k * I;
+      if (k > 1) t.cold->burns_missed += static_cast<std::uint64_t>(k);
+    } else {
+      q = now_;
     }
     t.cold->job_samples.push_back(lat);
-    t.cold->job_target += t.cold->job_pushback;
-    if (t.cold->job_target > now_) sleep_until(t, t.cold->job_target);
+    t.cold->job_target = q + t.cold->job_pushback;
+    if (q > now_) sleep_until(t, q, true);  // woken by its timekeeper thread (a semaphore post)
   }
 
   // ---------------------------------------------------------------- results
@@ -1659,9 +1668,9 @@ class engine {
       const long double n = static_cast<long double>(j.samples);
       const long double mean = sum / n;
       j.avg_ms = static_cast<double>(mean / 1e6);
-      // interbench's "SD" exactly as it computes it (interbench.md §4): sqrt((Σx² − mean²/n) /
-      // (n − 1)), in effect the root mean square; one sample is its own value.
-      j.rms_ms = static_cast<double>((j.samples > 1 ? std::sqrt((sq - mean * mean / n) / (n - 1)) : std::sqrt(sq)) / 1e6);
+      // interbench's "SD" exactly as its show_latencies() computes it (interbench.md §4):
+      // sqrt((Σx² − mean²/n) / (n − 1)), in effect the root mean square; 0 for one sample.
+      j.rms_ms = static_cast<double>((j.samples > 1 ? std::sqrt((sq - mean * mean / n) / (n - 1)) : 0.0L) / 1e6);
       long double var = 0;
       for (std::int64_t v : t.cold->job_samples) var += (v - mean) * (v - mean);
       j.sd_ms = static_cast<double>(std::sqrt(var / n) / 1e6);

@@ -681,6 +681,62 @@ TEST(SeedDirections, GamesRenice_CfsTypingStallsWithXAtMinus10_NotReproduced) {
   EXPECT_GE(m.mean, 1000.0);
 }
 
+// ------------------------------------------------------------------ interbench
+// interbench.md §6, "Qualitative shape to reproduce" (the published rows are mainline O(1) and
+// Kolivas' staircase, 2005-2006): Audio at nice 0 meets about 100 % everywhere; X under Burn
+// gets only 8-21 % CPU on every scheduler (its ramp wants up to 100 %); Gaming's % CPU tracks its
+// fair share, 16-25 % against 4 burners and about 56-62 % against Video or X. Run on the matrix
+// (`compare --scenario interbench/all`) for the fair and staircase-style policies; o1 is below.
+const jvalue* interbench_run(const std::string& bench, const std::string& load, const std::string& policy) {
+  return runs::get().find("interbench/all", "o1,sd,cfs2007,cfs,eevdf,bfs", "interbench/" + bench + "/" + load, policy);
+}
+double bench_field(const jvalue& run, const std::string& bench, const char* field) {
+  return task_of(run, bench)["interbench"][field].number();
+}
+
+TEST(SeedDirections, Interbench_PublishedShape) {
+  REQUIRE_CFS2007();
+  for (const char* p : {"o1", "sd", "cfs2007", "cfs", "eevdf", "bfs"})
+    for (const char* load : {"none", "video", "x", "burn", "write", "read", "compile", "memload"}) {
+      const jvalue* a = interbench_run("audio", load, p);
+      ASSERT_TRUE(a);
+      EXPECT_GE(bench_field(*a, "audio", "deadlines_met_pct"), 98.0) << "interbench.md §6: Audio ~100 %, " << p << ", " << load;
+    }
+  for (const char* p : {"sd", "cfs2007", "cfs", "eevdf", "bfs"}) {
+    const jvalue* x = interbench_run("x", "burn", p);
+    const jvalue* gb = interbench_run("gaming", "burn", p);
+    const jvalue* gv = interbench_run("gaming", "video", p);
+    const jvalue* gx = interbench_run("gaming", "x", p);
+    ASSERT_TRUE(x && gb && gv && gx);
+    EXPECT_LE(bench_field(*x, "x", "desired_cpu_pct"), 21.0) << "interbench.md §6: X under Burn 8-21 % CPU, " << p;
+    const double b = bench_field(*gb, "gaming", "desired_cpu_pct");
+    EXPECT_TRUE(b >= 16 && b <= 25) << "interbench.md §6: Gaming against 4 burners 16-25 % CPU, " << p << ": " << b;
+    for (const jvalue* g : {gv, gx}) {
+      const double v = bench_field(*g, "gaming", "desired_cpu_pct");
+      EXPECT_TRUE(v >= 50 && v <= 68) << "interbench.md §6: Gaming against Video or X about 56-62 % CPU, " << p << ": " << v;
+    }
+  }
+  // X alone (interbench.md §2: "an otherwise idle GUI"): every deadline but the edge step 99,
+  // which the 2 µs switch cost pushes past its deadline (published: 93-100 %).
+  for (const char* p : {"o1", "sd", "cfs2007"}) {
+    const jvalue* x = interbench_run("x", "none", p);
+    ASSERT_TRUE(x);
+    EXPECT_GE(bench_field(*x, "x", "deadlines_met_pct"), 99.0) << p;
+    EXPECT_GE(bench_field(*x, "x", "desired_cpu_pct"), 99.9) << p;
+  }
+}
+
+// interbench.md §6, mainline X under Burn: 20.5 % of its CPU, 11.8 % of deadlines (2.6.13-rc6).
+// Not reproduced: the model's o1 keeps X interactive through the whole ramp (the run time it is
+// charged is divided by its bonus), so X preempts the burners and gets nearly all it asks for.
+TEST(SeedDirections, Interbench_MainlineXUnderBurn_NotReproduced) {
+  const jvalue* x = interbench_run("x", "burn", "o1");
+  ASSERT_TRUE(x);
+  const double cpu = bench_field(*x, "x", "desired_cpu_pct");
+  if (cpu > 25.0) GTEST_SKIP() << "interbench.md §6: mainline X/Burn ~20 % CPU; o1 here gets " << cpu << " %";
+  EXPECT_LE(cpu, 25.0);
+}
+
 // ------------------------------------------------------------------ seed 004: xterm-renice
 // scenarios.md §4: "with Nick's scheduler the spread was about 5 % ... nearly insensible to renice".
 // seed 004: xterm's lifetime (what `time xterm -e seq 1 5000` measures) and the pty's mean

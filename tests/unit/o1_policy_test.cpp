@@ -277,8 +277,10 @@ TEST(O1Policy, PickTimeOnRunqueueCreditSection14) {
 
 TEST(O1Policy, UninterruptibleSleepCreditStopsAtInteractiveSleepSection14) {
   // §1.4 recalc_task_prio step 3: NONINTERACTIVE sleeps credit only up to INTERACTIVE_SLEEP
-  // (799 ms at nice 0); ordinary sleeps up to MAX_SLEEP_AVG (1 s).
-  for (int unint = 0; unint < 2; ++unint) {
+  // (799 ms at nice 0); ordinary sleeps up to MAX_SLEEP_AVG (1 s). A port says "uninterruptible"
+  // either way: wake_source (1), or enqueue_flags::uninterruptible (2; a disk completion, so
+  // with `interrupt` too, which must not turn it into SLEEP_INTERRUPTED).
+  for (int unint = 0; unint < 3; ++unint) {
     manual m;
     task w = make(0);
     m.policy.enqueue(w, m.now, enqueue_flags::initial);
@@ -287,10 +289,15 @@ TEST(O1Policy, UninterruptibleSleepCreditStopsAtInteractiveSleepSection14) {
       m.policy.dequeue(w, m.now, dequeue_flags::sleep);
       m.schedule(false);
       m.step_to(500 * (i + 1));
-      if (unint) w.wake_source = o1_wake_source::uninterruptible;
-      m.policy.enqueue(w, m.now, enqueue_flags::wakeup);
+      if (unint == 1) w.wake_source = o1_wake_source::uninterruptible;
+      m.policy.enqueue(w, m.now,
+                       unint == 2 ? enqueue_flags::wakeup | enqueue_flags::interrupt | enqueue_flags::uninterruptible
+                                  : enqueue_flags::wakeup);
+      if (unint != 0) {
+        EXPECT_EQ(w.sleep_type, o1_sleep_type::noninteractive) << unint;
+      }
     }
-    EXPECT_EQ(w.sleep_avg, unint ? msec(799) : sec(1));
+    EXPECT_EQ(w.sleep_avg, unint != 0 ? msec(799) : sec(1)) << unint;
   }
 }
 

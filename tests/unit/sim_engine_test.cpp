@@ -346,7 +346,7 @@ TEST(SimEngine, SlackIsTheTimeLeftToTheNextExpiryAndNegativeOnOverrun) {
 // SLEEP_INTERRUPTED; the same program in an ordinary task wakes with `wakeup` alone, and timer
 // wakeups are interrupt context either way. Counted by a reference-RR policy that records the
 // flags of every wakeup of the task named "x" (pid 1001: created second).
-std::uint64_t g_x_wakeups = 0, g_x_interrupt_wakeups = 0;
+std::uint64_t g_x_wakeups = 0, g_x_interrupt_wakeups = 0, g_x_uninterruptible_wakeups = 0;
 template <class Task>
 class wake_flag_spy : public reference_rr_policy<Task> {
  public:
@@ -354,6 +354,7 @@ class wake_flag_spy : public reference_rr_policy<Task> {
     if (t.pid == 1001 && has(f, enqueue_flags::wakeup)) {
       ++g_x_wakeups;
       g_x_interrupt_wakeups += has(f, enqueue_flags::interrupt) ? 1u : 0u;
+      g_x_uninterruptible_wakeups += has(f, enqueue_flags::uninterruptible) ? 1u : 0u;
     }
     reference_rr_policy<Task>::enqueue(t, now, f);
   }
@@ -388,6 +389,25 @@ TEST(SimEngine, DeviceStandInsWakeFromInterruptContext) {
     spy.run(w, exact_cfg(), {});
     EXPECT_EQ(g_x_wakeups, 6u) << job;  // each of the 6 passes ends in a sleep
     EXPECT_EQ(g_x_interrupt_wakeups, job ? 0u : 6u) << job;
+  }
+  // An uninterruptible sleep (disk I/O) ends with a device completion: `interrupt` and
+  // `uninterruptible`; the trace shows the sleeper leaving the CPU in state D.
+  {
+    workload w;
+    w.name = "io";
+    w.duration = msec(100);
+    w.tasks.push_back(finite("idle", {ev::sleep(sec(1))}));
+    w.tasks.push_back(finite("x", {ev::run(usec(100)), ev::io_sleep(msec(10))}, 6));
+    g_x_wakeups = g_x_interrupt_wakeups = g_x_uninterruptible_wakeups = 0;
+    trace_writer tw;
+    run_config c = exact_cfg();
+    c.trace = &tw;
+    spy.run(w, c, {});
+    EXPECT_EQ(g_x_wakeups, 6u);
+    EXPECT_EQ(g_x_interrupt_wakeups, 6u);
+    EXPECT_EQ(g_x_uninterruptible_wakeups, 6u);
+    EXPECT_NE(tw.text().find("prev_comm=x prev_pid=1001 prev_prio=120 prev_state=D ==>"), std::string::npos);
+    EXPECT_EQ(tw.text().find("prev_comm=x prev_pid=1001 prev_prio=120 prev_state=S ==>"), std::string::npos);
   }
 }
 
@@ -533,7 +553,7 @@ TEST(SimEngine, TraceLinesMatchFtraceAndPerfetto) {
   std::getline(in, line);
   EXPECT_EQ(line, "# tracer: nop");
   const std::regex perfetto(R"(-(\d+)\s+\(?\s*(\d+|-+)?\)?\s?\[(\d+)\]\s*[a-zA-Z0-9.]{0,4}\s+(\d+\.\d+):\s+(\S+):)");
-  const std::regex sw(R"(^ *\S+-\d+ +\[\d{3}\] d\.\.2 +\d+\.\d{6}: sched_switch: prev_comm=[^ =]+ prev_pid=\d+ prev_prio=-?\d+ prev_state=(R|R\+|S|X) ==> next_comm=[^ =]+ next_pid=\d+ next_prio=-?\d+$)");
+  const std::regex sw(R"(^ *\S+-\d+ +\[\d{3}\] d\.\.2 +\d+\.\d{6}: sched_switch: prev_comm=[^ =]+ prev_pid=\d+ prev_prio=-?\d+ prev_state=(R|R\+|S|D|X) ==> next_comm=[^ =]+ next_pid=\d+ next_prio=-?\d+$)");
   const std::regex wk(R"(^ *\S+-\d+ +\[\d{3}\] d\.\.2 +\d+\.\d{6}: sched_(waking|wakeup|wakeup_new): comm=[^ =]+ pid=\d+ prio=-?\d+ target_cpu=\d{3}$)");
   // atrace's counter form, as Perfetto's systrace parser reads it: C|tgid|name|integer, written
   // by the task itself (the prefix's pid is the counter's pid).

@@ -22,6 +22,10 @@ enum class enqueue_flags : u8 {
   /// not by another task; the kernel's `in_interrupt()` at `try_to_wake_up` (2.6.21's o1 gives
   /// such a wakee its whole first run-queue wait as sleep credit, SLEEP_INTERRUPTED).
   interrupt = 1u << 5,
+  /// With `wakeup`: the task slept uninterruptibly (TASK_UNINTERRUPTIBLE: disk I/O, a page-in),
+  /// whoever woke it. 2.6.21's o1 credits such a sleep least (SLEEP_NONINTERACTIVE, capped at
+  /// INTERACTIVE_SLEEP); policies without the distinction ignore it.
+  uninterruptible = 1u << 6,
 };
 
 /// Why a task is dequeued (bit set).

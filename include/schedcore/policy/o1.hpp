@@ -227,7 +227,8 @@ class o1_policy {
       return;
     } else {
       if (has(flags, enqueue_flags::wakeup) && e.stamped) {
-        if (e.wake_source == o1_wake_source::uninterruptible) e.sleep_type = o1_sleep_type::noninteractive;
+        if (e.wake_source == o1_wake_source::uninterruptible || has(flags, enqueue_flags::uninterruptible))
+          e.sleep_type = o1_sleep_type::noninteractive;
         e.prio = recalc_task_prio(e, now - e.timestamp);
         if (e.sleep_type == o1_sleep_type::normal)
           e.sleep_type = e.wake_source == o1_wake_source::interrupt || has(flags, enqueue_flags::interrupt)

@@ -159,6 +159,7 @@ struct task_core {
   act action = act::step;                 ///< what the current on-CPU action is
   bool lat_pending = false;               ///< woke, latency sample not yet taken
   bool job_burning = false;               ///< an interbench job is running
+  bool in_io = false;                     ///< blocked in an uninterruptible sleep (traces: state D)
   int cpu = -1;                           ///< run queue it is on (or last was on)
   int cache_cpu = -1;                     ///< CPU whose cache holds its working set
   std::uint32_t id = 0;                   ///< creation order
@@ -411,6 +412,7 @@ class engine {
     int res2 = -1;      ///< mutex of wait/sync
     sched_params params;
     std::int64_t count = 0, per_item = 0;  ///< pipe_write items / pipe_read messages; pipe_read ns per item
+    bool uninterruptible = false;          ///< sleep: TASK_UNINTERRUPTIBLE
   };
   struct cphase {
     std::int64_t loop;
@@ -488,7 +490,8 @@ class engine {
         if (p.events.empty()) throw workload_error(where + ": phase '" + p.name + "' has no events");
         cphase cp{p.loop, {}};
         for (const event& e : p.events) {
-          cevent c{e.kind, e.duration, e.jitter, e.period, e.pushback, e.absolute, -1, -1, -1, e.params, e.count, e.per_item};
+          cevent c{e.kind, e.duration, e.jitter, e.period, e.pushback, e.absolute, -1, -1, -1, e.params, e.count, e.per_item,
+                   e.uninterruptible};
           if (e.duration < 0 || e.jitter < 0 || e.period < 0 || e.pushback < 0 || e.per_item < 0)
             throw workload_error(where + ": negative time in an event");
           if (e.count < 0) throw workload_error(where + ": negative count in a pipe event");
@@ -657,7 +660,11 @@ class engine {
       }
       case ev_wake: {
         task_type* t = tasks_[e.a];
-        if (t->state == task_core::st::blocked) wake(*t, e.gen != 0 ? std::max(t->cpu, 0) : -1);
+        if (t->state == task_core::st::blocked) {
+          t->in_io = false;
+          wake(*t, e.gen == wake_timekeeper ? std::max(t->cpu, 0) : -1,
+               e.gen == wake_uninterruptible ? enqueue_flags::uninterruptible : enqueue_flags::none);
+        }
         break;
       }
       case ev_start: start(*tasks_[e.a], nullptr); break;
@@ -933,9 +940,9 @@ class engine {
 
   /// `t` (blocked) becomes runnable. `waker_cpu` is the CPU of the waking task (-1: a timer
   /// or a device completion, i.e. interrupt context: `enqueue_flags::interrupt`).
-  void wake(task_type& t, int waker_cpu) {
+  void wake(task_type& t, int waker_cpu, enqueue_flags extra = enqueue_flags::none) {
     const int ci = select_wake_cpu(t);
-    enqueue_flags f = waker_cpu < 0 ? enqueue_flags::wakeup | enqueue_flags::interrupt : enqueue_flags::wakeup;
+    enqueue_flags f = (waker_cpu < 0 ? enqueue_flags::wakeup | enqueue_flags::interrupt : enqueue_flags::wakeup) | extra;
     if (t.cpu != ci) {
       if (t.cpu >= 0) ++t.migrations;
       f = f | enqueue_flags::migrated;
@@ -971,12 +978,17 @@ class engine {
     t.state = task_core::st::blocked;
   }
 
-  /// Blocks `t` until `when`. The wakeup comes from interrupt context (a timer), unless
-  /// `by_task`: then from process context, as interbench's timekeeper thread wakes its task with
-  /// a semaphore after sleeping on the task's behalf (the timekeeper itself is not simulated).
-  void sleep_until(task_type& t, std::int64_t when, bool by_task = false) {
+  /// How a timed sleep ends, for the woken task's policy (carried in the wake event's `gen`).
+  enum wake_kind : std::uint64_t {
+    wake_timer = 0,            ///< a timer: interrupt context
+    wake_timekeeper = 1,       ///< interbench's timekeeper thread posts a semaphore: process context
+    wake_uninterruptible = 2,  ///< a device completion ends a TASK_UNINTERRUPTIBLE sleep
+  };
+  /// Blocks `t` until `when` (see wake_kind; the timekeeper itself is not simulated).
+  void sleep_until(task_type& t, std::int64_t when, wake_kind how = wake_timer) {
     block(t);
-    push(when, ev_wake, t.id, by_task ? 1u : 0u);
+    t.in_io = how == wake_uninterruptible;
+    push(when, ev_wake, t.id, how);
   }
 
   void die(task_type& t) {
@@ -1067,7 +1079,7 @@ class engine {
     std::string pstate = "R";
     if (prev != nullptr) {
       if (prev->state == task_core::st::dead) pstate = "X";
-      else if (prev->state == task_core::st::blocked) pstate = "S";
+      else if (prev->state == task_core::st::blocked) pstate = prev->in_io ? "D" : "S";
       else pstate = "R+";
     }
     cfg_.trace->sched_switch(now_, ci, prev != nullptr ? comm_of(*prev) : idle_comm(ci), prev != nullptr ? prev->pid : 0,
@@ -1200,7 +1212,7 @@ class engine {
         case event_kind::sleep: {
           const std::int64_t d = std::max<std::int64_t>(0, e->duration + rng_.jitter(e->jitter));
           if (d <= 0) break;
-          sleep_until(t, now_ + d);
+          sleep_until(t, now_ + d, e->uninterruptible ? wake_uninterruptible : wake_timer);
           return;
         }
         case event_kind::timer: {
@@ -1493,7 +1505,7 @@ class engine {
       q += k * I;
       t.cold->job_samples.push_back(lat);
       t.cold->job_target = q + e.pushback;  // the caller's `deadline += pushback`
-      sleep_until(t, q, true);              // q > now by the choice of k; the timekeeper wakes it
+      sleep_until(t, q, wake_timekeeper);   // q > now by the choice of k
       return true;
     }
     t.cold->job_lat = lat;
@@ -1541,7 +1553,7 @@ class engine {
     }
     t.cold->job_samples.push_back(lat);
     t.cold->job_target = q + t.cold->job_pushback;
-    if (q > now_) sleep_until(t, q, true);  // woken by its timekeeper thread (a semaphore post)
+    if (q > now_) sleep_until(t, q, wake_timekeeper);  // its timekeeper thread posts a semaphore
   }
 
   // ---------------------------------------------------------------- results

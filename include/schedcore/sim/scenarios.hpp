@@ -377,7 +377,9 @@ inline workload interbench(const std::string& bench, const std::string& load, in
     w.tasks.push_back(l);
   }
   auto io = [&](const std::string& name) {
-    return task(name, load_nice, {ev::run(usec(200), usec(50)), ev::sleep(msec(2))}, true, "load");
+    // A write or read of a RAM-sized file: short CPU bursts between disk waits, which are
+    // uninterruptible (TASK_UNINTERRUPTIBLE), as the kernel's block I/O waits are.
+    return task(name, load_nice, {ev::run(usec(200), usec(50)), ev::io_sleep(msec(2))}, true, "load");
   };
   if (load == "burn" || load == "compile") {
     task_spec h = hog("burn", load_nice);
@@ -387,7 +389,7 @@ inline workload interbench(const std::string& bench, const std::string& load, in
   if (load == "write" || load == "compile") w.tasks.push_back(io("write"));
   if (load == "read" || load == "compile") w.tasks.push_back(io("read"));
   if (load == "memload") {
-    task_spec m = task("memload", load_nice, {ev::run(msec(1)), ev::sleep(msec(1))}, true, "load");
+    task_spec m = task("memload", load_nice, {ev::run(msec(1)), ev::io_sleep(msec(1))}, true, "load");  // page-ins: D state
     m.refill_ns = msec(1);  // it trashes the cache: every return costs a full refill
     w.tasks.push_back(m);
     w.notes.push_back("memload approximated: 1 ms bursts with a 1 ms full cache refill and 1 ms paging sleeps (no swap model)");

@@ -132,6 +132,11 @@ struct event {
 
   /// pipe_read: CPU work per item taken, ns (>= 0), on top of `duration` per read.
   duration_ns per_item = 0;
+
+  /// sleep: the sleep is uninterruptible (TASK_UNINTERRUPTIBLE: waiting for a disk or a
+  /// page-in). Its wakeup carries `enqueue_flags::uninterruptible` (a device completion, so
+  /// also `interrupt`), and traces show the task in state D.
+  bool uninterruptible = false;
 };
 
 /// Convenience constructors, so scenario code reads like a program listing.
@@ -139,6 +144,10 @@ namespace ev {
 /// `ns` of CPU work (optionally +- `jitter` ns).
 inline event run(duration_ns ns, duration_ns jitter = 0) {
   event e; e.kind = event_kind::run; e.duration = ns; e.jitter = jitter; return e;
+}
+/// Sleep `ns` uninterruptibly (+- `jitter` ns): disk I/O or a page-in (see `event::uninterruptible`).
+inline event io_sleep(duration_ns ns, duration_ns jitter = 0) {
+  event e; e.kind = event_kind::sleep; e.duration = ns; e.jitter = jitter; e.uninterruptible = true; return e;
 }
 /// Spin until `ns` of wall time have passed.
 inline event runtime(duration_ns ns) { event e; e.kind = event_kind::runtime; e.duration = ns; return e; }

@@ -42,9 +42,10 @@
 ///   as `* 38 / 128`) otherwise (SLEEP_INTERACTIVE); the task is requeued at its fresh priority
 ///   before it runs. The port says how a task was woken: `enqueue_flags::interrupt` (or
 ///   `o1_entity::wake_source` = interrupt) for a wakeup from interrupt context (a timer or a
-///   device), `wake_source` = uninterruptible for one from TASK_UNINTERRUPTIBLE /
-///   TASK_NONINTERACTIVE, set before `enqueue(wakeup)`; the default is an ordinary
-///   process-context wakeup (another task woke it).
+///   device), `enqueue_flags::uninterruptible` (or `wake_source` = uninterruptible) for one
+///   from TASK_UNINTERRUPTIBLE / TASK_NONINTERACTIVE, which rates it NONINTERACTIVE even with
+///   `interrupt` set, set before `enqueue(wakeup)`; the default is an ordinary process-context
+///   wakeup (another task woke it).
 /// - Tick (§1.5): slice expiry as above (`expired_timestamp` set at the first expiry since the
 ///   last switch; `best_expired_prio` lowered on entering expired); otherwise an interactive
 ///   task is round-robined to the tail of its priority every TIMESLICE_GRANULARITY jiffies

@@ -150,16 +150,10 @@ std::vector<job_workload> resolve_workloads(const options& o) {
 #endif
   }
   if (o.scenario.empty()) throw sim::usage_error("missing --scenario NAME or --rt-app FILE (see `schedsim list`)");
-  const auto defs = sim::builtin_scenarios();
-  std::vector<std::string> families;
-  if (o.scenario == "all") families = {"desktop-2007", "kernbench-4cpu", "games-renice", "xterm-renice"};
-  for (const auto& d : defs) {
-    const bool exact = d.name == o.scenario;
-    const bool fam = d.family == o.scenario || std::find(families.begin(), families.end(), d.family) != families.end() ||
-                     (o.scenario == "interbench/all" && d.family == "interbench");
-    if (exact || fam) out.push_back({d.make(), d.family});
-  }
-  if (out.empty()) throw sim::usage_error("unknown scenario '" + o.scenario + "' (see `schedsim list`)");
+  std::vector<sim::resolved_scenario> found;
+  std::string error;
+  if (!sim::resolve_scenario(o.scenario, found, error)) throw sim::usage_error(error);
+  for (auto& f : found) out.push_back({std::move(f.w), std::move(f.family)});
   return out;
 }
 
@@ -240,6 +234,9 @@ void print_list(const sim::registry& reg) {
   std::printf("\nscenarios:\n");
   for (const auto& d : sim::builtin_scenarios()) std::printf("  %s\n", d.name.c_str());
   std::printf("  interbench/all\n");
+  std::printf("interbench options (interbench.md §5), after the name: interbench/BENCH/LOAD:OPTIONS or interbench/all:OPTIONS,\n"
+              "  comma-separated: B=NICE (-B, benchmarked task's nice), N=NICE (-N, load's nice), L=N (-L, burn threads, 4),\n"
+              "  r (-r, benchmarked task SCHED_FIFO 95; audio and video only); e.g. interbench/audio/burn:B=19\n");
 }
 
 std::string fmt_seconds(std::int64_t ns) {
@@ -300,9 +297,13 @@ void emit(const std::vector<job>& jobs, const options& o, bool seed_tables) {
             if (!per_policy.count(p)) pols.push_back(p);
             per_policy[p].push_back(g.runs);
           }
-      for (const auto& p : pols)
-        std::printf("== interbench, policy %s (cpus %d%s) ==\n%s\n", p.c_str(), per_policy[p][0][0]->cpus, over.c_str(),
-                    sim::interbench_table_replicated(per_policy[p]).c_str());
+      for (const auto& p : pols) {
+        const std::string& first = per_policy[p][0][0]->scenario;
+        const std::size_t colon = first.find(':');
+        const std::string opts = colon == std::string::npos ? "" : ", options " + first.substr(colon + 1);
+        std::printf("== interbench, policy %s (cpus %d%s%s) ==\n%s\n", p.c_str(), per_policy[p][0][0]->cpus, opts.c_str(),
+                    over.c_str(), sim::interbench_table_replicated(per_policy[p]).c_str());
+      }
       continue;
     }
     if (f != last_family) {

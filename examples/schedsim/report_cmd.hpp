@@ -123,13 +123,10 @@ struct wl {
 inline std::vector<wl> resolve(const std::string& name) {
   std::vector<wl> out;
   if (name.empty()) return out;
-  std::vector<std::string> fams;
-  if (name == "all") fams = {"desktop-2007", "kernbench-4cpu", "games-renice", "xterm-renice"};
-  for (const auto& d : sim::builtin_scenarios())
-    if (d.name == name || d.family == name || std::find(fams.begin(), fams.end(), d.family) != fams.end() ||
-        (name == "interbench/all" && d.family == "interbench"))
-      out.push_back({d.make(), d.family});
-  if (out.empty()) throw sim::usage_error("unknown scenario '" + name + "' (see `schedsim list`)");
+  std::vector<sim::resolved_scenario> found;
+  std::string error;
+  if (!sim::resolve_scenario(name, found, error)) throw sim::usage_error(error);
+  for (auto& f : found) out.push_back({std::move(f.w), std::move(f.family)});
   return out;
 }
 

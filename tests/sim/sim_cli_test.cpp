@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -19,8 +20,8 @@ struct result {
   std::string out;
 };
 
-result run(const std::string& args) {
-  const std::string cmd = std::string(SCHEDSIM_BIN) + " " + args + " 2>/dev/null";
+result run(const std::string& args, const char* stderr_to = " 2>/dev/null") {
+  const std::string cmd = std::string(SCHEDSIM_BIN) + " " + args + stderr_to;
   FILE* p = popen(cmd.c_str(), "r");
   result r{-1, {}};
   if (p == nullptr) return r;
@@ -200,6 +201,59 @@ TEST(SchedsimCli, SeedsBadUsage) {
   EXPECT_EQ(run("compare --scenario desktop-2007 --seeds 10001").code, 2);
   EXPECT_EQ(run("compare --scenario desktop-2007 --seeds many").code, 2);
   EXPECT_EQ(run("compare --scenario desktop-2007 --seeds").code, 2);
+}
+
+// interbench's -B/-N/-L/-r after the scenario name (interbench.md §5): the canonical name in the
+// output, the options applied to the tasks, -r's matrix of Audio and Video only, and exit 2 with
+// a message naming the option for every malformed or misplaced one.
+result run_with_stderr(const std::string& args) { return run(args, " 2>&1"); }
+TEST(SchedsimCli, InterbenchOptions) {
+  const result r = run("run --scenario interbench/audio/burn:L=2,B=19,N=-5 --policy o1 --format json --duration 2s");
+  ASSERT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("\"scenario\": \"interbench/audio/burn:B=19,N=-5,L=2\""), std::string::npos);  // canonical order
+  EXPECT_NE(r.out.find("{ \"name\": \"audio\", \"group\": \"bench\", \"policy\": \"normal\", \"nice\": 19,"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("{ \"name\": \"burn-1\", \"group\": \"load\", \"policy\": \"normal\", \"nice\": -5,"),
+            std::string::npos);
+  EXPECT_EQ(r.out.find("\"burn-2\""), std::string::npos);  // L=2: two burners
+  const result rt = run("run --scenario interbench/video/none:r --policy cfs --format json --duration 2s");
+  ASSERT_EQ(rt.code, 0);
+  EXPECT_NE(rt.out.find("{ \"name\": \"video\", \"group\": \"bench\", \"policy\": \"fifo\", \"nice\": 0, \"rt_priority\": 95,"),
+            std::string::npos);
+  // -r benchmarks Audio and Video only: 8 + 7 pairs.
+  const result m = run("compare --scenario interbench/all:r --policies o1 --format csv --duration 1500ms");
+  ASSERT_EQ(m.code, 0);
+  std::set<std::string> pairs;  // the csv's scenario column (one row per task)
+  std::istringstream lines(m.out);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t a = line.find(','), b = line.find(',', a + 1);
+    if (a != std::string::npos && b != std::string::npos && line.compare(a + 1, 11, "interbench/") == 0)
+      pairs.insert(line.substr(a + 1, b - a - 1));
+  }
+  EXPECT_EQ(pairs.size(), 15u) << m.out;
+  EXPECT_EQ(pairs.count("interbench/audio/burn:r"), 1u);
+  EXPECT_EQ(m.out.find("interbench/x/"), std::string::npos);
+  EXPECT_EQ(m.out.find("interbench/gaming/"), std::string::npos);
+  const char* bad[][2] = {
+      {"interbench/audio/burn:B=20", "B='20': expected an integer in [-20, 19]"},
+      {"interbench/audio/burn:N=-21", "N='-21': expected an integer in [-20, 19]"},
+      {"interbench/audio/burn:L=0", "L='0': expected an integer in [1, 64]"},
+      {"interbench/audio/burn:B=1x", "B='1x'"},
+      {"interbench/audio/burn:B=", "B=''"},
+      {"interbench/audio/burn:Q=1", "interbench option 'Q=1': expected B=NICE, N=NICE, L=THREADS or r"},
+      {"interbench/audio/burn:", "interbench option '': expected"},
+      {"interbench/audio/burn:B=1,B=2", "option 'B' given twice"},
+      {"interbench/audio/burn:r=1", "option 'r' takes no value"},
+      {"interbench/x/burn:r", "only audio and video are benchmarked"},
+      {"interbench/audio/audio:B=1", "apply only to interbench scenarios"},
+      {"interbench/audio/burn/x:B=1", "apply only to interbench scenarios"},
+      {"desktop-2007:B=19", "apply only to interbench scenarios"},
+  };
+  for (const auto& b : bad) {
+    const result e = run_with_stderr(std::string("run --scenario ") + b[0] + " --policy o1 --duration 1s");
+    EXPECT_EQ(e.code, 2) << b[0];
+    EXPECT_NE(e.out.find(b[1]), std::string::npos) << b[0] << ": " << e.out;
+  }
 }
 
 }  // namespace

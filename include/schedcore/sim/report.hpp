@@ -408,7 +408,8 @@ inline std::string interbench_table_replicated(const std::vector<std::vector<con
       {"bench", "load", "latency avg (ms)", "+/- SD", "max", "% desired CPU", "% deadlines met"}};
   for (const auto& g : groups) {
     if (g.empty()) continue;
-    const std::string& s = g.front()->scenario;  // interbench/<bench>/<load>
+    const std::string& name = g.front()->scenario;  // interbench/<bench>/<load>[:options]
+    const std::string s = name.substr(0, name.find(':'));
     const std::size_t a = s.find('/'), b = s.rfind('/');
     const std::string bench = s.substr(a + 1, b - a - 1), load = s.substr(b + 1);
     std::vector<const job_summary*> js;

@@ -346,15 +346,90 @@ inline workload xterm_renice(int xnice) {
   return w;
 }
 
+/// interbench's command-line options that change the workload (interbench.md §5), written after
+/// the scenario name as `interbench/<bench>/<load>:B=19,N=-5,L=2,r` (or `interbench/all:...`).
+/// Defaults are interbench's.
+struct interbench_options {
+  int bench_nice = 0;  ///< `-B`: nice of the benchmarked task (-20..19)
+  int load_nice = 0;   ///< `-N`: nice of the load's tasks (-20..19)
+  int burners = 4;     ///< `-L`: spinning threads of Burn and Compile (1..64)
+  bool rt = false;     ///< `-r`: the benchmarked task runs SCHED_FIFO 95; only Audio and Video are benchmarked
+  /// The canonical suffix, "" for the defaults, else ":" and the non-default options in the
+  /// order B, N, L, r (what scenario names and tables show).
+  std::string suffix() const {
+    std::string o;
+    auto add = [&o](const std::string& item) { o += (o.empty() ? ":" : ",") + item; };
+    if (bench_nice != 0) add("B=" + std::to_string(bench_nice));
+    if (load_nice != 0) add("N=" + std::to_string(load_nice));
+    if (burners != 4) add("L=" + std::to_string(burners));
+    if (rt) add("r");
+    return o;
+  }
+};
+
+/// Parses the text after the ':' of an interbench scenario name: comma-separated `B=n`, `N=n`,
+/// `L=n` and `r`, each at most once. False, with `error` saying what was expected, on anything
+/// else; `out` is then unchanged.
+inline bool parse_interbench_options(const std::string& text, interbench_options& out, std::string& error) {
+  interbench_options o;
+  std::string seen;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t comma = text.find(',', pos);
+    const std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    pos = comma == std::string::npos ? text.size() + 1 : comma + 1;
+    const std::size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq);
+    if (key.size() != 1 || std::string("BNLr").find(key) == std::string::npos) {
+      error = "interbench option '" + item + "': expected B=NICE, N=NICE, L=THREADS or r";
+      return false;
+    }
+    if (seen.find(key) != std::string::npos) {
+      error = "interbench option '" + key + "' given twice";
+      return false;
+    }
+    seen += key;
+    if (key == "r") {
+      if (eq != std::string::npos) {
+        error = "interbench option 'r' takes no value";
+        return false;
+      }
+      o.rt = true;
+      continue;
+    }
+    const std::string value = eq == std::string::npos ? std::string() : item.substr(eq + 1);
+    const long lo = key == "L" ? 1 : -20, hi = key == "L" ? 64 : 19;
+    long v = 0;
+    std::size_t used = 0;
+    bool ok = !value.empty();
+    if (ok) {
+      try {
+        v = std::stol(value, &used, 10);
+      } catch (...) {
+        ok = false;
+      }
+    }
+    if (!ok || used != value.size() || v < lo || v > hi) {
+      error = "interbench option " + key + "='" + value + "': expected an integer in [" + std::to_string(lo) + ", " +
+              std::to_string(hi) + "]";
+      return false;
+    }
+    (key == "B" ? o.bench_nice : key == "N" ? o.load_nice : o.burners) = static_cast<int>(v);
+  }
+  out = o;
+  return true;
+}
+
 /// interbench: bench in {audio, video, x, gaming}, load in {none, video, x, burn, write, read,
 /// compile, memload}; load from t = 0, bench from t = 1 s, 30 s measured (interbench.md).
-inline workload interbench(const std::string& bench, const std::string& load, int cpus = 1, int bench_nice = 0,
-                           int load_nice = 0, int burners = 4) {
+/// `opt` carries interbench's -B, -N, -L and -r (with `r`, bench must be audio or video).
+inline workload interbench(const std::string& bench, const std::string& load, const interbench_options& opt = {}) {
   using namespace scen;
   workload w;
-  w.name = "interbench/" + bench + "/" + load;
+  w.name = "interbench/" + bench + "/" + load + opt.suffix();
   w.description = "interbench 0.31 model: " + bench + " benchmarked under " + load + " load";
-  w.cpus = cpus;
+  if (opt.suffix().size() > 1) w.description += " (options " + opt.suffix().substr(1) + ")";
+  w.cpus = 1;
   w.hz = 1000;
   w.duration = sec(31);
   auto x_steps = [] {
@@ -368,28 +443,34 @@ inline workload interbench(const std::string& bench, const std::string& load, in
     if (kind == "x") return task(name, nice, x_steps(), daemon, "bench");
     return task(name, nice, {ev::job(msec(100), 0)}, daemon, "bench");  // gaming
   };
-  task_spec b = make(bench, bench, bench_nice, false);
+  task_spec b = make(bench, bench, opt.bench_nice, false);
   b.delay = sec(1);
+  if (opt.rt) {
+    // interbench -r: the benchmarked thread is SCHED_FIFO 95 (its memory locked, which the
+    // model does not need); the load stays SCHED_NORMAL.
+    b.params.kind = sched_kind::fifo;
+    b.params.rt_priority = 95;
+  }
   w.tasks.push_back(b);
   if (load == "video" || load == "x") {
-    task_spec l = make(load, load + "-load", load_nice, true);
+    task_spec l = make(load, load + "-load", opt.load_nice, true);
     l.group = "load";
     w.tasks.push_back(l);
   }
   auto io = [&](const std::string& name) {
     // A write or read of a RAM-sized file: short CPU bursts between disk waits, which are
     // uninterruptible (TASK_UNINTERRUPTIBLE), as the kernel's block I/O waits are.
-    return task(name, load_nice, {ev::run(usec(200), usec(50)), ev::io_sleep(msec(2))}, true, "load");
+    return task(name, opt.load_nice, {ev::run(usec(200), usec(50)), ev::io_sleep(msec(2))}, true, "load");
   };
   if (load == "burn" || load == "compile") {
-    task_spec h = hog("burn", load_nice);
-    h.instances = burners;
+    task_spec h = hog("burn", opt.load_nice);
+    h.instances = opt.burners;
     w.tasks.push_back(h);
   }
   if (load == "write" || load == "compile") w.tasks.push_back(io("write"));
   if (load == "read" || load == "compile") w.tasks.push_back(io("read"));
   if (load == "memload") {
-    task_spec m = task("memload", load_nice, {ev::run(msec(1)), ev::io_sleep(msec(1))}, true, "load");  // page-ins: D state
+    task_spec m = task("memload", opt.load_nice, {ev::run(msec(1)), ev::io_sleep(msec(1))}, true, "load");  // page-ins: D state
     m.refill_ns = msec(1);  // it trashes the cache: every return costs a full refill
     w.tasks.push_back(m);
     w.notes.push_back("memload approximated: 1 ms bursts with a 1 ms full cache refill and 1 ms paging sleeps (no swap model)");
@@ -439,6 +520,66 @@ inline std::vector<scenario_def> builtin_scenarios() {
     for (const auto& l : interbench_loads())
       if (b != l) v.push_back({"interbench/" + b + "/" + l, "interbench", [b, l] { return interbench(b, l); }});
   return v;
+}
+
+/// A resolved `--scenario` argument: one workload and its family.
+struct resolved_scenario {
+  workload w;          ///< the workload to run
+  std::string family;  ///< its family (what picks the compare rows and the table layout)
+};
+
+/// Resolves a `--scenario` argument: an exact name, a family (every variant), `all` (the four
+/// seed families) or `interbench/all` (the matrix; `interbench` is the same). An interbench
+/// name, `interbench` or `interbench/all` may carry options after a ':' (interbench_options);
+/// with `r` the matrix keeps only the Audio and Video benchmarks, as interbench -r does.
+/// False with `error` set, and `out` unchanged, when nothing matches or the options are bad.
+inline bool resolve_scenario(const std::string& arg, std::vector<resolved_scenario>& out, std::string& error) {
+  const std::size_t colon = arg.find(':');
+  const std::string base = arg.substr(0, colon);
+  std::vector<resolved_scenario> found;
+  if (colon != std::string::npos) {
+    interbench_options opt;
+    const bool matrix = base == "interbench" || base == "interbench/all";
+    const std::size_t slash = base.rfind('/');
+    const std::string bench = matrix ? "" : base.substr(base.find('/') + 1, slash - base.find('/') - 1);
+    const std::string load = matrix ? "" : base.substr(slash + 1);
+    const auto& bs = interbench_benches();
+    const auto& ls = interbench_loads();
+    const bool one = base.rfind("interbench/", 0) == 0 && slash == base.find('/', 11) && bench != load &&
+                     std::find(bs.begin(), bs.end(), bench) != bs.end() && std::find(ls.begin(), ls.end(), load) != ls.end();
+    if (!matrix && !one) {
+      error = "scenario '" + arg + "': options after ':' apply only to interbench scenarios (interbench/BENCH/LOAD:OPTIONS "
+              "or interbench/all:OPTIONS)";
+      return false;
+    }
+    if (!parse_interbench_options(arg.substr(colon + 1), opt, error)) {
+      error = "scenario '" + arg + "': " + error;
+      return false;
+    }
+    if (one && opt.rt && bench != "audio" && bench != "video") {
+      error = "scenario '" + arg + "': with r (interbench -r) only audio and video are benchmarked";
+      return false;
+    }
+    for (const auto& b : bs)
+      for (const auto& l : ls) {
+        if (b == l || (one && (b != bench || l != load)) || (opt.rt && b != "audio" && b != "video")) continue;
+        found.push_back({interbench(b, l, opt), "interbench"});
+      }
+  } else {
+    std::vector<std::string> families;
+    if (arg == "all") families = {"desktop-2007", "kernbench-4cpu", "games-renice", "xterm-renice"};
+    for (const auto& d : builtin_scenarios()) {
+      const bool fam = d.family == arg || std::find(families.begin(), families.end(), d.family) != families.end() ||
+                       (arg == "interbench/all" && d.family == "interbench");
+      if (d.name == arg || fam) found.push_back({d.make(), d.family});
+    }
+    if (found.empty()) {
+      error = "unknown scenario '" + arg + "' (see `schedsim list`)";
+      return false;
+    }
+  }
+  out = std::move(found);
+  return true;
 }
 
 /// The seed families and their default compare rows.

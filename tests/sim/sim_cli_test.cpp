@@ -232,6 +232,14 @@ TEST(SchedsimCli, InterbenchOptions) {
   }
   EXPECT_EQ(pairs.size(), 15u) << m.out;
   EXPECT_EQ(pairs.count("interbench/audio/burn:r"), 1u);
+  // The table, like interbench -r, gives latencies in us; without r in ms (2 us switch cost).
+  const result us = run("compare --scenario interbench/audio/none:B=19,r --policies o1 --duration 2s --no-host-timing");
+  ASSERT_EQ(us.code, 0);
+  EXPECT_NE(us.out.find("== interbench, policy o1 (cpus 1, options B=19,r) =="), std::string::npos) << us.out;
+  EXPECT_NE(us.out.find("latency avg (us)"), std::string::npos) << us.out;
+  EXPECT_NE(us.out.find("  2.0  "), std::string::npos) << us.out;  // max 2.0 us
+  const result ms = run("compare --scenario interbench/audio/none:B=19 --policies o1 --duration 2s --no-host-timing");
+  EXPECT_NE(ms.out.find("latency avg (ms)"), std::string::npos) << ms.out;
   EXPECT_EQ(m.out.find("interbench/x/"), std::string::npos);
   EXPECT_EQ(m.out.find("interbench/gaming/"), std::string::npos);
   const char* bad[][2] = {

@@ -402,10 +402,21 @@ inline std::string task_table(const run_result& r) {
 
 /// interbench's layout for one policy over replicated runs: per benchmark, one row per load;
 /// `groups[i]` holds the runs of one interbench/<bench>/<load> scenario, one per seed. A cell
-/// is the value itself for one run, else "mean ±sd" over the runs (see mean_and_sd).
+/// is the value itself for one run, else "mean ±sd" over the runs (see mean_and_sd). Latencies
+/// are in ms, or in us when the runs carry interbench's `r` option, as interbench prints them.
 inline std::string interbench_table_replicated(const std::vector<std::vector<const run_result*>>& groups) {
+  bool rt = false;  // the `r` option: the last option of the canonical suffix (interbench_options)
+  for (const auto& g : groups)
+    if (!g.empty()) {
+      const std::string& n = g.front()->scenario;
+      const std::size_t colon = n.find(':');
+      rt = colon != std::string::npos && (n.compare(colon, std::string::npos, ":r") == 0 ||
+                                          (n.size() >= 2 && n.compare(n.size() - 2, 2, ",r") == 0));
+      break;
+    }
+  const double scale = rt ? 1000.0 : 1.0;
   std::vector<std::vector<std::string>> rows = {
-      {"bench", "load", "latency avg (ms)", "+/- SD", "max", "% desired CPU", "% deadlines met"}};
+      {"bench", "load", rt ? "latency avg (us)" : "latency avg (ms)", "+/- SD", "max", "% desired CPU", "% deadlines met"}};
   for (const auto& g : groups) {
     if (g.empty()) continue;
     const std::string& name = g.front()->scenario;  // interbench/<bench>/<load>[:options]
@@ -417,16 +428,16 @@ inline std::string interbench_table_replicated(const std::vector<std::vector<con
       for (const auto& t : r->tasks)
         if (t.name == bench && t.has_jobs) js.push_back(&t.jobs);
     if (js.empty()) continue;
-    auto cell = [&js](double job_summary::*field, const char* format) {
+    auto cell = [&js](double job_summary::*field, const char* format, double times = 1.0) {
       std::vector<double> v;
-      for (const job_summary* j : js) v.push_back(j->*field);
+      for (const job_summary* j : js) v.push_back(j->*field * times);
       if (v.size() == 1) return rep::fmt(format, v[0]);
       double mean = 0, sd = 0;
       mean_and_sd(v, mean, sd);
       return rep::fmt(format, mean) + " ±" + rep::fmt(format, sd);
     };
-    rows.push_back({bench, load, cell(&job_summary::avg_ms, "%.3f"), cell(&job_summary::rms_ms, "%.3f"),
-                    cell(&job_summary::max_ms, "%.1f"), cell(&job_summary::desired_cpu_pct, "%.1f"),
+    rows.push_back({bench, load, cell(&job_summary::avg_ms, "%.3f", scale), cell(&job_summary::rms_ms, "%.3f", scale),
+                    cell(&job_summary::max_ms, "%.1f", scale), cell(&job_summary::desired_cpu_pct, "%.1f"),
                     bench == "gaming" ? std::string("-") : cell(&job_summary::deadlines_met_pct, "%.1f")});
   }
   return render_table(rows);

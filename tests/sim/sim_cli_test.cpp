@@ -242,6 +242,17 @@ TEST(SchedsimCli, InterbenchOptions) {
   EXPECT_NE(ms.out.find("latency avg (ms)"), std::string::npos) << ms.out;
   EXPECT_EQ(m.out.find("interbench/x/"), std::string::npos);
   EXPECT_EQ(m.out.find("interbench/gaming/"), std::string::npos);
+  // The HTML report shows the benchmarked task in interbench's columns, the same numbers as the JSON.
+  const std::string html = ::testing::TempDir() + "schedsim_interbench.html";
+  ASSERT_EQ(run("report --scenario interbench/audio/burn:B=19 --policies o1 --duration 4s -o " + html).code, 0);
+  std::ifstream in(html);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(page.find("<th>% desired CPU</th><th>% deadlines met</th>"), std::string::npos);
+  const result js = run("run --scenario interbench/audio/burn:B=19 --policy o1 --duration 4s --format json");
+  const std::size_t at = js.out.find("\"avg_ms\": ");
+  ASSERT_NE(at, std::string::npos) << js.out;
+  const std::string avg = js.out.substr(at + 10, js.out.find(',', at) - at - 10);
+  EXPECT_NE(page.find("<td>" + avg + "</td>"), std::string::npos) << avg;
   const char* bad[][2] = {
       {"interbench/audio/burn:B=20", "B='20': expected an integer in [-20, 19]"},
       {"interbench/audio/burn:N=-21", "N='-21': expected an integer in [-20, 19]"},

@@ -197,6 +197,19 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
       return c.metric == "overruns" ? cell(static_cast<double>(overruns), "%.0f")
                                     : cell(static_cast<double>(worst) / 1e6, "%.3f");
     }
+    if (c.metric.rfind("ib_", 0) == 0) {  // interbench: the benchmarked task (the one running job steps)
+      for (const auto& x : r.tasks) {
+        if (!x.has_jobs) continue;
+        const job_summary& j = x.jobs;
+        if (c.metric == "ib_avg_ms") return cell(j.avg_ms, "%.3f");
+        if (c.metric == "ib_rms_ms") return cell(j.rms_ms, "%.3f");
+        if (c.metric == "ib_max_ms") return cell(j.max_ms, "%.1f");
+        if (c.metric == "ib_cpu_pct") return cell(j.desired_cpu_pct, "%.1f");
+        if (c.metric == "ib_met_pct" && x.name != "gaming") return cell(j.deadlines_met_pct, "%.1f");  // Gaming has none
+        return {};
+      }
+      return {};
+    }
     if (c.metric.rfind("busy:", 0) == 0) {  // busy % of the device named after the colon
       for (const auto& d : r.devices)
         if (d.name == c.metric.substr(5)) return cell(d.busy_pct, "%.1f");
@@ -299,6 +312,12 @@ inline std::vector<table_column> family_columns(const std::string& family) {
                        {"echo p99 ms", "typist", "resp_p99_ms"},
                        {"echo max ms", "typist", "resp_max_ms"},
                        {"X p99 ms", "Xorg", "lat_p99_ms"}});
+  } else if (family == "interbench") {  // the benchmarked task, in interbench's columns
+    c.insert(c.end(), {{"latency avg ms", "", "ib_avg_ms"},
+                       {"\"SD\" ms", "", "ib_rms_ms"},
+                       {"max ms", "", "ib_max_ms"},
+                       {"% desired CPU", "", "ib_cpu_pct"},
+                       {"% deadlines met", "", "ib_met_pct"}});
   } else if (family == "xterm-renice") {
     c.insert(c.end(), {{"seq ms", "xterm", "life_ms"},
                        {"lines/read", "", "batch:pty"},

@@ -259,6 +259,10 @@ TEST(SchedsimCli, InterbenchOptions) {
       {"interbench/audio/burn:L=0", "L='0': expected an integer in [1, 64]"},
       {"interbench/audio/burn:B=1x", "B='1x'"},
       {"interbench/audio/burn:B=", "B=''"},
+      {"interbench/audio/burn:B= 5", "B=' 5'"},
+      {"interbench/audio/burn:B=+5", "B='+5'"},
+      {"interbench/audio/burn:L=99999999999999999999", "L='99999999999999999999'"},
+      {"interbench/audio/burn:N=--1", "N='--1'"},
       {"interbench/audio/burn:Q=1", "interbench option 'Q=1': expected B=NICE, N=NICE, L=THREADS or r"},
       {"interbench/audio/burn:", "interbench option '': expected"},
       {"interbench/audio/burn:B=1,B=2", "option 'B' given twice"},
@@ -269,7 +273,7 @@ TEST(SchedsimCli, InterbenchOptions) {
       {"desktop-2007:B=19", "apply only to interbench scenarios"},
   };
   for (const auto& b : bad) {
-    const result e = run_with_stderr(std::string("run --scenario ") + b[0] + " --policy o1 --duration 1s");
+    const result e = run_with_stderr(std::string("run --scenario '") + b[0] + "' --policy o1 --duration 1s");
     EXPECT_EQ(e.code, 2) << b[0];
     EXPECT_NE(e.out.find(b[1]), std::string::npos) << b[0] << ": " << e.out;
   }

@@ -401,13 +401,11 @@ inline bool parse_interbench_options(const std::string& text, interbench_options
     const long lo = key == "L" ? 1 : -20, hi = key == "L" ? 64 : 19;
     long v = 0;
     std::size_t used = 0;
-    bool ok = !value.empty();
+    // An optional '-' and 1-3 digits, nothing else (no spaces, no '+': the names stay canonical).
+    const std::size_t digits = value.size() - (value.size() > 0 && value[0] == '-' ? 1 : 0);
+    bool ok = digits >= 1 && digits <= 3 && value.find_first_not_of("0123456789", value.size() - digits) == std::string::npos;
     if (ok) {
-      try {
-        v = std::stol(value, &used, 10);
-      } catch (...) {
-        ok = false;
-      }
+      v = std::stol(value, &used, 10);  // cannot throw: at most 3 digits
     }
     if (!ok || used != value.size() || v < lo || v > hi) {
       error = "interbench option " + key + "='" + value + "': expected an integer in [" + std::to_string(lo) + ", " +

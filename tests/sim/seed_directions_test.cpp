@@ -809,6 +809,69 @@ TEST(SeedDirections, Interbench_RealTimeBenchMeetsEveryDeadlineUnderEveryPolicy)
     }
 }
 
+// ------------------------------------------------------------------ massive_intr (not a seed)
+// Satoru Takeuchi's massive_intr report (LKML, March 2007, in the program's header): N
+// processes loop "work 8 msec and sleep 1 msec"; expected: nearly equal loop counts. 2.6.20 /
+// 2.6.21-rc5: 1 CPU, 200 processes: "4 processes occupy 98% of CPU time"; 2 CPUs: 8 take 72 %
+// (200 processes) and 98 % (400); nice 20 (19): "looks good"; RSDL "works fine in all cases".
+// CFS's design document names massive_intr.c among the attacks CFS is not prone to.
+const char* kMassivePolicies = "o1,sd,cfs2007,cfs,eevdf,bfs";
+const jvalue* massive_run(const std::string& variant, const std::string& policy) {
+  return runs::get().find("massive-intr", kMassivePolicies, "massive-intr/" + variant, policy);
+}
+// % of all task CPU taken by the k busiest tasks, and how many tasks ran at all.
+double top_share(const jvalue& run, std::size_t k, std::size_t* ran = nullptr) {
+  std::vector<double> cpu;
+  double total = 0;
+  for (const auto& t : run["tasks"].arr) {
+    cpu.push_back(t["cpu_ns"].number());
+    total += cpu.back();
+  }
+  std::sort(cpu.begin(), cpu.end(), std::greater<double>());
+  if (ran) *ran = static_cast<std::size_t>(std::count_if(cpu.begin(), cpu.end(), [](double c) { return c > 0; }));
+  double top = 0;
+  for (std::size_t i = 0; i < k && i < cpu.size(); ++i) top += cpu[i];
+  return total > 0 ? 100.0 * top / total : 0.0;
+}
+
+// The mechanism (o1's own rules): a few processes keep the maximum bonus (prio 115), because
+// each wait on the run queue after a timer wakeup is credited as sleep, and each 8 ms run is
+// charged at a tenth; they are reinserted into the active array at every expiry. The others
+// wait, and EXPIRED_STARVING needs STARVATION_LIMIT x nr_running = 200 s, longer than the run.
+TEST(SeedDirections, MassiveIntr_MainlineConcentratesTheCpuInAFewProcesses) {
+  const jvalue* one = massive_run("1cpu-200", "o1");
+  const jvalue* two = massive_run("2cpu-200", "o1");
+  const jvalue* four = massive_run("2cpu-400", "o1");
+  ASSERT_TRUE(one && two && four);
+  std::size_t ran = 0;
+  EXPECT_GE(top_share(*one, 4, &ran), 90.0) << "1 CPU, 200 processes: 4 take 98 %";
+  EXPECT_LT(ran, 100u) << "most of the 200 never run";
+  EXPECT_GE(top_share(*two, 8), 60.0) << "2 CPUs, 200 processes: 8 take 72 %";
+  EXPECT_GE(top_share(*four, 8), 90.0) << "2 CPUs, 400 processes: 8 take 98 %";
+  EXPECT_LT((*one)["fairness"]["jain"].number(), 0.1);
+}
+
+// "looks good" at nice 19 under mainline; RSDL/SD and CFS (and every other fair policy here)
+// share evenly at nice 0: every process runs, and the 4 busiest take about their 4/200.
+TEST(SeedDirections, MassiveIntr_Nice19AndTheFairPoliciesShareEvenly) {
+  for (const char* v : {"1cpu-200-nice19", "2cpu-200-nice19", "2cpu-400-nice19"}) {
+    const jvalue* r = runs::get().find("massive-intr", kMassivePolicies, std::string("massive-intr/") + v, "o1");
+    ASSERT_TRUE(r);
+    EXPECT_GE((*r)["fairness"]["jain"].number(), 0.99) << v;
+  }
+  for (const char* p : {"sd", "cfs2007", "cfs", "eevdf", "bfs"})
+    for (const char* v : {"1cpu-200", "2cpu-200", "2cpu-400"}) {
+      const jvalue* r = massive_run(v, p);
+      ASSERT_TRUE(r);
+      const std::size_t n = (*r)["tasks"].arr.size();
+      std::size_t ran = 0;
+      const double top4 = top_share(*r, 4, &ran);
+      EXPECT_EQ(ran, n) << p << " " << v;
+      EXPECT_LE(top4, 1.5 * 400.0 / static_cast<double>(n)) << p << " " << v;  // fair: 4/n of the CPU
+      EXPECT_GE((*r)["fairness"]["jain"].number(), 0.99) << p << " " << v;
+    }
+}
+
 // ------------------------------------------------------------------ seed 004: xterm-renice
 // scenarios.md §4: "with Nick's scheduler the spread was about 5 % ... nearly insensible to renice".
 // seed 004: xterm's lifetime (what `time xterm -e seq 1 5000` measures) and the pty's mean

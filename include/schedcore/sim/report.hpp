@@ -182,6 +182,7 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
     if (c.metric == "makespan_s") return cell(static_cast<double>(t.makespan_ns) / 1e9, "%.3f");
     if (c.metric == "jain") return cell(r.jain, "%.3f");
     if (c.metric == "starve_ms") return cell(static_cast<double>(t.longest_starvation_ns) / 1e6, "%.1f");
+    if (c.metric == "starve_s") return cell(static_cast<double>(t.longest_starvation_ns) / 1e9, "%.2f");
     if (c.metric == "cpu_s") return cell(static_cast<double>(t.task_cpu_ns) / 1e9, "%.2f");
     if (c.metric == "overhead_ms") return cell(static_cast<double>(t.overhead_ns) / 1e6, "%.1f");
     if (c.metric == "overruns" || c.metric == "slack_min_ms") {  // over every timer-driven task; "-" if none
@@ -196,6 +197,26 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
       if (periods == 0) return {};
       return c.metric == "overruns" ? cell(static_cast<double>(overruns), "%.0f")
                                     : cell(static_cast<double>(worst) / 1e6, "%.3f");
+    }
+    if (c.metric.rfind("top_pct:", 0) == 0) {  // % of all task CPU taken by the K busiest tasks
+      const std::size_t k = static_cast<std::size_t>(std::stoul(c.metric.substr(8)));
+      std::vector<std::int64_t> cpu;
+      std::int64_t total = 0;
+      for (const auto& x : r.tasks) {
+        cpu.push_back(x.cpu_ns);
+        total += x.cpu_ns;
+      }
+      if (total <= 0 || cpu.size() <= k) return {};
+      std::partial_sort(cpu.begin(), cpu.begin() + static_cast<std::ptrdiff_t>(k), cpu.end(), std::greater<std::int64_t>());
+      std::int64_t top = 0;
+      for (std::size_t i = 0; i < k; ++i) top += cpu[i];
+      return cell(100.0 * static_cast<double>(top) / static_cast<double>(total), "%.1f");
+    }
+    if (c.metric == "ran_pct") {  // % of tasks that ran at all
+      if (r.tasks.empty()) return {};
+      std::size_t ran = 0;
+      for (const auto& x : r.tasks) ran += x.cpu_ns > 0 ? 1 : 0;
+      return cell(100.0 * static_cast<double>(ran) / static_cast<double>(r.tasks.size()), "%.1f");
     }
     if (c.metric.rfind("ib_", 0) == 0) {  // interbench: the benchmarked task (the one running job steps)
       for (const auto& x : r.tasks) {
@@ -312,6 +333,12 @@ inline std::vector<table_column> family_columns(const std::string& family) {
                        {"echo p99 ms", "typist", "resp_p99_ms"},
                        {"echo max ms", "typist", "resp_max_ms"},
                        {"X p99 ms", "Xorg", "lat_p99_ms"}});
+  } else if (family == "massive-intr") {  // Takeuchi: "4 processes occupy 98% of CPU time"
+    c.insert(c.end(), {{"jain", "", "jain"},
+                       {"top 4 cpu%", "", "top_pct:4"},
+                       {"top 8 cpu%", "", "top_pct:8"},
+                       {"ran %", "", "ran_pct"},
+                       {"starve s", "", "starve_s"}});
   } else if (family == "interbench") {  // the benchmarked task, in interbench's columns
     c.insert(c.end(), {{"latency avg ms", "", "ib_avg_ms"},
                        {"\"SD\" ms", "", "ib_rms_ms"},

@@ -6,7 +6,8 @@
 /// Families: a scenario name may stand for several workloads (variants), e.g.
 /// `games-renice` = the game and the typing test, each with X at nice 0 and at nice -10.
 /// `all` = the four seed families;
-/// `interbench/all` = the whole interbench matrix.
+/// `interbench/all` = the whole interbench matrix; `massive-intr` = Takeuchi's massive_intr
+/// (not a seed, but a report of the same 2007 argument) on 1 and 2 CPUs, nice 0 and 19.
 #ifndef SCHEDCORE_SIM_SCENARIOS_HPP
 #define SCHEDCORE_SIM_SCENARIOS_HPP
 
@@ -487,6 +488,35 @@ inline workload interbench(const std::string& bench, const std::string& load, co
   return w;
 }
 
+/// massive-intr: Satoru Takeuchi's massive_intr (LKML, March 2007, "massive interactive
+/// processes"; the program's header carries the report). `nproc` processes each loop "work
+/// 8 msec and sleep 1 msec" for 3 minutes; a fair scheduler gives them nearly equal loop counts
+/// (CPU time). The report, on 2.6.20 and 2.6.21-rc5: one CPU, 200 processes at nice 0: "4
+/// processes occupy 98% of CPU time"; two CPUs: 8 processes take 72 % (200 processes) and 98 %
+/// (400); at nice 19 ("20": never rated interactive) "looks good"; RSDL "works fine in all
+/// cases". CFS's design document lists massive_intr.c among the attacks on the stock
+/// scheduler's heuristics that CFS is not prone to.
+/// Model: the processes are forked at 0 and sleep 200 ms (massive_intr's usleep before it waits
+/// for the start signal, which the parent has already sent), then loop; the 1 ms nanosleep is
+/// a timer wakeup. Leaves out: the parent's calibration loop and fork-time sleep inheritance
+/// (every process starts with no history).
+inline workload massive_intr(int cpus, int nproc, int nice) {
+  using namespace scen;
+  workload w;
+  w.name = "massive-intr/" + std::to_string(cpus) + "cpu-" + std::to_string(nproc) + (nice != 0 ? "-nice19" : "");
+  w.description = std::to_string(nproc) + " processes looping 'work 8 ms, sleep 1 ms' on " + std::to_string(cpus) +
+                  " CPU" + (cpus == 1 ? "" : "s") + " at nice " + std::to_string(nice) +
+                  " for 180 s after a 200 ms start-up sleep (Satoru Takeuchi's massive_intr, 2007)";
+  w.cpus = cpus;
+  w.hz = 1000;
+  w.duration = sec(180) + msec(200);
+  task_spec p = task("intr", nice, {ev::run(msec(8)), ev::sleep(msec(1))}, true, "intr");
+  p.phases.insert(p.phases.begin(), phase{"start", 1, {ev::sleep(msec(200))}});
+  p.instances = nproc;
+  w.tasks.push_back(p);
+  return w;
+}
+
 /// interbench benchmarks and loads, in interbench's order.
 inline const std::vector<std::string>& interbench_benches() {
   static const std::vector<std::string> v = {"audio", "video", "x", "gaming"};
@@ -524,6 +554,11 @@ inline std::vector<scenario_def> builtin_scenarios() {
     v.push_back({"games-renice/typing-xnice" + std::to_string(n), "games-renice", [n] { return games_renice(n, true); }});
   for (int n : {0, -10, 10, -15})
     v.push_back({"xterm-renice/xnice" + std::to_string(n), "xterm-renice", [n] { return xterm_renice(n); }});
+  for (int nice : {0, 19})
+    for (const auto& cn : std::vector<std::pair<int, int>>{{1, 200}, {2, 200}, {2, 400}}) {
+      const workload m = massive_intr(cn.first, cn.second, nice);
+      v.push_back({m.name, "massive-intr", [cn, nice] { return massive_intr(cn.first, cn.second, nice); }});
+    }
   for (const auto& b : interbench_benches())
     for (const auto& l : interbench_loads())
       if (b != l) v.push_back({"interbench/" + b + "/" + l, "interbench", [b, l] { return interbench(b, l); }});
@@ -608,6 +643,8 @@ inline std::vector<family_def> builtin_families() {
        with({"cfs2007", "sd", "o1"})},
       {"xterm-renice", "seed 004: xterm<->X pipeline completion against X's nice", with({"nicksched", "o1", "goodness24"})},
       {"interbench", "interbench 0.31 matrix: latency, % desired CPU, % deadlines met", with({"o1", "sd", "cfs"})},
+      {"massive-intr", "Takeuchi's massive_intr (2007): N processes 'work 8 ms, sleep 1 ms'; fair = equal CPU",
+       with({"o1", "sd", "cfs2007"})},
   };
 }
 

@@ -499,11 +499,16 @@ inline workload interbench(const std::string& bench, const std::string& load, co
 /// Model: the processes are forked at 0 and sleep 200 ms (massive_intr's usleep before it waits
 /// for the start signal, which the parent has already sent), then loop; the 1 ms nanosleep is
 /// a timer wakeup. Leaves out: the parent's calibration loop and fork-time sleep inheritance
-/// (every process starts with no history).
+/// (every process starts with no history). Named `massive-intr/<cpus>cpu-<nproc>[-nice<n>]`.
+inline std::string massive_intr_name(int cpus, int nproc, int nice) {
+  return "massive-intr/" + std::to_string(cpus) + "cpu-" + std::to_string(nproc) +
+         (nice != 0 ? "-nice" + std::to_string(nice) : std::string());
+}
+/// @copydoc massive_intr_name
 inline workload massive_intr(int cpus, int nproc, int nice) {
   using namespace scen;
   workload w;
-  w.name = "massive-intr/" + std::to_string(cpus) + "cpu-" + std::to_string(nproc) + (nice != 0 ? "-nice19" : "");
+  w.name = massive_intr_name(cpus, nproc, nice);
   w.description = std::to_string(nproc) + " processes looping 'work 8 ms, sleep 1 ms' on " + std::to_string(cpus) +
                   " CPU" + (cpus == 1 ? "" : "s") + " at nice " + std::to_string(nice) +
                   " for 180 s after a 200 ms start-up sleep (Satoru Takeuchi's massive_intr, 2007)";
@@ -555,10 +560,9 @@ inline std::vector<scenario_def> builtin_scenarios() {
   for (int n : {0, -10, 10, -15})
     v.push_back({"xterm-renice/xnice" + std::to_string(n), "xterm-renice", [n] { return xterm_renice(n); }});
   for (int nice : {0, 19})
-    for (const auto& cn : std::vector<std::pair<int, int>>{{1, 200}, {2, 200}, {2, 400}}) {
-      const workload m = massive_intr(cn.first, cn.second, nice);
-      v.push_back({m.name, "massive-intr", [cn, nice] { return massive_intr(cn.first, cn.second, nice); }});
-    }
+    for (const auto& cn : std::vector<std::pair<int, int>>{{1, 200}, {2, 200}, {2, 400}})
+      v.push_back({massive_intr_name(cn.first, cn.second, nice), "massive-intr",
+                   [cn, nice] { return massive_intr(cn.first, cn.second, nice); }});
   for (const auto& b : interbench_benches())
     for (const auto& l : interbench_loads())
       if (b != l) v.push_back({"interbench/" + b + "/" + l, "interbench", [b, l] { return interbench(b, l); }});

@@ -849,6 +849,14 @@ TEST(SeedDirections, MassiveIntr_MainlineConcentratesTheCpuInAFewProcesses) {
   EXPECT_GE(top_share(*two, 8), 60.0) << "2 CPUs, 200 processes: 8 take 72 %";
   EXPECT_GE(top_share(*four, 8), 90.0) << "2 CPUs, 400 processes: 8 take 98 %";
   EXPECT_LT((*one)["fairness"]["jain"].number(), 0.1);
+  // The starvation limit is what bounds it: at 5 ms (x 200 processes = 1 s) the expired array
+  // gets its turn and every process runs.
+  const jvalue* bounded = runs::get().find("massive-intr/1cpu-200", "o1:starvation_limit=5ms", "massive-intr/1cpu-200",
+                                           "o1:starvation_limit=5ms");
+  ASSERT_TRUE(bounded);
+  std::size_t all = 0;
+  EXPECT_LT(top_share(*bounded, 4, &all), 10.0);
+  EXPECT_EQ(all, 200u);
 }
 
 // "looks good" at nice 19 under mainline; RSDL/SD and CFS (and every other fair policy here)

@@ -587,13 +587,12 @@ inline bool resolve_scenario(const std::string& arg, std::vector<resolved_scenar
   if (colon != std::string::npos) {
     interbench_options opt;
     const bool matrix = base == "interbench" || base == "interbench/all";
-    const std::size_t slash = base.rfind('/');
-    const std::string bench = matrix ? "" : base.substr(base.find('/') + 1, slash - base.find('/') - 1);
-    const std::string load = matrix ? "" : base.substr(slash + 1);
-    const auto& bs = interbench_benches();
-    const auto& ls = interbench_loads();
-    const bool one = base.rfind("interbench/", 0) == 0 && slash == base.find('/', 11) && bench != load &&
-                     std::find(bs.begin(), bs.end(), bench) != bs.end() && std::find(ls.begin(), ls.end(), load) != ls.end();
+    bool one = false;  // one registered interbench/<bench>/<load> pair
+    for (const auto& d : builtin_scenarios()) one = one || (d.family == "interbench" && d.name == base);
+    const std::size_t slash = base.rfind('/');  // well-formed when `one`: interbench/<bench>/<load>
+    const std::size_t from = base.find('/') + 1;
+    const std::string bench = one ? base.substr(from, slash - from) : "";
+    const std::string load = one ? base.substr(slash + 1) : "";
     if (!matrix && !one) {
       error = "scenario '" + arg + "': options after ':' apply only to interbench scenarios (interbench/BENCH/LOAD:OPTIONS "
               "or interbench/all:OPTIONS)";
@@ -607,8 +606,8 @@ inline bool resolve_scenario(const std::string& arg, std::vector<resolved_scenar
       error = "scenario '" + arg + "': with r (interbench -r) only audio and video are benchmarked";
       return false;
     }
-    for (const auto& b : bs)
-      for (const auto& l : ls) {
+    for (const auto& b : interbench_benches())
+      for (const auto& l : interbench_loads()) {
         if (b == l || (one && (b != bench || l != load)) || (opt.rt && b != "audio" && b != "video")) continue;
         found.push_back({interbench(b, l, opt), "interbench"});
       }

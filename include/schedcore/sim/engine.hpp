@@ -84,6 +84,7 @@
 #include "schedcore/policy/class_stack.hpp"
 #include "schedcore/policy/params.hpp"
 #include "schedcore/policy/policy.hpp"
+#include "schedcore/sim/interbench_job.hpp"
 #include "schedcore/sim/metrics.hpp"
 #include "schedcore/sim/trace.hpp"
 #include "schedcore/sim/workload.hpp"
@@ -132,16 +133,12 @@ struct task_cold {
   std::vector<std::int64_t> frame_gaps;   ///< time between frames, ns
   std::vector<std::int64_t> responses;    ///< timer expiry to the frame that followed it, ns
   std::vector<std::int64_t> slacks;       ///< at each timer event: next expiry - now, ns (< 0: overrun)
-  std::vector<std::int64_t> job_samples;  ///< interbench job latencies, ns
   std::int64_t start_ns = 0, exit_ns = -1;
   std::uint64_t dl_met = 0, dl_missed = 0, frames = 0;
   std::int64_t frame_release = 0, last_frame = -1;
   bool timer_released = false;            ///< a timer released the current frame (response counts)
-  // interbench job state
-  bool has_jobs = false, job_gaming = false;
-  std::int64_t job_chunk = 0;
-  std::int64_t job_target = -1, job_lat = 0, job_period = 0, job_pushback = 0;
-  std::uint64_t burns_done = 0, burns_missed = 0;
+  bool has_jobs = false;                  ///< it ran interbench job steps
+  interbench_job job;                     ///< their state and statistics (dl_met/dl_missed are frames')
   // pipe state
   std::int64_t pipe_pending = -1;  ///< items of a blocked pipe_write still to write (-1: none)
   std::int64_t last_read = 0;      ///< items its last pipe_read took (pipe_write count 0 forwards them)
@@ -736,9 +733,7 @@ class engine {
       k.frames = 0;
       k.dl_met = 0;
       k.dl_missed = 0;
-      k.job_samples.clear();
-      k.burns_done = 0;
-      k.burns_missed = 0;
+      k.job.clear_statistics();
     }
     for (device_res& dv : devices_) {  // busy time before the window: submitted minus what is still queued
       dv.busy_before = dv.work_ns - std::max<std::int64_t>(0, dv.busy_until - now_);
@@ -1472,45 +1467,20 @@ class engine {
     resched(ci);
   }
 
-  // interbench periodic job step (interbench.md section 2), timekeeper = exact timer.
+  // interbench job steps (interbench.md section 2; the rules are in interbench_job.hpp), the
+  // timekeeper an exact timer.
   bool begin_job(task_type& t, const cevent& e) {
     t.cold->has_jobs = true;
+    interbench_job& jb = t.cold->job;
     if (e.period == 0 && e.pushback == 0) {  // interbench Gaming: a chunk of work, lateness = finish - (start + work)
-      t.cold->job_target = now_ + e.duration;
-      t.cold->job_period = 0;
-      t.cold->job_pushback = 0;
-      t.cold->job_gaming = true;
-      t.job_burning = true;
-      t.cold->job_chunk = e.duration;
-      t.action = task_core::act::work;
-      t.remaining = e.duration + t.refill_debt;
-      t.refill_debt = 0;
-      if (t.remaining > 0) return true;
-      finish_job(t);
-      return t.state != task_core::st::running;
+      jb.begin_chunk(now_, e.duration);
+    } else {
+      const std::int64_t wake = jb.begin_step(now_, e.period, e.pushback);
+      if (wake != interbench_job::burn) {  // dropped job
+        sleep_until(t, wake, wake_timekeeper);
+        return true;
+      }
     }
-    // interbench's periodic_schedule(run, interval, deadline). `job_target` is the `deadline`
-    // argument P of this call; the task is awake (it slept until the previous call's returned
-    // deadline, which is P minus the previous step's push-back).
-    t.cold->job_gaming = false;
-    if (t.cold->job_target < 0) t.cold->job_target = now_;
-    const std::int64_t I = e.period;
-    std::int64_t lat = std::max<std::int64_t>(0, now_ - t.cold->job_target);
-    if (I > 0 && now_ > t.cold->job_target + I) {  // dropped job: missed before it could burn
-      std::int64_t q = t.cold->job_target + I;
-      const std::int64_t k = (now_ - q) / I + 1;
-      t.cold->dl_missed += static_cast<std::uint64_t>(k);
-      t.cold->burns_missed += static_cast<std::uint64_t>(k);
-      lat += k * I;
-      q += k * I;
-      t.cold->job_samples.push_back(lat);
-      t.cold->job_target = q + e.pushback;  // the caller's `deadline += pushback`
-      sleep_until(t, q, wake_timekeeper);   // q > now by the choice of k
-      return true;
-    }
-    t.cold->job_lat = lat;
-    t.cold->job_period = I;
-    t.cold->job_pushback = e.pushback;
     t.job_burning = true;
     if (e.duration + t.refill_debt > 0) {
       t.action = task_core::act::work;
@@ -1524,36 +1494,8 @@ class engine {
 
   void finish_job(task_type& t) {
     t.job_burning = false;
-    if (t.cold->job_gaming) {
-      const std::int64_t late = std::max<std::int64_t>(0, now_ - t.cold->job_target);
-      t.cold->burns_done += static_cast<std::uint64_t>(t.cold->job_chunk);
-      t.cold->burns_missed += static_cast<std::uint64_t>(late);
-      t.cold->job_samples.push_back(late);
-      return;
-    }
-    // The rest of periodic_schedule: the deadline q = P + interval is met if the burn ended by
-    // it; otherwise whole periods are added to the sample and to q. The task then sleeps until
-    // q (not until the next call's argument q + push-back: that is what wakes interbench's X
-    // early). An interval of 0 (X's 100 % step) that ends late resets q to now, counts no
-    // deadline, and does not sleep.
-    const std::int64_t I = t.cold->job_period;
-    std::int64_t lat = t.cold->job_lat;
-    ++t.cold->burns_done;
-    std::int64_t q = t.cold->job_target + I;
-    if (q >= now_) {
-      ++t.cold->dl_met;
-    } else if (I > 0) {
-      const std::int64_t k = (now_ - q) / I + 1;
-      t.cold->dl_missed += static_cast<std::uint64_t>(k);
-      lat += k * I;
-      q += k * I;
-      if (k > 1) t.cold->burns_missed += static_cast<std::uint64_t>(k);
-    } else {
-      q = now_;
-    }
-    t.cold->job_samples.push_back(lat);
-    t.cold->job_target = q + t.cold->job_pushback;
-    if (q > now_) sleep_until(t, q, wake_timekeeper);  // its timekeeper thread posts a semaphore
+    const std::int64_t wake = t.cold->job.finish(now_);
+    if (wake != interbench_job::no_sleep) sleep_until(t, wake, wake_timekeeper);  // its timekeeper thread posts a semaphore
   }
 
   // ---------------------------------------------------------------- results
@@ -1611,8 +1553,8 @@ class engine {
       x.switches = t.switches;
       x.migrations = t.migrations;
       x.latency = summarize(t.cold->lat);
-      x.deadlines_met = t.cold->dl_met;
-      x.deadlines_missed = t.cold->dl_missed;
+      x.deadlines_met = t.cold->dl_met + t.cold->job.deadlines_met;
+      x.deadlines_missed = t.cold->dl_missed + t.cold->job.deadlines_missed;
       x.frames = t.cold->frames;
       const std::int64_t life = (t.cold->exit_ns >= 0 ? t.cold->exit_ns : end_) - t.cold->start_ns;
       x.fps = life > 0 ? static_cast<double>(t.cold->frames) * 1e9 / static_cast<double>(life) : 0;
@@ -1627,7 +1569,7 @@ class engine {
         }
       }
       x.has_jobs = t.cold->has_jobs;
-      if (t.cold->has_jobs) x.jobs = job_stats(t);
+      if (t.cold->has_jobs) x.jobs = t.cold->job.summary();
       T.task_cpu_ns += t.cpu_ns;
       T.longest_starvation_ns = std::max(T.longest_starvation_ns, maxw);
       T.migrations += t.migrations;
@@ -1666,34 +1608,6 @@ class engine {
     return r;
   }
 
-  static job_summary job_stats(const task_type& t) {
-    job_summary j;
-    j.samples = t.cold->job_samples.size();
-    if (j.samples > 0) {
-      long double sum = 0, sq = 0;
-      std::int64_t mx = 0;
-      for (std::int64_t v : t.cold->job_samples) {
-        sum += v;
-        sq += static_cast<long double>(v) * v;
-        mx = std::max(mx, v);
-      }
-      const long double n = static_cast<long double>(j.samples);
-      const long double mean = sum / n;
-      j.avg_ms = static_cast<double>(mean / 1e6);
-      // interbench's "SD" exactly as its show_latencies() computes it (interbench.md §4):
-      // sqrt((Σx² − mean²/n) / (n − 1)), in effect the root mean square; 0 for one sample.
-      j.rms_ms = static_cast<double>((j.samples > 1 ? std::sqrt((sq - mean * mean / n) / (n - 1)) : 0.0L) / 1e6);
-      long double var = 0;
-      for (std::int64_t v : t.cold->job_samples) var += (v - mean) * (v - mean);
-      j.sd_ms = static_cast<double>(std::sqrt(var / n) / 1e6);
-      j.max_ms = static_cast<double>(mx) / 1e6;
-    }
-    const double a = static_cast<double>(t.cold->burns_done), m = static_cast<double>(t.cold->burns_missed);
-    j.desired_cpu_pct = a + m > 0 ? 100.0 * a / (a + m) : 0;
-    const double dm = static_cast<double>(t.cold->dl_met), dx = static_cast<double>(t.cold->dl_missed);
-    j.deadlines_met_pct = t.cold->dl_met > 0 ? 100.0 * dm / (dm + dx) : 0;
-    return j;
-  }
 
   const workload& w_;
   run_config cfg_;

@@ -1,0 +1,218 @@
+// interbench_native: interbench's benchmarked tasks and CPU loads as real threads on the running
+// Linux kernel, with the job-step bookkeeping schedsim uses (sim/interbench_job.hpp), so that
+// schedsim's `interbench/<bench>/<load>` rows can be checked against a real scheduler on the
+// same machine (tools/kernel_check.sh runs both and prints them side by side).
+//
+//   interbench_native [--duration S] [--burners N] [--cpu K | --no-pin] [--header] BENCH LOAD
+//
+//   BENCH  audio | video | x | gaming      LOAD  none | video | x | burn
+//
+// What runs (interbench.md §1-3; the model's task shapes, scenarios.hpp interbench()):
+// - The whole process is pinned to one CPU (`--cpu`, default 0), as interbench measures a
+//   uniprocessor, and every thread is SCHED_OTHER at nice 0 except the main thread, which
+//   becomes SCHED_FIFO 99 when it may (interbench's main process does, as root).
+// - The load threads start at once: `burn` is N spinning threads (interbench -L, default 4);
+//   `video` and `x` are those tasks' job loops, unmeasured.
+// - The benchmarked thread exists from the start and waits on a semaphore; one second later the
+//   main thread posts it (interbench.c bench()). It then runs its job loop for `--duration`
+//   seconds (default 30; with X, rounded up to a multiple of 10 as interbench does, for X's ramp).
+// - CPU work is thread CPU time (CLOCK_THREAD_CPUTIME_ID), the equivalent of interbench's
+//   calibrated loop count: a preempted job takes longer in wall time, never more work.
+// - Sleeps are absolute CLOCK_MONOTONIC sleeps with a 1 ns timer slack. Latency is measured
+//   when the thread runs again, so it includes the timer's own expiry latency (interbench
+//   subtracts that with its FIFO timekeeper thread; on an idle CPU it is a few µs here).
+//
+// Output: one row in schedsim's interbench table layout (bench, load, latency avg / interbench
+// "SD" / max in ms, % desired CPU, % deadlines met; "-" for Gaming's deadlines). Exit status 2
+// with a message for bad usage, 1 when the system refuses a thread or the CPU.
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "schedcore/sim/interbench_job.hpp"
+
+namespace {
+
+using schedcore::sim::interbench_job;
+using i64 = std::int64_t;
+constexpr i64 kMs = 1000000;  // ns
+
+i64 clock_ns(clockid_t id) {
+  timespec ts{};
+  clock_gettime(id, &ts);
+  return static_cast<i64>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+i64 mono_ns() { return clock_ns(CLOCK_MONOTONIC); }
+
+void sleep_until(i64 t) {
+  timespec ts{};
+  ts.tv_sec = static_cast<time_t>(t / 1000000000);
+  ts.tv_nsec = static_cast<long>(t % 1000000000);
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+  }
+}
+
+// `work` ns of this thread's CPU time. The clock is read every few µs of spinning: often enough
+// that a job overshoots by no more than that, rarely enough that the reads cost little.
+void burn(i64 work) {
+  const i64 end = clock_ns(CLOCK_THREAD_CPUTIME_ID) + work;
+  while (clock_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+    for (int i = 0; i < 2000; ++i) __asm__ __volatile__("" ::: "memory");
+}
+
+std::atomic<bool> stop_all{false};
+
+// One task's job loop: interbench's emulate_audio / _video / _x / _game, until stop_all.
+void job_loop(const std::string& kind, interbench_job& jb) {
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  auto step = [&jb](i64 work, i64 interval, i64 pushback) {
+    const i64 wake = jb.begin_step(mono_ns(), interval, pushback);
+    if (wake != interbench_job::burn) {
+      sleep_until(wake);
+      return;
+    }
+    burn(work);
+    const i64 next = jb.finish(mono_ns());
+    if (next != interbench_job::no_sleep) sleep_until(next);
+  };
+  while (!stop_all.load(std::memory_order_relaxed)) {
+    if (kind == "audio") {
+      step(2500 * 1000, 50000 * 1000, 0);
+    } else if (kind == "video") {
+      step(6666 * 1000, 16666 * 1000, 0);
+    } else if (kind == "x") {
+      for (int i = 0; i <= 100 && !stop_all.load(std::memory_order_relaxed); ++i) step(i * kMs, (100 - i) * kMs, i * kMs);
+    } else {  // gaming: 100 ms chunks, never sleeps
+      jb.begin_chunk(mono_ns(), 100 * kMs);
+      burn(100 * kMs);
+      jb.finish(mono_ns());
+    }
+  }
+}
+
+void spin_until_stopped() {
+  while (!stop_all.load(std::memory_order_relaxed)) __asm__ __volatile__("" ::: "memory");
+}
+
+int usage(const char* why) {
+  std::fprintf(stderr,
+               "interbench_native: %s\n"
+               "usage: interbench_native [--duration S] [--burners N] [--cpu K | --no-pin] [--header] BENCH LOAD\n"
+               "       BENCH: audio | video | x | gaming   LOAD: none | video | x | burn (not BENCH itself)\n",
+               why);
+  return 2;
+}
+
+bool parse_int(const char* s, long lo, long hi, long& out) {
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(s, &end, 10);
+  if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  long duration = 30, burners = 4, cpu = 0;
+  bool pin = true, header = false;
+  std::vector<std::string> pos;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](long lo, long hi, long& out) {
+      if (i + 1 >= argc) return false;
+      return parse_int(argv[++i], lo, hi, out);
+    };
+    if (a == "--duration") {
+      if (!value(1, 3600, duration)) return usage("--duration takes whole seconds in [1, 3600]");
+    } else if (a == "--burners") {
+      if (!value(1, 64, burners)) return usage("--burners takes a thread count in [1, 64]");
+    } else if (a == "--cpu") {
+      if (!value(0, CPU_SETSIZE - 1, cpu)) return usage("--cpu takes a CPU number");
+    } else if (a == "--no-pin") {
+      pin = false;
+    } else if (a == "--header") {
+      header = true;
+    } else if (!a.empty() && a[0] == '-') {
+      return usage(("unknown option '" + a + "'").c_str());
+    } else {
+      pos.push_back(a);
+    }
+  }
+  if (pos.size() != 2) return usage("expected BENCH and LOAD");
+  const std::string bench = pos[0], load = pos[1];
+  if (bench != "audio" && bench != "video" && bench != "x" && bench != "gaming")
+    return usage(("unknown bench '" + bench + "'").c_str());
+  if (load != "none" && load != "video" && load != "x" && load != "burn")
+    return usage(("unknown load '" + load + "' (write, read, compile and memload need a disk model; not here)").c_str());
+  if (bench == load) return usage("a task is not benchmarked against itself");
+  // interbench rounds the duration up to a multiple of 10 s so that X completes whole ramps;
+  // the rounding matters only when X runs, so only then is it applied.
+  if ((bench == "x" || load == "x") && duration % 10 != 0) duration += 10 - duration % 10;
+
+  if (pin) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(static_cast<int>(cpu), &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) {
+      std::fprintf(stderr, "interbench_native: cannot pin to CPU %ld: %s\n", cpu, std::strerror(errno));
+      return 1;
+    }
+  }
+  std::vector<std::thread> threads;
+  std::vector<interbench_job> load_jobs(2);
+  if (load == "burn") {
+    for (long i = 0; i < burners; ++i) threads.emplace_back(spin_until_stopped);
+  } else if (load != "none") {
+    threads.emplace_back(job_loop, load, std::ref(load_jobs[0]));
+  }
+  sem_t start;
+  sem_init(&start, 0, 0);
+  interbench_job measured;
+  std::thread bench_thread([&] {
+    sem_wait(&start);
+    job_loop(bench, measured);
+  });
+  // Only now the main thread becomes FIFO 99 when allowed (interbench's main process), so that
+  // it wakes the benchmarked thread and stops the run on time whatever the load does. Not
+  // before: threads inherit their creator's policy.
+  sched_param fifo{};
+  fifo.sched_priority = 99;
+  const bool main_fifo = pthread_setschedparam(pthread_self(), SCHED_FIFO, &fifo) == 0;
+  const i64 t0 = mono_ns();
+  sleep_until(t0 + 1000 * kMs);
+  sem_post(&start);
+  sleep_until(t0 + 1000 * kMs + duration * 1000 * kMs);
+  stop_all.store(true);
+  bench_thread.join();
+  for (auto& t : threads) t.join();
+
+  const auto j = measured.summary();
+  if (header) {
+    std::printf("# kernel: interbench_native on CPU %s, %ld s, %ld burners, main thread %s\n",
+                pin ? std::to_string(cpu).c_str() : "any", duration, burners, main_fifo ? "SCHED_FIFO 99" : "SCHED_OTHER");
+    std::printf("bench      load  latency avg (ms)   +/- SD    max  %% desired CPU  %% deadlines met\n");
+  }
+  char dl[32];
+  if (bench == "gaming")
+    std::snprintf(dl, sizeof dl, "%s", "-");
+  else
+    std::snprintf(dl, sizeof dl, "%.1f", j.deadlines_met_pct);
+  std::printf("%-6s %8s %17.3f %8.3f %6.1f %14.1f %16s\n", bench.c_str(), load.c_str(), j.avg_ms, j.rms_ms, j.max_ms,
+              j.desired_cpu_pct, dl);
+  return 0;
+}

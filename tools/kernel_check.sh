@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# schedsim against the kernel it runs on: interbench's benchmarked tasks and CPU loads run as
+# real threads (interbench_native, pinned to one CPU) and in schedsim under the policy that
+# kernel implements, with its tick and base slice, and the two interbench tables are printed
+# side by side. Timing-dependent by nature: this is a measurement to read, not a test.
+#
+#   bash tools/kernel_check.sh [--duration S] [--cpu K] [--pairs "audio/burn x/burn ..."]
+#
+# Defaults: 30 s per pair (interbench's), CPU 0, the 14 pairs of Audio, Video, X and Gaming under
+# None, Video, X and Burn (the disk loads need a disk model). About 8 minutes. Run it on a quiet
+# machine: anything else on that CPU is load the model does not have.
+#
+# The policy: Linux 6.6 and later schedule SCHED_OTHER with EEVDF, earlier 2.6.23+ with CFS.
+# The knobs follow the kernel's defaults: base slice 0.75 ms (0.70 ms from 6.15), scaled by
+# 1 + ilog2(min(online CPUs, 8)) (`cpus=`), and the tick from CONFIG_HZ (/proc/config.gz or
+# /boot/config-*; 250 when neither says). The kernel's sysctls are not read: a tuned kernel
+# needs the knobs given by hand (--policy SPEC overrides the choice).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+
+duration=30 cpu=0 policy=""
+pairs="audio/none audio/video audio/x audio/burn video/none video/x video/burn x/none x/video x/burn gaming/none gaming/video gaming/x gaming/burn"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) duration=${2:?--duration takes seconds}; shift 2 ;;
+    --cpu) cpu=${2:?--cpu takes a CPU number}; shift 2 ;;
+    --pairs) pairs=${2:?--pairs takes a list like \"audio/burn x/burn\"}; shift 2 ;;
+    --policy) policy=${2:?--policy takes a schedsim policy spec}; shift 2 ;;
+    *) echo "kernel_check.sh: unknown argument '$1' (--duration S, --cpu K, --pairs LIST, --policy SPEC)" >&2; exit 2 ;;
+  esac
+done
+
+case "$duration" in ''|*[!0-9]*) echo "kernel_check.sh: --duration takes whole seconds" >&2; exit 2 ;; esac
+[ "$duration" -ge 10 ] || duration=10
+duration=$(( (duration + 9) / 10 * 10 ))  # whole X ramps, as interbench rounds
+
+. tools/deps.sh
+schedcore_install_deps "${SCHEDCORE_HOST_PACKAGES[@]}"
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$(nproc 2>/dev/null || echo 2)" --target schedsim interbench_native >/dev/null
+sim=build/release/examples/schedsim
+native=build/release/examples/interbench_native
+
+release=$(uname -r)
+major=${release%%.*}; rest=${release#*.}; minor=${rest%%[!0-9]*}
+ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)
+hz=$({ zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$release" 2>/dev/null || true; } | sed -n 's/^CONFIG_HZ=\([0-9]*\)$/\1/p')
+hz_note=""
+[ -n "$hz" ] || { hz=250; hz_note=" (CONFIG_HZ not readable: assumed)"; }
+if [ -z "$policy" ]; then
+  if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 6 ]; }; then
+    slice=750us
+    if [ "$major" -gt 6 ] || [ "$minor" -ge 15 ]; then slice=700us; fi
+    policy="eevdf:base_slice=$slice,cpus=$ncpu"
+  else
+    policy="cfs:cpus=$ncpu"
+  fi
+fi
+
+echo "kernel $release, $ncpu CPUs online, HZ $hz$hz_note; pairs pinned to CPU $cpu, $duration s each"
+echo "schedsim: $policy --hz $hz (1 CPU, as interbench measures)"
+echo
+simtab=$(mktemp); trap 'rm -f "$simtab"' EXIT
+"$sim" compare --scenario interbench/all --policies "$policy" --hz "$hz" --duration "$((duration + 1))s" --no-host-timing >"$simtab"
+
+printf '%-6s %-6s | %-37s | %-37s\n' "" "" "kernel (interbench_native)" "schedsim"
+printf '%-6s %-6s | %8s %8s %7s %5s %5s | %8s %8s %7s %5s %5s\n' bench load "avg ms" "SD ms" "max ms" "%cpu" "%dl" "avg ms" "SD ms" "max ms" "%cpu" "%dl"
+for pair in $pairs; do
+  bench=${pair%/*} load=${pair#*/}
+  krow=$("$native" --duration "$duration" --cpu "$cpu" "$bench" "$load")
+  srow=$(awk -v b="$bench" -v l="$load" '$1 == b && $2 == l' "$simtab")
+  [ -n "$srow" ] || { echo "kernel_check.sh: schedsim has no row for $pair" >&2; exit 1; }
+  set -- $krow; k="$3 $4 $5 $6 $7"
+  set -- $srow; s="$3 $4 $5 $6 $7"
+  printf '%-6s %-6s | %8s %8s %7s %5s %5s | %8s %8s %7s %5s %5s\n' "$bench" "$load" $k $s
+done

@@ -11,7 +11,8 @@
 # machine: anything else on that CPU is load the model does not have.
 #
 # The policy: Linux 6.6 and later schedule SCHED_OTHER with EEVDF, earlier 2.6.23+ with CFS.
-# The knobs follow the kernel's defaults: base slice 0.75 ms (0.70 ms from 6.15), scaled by
+# The knobs follow the kernel's defaults: delayed dequeue from 6.12, base slice 0.75 ms (0.70 ms
+# from 6.15), scaled by
 # 1 + ilog2(min(online CPUs, 8)) (`cpus=`), and the tick from CONFIG_HZ (/proc/config.gz or
 # /boot/config-*; 250 when neither says). The kernel's sysctls are not read: a tuned kernel
 # needs the knobs given by hand (--policy SPEC overrides the choice).
@@ -50,9 +51,10 @@ hz_note=""
 [ -n "$hz" ] || { hz=250; hz_note=" (CONFIG_HZ not readable: assumed)"; }
 if [ -z "$policy" ]; then
   if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 6 ]; }; then
-    slice=750us
+    slice=750us delay=0
+    if [ "$major" -gt 6 ] || [ "$minor" -ge 12 ]; then delay=1; fi  # DELAY_DEQUEUE, DELAY_ZERO
     if [ "$major" -gt 6 ] || [ "$minor" -ge 15 ]; then slice=700us; fi
-    policy="eevdf:base_slice=$slice,cpus=$ncpu"
+    policy="eevdf:base_slice=$slice,cpus=$ncpu,delay_dequeue=$delay"
   else
     policy="cfs:cpus=$ncpu"
   fi

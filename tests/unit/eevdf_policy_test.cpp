@@ -347,11 +347,15 @@ const task* brute_pick(const std::vector<task*>& queued, const task* curr, bool 
   return best;
 }
 
-void differential(std::uint64_t seed, int parity, int steps) {
+// With `delay` (DELAY_DEQUEUE), a sleeper that blocks while ineligible stays queued: the brute
+// force then sees it among the queued entities, and a pick that returns it removes it and picks
+// again (the kernel's pick_next_entity), until a runnable entity or nothing is left.
+void differential(std::uint64_t seed, int parity, int steps, int delay = 0) {
   std::mt19937_64 rng(seed);
   policy_t p;
   policy_t::knobs k = knobs_hz(1000);
   k.run_to_parity = parity;
+  k.delay_dequeue = delay;
   ASSERT_EQ(p.configure(k), errc::ok);
   constexpr std::size_t kTasks = 48;
   std::vector<task> tasks(kTasks);
@@ -362,15 +366,20 @@ void differential(std::uint64_t seed, int parity, int steps) {
   }
   sched_time now{std::numeric_limits<std::uint64_t>::max() - msec(500)};  // crosses the wrap too
   task* curr = nullptr;
-  std::uint64_t mismatches = 0, eligible_leftmost_fast = 0;
+  std::uint64_t mismatches = 0, eligible_leftmost_fast = 0, delayed_wakeups = 0, delayed_finished = 0;
   for (int step = 0; step < steps; ++step) {
     now += static_cast<std::int64_t>(rng() % 700000);
     const unsigned op = static_cast<unsigned>(rng() % 10);
     task& t = tasks[rng() % kTasks];
     if (op < 3) {
-      if (!t.on_rq) p.enqueue(t, now, (rng() % 8 == 0) ? enqueue_flags::initial : enqueue_flags::wakeup);
+      if (t.delayed) {
+        p.enqueue(t, now, enqueue_flags::wakeup);  // requeue in place (or at zero lag)
+        ++delayed_wakeups;
+      } else if (!t.on_rq) {
+        p.enqueue(t, now, (rng() % 8 == 0) ? enqueue_flags::initial : enqueue_flags::wakeup);
+      }
     } else if (op < 5) {
-      if (t.on_rq) {
+      if (t.on_rq && !t.delayed) {
         if (&t == curr) curr = nullptr;
         p.dequeue(t, now, dequeue_flags::sleep);
       }
@@ -393,10 +402,18 @@ void differential(std::uint64_t seed, int parity, int steps) {
         curr = nullptr;
       }
     }
+    // Finishing a delayed dequeue charges curr first: charge it now, so that the brute force
+    // reads the vruntimes the pick will use (the flag a charge may raise is not used here).
+    if (delay != 0 && curr != nullptr) (void)p.tick(*curr, now);
     std::vector<task*> queued;
     for (task& x : tasks)
       if (x.on_rq) queued.push_back(&x);
     const task* want = brute_pick(queued, curr, parity != 0);
+    while (want != nullptr && want->delayed) {
+      queued.erase(std::find(queued.begin(), queued.end(), want));
+      ++delayed_finished;
+      want = brute_pick(queued, curr, parity != 0);
+    }
     const task* got = p.pick_next(now);
     if (got != want) {
       // Equal deadlines may be ordered differently (the tree keeps FIFO among ties): accept an
@@ -413,10 +430,146 @@ void differential(std::uint64_t seed, int parity, int steps) {
   EXPECT_EQ(mismatches, 0u);
   EXPECT_TRUE(p.verify());
   EXPECT_GT(eligible_leftmost_fast, 0u);
+  if (delay != 0) {  // the delayed paths were exercised, both ends
+    EXPECT_GT(delayed_wakeups, 100u);
+    EXPECT_GT(delayed_finished, 100u);
+  } else {
+    EXPECT_EQ(delayed_wakeups + delayed_finished, 0u);
+  }
 }
 
 TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsRunToParityOff) { differential(0x5eed0001, 0, 100000); }
 TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsRunToParityOn) { differential(0x5eed0002, 1, 100000); }
+TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsWithDelayedDequeue) {
+  differential(0x5eed0003, 1, 100000, 1);
+  differential(0x5eed0004, 0, 100000, 1);
+}
+
+// ---- delayed dequeue (DELAY_DEQUEUE + DELAY_ZERO, Linux 6.12+) -----------------------------
+// features.h: "By delaying the dequeue for non-eligible tasks, they remain in the competition
+// and can burn off their negative lag. When they get selected they'll have positive lag by
+// definition. DELAY_ZERO clips the lag on dequeue (or wakeup) to 0."
+
+policy_t::knobs knobs_delay(int delay) {
+  policy_t::knobs k = knobs_hz(1000);
+  k.delay_dequeue = delay;
+  return k;
+}
+
+TEST(EevdfPolicy, DelayDequeue_IneligibleSleeperStaysQueuedUntilPickedThenReturnsAtZeroLag) {
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_delay(1)), errc::ok);
+  task a = make(0), b = make(0);
+  sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  p.set_next(a, t);
+  t += msec(3);
+  p.dequeue(a, t, dequeue_flags::sleep);  // ran 3 ms alone: v_a = 3 ms > V = 1.5 ms
+  EXPECT_TRUE(a.on_rq);
+  EXPECT_TRUE(a.delayed);
+  EXPECT_TRUE(p.delayed(a));
+  EXPECT_EQ(p.nr_runnable(), 1u) << "a delayed sleeper is not runnable";
+  EXPECT_LT(p.avg_vruntime() - a.vruntime, 0) << "negative lag: that is why it was delayed";
+  EXPECT_TRUE(p.verify());
+  // b runs; while a is not eligible the pick is b and a stays delayed.
+  ASSERT_EQ(p.pick_next(t), &b);
+  p.set_next(b, t);
+  t += msec(1);
+  p.put_prev(b, t);
+  EXPECT_EQ(p.pick_next(t), &b);
+  EXPECT_TRUE(a.delayed);
+  // Once b has caught up, a is eligible with the earlier deadline: the pick finishes its
+  // dequeue and returns b again, and a left with its lag clipped to 0.
+  p.set_next(b, t);
+  t += msec(4);
+  p.put_prev(b, t);
+  EXPECT_EQ(p.pick_next(t), &b);
+  EXPECT_FALSE(a.on_rq);
+  EXPECT_FALSE(a.delayed);
+  EXPECT_EQ(a.vlag, 0);
+  EXPECT_EQ(p.nr_runnable(), 1u);
+  EXPECT_TRUE(p.verify());
+  // Woken later, a is placed at the average (lag 0), not behind it as 6.6 would place it.
+  t += msec(10);
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  EXPECT_EQ(p.avg_vruntime() - a.vruntime, 0);
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(EevdfPolicy, DelayDequeue_WithoutTheKnobTheSameSleeperKeepsItsNegativeLag) {
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_delay(0)), errc::ok);
+  task a = make(0), b = make(0);
+  sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  p.set_next(a, t);
+  t += msec(3);
+  p.dequeue(a, t, dequeue_flags::sleep);
+  EXPECT_FALSE(a.on_rq);
+  EXPECT_FALSE(p.delayed(a));
+  EXPECT_EQ(a.vlag, -msec(1) - usec(500)) << "V - v = 1.5 ms - 3 ms";
+  ASSERT_EQ(p.pick_next(t), &b);
+  p.set_next(b, t);
+  t += msec(5);
+  p.put_prev(b, t);
+  p.enqueue(a, t + msec(10), enqueue_flags::wakeup);
+  EXPECT_LT(p.avg_vruntime() - a.vruntime, 0) << "PLACE_LAG keeps the debt across the sleep";
+}
+
+TEST(EevdfPolicy, DelayDequeue_EligibleSleeperLeavesAtOnceKeepingPositiveLag) {
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_delay(1)), errc::ok);
+  task a = make(0), b = make(0);
+  sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  p.set_next(a, t);
+  t += msec(3);
+  p.put_prev(a, t);
+  p.dequeue(b, t, dequeue_flags::sleep);  // b never ran: v_b = 0 < V = 1.5 ms, eligible
+  EXPECT_FALSE(b.on_rq);
+  EXPECT_FALSE(b.delayed);
+  EXPECT_EQ(b.vlag, msec(1) + usec(500)) << "DELAY_ZERO clips only a delayed sleeper's lag";
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(EevdfPolicy, DelayDequeue_WakeBeforeThePickRequeuesInPlaceOrAtZeroLag) {
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_delay(1)), errc::ok);
+  task a = make(0), b = make(0);
+  sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  p.set_next(a, t);
+  t += msec(3);
+  p.dequeue(a, t, dequeue_flags::sleep);
+  ASSERT_TRUE(a.delayed);
+  // Still in debt when it wakes: it is requeued where it is, vruntime and deadline unchanged.
+  const vtime v = a.vruntime, d = a.deadline;
+  p.enqueue(a, t + usec(100), enqueue_flags::wakeup);
+  EXPECT_FALSE(a.delayed);
+  EXPECT_TRUE(a.on_rq);
+  EXPECT_EQ(a.vruntime, v);
+  EXPECT_EQ(a.deadline, d);
+  EXPECT_EQ(p.nr_runnable(), 2u);
+  EXPECT_TRUE(p.verify());
+  // Delayed again, then b runs far past it without a pick in between (ticks only): a's lag
+  // turns positive while it sleeps queued, and the wakeup clips it to 0 (DELAY_ZERO).
+  p.set_next(a, t);
+  t += msec(3);
+  p.dequeue(a, t, dequeue_flags::sleep);
+  ASSERT_TRUE(a.delayed);
+  p.set_next(b, t);
+  t += msec(20);
+  (void)p.tick(b, t);
+  EXPECT_GT(p.avg_vruntime() - a.vruntime, 0);
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  EXPECT_FALSE(a.delayed);
+  EXPECT_EQ(p.avg_vruntime() - a.vruntime, 0);
+  EXPECT_TRUE(p.verify());
+}
 
 // ---- lag bound over long random runs -------------------------------------------------------------
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "schedcore/policy/cfs.hpp"
+#include "schedcore/policy/eevdf.hpp"
 #include "schedcore/policy/o1.hpp"
 #include "schedcore/policy/rt.hpp"
 #include "schedcore/policy/sd.hpp"
@@ -34,6 +35,11 @@ policy_entry ref_entry() {
 }
 policy_entry rt_entry() {
   return make_entry<rt_task, rt_policy<rt_task>, reference_rr_policy<rt_task>>("ref-rr-rt", "reference + rt");
+}
+
+using eevdf_sim_task = sim_task<eevdf_entity, rt_entity>;
+policy_entry eevdf_entry() {
+  return make_entry<eevdf_sim_task, rt_policy<eevdf_sim_task>, eevdf_policy<eevdf_sim_task>>("eevdf", "rt + eevdf");
 }
 
 run_config exact_cfg() {
@@ -727,6 +733,40 @@ TEST(SimEngine, JsonOutputParsesAndHasContractFields) {
                           "\"switches\"", "\"latency_ns\"", "\"p50\"", "\"p99\"", "\"max\"", "\"deadlines\"", "\"met\"",
                           "\"missed\"", "\"fps\""})
       EXPECT_NE(doc.find(f), std::string::npos) << f;
+  }
+}
+
+// EEVDF's delayed dequeue (delay_dequeue=1, Linux 6.12+) on several CPUs: a sleeper that its
+// run queue still holds must be woken on that CPU (the engine asks the class, as the kernel's
+// ttwu_runnable() keeps a queued task where it is). Woken on any other CPU, its entity would be
+// linked into a second CPU's tree: the class would report that misuse, which fails this test,
+// or the run would corrupt. Every run conserves CPU time, and the knob changes the schedule.
+TEST(SimEngine, EevdfDelayedSleepersAreWokenWhereTheyAreQueued) {
+  registry reg;
+  reg.add(eevdf_entry());
+  const policy_spec on = parse_policy_spec(reg, "eevdf:delay_dequeue=1");
+  const policy_spec off = parse_policy_spec(reg, "eevdf");
+  workload desk = desktop_2007();
+  desk.cpus = 2;
+  desk.duration = sec(4);
+  workload intr = massive_intr(2, 40, 0);
+  intr.duration = sec(3);
+  workload kb = kernbench_4cpu();
+  kb.duration = sec(3);
+  run_config cfg;
+  cfg.host_timing = false;
+  for (const workload* w : {&desk, &intr, &kb}) {
+    const run_result a = on.entry->run(*w, cfg, on.knobs);
+    const run_result b = off.entry->run(*w, cfg, off.knobs);
+    expect_conserved(a);
+    expect_conserved(b);
+    std::vector<std::int64_t> cpu_a, cpu_b;
+    for (const auto& t : a.tasks) cpu_a.push_back(t.cpu_ns);
+    for (const auto& t : b.tasks) cpu_b.push_back(t.cpu_ns);
+    EXPECT_NE(cpu_a, cpu_b) << w->name << ": delay_dequeue changed nothing";
+    if (w == &desk) {
+      EXPECT_GT(a.totals.migrations, 0u) << "wakeups did choose CPUs: the path under test ran";
+    }
   }
 }
 

@@ -16,8 +16,7 @@
 // - The benchmarked thread exists from the start and waits on a semaphore; one second later the
 //   main thread posts it (interbench.c bench()). It then runs its job loop for `--duration`
 //   seconds (default 30; with X, rounded up to a multiple of 10 as interbench does, for X's ramp).
-// - CPU work is thread CPU time (CLOCK_THREAD_CPUTIME_ID), the equivalent of interbench's
-//   calibrated loop count: a preempted job takes longer in wall time, never more work.
+// - CPU work is interbench's: a loop count calibrated at start, before the load (see burn()).
 // - Sleeps are absolute CLOCK_MONOTONIC sleeps with a 1 ns timer slack. Latency is measured
 //   when the thread runs again, so it includes the timer's own expiry latency (interbench
 //   subtracts that with its FIFO timekeeper thread; on an idle CPU it is a few µs here).
@@ -65,12 +64,36 @@ void sleep_until(i64 t) {
   }
 }
 
-// `work` ns of this thread's CPU time. The clock is read every few µs of spinning: often enough
-// that a job overshoots by no more than that, rarely enough that the reads cost little.
+// CPU work as interbench does it: a loop count calibrated once, before any load starts, so a
+// preempted job takes longer in wall time but never does more work. Not a loop on the thread's
+// CPU clock: reading it (clock_gettime(CLOCK_THREAD_CPUTIME_ID)) makes the kernel account the
+// running task on the spot (task_sched_runtime() -> update_curr()), which renews an EEVDF
+// deadline and preempts the reader at its exact slice end instead of at the next tick. The
+// benchmarked thread would be scheduled differently from every other thread.
+std::uint64_t loops_per_ms = 0;
+
+void spin(std::uint64_t loops) {
+  for (std::uint64_t i = 0; i < loops; ++i) __asm__ __volatile__("" ::: "memory");
+}
+
+// Loops per ms of this thread's CPU time, taken before the load starts on the CPU the run is
+// pinned to: the fastest of 9 probes of about 5 ms (a probe that an interrupt or the hypervisor
+// disturbed only runs slower). A low count would make every job short and inflate the % of
+// desired CPU; the count is printed with --header.
+void calibrate() {
+  const std::uint64_t probe = 10000000;
+  i64 best = 0;
+  for (int i = 0; i < 9; ++i) {
+    const i64 a = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    spin(probe);
+    const i64 d = clock_ns(CLOCK_THREAD_CPUTIME_ID) - a;
+    if (d > 0 && (best == 0 || d < best)) best = d;
+  }
+  loops_per_ms = static_cast<std::uint64_t>(static_cast<double>(probe) * 1e6 / static_cast<double>(best));
+}
+
 void burn(i64 work) {
-  const i64 end = clock_ns(CLOCK_THREAD_CPUTIME_ID) + work;
-  while (clock_ns(CLOCK_THREAD_CPUTIME_ID) < end)
-    for (int i = 0; i < 2000; ++i) __asm__ __volatile__("" ::: "memory");
+  spin(static_cast<std::uint64_t>(static_cast<double>(loops_per_ms) * static_cast<double>(work) / 1e6));
 }
 
 std::atomic<bool> stop_all{false};
@@ -173,6 +196,7 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  calibrate();
   std::vector<std::thread> threads;
   std::vector<interbench_job> load_jobs(2);
   if (load == "burn") {
@@ -203,8 +227,9 @@ int main(int argc, char** argv) {
 
   const auto j = measured.summary();
   if (header) {
-    std::printf("# kernel: interbench_native on CPU %s, %ld s, %ld burners, main thread %s\n",
-                pin ? std::to_string(cpu).c_str() : "any", duration, burners, main_fifo ? "SCHED_FIFO 99" : "SCHED_OTHER");
+    std::printf("# kernel: interbench_native on CPU %s, %ld s, %ld burners, main thread %s, %llu loops/ms\n",
+                pin ? std::to_string(cpu).c_str() : "any", duration, burners, main_fifo ? "SCHED_FIFO 99" : "SCHED_OTHER",
+                static_cast<unsigned long long>(loops_per_ms));
     std::printf("bench      load  latency avg (ms)   +/- SD    max  %% desired CPU  %% deadlines met\n");
   }
   char dl[32];

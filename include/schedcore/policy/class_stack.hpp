@@ -178,6 +178,13 @@ class class_stack {
   void switched_from(task_type& t, sched_time now) noexcept {
     dispatch(t, [&](auto& cls) { policy_traits<remove_cvref_t<decltype(cls)>>::switched_from(cls, t, now); });
   }
+  /// Optional hook `delayed`, asked of `t`'s class: `t` blocked but is still queued there (a
+  /// delayed dequeue), so its wakeup must enqueue it on this run queue.
+  bool delayed(const task_type& t) const noexcept {
+    bool d = false;
+    dispatch(t, [&](const auto& cls) { d = policy_traits<remove_cvref_t<decltype(cls)>>::delayed(cls, t); });
+    return d;
+  }
   /// Every class's `verify()` (or true where a class has none).
   bool verify() const noexcept { return verify_from<0>(); }
 
@@ -197,6 +204,22 @@ class class_stack {
   }
   template <usize I, class F>
   void dispatch_from(usize i, F& f) noexcept {
+    if constexpr (I < nr_classes) {
+      if (i == I) {
+        f(get<I>());
+      } else {
+        dispatch_from<I + 1>(i, f);
+      }
+    }
+  }
+  template <class F>
+  void dispatch(const task_type& t, F&& f) const noexcept {
+    const usize i = class_index(t);
+    if (SCHEDCORE_MISUSE(i >= nr_classes)) return;
+    dispatch_from<0>(i, f);
+  }
+  template <usize I, class F>
+  void dispatch_from(usize i, F& f) const noexcept {
     if constexpr (I < nr_classes) {
       if (i == I) {
         f(get<I>());

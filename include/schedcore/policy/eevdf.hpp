@@ -113,7 +113,8 @@ struct eevdf_entity : rb_hook<link_mode::normal, eevdf_hook_tag> {
   u64 prev_sum_exec_runtime = 0;       ///< sum_exec_runtime when it was last picked
   sched_kind kind = sched_kind::normal;  ///< normal, batch or idle
   s8 nice = 0;                         ///< nice value the weight came from (0 with set_weight)
-  bool on_rq = false;                  ///< queued (running counts as queued)
+  bool on_rq = false;                  ///< queued (running counts as queued; so does a delayed sleeper)
+  bool delayed = false;                ///< DELAY_DEQUEUE: blocked, still queued until a pick finishes its dequeue
 };
 
 /// EEVDF run queue of one CPU (Linux 6.6+ fair class with the 6.8+ deadline-ordered tree).
@@ -159,6 +160,7 @@ class eevdf_policy {
     s64 place_lag = 1;               ///< PLACE_LAG: placement preserves the saved lag
     s64 place_deadline_initial = 1;  ///< PLACE_DEADLINE_INITIAL: a fresh task's first request is halved
     s64 wakeup_preemption = 1;       ///< WAKEUP_PREEMPTION: wakeups may preempt
+    s64 delay_dequeue = 0;           ///< DELAY_DEQUEUE + DELAY_ZERO (6.12+): an ineligible sleeper stays queued
   };
   /// Bounds and meaning of each knob.
   static constexpr knob_info<knobs> knob_table[] = {
@@ -171,6 +173,8 @@ class eevdf_policy {
       {"place_deadline_initial", knob_unit::flag, &knobs::place_deadline_initial, 0, 1,
        "PLACE_DEADLINE_INITIAL feature"},
       {"wakeup_preemption", knob_unit::flag, &knobs::wakeup_preemption, 0, 1, "WAKEUP_PREEMPTION feature"},
+      {"delay_dequeue", knob_unit::flag, &knobs::delay_dequeue, 0, 1,
+       "DELAY_DEQUEUE and DELAY_ZERO features (Linux 6.12+; off replays 6.6-6.11)"},
   };
 
   /// Validates and installs knobs; on error nothing changes. New slices apply at each
@@ -216,9 +220,14 @@ class eevdf_policy {
     return errc::ok;
   }
 
-  /// `t` becomes runnable: accounts curr, places `t` by its saved lag, queues it.
+  /// `t` becomes runnable: accounts curr, places `t` by its saved lag, queues it. A delayed
+  /// sleeper (still queued) is requeued where it is instead, its lag clipped to at most 0.
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     eevdf_entity& e = E(t);
+    if (e.delayed) {
+      requeue_delayed(t, now);
+      return;
+    }
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
     update_curr(now);
     place_entity(e, flags);
@@ -227,11 +236,22 @@ class eevdf_policy {
     e.on_rq = true;
     e.exec_start = now;
   }
-  /// `t` leaves (it may be curr): accounts curr, saves the clamped lag, unqueues it.
+  /// `t` leaves (it may be curr): accounts curr, saves the clamped lag, unqueues it. With
+  /// `delay_dequeue`, a task that blocks while not eligible stays queued instead (delayed), to
+  /// burn off its negative lag; a later pick finishes the dequeue.
   void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept {
     eevdf_entity& e = E(t);
-    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    if (SCHEDCORE_MISUSE(!e.on_rq || e.delayed)) return;
     update_curr(now);
+    if (knobs_.delay_dequeue != 0 && flags == dequeue_flags::sleep && !vruntime_eligible(e.vruntime)) {
+      if (&t == curr_) {  // it stops running but stays in the competition (the kernel's put_prev)
+        curr_ = nullptr;
+        tree_.insert(t);
+      }
+      e.delayed = true;
+      ++nr_delayed_;
+      return;
+    }
     update_entity_lag(e);
     if (&t == curr_) {
       curr_ = nullptr;
@@ -244,8 +264,17 @@ class eevdf_policy {
     if (!has(flags, dequeue_flags::save)) update_min_vruntime();
   }
   /// The eligible task with the earliest virtual deadline (curr included, RUN_TO_PARITY
-  /// applied), or nullptr when empty. No side effects.
-  SCHEDCORE_ALWAYS_INLINE Task* pick_next(sched_time) noexcept { return pick_eevdf(); }
+  /// applied), or nullptr when empty. No other side effect than this: a delayed sleeper that
+  /// the pick returns has burnt off its negative lag; its dequeue is finished (lag clipped to
+  /// 0) and the pick is made again.
+  SCHEDCORE_ALWAYS_INLINE Task* pick_next(sched_time now) noexcept {
+    Task* t = pick_eevdf();
+    while (t != nullptr && E(*t).delayed) {
+      finish_delayed_dequeue(*t, now);
+      t = pick_eevdf();
+    }
+    return t;
+  }
   /// `t` starts running: it leaves the tree (not the weighted sums), and remembers its deadline
   /// for RUN_TO_PARITY.
   SCHEDCORE_ALWAYS_INLINE void set_next(Task& t, sched_time now) noexcept {
@@ -292,8 +321,11 @@ class eevdf_policy {
     if (we.kind != sched_kind::normal || knobs_.wakeup_preemption == 0) return false;
     return pick_eevdf() == &woken;
   }
-  /// Queued tasks including a running one.
-  usize nr_runnable() const noexcept { return nr_running_; }
+  /// Queued tasks including a running one, not counting delayed sleepers.
+  usize nr_runnable() const noexcept { return nr_running_ - nr_delayed_; }
+  /// True when `t` blocked but is still queued here (delay_dequeue): its wakeup must come to
+  /// this run queue.
+  bool delayed(const Task& t) const noexcept { return E(t).delayed; }
   /// sched_yield(): curr's deadline moves one virtual slice later (nothing if it is alone).
   void yield(Task& curr, sched_time now) noexcept {
     if (&curr != curr_ || nr_running_ <= 1) return;
@@ -348,6 +380,10 @@ class eevdf_policy {
       load += c.weight;
     }
     if (sum != sum_w_vruntime_ || load != sum_weight_) return false;
+    usize delayed_count = 0;
+    for (auto it = tree_.begin(); it != tree_.end(); ++it) delayed_count += E(*it).delayed ? 1u : 0u;
+    if (curr_ != nullptr && E(*curr_).delayed) return false;
+    if (delayed_count != nr_delayed_) return false;
     return tree_.size() + (curr_ != nullptr ? 1u : 0u) == nr_running_;
   }
 
@@ -457,6 +493,41 @@ class eevdf_policy {
     const s64 limit = lag_limit_of(e);
     e.vlag = lag > limit ? limit : (lag < -limit ? -limit : lag);
   }
+  // A delayed sleeper was picked, so it is eligible: the dequeue it skipped when it blocked.
+  // DELAY_ZERO: its lag (>= 0 here) is saved clipped to 0, so it comes back at the average.
+  void finish_delayed_dequeue(Task& t, sched_time now) noexcept {
+    eevdf_entity& e = E(t);
+    update_curr(now);
+    update_entity_lag(e);
+    if (e.vlag > 0) e.vlag = 0;
+    tree_.erase(t);
+    sub_sums(e);
+    e.on_rq = false;
+    e.delayed = false;
+    --nr_delayed_;
+    --nr_running_;
+    update_min_vruntime();
+  }
+  // A delayed sleeper wakes before a pick finished its dequeue: it stays where it is (keeping a
+  // negative lag), unless its lag has become positive, which DELAY_ZERO clips: it is placed
+  // again at zero lag.
+  void requeue_delayed(Task& t, sched_time now) noexcept {
+    eevdf_entity& e = E(t);
+    update_curr(now);
+    update_entity_lag(e);
+    if (e.vlag > 0) {
+      tree_.erase(t);
+      sub_sums(e);
+      --nr_running_;
+      e.vlag = 0;
+      place_entity(e, enqueue_flags::none);
+      ++nr_running_;
+      enqueue_tree(t);
+    }
+    e.delayed = false;
+    --nr_delayed_;
+    e.exec_start = now;
+  }
   void place_entity(eevdf_entity& e, enqueue_flags flags) noexcept {
     const vtime v = avg_vruntime();
     e.slice = base_slice();
@@ -497,7 +568,8 @@ class eevdf_policy {
   vtime min_vruntime_{static_cast<u64>(-(static_cast<s64>(1) << 20))};  ///< zero point v0
   s64 sum_w_vruntime_ = 0;                                    ///< Σ (v_i − v0)·w_i over the tree and curr
   s64 sum_weight_ = 0;                                        ///< Σ w_i over the tree and curr
-  usize nr_running_ = 0;                                      ///< queued including curr
+  usize nr_running_ = 0;                                      ///< queued including curr and delayed sleepers
+  usize nr_delayed_ = 0;                                      ///< delayed sleepers (delay_dequeue)
   knobs knobs_{};                                             ///< tunables in force
   bool resched_ = false;                                      ///< a deadline renewal asked for a reschedule
   duration_ns base_slice_ = usec(750);                        ///< effective_base_slice(knobs_), ns (knobs{} default)

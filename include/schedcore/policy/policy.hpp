@@ -30,7 +30,7 @@
 /// | `using task_type` | yes | the task type the class queues | |
 /// | `enqueue(t, now, enqueue_flags)` | yes | t becomes runnable in this class | |
 /// | `dequeue(t, now, dequeue_flags)` | yes | t leaves (it may be curr) | |
-/// | `pick_next(now) -> task_type*` | yes | the next task, or nullptr; no side effects | |
+/// | `pick_next(now) -> task_type*` | yes | the next task, or nullptr; no side effects except completing a delayed dequeue (see `delayed`) | |
 /// | `set_next(t, now)` | yes | t starts running | |
 /// | `put_prev(t, now)` | yes | running t stops running, stays runnable | |
 /// | `tick(curr, now) -> bool` | yes | account; true asks for a reschedule | |
@@ -41,6 +41,7 @@
 /// | `task_new(child, parent, now)` | no | fork; parent may be nullptr | nothing |
 /// | `task_dead(t, now)` | no | after the final dequeue | nothing |
 /// | `switched_from(t, now)` | no | t (not queued) moves to another class: release per-class state | nothing |
+/// | `delayed(t) const -> bool` | no | t blocked but is still queued here (EEVDF's delayed dequeue, finished by a later pick): its wakeup must enqueue it on this run queue, not migrate it | false |
 /// | `verify() const -> bool` | no | O(n) structural self-check | true |
 /// | `next_timer(sched_time& when) const -> bool` | no | earliest class-internal timer (replenish, unthrottle) | false: none |
 /// | `timer(now) -> bool` | no | run class timers due at `now`; true asks for a reschedule | false |
@@ -104,6 +105,7 @@ SCHEDCORE_DETAIL_HOOK_DETECTOR(has_task_new, void,
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_task_dead, void, declval<P&>().task_dead(declval<task_t<P>&>(), sched_time{}))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_switched_from, void,
     declval<P&>().switched_from(declval<task_t<P>&>(), sched_time{}))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_delayed, bool, declval<const P&>().delayed(declval<const task_t<P>&>()))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_verify, bool, declval<const P&>().verify())
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_next_timer, bool, declval<const P&>().next_timer(declval<sched_time&>()))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_timer, bool, declval<P&>().timer(sched_time{}))
@@ -192,6 +194,14 @@ struct policy_traits {
   static bool timer([[maybe_unused]] P& p, [[maybe_unused]] sched_time now) noexcept {
     if constexpr (detail::has_timer<P>::value) {
       return p.timer(now);
+    } else {
+      return false;
+    }
+  }
+  /// `p.delayed(t)`, or false (a class that dequeues a blocking task at once).
+  static bool delayed([[maybe_unused]] const P& p, [[maybe_unused]] const task_type& t) noexcept {
+    if constexpr (detail::has_delayed<P>::value) {
+      return p.delayed(t);
     } else {
       return false;
     }

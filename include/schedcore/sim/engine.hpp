@@ -936,7 +936,9 @@ class engine {
   /// `t` (blocked) becomes runnable. `waker_cpu` is the CPU of the waking task (-1: a timer
   /// or a device completion, i.e. interrupt context: `enqueue_flags::interrupt`).
   void wake(task_type& t, int waker_cpu, enqueue_flags extra = enqueue_flags::none) {
-    const int ci = select_wake_cpu(t);
+    // A sleeper its class still holds (EEVDF's delayed dequeue) is woken where it is queued, as
+    // the kernel's ttwu_runnable() does: no CPU selection, no migration.
+    const int ci = t.cpu >= 0 && cpu(t.cpu).rq.delayed(t) ? t.cpu : select_wake_cpu(t);
     enqueue_flags f = (waker_cpu < 0 ? enqueue_flags::wakeup | enqueue_flags::interrupt : enqueue_flags::wakeup) | extra;
     if (t.cpu != ci) {
       if (t.cpu >= 0) ++t.migrations;

@@ -4,11 +4,15 @@
 # kernel implements, with its tick and base slice, and the two interbench tables are printed
 # side by side. Timing-dependent by nature: this is a measurement to read, not a test.
 #
-#   bash tools/kernel_check.sh [--duration S] [--cpu K] [--pairs "audio/burn x/burn ..."]
+#   bash tools/kernel_check.sh [--duration S] [--runs N] [--cpu K] [--pairs "audio/burn x/burn ..."]
+#                              [--policy SPEC]
 #
 # Defaults: 30 s per pair (interbench's), CPU 0, the 14 pairs of Audio, Video, X and Gaming under
 # None, Video, X and Burn (the disk loads need a disk model). About 8 minutes. Run it on a quiet
-# machine: anything else on that CPU is load the model does not have.
+# machine: anything else on that CPU is load the model does not have. With --runs N each pair
+# runs N times on the kernel; the table shows the run with the median average latency and the
+# range of the averages (a periodic task's phase against X's ramp or Video's period is whatever
+# the run started with, so those pairs vary from run to run; the model has one phase).
 #
 # The policy: Linux 6.6 and later schedule SCHED_OTHER with EEVDF, earlier 2.6.23+ with CFS.
 # The knobs follow the kernel's defaults: delayed dequeue from 6.12, base slice 0.75 ms (0.70 ms
@@ -20,19 +24,21 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 
-duration=30 cpu=0 policy=""
+duration=30 cpu=0 policy="" runs=1
 pairs="audio/none audio/video audio/x audio/burn video/none video/x video/burn x/none x/video x/burn gaming/none gaming/video gaming/x gaming/burn"
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration=${2:?--duration takes seconds}; shift 2 ;;
     --cpu) cpu=${2:?--cpu takes a CPU number}; shift 2 ;;
+    --runs) runs=${2:?--runs takes a count}; shift 2 ;;
     --pairs) pairs=${2:?--pairs takes a list like \"audio/burn x/burn\"}; shift 2 ;;
     --policy) policy=${2:?--policy takes a schedsim policy spec}; shift 2 ;;
-    *) echo "kernel_check.sh: unknown argument '$1' (--duration S, --cpu K, --pairs LIST, --policy SPEC)" >&2; exit 2 ;;
+    *) echo "kernel_check.sh: unknown argument '$1' (--duration S, --runs N, --cpu K, --pairs LIST, --policy SPEC)" >&2; exit 2 ;;
   esac
 done
 
 case "$duration" in ''|*[!0-9]*) echo "kernel_check.sh: --duration takes whole seconds" >&2; exit 2 ;; esac
+case "$runs" in ''|*[!0-9]*|0) echo "kernel_check.sh: --runs takes a count >= 1" >&2; exit 2 ;; esac
 [ "$duration" -ge 10 ] || duration=10
 duration=$(( (duration + 9) / 10 * 10 ))  # whole X ramps, as interbench rounds
 
@@ -60,20 +66,24 @@ if [ -z "$policy" ]; then
   fi
 fi
 
-echo "kernel $release, $ncpu CPUs online, HZ $hz$hz_note; pairs pinned to CPU $cpu, $duration s each"
+echo "kernel $release, $ncpu CPUs online, HZ $hz$hz_note; pairs pinned to CPU $cpu, $duration s each, $runs run(s)"
 echo "schedsim: $policy --hz $hz (1 CPU, as interbench measures)"
 echo
 simtab=$(mktemp); trap 'rm -f "$simtab"' EXIT
 "$sim" compare --scenario interbench/all --policies "$policy" --hz "$hz" --duration "$((duration + 1))s" --no-host-timing >"$simtab"
 
-printf '%-6s %-6s | %-37s | %-37s\n' "" "" "kernel (interbench_native)" "schedsim"
-printf '%-6s %-6s | %8s %8s %7s %5s %5s | %8s %8s %7s %5s %5s\n' bench load "avg ms" "SD ms" "max ms" "%cpu" "%dl" "avg ms" "SD ms" "max ms" "%cpu" "%dl"
+printf '%-6s %-6s | %-52s | %-37s\n' "" "" "kernel (interbench_native; median run of $runs)" "schedsim"
+printf '%-6s %-6s | %8s %14s %8s %7s %5s %5s | %8s %8s %7s %5s %5s\n' bench load "avg ms" "avg range" "SD ms" "max ms" "%cpu" "%dl" "avg ms" "SD ms" "max ms" "%cpu" "%dl"
 for pair in $pairs; do
   bench=${pair%/*} load=${pair#*/}
-  krow=$("$native" --duration "$duration" --cpu "$cpu" "$bench" "$load")
+  rows=""
+  for _ in $(seq "$runs"); do rows+="$("$native" --duration "$duration" --cpu "$cpu" "$bench" "$load")"$'\n'; done
+  sorted=$(printf '%s' "$rows" | sort -g -k3,3)
+  krow=$(printf '%s\n' "$sorted" | sed -n "$(( (runs + 1) / 2 ))p")
+  range="$(printf '%s\n' "$sorted" | head -n1 | awk '{print $3}')-$(printf '%s\n' "$sorted" | tail -n1 | awk '{print $3}')"
   srow=$(awk -v b="$bench" -v l="$load" '$1 == b && $2 == l' "$simtab")
   [ -n "$srow" ] || { echo "kernel_check.sh: schedsim has no row for $pair" >&2; exit 1; }
-  set -- $krow; k="$3 $4 $5 $6 $7"
+  set -- $krow; k="$3 $range $4 $5 $6 $7"
   set -- $srow; s="$3 $4 $5 $6 $7"
-  printf '%-6s %-6s | %8s %8s %7s %5s %5s | %8s %8s %7s %5s %5s\n' "$bench" "$load" $k $s
+  printf '%-6s %-6s | %8s %14s %8s %7s %5s %5s | %8s %8s %7s %5s %5s\n' "$bench" "$load" $k $s
 done

@@ -72,15 +72,29 @@ void sleep_until(i64 t) {
 // benchmarked thread would be scheduled differently from every other thread.
 std::uint64_t loops_per_ms = 0;
 
+// One out-of-line, unclonable loop for both calibration and work: were it inlined or
+// specialised for a constant count, the compiler could unroll the two differently and the
+// calibrated count would not describe the loop that does the work.
+#if defined(__clang__)
+__attribute__((noinline))  // clang has no noclone (and no IPA cloning of this kind)
+#else
+__attribute__((noinline, noclone))
+#endif
 void spin(std::uint64_t loops) {
   for (std::uint64_t i = 0; i < loops; ++i) __asm__ __volatile__("" ::: "memory");
 }
 
+void burn(i64 work) {
+  spin(static_cast<std::uint64_t>(static_cast<double>(loops_per_ms) * static_cast<double>(work) / 1e6));
+}
+
 // Loops per ms of this thread's CPU time, taken before the load starts on the CPU the run is
-// pinned to: the fastest of 9 probes of about 5 ms (a probe that an interrupt or the hypervisor
-// disturbed only runs slower). A low count would make every job short and inflate the % of
-// desired CPU; the count is printed with --header.
-void calibrate() {
+// pinned to, as interbench calibrates: the fastest of 9 probes of 10^7 loops (a probe that an
+// interrupt disturbed only runs slower), then checked by burning 20 ms through burn() itself and
+// corrected until that measures within 1 % (at most 8 rounds). A wrong count would make every
+// job shorter or longer than interbench's and bias the % of desired CPU; --header prints it.
+// Returns the last check's error in per mille.
+long calibrate() {
   const std::uint64_t probe = 10000000;
   i64 best = 0;
   for (int i = 0; i < 9; ++i) {
@@ -90,10 +104,18 @@ void calibrate() {
     if (d > 0 && (best == 0 || d < best)) best = d;
   }
   loops_per_ms = static_cast<std::uint64_t>(static_cast<double>(probe) * 1e6 / static_cast<double>(best));
-}
-
-void burn(i64 work) {
-  spin(static_cast<std::uint64_t>(static_cast<double>(loops_per_ms) * static_cast<double>(work) / 1e6));
+  long err = 0;
+  for (int round = 0; round < 8; ++round) {
+    const i64 want = 20 * kMs;
+    const i64 a = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    burn(want);
+    const i64 got = clock_ns(CLOCK_THREAD_CPUTIME_ID) - a;
+    err = static_cast<long>((got - want) * 1000 / want);
+    if (err >= -10 && err <= 10) break;
+    loops_per_ms = static_cast<std::uint64_t>(static_cast<double>(loops_per_ms) * static_cast<double>(want) /
+                                              static_cast<double>(got));
+  }
+  return err;
 }
 
 std::atomic<bool> stop_all{false};
@@ -196,7 +218,7 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  calibrate();
+  const long calibration_error = calibrate();
   std::vector<std::thread> threads;
   std::vector<interbench_job> load_jobs(2);
   if (load == "burn") {
@@ -227,9 +249,10 @@ int main(int argc, char** argv) {
 
   const auto j = measured.summary();
   if (header) {
-    std::printf("# kernel: interbench_native on CPU %s, %ld s, %ld burners, main thread %s, %llu loops/ms\n",
+    std::printf("# kernel: interbench_native on CPU %s, %ld s, %ld burners, main thread %s, %llu loops/ms "
+                "(a 20 ms check burn off by %ld per mille)\n",
                 pin ? std::to_string(cpu).c_str() : "any", duration, burners, main_fifo ? "SCHED_FIFO 99" : "SCHED_OTHER",
-                static_cast<unsigned long long>(loops_per_ms));
+                static_cast<unsigned long long>(loops_per_ms), calibration_error);
     std::printf("bench      load  latency avg (ms)   +/- SD    max  %% desired CPU  %% deadlines met\n");
   }
   char dl[32];

@@ -68,10 +68,20 @@
 ///   are selects rather than data-dependent branches, as is the min-vruntime augment's
 ///   recomputation (rb_augment.hpp compute_update); the tree-hot fields (hook, vruntime,
 ///   deadline, min_vruntime) share the entity's first 64 bytes.
+/// - Delayed dequeue (6.12, DELAY_DEQUEUE + DELAY_ZERO; algorithms-modern.md §3 [EDOC]), knob
+///   `delay_dequeue`, off by default so that the default replays 6.6–6.11: a task that blocks
+///   while not eligible (negative lag) stays queued, `delayed`, in the tree and the weighted
+///   sums, so that it burns off its debt while it sleeps. A pick that returns a delayed entity
+///   finishes its dequeue instead (it is eligible then, so its lag is >= 0 and DELAY_ZERO saves
+///   0) and picks again. A delayed sleeper that wakes first is requeued in place, keeping a
+///   negative lag, or, if its lag has turned positive, placed again at zero lag. Its wakeup
+///   must come to this run queue (`delayed(t)`, which the simulator asks before choosing a
+///   CPU, as the kernel's ttwu_runnable() does). `nr_runnable()` does not count delayed
+///   sleepers. Checked against Linux 6.18 with tools/kernel_check.sh (docs/results.md).
 /// - Features as knobs: RUN_TO_PARITY, PLACE_LAG, PLACE_DEADLINE_INITIAL and WAKEUP_PREEMPTION,
-///   all on as in 6.6–6.11.
-/// - Omissions: group scheduling, NEXT_BUDDY (off by default), the 6.12 features
-///   (PREEMPT_SHORT, DELAY_DEQUEUE, custom per-task slices via sched_runtime), hrtick, and
+///   all on as in 6.6–6.11, and DELAY_DEQUEUE with DELAY_ZERO (above).
+/// - Omissions: group scheduling, NEXT_BUDDY (off by default), the other 6.12 features
+///   (PREEMPT_SHORT, custom per-task slices via sched_runtime), hrtick, and
 ///   SMP (migration keeps lag through dequeue(migrating)/enqueue(migrated), which is what
 ///   6.6's cross-rq placement by lag does). Nothing here is reconstructed [R]: every rule is
 ///   from §3 of the reference.

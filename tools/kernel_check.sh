@@ -7,7 +7,7 @@
 #   bash tools/kernel_check.sh [--duration S] [--runs N] [--cpu K] [--pairs "audio/burn x/burn ..."]
 #                              [--policy SPEC]
 #
-# Defaults: 30 s per pair (interbench's), CPU 0, the 14 pairs of Audio, Video, X and Gaming under
+# Defaults: 30 s per pair (interbench's), the first CPU the process may use, the 14 pairs of Audio, Video, X and Gaming under
 # None, Video, X and Burn (the disk loads need a disk model). About 8 minutes. Run it on a quiet
 # machine: anything else on that CPU is load the model does not have. With --runs N each pair
 # runs N times on the kernel; the table shows the run with the median average latency and the
@@ -24,7 +24,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 
-duration=30 cpu=0 policy="" runs=1
+duration=30 cpu="" policy="" runs=1
 pairs="audio/none audio/video audio/x audio/burn video/none video/x video/burn x/none x/video x/burn gaming/none gaming/video gaming/x gaming/burn"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -66,7 +66,9 @@ if [ -z "$policy" ]; then
   fi
 fi
 
-echo "kernel $release, $ncpu CPUs online, HZ $hz$hz_note; pairs pinned to CPU $cpu, $duration s each, $runs run(s)"
+cpu_arg=()
+[ -z "$cpu" ] || cpu_arg=(--cpu "$cpu")
+echo "kernel $release, $ncpu CPUs online, HZ $hz$hz_note; pairs pinned to CPU ${cpu:-(first allowed)}, $duration s each, $runs run(s)"
 echo "schedsim: $policy --hz $hz (1 CPU, as interbench measures)"
 echo
 simtab=$(mktemp); trap 'rm -f "$simtab"' EXIT
@@ -77,7 +79,7 @@ printf '%-6s %-6s | %8s %14s %8s %7s %5s %5s | %8s %8s %7s %5s %5s\n' bench load
 for pair in $pairs; do
   bench=${pair%/*} load=${pair#*/}
   rows=""
-  for _ in $(seq "$runs"); do rows+="$("$native" --duration "$duration" --cpu "$cpu" "$bench" "$load")"$'\n'; done
+  for _ in $(seq "$runs"); do rows+="$("$native" --duration "$duration" "${cpu_arg[@]}" "$bench" "$load")"$'\n'; done
   sorted=$(printf '%s' "$rows" | sort -g -k3,3)
   krow=$(printf '%s\n' "$sorted" | sed -n "$(( (runs + 1) / 2 ))p")
   range="$(printf '%s\n' "$sorted" | head -n1 | awk '{print $3}')-$(printf '%s\n' "$sorted" | tail -n1 | awk '{print $3}')"

@@ -5,10 +5,12 @@
 //
 //   interbench_native [--duration S] [--burners N] [--cpu K | --no-pin] [--header] BENCH LOAD
 //
+//   --cpu K: the CPU to pin to (default: the first one this process may run on)
+//
 //   BENCH  audio | video | x | gaming      LOAD  none | video | x | burn
 //
 // What runs (interbench.md §1-3; the model's task shapes, scenarios.hpp interbench()):
-// - The whole process is pinned to one CPU (`--cpu`, default 0), as interbench measures a
+// - The whole process is pinned to one CPU (`--cpu`), as interbench measures a
 //   uniprocessor, and every thread is SCHED_OTHER at nice 0 except the main thread, which
 //   becomes SCHED_FIFO 99 when it may (interbench's main process does, as root).
 // - The load threads start at once: `burn` is N spinning threads (interbench -L, default 4);
@@ -173,7 +175,7 @@ bool parse_int(const char* s, long lo, long hi, long& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  long duration = 30, burners = 4, cpu = 0;
+  long duration = 30, burners = 4, cpu = -1;  // -1: the first CPU this process may run on
   bool pin = true, header = false;
   std::vector<std::string> pos;
   for (int i = 1; i < argc; ++i) {
@@ -209,6 +211,14 @@ int main(int argc, char** argv) {
   // the rounding matters only when X runs, so only then is it applied.
   if ((bench == "x" || load == "x") && duration % 10 != 0) duration += 10 - duration % 10;
 
+  if (pin && cpu < 0) {  // a container or cpuset may not include CPU 0
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0)
+      for (int c = 0; c < CPU_SETSIZE && cpu < 0; ++c)
+        if (CPU_ISSET(c, &allowed)) cpu = c;
+    if (cpu < 0) cpu = 0;
+  }
   if (pin) {
     cpu_set_t set;
     CPU_ZERO(&set);

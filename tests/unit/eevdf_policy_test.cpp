@@ -456,120 +456,109 @@ policy_t::knobs knobs_delay(int delay) {
   return k;
 }
 
-TEST(EevdfPolicy, DelayDequeue_IneligibleSleeperStaysQueuedUntilPickedThenReturnsAtZeroLag) {
+// a and b at nice 0 queued at 0; a runs 3 ms alone, then blocks (with `block`) in debt:
+// V - v_a = 1.5 ms - 3 ms = -1.5 ms.
+struct debtor {
   policy_t p;
-  ASSERT_EQ(p.configure(knobs_delay(1)), errc::ok);
   task a = make(0), b = make(0);
   sched_time t{};
-  p.enqueue(a, t, enqueue_flags::wakeup);
-  p.enqueue(b, t, enqueue_flags::wakeup);
-  p.set_next(a, t);
-  t += msec(3);
-  p.dequeue(a, t, dequeue_flags::sleep);  // ran 3 ms alone: v_a = 3 ms > V = 1.5 ms
-  EXPECT_TRUE(a.on_rq);
-  EXPECT_TRUE(a.delayed);
-  EXPECT_TRUE(p.delayed(a));
+  explicit debtor(int delay, bool block = true) {
+    EXPECT_EQ(p.configure(knobs_delay(delay)), errc::ok);
+    p.enqueue(a, t, enqueue_flags::wakeup);
+    p.enqueue(b, t, enqueue_flags::wakeup);
+    p.set_next(a, t);
+    t += msec(3);
+    if (block) p.dequeue(a, t, dequeue_flags::sleep);
+  }
+  // `who` runs `d` from now (set_next, then put_prev).
+  void run(task& who, std::int64_t d) {
+    p.set_next(who, t);
+    t += d;
+    p.put_prev(who, t);
+  }
+};
+
+TEST(EevdfPolicy, DelayDequeue_IneligibleSleeperStaysQueuedUntilPickedThenReturnsAtZeroLag) {
+  debtor x(1);
+  policy_t& p = x.p;
+  EXPECT_TRUE(x.a.on_rq);
+  EXPECT_TRUE(x.a.delayed);
+  EXPECT_TRUE(p.delayed(x.a));
   EXPECT_EQ(p.nr_runnable(), 1u) << "a delayed sleeper is not runnable";
-  EXPECT_LT(p.avg_vruntime() - a.vruntime, 0) << "negative lag: that is why it was delayed";
+  EXPECT_LT(p.avg_vruntime() - x.a.vruntime, 0) << "negative lag: that is why it was delayed";
   EXPECT_TRUE(p.verify());
   // b runs; while a is not eligible the pick is b and a stays delayed.
-  ASSERT_EQ(p.pick_next(t), &b);
-  p.set_next(b, t);
-  t += msec(1);
-  p.put_prev(b, t);
-  EXPECT_EQ(p.pick_next(t), &b);
-  EXPECT_TRUE(a.delayed);
+  ASSERT_EQ(p.pick_next(x.t), &x.b);
+  x.run(x.b, msec(1));
+  EXPECT_EQ(p.pick_next(x.t), &x.b);
+  EXPECT_TRUE(x.a.delayed);
   // Once b has caught up, a is eligible with the earlier deadline: the pick finishes its
   // dequeue and returns b again, and a left with its lag clipped to 0.
-  p.set_next(b, t);
-  t += msec(4);
-  p.put_prev(b, t);
-  EXPECT_EQ(p.pick_next(t), &b);
-  EXPECT_FALSE(a.on_rq);
-  EXPECT_FALSE(a.delayed);
-  EXPECT_EQ(a.vlag, 0);
+  x.run(x.b, msec(4));
+  EXPECT_EQ(p.pick_next(x.t), &x.b);
+  EXPECT_FALSE(x.a.on_rq);
+  EXPECT_FALSE(x.a.delayed);
+  EXPECT_EQ(x.a.vlag, 0);
   EXPECT_EQ(p.nr_runnable(), 1u);
   EXPECT_TRUE(p.verify());
   // Woken later, a is placed at the average (lag 0), not behind it as 6.6 would place it.
-  t += msec(10);
-  p.enqueue(a, t, enqueue_flags::wakeup);
-  EXPECT_EQ(p.avg_vruntime() - a.vruntime, 0);
+  p.enqueue(x.a, x.t + msec(10), enqueue_flags::wakeup);
+  EXPECT_EQ(p.avg_vruntime() - x.a.vruntime, 0);
   EXPECT_TRUE(p.verify());
 }
 
 TEST(EevdfPolicy, DelayDequeue_WithoutTheKnobTheSameSleeperKeepsItsNegativeLag) {
-  policy_t p;
-  ASSERT_EQ(p.configure(knobs_delay(0)), errc::ok);
-  task a = make(0), b = make(0);
-  sched_time t{};
-  p.enqueue(a, t, enqueue_flags::wakeup);
-  p.enqueue(b, t, enqueue_flags::wakeup);
-  p.set_next(a, t);
-  t += msec(3);
-  p.dequeue(a, t, dequeue_flags::sleep);
-  EXPECT_FALSE(a.on_rq);
-  EXPECT_FALSE(p.delayed(a));
-  EXPECT_EQ(a.vlag, -msec(1) - usec(500)) << "V - v = 1.5 ms - 3 ms";
-  ASSERT_EQ(p.pick_next(t), &b);
-  p.set_next(b, t);
-  t += msec(5);
-  p.put_prev(b, t);
-  p.enqueue(a, t + msec(10), enqueue_flags::wakeup);
-  EXPECT_LT(p.avg_vruntime() - a.vruntime, 0) << "PLACE_LAG keeps the debt across the sleep";
+  debtor x(0);
+  policy_t& p = x.p;
+  EXPECT_FALSE(x.a.on_rq);
+  EXPECT_FALSE(p.delayed(x.a));
+  EXPECT_EQ(x.a.vlag, -msec(1) - usec(500)) << "V - v = 1.5 ms - 3 ms";
+  ASSERT_EQ(p.pick_next(x.t), &x.b);
+  x.run(x.b, msec(5));
+  p.enqueue(x.a, x.t + msec(10), enqueue_flags::wakeup);
+  EXPECT_LT(p.avg_vruntime() - x.a.vruntime, 0) << "PLACE_LAG keeps the debt across the sleep";
 }
 
 TEST(EevdfPolicy, DelayDequeue_EligibleSleeperLeavesAtOnceKeepingPositiveLag) {
-  policy_t p;
-  ASSERT_EQ(p.configure(knobs_delay(1)), errc::ok);
-  task a = make(0), b = make(0);
-  sched_time t{};
-  p.enqueue(a, t, enqueue_flags::wakeup);
-  p.enqueue(b, t, enqueue_flags::wakeup);
-  p.set_next(a, t);
-  t += msec(3);
-  p.put_prev(a, t);
-  p.dequeue(b, t, dequeue_flags::sleep);  // b never ran: v_b = 0 < V = 1.5 ms, eligible
-  EXPECT_FALSE(b.on_rq);
-  EXPECT_FALSE(b.delayed);
-  EXPECT_EQ(b.vlag, msec(1) + usec(500)) << "DELAY_ZERO clips only a delayed sleeper's lag";
+  debtor x(1, false);
+  policy_t& p = x.p;
+  p.put_prev(x.a, x.t);
+  p.dequeue(x.b, x.t, dequeue_flags::sleep);  // b never ran: v_b = 0 < V = 1.5 ms, eligible
+  EXPECT_FALSE(x.b.on_rq);
+  EXPECT_FALSE(x.b.delayed);
+  EXPECT_EQ(x.b.vlag, msec(1) + usec(500)) << "DELAY_ZERO clips only a delayed sleeper's lag";
   EXPECT_TRUE(p.verify());
 }
 
 TEST(EevdfPolicy, DelayDequeue_WakeBeforeThePickRequeuesInPlaceOrAtZeroLag) {
-  policy_t p;
-  ASSERT_EQ(p.configure(knobs_delay(1)), errc::ok);
-  task a = make(0), b = make(0);
-  sched_time t{};
-  p.enqueue(a, t, enqueue_flags::wakeup);
-  p.enqueue(b, t, enqueue_flags::wakeup);
-  p.set_next(a, t);
-  t += msec(3);
-  p.dequeue(a, t, dequeue_flags::sleep);
-  ASSERT_TRUE(a.delayed);
+  debtor x(1);
+  policy_t& p = x.p;
+  ASSERT_TRUE(x.a.delayed);
   // Still in debt when it wakes: it is requeued where it is, vruntime and deadline unchanged.
-  const vtime v = a.vruntime, d = a.deadline;
-  p.enqueue(a, t + usec(100), enqueue_flags::wakeup);
-  EXPECT_FALSE(a.delayed);
-  EXPECT_TRUE(a.on_rq);
-  EXPECT_EQ(a.vruntime, v);
-  EXPECT_EQ(a.deadline, d);
+  const vtime v = x.a.vruntime, d = x.a.deadline;
+  p.enqueue(x.a, x.t + usec(100), enqueue_flags::wakeup);
+  EXPECT_FALSE(x.a.delayed);
+  EXPECT_TRUE(x.a.on_rq);
+  EXPECT_EQ(x.a.vruntime, v);
+  EXPECT_EQ(x.a.deadline, d);
   EXPECT_EQ(p.nr_runnable(), 2u);
   EXPECT_TRUE(p.verify());
   // Delayed again, then b runs far past it without a pick in between (ticks only): a's lag
   // turns positive while it sleeps queued, and the wakeup clips it to 0 (DELAY_ZERO).
-  p.set_next(a, t);
-  t += msec(3);
-  p.dequeue(a, t, dequeue_flags::sleep);
-  ASSERT_TRUE(a.delayed);
-  p.set_next(b, t);
-  t += msec(20);
-  (void)p.tick(b, t);
-  EXPECT_GT(p.avg_vruntime() - a.vruntime, 0);
-  p.enqueue(a, t, enqueue_flags::wakeup);
-  EXPECT_FALSE(a.delayed);
-  EXPECT_EQ(p.avg_vruntime() - a.vruntime, 0);
+  p.set_next(x.a, x.t);
+  x.t += msec(3);
+  p.dequeue(x.a, x.t, dequeue_flags::sleep);
+  ASSERT_TRUE(x.a.delayed);
+  p.set_next(x.b, x.t);
+  x.t += msec(20);
+  (void)p.tick(x.b, x.t);
+  EXPECT_GT(p.avg_vruntime() - x.a.vruntime, 0);
+  p.enqueue(x.a, x.t, enqueue_flags::wakeup);
+  EXPECT_FALSE(x.a.delayed);
+  EXPECT_EQ(p.avg_vruntime() - x.a.vruntime, 0);
   EXPECT_TRUE(p.verify());
 }
+
 
 // ---- lag bound over long random runs -------------------------------------------------------------
 

@@ -230,11 +230,11 @@ int main(int argc, char** argv) {
   }
   const long calibration_error = calibrate();
   std::vector<std::thread> threads;
-  std::vector<interbench_job> load_jobs(2);
+  interbench_job load_job;  // a Video or X load's steps, not reported
   if (load == "burn") {
     for (long i = 0; i < burners; ++i) threads.emplace_back(spin_until_stopped);
   } else if (load != "none") {
-    threads.emplace_back(job_loop, load, std::ref(load_jobs[0]));
+    threads.emplace_back(job_loop, load, std::ref(load_job));
   }
   sem_t start;
   sem_init(&start, 0, 0);

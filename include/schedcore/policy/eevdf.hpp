@@ -377,23 +377,21 @@ class eevdf_policy {
     if (!tree_.verify()) return false;
     s64 sum = 0;
     s64 load = 0;
+    usize delayed_count = 0;
     for (auto it = tree_.begin(); it != tree_.end(); ++it) {
       const eevdf_entity& e = E(*it);
       if (!e.on_rq || &*it == curr_) return false;
       sum += key(e) * static_cast<s64>(e.weight);
       load += e.weight;
+      delayed_count += e.delayed ? 1u : 0u;
     }
     if (curr_ != nullptr) {
       const eevdf_entity& c = E(*curr_);
-      if (!c.on_rq) return false;
+      if (!c.on_rq || c.delayed) return false;  // curr is never a delayed sleeper
       sum += key(c) * static_cast<s64>(c.weight);
       load += c.weight;
     }
-    if (sum != sum_w_vruntime_ || load != sum_weight_) return false;
-    usize delayed_count = 0;
-    for (auto it = tree_.begin(); it != tree_.end(); ++it) delayed_count += E(*it).delayed ? 1u : 0u;
-    if (curr_ != nullptr && E(*curr_).delayed) return false;
-    if (delayed_count != nr_delayed_) return false;
+    if (sum != sum_w_vruntime_ || load != sum_weight_ || delayed_count != nr_delayed_) return false;
     return tree_.size() + (curr_ != nullptr ? 1u : 0u) == nr_running_;
   }
 

@@ -12,7 +12,9 @@
 # machine: anything else on that CPU is load the model does not have. With --runs N each pair
 # runs N times on the kernel; the table shows the run with the median average latency and the
 # range of the averages (a periodic task's phase against X's ramp or Video's period is whatever
-# the run started with, so those pairs vary from run to run; the model has one phase).
+# the run started with, so those pairs vary from run to run; the model has one phase). c/w
+# checks the kernel run's work: the benchmarked thread's CPU time per ns of work it was given
+# (1.00 when the work was the model's; interbench_native.cpp burn()).
 #
 # The policy: Linux 6.6 and later schedule SCHED_OTHER with EEVDF, earlier 2.6.23+ with CFS.
 # The knobs follow the kernel's defaults: delayed dequeue from 6.12, base slice 0.75 ms (0.70 ms
@@ -74,8 +76,8 @@ echo
 simtab=$(mktemp); trap 'rm -f "$simtab"' EXIT
 "$sim" compare --scenario interbench/all --policies "$policy" --hz "$hz" --duration "$((duration + 1))s" --no-host-timing >"$simtab"
 
-printf '%-6s %-6s | %-52s | %-37s\n' "" "" "kernel (interbench_native; median run of $runs)" "schedsim"
-printf '%-6s %-6s | %8s %14s %8s %7s %5s %5s | %8s %8s %7s %5s %5s\n' bench load "avg ms" "avg range" "SD ms" "max ms" "%cpu" "%dl" "avg ms" "SD ms" "max ms" "%cpu" "%dl"
+printf '%-6s %-6s | %-58s | %-37s\n' "" "" "kernel (interbench_native; median run of $runs)" "schedsim"
+printf '%-6s %-6s | %8s %14s %8s %7s %5s %5s %5s | %8s %8s %7s %5s %5s\n' bench load "avg ms" "avg range" "SD ms" "max ms" "%cpu" "%dl" "c/w" "avg ms" "SD ms" "max ms" "%cpu" "%dl"
 for pair in $pairs; do
   bench=${pair%/*} load=${pair#*/}
   rows=""
@@ -85,7 +87,7 @@ for pair in $pairs; do
   range="$(printf '%s\n' "$sorted" | head -n1 | awk '{print $3}')-$(printf '%s\n' "$sorted" | tail -n1 | awk '{print $3}')"
   srow=$(awk -v b="$bench" -v l="$load" '$1 == b && $2 == l' "$simtab")
   [ -n "$srow" ] || { echo "kernel_check.sh: schedsim has no row for $pair" >&2; exit 1; }
-  set -- $krow; k="$3 $range $4 $5 $6 $7"
+  set -- $krow; k="$3 $range $4 $5 $6 $7 $8"
   set -- $srow; s="$3 $4 $5 $6 $7"
-  printf '%-6s %-6s | %8s %14s %8s %7s %5s %5s | %8s %8s %7s %5s %5s\n' "$bench" "$load" $k $s
+  printf '%-6s %-6s | %8s %14s %8s %7s %5s %5s %5s | %8s %8s %7s %5s %5s\n' "$bench" "$load" $k $s
 done

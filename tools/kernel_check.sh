@@ -5,7 +5,7 @@
 # side by side. Timing-dependent by nature: this is a measurement to read, not a test.
 #
 #   bash tools/kernel_check.sh [--duration S] [--runs N] [--cpu K] [--pairs "audio/burn x/burn ..."]
-#                              [--policy SPEC]
+#                              [--policy SPEC] [--trace DIR]
 #
 # Defaults: 30 s per pair (interbench's), the first CPU the process may use, the 14 pairs of Audio, Video, X and Gaming under
 # None, Video, X and Burn (the disk loads need a disk model). About 8 minutes. Run it on a quiet
@@ -22,11 +22,16 @@
 # 1 + ilog2(min(online CPUs, 8)) (`cpus=`), and the tick from CONFIG_HZ (/proc/config.gz or
 # /boot/config-*; 250 when neither says). The kernel's sysctls are not read: a tuned kernel
 # needs the knobs given by hand (--policy SPEC overrides the choice).
+#
+# --trace DIR also writes, per pair, an ftrace text trace (sched_switch, sched_wakeup) of each
+# kernel run, DIR/kernel-BENCH-LOAD-RUN.txt (tracefs; needs root), and schedsim's trace of the
+# same pair, DIR/schedsim-BENCH-LOAD.txt: both open in Perfetto UI, one task per thread
+# (interbench_native names its threads ib-bench-BENCH, ib-load-LOAD, ib-burnI).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 
-duration=30 cpu="" policy="" runs=1
+duration=30 cpu="" policy="" runs=1 tracedir=""
 pairs="audio/none audio/video audio/x audio/burn video/none video/x video/burn x/none x/video x/burn gaming/none gaming/video gaming/x gaming/burn"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -35,7 +40,8 @@ while [ $# -gt 0 ]; do
     --runs) runs=${2:?--runs takes a count}; shift 2 ;;
     --pairs) pairs=${2:?--pairs takes a list like \"audio/burn x/burn\"}; shift 2 ;;
     --policy) policy=${2:?--policy takes a schedsim policy spec}; shift 2 ;;
-    *) echo "kernel_check.sh: unknown argument '$1' (--duration S, --runs N, --cpu K, --pairs LIST, --policy SPEC)" >&2; exit 2 ;;
+    --trace) tracedir=${2:?--trace takes a directory}; shift 2 ;;
+    *) echo "kernel_check.sh: unknown argument '$1' (--duration S, --runs N, --cpu K, --pairs LIST, --policy SPEC, --trace DIR)" >&2; exit 2 ;;
   esac
 done
 
@@ -43,6 +49,32 @@ case "$duration" in ''|*[!0-9]*) echo "kernel_check.sh: --duration takes whole s
 case "$runs" in ''|*[!0-9]*|0) echo "kernel_check.sh: --runs takes a count >= 1" >&2; exit 2 ;; esac
 [ "$duration" -ge 10 ] || duration=10
 duration=$(( (duration + 9) / 10 * 10 ))  # whole X ramps, as interbench rounds
+
+tracefs=""
+if [ -n "$tracedir" ]; then
+  mkdir -p "$tracedir" || { echo "kernel_check.sh: cannot create --trace directory '$tracedir'" >&2; exit 2; }
+  for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+    [ -w "$d/tracing_on" ] && { tracefs=$d; break; }
+  done
+  if [ -z "$tracefs" ] && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null && [ -w /sys/kernel/tracing/tracing_on ]; then
+    tracefs=/sys/kernel/tracing
+  fi
+  [ -n "$tracefs" ] || { echo "kernel_check.sh: --trace needs a writable tracefs (root)" >&2; exit 2; }
+fi
+# ktrace on|off|save FILE: the kernel's sched_switch and sched_wakeup events around one run.
+ktrace() {
+  [ -n "$tracefs" ] || return 0
+  case "$1" in
+    on)
+      echo 0 >"$tracefs/tracing_on"; : >"$tracefs/trace"
+      echo 1 >"$tracefs/events/sched/sched_switch/enable"; echo 1 >"$tracefs/events/sched/sched_wakeup/enable"
+      echo 1 >"$tracefs/tracing_on" ;;
+    save)
+      echo 0 >"$tracefs/tracing_on"; cat "$tracefs/trace" >"$2"
+      echo 0 >"$tracefs/events/sched/sched_switch/enable"; echo 0 >"$tracefs/events/sched/sched_wakeup/enable"
+      : >"$tracefs/trace" ;;
+  esac
+}
 
 . tools/deps.sh
 schedcore_install_deps "${SCHEDCORE_HOST_PACKAGES[@]}"
@@ -73,7 +105,9 @@ cpu_arg=()
 echo "kernel $release, $ncpu CPUs online, HZ $hz$hz_note; pairs pinned to CPU ${cpu:-(first allowed)}, $duration s each, $runs run(s)"
 echo "schedsim: $policy --hz $hz (1 CPU, as interbench measures)"
 echo
-simtab=$(mktemp); trap 'rm -f "$simtab"' EXIT
+simtab=$(mktemp)
+# On any exit: the table's temporary file goes, and tracing, if --trace turned it on, stops.
+trap 'rm -f "$simtab"; [ -z "$tracefs" ] || { echo 0 >"$tracefs/tracing_on"; echo 0 >"$tracefs/events/sched/sched_switch/enable"; echo 0 >"$tracefs/events/sched/sched_wakeup/enable"; } 2>/dev/null || true' EXIT
 "$sim" compare --scenario interbench/all --policies "$policy" --hz "$hz" --duration "$((duration + 1))s" --no-host-timing >"$simtab"
 
 printf '%-6s %-6s | %-58s | %-37s\n' "" "" "kernel (interbench_native; median run of $runs)" "schedsim"
@@ -81,7 +115,15 @@ printf '%-6s %-6s | %8s %14s %8s %7s %5s %5s %5s | %8s %8s %7s %5s %5s\n' bench 
 for pair in $pairs; do
   bench=${pair%/*} load=${pair#*/}
   rows=""
-  for _ in $(seq "$runs"); do rows+="$("$native" --duration "$duration" "${cpu_arg[@]}" "$bench" "$load")"$'\n'; done
+  for r in $(seq "$runs"); do
+    ktrace on
+    rows+="$("$native" --duration "$duration" "${cpu_arg[@]}" "$bench" "$load")"$'\n'
+    ktrace save "$tracedir/kernel-$bench-$load-$r.txt"
+  done
+  if [ -n "$tracedir" ]; then
+    "$sim" run --scenario "interbench/$bench/$load" --policy "$policy" --hz "$hz" --duration "$((duration + 1))s" \
+      --no-host-timing --trace "$tracedir/schedsim-$bench-$load.txt" >/dev/null
+  fi
   sorted=$(printf '%s' "$rows" | sort -g -k3,3)
   krow=$(printf '%s\n' "$sorted" | sed -n "$(( (runs + 1) / 2 ))p")
   range="$(printf '%s\n' "$sorted" | head -n1 | awk '{print $3}')-$(printf '%s\n' "$sorted" | tail -n1 | awk '{print $3}')"

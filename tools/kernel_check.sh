@@ -5,7 +5,7 @@
 # side by side. Timing-dependent by nature: this is a measurement to read, not a test.
 #
 #   bash tools/kernel_check.sh [--duration S] [--runs N] [--cpu K] [--pairs "audio/burn x/burn ..."]
-#                              [--policy SPEC] [--trace DIR]
+#                              [--policy SPEC] [--trace DIR] [--no-smp]
 #
 # Defaults: 30 s per pair (interbench's), the first CPU the process may use, the 14 pairs of Audio, Video, X and Gaming under
 # None, Video, X and Burn (the disk loads need a disk model). About 8 minutes. Run it on a quiet
@@ -23,6 +23,13 @@
 # /boot/config-*; 250 when neither says). The kernel's sysctls are not read: a tuned kernel
 # needs the knobs given by hand (--policy SPEC overrides the choice).
 #
+# Then, on a machine with 2 or more CPUs the process may use (unless --no-smp): the balancer
+# check. N + 1 CPU hogs run unpinned on N CPUs (hogs_native) for the same duration, and in
+# schedsim on N CPUs with the kernel's busy balance interval (32·N ms, the interval a
+# sched domain of N CPUs reaches after a failed balance: max_interval 2·N ms times busy_factor
+# 16) and balance_failed=1 (nr_balance_failed). Each hog's share of a CPU and its migrations
+# are printed side by side, with the default model (balance_failed=0) for contrast.
+#
 # --trace DIR also writes, per pair, an ftrace text trace (sched_switch, sched_wakeup) of each
 # kernel run, DIR/kernel-BENCH-LOAD-RUN.txt (tracefs; needs root), and schedsim's trace of the
 # same pair, DIR/schedsim-BENCH-LOAD.txt: both open in Perfetto UI, one task per thread
@@ -31,7 +38,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 
-duration=30 cpu="" policy="" runs=1 tracedir=""
+duration=30 cpu="" policy="" runs=1 tracedir="" smp=1
 pairs="audio/none audio/video audio/x audio/burn video/none video/x video/burn x/none x/video x/burn gaming/none gaming/video gaming/x gaming/burn"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -41,7 +48,8 @@ while [ $# -gt 0 ]; do
     --pairs) pairs=${2:?--pairs takes a list like \"audio/burn x/burn\"}; shift 2 ;;
     --policy) policy=${2:?--policy takes a schedsim policy spec}; shift 2 ;;
     --trace) tracedir=${2:?--trace takes a directory}; shift 2 ;;
-    *) echo "kernel_check.sh: unknown argument '$1' (--duration S, --runs N, --cpu K, --pairs LIST, --policy SPEC, --trace DIR)" >&2; exit 2 ;;
+    --no-smp) smp=0; shift ;;
+    *) echo "kernel_check.sh: unknown argument '$1' (--duration S, --runs N, --cpu K, --pairs LIST, --policy SPEC, --trace DIR, --no-smp)" >&2; exit 2 ;;
   esac
 done
 
@@ -79,7 +87,7 @@ ktrace() {
 . tools/deps.sh
 schedcore_install_deps "${SCHEDCORE_HOST_PACKAGES[@]}"
 cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc 2>/dev/null || echo 2)" --target schedsim interbench_native >/dev/null
+cmake --build --preset release -j "$(nproc 2>/dev/null || echo 2)" --target schedsim interbench_native hogs_native >/dev/null
 sim=build/release/examples/schedsim
 native=build/release/examples/interbench_native
 
@@ -133,3 +141,32 @@ for pair in $pairs; do
   set -- $srow; s="$3 $4 $5 $6 $7"
   printf '%-6s %-6s | %8s %14s %8s %7s %5s %5s %5s | %8s %8s %7s %5s %5s\n' "$bench" "$load" $k $s
 done
+
+# ---- the balancer check: N + 1 hogs on the N CPUs this process may use
+allowed=$(nproc 2>/dev/null || echo 1)
+if [ "$smp" = 1 ] && [ "$allowed" -ge 2 ]; then
+  hogs=$((allowed + 1))
+  balance_ms=$((32 * allowed))
+  hogjson=$(mktemp --suffix=.json)
+  printf '{ "tasks": { "hog": { "instance": %d, "run": 1000000000 } }, "global": { "duration": %d } }\n' \
+    "$hogs" "$duration" >"$hogjson"
+  echo
+  echo "balancer: $hogs CPU hogs on $allowed CPUs for $duration s; schedsim: $policy --cpus $allowed --balance ${balance_ms}ms"
+  printf '%-6s | %-24s | %-24s | %-24s\n' "" "kernel" "balance_failed=1" "balance_failed=0"
+  printf '%-6s | %10s %13s | %10s %13s | %10s %13s\n' hog "% of a CPU" migrations "% of a CPU" migrations "% of a CPU" migrations
+  ktab=$(build/release/examples/hogs_native --duration "$duration" "$hogs")
+  model() {  # BALANCE_FAILED -> "hog-I share% migrations", one line per hog
+    "$sim" run --rt-app "$hogjson" --policy "$policy" --cpus "$allowed" --hz "$hz" --duration "${duration}s" \
+      --balance "${balance_ms}ms" --balance-failed "$1" --no-host-timing --format json |
+      sed -n 's/.*"name": "\(hog-[0-9]*\)".*"cpu_ns": \([0-9]*\),.*"migrations": \([0-9]*\),.*/\1 \2 \3/p' |
+      awk -v d="$duration" '{ printf "%s %.1f %d\n", $1, $2 / (1e7 * d), $3 }'
+  }
+  m1=$(model 1); m0=$(model 0)
+  rm -f "$hogjson"
+  for i in $(seq 0 $((hogs - 1))); do
+    set -- $(printf '%s\n' "$ktab" | awk -v h="hog-$i" '$1 == h'); k="$2 $3"
+    set -- $(printf '%s\n' "$m1" | awk -v h="hog-$i" '$1 == h'); a="$2 $3"
+    set -- $(printf '%s\n' "$m0" | awk -v h="hog-$i" '$1 == h'); b="$2 $3"
+    printf '%-6s | %10s %13s | %10s %13s | %10s %13s\n' "hog-$i" $k $a $b
+  done
+fi

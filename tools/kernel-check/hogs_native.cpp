@@ -25,15 +25,14 @@
 #include <thread>
 #include <vector>
 
+#include "native_common.hpp"
+
 namespace {
 
-using i64 = std::int64_t;
+using kernel_check::clock_ns;
+using kernel_check::i64;
+using kernel_check::parse_long;
 
-i64 clock_ns(clockid_t id) {
-  timespec ts{};
-  clock_gettime(id, &ts);
-  return static_cast<i64>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
 
 std::atomic<bool> stop_all{false};
 
@@ -64,14 +63,6 @@ int usage(const char* why) {
   return 2;
 }
 
-bool parse_long(const char* s, long lo, long hi, long& out) {
-  char* end = nullptr;
-  errno = 0;
-  const long v = std::strtol(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi) return false;
-  out = v;
-  return true;
-}
 
 }  // namespace
 

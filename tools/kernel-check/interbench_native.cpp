@@ -45,19 +45,18 @@
 #include <thread>
 #include <vector>
 
+#include "native_common.hpp"
+
 #include "schedcore/sim/interbench_job.hpp"
 
 namespace {
 
 using schedcore::sim::interbench_job;
-using i64 = std::int64_t;
+using kernel_check::clock_ns;
+using kernel_check::i64;
+using kernel_check::parse_long;
 constexpr i64 kMs = 1000000;  // ns
 
-i64 clock_ns(clockid_t id) {
-  timespec ts{};
-  clock_gettime(id, &ts);
-  return static_cast<i64>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
 i64 mono_ns() { return clock_ns(CLOCK_MONOTONIC); }
 
 void sleep_until(i64 t) {
@@ -195,14 +194,6 @@ int usage(const char* why) {
   return 2;
 }
 
-bool parse_int(const char* s, long lo, long hi, long& out) {
-  char* end = nullptr;
-  errno = 0;
-  const long v = std::strtol(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi) return false;
-  out = v;
-  return true;
-}
 
 }  // namespace
 
@@ -214,7 +205,7 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     auto value = [&](long lo, long hi, long& out) {
       if (i + 1 >= argc) return false;
-      return parse_int(argv[++i], lo, hi, out);
+      return parse_long(argv[++i], lo, hi, out);
     };
     if (a == "--duration") {
       if (!value(1, 3600, duration)) return usage("--duration takes whole seconds in [1, 3600]");

@@ -33,7 +33,6 @@ using kernel_check::clock_ns;
 using kernel_check::i64;
 using kernel_check::parse_long;
 
-
 std::atomic<bool> stop_all{false};
 
 struct hog_result {

@@ -20,8 +20,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
-#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
     if (a[0] == '-' && a[1] == '-') {
-      if (std::string_view(a) != "--duration") return usage("unknown option");
+      if (std::strcmp(a, "--duration") != 0) return usage("unknown option");
       if (i + 1 >= argc || !parse_long(argv[++i], 1, 3600, duration)) return usage("--duration takes whole seconds in [1, 3600]");
     } else if (n < 0) {
       if (!parse_long(a, 1, 256, n)) return usage("N takes a hog count in [1, 256]");

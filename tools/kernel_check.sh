@@ -77,10 +77,12 @@ ktrace() {
       echo 0 >"$tracefs/tracing_on"; : >"$tracefs/trace"
       echo 1 >"$tracefs/events/sched/sched_switch/enable"; echo 1 >"$tracefs/events/sched/sched_wakeup/enable"
       echo 1 >"$tracefs/tracing_on" ;;
+    off)
+      echo 0 >"$tracefs/tracing_on"
+      echo 0 >"$tracefs/events/sched/sched_switch/enable"; echo 0 >"$tracefs/events/sched/sched_wakeup/enable" ;;
     save)
       echo 0 >"$tracefs/tracing_on"; cat "$tracefs/trace" >"$2"
-      echo 0 >"$tracefs/events/sched/sched_switch/enable"; echo 0 >"$tracefs/events/sched/sched_wakeup/enable"
-      : >"$tracefs/trace" ;;
+      ktrace off; : >"$tracefs/trace" ;;
   esac
 }
 
@@ -113,9 +115,9 @@ cpu_arg=()
 echo "kernel $release, $ncpu CPUs online, HZ $hz$hz_note; pairs pinned to CPU ${cpu:-(first allowed)}, $duration s each, $runs run(s)"
 echo "schedsim: $policy --hz $hz (1 CPU, as interbench measures)"
 echo
-simtab=$(mktemp)
-# On any exit: the table's temporary file goes, and tracing, if --trace turned it on, stops.
-trap 'rm -f "$simtab"; [ -z "$tracefs" ] || { echo 0 >"$tracefs/tracing_on"; echo 0 >"$tracefs/events/sched/sched_switch/enable"; echo 0 >"$tracefs/events/sched/sched_wakeup/enable"; } 2>/dev/null || true' EXIT
+simtab=$(mktemp) hogjson=""
+# On any exit: the temporary files go, and tracing, if --trace turned it on, stops.
+trap 'rm -f "$simtab" $hogjson; ktrace off 2>/dev/null || true' EXIT
 "$sim" compare --scenario interbench/all --policies "$policy" --hz "$hz" --duration "$((duration + 1))s" --no-host-timing >"$simtab"
 
 printf '%-6s %-6s | %-58s | %-37s\n' "" "" "kernel (interbench_native; median run of $runs)" "schedsim"

@@ -559,6 +559,103 @@ TEST(EevdfPolicy, DelayDequeue_WakeBeforeThePickRequeuesInPlaceOrAtZeroLag) {
   EXPECT_TRUE(p.verify());
 }
 
+// 6.12+ takes a delayed sleeper out and back around a parameter change (set_user_nice:
+// dequeue_task(DEQUEUE_SAVE), reweight, enqueue_task(ENQUEUE_RESTORE); dequeue_task_fair and
+// enqueue_task_fair test `se.sched_delayed && DEQUEUE_SAVE/ENQUEUE_RESTORE`): its lag is saved,
+// reweighted as any sleeper's (w·vlag kept), and it comes back placed by that lag, still delayed.
+TEST(EevdfPolicy, DelayDequeue_ReniceOfADelayedSleeperKeepsItDelayedWithItsRealLag) {
+  debtor x(1);
+  policy_t& p = x.p;
+  ASSERT_TRUE(x.a.delayed);
+  EXPECT_EQ(p.setup(x.a, {sched_kind::normal, 5, 0, 0, 0, 0}), errc::busy) << "still queued: dequeue(save) first";
+  ASSERT_EQ(x.b.vruntime - x.a.vruntime, -msec(3)) << "b never ran: V = (v_a + v_b) / 2";
+  p.dequeue(x.a, x.t, dequeue_flags::save);
+  EXPECT_FALSE(x.a.on_rq);
+  EXPECT_TRUE(x.a.delayed) << "it leaves the queue, not the delayed state";
+  EXPECT_TRUE(p.delayed(x.a));
+  EXPECT_EQ(x.a.vlag, -msec(1) - usec(500)) << "V - v_a = 1.5 ms - 3 ms";
+  EXPECT_EQ(p.nr_runnable(), 1u);
+  EXPECT_TRUE(p.verify());
+  ASSERT_EQ(p.setup(x.a, {sched_kind::normal, 5, 0, 0, 0, 0}), errc::ok);
+  EXPECT_EQ(x.a.weight, 335u) << "sched_prio_to_weight[25]";
+  const std::int64_t vlag = (-msec(1) - usec(500)) * 1024 / 335;  // reweight: w·vlag unchanged
+  EXPECT_EQ(x.a.vlag, vlag);
+  const vtime avg = p.avg_vruntime();  // b alone
+  p.enqueue(x.a, x.t, enqueue_flags::restore);
+  EXPECT_TRUE(x.a.on_rq);
+  EXPECT_TRUE(x.a.delayed) << "it comes back as a delayed sleeper";
+  EXPECT_EQ(p.nr_runnable(), 1u) << "a delayed sleeper is not runnable";
+  // PLACE_LAG: v = V - vlag·(W + w)/W, W = b's 1024 (place_entity's inflation).
+  EXPECT_EQ(avg - x.a.vruntime, vlag + vlag * 335 / 1024);
+  EXPECT_TRUE(p.verify());
+  // It burns off its debt while b runs; the pick that finds it eligible finishes its dequeue.
+  for (int i = 0; i < 100 && x.a.delayed; ++i) {
+    ASSERT_EQ(p.pick_next(x.t), &x.b);
+    x.run(x.b, msec(1));
+  }
+  (void)p.pick_next(x.t);
+  EXPECT_FALSE(x.a.delayed);
+  EXPECT_FALSE(x.a.on_rq);
+  EXPECT_EQ(x.a.vlag, 0) << "DELAY_ZERO";
+  p.enqueue(x.a, x.t, enqueue_flags::wakeup);
+  EXPECT_EQ(p.nr_runnable(), 2u);
+  EXPECT_TRUE(p.verify());
+}
+
+// A migration moves a delayed sleeper the same way (dequeue(migrating) here, enqueue(migrated)
+// there, still delayed), and its wakeup then belongs to the new run queue.
+TEST(EevdfPolicy, DelayDequeue_MigratedDelayedSleeperStaysDelayedOnItsNewQueue) {
+  debtor x(1);
+  policy_t there;
+  ASSERT_EQ(there.configure(knobs_delay(1)), errc::ok);
+  task c = make(0);
+  there.enqueue(c, x.t, enqueue_flags::wakeup);
+  x.p.dequeue(x.a, x.t, dequeue_flags::migrating);
+  EXPECT_TRUE(x.p.verify());
+  EXPECT_FALSE(x.p.delayed(x.b));
+  there.enqueue(x.a, x.t, enqueue_flags::migrated);
+  EXPECT_TRUE(there.delayed(x.a));
+  EXPECT_EQ(there.nr_runnable(), 1u);
+  EXPECT_LT(there.avg_vruntime() - x.a.vruntime, 0) << "its debt travels with it";
+  EXPECT_TRUE(there.verify());
+  there.enqueue(x.a, x.t, enqueue_flags::wakeup);  // the wakeup requeues it in place
+  EXPECT_FALSE(x.a.delayed);
+  EXPECT_EQ(there.nr_runnable(), 2u);
+  EXPECT_TRUE(there.verify());
+}
+
+// Everything else on a delayed sleeper is refused without a change: it cannot sleep twice, and
+// once taken out only restore or migrated bring it back.
+TEST(EevdfPolicy, DelayDequeue_OtherOperationsOnADelayedSleeperAreRefused) {
+  debtor x(1);
+  policy_t& p = x.p;
+  const vtime v = x.a.vruntime;
+  {
+    schedcore_test::check_scope scope;
+    p.dequeue(x.a, x.t, dequeue_flags::sleep);
+    p.dequeue(x.a, x.t, dequeue_flags::dead);
+    EXPECT_EQ(scope.take().size(), 2u);
+  }
+  EXPECT_TRUE(x.a.on_rq);
+  EXPECT_TRUE(x.a.delayed);
+  EXPECT_EQ(x.a.vruntime, v);
+  EXPECT_TRUE(p.verify());
+  p.dequeue(x.a, x.t, dequeue_flags::save);
+  {
+    schedcore_test::check_scope scope;
+    p.enqueue(x.a, x.t, enqueue_flags::wakeup);
+    p.dequeue(x.a, x.t, dequeue_flags::save);
+    EXPECT_EQ(scope.take().size(), 2u);
+  }
+  EXPECT_FALSE(x.a.on_rq);
+  EXPECT_TRUE(x.a.delayed);
+  EXPECT_EQ(p.nr_runnable(), 1u);
+  EXPECT_TRUE(p.verify());
+  p.enqueue(x.a, x.t, enqueue_flags::restore);
+  EXPECT_TRUE(x.a.on_rq);
+  EXPECT_TRUE(p.verify());
+}
+
 
 // ---- lag bound over long random runs -------------------------------------------------------------
 

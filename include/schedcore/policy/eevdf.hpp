@@ -77,7 +77,10 @@
 ///   negative lag, or, if its lag has turned positive, placed again at zero lag. Its wakeup
 ///   must come to this run queue (`delayed(t)`, which the simulator asks before choosing a
 ///   CPU, as the kernel's ttwu_runnable() does). `nr_runnable()` does not count delayed
-///   sleepers. Checked against Linux 6.18 with tools/kernel_check.sh (docs/results.md).
+///   sleepers. A parameter change or a migration takes a delayed sleeper out and back as any
+///   queued task (`dequeue(save|migrating)`, `setup()`, `enqueue(restore|migrated)`): it keeps
+///   its lag (reweighted) and comes back still delayed, as 6.12+ does. Checked against
+///   Linux 6.18 with tools/kernel_check.sh (docs/results.md).
 /// - Features as knobs: RUN_TO_PARITY, PLACE_LAG, PLACE_DEADLINE_INITIAL and WAKEUP_PREEMPTION,
 ///   all on as in 6.6–6.11, and DELAY_DEQUEUE with DELAY_ZERO (above).
 /// - Omissions: group scheduling, NEXT_BUDDY (off by default), the other 6.12 features
@@ -124,7 +127,7 @@ struct eevdf_entity : rb_hook<link_mode::normal, eevdf_hook_tag> {
   sched_kind kind = sched_kind::normal;  ///< normal, batch or idle
   s8 nice = 0;                         ///< nice value the weight came from (0 with set_weight)
   bool on_rq = false;                  ///< queued (running counts as queued; so does a delayed sleeper)
-  bool delayed = false;                ///< DELAY_DEQUEUE: blocked, still queued until a pick finishes its dequeue
+  bool delayed = false;                ///< DELAY_DEQUEUE: blocked, still queued until a pick finishes its dequeue (kept across save/restore)
 };
 
 /// EEVDF run queue of one CPU (Linux 6.6+ fair class with the 6.8+ deadline-ordered tree).
@@ -231,17 +234,24 @@ class eevdf_policy {
   }
 
   /// `t` becomes runnable: accounts curr, places `t` by its saved lag, queues it. A delayed
-  /// sleeper (still queued) is requeued where it is instead, its lag clipped to at most 0.
+  /// sleeper (still queued) is requeued where it is instead, its lag clipped to at most 0. A
+  /// delayed sleeper that `dequeue(save|migrating)` took out is placed by its lag and queued
+  /// *still delayed* (flags `restore` or `migrated`; any other enqueue of it is a misuse).
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     eevdf_entity& e = E(t);
-    if (e.delayed) {
+    if (e.delayed && e.on_rq) {
       requeue_delayed(t, now);
       return;
     }
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    // A delayed sleeper taken out by dequeue(save|migrating) comes back only by restore or
+    // migrated, and comes back delayed (see dequeue); its wakeup is due after that.
+    if (SCHEDCORE_MISUSE(e.delayed && !has(flags, enqueue_flags::restore) && !has(flags, enqueue_flags::migrated)))
+      return;
     update_curr(now);
     place_entity(e, flags);
     ++nr_running_;
+    if (e.delayed) ++nr_delayed_;
     enqueue_tree(t);
     e.on_rq = true;
     e.exec_start = now;
@@ -249,11 +259,19 @@ class eevdf_policy {
   /// `t` leaves (it may be curr): accounts curr, saves the clamped lag, unqueues it. With
   /// `delay_dequeue`, a task that blocks while not eligible stays queued instead (delayed), to
   /// burn off its negative lag; a later pick finishes the dequeue.
+  ///
+  /// A delayed sleeper may itself be taken out around a parameter change (`save`) or a
+  /// migration (`migrating`), as 6.12+ does (dequeue_task_fair with a `sched_delayed` task):
+  /// its lag is saved and it leaves the tree and the sums but stays marked delayed, so that
+  /// `setup()` can renice it and `enqueue(restore|migrated)` puts it back as a delayed sleeper.
+  /// Any other dequeue of a delayed sleeper (it already slept; it cannot die asleep) is a misuse.
   void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept {
     eevdf_entity& e = E(t);
-    if (SCHEDCORE_MISUSE(!e.on_rq || e.delayed)) return;
+    const bool moves = (has(flags, dequeue_flags::save) || has(flags, dequeue_flags::migrating)) &&
+                       !has(flags, dequeue_flags::sleep) && !has(flags, dequeue_flags::dead);
+    if (SCHEDCORE_MISUSE(!e.on_rq || (e.delayed && !moves))) return;
     update_curr(now);
-    if (knobs_.delay_dequeue != 0 && flags == dequeue_flags::sleep && !vruntime_eligible(e.vruntime)) {
+    if (!e.delayed && knobs_.delay_dequeue != 0 && flags == dequeue_flags::sleep && !vruntime_eligible(e.vruntime)) {
       if (&t == curr_) {  // it stops running but stays in the competition (the kernel's put_prev)
         curr_ = nullptr;
         tree_.insert(t);
@@ -271,6 +289,7 @@ class eevdf_policy {
     sub_sums(e);  // curr is in the sums too
     e.on_rq = false;
     --nr_running_;
+    if (e.delayed) --nr_delayed_;  // still marked: it returns delayed
     if (!has(flags, dequeue_flags::save)) update_min_vruntime();
   }
   /// The eligible task with the earliest virtual deadline (curr included, RUN_TO_PARITY
@@ -334,7 +353,8 @@ class eevdf_policy {
   /// Queued tasks including a running one, not counting delayed sleepers.
   usize nr_runnable() const noexcept { return nr_running_ - nr_delayed_; }
   /// True when `t` blocked but is still queued here (delay_dequeue): its wakeup must come to
-  /// this run queue.
+  /// this run queue. (Also true between a `dequeue(save|migrating)` of such a sleeper and the
+  /// `enqueue(restore|migrated)` that brings it back.)
   bool delayed(const Task& t) const noexcept { return E(t).delayed; }
   /// sched_yield(): curr's deadline moves one virtual slice later (nothing if it is alone).
   void yield(Task& curr, sched_time now) noexcept {

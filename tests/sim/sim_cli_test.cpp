@@ -45,6 +45,9 @@ TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("run --scenario desktop-2007 --duration -3s").code, 2);
   EXPECT_EQ(run("run --scenario desktop-2007 --format xml").code, 2);
   EXPECT_EQ(run("run --scenario desktop-2007 --policy ref-rr --duration 200ms").code, 0);
+  EXPECT_EQ(run("run --scenario desktop-2007 --tick-phase -1ms").code, 2);  // before the grid's origin
+  EXPECT_EQ(run("run --scenario desktop-2007 --tick-phase soon").code, 2);
+  EXPECT_EQ(run("run --scenario desktop-2007 --policy ref-rr --duration 200ms --tick-phase 250us").code, 0);
 }
 
 // rt-app's slack in the compare table and the run table: one task alone, 12 ms of work every

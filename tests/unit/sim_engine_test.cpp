@@ -809,6 +809,40 @@ TEST(SimEngine, OneTaskImbalanceRotatesOnlyWithBalanceFailed) {
   }
 }
 
+// machine.tick_phase_ns moves the tick grid: two hogs under the reference round robin change
+// places only at a tick (its slice expires there), so every such switch is at phase + k·1 ms
+// (HZ 1000, trace timestamps in us). A phase of one tick or more is taken modulo the tick.
+TEST(SimEngine, TickPhaseMovesTheTickGrid) {
+  workload w;
+  w.name = "two-hogs";
+  w.cpus = 1;
+  w.hz = 1000;
+  w.duration = msec(200);
+  for (const char* name : {"h0", "h1"}) w.tasks.push_back(finite(name, {ev::run(sec(1))}));
+  // Microseconds past the last whole ms of each preemption (prev_state=R+) in the trace.
+  auto preemption_offsets = [&](std::int64_t phase) {
+    trace_writer tw;
+    run_config c = exact_cfg();
+    c.trace = &tw;
+    c.machine.tick_phase_ns = phase;
+    const run_result r = ref_entry().run(w, c, {});
+    expect_conserved(r);
+    std::vector<long> offsets;
+    std::istringstream in(tw.text());
+    std::string line;
+    const std::regex sw(R"( (\d+)\.(\d{6}): sched_switch: .* prev_state=R\+ ==>)");
+    std::smatch m;
+    while (std::getline(in, line))
+      if (std::regex_search(line, m, sw)) offsets.push_back(std::stol(m[2].str()) % 1000);
+    return offsets;
+  };
+  for (const std::int64_t phase : {std::int64_t{0}, usec(300), usec(1300)}) {
+    const std::vector<long> off = preemption_offsets(phase);
+    ASSERT_GE(off.size(), 10u) << "phase " << phase;
+    for (const long o : off) EXPECT_EQ(o, (phase % msec(1)) / 1000) << "phase " << phase << " ns";
+  }
+}
+
 TEST(SimEngine, KnobSpecsParseAndRefuse) {
   registry reg;
   reg.add(ref_entry());

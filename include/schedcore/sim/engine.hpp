@@ -111,6 +111,13 @@ struct machine_model {
   /// pass for half of it after one failure: 1 replays it, so that N + 1 equal hogs on N CPUs
   /// rotate and share the CPUs evenly over time, as they do on Linux 6.18 (docs/results.md).
   int balance_failed = 0;
+  /// Where the tick grid sits: ticks fall at `tick_phase_ns + k·(1e9/hz)` (taken modulo one
+  /// tick; default 0, the grid through t = 0). A kernel's tick has no fixed relation to a
+  /// workload's own timers, while a model whose timers and tick both start at 0 sees one
+  /// relation only: a periodic task whose period is not a whole number of ticks then cycles
+  /// through the same few tick offsets every run. Replaying several phases shows how much a
+  /// result owes to that accident (docs/results.md, "Against the kernel it runs on").
+  std::int64_t tick_phase_ns = 0;
 };
 
 /// How to run a workload.
@@ -330,6 +337,7 @@ class engine {
     if (duration_ <= 0) throw workload_error("duration must be > 0");
     if (cfg.warmup_ns < 0 || cfg.warmup_ns >= duration_) throw workload_error("warm-up must be >= 0 and shorter than the duration");
     tick_ns_ = 1000000000 / hz_;
+    tick_phase_ = cfg.machine.tick_phase_ns % tick_ns_;
     balance_ticks_ = std::max<std::int64_t>(1, cfg.machine.balance_ns / tick_ns_);
     rng_.s = cfg.seed;
     cpus_ = std::make_unique<cpu_state[]>(static_cast<std::size_t>(ncpu_));  // policies are not movable
@@ -762,7 +770,9 @@ class engine {
     cpu_state& c = cpu(ci);
     if (c.tick_armed) return;
     c.tick_armed = true;
-    c.next_tick = (now_ / tick_ns_ + 1) * tick_ns_;
+    // The first grid point after now: phase + k·tick, with now >= 0 and 0 <= phase < tick.
+    const std::int64_t rel = now_ - tick_phase_;
+    c.next_tick = tick_phase_ + (rel >= 0 ? rel / tick_ns_ + 1 : 0) * tick_ns_;
     push_tick(ci, c.next_tick);
   }
 
@@ -1642,6 +1652,7 @@ class engine {
   run_config cfg_;
   int ncpu_ = 1, hz_ = 1000;
   std::int64_t duration_ = 0, tick_ns_ = 1000000, balance_ticks_ = 4;
+  std::int64_t tick_phase_ = 0;  ///< machine.tick_phase_ns modulo tick_ns_
   std::int64_t now_ = 0, end_ = 0, last_exit_ = -1;
   std::int64_t window_ = 0;  ///< start of the statistics window (the warm-up's end once it passed)
   bool done_ = false;

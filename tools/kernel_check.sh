@@ -12,11 +12,14 @@
 # machine: anything else on that CPU is load the model does not have. With --runs N each pair
 # runs N times on the kernel; the table shows the run with the median average latency and the
 # range of the averages (a periodic task's phase against X's ramp, Video's period or the tick is
-# whatever the run started with, so those pairs vary from run to run). The model runs at 8 tick
-# phases (--tick-phase 0, 1/8, ... 7/8 of a tick: where its tick grid sits against the tasks'
-# timers) and shows the same two things: the phase with the median average, and the range of
-# the averages. c/w checks the kernel run's work: the benchmarked thread's CPU time per ns of
-# work it was given (1.00 when the work was the model's; interbench_native.cpp burn()).
+# whatever the run started with, so those pairs vary from run to run). The model runs the same
+# uncertainty as a grid of 64 runs: 8 tick phases (--tick-phase 0, 1/8, ... 7/8 of a tick: where
+# its tick grid sits against the tasks' timers) times 8 start delays of the benchmarked thread
+# (interbench option D=0, 2083, ... 14581 us: its phase against Video's 16.7 ms period and X's
+# steps, which on the kernel is whatever thread start-up made it). It shows the same two things:
+# the run with the median average, and the range of the averages. c/w checks the kernel run's
+# work: the benchmarked thread's CPU time per ns of work it was given (1.00 when the work was
+# the model's; interbench_native.cpp burn()).
 #
 # The policy: Linux 6.6 and later schedule SCHED_OTHER with EEVDF, earlier 2.6.23+ with CFS.
 # The knobs follow the kernel's defaults: delayed dequeue from 6.12, base slice 0.75 ms (0.70 ms
@@ -117,16 +120,19 @@ cpu_arg=()
 echo "kernel $release, $ncpu CPUs online, HZ $hz$hz_note; pairs pinned to CPU ${cpu:-(first allowed)}, $duration s each, $runs run(s)"
 echo "schedsim: $policy --hz $hz (1 CPU, as interbench measures)"
 echo
-phases=8 tick_ns=$((1000000000 / hz))
+phases=8 tick_ns=$((1000000000 / hz)) video_us=16666
 simtab=$(mktemp) hogjson=""
 # On any exit: the temporary files go, and tracing, if --trace turned it on, stops.
 trap 'rm -f "$simtab" $hogjson; ktrace off 2>/dev/null || true' EXIT
-for k in $(seq 0 $((phases - 1))); do  # one table per tick phase, concatenated
-  "$sim" compare --scenario interbench/all --policies "$policy" --hz "$hz" --duration "$((duration + 1))s" \
-    --tick-phase "$((k * tick_ns / phases))" --no-host-timing >>"$simtab"
+for j in $(seq 0 $((phases - 1))); do  # one table per (start delay, tick phase), concatenated
+  for k in $(seq 0 $((phases - 1))); do
+    "$sim" compare --scenario "interbench/all:D=$((j * video_us / phases))" --policies "$policy" --hz "$hz" \
+      --duration "$((duration + 1))s" --tick-phase "$((k * tick_ns / phases))" --no-host-timing >>"$simtab"
+  done
 done
+grid=$((phases * phases))
 
-printf '%-6s %-6s | %-58s | %-52s\n' "" "" "kernel (interbench_native; median run of $runs)" "schedsim (median of $phases tick phases)"
+printf '%-6s %-6s | %-58s | %-52s\n' "" "" "kernel (interbench_native; median run of $runs)" "schedsim (median of $grid phases)"
 printf '%-6s %-6s | %8s %14s %8s %7s %5s %5s %5s | %8s %14s %8s %7s %5s %5s\n' bench load "avg ms" "avg range" "SD ms" "max ms" "%cpu" "%dl" "c/w" "avg ms" "avg range" "SD ms" "max ms" "%cpu" "%dl"
 for pair in $pairs; do
   bench=${pair%/*} load=${pair#*/}
@@ -144,8 +150,8 @@ for pair in $pairs; do
   krow=$(printf '%s\n' "$sorted" | sed -n "$(( (runs + 1) / 2 ))p")
   range="$(printf '%s\n' "$sorted" | head -n1 | awk '{print $3}')-$(printf '%s\n' "$sorted" | tail -n1 | awk '{print $3}')"
   ssorted=$(awk -v b="$bench" -v l="$load" '$1 == b && $2 == l' "$simtab" | sort -g -k3,3)
-  [ "$(printf '%s\n' "$ssorted" | grep -c .)" = "$phases" ] || { echo "kernel_check.sh: schedsim has no row for $pair" >&2; exit 1; }
-  srow=$(printf '%s\n' "$ssorted" | sed -n "$(( (phases + 1) / 2 ))p")
+  [ "$(printf '%s\n' "$ssorted" | grep -c .)" = "$grid" ] || { echo "kernel_check.sh: schedsim has no row for $pair" >&2; exit 1; }
+  srow=$(printf '%s\n' "$ssorted" | sed -n "$(( (grid + 1) / 2 ))p")
   srange="$(printf '%s\n' "$ssorted" | head -n1 | awk '{print $3}')-$(printf '%s\n' "$ssorted" | tail -n1 | awk '{print $3}')"
   set -- $krow; k="$3 $range $4 $5 $6 $7 $8"
   set -- $srow; s="$3 $srange $4 $5 $6 $7"

@@ -13,11 +13,17 @@
 // - The whole process is pinned to one CPU (`--cpu`), as interbench measures a
 //   uniprocessor, and every thread is SCHED_OTHER at nice 0 except the main thread, which
 //   becomes SCHED_FIFO 99 when it may (interbench's main process does, as root).
-// - The load threads start at once: `burn` is N spinning threads (interbench -L, default 4);
-//   `video` and `x` are those tasks' job loops, unmeasured.
-// - The benchmarked thread exists from the start and waits on a semaphore; one second later the
-//   main thread posts it (interbench.c bench()). It then runs its job loop for `--duration`
-//   seconds (default 30; with X, rounded up to a multiple of 10 as interbench does, for X's ramp).
+// - The benchmarked thread is created first and waits on a semaphore; then the load threads
+//   start: `burn` is N spinning threads (interbench -L, default 4); `video` and `x` are those
+//   tasks' job loops, unmeasured. One second later the main thread posts the semaphore. That is
+//   interbench.c bench()'s order: the bench process and its threads are ready, waiting, before
+//   main tells the load process to start its threads. The order matters to EEVDF: a thread
+//   that blocks while nothing else has run leaves with no lag, so when it is posted it waits for
+//   a running periodic load's slice like any fresh wakee; created while a load runs, it would
+//   leave with positive lag, preempt at once, and start its job steps at another phase of the
+//   load's period for the whole run (Audio under Video: 1.3-2.2 ms against 0.2 ms). The
+//   benchmarked thread then runs its job loop for `--duration` seconds (default 30; with X,
+//   rounded up to a multiple of 10 as interbench does, for X's ramp).
 // - CPU work is time on the CPU, as in the model, not interbench's calibrated loop count: this
 //   machine's CPU speed varies (see burn()).
 // - Sleeps are absolute CLOCK_MONOTONIC sleeps with a 1 ns timer slack. Latency is measured
@@ -254,6 +260,19 @@ int main(int argc, char** argv) {
   std::vector<std::thread> threads;
   interbench_job load_job;  // a Video or X load's steps, not reported
   work_meter load_meter, bench_meter;
+  // The benchmarked thread first, blocked on its start semaphore before any load thread runs
+  // (interbench.c bench(): the bench process is ready before the load process starts its threads).
+  sem_t start;
+  sem_init(&start, 0, 0);
+  interbench_job measured;
+  std::thread bench_thread([&] {
+    name_thread(("ib-bench-" + bench).c_str());
+    sem_wait(&start);
+    job_loop(bench, measured, bench_meter);
+  });
+  // While main sleeps, the new thread (on this CPU, or on any with --no-pin) runs to its
+  // sem_wait and blocks; only then do the loads start.
+  sleep_until(mono_ns() + 10 * kMs);
   if (load == "burn") {
     for (long i = 0; i < burners; ++i)
       threads.emplace_back([i] {
@@ -266,14 +285,6 @@ int main(int argc, char** argv) {
       job_loop(load, load_job, load_meter);
     });
   }
-  sem_t start;
-  sem_init(&start, 0, 0);
-  interbench_job measured;
-  std::thread bench_thread([&] {
-    name_thread(("ib-bench-" + bench).c_str());
-    sem_wait(&start);
-    job_loop(bench, measured, bench_meter);
-  });
   // Only now the main thread becomes FIFO 99 when allowed (interbench's main process), so that
   // it wakes the benchmarked thread and stops the run on time whatever the load does. Not
   // before: threads inherit their creator's policy.

@@ -355,6 +355,12 @@ struct interbench_options {
   int load_nice = 0;   ///< `-N`: nice of the load's tasks (-20..19)
   int burners = 4;     ///< `-L`: spinning threads of Burn and Compile (1..64)
   bool rt = false;     ///< `-r`: the benchmarked task runs SCHED_FIFO 95; only Audio and Video are benchmarked
+  /// `D=us` (the model's, not interbench's): the benchmarked thread starts this much after the
+  /// 1 s head start (0..999999 us). On a real machine process and thread start-up put it anywhere
+  /// from a fraction of a ms to a few ms late, and that sets its phase against a periodic load
+  /// (Video's 16.7 ms period, X's 100 ms steps) for the whole run; the model's is exact.
+  /// Replaying several delays shows how much a cell owes to that phase (tools/kernel_check.sh).
+  int start_delay_us = 0;
   /// The canonical suffix, "" for the defaults, else ":" and the non-default options in the
   /// order B, N, L, r (what scenario names and tables show).
   std::string suffix() const {
@@ -364,12 +370,13 @@ struct interbench_options {
     if (load_nice != 0) add("N=" + std::to_string(load_nice));
     if (burners != 4) add("L=" + std::to_string(burners));
     if (rt) add("r");
+    if (start_delay_us != 0) add("D=" + std::to_string(start_delay_us));
     return o;
   }
 };
 
 /// Parses the text after the ':' of an interbench scenario name: comma-separated `B=n`, `N=n`,
-/// `L=n` and `r`, each at most once. False, with `error` saying what was expected, on anything
+/// `L=n`, `r` and `D=n`, each at most once. False, with `error` saying what was expected, on anything
 /// else; `out` is then unchanged.
 inline bool parse_interbench_options(const std::string& text, interbench_options& out, std::string& error) {
   interbench_options o;
@@ -381,8 +388,8 @@ inline bool parse_interbench_options(const std::string& text, interbench_options
     pos = comma == std::string::npos ? text.size() + 1 : comma + 1;
     const std::size_t eq = item.find('=');
     const std::string key = item.substr(0, eq);
-    if (key.size() != 1 || std::string("BNLr").find(key) == std::string::npos) {
-      error = "interbench option '" + item + "': expected B=NICE, N=NICE, L=THREADS or r";
+    if (key.size() != 1 || std::string("BNLrD").find(key) == std::string::npos) {
+      error = "interbench option '" + item + "': expected B=NICE, N=NICE, L=THREADS, r or D=MICROSECONDS";
       return false;
     }
     if (seen.find(key) != std::string::npos) {
@@ -399,21 +406,22 @@ inline bool parse_interbench_options(const std::string& text, interbench_options
       continue;
     }
     const std::string value = eq == std::string::npos ? std::string() : item.substr(eq + 1);
-    const long lo = key == "L" ? 1 : -20, hi = key == "L" ? 64 : 19;
+    const long lo = key == "L" ? 1 : key == "D" ? 0 : -20, hi = key == "L" ? 64 : key == "D" ? 999999 : 19;
+    const std::size_t max_digits = key == "D" ? 6 : 3;
     long v = 0;
     std::size_t used = 0;
-    // An optional '-' and 1-3 digits, nothing else (no spaces, no '+': the names stay canonical).
+    // An optional '-' and 1-3 digits (D: 1-6), nothing else (no spaces, no '+': the names stay canonical).
     const std::size_t digits = value.size() - (value.size() > 0 && value[0] == '-' ? 1 : 0);
-    bool ok = digits >= 1 && digits <= 3 && value.find_first_not_of("0123456789", value.size() - digits) == std::string::npos;
+    bool ok = digits >= 1 && digits <= max_digits && value.find_first_not_of("0123456789", value.size() - digits) == std::string::npos;
     if (ok) {
-      v = std::stol(value, &used, 10);  // cannot throw: at most 3 digits
+      v = std::stol(value, &used, 10);  // cannot throw: at most 6 digits
     }
     if (!ok || used != value.size() || v < lo || v > hi) {
       error = "interbench option " + key + "='" + value + "': expected an integer in [" + std::to_string(lo) + ", " +
               std::to_string(hi) + "]";
       return false;
     }
-    (key == "B" ? o.bench_nice : key == "N" ? o.load_nice : o.burners) = static_cast<int>(v);
+    (key == "B" ? o.bench_nice : key == "N" ? o.load_nice : key == "D" ? o.start_delay_us : o.burners) = static_cast<int>(v);
   }
   out = o;
   return true;
@@ -447,7 +455,7 @@ inline workload interbench(const std::string& bench, const std::string& load, co
   // main process (SCHED_FIFO 99 by then) wakes the bench process, which posts the semaphore. So
   // the thread begins its first job woken by another task after a 1 s sleep, which o1's sleep
   // credit sees, rather than as a task created at 1 s.
-  task_spec starter = task("interbench", 0, {ev::sleep(sec(1)), ev::on(event_kind::resume, "start"),
+  task_spec starter = task("interbench", 0, {ev::sleep(sec(1) + usec(opt.start_delay_us)), ev::on(event_kind::resume, "start"),
                                               ev::on(event_kind::suspend, "stop")}, true, "main");
   starter.params.kind = sched_kind::fifo;
   starter.params.rt_priority = 99;

@@ -17,13 +17,12 @@
 //   start: `burn` is N spinning threads (interbench -L, default 4); `video` and `x` are those
 //   tasks' job loops, unmeasured. One second later the main thread posts the semaphore. That is
 //   interbench.c bench()'s order: the bench process and its threads are ready, waiting, before
-//   main tells the load process to start its threads. The order matters to EEVDF: a thread
-//   that blocks while nothing else has run leaves with no lag, so when it is posted it waits for
-//   a running periodic load's slice like any fresh wakee; created while a load runs, it would
-//   leave with positive lag, preempt at once, and start its job steps at another phase of the
-//   load's period for the whole run (Audio under Video: 1.3-2.2 ms against 0.2 ms). The
-//   benchmarked thread then runs its job loop for `--duration` seconds (default 30; with X,
-//   rounded up to a multiple of 10 as interbench does, for X's ramp).
+//   main tells the load process to start its threads (and the model's: scenarios.hpp creates
+//   the benchmarked task first). Under EEVDF the lag a thread leaves with when it first blocks
+//   is kept through its 1 s wait, so what ran around its creation can decide whether it
+//   preempts a running load when posted, and so the phase of its job steps against a periodic
+//   load for the whole run. The benchmarked thread then runs its job loop for `--duration`
+//   seconds (default 30; with X, rounded up to a multiple of 10 as interbench does, for X's ramp).
 // - CPU work is time on the CPU, as in the model, not interbench's calibrated loop count: this
 //   machine's CPU speed varies (see burn()).
 // - Sleeps are absolute CLOCK_MONOTONIC sleeps with a 1 ns timer slack. Latency is measured

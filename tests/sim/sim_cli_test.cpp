@@ -219,6 +219,13 @@ TEST(SchedsimCli, InterbenchOptions) {
   EXPECT_NE(r.out.find("{ \"name\": \"burn-1\", \"group\": \"load\", \"policy\": \"normal\", \"nice\": -5,"),
             std::string::npos);
   EXPECT_EQ(r.out.find("\"burn-2\""), std::string::npos);  // L=2: two burners
+  // D (the model's start delay) comes last in the canonical name; D=0 is the default and drops out.
+  const result d = run("run --scenario interbench/audio/none:D=2500,B=1 --policy eevdf --format json --duration 2s");
+  ASSERT_EQ(d.code, 0);
+  EXPECT_NE(d.out.find("\"scenario\": \"interbench/audio/none:B=1,D=2500\""), std::string::npos);
+  const result d0 = run("run --scenario interbench/audio/none:D=0 --policy eevdf --format json --duration 2s");
+  ASSERT_EQ(d0.code, 0);
+  EXPECT_NE(d0.out.find("\"scenario\": \"interbench/audio/none\""), std::string::npos);
   const result rt = run("run --scenario interbench/video/none:r --policy cfs --format json --duration 2s");
   ASSERT_EQ(rt.code, 0);
   EXPECT_NE(rt.out.find("{ \"name\": \"video\", \"group\": \"bench\", \"policy\": \"fifo\", \"nice\": 0, \"rt_priority\": 95,"),

@@ -843,6 +843,32 @@ TEST(SimEngine, TickPhaseMovesTheTickGrid) {
   }
 }
 
+// interbench option D (the model's own): the benchmarked thread is posted D us after the 1 s
+// head start. With no load it runs at once, so its first wakeup is at 1 s + D exactly.
+TEST(SimEngine, InterbenchStartDelayPostsTheBenchmarkedThreadLater) {
+  auto first_bench_wakeup = [](int delay_us) {
+    interbench_options o;
+    std::string error;
+    EXPECT_TRUE(parse_interbench_options("D=" + std::to_string(delay_us), o, error)) << error;
+    EXPECT_EQ(o.start_delay_us, delay_us);
+    trace_writer tw;
+    run_config c = exact_cfg();
+    c.trace = &tw;
+    c.duration_ns = msec(1100);
+    (void)eevdf_entry().run(interbench("audio", "none", o), c, {});
+    std::istringstream in(tw.text());
+    std::string line;
+    const std::regex wake(R"( (\d+)\.(\d{6}): sched_wakeup: comm=audio )");
+    std::smatch m;
+    while (std::getline(in, line))
+      if (std::regex_search(line, m, wake)) return std::stol(m[1].str()) * 1000000 + std::stol(m[2].str());
+    return -1L;
+  };
+  EXPECT_EQ(first_bench_wakeup(0), 1000000);
+  EXPECT_EQ(first_bench_wakeup(2500), 1002500);
+  EXPECT_EQ(first_bench_wakeup(16626), 1016626);
+}
+
 TEST(SimEngine, KnobSpecsParseAndRefuse) {
   registry reg;
   reg.add(ref_entry());

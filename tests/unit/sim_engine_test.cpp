@@ -809,6 +809,17 @@ TEST(SimEngine, OneTaskImbalanceRotatesOnlyWithBalanceFailed) {
   }
 }
 
+// Timestamps (us) of the trace lines whose text after the timestamp's ": " matches `event`.
+std::vector<std::int64_t> trace_times_us(const std::string& text, const std::string& event) {
+  const std::regex re(" (\\d+)\\.(\\d{6}): " + event);
+  std::vector<std::int64_t> at;
+  std::istringstream in(text);
+  std::smatch m;
+  for (std::string line; std::getline(in, line);)
+    if (std::regex_search(line, m, re)) at.push_back(std::stoll(m[1].str()) * 1000000 + std::stoll(m[2].str()));
+  return at;
+}
+
 // machine.tick_phase_ns moves the tick grid: two hogs under the reference round robin change
 // places only at a tick (its slice expires there), so every such switch is at phase + k·1 ms
 // (HZ 1000, trace timestamps in us). A phase of one tick or more is taken modulo the tick.
@@ -827,19 +838,15 @@ TEST(SimEngine, TickPhaseMovesTheTickGrid) {
     c.machine.tick_phase_ns = phase;
     const run_result r = ref_entry().run(w, c, {});
     expect_conserved(r);
-    std::vector<long> offsets;
-    std::istringstream in(tw.text());
-    std::string line;
-    const std::regex sw(R"( (\d+)\.(\d{6}): sched_switch: .* prev_state=R\+ ==>)");
-    std::smatch m;
-    while (std::getline(in, line))
-      if (std::regex_search(line, m, sw)) offsets.push_back(std::stol(m[2].str()) % 1000);
+    std::vector<std::int64_t> offsets;
+    for (const std::int64_t us : trace_times_us(tw.text(), R"(sched_switch: .* prev_state=R\+ ==>)"))
+      offsets.push_back(us % 1000);
     return offsets;
   };
   for (const std::int64_t phase : {std::int64_t{0}, usec(300), usec(1300)}) {
-    const std::vector<long> off = preemption_offsets(phase);
+    const std::vector<std::int64_t> off = preemption_offsets(phase);
     ASSERT_GE(off.size(), 10u) << "phase " << phase;
-    for (const long o : off) EXPECT_EQ(o, (phase % msec(1)) / 1000) << "phase " << phase << " ns";
+    for (const std::int64_t o : off) EXPECT_EQ(o, (phase % msec(1)) / 1000) << "phase " << phase << " ns";
   }
 }
 
@@ -856,13 +863,8 @@ TEST(SimEngine, InterbenchStartDelayPostsTheBenchmarkedThreadLater) {
     c.trace = &tw;
     c.duration_ns = msec(1100);
     (void)eevdf_entry().run(interbench("audio", "none", o), c, {});
-    std::istringstream in(tw.text());
-    std::string line;
-    const std::regex wake(R"( (\d+)\.(\d{6}): sched_wakeup: comm=audio )");
-    std::smatch m;
-    while (std::getline(in, line))
-      if (std::regex_search(line, m, wake)) return std::stol(m[1].str()) * 1000000 + std::stol(m[2].str());
-    return -1L;
+    const std::vector<std::int64_t> wakes = trace_times_us(tw.text(), "sched_wakeup: comm=audio ");
+    return wakes.empty() ? std::int64_t{-1} : wakes.front();
   };
   EXPECT_EQ(first_bench_wakeup(0), 1000000);
   EXPECT_EQ(first_bench_wakeup(2500), 1002500);

@@ -356,13 +356,15 @@ struct interbench_options {
   int burners = 4;     ///< `-L`: spinning threads of Burn and Compile (1..64)
   bool rt = false;     ///< `-r`: the benchmarked task runs SCHED_FIFO 95; only Audio and Video are benchmarked
   /// `D=us` (the model's, not interbench's): the benchmarked thread starts this much after the
-  /// 1 s head start (0..999999 us). On a real machine process and thread start-up put it anywhere
-  /// from a fraction of a ms to a few ms late, and that sets its phase against a periodic load
-  /// (Video's 16.7 ms period, X's 100 ms steps) for the whole run; the model's is exact.
-  /// Replaying several delays shows how much a cell owes to that phase (tools/kernel_check.sh).
+  /// 1 s head start (0..999999 us; the run still ends at 31 s). On a real machine process and
+  /// thread start-up put it tens of us to a few ms late, and what ran around its creation
+  /// decides whether it preempts a running load when posted: that sets its phase against a
+  /// periodic load (Video's 16.7 ms period, X's 100 ms steps) for the whole run; the model's is
+  /// exact. Replaying several delays shows how much a cell owes to that phase
+  /// (tools/kernel_check.sh).
   int start_delay_us = 0;
   /// The canonical suffix, "" for the defaults, else ":" and the non-default options in the
-  /// order B, N, L, r (what scenario names and tables show).
+  /// order B, N, L, r, D (what scenario names and tables show).
   std::string suffix() const {
     std::string o;
     auto add = [&o](const std::string& item) { o += (o.empty() ? ":" : ",") + item; };

@@ -9,7 +9,8 @@
 ///   order they were created: fully deterministic. Ticks (at most one pending per CPU) sit in
 ///   a small heap of their own, every other event in the main binary heap; the loop takes the
 ///   earlier top, which is the same total order as one shared heap.
-/// - Event kinds: per-CPU tick (every 1e9/hz ns, on a fixed grid; stopped while the CPU is
+/// - Event kinds: per-CPU tick (every 1e9/hz ns, on a fixed grid through t = 0 shifted by
+///   `machine_model::tick_phase_ns`; stopped while the CPU is
 ///   idle, like NO_HZ idle), per-CPU completion of the running task's current action, task
 ///   wake (sleep or timer expiry), delayed task start, end of run.
 /// - Reschedules requested while handling an event (wakeup preemption, blocking, yield, tick)

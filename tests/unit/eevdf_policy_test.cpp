@@ -312,6 +312,221 @@ TEST(EevdfPolicy, IdleAndBatchWakeupRules) {
   EXPECT_TRUE(p.verify());
 }
 
+// ---- Linux 6.12 "Complete EEVDF": custom slices, PREEMPT_SHORT, PLACE_REL_DEADLINE ------------
+
+task make_sliced(int nice, duration_ns runtime) {
+  task t;
+  policy_t setup_only;
+  EXPECT_EQ(setup_only.setup(t, sched_params{sched_kind::normal, static_cast<s8>(nice), 0, runtime, 0, 0}), errc::ok);
+  return t;
+}
+
+TEST(EevdfPolicy, CustomSliceIsTheTasksOwnRequest) {
+  // Commit 857b158dc5e8 (6.12): sched_attr.sched_runtime of a fair task is its slice r_i,
+  // clamped to [0.1 ms, 100 ms]; vd = v + r_i·1024/w (§3.3), also at every renewal; the lag
+  // clamp is calc_delta_fair(max(2·r_i, TICK_NSEC)) (§3.2). A base-slice task follows the knob.
+  policy_t p;
+  policy_t::knobs k = knobs_hz(1000);
+  k.base_slice = msec(3);
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task own = make_sliced(0, msec(2)), base = make(0), child = make_sliced(0, msec(2));
+  EXPECT_TRUE(own.custom_slice);
+  EXPECT_FALSE(base.custom_slice);
+  sched_time t{};
+  p.enqueue(own, t, enqueue_flags::wakeup);
+  p.enqueue(base, t, enqueue_flags::wakeup);
+  EXPECT_EQ(own.deadline - own.vruntime, msec(2));
+  EXPECT_EQ(base.deadline - base.vruntime, msec(3));
+  EXPECT_EQ(p.lag_limit(own), msec(4));
+  p.enqueue(child, t, enqueue_flags::initial);
+  EXPECT_EQ(child.deadline - child.vruntime, msec(1)) << "PLACE_DEADLINE_INITIAL halves the own request too";
+  // A renewal issues the own request again, whatever the base slice now is.
+  k.base_slice = msec(5);
+  ASSERT_EQ(p.configure(k), errc::ok);
+  p.set_next(own, t);
+  EXPECT_FALSE(p.tick(own, t + msec(1)));
+  const vtime v_before_renewal = own.vruntime;
+  EXPECT_TRUE(p.tick(own, t + msec(2))) << "2 ms of service: the request is used up";
+  EXPECT_EQ(own.deadline - own.vruntime, msec(2));
+  EXPECT_EQ(own.vruntime - v_before_renewal, msec(1));
+  p.put_prev(own, t + msec(2));
+  p.set_next(base, t + msec(2));
+  EXPECT_TRUE(p.tick(base, t + msec(5)));
+  EXPECT_EQ(base.deadline - base.vruntime, msec(5)) << "the base slice in force at its renewal";
+  EXPECT_TRUE(p.verify());
+  // Weighted: a nice-5 task's virtual request is r·1024/335.
+  task heavy = make_sliced(5, msec(2));
+  p.enqueue(heavy, t + msec(5), enqueue_flags::wakeup);
+  EXPECT_NEAR(static_cast<double>(heavy.deadline - heavy.vruntime), 2e6 * 1024.0 / 335.0, 1.0);
+}
+
+TEST(EevdfPolicy, CustomSliceIsClampedAndANegativeOneRefused) {
+  policy_t p;
+  EXPECT_EQ(make_sliced(0, usec(50)).slice, usec(100)) << "raised to 0.1 ms";
+  EXPECT_EQ(make_sliced(0, usec(100)).slice, usec(100));
+  EXPECT_EQ(make_sliced(0, msec(100)).slice, msec(100));
+  EXPECT_EQ(make_sliced(0, sec(1)).slice, msec(100)) << "cut to 100 ms";
+  task t = make_sliced(3, msec(7));
+  EXPECT_EQ(p.setup(t, {sched_kind::normal, 0, 0, -1, 0, 0}), errc::invalid_argument);
+  EXPECT_EQ(t.slice, msec(7));
+  EXPECT_TRUE(t.custom_slice);
+  EXPECT_EQ(t.nice, 3) << "a refused setup changes nothing";
+  ASSERT_EQ(p.setup(t, {sched_kind::normal, 0, 0, 0, 0, 0}), errc::ok);
+  EXPECT_FALSE(t.custom_slice) << "runtime 0: back to the base slice";
+  EXPECT_EQ(t.slice, p.base_slice());
+}
+
+// The WakeupPreemptsOnlyWhenEligibleWithEarlierDeadline set-up (slice 3 ms, a running and
+// eligible with deadline 3 ms, V = 1.25 ms): a nice-0 wakee with its own slice r is placed at
+// V with deadline 1.25 + r. PREEMPT_SHORT (commit 85e511df3cec): with r = 0.5 ms it is eligible,
+// shorter and earlier than a, so it cancels a's RUN_TO_PARITY and the pick returns it; with
+// r = 2 ms its deadline (3.25) is later than a's, so a stays protected; and without the
+// feature RUN_TO_PARITY protects a from both.
+TEST(EevdfPolicy, PreemptShort_AShorterEarlierWakeeCancelsRunToParity) {
+  for (int feature = 0; feature <= 1; ++feature) {
+    for (duration_ns r : {usec(500), msec(2)}) {
+      policy_t p;
+      policy_t::knobs k = knobs_hz(1000);
+      k.base_slice = msec(3);
+      k.preempt_short = feature;
+      ASSERT_EQ(p.configure(k), errc::ok);
+      task a = make(0), b = make(0), w = make_sliced(0, r);
+      const sched_time t{};
+      p.enqueue(a, t, enqueue_flags::wakeup);
+      p.enqueue(b, t, enqueue_flags::wakeup);
+      const vtime start = a.vruntime;
+      p.set_next(b, t);
+      p.put_prev(b, t + msec(2));
+      p.set_next(a, t + msec(2));
+      p.enqueue(w, t + usec(2500), enqueue_flags::wakeup);
+      ASSERT_EQ(w.deadline - start, usec(1250) + r);
+      ASSERT_TRUE(p.entity_eligible(a));
+      ASSERT_TRUE(p.entity_eligible(w));
+      const bool cancels = feature == 1 && r == usec(500);
+      EXPECT_EQ(p.wakeup_preempt(w, a, t + usec(2500)), cancels) << "feature " << feature << " r " << r;
+      EXPECT_EQ(a.vprot == a.deadline, !cancels) << "feature " << feature << " r " << r;
+      EXPECT_TRUE(p.verify());
+    }
+  }
+}
+
+// When the cancel does not hand the CPU to the wakee, curr gives way at the first charge that
+// finds it ineligible (6.12 did_preempt_short), not at its deadline. a has its own 10 ms slice
+// and +2 ms of lag: placed beside b (v 0, deadline 3) at v_a = -4 ms, deadline 6 ms; it turns
+// ineligible after 4 ms of running but only renews at 10 ms. At 5 ms (v_a = 1, V = 0.5) w
+// (5 ms slice) wakes at V: deadline 5.5 < 6, shorter, eligible: a loses its protection. The
+// pick is b (deadline 3, eligible), not w, so there is no preemption now; with the feature a is
+// rescheduled at the next tick, without it a runs on to its deadline at 10 ms.
+TEST(EevdfPolicy, PreemptShort_CurrWithoutProtectionYieldsOnceIneligible) {
+  for (int feature = 0; feature <= 1; ++feature) {
+    policy_t p;
+    policy_t::knobs k = knobs_hz(1000);
+    k.base_slice = msec(3);
+    k.preempt_short = feature;
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task a = make_sliced(0, msec(10)), b = make(0), w = make_sliced(0, msec(5));
+    a.vlag = msec(2);
+    const sched_time t{};
+    p.enqueue(b, t, enqueue_flags::wakeup);
+    const vtime start = b.vruntime;
+    p.enqueue(a, t, enqueue_flags::wakeup);
+    ASSERT_EQ(a.vruntime - start, -msec(4)) << "v = V - vlag·(W + w)/W";
+    ASSERT_EQ(a.deadline - start, msec(6));
+    p.set_next(a, t);
+    p.enqueue(w, t + msec(5), enqueue_flags::wakeup);
+    ASSERT_EQ(w.deadline - start, usec(5500));
+    ASSERT_FALSE(p.entity_eligible(a));
+    EXPECT_FALSE(p.wakeup_preempt(w, a, t + msec(5))) << "the pick is b";
+    EXPECT_EQ(a.vprot != a.deadline, feature == 1);
+    sched_time now = t + msec(5);
+    int ticks = 0;
+    do {
+      now += msec(1);
+      ++ticks;
+    } while (!p.tick(a, now) && ticks < 20);
+    EXPECT_EQ(ticks, feature == 1 ? 1 : 5) << "feature " << feature;
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+TEST(EevdfPolicy, PreemptShort_EqualSlicesNeverCancel) {
+  // do_preempt_short needs a strictly shorter slice: the nice -10 wakee of
+  // WakeupPreemptsOnlyWhenEligibleWithEarlierDeadline (earlier deadline, same slice) still
+  // waits for a's RUN_TO_PARITY with the feature on.
+  policy_t p;
+  policy_t::knobs k = knobs_hz(1000);
+  k.base_slice = msec(3);
+  k.preempt_short = 1;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task a = make(0), b = make(0), w = make(-10);
+  const sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  p.set_next(b, t);
+  p.put_prev(b, t + msec(2));
+  p.set_next(a, t + msec(2));
+  p.enqueue(w, t + usec(2500), enqueue_flags::wakeup);
+  ASSERT_LT(w.deadline - a.deadline, 0);
+  EXPECT_FALSE(p.wakeup_preempt(w, a, t + usec(2500)));
+  EXPECT_EQ(a.vprot, a.deadline);
+}
+
+// PLACE_REL_DEADLINE (6.12, commit 82e9d0456e06): a task taken out without sleeping keeps
+// deadline − vruntime and gets it back at its placement instead of a fresh request; a renice
+// in between scales it by old_w/new_w like the lag (reweight_entity, commit 6d71a9c61604). A
+// sleep still ends the request.
+TEST(EevdfPolicy, PlaceRelDeadline_KeptAcrossReniceAndMigrationNotAcrossSleep) {
+  for (int feature = 0; feature <= 1; ++feature) {
+    policy_t p;
+    policy_t::knobs k = knobs_hz(1000);
+    k.base_slice = msec(3);
+    k.place_rel_deadline = feature;
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task a = make(0), b = make(0);
+    sched_time t{};
+    p.enqueue(a, t, enqueue_flags::wakeup);
+    p.enqueue(b, t, enqueue_flags::wakeup);
+    p.set_next(a, t);
+    p.put_prev(a, t + msec(1));  // 2 ms of its request left
+    t += msec(1);
+    ASSERT_EQ(a.deadline - a.vruntime, msec(2));
+    // Renice to 5 around a save/restore.
+    p.dequeue(a, t, dequeue_flags::save);
+    ASSERT_EQ(p.setup(a, {sched_kind::normal, 5, 0, 0, 0, 0}), errc::ok);
+    p.enqueue(a, t, enqueue_flags::restore);
+    const s64 fresh5 = a.deadline - a.vruntime;
+    if (feature == 1) {
+      EXPECT_EQ(fresh5, msec(2) * 1024 / 335) << "2 ms of service left, at the new weight";
+    } else {
+      EXPECT_NEAR(static_cast<double>(fresh5), 3e6 * 1024.0 / 335.0, 1.0) << "a fresh 3 ms request";
+    }
+    EXPECT_FALSE(a.rel_deadline);
+    EXPECT_TRUE(p.verify());
+    // A migration to another run queue.
+    policy_t there;
+    ASSERT_EQ(there.configure(k), errc::ok);
+    task c = make(0);
+    there.enqueue(c, t, enqueue_flags::wakeup);
+    const s64 before = a.deadline - a.vruntime;
+    p.dequeue(a, t, dequeue_flags::migrating);
+    there.enqueue(a, t, enqueue_flags::migrated);
+    if (feature == 1) {
+      EXPECT_EQ(a.deadline - a.vruntime, before);
+    } else {
+      EXPECT_NEAR(static_cast<double>(a.deadline - a.vruntime), 3e6 * 1024.0 / 335.0, 1.0);
+    }
+    EXPECT_TRUE(there.verify());
+    // A sleep: always a fresh request at the wakeup.
+    there.set_next(a, t);
+    there.put_prev(a, t + usec(500));
+    there.dequeue(a, t + usec(500), dequeue_flags::sleep);
+    EXPECT_FALSE(a.rel_deadline);
+    there.enqueue(a, t + msec(3), enqueue_flags::wakeup);
+    EXPECT_NEAR(static_cast<double>(a.deadline - a.vruntime), 3e6 * 1024.0 / 335.0, 1.0);
+    EXPECT_TRUE(there.verify());
+  }
+}
+
 #ifdef SCHEDCORE_TEST_HAVE_INT128  // 128-bit brute force: 64-bit hosts only (the -m32 build skips it)
 // ---- differential: pick == brute-force EEVDF ----------------------------------------------------
 
@@ -347,23 +562,42 @@ const task* brute_pick(const std::vector<task*>& queued, const task* curr, bool 
   return best;
 }
 
+// PREEMPT_SHORT's cancel from the fields (commit 85e511df3cec do_preempt_short): the wakee has
+// a strictly shorter slice, is eligible, and has an earlier deadline or curr is not eligible.
+bool brute_short(const std::vector<task*>& queued, const task& w, const task& c) {
+  if (!(w.slice < c.slice) || !brute_eligible(queued, w)) return false;
+  return static_cast<std::int64_t>(w.deadline.ns() - c.deadline.ns()) < 0 || !brute_eligible(queued, c);
+}
+
 // With `delay` (DELAY_DEQUEUE), a sleeper that blocks while ineligible stays queued: the brute
 // force then sees it among the queued entities, and a pick that returns it removes it and picks
 // again (the kernel's pick_next_entity), until a runnable entity or nothing is left.
-void differential(std::uint64_t seed, int parity, int steps, int delay = 0) {
+// With `complete` (the rest of 6.12): a third of the tasks have their own slice (0.1-8 ms),
+// PREEMPT_SHORT and PLACE_REL_DEADLINE are on, every wakeup while a task runs is checked
+// against the brute force (the cancel, then the pick), and queued tasks are reniced around a
+// save/restore (a relative deadline, scaled by the weights).
+void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool complete = false) {
   std::mt19937_64 rng(seed);
   policy_t p;
   policy_t::knobs k = knobs_hz(1000);
   k.run_to_parity = parity;
   k.delay_dequeue = delay;
+  k.preempt_short = complete ? 1 : 0;
+  k.place_rel_deadline = complete ? 1 : 0;
   ASSERT_EQ(p.configure(k), errc::ok);
   constexpr std::size_t kTasks = 48;
   std::vector<task> tasks(kTasks);
+  auto random_runtime = [&]() -> duration_ns {
+    if (!complete || rng() % 3 != 0) return 0;
+    return usec(100) + static_cast<duration_ns>(rng() % static_cast<std::uint64_t>(msec(8)));
+  };
   for (std::size_t i = 0; i < kTasks; ++i) {
     tasks[i].id = static_cast<int>(i);
     const int nice = static_cast<int>(rng() % 40) - 20;
-    ASSERT_EQ(p.setup(tasks[i], sched_params{sched_kind::normal, static_cast<s8>(nice), 0, 0, 0, 0}), errc::ok);
+    ASSERT_EQ(p.setup(tasks[i], sched_params{sched_kind::normal, static_cast<s8>(nice), 0, random_runtime(), 0, 0}),
+              errc::ok);
   }
+  std::uint64_t wakeups_checked = 0, cancels = 0, short_preemptions = 0, renices = 0;
   sched_time now{std::numeric_limits<std::uint64_t>::max() - msec(500)};  // crosses the wrap too
   task* curr = nullptr;
   std::uint64_t mismatches = 0, eligible_leftmost_fast = 0, delayed_wakeups = 0, delayed_finished = 0;
@@ -377,6 +611,32 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0) {
         ++delayed_wakeups;
       } else if (!t.on_rq) {
         p.enqueue(t, now, (rng() % 8 == 0) ? enqueue_flags::initial : enqueue_flags::wakeup);
+        if (complete && curr != nullptr) {
+          if (p.tick(*curr, now)) {  // charged first, so the brute force reads what the hook will
+            p.put_prev(*curr, now);
+            curr = nullptr;
+          } else {
+            std::vector<task*> q;
+            for (task& x : tasks)
+              if (x.on_rq) q.push_back(&x);
+            const bool cancel = brute_short(q, t, *curr) && curr->vprot == curr->deadline;
+            const vtime want_vprot = cancel ? curr->deadline + 1 : curr->vprot;
+            const bool preempted = p.wakeup_preempt(t, *curr, now);
+            ASSERT_EQ(curr->vprot, want_vprot) << "step " << step;
+            const task* want = brute_pick(q, curr, parity != 0);
+            const bool tie = want != nullptr && want != &t && want->deadline == t.deadline && brute_eligible(q, t);
+            if (!tie) {
+              ASSERT_EQ(preempted, want == &t) << "step " << step;
+            }
+            ++wakeups_checked;
+            cancels += cancel ? 1u : 0u;
+            short_preemptions += (cancel && preempted) ? 1u : 0u;
+            if (preempted) {
+              p.put_prev(*curr, now);
+              curr = nullptr;
+            }
+          }
+        }
       }
     } else if (op < 5) {
       if (t.on_rq && !t.delayed) {
@@ -396,6 +656,18 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0) {
       }
     } else if (op == 8) {
       if (curr != nullptr) p.yield(*curr, now);
+      if (complete && t.on_rq && !t.delayed && &t != curr) {  // a renice around a save/restore
+        const s64 rel = t.deadline - t.vruntime;
+        const u32 old_w = t.weight;
+        p.dequeue(t, now, dequeue_flags::save);
+        const int nice = static_cast<int>(rng() % 40) - 20;
+        ASSERT_EQ(p.setup(t, sched_params{sched_kind::normal, static_cast<s8>(nice), 0, random_runtime(), 0, 0}),
+                  errc::ok);
+        p.enqueue(t, now, enqueue_flags::restore);
+        ASSERT_EQ(t.deadline - t.vruntime, rel * static_cast<s64>(old_w) / static_cast<s64>(t.weight))
+            << "step " << step;
+        ++renices;
+      }
     } else {
       if (curr != nullptr) {
         p.put_prev(*curr, now);
@@ -436,6 +708,12 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0) {
   } else {
     EXPECT_EQ(delayed_wakeups + delayed_finished, 0u);
   }
+  if (complete) {  // and the 6.12 ones
+    EXPECT_GT(wakeups_checked, 1000u);
+    EXPECT_GT(cancels, 100u);
+    EXPECT_GT(short_preemptions, 10u);
+    EXPECT_GT(renices, 1000u);
+  }
 }
 
 TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsRunToParityOff) { differential(0x5eed0001, 0, 100000); }
@@ -443,6 +721,10 @@ TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsRunToParityOn) { differential(
 TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsWithDelayedDequeue) {
   differential(0x5eed0003, 1, 100000, 1);
   differential(0x5eed0004, 0, 100000, 1);
+}
+TEST(EevdfPolicy, PickAndWakeupPreemptionEqualBruteForceWithCustomSlicesAndAll612Features) {
+  differential(0x5eed0005, 1, 100000, 1, true);
+  differential(0x5eed0006, 0, 100000, 0, true);
 }
 
 // ---- delayed dequeue (DELAY_DEQUEUE + DELAY_ZERO, Linux 6.12+) -----------------------------

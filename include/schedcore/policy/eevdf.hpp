@@ -81,10 +81,25 @@
 ///   queued task (`dequeue(save|migrating)`, `setup()`, `enqueue(restore|migrated)`): it keeps
 ///   its lag (reweighted) and comes back still delayed, as 6.12+ does. Checked against
 ///   Linux 6.18 with tools/kernel_check.sh (docs/results.md).
+/// - Per-task slices (6.12, commit 857b158dc5e8): `sched_params::runtime` of a normal, batch
+///   or idle task is its own request r_i (sched_attr.sched_runtime), clamped to 0.1–100 ms;
+///   it replaces the base slice in the deadline (at placement and every renewal) and in the
+///   lag clamp. 0 keeps the base slice. Selects, not branches, keep the cycle's cost (+3
+///   instructions in the callgrind guard).
+/// - PREEMPT_SHORT (6.12, commit 85e511df3cec), knob `preempt_short`: a waking task with a
+///   strictly shorter slice than curr, eligible, and with an earlier deadline (or facing an
+///   ineligible curr) cancels curr's RUN_TO_PARITY protection (vprot = deadline + 1), so the
+///   pick may preempt; a curr so left unprotected is rescheduled by the first charge that finds
+///   it ineligible. With equal slices it never acts.
+/// - PLACE_REL_DEADLINE (6.12, commit 82e9d0456e06), knob `place_rel_deadline`: a task taken
+///   out without sleeping (dequeue save or migrating) keeps deadline − vruntime, scaled by
+///   old_w/new_w if reniced in between (as vlag; 6.13 commit 6d71a9c61604), and its placement
+///   restores it instead of issuing a fresh request.
 /// - Features as knobs: RUN_TO_PARITY, PLACE_LAG, PLACE_DEADLINE_INITIAL and WAKEUP_PREEMPTION,
-///   all on as in 6.6–6.11, and DELAY_DEQUEUE with DELAY_ZERO (above).
-/// - Omissions: group scheduling, NEXT_BUDDY (off by default), the other 6.12 features
-///   (PREEMPT_SHORT, custom per-task slices via sched_runtime), hrtick, and
+///   all on as in 6.6–6.11; DELAY_DEQUEUE with DELAY_ZERO, PREEMPT_SHORT and PLACE_REL_DEADLINE
+///   (6.12+), off by default so that the default replays 6.6–6.11.
+/// - Omissions: group scheduling, NEXT_BUDDY (off by default), PICK_BUDDY, hrtick, the 6.17
+///   slice protection by the shortest queued slice, and
 ///   SMP (migration keeps lag through dequeue(migrating)/enqueue(migrated), which is what
 ///   6.6's cross-rq placement by lag does). Nothing here is reconstructed [R]: every rule is
 ///   from §3 of the reference.
@@ -128,6 +143,8 @@ struct eevdf_entity : rb_hook<link_mode::normal, eevdf_hook_tag> {
   s8 nice = 0;                         ///< nice value the weight came from (0 with set_weight)
   bool on_rq = false;                  ///< queued (running counts as queued; so does a delayed sleeper)
   bool delayed = false;                ///< DELAY_DEQUEUE: blocked, still queued until a pick finishes its dequeue (kept across save/restore)
+  bool custom_slice = false;           ///< `slice` is the task's own request (sched_attr.sched_runtime, 6.12+), not the base slice
+  bool rel_deadline = false;           ///< PLACE_REL_DEADLINE: out of the queue, `deadline` holds deadline − vruntime (virtual ns)
 };
 
 /// EEVDF run queue of one CPU (Linux 6.6+ fair class with the 6.8+ deadline-ordered tree).
@@ -163,6 +180,11 @@ class eevdf_policy {
   static constexpr u32 weight_min = 2;
   /// Largest weight accepted by set_weight() (the kernel's MAX_SHARES, 2^18).
   static constexpr u32 weight_max = 1u << 18;
+  /// Shortest custom slice: a `sched_params::runtime` below it is raised to it (0.1 ms, the
+  /// kernel's clamp in __setscheduler_params, "HZ=1000 * 10").
+  static constexpr duration_ns custom_slice_min = usec(100);
+  /// Longest custom slice: a longer `runtime` is cut to it (100 ms, "HZ=100 / 10").
+  static constexpr duration_ns custom_slice_max = msec(100);
 
   /// Tunables, named after the kernel's (`sched_base_slice_ns`, features.h).
   struct knobs {
@@ -174,6 +196,8 @@ class eevdf_policy {
     s64 place_deadline_initial = 1;  ///< PLACE_DEADLINE_INITIAL: a fresh task's first request is halved
     s64 wakeup_preemption = 1;       ///< WAKEUP_PREEMPTION: wakeups may preempt
     s64 delay_dequeue = 0;           ///< DELAY_DEQUEUE + DELAY_ZERO (6.12+): an ineligible sleeper stays queued
+    s64 preempt_short = 0;           ///< PREEMPT_SHORT (6.12+): a wakee with a shorter slice may cancel curr's RUN_TO_PARITY
+    s64 place_rel_deadline = 0;      ///< PLACE_REL_DEADLINE (6.12+): a task moved (not slept) keeps its relative deadline
   };
   /// Bounds and meaning of each knob.
   static constexpr knob_info<knobs> knob_table[] = {
@@ -188,6 +212,10 @@ class eevdf_policy {
       {"wakeup_preemption", knob_unit::flag, &knobs::wakeup_preemption, 0, 1, "WAKEUP_PREEMPTION feature"},
       {"delay_dequeue", knob_unit::flag, &knobs::delay_dequeue, 0, 1,
        "DELAY_DEQUEUE and DELAY_ZERO features (Linux 6.12+; off replays 6.6-6.11)"},
+      {"preempt_short", knob_unit::flag, &knobs::preempt_short, 0, 1,
+       "PREEMPT_SHORT feature: shorter custom slices may wakeup-preempt (Linux 6.12+; off replays 6.6-6.11)"},
+      {"place_rel_deadline", knob_unit::flag, &knobs::place_rel_deadline, 0, 1,
+       "PLACE_REL_DEADLINE feature: renice/migration keeps the relative deadline (Linux 6.12+; off replays 6.6-6.11)"},
   };
 
   /// Validates and installs knobs; on error nothing changes. New slices apply at each
@@ -205,11 +233,20 @@ class eevdf_policy {
   duration_ns base_slice() const noexcept { return base_slice_; }
 
   /// Loads `p` (kind normal, batch or idle; nice −20..19) into `t`'s entity. Refuses another
-  /// kind or a bad nice (`errc::invalid_argument`) and a queued task (`errc::busy`).
+  /// kind, a bad nice or a negative runtime (`errc::invalid_argument`) and a queued task
+  /// (`errc::busy`).
+  ///
+  /// `p.runtime` is the task's own slice, as `sched_attr.sched_runtime` is for SCHED_NORMAL,
+  /// BATCH and IDLE from Linux 6.12 (commit 857b158dc5e8): 0 means the base slice (following
+  /// the `base_slice` knob); any other value is clamped to [custom_slice_min, custom_slice_max]
+  /// as the kernel does (silently), and is a slice in ns of service, not scaled by the CPU
+  /// count. It sets the task's request r_i (deadline = v + r_i/w_i), its lag clamp and, with
+  /// `preempt_short`, lets it cut a longer-sliced curr's RUN_TO_PARITY short.
   errc setup(Task& t, const sched_params& p) noexcept {
     if (p.kind != sched_kind::normal && p.kind != sched_kind::batch && p.kind != sched_kind::idle)
       return errc::invalid_argument;
     if (const errc err = validate(p); err != errc::ok) return err;
+    if (p.runtime < 0) return errc::invalid_argument;
     eevdf_entity& e = E(t);
     if (e.on_rq) return errc::busy;
     if (p.kind == sched_kind::idle) {
@@ -219,6 +256,11 @@ class eevdf_policy {
     }
     e.kind = p.kind;
     e.nice = p.kind == sched_kind::idle ? s8{0} : p.nice;
+    e.custom_slice = p.runtime != 0;
+    e.slice = !e.custom_slice                    ? base_slice_
+              : p.runtime < custom_slice_min ? custom_slice_min
+              : p.runtime > custom_slice_max ? custom_slice_max
+                                             : p.runtime;
     return errc::ok;
   }
   /// Gives `t` an explicit weight (a cgroup's shares), kind normal. Refuses 0 and weights
@@ -290,6 +332,13 @@ class eevdf_policy {
     e.on_rq = false;
     --nr_running_;
     if (e.delayed) --nr_delayed_;  // still marked: it returns delayed
+    // PLACE_REL_DEADLINE: a task taken out without sleeping (a renice, a migration) keeps how
+    // far its deadline lies ahead of its vruntime, and place_entity() restores that instead of
+    // issuing a fresh request (it is out of the tree now, so its key may change).
+    if (knobs_.place_rel_deadline != 0 && !has(flags, dequeue_flags::sleep) && !has(flags, dequeue_flags::dead)) {
+      e.deadline = vtime{static_cast<u64>(e.deadline - e.vruntime)};
+      e.rel_deadline = true;
+    }
     if (!has(flags, dequeue_flags::save)) update_min_vruntime();
   }
   /// The eligible task with the earliest virtual deadline (curr included, RUN_TO_PARITY
@@ -348,6 +397,13 @@ class eevdf_policy {
     const eevdf_entity& we = E(woken);
     if (E(curr).kind == sched_kind::idle && we.kind != sched_kind::idle) return true;
     if (we.kind != sched_kind::normal || knobs_.wakeup_preemption == 0) return false;
+    // PREEMPT_SHORT (6.12, commit 85e511df3cec): an eligible wakee with a shorter slice than
+    // curr, and an earlier deadline or an ineligible curr, cancels curr's RUN_TO_PARITY
+    // protection, even if the pick below does not return the wakee.
+    eevdf_entity& ce = E(curr);
+    if (knobs_.preempt_short != 0 && we.slice < ce.slice && vruntime_eligible(we.vruntime) &&
+        (we.deadline < ce.deadline || !vruntime_eligible(ce.vruntime)) && ce.vprot == ce.deadline)
+      ce.vprot = ce.deadline + 1;
     return pick_eevdf() == &woken;
   }
   /// Queued tasks including a running one, not counting delayed sleepers.
@@ -444,9 +500,15 @@ class eevdf_policy {
     sum_w_vruntime_ -= key(e) * static_cast<s64>(e.weight);
     sum_weight_ -= e.weight;
   }
+  // Out of the queue, lag and a relative deadline are virtual times of the old weight: both
+  // scale by old_w/new_w so the real lag w·vlag and the real time left in the request stay
+  // (kernel reweight_entity; the deadline since commit 6d71a9c61604, 6.13).
   static void reweight(eevdf_entity& e, u32 weight, u32 inv_weight) noexcept {
     if (e.weight != weight && e.vlag != 0)
       e.vlag = div_s64(e.vlag * static_cast<s64>(e.weight), static_cast<s64>(weight));
+    if (e.weight != weight && e.rel_deadline)
+      e.deadline = vtime{static_cast<u64>(div_s64(static_cast<s64>(e.deadline.ns()) * static_cast<s64>(e.weight),
+                                                  static_cast<s64>(weight)))};
     e.weight = weight;
     e.inv_weight = inv_weight;
     e.vscale = make_fair_vscale(load_weight{weight, inv_weight});
@@ -479,13 +541,15 @@ class eevdf_policy {
   // branch: whether one charge crosses the deadline is close to a coin flip for a task that
   // runs about a slice at a time, and a mispredict costs more than the one multiply.
   // (GCC turns `renew ? a : b` on two fields back into a branch, hence the masks.)
+  // The request is the task's own slice when it has one (6.12 custom_slice), else the base
+  // slice in force; also a mask select (tasks with and without one interleave).
   SCHEDCORE_ALWAYS_INLINE bool update_deadline(eevdf_entity& e) noexcept {
     const bool renew = !(e.vruntime < e.deadline);
     const u64 keep_new = static_cast<u64>(0) - static_cast<u64>(renew);  // all ones iff renew
-    const vtime fresh = e.vruntime + static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(base_slice_), e));
+    const u64 request = static_cast<u64>(e.custom_slice ? e.slice : base_slice_);
+    const vtime fresh = e.vruntime + static_cast<duration_ns>(calc_delta_fair(request, e));
     e.deadline = vtime{(fresh.ns() & keep_new) | (e.deadline.ns() & ~keep_new)};
-    e.slice = static_cast<duration_ns>((static_cast<u64>(base_slice_) & keep_new) |
-                                       (static_cast<u64>(e.slice) & ~keep_new));
+    e.slice = static_cast<duration_ns>((request & keep_new) | (static_cast<u64>(e.slice) & ~keep_new));
     return renew;
   }
   // Charges curr for the time since exec_start. Its vruntime grows by dv = calc_delta_fair(δ),
@@ -515,6 +579,18 @@ class eevdf_policy {
     sum_w_vruntime_ = static_cast<s64>(static_cast<u64>(sum_w_vruntime_) + dv * e.weight -
                                        static_cast<u64>(sum_weight_) * static_cast<u64>(advance));
     min_vruntime_ += advance;
+    // PREEMPT_SHORT, second half (6.12 did_preempt_short): once a shorter wakee has cancelled
+    // curr's RUN_TO_PARITY protection, curr gives way as soon as it is no longer eligible
+    // instead of at its deadline. vprot differs from the deadline only after a cancel or a
+    // renewal (which asks for the reschedule itself), so the eligibility test is off the
+    // common path; with the feature off this is one load and branch.
+    if (SCHEDCORE_UNLIKELY(knobs_.preempt_short != 0 && e.vprot != e.deadline)) short_preemption_due(e);
+  }
+  // update_curr's PREEMPT_SHORT test, kept out of line so that the common case (feature off,
+  // or curr still protected) pays one load and branch rather than an eligibility multiply the
+  // compiler would evaluate speculatively.
+  SCHEDCORE_COLD void short_preemption_due(const eevdf_entity& e) noexcept {
+    if (nr_running_ > 1 && !vruntime_eligible(e.vruntime)) resched_ = true;
   }
   void update_entity_lag(eevdf_entity& e) const noexcept {
     const s64 lag = avg_vruntime() - e.vruntime;
@@ -558,7 +634,7 @@ class eevdf_policy {
   }
   void place_entity(eevdf_entity& e, enqueue_flags flags) noexcept {
     const vtime v = avg_vruntime();
-    e.slice = base_slice();
+    if (!e.custom_slice) e.slice = base_slice();
     duration_ns vslice = vslice_of(e);
     s64 lag = 0;
     if (knobs_.place_lag != 0 && nr_running_ > 0) {
@@ -568,6 +644,14 @@ class eevdf_policy {
       lag = e.vlag + div_s64(e.vlag * static_cast<s64>(e.weight), load);
     }
     e.vruntime = v - lag;
+    // PLACE_REL_DEADLINE: the request it had when it was taken out, as far ahead as it was.
+    // (Read whatever the knob says now: a relative deadline must not be taken for an absolute
+    // one, which is why later kernels dropped the feature test here.)
+    if (e.rel_deadline) {
+      e.deadline = e.vruntime + static_cast<duration_ns>(e.deadline.ns());
+      e.rel_deadline = false;
+      return;
+    }
     if (knobs_.place_deadline_initial != 0 && has(flags, enqueue_flags::initial)) vslice /= 2;
     e.deadline = e.vruntime + vslice;
   }

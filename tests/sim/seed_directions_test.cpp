@@ -940,4 +940,39 @@ TEST(SeedDirections, XtermRenice_MainlineScrollsLineByLineUnlessXIsReniced) {
   EXPECT_GT(o1_0.ms, 1.5 * best) << "seed 004, scenarios.md §4: renicing X changes mainline's completion time";
 }
 
+// ------------------------------------------------------------------ eevdf-slices (Linux 6.12)
+// The PREEMPT_SHORT commit (85e511df3cec, Mike Galbraith's perf sched latency table, three runs
+// each, massive_intr at a 100 ms slice and cyclictest at 500 us): with the feature cyclictest's
+// average delay falls from 0.448-0.475 ms to 0.370-0.374 ms and its summed delay from
+// 288-302 s to 248-249 s; "the trade-off is that the massive_intr (long slice) gets more
+// context switches [771-792 k -> 837-845 k] and a slight increase in sum-delay".
+struct slices_group {
+  double wait_ns = 0, wakeups = 0, switches = 0;
+};
+slices_group slices_sum(const jvalue& run, const std::string& group) {
+  slices_group g;
+  for (const auto& t : run["tasks"].arr) {
+    if (t["group"].str != group) continue;
+    g.wait_ns += t["wait_ns"].number();
+    g.wakeups += t["latency_ns"]["count"].number();
+    g.switches += t["switches"].number();
+  }
+  return g;
+}
+TEST(SeedDirections, EevdfSlices_PreemptShortServesTheShortSliceAtTheLongSlicesCost) {
+  const std::string base = "eevdf:delay_dequeue=1,place_rel_deadline=1,preempt_short=";
+  const std::string policies = base + "0," + base + "1";
+  const jvalue* off = runs::get().find("eevdf-slices", policies, "eevdf-slices", base + "0");
+  const jvalue* on = runs::get().find("eevdf-slices", policies, "eevdf-slices", base + "1");
+  ASSERT_TRUE(off && on);
+  const slices_group c0 = slices_sum(*off, "cyclictest"), c1 = slices_sum(*on, "cyclictest");
+  const slices_group i0 = slices_sum(*off, "intr"), i1 = slices_sum(*on, "intr");
+  ASSERT_GT(c0.wakeups, 10000.0);
+  ASSERT_GT(c1.wakeups, 10000.0);
+  EXPECT_LT(c1.wait_ns / c1.wakeups, 0.9 * c0.wait_ns / c0.wakeups) << "cyclictest's average delay (commit: -20 %)";
+  EXPECT_LT(c1.wait_ns, 0.9 * c0.wait_ns) << "cyclictest's summed delay (commit: -17 %)";
+  EXPECT_GT(i1.switches, i0.switches) << "massive_intr switches more (commit: +7 %)";
+  EXPECT_GE(i1.wait_ns, i0.wait_ns) << "and waits slightly more (commit: +3 %)";
+}
+
 }  // namespace

@@ -362,7 +362,9 @@ TEST(RtApp, PoliciesAndPriorities) {
       "rr": {"policy": "SCHED_RR", "priority": 42, "run": 1},
       "dl": {"policy": "SCHED_DEADLINE", "dl-runtime": 1000, "dl-period": 10000, "dl-deadline": 5000, "run": 1},
       "dl2": {"policy": "SCHED_DEADLINE", "dl-runtime": 2000, "run": 1},
-      "dl3": {"policy": "SCHED_DEADLINE", "runtime": 3000, "period": 9000, "run": 1}
+      "dl3": {"policy": "SCHED_DEADLINE", "runtime": 3000, "period": 9000, "run": 1},
+      "slice": {"policy": "SCHED_OTHER", "dl-runtime": 500, "run": 1},
+      "bslice": {"dl-runtime": 20000, "run": 1}
     }
   })", "w.json");
   EXPECT_EQ(w.duration, sec(3));
@@ -384,6 +386,13 @@ TEST(RtApp, PoliciesAndPriorities) {
   EXPECT_EQ(t[7].params.runtime, 3000000);  // legacy task-level runtime/period
   EXPECT_EQ(t[7].params.period, 9000000);
   EXPECT_EQ(t[7].phases[0].events.size(), 2u);  // "runtime" inline is also an event (as in rt-app)
+  // rt-app's tutorial: "Since Linux 6.12 this parameter also applies to the SCHED_OTHER
+  // scheduling class. It is used to request a custom slice length for the thread."
+  EXPECT_EQ(t[8].params.kind, sched_kind::normal);
+  EXPECT_EQ(t[8].params.runtime, 500000);
+  EXPECT_EQ(t[9].params.kind, sched_kind::batch);
+  EXPECT_EQ(t[9].params.runtime, 20000000);
+  for (const auto& n : w.notes) EXPECT_EQ(n.find("dl-runtime"), std::string::npos) << n;
 }
 
 TEST(RtApp, PolicyErrors) {

@@ -160,7 +160,7 @@ inline std::string to_csv(const std::vector<run_result>& rs) {
 /// A column of a seed-style table.
 struct table_column {
   std::string header;  ///< column title
-  std::string task;    ///< task (exact name or `name-0`...), empty for totals
+  std::string task;    ///< task (exact name or `name-0`...), `group:NAME` for a group of tasks, empty for totals
   std::string metric;  ///< see `metric_value`
 };
 
@@ -239,6 +239,26 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
       for (const auto& q : r.pipes)
         if (q.name == c.metric.substr(6)) return cell(q.mean_batch, "%.1f");
     }
+    return {};
+  }
+  if (c.task.rfind("group:", 0) == 0) {  // summed or pooled over the tasks of one group
+    const std::string g = c.task.substr(6);
+    double lat_sum = 0, samples = 0, wait = 0, switches = 0, lat_max = 0;
+    bool any = false;
+    for (const auto& x : r.tasks) {
+      if (x.group != g) continue;
+      any = true;
+      lat_sum += x.latency.mean * static_cast<double>(x.latency.count);
+      samples += static_cast<double>(x.latency.count);
+      wait += static_cast<double>(x.wait_ns);
+      switches += static_cast<double>(x.switches);
+      lat_max = std::max(lat_max, static_cast<double>(x.latency.max));
+    }
+    if (!any) return {};
+    if (c.metric == "lat_avg_ms") return samples > 0 ? cell(lat_sum / samples / 1e6, "%.3f") : metric_cell{};
+    if (c.metric == "lat_max_ms") return cell(lat_max / 1e6, "%.2f");
+    if (c.metric == "wait_s") return cell(wait / 1e9, "%.3f");
+    if (c.metric == "switches") return cell(switches, "%.0f");
     return {};
   }
   const task_result* x = nullptr;
@@ -339,6 +359,12 @@ inline std::vector<table_column> family_columns(const std::string& family) {
                        {"top 8 cpu%", "", "top_pct:8"},
                        {"ran %", "", "ran_pct"},
                        {"starve s", "", "starve_s"}});
+  } else if (family == "eevdf-slices") {  // perf sched latency's columns, per group of tasks
+    c.insert(c.end(), {{"cyclictest avg ms", "group:cyclictest", "lat_avg_ms"},
+                       {"max ms", "group:cyclictest", "lat_max_ms"},
+                       {"delay sum s", "group:cyclictest", "wait_s"},
+                       {"intr switches", "group:intr", "switches"},
+                       {"intr delay sum s", "group:intr", "wait_s"}});
   } else if (family == "interbench") {  // the benchmarked task, in interbench's columns
     c.insert(c.end(), {{"latency avg ms", "", "ib_avg_ms"},
                        {"\"SD\" ms", "", "ib_rms_ms"},

@@ -24,6 +24,7 @@
 /// | `policy` SCHED_OTHER / BATCH / IDLE / FIFO / RR / DEADLINE (default `global.default_policy`) | `sched_params::kind` |
 /// | `priority`: the nice value for OTHER/BATCH/IDLE (-20..19, default 0); 1..99 for FIFO/RR (default 10); ignored for DEADLINE | `nice` / `rt_priority` |
 /// | `dl-runtime`, `dl-period` (default runtime), `dl-deadline` (default period), us; legacy task-level `period`, `deadline`, and `runtime` when dl-runtime is absent | `runtime` / `period` / `deadline` |
+/// | `dl-runtime` on a SCHED_OTHER/BATCH/IDLE task (us; rt-app's custom slice, Linux 6.12+) | `runtime`: eevdf's per-task slice, ignored by the other fair policies |
 /// | policy/priority/dl-* at phase level | a `set_policy` event at the start of that phase (task values overlaid with the phase's) |
 /// | task `cpus` [i, ...] (0..63) | `task_spec::cpus`; the workload's default CPU count is the highest index + 1 |
 /// | `run` (calibrated work) | `event_kind::run` (CPU work: grows with preemption and cache refill) |
@@ -54,8 +55,7 @@
 /// - task/phase: `util_min`, `util_max` (no utilisation clamping), `nodes_membind` /
 ///   `membind_nodes` (no NUMA), `taskgroup` (no group scheduling; kept as the report group
 ///   label), `cpus` at phase level (the model has no affinity-change event: the task-level
-///   affinity applies to every phase), `dl-runtime` on a non-deadline task (Linux 6.12
-///   custom slice: not modelled).
+///   affinity applies to every phase).
 /// - `sem_post` / `sem_wait` are refused (no counting semaphore in the model yet).
 ///
 /// @par Cross-checks (errors, at the first offending use in file order)
@@ -477,7 +477,10 @@ class importer {
       case sched_kind::batch:
       case sched_kind::idle:
         if (pri) p.nice = static_cast<s8>(get_range(*pri, where + " 'priority' (the nice value for SCHED_OTHER/BATCH/IDLE)", nice_min, nice_max));
-        if (rt) note("dl-runtime on a non-deadline task (Linux 6.12 custom slice) ignored");
+        // Since Linux 6.12, rt-app's dl-runtime on a fair task is its custom slice
+        // (sched_attr.sched_runtime); eevdf reads it, the older fair policies ignore it, as
+        // kernels before 6.12 did.
+        if (rt) p.runtime = runtime;
         break;
       case sched_kind::fifo:
       case sched_kind::rr:

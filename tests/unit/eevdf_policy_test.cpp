@@ -527,6 +527,155 @@ TEST(EevdfPolicy, PlaceRelDeadline_KeptAcrossReniceAndMigrationNotAcrossSleep) {
   }
 }
 
+// ---- how the kernel re-picks, and the 6.17+ slice protection -------------------------------
+
+// The kernel does not run set_next_entity when the pick returns prev (pick_next_task_fair with
+// FAIR_GROUP_SCHED; put_prev_set_next_task from 6.11): a task re-picked after its deadline
+// renewed keeps vprot = its old deadline, so RUN_TO_PARITY does not protect its new request.
+// b (nice 0) is queued at v 0, deadline 3 ms; a has +2 ms of lag: v_a = -4, deadline -1. a runs
+// 3 ms: its request is used up (deadline 2), and the pick returns it again (eligible, the
+// earliest deadline). A nice -10 wakee at V (-0.5 ms) has deadline -0.18 ms, earlier than a's:
+// it preempts only when the re-pick left a unprotected.
+TEST(EevdfPolicy, RepickKeepsVprot_ARepickedTaskIsNotProtectedForItsNewRequest) {
+  for (int knob = 0; knob <= 1; ++knob) {
+    policy_t p;
+    policy_t::knobs k = knobs_hz(1000);
+    k.base_slice = msec(3);
+    k.repick_keeps_vprot = knob;
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task a = make(0), b = make(0), w = make(-10);
+    a.vlag = msec(2);
+    sched_time t{};
+    p.enqueue(b, t, enqueue_flags::wakeup);
+    const vtime start = b.vruntime;
+    p.enqueue(a, t, enqueue_flags::wakeup);
+    ASSERT_EQ(a.vruntime - start, -msec(4));
+    p.set_next(a, t);
+    t += msec(3);
+    ASSERT_TRUE(p.tick(a, t)) << "request used up";
+    p.put_prev(a, t);
+    ASSERT_EQ(p.pick_next(t), &a);
+    p.set_next(a, t);
+    EXPECT_EQ(a.deadline - start, msec(2));
+    EXPECT_EQ(a.vprot - start, knob == 1 ? -msec(1) : msec(2));
+    p.enqueue(w, t, enqueue_flags::wakeup);
+    ASSERT_LT(w.deadline - a.deadline, 0);
+    ASSERT_TRUE(p.entity_eligible(a));
+    EXPECT_EQ(p.wakeup_preempt(w, a, t), knob == 1) << "knob " << knob;
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+policy_t::knobs knobs_617(int run_to_parity = 1) {
+  policy_t::knobs k = knobs_hz(1000);
+  k.base_slice = msec(3);
+  k.preempt_short = 1;
+  k.parity_min_slice = 1;
+  k.repick_keeps_vprot = 1;
+  k.run_to_parity = run_to_parity;
+  return k;
+}
+
+// 6.17 set_protect_slice ("sched/fair: Limit run to parity to the min slice of enqueued
+// entities"): vprot = min(deadline, v + calc_delta_fair(min(shortest queued slice, own
+// slice))); and update_curr reschedules as soon as v reaches vprot. With b's 0.5 ms slice
+// queued, a (3 ms) is protected for 0.5 ms only and is rescheduled at the first tick after it,
+// long before its deadline; without RUN_TO_PARITY the quantum is one unscaled base slice.
+TEST(EevdfPolicy, ParityMinSlice_ProtectionEndsAtTheShortestQueuedSlice) {
+  {
+    policy_t p;
+    ASSERT_EQ(p.configure(knobs_617()), errc::ok);
+    task a = make(0), b = make_sliced(0, usec(500));
+    sched_time t{};
+    p.enqueue(a, t, enqueue_flags::wakeup);
+    p.enqueue(b, t, enqueue_flags::wakeup);
+    p.set_next(a, t);
+    EXPECT_EQ(a.vprot - a.vruntime, usec(500));
+    EXPECT_EQ(a.deadline - a.vruntime, msec(3));
+    EXPECT_TRUE(p.tick(a, t + msec(1))) << "protection over after 0.5 ms: resched at the next tick";
+    EXPECT_TRUE(p.verify());
+  }
+  {  // nothing shorter queued: protected to the deadline, as before 6.17
+    policy_t p;
+    ASSERT_EQ(p.configure(knobs_617()), errc::ok);
+    task a = make(0), b = make(0);
+    sched_time t{};
+    p.enqueue(a, t, enqueue_flags::wakeup);
+    p.enqueue(b, t, enqueue_flags::wakeup);
+    p.set_next(a, t);
+    EXPECT_EQ(a.vprot, a.deadline);
+    EXPECT_FALSE(p.tick(a, t + msec(2)));
+    EXPECT_TRUE(p.tick(a, t + msec(3)));
+  }
+  {  // NO_RUN_TO_PARITY: a minimum quantum of one unscaled base slice (1 ms of 3 ms at 4 CPUs)
+    policy_t p;
+    policy_t::knobs k = knobs_617(0);
+    k.base_slice = msec(1);
+    k.cpus = 4;
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task a = make(0), b = make(0);
+    sched_time t{};
+    p.enqueue(a, t, enqueue_flags::wakeup);
+    p.enqueue(b, t, enqueue_flags::wakeup);
+    p.set_next(a, t);
+    EXPECT_EQ(a.deadline - a.vruntime, msec(3));
+    EXPECT_EQ(a.vprot - a.vruntime, msec(1));
+  }
+}
+
+// 6.17 check_preempt_wakeup_fair: a wakee with a shorter slice is judged by a pick that
+// ignores curr's protection; when it wins, curr's protection is cancelled (vprot = v), and
+// when it does not, curr's protection shrinks to the shortest queued slice from now. The
+// WakeupPreemptsOnlyWhenEligibleWithEarlierDeadline set-up: a runs protected (deadline 3 ms,
+// V = 1.25 ms); w is placed at V with its own slice r.
+TEST(EevdfPolicy, ParityMinSlice_AShorterWakeeIsPickedWithoutProtectionOrShrinksIt) {
+  for (duration_ns r : {usec(500), msec(2)}) {
+    policy_t p;
+    ASSERT_EQ(p.configure(knobs_617()), errc::ok);
+    task a = make(0), b = make(0), w = make_sliced(0, r);
+    const sched_time t{};
+    p.enqueue(a, t, enqueue_flags::wakeup);
+    p.enqueue(b, t, enqueue_flags::wakeup);
+    const vtime start = a.vruntime;
+    p.set_next(b, t);
+    p.put_prev(b, t + msec(2));
+    p.set_next(a, t + msec(2));
+    ASSERT_EQ(a.vprot, a.deadline);
+    p.enqueue(w, t + usec(2500), enqueue_flags::wakeup);
+    const bool earlier = r == usec(500);  // deadline 1.75 ms against a's 3 ms; 3.25 otherwise
+    EXPECT_EQ(p.wakeup_preempt(w, a, t + usec(2500)), earlier) << r;
+    if (earlier) {
+      EXPECT_EQ(a.vprot, a.vruntime) << "cancel_protect_slice";
+    } else {
+      EXPECT_EQ(a.vprot - start, usec(500) + r) << "update_protect_slice: v_a (0.5 ms) + the shortest slice (w's 2 ms)";
+    }
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+// The lag clamp from the longest queued slice (commit 6e3c0a4e1ad1, "sched/fair: Fix lag
+// clamp", 2026): calc_delta_fair(max_slice + TICK_NSEC) instead of max(2·slice, TICK_NSEC).
+// A 0.75 ms task beside a 10 ms one at HZ=1000: 11 ms instead of 1.5 ms.
+TEST(EevdfPolicy, MaxSliceLag_TheClampFollowsTheLongestQueuedSlice) {
+  for (int knob = 0; knob <= 1; ++knob) {
+    policy_t p;
+    policy_t::knobs k = knobs_hz(1000);
+    k.max_slice_lag = knob;
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task a = make(0), b = make_sliced(0, msec(10));
+    p.enqueue(a, sched_time{}, enqueue_flags::wakeup);
+    EXPECT_EQ(p.lag_limit(a), knob == 1 ? usec(750) + msec(1) : usec(1500));
+    p.enqueue(b, sched_time{}, enqueue_flags::wakeup);
+    EXPECT_EQ(p.lag_limit(a), knob == 1 ? msec(11) : usec(1500));
+    EXPECT_EQ(p.lag_limit(b), knob == 1 ? msec(11) : msec(20));
+    // a runs 40 ms while b waits: b's lag +20 ms at its dequeue, clamped.
+    p.set_next(a, sched_time{});
+    p.dequeue(b, sched_time{} + msec(40), dequeue_flags::sleep);
+    EXPECT_EQ(b.vlag, knob == 1 ? msec(11) : msec(20));
+    EXPECT_TRUE(p.verify());
+  }
+}
+
 #ifdef SCHEDCORE_TEST_HAVE_INT128  // 128-bit brute force: 64-bit hosts only (the -m32 build skips it)
 // ---- differential: pick == brute-force EEVDF ----------------------------------------------------
 
@@ -547,11 +696,16 @@ bool brute_eligible(const std::vector<task*>& queued, const task& i) {
   return s >= 0;
 }
 
-const task* brute_pick(const std::vector<task*>& queued, const task* curr, bool parity) {
+// `v617`: 6.17's protection test (vruntime short of vprot, unless `protect` is false) instead
+// of 6.6's (RUN_TO_PARITY and vprot still the deadline curr was picked with).
+const task* brute_pick(const std::vector<task*>& queued, const task* curr, bool parity, bool v617 = false,
+                       bool protect = true) {
   if (queued.empty()) return nullptr;
   if (queued.size() == 1) return queued[0];
   const task* c = (curr != nullptr && brute_eligible(queued, *curr)) ? curr : nullptr;
-  if (parity && c != nullptr && c->vprot == c->deadline) return c;
+  const bool guarded = c != nullptr && (v617 ? protect && static_cast<std::int64_t>(c->vruntime.ns() - c->vprot.ns()) < 0
+                                             : parity && c->vprot == c->deadline);
+  if (guarded) return c;
   const task* best = nullptr;
   for (const task* t : queued) {
     if (t == curr || !brute_eligible(queued, *t)) continue;
@@ -561,6 +715,20 @@ const task* brute_pick(const std::vector<task*>& queued, const task* curr, bool 
     best = c;
   return best;
 }
+
+// 6.17's protection bound from the fields: min(deadline, v + r·1024/w) for the shortest slice
+// r among the queued tasks (and the task's own); exact division, where the kernel multiplies by
+// the inverse weight (at most 1 ns apart).
+std::int64_t brute_vprot_offset(const std::vector<task*>& queued, const task& c, bool parity, duration_ns base) {
+  duration_ns r = parity ? c.slice : base;
+  if (parity)
+    for (const task* x : queued) r = std::min(r, x->slice);
+  r = std::min(r, c.slice);
+  const std::int64_t to_deadline = static_cast<std::int64_t>(c.deadline.ns() - c.vruntime.ns());
+  if (r == c.slice) return to_deadline;
+  return std::min<std::int64_t>(to_deadline, r * 1024 / static_cast<std::int64_t>(c.weight));
+}
+bool near(std::int64_t got, std::int64_t want) { return got >= want - 1 && got <= want + 1; }
 
 // PREEMPT_SHORT's cancel from the fields (commit 85e511df3cec do_preempt_short): the wakee has
 // a strictly shorter slice, is eligible, and has an earlier deadline or curr is not eligible.
@@ -575,8 +743,10 @@ bool brute_short(const std::vector<task*>& queued, const task& w, const task& c)
 // With `complete` (the rest of 6.12): a third of the tasks have their own slice (0.1-8 ms),
 // PREEMPT_SHORT and PLACE_REL_DEADLINE are on, every wakeup while a task runs is checked
 // against the brute force (the cancel, then the pick), and queued tasks are reniced around a
-// save/restore (a relative deadline, scaled by the weights).
-void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool complete = false) {
+// save/restore (a relative deadline, scaled by the weights). With `v617` as well: 6.17's slice
+// protection (set at every pick that is not a re-pick, shrunk or cancelled at wakeups) and
+// re-picks that keep it, each checked against its formula.
+void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool complete = false, bool v617 = false) {
   std::mt19937_64 rng(seed);
   policy_t p;
   policy_t::knobs k = knobs_hz(1000);
@@ -584,7 +754,10 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
   k.delay_dequeue = delay;
   k.preempt_short = complete ? 1 : 0;
   k.place_rel_deadline = complete ? 1 : 0;
+  k.parity_min_slice = v617 ? 1 : 0;
+  k.repick_keeps_vprot = v617 ? 1 : 0;
   ASSERT_EQ(p.configure(k), errc::ok);
+  std::uint64_t picks_checked = 0, repicks = 0, shrinks = 0;
   constexpr std::size_t kTasks = 48;
   std::vector<task> tasks(kTasks);
   auto random_runtime = [&]() -> duration_ns {
@@ -619,11 +792,30 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
             std::vector<task*> q;
             for (task& x : tasks)
               if (x.on_rq) q.push_back(&x);
-            const bool cancel = brute_short(q, t, *curr) && curr->vprot == curr->deadline;
-            const vtime want_vprot = cancel ? curr->deadline + 1 : curr->vprot;
+            const bool shorter = t.slice < curr->slice;
+            const bool cancel = v617 ? shorter : brute_short(q, t, *curr) && curr->vprot == curr->deadline;
+            const vtime old_vprot = curr->vprot;
+            const vtime want_vprot = cancel && !v617 ? curr->deadline + 1 : curr->vprot;
+            const task* want = v617 ? brute_pick(q, curr, parity != 0, true, !shorter) : nullptr;
             const bool preempted = p.wakeup_preempt(t, *curr, now);
-            ASSERT_EQ(curr->vprot, want_vprot) << "step " << step;
-            const task* want = brute_pick(q, curr, parity != 0);
+            if (!v617) {
+              ASSERT_EQ(curr->vprot, want_vprot) << "step " << step;
+              want = brute_pick(q, curr, parity != 0);
+            } else if (preempted) {  // cancel_protect_slice when the shorter wakee won
+              const bool guarded = static_cast<std::int64_t>(curr->vruntime.ns() - old_vprot.ns()) < 0;
+              ASSERT_EQ(curr->vprot, shorter && guarded ? curr->vruntime : old_vprot) << "step " << step;
+            } else if (shorter && parity != 0) {  // update_protect_slice: min(vprot, v + shortest slice)
+              duration_ns r = curr->slice;
+              for (const task* x : q) r = std::min(r, x->slice);
+              const std::int64_t bound = r * 1024 / static_cast<std::int64_t>(curr->weight);
+              const std::int64_t old_off = static_cast<std::int64_t>(old_vprot.ns() - curr->vruntime.ns());
+              const std::int64_t got = static_cast<std::int64_t>(curr->vprot.ns() - curr->vruntime.ns());
+              ASSERT_TRUE(old_off <= bound - 2 ? got == old_off : near(got, std::min(old_off, bound)))
+                  << "step " << step << " got " << got << " old " << old_off << " bound " << bound;
+              shrinks += got < old_off ? 1u : 0u;
+            } else {
+              ASSERT_EQ(curr->vprot, old_vprot) << "step " << step;
+            }
             const bool tie = want != nullptr && want != &t && want->deadline == t.deadline && brute_eligible(q, t);
             if (!tie) {
               ASSERT_EQ(preempted, want == &t) << "step " << step;
@@ -644,14 +836,31 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
         p.dequeue(t, now, dequeue_flags::sleep);
       }
     } else if (op < 8) {
+      task* put_back = nullptr;
+      vtime put_back_vprot{};
       if (curr != nullptr && p.tick(*curr, now)) {
         p.put_prev(*curr, now);
+        put_back = curr;
+        put_back_vprot = curr->vprot;
         curr = nullptr;
       }
       if (curr == nullptr) {
         if (task* n = p.pick_next(now)) {
           p.set_next(*n, now);
           curr = n;
+          if (v617) {  // set_protect_slice, unless it is a re-pick (the kernel skips set_next_entity)
+            if (n == put_back) {
+              ASSERT_EQ(n->vprot, put_back_vprot) << "step " << step;
+              ++repicks;
+            } else {
+              std::vector<task*> q;
+              for (task& x : tasks)
+                if (x.on_rq) q.push_back(&x);
+              const std::int64_t want = brute_vprot_offset(q, *n, parity != 0, k.base_slice);
+              ASSERT_TRUE(near(static_cast<std::int64_t>(n->vprot.ns() - n->vruntime.ns()), want)) << "step " << step;
+              ++picks_checked;
+            }
+          }
         }
       }
     } else if (op == 8) {
@@ -680,11 +889,11 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
     std::vector<task*> queued;
     for (task& x : tasks)
       if (x.on_rq) queued.push_back(&x);
-    const task* want = brute_pick(queued, curr, parity != 0);
+    const task* want = brute_pick(queued, curr, parity != 0, v617);
     while (want != nullptr && want->delayed) {
       queued.erase(std::find(queued.begin(), queued.end(), want));
       ++delayed_finished;
-      want = brute_pick(queued, curr, parity != 0);
+      want = brute_pick(queued, curr, parity != 0, v617);
     }
     const task* got = p.pick_next(now);
     if (got != want) {
@@ -714,6 +923,13 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
     EXPECT_GT(short_preemptions, 10u);
     EXPECT_GT(renices, 1000u);
   }
+  if (v617) {  // and 6.17's
+    EXPECT_GT(picks_checked, 1000u);
+    EXPECT_GT(repicks, 100u);
+    if (parity != 0) {
+      EXPECT_GT(shrinks, 0u);  // rare: a wakee shorter than every slice queued at the pick
+    }
+  }
 }
 
 TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsRunToParityOff) { differential(0x5eed0001, 0, 100000); }
@@ -725,6 +941,10 @@ TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsWithDelayedDequeue) {
 TEST(EevdfPolicy, PickAndWakeupPreemptionEqualBruteForceWithCustomSlicesAndAll612Features) {
   differential(0x5eed0005, 1, 100000, 1, true);
   differential(0x5eed0006, 0, 100000, 0, true);
+}
+TEST(EevdfPolicy, PickWakeupAndProtectionEqualBruteForceWith617SliceProtection) {
+  differential(0x5eed0007, 1, 100000, 1, true, true);
+  differential(0x5eed0008, 0, 100000, 0, true, true);
 }
 
 // ---- delayed dequeue (DELAY_DEQUEUE + DELAY_ZERO, Linux 6.12+) -----------------------------

@@ -124,6 +124,14 @@ namespace schedcore {
 
 /// Tag of the eevdf class's tree hook (a task may embed several hooks).
 struct eevdf_hook_tag {};
+/// Tag of the hook that links a queued task with a custom slice into its run queue's slice
+/// index (the min and max queued slice, `parity_min_slice` and `max_slice_lag`).
+struct eevdf_slice_tag {};
+
+/// A queued task's entry in the custom-slice index: its slice, ordered ascending.
+struct eevdf_slice_link : rb_hook<link_mode::normal, eevdf_slice_tag> {
+  duration_ns slice = 0;  ///< the task's custom slice, ns (a copy: the index reads only this)
+};
 
 /// Per-task state of the eevdf class, embedded in the task (the kernel's `sched_entity`).
 struct eevdf_entity : rb_hook<link_mode::normal, eevdf_hook_tag> {
@@ -145,6 +153,7 @@ struct eevdf_entity : rb_hook<link_mode::normal, eevdf_hook_tag> {
   bool delayed = false;                ///< DELAY_DEQUEUE: blocked, still queued until a pick finishes its dequeue (kept across save/restore)
   bool custom_slice = false;           ///< `slice` is the task's own request (sched_attr.sched_runtime, 6.12+), not the base slice
   bool rel_deadline = false;           ///< PLACE_REL_DEADLINE: out of the queue, `deadline` holds deadline − vruntime (virtual ns)
+  eevdf_slice_link slice_link{};       ///< in the run queue's custom-slice index while queued with a custom slice (cold)
 };
 
 /// EEVDF run queue of one CPU (Linux 6.6+ fair class with the 6.8+ deadline-ordered tree).
@@ -171,6 +180,9 @@ class eevdf_policy {
     static bool better(vtime a, vtime b) noexcept { return a < b; }
   };
   using tree_type = rb_tree<Task, value_traits, by_deadline, subtree_best<min_vruntime_traits>>;
+  using slice_index = rb_tree<eevdf_slice_link, rb_base<eevdf_slice_link, rb_hook<link_mode::normal, eevdf_slice_tag>>,
+                              rb_member_less<&eevdf_slice_link::slice>>;
+  static constexpr duration_ns no_slice = ~(static_cast<u64>(1) << 63);  // s64 max: "no queued slice"
   /// @endcond
 
  public:
@@ -198,6 +210,9 @@ class eevdf_policy {
     s64 delay_dequeue = 0;           ///< DELAY_DEQUEUE + DELAY_ZERO (6.12+): an ineligible sleeper stays queued
     s64 preempt_short = 0;           ///< PREEMPT_SHORT (6.12+): a wakee with a shorter slice may cancel curr's RUN_TO_PARITY
     s64 place_rel_deadline = 0;      ///< PLACE_REL_DEADLINE (6.12+): a task moved (not slept) keeps its relative deadline
+    s64 repick_keeps_vprot = 0;      ///< a task picked again right after put_prev keeps its protection (the kernel skips set_next_entity)
+    s64 parity_min_slice = 0;        ///< 6.17+ slice protection: up to the shortest queued slice; resched when it ends
+    s64 max_slice_lag = 0;           ///< lag clamp calc_delta_fair(max queued slice + TICK_NSEC) (commit 6e3c0a4e1ad1, 2026)
   };
   /// Bounds and meaning of each knob.
   static constexpr knob_info<knobs> knob_table[] = {
@@ -216,6 +231,13 @@ class eevdf_policy {
        "PREEMPT_SHORT feature: shorter custom slices may wakeup-preempt (Linux 6.12+; off replays 6.6-6.11)"},
       {"place_rel_deadline", knob_unit::flag, &knobs::place_rel_deadline, 0, 1,
        "PLACE_REL_DEADLINE feature: renice/migration keeps the relative deadline (Linux 6.12+; off replays 6.6-6.11)"},
+      {"repick_keeps_vprot", knob_unit::flag, &knobs::repick_keeps_vprot, 0, 1,
+       "a re-pick of the task just put back does not renew its RUN_TO_PARITY protection (the kernel: no set_next_entity "
+       "when next == prev; 6.6+ with FAIR_GROUP_SCHED, every 6.11+)"},
+      {"parity_min_slice", knob_unit::flag, &knobs::parity_min_slice, 0, 1,
+       "Linux 6.17+ slice protection: up to the shortest queued slice, updated at wakeups, resched once it runs out"},
+      {"max_slice_lag", knob_unit::flag, &knobs::max_slice_lag, 0, 1,
+       "lag clamp from the longest queued slice plus a tick (commit 6e3c0a4e1ad1, 2026; stable 6.12.y/6.18.y)"},
   };
 
   /// Validates and installs knobs; on error nothing changes. New slices apply at each
@@ -225,6 +247,9 @@ class eevdf_policy {
     knobs_ = k;
     base_slice_ = effective_base_slice(k);
     tick_ns_ = tick_nsec(k.hz);
+    slow_paths_ = static_cast<u8>(((k.preempt_short | k.parity_min_slice) != 0 ? slow_protection_end : 0) |
+                                  ((k.repick_keeps_vprot | k.parity_min_slice) != 0 ? slow_set_next : 0));
+    repick_ = nullptr;
     return errc::ok;
   }
   /// The knobs in force.
@@ -295,6 +320,7 @@ class eevdf_policy {
     ++nr_running_;
     if (e.delayed) ++nr_delayed_;
     enqueue_tree(t);
+    slice_join(e);
     e.on_rq = true;
     e.exec_start = now;
   }
@@ -329,6 +355,8 @@ class eevdf_policy {
       tree_.erase(t);
     }
     sub_sums(e);  // curr is in the sums too
+    slice_leave(e);
+    if (repick_ == &t) repick_ = nullptr;
     e.on_rq = false;
     --nr_running_;
     if (e.delayed) --nr_delayed_;  // still marked: it returns delayed
@@ -369,10 +397,14 @@ class eevdf_policy {
         tree_.erase(t);
       }
     }
-    e.vprot = e.deadline;
+    if (SCHEDCORE_LIKELY((slow_paths_ & slow_set_next) == 0)) {
+      e.vprot = e.deadline;
+      e.prev_sum_exec_runtime = e.sum_exec_runtime;
+    } else {
+      protect_on_pick(t, now);
+    }
     curr_ = &t;
     e.exec_start = now;
-    e.prev_sum_exec_runtime = e.sum_exec_runtime;
     resched_ = false;
   }
   /// Running `t` stops running: charged, then back into the tree (it never left the sums).
@@ -381,6 +413,8 @@ class eevdf_policy {
     update_curr(now);
     curr_ = nullptr;
     tree_.insert(t);
+    repick_ = &t;
+    repick_at_ = now;
   }
   /// Charges curr; true when its request was used up (deadline renewed) and others wait.
   bool tick(Task& curr, sched_time now) noexcept {
@@ -397,6 +431,7 @@ class eevdf_policy {
     const eevdf_entity& we = E(woken);
     if (E(curr).kind == sched_kind::idle && we.kind != sched_kind::idle) return true;
     if (we.kind != sched_kind::normal || knobs_.wakeup_preemption == 0) return false;
+    if (knobs_.parity_min_slice != 0) return wakeup_preempt_617(woken, curr);
     // PREEMPT_SHORT (6.12, commit 85e511df3cec): an eligible wakee with a shorter slice than
     // curr, and an earlier deadline or an ineligible curr, cancels curr's RUN_TO_PARITY
     // protection, even if the pick below does not return the wakee.
@@ -448,26 +483,31 @@ class eevdf_policy {
   duration_ns lag_limit(const Task& t) const noexcept { return lag_limit_of(E(t)); }
 
   /// Structural check: tree shape and augments, the weighted sums (tree plus curr), counts,
-  /// on_rq flags.
+  /// on_rq flags, the custom-slice index (exactly the queued tasks with a custom slice).
   bool verify() const noexcept {
     if (!tree_.verify()) return false;
+    if (!slices_.verify()) return false;
     s64 sum = 0;
     s64 load = 0;
-    usize delayed_count = 0;
+    usize delayed_count = 0, custom_count = 0;
     for (auto it = tree_.begin(); it != tree_.end(); ++it) {
       const eevdf_entity& e = E(*it);
       if (!e.on_rq || &*it == curr_) return false;
       sum += key(e) * static_cast<s64>(e.weight);
       load += e.weight;
       delayed_count += e.delayed ? 1u : 0u;
+      custom_count += e.custom_slice ? 1u : 0u;
+      if (e.custom_slice && e.slice_link.slice != e.slice) return false;
     }
     if (curr_ != nullptr) {
       const eevdf_entity& c = E(*curr_);
       if (!c.on_rq || c.delayed) return false;  // curr is never a delayed sleeper
       sum += key(c) * static_cast<s64>(c.weight);
       load += c.weight;
+      custom_count += c.custom_slice ? 1u : 0u;
     }
     if (sum != sum_w_vruntime_ || load != sum_weight_ || delayed_count != nr_delayed_) return false;
+    if (custom_count != slices_.size()) return false;
     return tree_.size() + (curr_ != nullptr ? 1u : 0u) == nr_running_;
   }
 
@@ -482,7 +522,7 @@ class eevdf_policy {
   static constexpr s64 tick_nsec(s64 hz) noexcept { return (sec(1) + hz / 2) / hz; }
   duration_ns lag_limit_of(const eevdf_entity& e) const noexcept {
     const s64 tick = tick_ns_;
-    const s64 span = 2 * e.slice > tick ? 2 * e.slice : tick;
+    const s64 span = knobs_.max_slice_lag != 0 ? queued_slice_max() + tick : (2 * e.slice > tick ? 2 * e.slice : tick);
     return static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(span), e));
   }
   s64 key(const eevdf_entity& e) const noexcept { return e.vruntime - min_vruntime_; }
@@ -584,13 +624,82 @@ class eevdf_policy {
     // instead of at its deadline. vprot differs from the deadline only after a cancel or a
     // renewal (which asks for the reschedule itself), so the eligibility test is off the
     // common path; with the feature off this is one load and branch.
-    if (SCHEDCORE_UNLIKELY(knobs_.preempt_short != 0 && e.vprot != e.deadline)) short_preemption_due(e);
+    if (SCHEDCORE_UNLIKELY((slow_paths_ & slow_protection_end) != 0)) protection_over(e);
   }
-  // update_curr's PREEMPT_SHORT test, kept out of line so that the common case (feature off,
-  // or curr still protected) pays one load and branch rather than an eligibility multiply the
-  // compiler would evaluate speculatively.
-  SCHEDCORE_COLD void short_preemption_due(const eevdf_entity& e) noexcept {
-    if (nr_running_ > 1 && !vruntime_eligible(e.vruntime)) resched_ = true;
+  // update_curr's end-of-protection test, kept out of line so that the common case (the
+  // features off) pays one load and branch rather than an eligibility multiply the compiler
+  // would evaluate speculatively. 6.12 (did_preempt_short): once PREEMPT_SHORT has cancelled
+  // the protection, curr gives way when it is no longer eligible. 6.17+: curr gives way as
+  // soon as its protection runs out (vruntime reached vprot), eligible or not.
+  SCHEDCORE_COLD void protection_over(const eevdf_entity& e) noexcept {
+    if (nr_running_ <= 1) return;
+    if (knobs_.parity_min_slice != 0) {
+      if (!(e.vruntime < e.vprot)) resched_ = true;
+    } else if (e.vprot != e.deadline && !vruntime_eligible(e.vruntime)) {
+      resched_ = true;
+    }
+  }
+  // set_next's protection with the 6.12+/6.17+ knobs. The kernel runs set_next_entity only for
+  // a task other than prev (pick_next_task_fair with FAIR_GROUP_SCHED; put_prev_set_next_task
+  // from 6.11): with `repick_keeps_vprot`, a re-pick of the task just put back keeps its
+  // protection as it was. A re-pick is set_next of the task put_prev put back last, at the
+  // same instant: the same schedule() (had another class's task run in between, time passed).
+  SCHEDCORE_COLD void protect_on_pick(Task& t, sched_time now) noexcept {
+    eevdf_entity& e = E(t);
+    const bool again = &t == repick_ && now == repick_at_;
+    repick_ = nullptr;
+    if (again && knobs_.repick_keeps_vprot != 0) return;
+    e.vprot = knobs_.parity_min_slice != 0 ? protected_until(e) : e.deadline;
+    e.prev_sum_exec_runtime = e.sum_exec_runtime;
+  }
+  // 6.17+ set_protect_slice: curr may run undisturbed up to the shortest slice queued beside it
+  // (RUN_TO_PARITY) or one unscaled base slice (without), never past its deadline.
+  vtime protected_until(const eevdf_entity& e) const noexcept {
+    duration_ns q = knobs_.run_to_parity != 0 ? queued_slice_min() : knobs_.base_slice;
+    if (q >= e.slice) return e.deadline;
+    return earlier_of(e.deadline, e.vruntime + static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(q), e)));
+  }
+  // 6.17+ check_preempt_wakeup_fair: a wakee with a shorter slice is judged by a pick that
+  // ignores curr's protection (and cancels it if it wins); otherwise, under RUN_TO_PARITY,
+  // curr's protection shrinks to the shortest queued slice from now.
+  bool wakeup_preempt_617(Task& woken, Task& curr) noexcept {
+    eevdf_entity& ce = E(curr);
+    const bool shorter = knobs_.preempt_short != 0 && E(woken).slice < ce.slice;
+    if (pick_eevdf(!shorter) == &woken) {
+      if (shorter && ce.vruntime < ce.vprot) ce.vprot = ce.vruntime;
+      return true;
+    }
+    if (shorter && knobs_.run_to_parity != 0) {
+      const duration_ns q = queued_slice_min();
+      ce.vprot = earlier_of(ce.vprot, ce.vruntime + static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(q), ce)));
+    }
+    return false;
+  }
+  // The custom-slice index: a queued task with its own slice is in it, keyed by that slice.
+  void slice_join(eevdf_entity& e) noexcept {
+    if (!e.custom_slice) return;
+    e.slice_link.slice = e.slice;
+    slices_.insert(e.slice_link);
+  }
+  void slice_leave(eevdf_entity& e) noexcept {
+    if (e.custom_slice) slices_.erase(e.slice_link);
+  }
+  // The shortest slice among the queued tasks (curr and delayed sleepers included); tasks
+  // without a custom slice count at the base slice in force. no_slice when none. O(1). (The
+  // kernel's cfs_rq_min_slice at set_next_entity leaves the picked task out, but its caller
+  // takes the minimum with that task's own slice anyway.)
+  duration_ns queued_slice_min() const noexcept {
+    duration_ns m = nr_running_ > slices_.size() ? base_slice_ : no_slice;
+    if (const eevdf_slice_link* f = slices_.front())
+      if (f->slice < m) m = f->slice;
+    return m;
+  }
+  // The longest slice among the queued tasks (as queued_slice_min); 0 when none. O(log n).
+  duration_ns queued_slice_max() const noexcept {
+    duration_ns m = nr_running_ > slices_.size() ? base_slice_ : 0;
+    if (const eevdf_slice_link* b = slices_.back())
+      if (b->slice > m) m = b->slice;
+    return m;
   }
   void update_entity_lag(eevdf_entity& e) const noexcept {
     const s64 lag = avg_vruntime() - e.vruntime;
@@ -606,6 +715,7 @@ class eevdf_policy {
     if (e.vlag > 0) e.vlag = 0;
     tree_.erase(t);
     sub_sums(e);
+    slice_leave(e);
     e.on_rq = false;
     e.delayed = false;
     --nr_delayed_;
@@ -655,12 +765,13 @@ class eevdf_policy {
     if (knobs_.place_deadline_initial != 0 && has(flags, enqueue_flags::initial)) vslice /= 2;
     e.deadline = e.vruntime + vslice;
   }
-  SCHEDCORE_ALWAYS_INLINE Task* pick_eevdf() const noexcept {
+  // `protect` false: curr's slice protection is ignored (6.17+, a shorter wakee's pick).
+  SCHEDCORE_ALWAYS_INLINE Task* pick_eevdf(bool protect = true) const noexcept {
     Task* const left = tree_.front();
     Task* c = curr_;
     if (nr_running_ == 1) return c != nullptr ? c : left;
     if (c != nullptr && !entity_eligible(*c)) c = nullptr;
-    if (c != nullptr && knobs_.run_to_parity != 0 && E(*c).vprot == E(*c).deadline) return c;
+    if (c != nullptr && protected_now(E(*c), protect)) return c;
     if (left == nullptr) return c;
     Task* best = left;  // the earliest deadline of all, if eligible: O(1)
     // Else the pruned descent. The predicate reads the run queue's fields through `this`
@@ -669,6 +780,12 @@ class eevdf_policy {
     if (best == nullptr || (c != nullptr && E(*c).deadline < E(*best).deadline)) best = c;
     return best;
   }
+  // RUN_TO_PARITY: 6.6-6.16 keep curr while its deadline is the one it was picked with;
+  // 6.17+ while its vruntime is short of vprot (set at the pick, with or without the feature).
+  bool protected_now(const eevdf_entity& c, bool protect) const noexcept {
+    if (knobs_.parity_min_slice != 0) return protect && c.vruntime < c.vprot;
+    return knobs_.run_to_parity != 0 && c.vprot == c.deadline;
+  }
   bool take_resched() noexcept {
     const bool r = resched_;
     resched_ = false;
@@ -676,6 +793,12 @@ class eevdf_policy {
   }
 
   tree_type tree_{};                                          ///< queued entities by deadline (not curr)
+  slice_index slices_{};                                      ///< queued entities with a custom slice, by slice
+  Task* repick_ = nullptr;                                    ///< the task put_prev last put back (a re-pick if set_next takes it next)
+  sched_time repick_at_{};                                    ///< when it was put back
+  static constexpr u8 slow_protection_end = 1;                ///< slow_paths_: update_curr checks for the end of protection
+  static constexpr u8 slow_set_next = 2;                      ///< slow_paths_: set_next goes through protect_on_pick
+  u8 slow_paths_ = 0;                                         ///< which knobs-dependent slow paths are on (configure())
   Task* curr_ = nullptr;                                      ///< the running entity
   vtime min_vruntime_{static_cast<u64>(-(static_cast<s64>(1) << 20))};  ///< zero point v0
   s64 sum_w_vruntime_ = 0;                                    ///< Σ (v_i − v0)·w_i over the tree and curr

@@ -22,11 +22,15 @@
 # the model's; interbench_native.cpp burn()).
 #
 # The policy: Linux 6.6 and later schedule SCHED_OTHER with EEVDF, earlier 2.6.23+ with CFS.
-# The knobs follow the kernel's defaults: delayed dequeue from 6.12, base slice 0.75 ms (0.70 ms
-# from 6.15), scaled by
-# 1 + ilog2(min(online CPUs, 8)) (`cpus=`), and the tick from CONFIG_HZ (/proc/config.gz or
-# /boot/config-*; 250 when neither says). The kernel's sysctls are not read: a tuned kernel
-# needs the knobs given by hand (--policy SPEC overrides the choice).
+# The knobs follow the kernel's defaults: a re-pick of prev keeps its slice protection (no
+# set_next_entity for prev, with FAIR_GROUP_SCHED as distributions build; every 6.11+); from
+# 6.12 delayed dequeue, PREEMPT_SHORT and PLACE_REL_DEADLINE; from 6.17 slice protection up to
+# the shortest queued slice; from 7.0 the lag clamp from the longest queued slice (also in
+# 2026's stable updates of 6.12 and 6.18, which the version number does not tell: --policy);
+# base slice 0.75 ms (0.70 ms from 6.15), scaled by 1 + ilog2(min(online CPUs, 8)) (`cpus=`);
+# the tick from CONFIG_HZ (/proc/config.gz or /boot/config-*; 250 when neither says). The
+# kernel's sysctls are not read: a tuned kernel needs the knobs given by hand (--policy SPEC
+# overrides the choice).
 #
 # Then, on a machine with 2 or more CPUs the process may use (unless --no-smp): the balancer
 # check. N + 1 CPU hogs run unpinned on N CPUs (hogs_native) for the same duration, and in
@@ -34,6 +38,13 @@
 # sched domain of N CPUs reaches after a failed balance: max_interval 2·N ms times busy_factor
 # 16) and balance_failed=1 (nr_balance_failed). Each hog's share of a CPU and its migrations
 # are printed side by side, with the default model (balance_failed=0) for contrast.
+#
+# Last, on Linux 6.12+: the custom-slice check. slices_native runs the eevdf-slices experiment
+# (5 massive_intr threads with a 100 ms slice, 5 cyclictest threads with 500 us, set with
+# sched_setattr's sched_runtime) unpinned for the same duration, and again without the slices;
+# schedsim runs eevdf-slices/custom and /none on as many CPUs. Columns: cyclictest's average and
+# summed run-queue delay (the kernel's /proc/thread-self/schedstat; the model's wait), and
+# massive_intr's context switches and summed delay.
 #
 # --trace DIR also writes, per pair, an ftrace text trace (sched_switch, sched_wakeup) of each
 # kernel run, DIR/kernel-BENCH-LOAD-RUN.txt (tracefs; needs root), and schedsim's trace of the
@@ -94,7 +105,7 @@ ktrace() {
 . tools/deps.sh
 schedcore_install_deps "${SCHEDCORE_HOST_PACKAGES[@]}"
 cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc 2>/dev/null || echo 2)" --target schedsim interbench_native hogs_native >/dev/null
+cmake --build --preset release -j "$(nproc 2>/dev/null || echo 2)" --target schedsim interbench_native hogs_native slices_native >/dev/null
 sim=build/release/examples/schedsim
 native=build/release/examples/interbench_native
 
@@ -106,10 +117,16 @@ hz_note=""
 [ -n "$hz" ] || { hz=250; hz_note=" (CONFIG_HZ not readable: assumed)"; }
 if [ -z "$policy" ]; then
   if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 6 ]; }; then
-    slice=750us delay=0
-    if [ "$major" -gt 6 ] || [ "$minor" -ge 12 ]; then delay=1; fi  # DELAY_DEQUEUE, DELAY_ZERO
+    slice=750us
+    # A re-pick of prev skips set_next_entity (FAIR_GROUP_SCHED, as distributions build; every 6.11+).
+    features="repick_keeps_vprot=1"
+    if [ "$major" -gt 6 ] || [ "$minor" -ge 12 ]; then  # "Complete EEVDF"
+      features+=",delay_dequeue=1,preempt_short=1,place_rel_deadline=1"
+    fi
     if [ "$major" -gt 6 ] || [ "$minor" -ge 15 ]; then slice=700us; fi
-    policy="eevdf:base_slice=$slice,cpus=$ncpu,delay_dequeue=$delay"
+    if [ "$major" -gt 6 ] || [ "$minor" -ge 17 ]; then features+=",parity_min_slice=1"; fi
+    if [ "$major" -gt 6 ]; then features+=",max_slice_lag=1"; fi  # upstream in 2026 (stable backports: --policy)
+    policy="eevdf:base_slice=$slice,cpus=$ncpu,$features"
   else
     policy="cfs:cpus=$ncpu"
   fi
@@ -184,5 +201,33 @@ if [ "$smp" = 1 ] && [ "$allowed" -ge 2 ]; then
     set -- $(printf '%s\n' "$m1" | awk -v h="hog-$i" '$1 == h'); a="$2 $3"
     set -- $(printf '%s\n' "$m0" | awk -v h="hog-$i" '$1 == h'); b="$2 $3"
     printf '%-6s | %10s %13s | %10s %13s | %10s %13s\n' "hog-$i" $k $a $b
+  done
+fi
+
+# ---- the custom-slice check (Linux 6.12+): the eevdf-slices experiment, with and without slices
+if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
+  echo
+  echo "custom slices: 5 massive_intr (100 ms slice) + 5 cyclictest (500 us slice), unpinned on $allowed CPU(s), $duration s;"
+  echo "  'none' is the same without sched_runtime; schedsim: eevdf-slices/{custom,none} under $policy --cpus $allowed"
+  printf '%-7s | %-44s | %-44s
+' "" "kernel (slices_native; median of $runs by cyclictest delay)" "schedsim"
+  printf '%-7s | %9s %9s %10s %12s | %9s %9s %10s %12s
+' slices "cyc avg" "cyc sum" "intr sw" "intr sum" "cyc avg" "cyc sum" "intr sw" "intr sum"
+  for variant in custom none; do
+    args=(--duration "$duration")
+    [ "$variant" = none ] && args+=(--intr-slice 0 --cyclic-slice 0)
+    rows=""
+    for r in $(seq "$runs"); do
+      out=$(build/release/examples/slices_native "${args[@]}")
+      rows+="$(printf '%s\n' "$out" | awk '$1 == "cyclictest" {c = $3 " " $4} $1 == "intr" {i = $2 " " $3} END {print c, i}')"$'\n'
+    done
+    krow=$(printf '%s' "$rows" | sort -g -k2,2 | sed -n "$(( (runs + 1) / 2 ))p")
+    # The model's books, as the kernel's: delay = time runnable but waiting; avg = per time run.
+    srow=$("$sim" run --scenario "eevdf-slices/$variant" --policy "$policy" --cpus "$allowed" --hz "$hz" \
+             --duration "${duration}s" --no-host-timing --format csv |
+           awk -F, 'NR > 1 {sub(/^"[^"]*"/, "policy")}  # the quoted policy spec has commas in it
+                    NR > 1 && $3 ~ /^cyclictest-/ {cw += $6; cs += $7} NR > 1 && $3 ~ /^intr-/ {iw += $6; is += $7}
+                    END {printf "%.3f %.3f %d %.3f\n", cs ? cw / cs / 1e6 : 0, cw / 1e9, is, iw / 1e9}')
+    printf '%-7s | %9s %9s %10s %12s | %9s %9s %10s %12s\n' "$variant" $krow $srow
   done
 fi

@@ -962,8 +962,8 @@ slices_group slices_sum(const jvalue& run, const std::string& group) {
 TEST(SeedDirections, EevdfSlices_PreemptShortServesTheShortSliceAtTheLongSlicesCost) {
   const std::string base = "eevdf:delay_dequeue=1,place_rel_deadline=1,preempt_short=";
   const std::string policies = base + "0," + base + "1";
-  const jvalue* off = runs::get().find("eevdf-slices", policies, "eevdf-slices", base + "0");
-  const jvalue* on = runs::get().find("eevdf-slices", policies, "eevdf-slices", base + "1");
+  const jvalue* off = runs::get().find("eevdf-slices/custom", policies, "eevdf-slices/custom", base + "0");
+  const jvalue* on = runs::get().find("eevdf-slices/custom", policies, "eevdf-slices/custom", base + "1");
   ASSERT_TRUE(off && on);
   const slices_group c0 = slices_sum(*off, "cyclictest"), c1 = slices_sum(*on, "cyclictest");
   const slices_group i0 = slices_sum(*off, "intr"), i1 = slices_sum(*on, "intr");

@@ -543,26 +543,30 @@ inline workload massive_intr(int cpus, int nproc, int nice) {
 /// +500 us per thread: `-d` 500) doing 10 us of work per period. Left out: the chromium
 /// browser of the commit's runs and the machine's real CPU count (not stated). The policies
 /// that predate 6.12 ignore the slices, as those kernels did.
-inline workload eevdf_slices() {
+/// Two variants: `eevdf-slices/custom`, the commit's, and `eevdf-slices/none`, the control: the
+/// same tasks without custom slices (every task at the base slice), as on a kernel before 6.12
+/// or with sched_runtime left at 0. `eevdf-slices` runs both.
+inline workload eevdf_slices(bool custom = true) {
   using namespace scen;
   workload w;
-  w.name = "eevdf-slices";
+  w.name = custom ? "eevdf-slices/custom" : "eevdf-slices/none";
   w.description =
-      "4 CPUs HZ=1000: 5 massive_intr (work 8 ms, sleep 1 ms) with a 100 ms slice and 5 cyclictest threads "
-      "(1-3 ms periods, 10 us each) with a 500 us slice (sched_runtime), all SCHED_OTHER, 30 s (the PREEMPT_SHORT "
-      "commit's experiment)";
+      std::string("4 CPUs HZ=1000: 5 massive_intr (work 8 ms, sleep 1 ms)") + (custom ? " with a 100 ms slice" : "") +
+      " and 5 cyclictest threads (1-3 ms periods, 10 us each)" +
+      (custom ? " with a 500 us slice (sched_runtime)" : ", every task at the base slice (no sched_runtime)") +
+      ", all SCHED_OTHER, 30 s (the PREEMPT_SHORT commit's experiment)";
   w.cpus = 4;
   w.hz = 1000;
   w.duration = sec(30);
   task_spec intr = task("intr", 0, {ev::run(msec(8)), ev::sleep(msec(1))}, true, "intr");
-  intr.params.runtime = msec(100);
+  intr.params.runtime = custom ? msec(100) : 0;
   intr.instances = 5;
   w.tasks.push_back(intr);
   for (int i = 0; i < 5; ++i) {
     const duration_ns period = usec(1000 + 500 * i);
     task_spec c = task("cyclictest-" + std::to_string(period / 1000) + "us", 0,
                        {ev::timer("unique-cyclictest-" + std::to_string(i), period), ev::run(usec(10))}, true, "cyclictest");
-    c.params.runtime = usec(500);
+    c.params.runtime = custom ? usec(500) : 0;
     w.tasks.push_back(c);
   }
   return w;
@@ -600,7 +604,8 @@ inline std::vector<scenario_def> builtin_scenarios() {
   v.push_back({"desktop-2007/rotating", "desktop-2007", [] { return desktop_2007(true); }});
   v.push_back({"kernbench-4cpu", "kernbench-4cpu", [] { return kernbench_4cpu(); }});
   v.push_back({"hogs-1000", "hogs", [] { return hogs(1000); }});
-  v.push_back({"eevdf-slices", "eevdf-slices", [] { return eevdf_slices(); }});
+  v.push_back({"eevdf-slices/custom", "eevdf-slices", [] { return eevdf_slices(); }});
+  v.push_back({"eevdf-slices/none", "eevdf-slices", [] { return eevdf_slices(false); }});
   for (int n : {0, -10}) v.push_back({"games-renice/xnice" + std::to_string(n), "games-renice", [n] { return games_renice(n); }});
   for (int n : {0, -10})
     v.push_back({"games-renice/typing-xnice" + std::to_string(n), "games-renice", [n] { return games_renice(n, true); }});

@@ -90,7 +90,9 @@
 ///   strictly shorter slice than curr, eligible, and with an earlier deadline (or facing an
 ///   ineligible curr) cancels curr's RUN_TO_PARITY protection (vprot = deadline + 1), so the
 ///   pick may preempt; a curr so left unprotected is rescheduled by the first charge that finds
-///   it ineligible. With equal slices it never acts.
+///   it ineligible. With equal slices it never cancels; its second half still reschedules an
+///   ineligible curr whose deadline renewed while it ran alone (vprot then differs from the
+///   deadline), as the kernel's does.
 /// - PLACE_REL_DEADLINE (6.12, commit 82e9d0456e06), knob `place_rel_deadline`: a task taken
 ///   out without sleeping (dequeue save or migrating) keeps deadline − vruntime, scaled by
 ///   old_w/new_w if reniced in between (as vlag; 6.13 commit 6d71a9c61604), and its placement

@@ -84,8 +84,7 @@
 /// - Per-task slices (6.12, commit 857b158dc5e8): `sched_params::runtime` of a normal, batch
 ///   or idle task is its own request r_i (sched_attr.sched_runtime), clamped to 0.1–100 ms;
 ///   it replaces the base slice in the deadline (at placement and every renewal) and in the
-///   lag clamp. 0 keeps the base slice. Selects, not branches, keep the cycle's cost (+3
-///   instructions in the callgrind guard).
+///   lag clamp. 0 keeps the base slice.
 /// - PREEMPT_SHORT (6.12, commit 85e511df3cec), knob `preempt_short`: a waking task with a
 ///   strictly shorter slice than curr, eligible, and with an earlier deadline (or facing an
 ///   ineligible curr) cancels curr's RUN_TO_PARITY protection (vprot = deadline + 1), so the
@@ -97,14 +96,33 @@
 ///   out without sleeping (dequeue save or migrating) keeps deadline − vruntime, scaled by
 ///   old_w/new_w if reniced in between (as vlag; 6.13 commit 6d71a9c61604), and its placement
 ///   restores it instead of issuing a fresh request.
+/// - The kernel's re-pick, knob `repick_keeps_vprot`: the kernel runs set_next_entity only for
+///   a pick other than prev (pick_next_task_fair with FAIR_GROUP_SCHED, as distributions build;
+///   put_prev_set_next_task in every 6.11+), so a task re-picked after its deadline renewed
+///   keeps vprot = its old deadline and RUN_TO_PARITY does not protect its new request. Here a
+///   re-pick is set_next of the task put_prev just put back, at the same instant.
+/// - 6.17 slice protection, knob `parity_min_slice` ("sched/fair: Limit run to parity to the
+///   min slice of enqueued entities" and its series): at a pick vprot = min(deadline, v +
+///   calc_delta_fair(min(shortest queued slice, own slice))), or one unscaled base slice
+///   without RUN_TO_PARITY; curr is protected while v < vprot, and each charge reschedules once
+///   it is not; a shorter wakee is judged by a pick that ignores the protection (cancelled,
+///   vprot = v, if the wakee wins; else shrunk to v + the shortest queued slice).
+/// - Max-slice lag clamp, knob `max_slice_lag` (commit 6e3c0a4e1ad1, 2026, also in that year's
+///   stable 6.12.y/6.18.y): ±calc_delta_fair(longest queued slice + TICK_NSEC).
+/// - The shortest and longest queued slice (the kernel's min_slice/max_slice augments): tasks
+///   with a custom slice sit in a small index by slice (eevdf_slice_link, touched only at their
+///   enqueue and dequeue), the others count at the base slice in force. O(1) and O(log n).
 /// - Features as knobs: RUN_TO_PARITY, PLACE_LAG, PLACE_DEADLINE_INITIAL and WAKEUP_PREEMPTION,
 ///   all on as in 6.6–6.11; DELAY_DEQUEUE with DELAY_ZERO, PREEMPT_SHORT and PLACE_REL_DEADLINE
-///   (6.12+), off by default so that the default replays 6.6–6.11.
-/// - Omissions: group scheduling, NEXT_BUDDY (off by default), PICK_BUDDY, hrtick, the 6.17
-///   slice protection by the shortest queued slice, and
+///   (6.12+), the re-pick, the 6.17 protection and the max-slice clamp: off by default, so that
+///   the default replays 6.6–6.11 (built without FAIR_GROUP_SCHED). With them all off the cycle
+///   pays about 6 instructions for their tests (callgrind guard at N = 8: 292.9 -> 298.7).
+/// - Omissions: group scheduling, NEXT_BUDDY (off by default), PICK_BUDDY and 6.19's buddy
+///   rework, hrtick, and
 ///   SMP (migration keeps lag through dequeue(migrating)/enqueue(migrated), which is what
 ///   6.6's cross-rq placement by lag does). Nothing here is reconstructed [R]: every rule is
-///   from §3 of the reference.
+///   from §3 of the reference or from the kernel commits named above (and the custom-slice
+///   clamp was read back from Linux 6.18's sched_getattr).
 #ifndef SCHEDCORE_POLICY_EEVDF_HPP
 #define SCHEDCORE_POLICY_EEVDF_HPP
 
@@ -584,7 +602,7 @@ class eevdf_policy {
   // runs about a slice at a time, and a mispredict costs more than the one multiply.
   // (GCC turns `renew ? a : b` on two fields back into a branch, hence the masks.)
   // The request is the task's own slice when it has one (6.12 custom_slice), else the base
-  // slice in force; also a mask select (tasks with and without one interleave).
+  // slice in force.
   SCHEDCORE_ALWAYS_INLINE bool update_deadline(eevdf_entity& e) noexcept {
     const bool renew = !(e.vruntime < e.deadline);
     const u64 keep_new = static_cast<u64>(0) - static_cast<u64>(renew);  // all ones iff renew
@@ -621,11 +639,8 @@ class eevdf_policy {
     sum_w_vruntime_ = static_cast<s64>(static_cast<u64>(sum_w_vruntime_) + dv * e.weight -
                                        static_cast<u64>(sum_weight_) * static_cast<u64>(advance));
     min_vruntime_ += advance;
-    // PREEMPT_SHORT, second half (6.12 did_preempt_short): once a shorter wakee has cancelled
-    // curr's RUN_TO_PARITY protection, curr gives way as soon as it is no longer eligible
-    // instead of at its deadline. vprot differs from the deadline only after a cancel or a
-    // renewal (which asks for the reschedule itself), so the eligibility test is off the
-    // common path; with the feature off this is one load and branch.
+    // The end of curr's protection (PREEMPT_SHORT's second half in 6.12, every charge in
+    // 6.17+): see protection_over(). With those features off, one load and branch.
     if (SCHEDCORE_UNLIKELY((slow_paths_ & slow_protection_end) != 0)) protection_over(e);
   }
   // update_curr's end-of-protection test, kept out of line so that the common case (the

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "schedcore/policy/cfs.hpp"
+#include "schedcore/policy/eevdf.hpp"
 #include "schedcore/policy/rt.hpp"
 #include "schedcore/sim/json.hpp"
 #include "schedcore/sim/reference_rr.hpp"
@@ -569,6 +571,37 @@ TEST(RtAppRun, DeadlineAndRtTasksRun) {
   const run_result r = rt_entry().run(w, quick(msec(100)), {});
   ASSERT_EQ(r.tasks.size(), 3u);
   for (const auto& t : r.tasks) EXPECT_GT(t.cpu_ns, 0) << t.name;
+}
+
+// rt-app's dl-runtime on a SCHED_OTHER task reaches the policy as its custom slice (Linux 6.12):
+// two hogs on one CPU, "long" asking for 20 ms. Under eevdf long then runs 20 ms per turn, so
+// "short" waits about 20 ms at a time (2-4 ticks without the slice); cfs, like kernels before
+// 6.12, ignores the slice: the same run, task for task, as without it.
+using eevdf_task = sim_task<eevdf_entity, rt_entity>;
+using cfs_task = sim_task<cfs_entity, rt_entity>;
+TEST(RtAppRun, DlRuntimeOnAFairTaskIsItsCustomSlice) {
+  const auto file = [](bool slice) {
+    return parse_rtapp(std::string(R"({"global": {"duration": 2}, "tasks": {"long": {"run": 1000000)") +
+                           (slice ? R"(, "dl-runtime": 20000)" : "") + R"(}, "short": {"run": 1000000}}})",
+                       "w.json");
+  };
+  const policy_entry eevdf = make_entry<eevdf_task, rt_policy<eevdf_task>, eevdf_policy<eevdf_task>>("eevdf", "eevdf");
+  const policy_entry cfs = make_entry<cfs_task, rt_policy<cfs_task>, cfs_policy<cfs_task>>("cfs", "cfs");
+  const run_result with = eevdf.run(file(true), quick(sec(2)), {});
+  const run_result without = eevdf.run(file(false), quick(sec(2)), {});
+  ASSERT_EQ(with.tasks.size(), 2u);
+  ASSERT_EQ(with.tasks[1].name, "short-0");
+  EXPECT_GE(with.tasks[1].max_wait_ns, msec(19));
+  EXPECT_LE(without.tasks[1].max_wait_ns, msec(5));
+  for (const run_result* r : {&with, &without})  // equal weights: equal shares either way
+    EXPECT_NEAR(static_cast<double>(r->tasks[0].cpu_ns) / static_cast<double>(r->tasks[1].cpu_ns), 1.0, 0.05);
+  const run_result cfs_with = cfs.run(file(true), quick(sec(2)), {});
+  const run_result cfs_without = cfs.run(file(false), quick(sec(2)), {});
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(cfs_with.tasks[i].cpu_ns, cfs_without.tasks[i].cpu_ns);
+    EXPECT_EQ(cfs_with.tasks[i].switches, cfs_without.tasks[i].switches);
+    EXPECT_EQ(cfs_with.tasks[i].max_wait_ns, cfs_without.tasks[i].max_wait_ns);
+  }
 }
 
 std::string shared_dir() {

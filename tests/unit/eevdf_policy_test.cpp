@@ -258,6 +258,22 @@ TEST(EevdfPolicy, LagIsPreservedAcrossSleepO35Placement) {
 
 // ---- wakeup preemption -----------------------------------------------------------------------
 
+// The wakeup set-up of the tests below (knobs from the caller, slice 3 ms): a and b queued at 0,
+// b runs 0-2 ms, then a; `w` wakes at kWake = 2.5 ms, when (relative to the returned start)
+// v_a = 0.5, v_b = 2, V = 1.25 ms, and a is eligible with deadline 3 ms.
+constexpr sched_time kWake = sched_time{} + usec(2500);
+vtime wake_beside_running_a(policy_t& p, task& a, task& b, task& w) {
+  const sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  const vtime start = a.vruntime;
+  p.set_next(b, t);
+  p.put_prev(b, t + msec(2));
+  p.set_next(a, t + msec(2));
+  p.enqueue(w, kWake, enqueue_flags::wakeup);
+  return start;
+}
+
 TEST(EevdfPolicy, WakeupPreemptsOnlyWhenEligibleWithEarlierDeadline) {
   // algorithms-modern.md §3.5: the wakee preempts iff a fresh pick returns it; RUN_TO_PARITY
   // keeps an eligible curr until its deadline renews. Slice 3 ms. b runs 0-2 ms, then a runs;
@@ -273,20 +289,13 @@ TEST(EevdfPolicy, WakeupPreemptsOnlyWhenEligibleWithEarlierDeadline) {
       k.base_slice = msec(3);
       ASSERT_EQ(p.configure(k), errc::ok);
       task a = make(0), b = make(0), w = make(wake_nice);
-      const sched_time t{};
-      p.enqueue(a, t, enqueue_flags::wakeup);
-      p.enqueue(b, t, enqueue_flags::wakeup);
-      const vtime start = a.vruntime;
-      p.set_next(b, t);
-      p.put_prev(b, t + msec(2));
-      p.set_next(a, t + msec(2));
-      p.enqueue(w, t + usec(2500), enqueue_flags::wakeup);
+      const vtime start = wake_beside_running_a(p, a, b, w);
       EXPECT_EQ(p.avg_vruntime() - start, usec(1250));
       EXPECT_EQ(w.vruntime - start, usec(1250));
       EXPECT_TRUE(p.entity_eligible(a));
       EXPECT_EQ(a.deadline - start, msec(3));
       const bool expected = wake_nice == -10 && parity == 0;
-      EXPECT_EQ(p.wakeup_preempt(w, a, t + usec(2500)), expected) << "parity " << parity << " nice " << wake_nice;
+      EXPECT_EQ(p.wakeup_preempt(w, a, kWake), expected) << "parity " << parity << " nice " << wake_nice;
       EXPECT_TRUE(p.verify());
     }
   }
@@ -391,19 +400,12 @@ TEST(EevdfPolicy, PreemptShort_AShorterEarlierWakeeCancelsRunToParity) {
       k.preempt_short = feature;
       ASSERT_EQ(p.configure(k), errc::ok);
       task a = make(0), b = make(0), w = make_sliced(0, r);
-      const sched_time t{};
-      p.enqueue(a, t, enqueue_flags::wakeup);
-      p.enqueue(b, t, enqueue_flags::wakeup);
-      const vtime start = a.vruntime;
-      p.set_next(b, t);
-      p.put_prev(b, t + msec(2));
-      p.set_next(a, t + msec(2));
-      p.enqueue(w, t + usec(2500), enqueue_flags::wakeup);
+      const vtime start = wake_beside_running_a(p, a, b, w);
       ASSERT_EQ(w.deadline - start, usec(1250) + r);
       ASSERT_TRUE(p.entity_eligible(a));
       ASSERT_TRUE(p.entity_eligible(w));
       const bool cancels = feature == 1 && r == usec(500);
-      EXPECT_EQ(p.wakeup_preempt(w, a, t + usec(2500)), cancels) << "feature " << feature << " r " << r;
+      EXPECT_EQ(p.wakeup_preempt(w, a, kWake), cancels) << "feature " << feature << " r " << r;
       EXPECT_EQ(a.vprot == a.deadline, !cancels) << "feature " << feature << " r " << r;
       EXPECT_TRUE(p.verify());
     }
@@ -459,15 +461,9 @@ TEST(EevdfPolicy, PreemptShort_EqualSlicesNeverCancel) {
   k.preempt_short = 1;
   ASSERT_EQ(p.configure(k), errc::ok);
   task a = make(0), b = make(0), w = make(-10);
-  const sched_time t{};
-  p.enqueue(a, t, enqueue_flags::wakeup);
-  p.enqueue(b, t, enqueue_flags::wakeup);
-  p.set_next(b, t);
-  p.put_prev(b, t + msec(2));
-  p.set_next(a, t + msec(2));
-  p.enqueue(w, t + usec(2500), enqueue_flags::wakeup);
+  wake_beside_running_a(p, a, b, w);
   ASSERT_LT(w.deadline - a.deadline, 0);
-  EXPECT_FALSE(p.wakeup_preempt(w, a, t + usec(2500)));
+  EXPECT_FALSE(p.wakeup_preempt(w, a, kWake));
   EXPECT_EQ(a.vprot, a.deadline);
 }
 
@@ -633,17 +629,10 @@ TEST(EevdfPolicy, ParityMinSlice_AShorterWakeeIsPickedWithoutProtectionOrShrinks
     policy_t p;
     ASSERT_EQ(p.configure(knobs_617()), errc::ok);
     task a = make(0), b = make(0), w = make_sliced(0, r);
-    const sched_time t{};
-    p.enqueue(a, t, enqueue_flags::wakeup);
-    p.enqueue(b, t, enqueue_flags::wakeup);
-    const vtime start = a.vruntime;
-    p.set_next(b, t);
-    p.put_prev(b, t + msec(2));
-    p.set_next(a, t + msec(2));
+    const vtime start = wake_beside_running_a(p, a, b, w);
     ASSERT_EQ(a.vprot, a.deadline);
-    p.enqueue(w, t + usec(2500), enqueue_flags::wakeup);
     const bool earlier = r == usec(500);  // deadline 1.75 ms against a's 3 ms; 3.25 otherwise
-    EXPECT_EQ(p.wakeup_preempt(w, a, t + usec(2500)), earlier) << r;
+    EXPECT_EQ(p.wakeup_preempt(w, a, kWake), earlier) << r;
     if (earlier) {
       EXPECT_EQ(a.vprot, a.vruntime) << "cancel_protect_slice";
     } else {

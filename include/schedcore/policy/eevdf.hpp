@@ -99,7 +99,7 @@
 /// - The kernel's re-pick, knob `repick_keeps_vprot`: the kernel runs set_next_entity only for
 ///   a pick other than prev (pick_next_task_fair with FAIR_GROUP_SCHED, as distributions build;
 ///   put_prev_set_next_task in every 6.11+), so a task re-picked after its deadline renewed
-///   keeps vprot = its old deadline and RUN_TO_PARITY does not protect its new request. Here a
+///   keeps vprot = its old deadline and RUN_TO_PARITY does not protect the request that follows. Here a
 ///   re-pick is set_next of the task put_prev just put back, at the same instant.
 /// - 6.17 slice protection, knob `parity_min_slice` ("sched/fair: Limit run to parity to the
 ///   min slice of enqueued entities" and its series): at a pick vprot = min(deadline, v +

@@ -25,8 +25,11 @@
 # The knobs follow the kernel's defaults: a re-pick of prev keeps its slice protection (no
 # set_next_entity for prev, with FAIR_GROUP_SCHED as distributions build; every 6.11+); from
 # 6.12 delayed dequeue, PREEMPT_SHORT and PLACE_REL_DEADLINE; from 6.17 slice protection up to
-# the shortest queued slice; from 7.0 the lag clamp from the longest queued slice (also in
-# 2026's stable updates of 6.12 and 6.18, which the version number does not tell: --policy);
+# the shortest queued slice; from 6.18 the yield that forfeits the rest of the request; from
+# 6.19, and 6.18.33 on (the May 2026 stable update that took them back), 6.19's wakeup
+# preemption and the wakeup pick that finishes delayed dequeues; from 7.0 the lag clamp from
+# the longest queued slice (also in 2026's stable updates of 6.12 and 6.18, which the version
+# number does not tell: --policy);
 # base slice 0.75 ms (0.70 ms from 6.15), scaled by 1 + ilog2(min(online CPUs, 8)) (`cpus=`);
 # the tick from CONFIG_HZ (/proc/config.gz or /boot/config-*; 250 when neither says). The
 # kernel's sysctls are not read: a tuned kernel needs the knobs given by hand (--policy SPEC
@@ -111,6 +114,8 @@ native=build/release/examples/interbench_native
 
 release=$(uname -r)
 major=${release%%.*}; rest=${release#*.}; minor=${rest%%[!0-9]*}
+case $rest in *.*) patch=${rest#*.}; patch=${patch%%[!0-9]*} ;; *) patch="" ;; esac
+[ -n "$patch" ] || patch=0
 ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)
 hz=$({ zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$release" 2>/dev/null || true; } | sed -n 's/^CONFIG_HZ=\([0-9]*\)$/\1/p')
 hz_note=""
@@ -125,6 +130,10 @@ if [ -z "$policy" ]; then
     fi
     if [ "$major" -gt 6 ] || [ "$minor" -ge 15 ]; then slice=700us; fi
     if [ "$major" -gt 6 ] || [ "$minor" -ge 17 ]; then features+=",parity_min_slice=1"; fi
+    if [ "$major" -gt 6 ] || [ "$minor" -ge 18 ]; then features+=",yield_forfeit=1"; fi
+    if [ "$major" -gt 6 ] || [ "$minor" -ge 19 ] || { [ "$minor" -eq 18 ] && [ "$patch" -ge 33 ]; }; then
+      features+=",wakeup_619=1,wakeup_dequeue_delayed=1"
+    fi
     if [ "$major" -gt 6 ]; then features+=",max_slice_lag=1"; fi  # upstream in 2026 (stable backports: --policy)
     policy="eevdf:base_slice=$slice,cpus=$ncpu,$features"
   else

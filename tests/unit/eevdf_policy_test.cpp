@@ -665,6 +665,205 @@ TEST(EevdfPolicy, MaxSliceLag_TheClampFollowsTheLongestQueuedSlice) {
   }
 }
 
+// ---- 2025-2026: yield, the 6.19 wakeup path, the wakeup pick and delayed sleepers --------------
+
+// Commit 79104becf42b ("sched/fair: Forfeit vruntime on yield", 6.18): an eligible yielder
+// sets vruntime = deadline and asks for the next request from there; an ineligible one is left
+// alone. Set-up of wake_beside_running_a without the wakee: at 2.5 ms v_a = 0.5, v_b = 2,
+// V = 1.25 ms, a eligible with deadline 3 ms; later, at 4.5 ms, v_a = 2.5 > V = 2.25.
+TEST(EevdfPolicy, YieldForfeit_AnEligibleYielderGivesUpTheRestOfItsRequest) {
+  for (int knob = 0; knob <= 1; ++knob) {
+    for (bool eligible : {true, false}) {
+      policy_t p;
+      policy_t::knobs k = knobs_hz(1000);
+      k.base_slice = msec(3);
+      k.yield_forfeit = knob;
+      ASSERT_EQ(p.configure(k), errc::ok);
+      task a = make(0), b = make(0);
+      const sched_time t{};
+      p.enqueue(a, t, enqueue_flags::wakeup);
+      p.enqueue(b, t, enqueue_flags::wakeup);
+      const vtime start = a.vruntime;
+      p.set_next(b, t);
+      p.put_prev(b, t + msec(2));
+      p.set_next(a, t + msec(2));
+      const sched_time when = t + (eligible ? usec(2500) : usec(4500));
+      p.yield(a, when);
+      ASSERT_EQ(p.entity_eligible(a) || knob == 1, eligible || knob == 1);
+      if (knob == 1 && eligible) {
+        EXPECT_EQ(a.vruntime - start, msec(3)) << "vruntime = the old deadline";
+        EXPECT_EQ(a.deadline - start, msec(6));
+        EXPECT_EQ(p.avg_vruntime() - start, usec(2500)) << "V moves with it: (3 + 2) / 2 ms";
+      } else {
+        EXPECT_EQ(a.vruntime - start, eligible ? usec(500) : usec(2500)) << "knob " << knob;
+        EXPECT_EQ(a.deadline - start, knob == 1 ? msec(3) : msec(6)) << "6.6-6.17: the deadline moves a slice";
+      }
+      EXPECT_TRUE(p.verify());
+    }
+  }
+}
+
+// The commit's reproducer ("taskset -c 1 yield_loop & taskset -c 1 stress --cpu 1": the loop
+// yields for 5 s, then spins; vanilla left stress waiting up to 25 s). Each yield of a task
+// that hardly runs pushed its deadline a slice further while its vruntime stayed, and once it
+// spins RUN_TO_PARITY lets it run until its vruntime reaches that deadline. Here: 1 ms ticks,
+// the yielder runs 10 us per turn for 5 s, then both are hogs for 5 s; the hog's longest wait
+// in the second half is measured.
+std::int64_t yield_loop_then_spin(int forfeit) {
+  policy_t p;
+  policy_t::knobs k = knobs_hz(1000);
+  k.yield_forfeit = forfeit;
+  EXPECT_EQ(p.configure(k), errc::ok);
+  task y = make(0), s = make(0);
+  sched_time now{};
+  p.enqueue(y, now, enqueue_flags::wakeup);
+  p.enqueue(s, now, enqueue_flags::wakeup);
+  task* curr = p.pick_next(now);
+  p.set_next(*curr, now);
+  const sched_time spin_at = now + sec(5), end = now + sec(10);
+  sched_time s_left = now, next_tick = now + msec(1);
+  std::int64_t worst = 0;
+  auto switch_to_next = [&] {
+    p.put_prev(*curr, now);
+    if (curr == &s) s_left = now;
+    curr = p.pick_next(now);
+    p.set_next(*curr, now);
+    if (curr == &s && now >= spin_at) worst = std::max<std::int64_t>(worst, now - s_left);
+  };
+  while (now < end) {
+    if (curr == &y && now < spin_at && now + usec(10) < next_tick) {
+      now += usec(10);
+      p.yield(y, now);
+      switch_to_next();
+      continue;
+    }
+    now = next_tick;
+    next_tick += msec(1);
+    if (p.tick(*curr, now)) switch_to_next();
+  }
+  if (curr == &y) worst = std::max<std::int64_t>(worst, now - s_left);
+  EXPECT_TRUE(p.verify());
+  return worst;
+}
+
+TEST(EevdfPolicy, YieldForfeit_AYieldLoopNoLongerStarvesAHogOnceItSpins) {
+  const std::int64_t before = yield_loop_then_spin(0), after = yield_loop_then_spin(1);
+  EXPECT_GT(before, sec(1)) << "6.6-6.17: the spinning yielder runs off its pushed-back deadline";
+  EXPECT_LE(after, msec(2)) << "6.18: a slice (0.75 ms) at a time, each ending at the next tick";
+}
+
+// 6.19 check_preempt_wakeup_fair (e837456fdca8 with NEXT_BUDDY off; 15257cc2f905 reverted its
+// forced preemption of an ineligible waker): "Ignore wakee preemption on WF_FORK", unless
+// PREEMPT_SHORT applies. a (3 ms) runs with b (nice 10) queued at a 0.5 ms custom slice, so
+// 6.17 protects a only for 0.5 ms; at 1 ms a is past it and ineligible (V = 1024 x 1 ms / 1134
+// = 0.90 ms), and a wakee at nice -10 placed at V asks for the earliest deadline, 0.90 + 3 x
+// 1024 / 9548 = 1.22 ms (b's is 0.5 x 1024 / 110 = 4.65 ms): a fresh pick returns it.
+TEST(EevdfPolicy, Wakeup619_AForkDoesNotPreemptUnlessItsSliceIsShorter) {
+  for (int knob = 0; knob <= 1; ++knob) {
+    for (bool fork : {false, true}) {
+      for (duration_ns wakee_slice : {duration_ns{0}, usec(500)}) {
+        policy_t p;
+        policy_t::knobs k = knobs_617();
+        k.wakeup_619 = knob;
+        ASSERT_EQ(p.configure(k), errc::ok);
+        task a = make(0), b = make_sliced(10, usec(500)), w = make_sliced(-10, wakee_slice);
+        sched_time t{};
+        p.enqueue(a, t, enqueue_flags::wakeup);
+        p.enqueue(b, t, enqueue_flags::wakeup);
+        p.set_next(a, t);
+        t += msec(1);
+        ASSERT_TRUE(p.tick(a, t)) << "a's protection (0.5 ms) is over";
+        p.enqueue(w, t, fork ? enqueue_flags::initial : enqueue_flags::wakeup);
+        const bool shorter = wakee_slice != 0;
+        const bool want = !(knob == 1 && fork && !shorter);
+        EXPECT_EQ(p.wakeup_preempt(w, a, t), want) << "knob " << knob << " fork " << fork << " shorter " << shorter;
+        EXPECT_TRUE(p.verify());
+      }
+    }
+  }
+}
+
+// 6.19: update_protect_slice follows every wakeup that does not preempt, where 6.17 ran it
+// only for a shorter wakee. a is picked with nothing shorter queued (protected to its 3 ms
+// deadline); c, with a 0.5 ms slice, then arrives without a wakeup check (a migration's
+// enqueue); w, at a's slice and later deadline, wakes at 0.25 ms and does not preempt: 6.19
+// shrinks a's protection to v_a + 0.5 ms, 6.17 leaves it.
+TEST(EevdfPolicy, Wakeup619_AWakeupThatDoesNotPreemptShrinksTheProtection) {
+  for (int knob = 0; knob <= 1; ++knob) {
+    policy_t p;
+    policy_t::knobs k = knobs_617();
+    k.wakeup_619 = knob;
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task a = make(0), b = make(0), c = make_sliced(0, usec(500)), w = make(0);
+    sched_time t{};
+    p.enqueue(a, t, enqueue_flags::wakeup);
+    p.enqueue(b, t, enqueue_flags::wakeup);
+    p.set_next(a, t);
+    ASSERT_EQ(a.vprot, a.deadline);
+    p.enqueue(c, t, enqueue_flags::migrated);
+    t += usec(250);
+    p.enqueue(w, t, enqueue_flags::wakeup);
+    EXPECT_FALSE(p.wakeup_preempt(w, a, t));
+    EXPECT_EQ(a.vprot - a.vruntime, knob == 1 ? usec(500) : a.deadline - a.vruntime) << "knob " << knob;
+    EXPECT_TRUE(p.verify());
+  }
+  policy_t p;  // the 6.19 path is written on 6.17's protection: refused alone, nothing changed
+  policy_t::knobs k = knobs_hz(1000);
+  k.wakeup_619 = 1;
+  EXPECT_EQ(p.configure(k), errc::invalid_argument);
+  EXPECT_EQ(p.config().wakeup_619, 0);
+}
+
+// Commit ac8e69e69363 ("Fix wakeup_preempt_fair() vs delayed dequeue", 2026): the wakeup's pick
+// is pick_next_entity(), which finishes the dequeue of a delayed sleeper it returns (eligible by
+// then) and picks again. a (1 ms slice) runs 0.9 ms and blocks in debt: delayed. b runs
+// 0.95 ms (inside 6.17's protection, which a's 1 ms slice sets); then v_a = 0.9 <= V = 0.925,
+// a's deadline (1 ms) is the earliest, and b is ineligible. w wakes at V with deadline V + 3 ms:
+// the first pick is a, the second, once a is gone, w.
+TEST(EevdfPolicy, WakeupDequeueDelayed_TheWakeupPickFinishesADelayedSleepersDequeue) {
+  for (int v617 = 0; v617 <= 1; ++v617) {
+    for (int knob = 0; knob <= 1; ++knob) {
+      policy_t p;
+      policy_t::knobs k = v617 != 0 ? knobs_617() : knobs_hz(1000);
+      k.base_slice = msec(3);
+      k.delay_dequeue = 1;
+      k.wakeup_dequeue_delayed = knob;
+      ASSERT_EQ(p.configure(k), errc::ok);
+      task a = make_sliced(0, msec(1)), b = make(0), w = make(0);
+      sched_time t{};
+      p.enqueue(a, t, enqueue_flags::wakeup);
+      p.enqueue(b, t, enqueue_flags::wakeup);
+      p.set_next(a, t);
+      t += usec(900);
+      p.dequeue(a, t, dequeue_flags::sleep);
+      ASSERT_TRUE(a.delayed);
+      p.set_next(b, t);
+      t += usec(950);
+      p.enqueue(w, t, enqueue_flags::wakeup);
+      ASSERT_TRUE(p.entity_eligible(a));
+      ASSERT_FALSE(p.entity_eligible(b));
+      EXPECT_EQ(p.wakeup_preempt(w, b, t), knob == 1) << "v617 " << v617 << " knob " << knob;
+      EXPECT_EQ(a.delayed, knob == 0) << "the wakeup's pick finished a's dequeue";
+      EXPECT_EQ(a.on_rq, knob == 0);
+      EXPECT_TRUE(p.verify());
+    }
+  }
+}
+
+// Commit 3da56dc063cd (2026): a fork starts with no relative deadline, whatever its entity held.
+TEST(EevdfPolicy, TaskNewClearsAStaleRelativeDeadline) {
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_hz(1000)), errc::ok);
+  task child = make(0);
+  child.rel_deadline = true;
+  child.deadline = vtime{static_cast<std::uint64_t>(sec(1000))};
+  p.task_new(child, nullptr, sched_time{});
+  p.enqueue(child, sched_time{}, enqueue_flags::initial);
+  EXPECT_FALSE(child.rel_deadline);
+  EXPECT_EQ(child.deadline - child.vruntime, usec(375)) << "half a 0.75 ms request (PLACE_DEADLINE_INITIAL)";
+  EXPECT_TRUE(p.verify());
+}
+
 #ifdef SCHEDCORE_TEST_HAVE_INT128  // 128-bit brute force: 64-bit hosts only (the -m32 build skips it)
 // ---- differential: pick == brute-force EEVDF ----------------------------------------------------
 
@@ -735,7 +934,8 @@ bool brute_short(const std::vector<task*>& queued, const task& w, const task& c)
 // save/restore (a relative deadline, scaled by the weights). With `v617` as well: 6.17's slice
 // protection (set at every pick that is not a re-pick, shrunk or cancelled at wakeups) and
 // re-picks that keep it, each checked against its formula.
-void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool complete = false, bool v617 = false) {
+void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool complete = false, bool v617 = false,
+                  bool v619 = false) {
   std::mt19937_64 rng(seed);
   policy_t p;
   policy_t::knobs k = knobs_hz(1000);
@@ -745,8 +945,12 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
   k.place_rel_deadline = complete ? 1 : 0;
   k.parity_min_slice = v617 ? 1 : 0;
   k.repick_keeps_vprot = v617 ? 1 : 0;
+  k.wakeup_619 = v619 ? 1 : 0;
+  k.wakeup_dequeue_delayed = v619 ? 1 : 0;
+  k.yield_forfeit = v619 ? 1 : 0;
   ASSERT_EQ(p.configure(k), errc::ok);
   std::uint64_t picks_checked = 0, repicks = 0, shrinks = 0;
+  std::uint64_t forks_held = 0, wakeup_dequeues = 0, forfeits = 0, plain_shrinks = 0;
   constexpr std::size_t kTasks = 48;
   std::vector<task> tasks(kTasks);
   auto random_runtime = [&]() -> duration_ns {
@@ -772,7 +976,8 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
         p.enqueue(t, now, enqueue_flags::wakeup);  // requeue in place (or at zero lag)
         ++delayed_wakeups;
       } else if (!t.on_rq) {
-        p.enqueue(t, now, (rng() % 8 == 0) ? enqueue_flags::initial : enqueue_flags::wakeup);
+        const bool fork = rng() % 8 == 0;
+        p.enqueue(t, now, fork ? enqueue_flags::initial : enqueue_flags::wakeup);
         if (complete && curr != nullptr) {
           if (p.tick(*curr, now)) {  // charged first, so the brute force reads what the hook will
             p.put_prev(*curr, now);
@@ -785,15 +990,31 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
             const bool cancel = v617 ? shorter : brute_short(q, t, *curr) && curr->vprot == curr->deadline;
             const vtime old_vprot = curr->vprot;
             const vtime want_vprot = cancel && !v617 ? curr->deadline + 1 : curr->vprot;
-            const task* want = v617 ? brute_pick(q, curr, parity != 0, true, !shorter) : nullptr;
+            // 6.19: a fork that is not shorter is not judged at all.
+            const bool judged = !(v619 && fork && !shorter);
+            const task* want = v617 && judged ? brute_pick(q, curr, parity != 0, true, !shorter) : nullptr;
+            std::vector<task*> finished;  // wakeup_dequeue_delayed: delayed picks leave, the pick repeats
+            while (v619 && want != nullptr && want->delayed) {
+              finished.push_back(const_cast<task*>(want));
+              q.erase(std::find(q.begin(), q.end(), want));
+              want = brute_pick(q, curr, parity != 0, true, !shorter);
+            }
             const bool preempted = p.wakeup_preempt(t, *curr, now);
-            if (!v617) {
+            for (const task* x : finished) {
+              ASSERT_FALSE(x->on_rq) << "step " << step;
+              ++wakeup_dequeues;
+            }
+            if (!judged) {
+              ASSERT_FALSE(preempted) << "step " << step;
+              ASSERT_EQ(curr->vprot, old_vprot) << "step " << step;
+              ++forks_held;
+            } else if (!v617) {
               ASSERT_EQ(curr->vprot, want_vprot) << "step " << step;
               want = brute_pick(q, curr, parity != 0);
             } else if (preempted) {  // cancel_protect_slice when the shorter wakee won
               const bool guarded = static_cast<std::int64_t>(curr->vruntime.ns() - old_vprot.ns()) < 0;
               ASSERT_EQ(curr->vprot, shorter && guarded ? curr->vruntime : old_vprot) << "step " << step;
-            } else if (shorter && parity != 0) {  // update_protect_slice: min(vprot, v + shortest slice)
+            } else if ((shorter || v619) && parity != 0) {  // update_protect_slice: min(vprot, v + shortest slice)
               duration_ns r = curr->slice;
               for (const task* x : q) r = std::min(r, x->slice);
               const std::int64_t bound = r * 1024 / static_cast<std::int64_t>(curr->weight);
@@ -802,6 +1023,7 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
               ASSERT_TRUE(old_off <= bound - 2 ? got == old_off : near(got, std::min(old_off, bound)))
                   << "step " << step << " got " << got << " old " << old_off << " bound " << bound;
               shrinks += got < old_off ? 1u : 0u;
+              plain_shrinks += got < old_off && !shorter ? 1u : 0u;
             } else {
               ASSERT_EQ(curr->vprot, old_vprot) << "step " << step;
             }
@@ -853,7 +1075,25 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
         }
       }
     } else if (op == 8) {
-      if (curr != nullptr) p.yield(*curr, now);
+      if (curr != nullptr) {
+        // yield_forfeit: an eligible curr's vruntime jumps to its deadline, the next request
+        // starts there (judged after the charge the yield makes first).
+        if (v619) (void)p.tick(*curr, now);
+        std::vector<task*> q;
+        for (task& x : tasks)
+          if (x.on_rq) q.push_back(&x);
+        const bool forfeit = v619 && q.size() > 1 && brute_eligible(q, *curr);
+        const vtime v0 = curr->vruntime, d0 = curr->deadline;
+        p.yield(*curr, now);
+        if (v619) {
+          ASSERT_EQ(curr->vruntime, forfeit ? d0 : v0) << "step " << step;
+          if (forfeit) {
+            ASSERT_TRUE(near(curr->deadline - d0, curr->slice * 1024 / static_cast<std::int64_t>(curr->weight)))
+                << "step " << step;
+            ++forfeits;
+          }
+        }
+      }
       if (complete && t.on_rq && !t.delayed && &t != curr) {  // a renice around a save/restore
         const s64 rel = t.deadline - t.vruntime;
         const u32 old_w = t.weight;
@@ -912,6 +1152,14 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
     EXPECT_GT(short_preemptions, 10u);
     EXPECT_GT(renices, 1000u);
   }
+  if (v619) {  // and 6.19's, with the yield and wakeup-pick fixes
+    EXPECT_GT(forks_held, 100u);
+    EXPECT_GT(wakeup_dequeues, 10u);
+    EXPECT_GT(forfeits, 100u);
+    if (parity != 0) {
+      EXPECT_GT(plain_shrinks, 0u);
+    }
+  }
   if (v617) {  // and 6.17's
     EXPECT_GT(picks_checked, 1000u);
     EXPECT_GT(repicks, 100u);
@@ -934,6 +1182,10 @@ TEST(EevdfPolicy, PickAndWakeupPreemptionEqualBruteForceWithCustomSlicesAndAll61
 TEST(EevdfPolicy, PickWakeupAndProtectionEqualBruteForceWith617SliceProtection) {
   differential(0x5eed0007, 1, 100000, 1, true, true);
   differential(0x5eed0008, 0, 100000, 0, true, true);
+}
+TEST(EevdfPolicy, PickWakeupProtectionAndYieldEqualBruteForceWith619WakeupsAnd2026Fixes) {
+  differential(0x5eed0009, 1, 100000, 1, true, true, true);
+  differential(0x5eed000a, 0, 100000, 1, true, true, true);
 }
 
 // ---- delayed dequeue (DELAY_DEQUEUE + DELAY_ZERO, Linux 6.12+) -----------------------------

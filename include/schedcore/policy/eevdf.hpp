@@ -109,16 +109,37 @@
 ///   vprot = v, if the wakee wins; else shrunk to v + the shortest queued slice).
 /// - Max-slice lag clamp, knob `max_slice_lag` (commit 6e3c0a4e1ad1, 2026, also in that year's
 ///   stable 6.12.y/6.18.y): ±calc_delta_fair(longest queued slice + TICK_NSEC).
+/// - Yield, knob `yield_forfeit` (commit 79104becf42b, 6.18; stable 6.12.y): an eligible
+///   yielder's vruntime jumps to its deadline and its next request starts there; an ineligible
+///   one keeps everything. Before it, a yield only pushed the deadline a slice further, so a
+///   task that yields in a loop piled up deadline it later ran off under RUN_TO_PARITY (the
+///   commit's reproducer: a hog kept waiting 25 s).
+/// - 6.19 wakeup preemption, knob `wakeup_619` (commit e837456fdca8 with NEXT_BUDDY off, as
+///   4f70f106bca1 left it, and without the forced preemption 15257cc2f905 reverted; also in
+///   6.18.33+): a fork (`enqueue(initial)` then `wakeup_preempt`) or a still-delayed wakee does
+///   not preempt unless PREEMPT_SHORT applies, and every wakeup that does not preempt shrinks
+///   curr's protection to the shortest queued slice (6.17 did so for a shorter wakee only).
+///   Written on 6.17's protection: refused without `parity_min_slice`.
+/// - The wakeup's pick and delayed sleepers, knob `wakeup_dequeue_delayed` (commit
+///   ac8e69e69363, 2026; 7.1 and 6.18.33+): the pick a wakeup is judged by finishes the dequeue
+///   of a delayed sleeper it returns and picks again, as pick_next does; without it a delayed
+///   sleeper could win that pick and keep the wakee from preempting. A fork's entity never
+///   inherits a relative deadline (commit 3da56dc063cd, applied unconditionally).
 /// - The shortest and longest queued slice (the kernel's min_slice/max_slice augments): tasks
 ///   with a custom slice sit in a small index by slice (eevdf_slice_link, touched only at their
 ///   enqueue and dequeue), the others count at the base slice in force. O(1) and O(log n).
 /// - Features as knobs: RUN_TO_PARITY, PLACE_LAG, PLACE_DEADLINE_INITIAL and WAKEUP_PREEMPTION,
 ///   all on as in 6.6–6.11; DELAY_DEQUEUE with DELAY_ZERO, PREEMPT_SHORT and PLACE_REL_DEADLINE
-///   (6.12+), the re-pick, the 6.17 protection and the max-slice clamp: off by default, so that
+///   (6.12+), the re-pick, the 6.17 protection, the max-slice clamp, the 6.18 yield, 6.19's
+///   wakeups and the wakeup pick's dequeue: off by default, so that
 ///   the default replays 6.6–6.11 (built without FAIR_GROUP_SCHED). With them all off the cycle
 ///   pays about 6 instructions for their tests (callgrind guard at N = 8: 292.9 -> 298.7).
-/// - Omissions: group scheduling, NEXT_BUDDY (off by default), PICK_BUDDY and 6.19's buddy
-///   rework, hrtick, and
+/// - Omissions: group scheduling, NEXT_BUDDY and PICK_BUDDY with 6.19's WF_SYNC rules
+///   (NEXT_BUDDY is off by default in every release, and without cgroups only it and yield_to
+///   set the buddy), yield_to, 7.1's
+///   cap on a delayed sleeper's negative lag ("Prevent negative lag increase during delayed
+///   dequeue" and its fix c5cd6fd75b6a), 2026's rework of avg_vruntime around zero_vruntime,
+///   hrtick, and
 ///   SMP (migration keeps lag through dequeue(migrating)/enqueue(migrated), which is what
 ///   6.6's cross-rq placement by lag does). Nothing here is reconstructed [R]: every rule is
 ///   from §3 of the reference or from the kernel commits named above (and the custom-slice
@@ -233,6 +254,9 @@ class eevdf_policy {
     s64 repick_keeps_vprot = 0;      ///< a task picked again right after put_prev keeps its protection (the kernel skips set_next_entity)
     s64 parity_min_slice = 0;        ///< 6.17+ slice protection: up to the shortest queued slice; resched when it ends
     s64 max_slice_lag = 0;           ///< lag clamp calc_delta_fair(max queued slice + TICK_NSEC) (commit 6e3c0a4e1ad1, 2026)
+    s64 yield_forfeit = 0;           ///< sched_yield() forfeits the rest of an eligible request (commit 79104becf42b, 6.18)
+    s64 wakeup_619 = 0;              ///< 6.19 wakeup preemption: a fork never preempts unless shorter; every wakeup that does not preempt shrinks the protection (needs parity_min_slice)
+    s64 wakeup_dequeue_delayed = 0;  ///< the wakeup's pick finishes the delayed dequeues it meets and picks again (commit ac8e69e69363, 2026)
   };
   /// Bounds and meaning of each knob.
   static constexpr knob_info<knobs> knob_table[] = {
@@ -258,18 +282,31 @@ class eevdf_policy {
        "Linux 6.17+ slice protection: up to the shortest queued slice, updated at wakeups, resched once it runs out"},
       {"max_slice_lag", knob_unit::flag, &knobs::max_slice_lag, 0, 1,
        "lag clamp from the longest queued slice plus a tick (commit 6e3c0a4e1ad1, 2026; stable 6.12.y/6.18.y)"},
+      {"yield_forfeit", knob_unit::flag, &knobs::yield_forfeit, 0, 1,
+       "sched_yield() of an eligible task forfeits the rest of its request: vruntime = deadline (commit 79104becf42b, "
+       "Linux 6.18; stable 6.12.y)"},
+      {"wakeup_619", knob_unit::flag, &knobs::wakeup_619, 0, 1,
+       "Linux 6.19 wakeup preemption (commits e837456fdca8 and 15257cc2f905, NEXT_BUDDY off; 6.18.33+): a fork does not "
+       "preempt unless its slice is shorter; a wakeup that does not preempt shrinks curr's protection. Needs "
+       "parity_min_slice=1"},
+      {"wakeup_dequeue_delayed", knob_unit::flag, &knobs::wakeup_dequeue_delayed, 0, 1,
+       "a wakeup's preemption pick finishes the delayed dequeues it meets and picks again (commit ac8e69e69363, 2026; "
+       "Linux 7.1, 6.18.33+)"},
   };
 
   /// Validates and installs knobs; on error nothing changes. New slices apply at each
   /// entity's next request.
   errc configure(const knobs& k) noexcept {
     if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
+    // 6.19's wakeup path is written on 6.17's protection (update/cancel_protect_slice).
+    if (k.wakeup_619 != 0 && k.parity_min_slice == 0) return errc::invalid_argument;
     knobs_ = k;
     base_slice_ = effective_base_slice(k);
     tick_ns_ = tick_nsec(k.hz);
     slow_paths_ = static_cast<u8>(((k.preempt_short | k.parity_min_slice) != 0 ? slow_protection_end : 0) |
                                   ((k.repick_keeps_vprot | k.parity_min_slice) != 0 ? slow_set_next : 0));
     repick_ = nullptr;
+    forked_ = nullptr;
     return errc::ok;
   }
   /// The knobs in force.
@@ -326,6 +363,8 @@ class eevdf_policy {
   /// *still delayed* (flags `restore` or `migrated`; any other enqueue of it is a misuse).
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     eevdf_entity& e = E(t);
+    // The wakeup check that follows an initial enqueue is wake_up_new_task's (WF_FORK).
+    forked_ = has(flags, enqueue_flags::initial) ? &t : nullptr;
     if (e.delayed && e.on_rq) {
       requeue_delayed(t, now);
       return;
@@ -377,6 +416,7 @@ class eevdf_policy {
     sub_sums(e);  // curr is in the sums too
     slice_leave(e);
     if (repick_ == &t) repick_ = nullptr;
+    if (forked_ == &t) forked_ = nullptr;
     e.on_rq = false;
     --nr_running_;
     if (e.delayed) --nr_delayed_;  // still marked: it returns delayed
@@ -443,15 +483,18 @@ class eevdf_policy {
     return take_resched();
   }
   /// SCHED_IDLE curr yields to any non-idle wakee; BATCH/IDLE wakees never preempt; otherwise
-  /// the wakee preempts iff a fresh pick (after charging curr) returns it.
+  /// the wakee preempts iff a fresh pick (after charging curr) returns it. A check right after
+  /// `enqueue(initial)` of `woken` is a fork's (WF_FORK), which `wakeup_619` treats apart.
   bool wakeup_preempt(Task& woken, Task& curr, sched_time now) noexcept {
+    const bool fork = &woken == forked_;
+    forked_ = nullptr;
     if (&woken == &curr) return false;
     update_curr(now);
     if (take_resched()) return true;
     const eevdf_entity& we = E(woken);
     if (E(curr).kind == sched_kind::idle && we.kind != sched_kind::idle) return true;
     if (we.kind != sched_kind::normal || knobs_.wakeup_preemption == 0) return false;
-    if (knobs_.parity_min_slice != 0) return wakeup_preempt_617(woken, curr);
+    if (knobs_.parity_min_slice != 0) return wakeup_preempt_617(woken, curr, fork, now);
     // PREEMPT_SHORT (6.12, commit 85e511df3cec): an eligible wakee with a shorter slice than
     // curr, and an earlier deadline or an ineligible curr, cancels curr's RUN_TO_PARITY
     // protection, even if the pick below does not return the wakee.
@@ -459,7 +502,7 @@ class eevdf_policy {
     if (knobs_.preempt_short != 0 && we.slice < ce.slice && vruntime_eligible(we.vruntime) &&
         (we.deadline < ce.deadline || !vruntime_eligible(ce.vruntime)) && ce.vprot == ce.deadline)
       ce.vprot = ce.deadline + 1;
-    return pick_eevdf() == &woken;
+    return wakeup_pick(true, now) == &woken;
   }
   /// Queued tasks including a running one, not counting delayed sleepers.
   usize nr_runnable() const noexcept { return nr_running_ - nr_delayed_; }
@@ -468,16 +511,32 @@ class eevdf_policy {
   /// `enqueue(restore|migrated)` that brings it back.)
   bool delayed(const Task& t) const noexcept { return E(t).delayed; }
   /// sched_yield(): curr's deadline moves one virtual slice later (nothing if it is alone).
+  /// With `yield_forfeit` (6.18+), an eligible curr also gives up the rest of its request: its
+  /// vruntime jumps to its deadline, whose next request starts there; an ineligible curr keeps
+  /// everything (the kernel's guard against a yield loop running vruntime away).
   void yield(Task& curr, sched_time now) noexcept {
     if (&curr != curr_ || nr_running_ <= 1) return;
     update_curr(now);
     eevdf_entity& e = E(curr);
-    e.deadline += static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(e.slice), e));
+    const vtime next = e.deadline + static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(e.slice), e));
+    if (knobs_.yield_forfeit == 0) {
+      e.deadline = next;
+      return;
+    }
+    if (!vruntime_eligible(e.vruntime)) return;
+    // curr stays in the weighted sums: its term moves with its vruntime (deadline > vruntime
+    // after the charge, which renews a used-up request).
+    sum_w_vruntime_ += (e.deadline - e.vruntime) * static_cast<s64>(e.weight);
+    e.vruntime = e.deadline;
+    e.deadline = next;
+    update_min_vruntime();
   }
-  /// Fork: the child starts with zero lag (its first request is halved at the initial enqueue).
+  /// Fork: the child starts with zero lag (its first request is halved at the initial enqueue)
+  /// and an absolute deadline to come (no relative one inherited: commit 3da56dc063cd).
   void task_new(Task& child, Task*, sched_time) noexcept {
     eevdf_entity& e = E(child);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    e.rel_deadline = false;
     e.vlag = 0;
     e.sum_exec_runtime = 0;
     e.prev_sum_exec_runtime = 0;
@@ -679,18 +738,37 @@ class eevdf_policy {
   // 6.17+ check_preempt_wakeup_fair: a wakee with a shorter slice is judged by a pick that
   // ignores curr's protection (and cancels it if it wins); otherwise, under RUN_TO_PARITY,
   // curr's protection shrinks to the shortest queued slice from now.
-  bool wakeup_preempt_617(Task& woken, Task& curr) noexcept {
+  // 6.19 (`wakeup_619`; e837456fdca8 with NEXT_BUDDY off, less the forced preemption that
+  // 15257cc2f905 reverted): a fork, or a wakee still delayed (a migration's check), does not
+  // preempt unless its slice is shorter, and the shrink follows every wakeup that does not
+  // preempt, not only a shorter one's.
+  bool wakeup_preempt_617(Task& woken, Task& curr, bool fork, sched_time now) noexcept {
     eevdf_entity& ce = E(curr);
     const bool shorter = knobs_.preempt_short != 0 && E(woken).slice < ce.slice;
-    if (pick_eevdf(!shorter) == &woken) {
+    const bool v619 = knobs_.wakeup_619 != 0;
+    if (v619 && !shorter && (fork || E(woken).delayed)) return false;
+    if (wakeup_pick(!shorter, now) == &woken) {
       if (shorter && ce.vruntime < ce.vprot) ce.vprot = ce.vruntime;
       return true;
     }
-    if (shorter && knobs_.run_to_parity != 0) {
+    if ((shorter || v619) && knobs_.run_to_parity != 0) {
       const duration_ns q = queued_slice_min();
       ce.vprot = earlier_of(ce.vprot, ce.vruntime + static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(q), ce)));
     }
     return false;
+  }
+  // The pick a wakeup is judged by. With `wakeup_dequeue_delayed` (commit ac8e69e69363, "Fix
+  // wakeup_preempt_fair() vs delayed dequeue"), as pick_next_entity(): a delayed sleeper it
+  // returns is eligible, so its dequeue is finished there and the pick is made again; without,
+  // a delayed sleeper may win the pick and the wakee does not preempt.
+  Task* wakeup_pick(bool protect, sched_time now) noexcept {
+    Task* t = pick_eevdf(protect);
+    if (knobs_.wakeup_dequeue_delayed == 0) return t;
+    while (t != nullptr && E(*t).delayed) {
+      finish_delayed_dequeue(*t, now);
+      t = pick_eevdf(protect);
+    }
+    return t;
   }
   // The custom-slice index: a queued task with its own slice is in it, keyed by that slice.
   void slice_join(eevdf_entity& e) noexcept {
@@ -812,6 +890,7 @@ class eevdf_policy {
   tree_type tree_{};                                          ///< queued entities by deadline (not curr)
   slice_index slices_{};                                      ///< queued entities with a custom slice, by slice
   Task* repick_ = nullptr;                                    ///< the task put_prev last put back (a re-pick if set_next takes it next)
+  Task* forked_ = nullptr;                                    ///< the task enqueue(initial) queued last, until the next enqueue (WF_FORK)
   sched_time repick_at_{};                                    ///< when it was put back
   static constexpr u8 slow_protection_end = 1;                ///< slow_paths_: update_curr checks for the end of protection
   static constexpr u8 slow_set_next = 2;                      ///< slow_paths_: set_next goes through protect_on_pick

@@ -700,9 +700,12 @@ inline std::vector<family_def> builtin_families() {
       {"interbench", "interbench 0.31 matrix: latency, % desired CPU, % deadlines met", with({"o1", "sd", "cfs"})},
       {"massive-intr", "Takeuchi's massive_intr (2007): N processes 'work 8 ms, sleep 1 ms'; fair = equal CPU",
        with({"o1", "sd", "cfs2007"})},
-      {"eevdf-slices", "Linux 6.12+ per-task slices: cyclictest (500 us) against massive_intr (100 ms): 6.12 without and with PREEMPT_SHORT, 6.17+, and cfs (which ignores them)",
+      {"eevdf-slices", "Linux 6.12+ per-task slices: cyclictest (500 us) against massive_intr (100 ms): 6.12 without and with PREEMPT_SHORT, 6.17+, 6.19+ (and 6.18.33+: 2026's wakeup fixes), and cfs (which ignores them)",
        {"eevdf:delay_dequeue=1,place_rel_deadline=1,preempt_short=0", "eevdf:delay_dequeue=1,place_rel_deadline=1,preempt_short=1",
-        "eevdf:delay_dequeue=1,place_rel_deadline=1,preempt_short=1,repick_keeps_vprot=1,parity_min_slice=1", "cfs"}},
+        "eevdf:delay_dequeue=1,place_rel_deadline=1,preempt_short=1,repick_keeps_vprot=1,parity_min_slice=1",
+        "eevdf:delay_dequeue=1,place_rel_deadline=1,preempt_short=1,repick_keeps_vprot=1,parity_min_slice=1,yield_forfeit=1,"
+        "wakeup_619=1,wakeup_dequeue_delayed=1",
+        "cfs"}},
   };
 }
 

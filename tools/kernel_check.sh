@@ -218,10 +218,20 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
   echo
   echo "custom slices: 5 massive_intr (100 ms slice) + 5 cyclictest (500 us slice), unpinned on $allowed CPU(s), $duration s;"
   echo "  'none' is the same without sched_runtime; schedsim: eevdf-slices/{custom,none} under $policy --cpus $allowed"
-  printf '%-7s | %-44s | %-44s
-' "" "kernel (slices_native; median of $runs by cyclictest delay)" "schedsim"
-  printf '%-7s | %9s %9s %10s %12s | %9s %9s %10s %12s
-' slices "cyc avg" "cyc sum" "intr sw" "intr sum" "cyc avg" "cyc sum" "intr sw" "intr sum"
+  echo "  schedsim twice: the default machine (2007's: 2 us per switch, a 100 us cache refill) and today's (1 us, no refill)"
+  printf '%-7s | %-44s | %-44s | %-44s\n' "" "kernel (slices_native; median of $runs by cyclictest delay)" "schedsim" \
+    "schedsim --cs-cost 1us --refill 0"
+  printf '%-7s | %9s %9s %10s %12s | %9s %9s %10s %12s | %9s %9s %10s %12s\n' slices "cyc avg" "cyc sum" "intr sw" \
+    "intr sum" "cyc avg" "cyc sum" "intr sw" "intr sum" "cyc avg" "cyc sum" "intr sw" "intr sum"
+  # The model's books, as the kernel's: delay = time runnable but waiting; avg = per time run.
+  model_row() {  # VARIANT [schedsim options...]
+    local variant=$1; shift
+    "$sim" run --scenario "eevdf-slices/$variant" --policy "$policy" --cpus "$allowed" --hz "$hz" \
+      --duration "${duration}s" --no-host-timing --format csv "$@" |
+      awk -F, 'NR > 1 {sub(/^"[^"]*"/, "policy")}  # the quoted policy spec has commas in it
+               NR > 1 && $3 ~ /^cyclictest-/ {cw += $6; cs += $7} NR > 1 && $3 ~ /^intr-/ {iw += $6; is += $7}
+               END {printf "%.3f %.3f %d %.3f\n", cs ? cw / cs / 1e6 : 0, cw / 1e9, is, iw / 1e9}'
+  }
   for variant in custom none; do
     args=(--duration "$duration")
     [ "$variant" = none ] && args+=(--intr-slice 0 --cyclic-slice 0)
@@ -231,12 +241,8 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
       rows+="$(printf '%s\n' "$out" | awk '$1 == "cyclictest" {c = $3 " " $4} $1 == "intr" {i = $2 " " $3} END {print c, i}')"$'\n'
     done
     krow=$(printf '%s' "$rows" | sort -g -k2,2 | sed -n "$(( (runs + 1) / 2 ))p")
-    # The model's books, as the kernel's: delay = time runnable but waiting; avg = per time run.
-    srow=$("$sim" run --scenario "eevdf-slices/$variant" --policy "$policy" --cpus "$allowed" --hz "$hz" \
-             --duration "${duration}s" --no-host-timing --format csv |
-           awk -F, 'NR > 1 {sub(/^"[^"]*"/, "policy")}  # the quoted policy spec has commas in it
-                    NR > 1 && $3 ~ /^cyclictest-/ {cw += $6; cs += $7} NR > 1 && $3 ~ /^intr-/ {iw += $6; is += $7}
-                    END {printf "%.3f %.3f %d %.3f\n", cs ? cw / cs / 1e6 : 0, cw / 1e9, is, iw / 1e9}')
-    printf '%-7s | %9s %9s %10s %12s | %9s %9s %10s %12s\n' "$variant" $krow $srow
+    srow=$(model_row "$variant")
+    mrow=$(model_row "$variant" --cs-cost 1us --refill 0)
+    printf '%-7s | %9s %9s %10s %12s | %9s %9s %10s %12s | %9s %9s %10s %12s\n' "$variant" $krow $srow $mrow
   done
 fi

@@ -218,9 +218,9 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
   echo
   echo "custom slices: 5 massive_intr (100 ms slice) + 5 cyclictest (500 us slice), unpinned on $allowed CPU(s), $duration s;"
   echo "  'none' is the same without sched_runtime; schedsim: eevdf-slices/{custom,none} under $policy --cpus $allowed"
-  echo "  schedsim twice: the default machine (2007's: 2 us per switch, a 100 us cache refill) and today's (1 us, no refill)"
+  echo "  schedsim twice: 2 us per switch (the default machine) and 1 us (the scenario gives these programs no cache refill)"
   printf '%-7s | %-44s | %-44s | %-44s\n' "" "kernel (slices_native; median of $runs by cyclictest delay)" "schedsim" \
-    "schedsim --cs-cost 1us --refill 0"
+    "schedsim --cs-cost 1us"
   printf '%-7s | %9s %9s %10s %12s | %9s %9s %10s %12s | %9s %9s %10s %12s\n' slices "cyc avg" "cyc sum" "intr sw" \
     "intr sum" "cyc avg" "cyc sum" "intr sw" "intr sum" "cyc avg" "cyc sum" "intr sw" "intr sum"
   # The model's books, as the kernel's: delay = time runnable but waiting; avg = per time run.
@@ -242,7 +242,7 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
     done
     krow=$(printf '%s' "$rows" | sort -g -k2,2 | sed -n "$(( (runs + 1) / 2 ))p")
     srow=$(model_row "$variant")
-    mrow=$(model_row "$variant" --cs-cost 1us --refill 0)
+    mrow=$(model_row "$variant" --cs-cost 1us)
     printf '%-7s | %9s %9s %10s %12s | %9s %9s %10s %12s | %9s %9s %10s %12s\n' "$variant" $krow $srow $mrow
   done
 fi

@@ -542,7 +542,11 @@ inline workload massive_intr(int cpus, int nproc, int nice) {
 /// massive-intr above) and 5 cyclictest threads at cyclictest's default intervals (1 ms, then
 /// +500 us per thread: `-d` 500) doing 10 us of work per period. Left out: the chromium
 /// browser of the commit's runs and the machine's real CPU count (not stated). The policies
-/// that predate 6.12 ignore the slices, as those kernels did.
+/// that predate 6.12 ignore the slices, as those kernels did. Neither program has a working set
+/// to lose: massive_intr's work is a gettimeofday() loop and cyclictest's a clock read, so
+/// their cache refill is 0 (`task_spec::refill_ns`), not the machine's 100 us, which models a
+/// megabyte of compile-job data (kernbench) and made each 10 us cyclictest job cost up to ten
+/// times that. The switch itself still costs the machine's `cs_cost_ns`.
 /// Two variants: `eevdf-slices/custom`, the commit's, and `eevdf-slices/none`, the control: the
 /// same tasks without custom slices (every task at the base slice), as on a kernel before 6.12
 /// or with sched_runtime left at 0. `eevdf-slices` runs both.
@@ -560,6 +564,7 @@ inline workload eevdf_slices(bool custom = true) {
   w.duration = sec(30);
   task_spec intr = task("intr", 0, {ev::run(msec(8)), ev::sleep(msec(1))}, true, "intr");
   intr.params.runtime = custom ? msec(100) : 0;
+  intr.refill_ns = 0;
   intr.instances = 5;
   w.tasks.push_back(intr);
   for (int i = 0; i < 5; ++i) {
@@ -567,6 +572,7 @@ inline workload eevdf_slices(bool custom = true) {
     task_spec c = task("cyclictest-" + std::to_string(period / 1000) + "us", 0,
                        {ev::timer("unique-cyclictest-" + std::to_string(i), period), ev::run(usec(10))}, true, "cyclictest");
     c.params.runtime = custom ? usec(500) : 0;
+    c.refill_ns = 0;
     w.tasks.push_back(c);
   }
   return w;

@@ -50,6 +50,15 @@ TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("run --scenario desktop-2007 --policy ref-rr --duration 200ms --tick-phase 250us").code, 0);
 }
 
+// A combination of knobs the policy refuses (each within its bounds): exit 2, and the message
+// names the condition from the knob's help; with the condition met, the run goes.
+TEST(SchedsimCli, RefusedKnobCombinationNamesItsCondition) {
+  const result bad = run("run --scenario eevdf-slices/custom --policy eevdf:wakeup_619=1 --duration 100ms", " 2>&1");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("'wakeup_619': Needs parity_min_slice=1"), std::string::npos) << bad.out;
+  EXPECT_EQ(run("run --scenario eevdf-slices/custom --policy eevdf:wakeup_619=1,parity_min_slice=1 --duration 100ms").code, 0);
+}
+
 // rt-app's slack in the compare table and the run table: one task alone, 12 ms of work every
 // 10 ms for 4 periods (relative timer): 3 overruns of 2 ms each (sim_engine_test computes the
 // same by hand); a task without a timer leaves the columns out of the run table.

@@ -234,7 +234,20 @@ policy_entry make_entry(std::string name, std::string description) {
       else if (b != errc::ok) bad = b;
       else if (c != errc::ok) bad = c;
     });
-    if (bad != errc::ok) throw usage_error(std::string("the policy refused its knobs: ") + to_string(bad));
+    if (bad != errc::ok) {
+      // Each value passed its bounds, so a combination was refused: name the conditions the
+      // knobs given state ("Needs ..." in their help).
+      std::string why;
+      for (const auto& d : detail_sim::describe<Fair>()) {
+        const std::string help = d.help;
+        const auto at = help.find("Needs ");
+        if (at == std::string::npos) continue;
+        for (const auto& k : ks)
+          if (k.name == d.name && k.value != 0) why += "; '" + d.name + "': " + help.substr(at);
+      }
+      throw usage_error(std::string("the policy refused its knobs: ") + to_string(bad) +
+                        (why.empty() ? std::string() : " (a combination it does not allow" + why + ")"));
+    }
     return eng.run();
   };
   return e;

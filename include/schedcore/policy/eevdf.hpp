@@ -131,17 +131,15 @@
 /// - Features as knobs: RUN_TO_PARITY, PLACE_LAG, PLACE_DEADLINE_INITIAL and WAKEUP_PREEMPTION,
 ///   all on as in 6.6–6.11; DELAY_DEQUEUE with DELAY_ZERO, PREEMPT_SHORT and PLACE_REL_DEADLINE
 ///   (6.12+), the re-pick, the 6.17 protection, the max-slice clamp, the 6.18 yield, 6.19's
-///   wakeups and the wakeup pick's dequeue: off by default, so that
-///   the default replays 6.6–6.11 (built without FAIR_GROUP_SCHED). With them all off the cycle
+///   wakeups and the wakeup pick's dequeue: off by default, so that the default replays
+///   6.6–6.11 (built without FAIR_GROUP_SCHED). With them all off the cycle
 ///   pays about 6 instructions for their tests (callgrind guard at N = 8: 292.9 -> 298.7).
-/// - Omissions: group scheduling, NEXT_BUDDY and PICK_BUDDY with 6.19's WF_SYNC rules
+/// - Omissions: group scheduling; NEXT_BUDDY and PICK_BUDDY with 6.19's WF_SYNC rules
 ///   (NEXT_BUDDY is off by default in every release, and without cgroups only it and yield_to
-///   set the buddy), yield_to, 7.1's
-///   cap on a delayed sleeper's negative lag ("Prevent negative lag increase during delayed
-///   dequeue" and its fix c5cd6fd75b6a), 2026's rework of avg_vruntime around zero_vruntime,
-///   hrtick, and
-///   SMP (migration keeps lag through dequeue(migrating)/enqueue(migrated), which is what
-///   6.6's cross-rq placement by lag does). Nothing here is reconstructed [R]: every rule is
+///   set the buddy); yield_to; 7.1's cap on a delayed sleeper's negative lag ("Prevent
+///   negative lag increase during delayed dequeue" and its fix c5cd6fd75b6a); 2026's rework of
+///   avg_vruntime around zero_vruntime; hrtick; and SMP (migration keeps lag through
+///   dequeue(migrating)/enqueue(migrated), which is what 6.6's cross-rq placement by lag does). Nothing here is reconstructed [R]: every rule is
 ///   from §3 of the reference or from the kernel commits named above (and the custom-slice
 ///   clamp was read back from Linux 6.18's sched_getattr).
 #ifndef SCHEDCORE_POLICY_EEVDF_HPP

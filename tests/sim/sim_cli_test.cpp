@@ -289,9 +289,14 @@ TEST(SchedsimCli, InterbenchOptions) {
       {"interbench/audio/burn:B=1,B=2", "option 'B' given twice"},
       {"interbench/audio/burn:r=1", "option 'r' takes no value"},
       {"interbench/x/burn:r", "only audio and video are benchmarked"},
-      {"interbench/audio/audio:B=1", "apply only to interbench scenarios"},
-      {"interbench/audio/burn/x:B=1", "apply only to interbench scenarios"},
-      {"desktop-2007:B=19", "apply only to interbench scenarios"},
+      {"interbench/audio/audio:B=1", "apply only to interbench and eevdf-slices scenarios"},
+      {"interbench/audio/burn/x:B=1", "apply only to interbench and eevdf-slices scenarios"},
+      {"desktop-2007:B=19", "apply only to interbench and eevdf-slices scenarios"},
+      {"eevdf-slices/none:J=0", "eevdf-slices option J='0': expected an integer in [1, 1000]"},
+      {"eevdf-slices:J=1001", "J='1001'"},
+      {"eevdf-slices/custom:B=1", "eevdf-slices option 'B=1': expected J=MICROSECONDS"},
+      {"eevdf-slices:J=5,J=6", "option 'J' given twice"},
+      {"massive-intr:J=5", "apply only to interbench and eevdf-slices scenarios"},
   };
   for (const auto& b : bad) {
     const result e = run_with_stderr(std::string("run --scenario '") + b[0] + "' --policy o1 --duration 1s");

@@ -871,6 +871,46 @@ TEST(SimEngine, InterbenchStartDelayPostsTheBenchmarkedThreadLater) {
   EXPECT_EQ(first_bench_wakeup(16626), 1016626);
 }
 
+// eevdf-slices option J: every cyclictest job costs J us of CPU. A job starts at each timer
+// event the thread passes (its first use, then one per `slack` sample: a job that overran skips
+// the expiries it missed) and only the last may be cut off by the run's end, so each thread's
+// CPU time is J us times its jobs, less at most one job.
+TEST(SimEngine, EevdfSlicesJobOptionSetsCyclictestsWorkPerPeriod) {
+  for (const int job_us : {10, 23}) {
+    std::vector<resolved_scenario> found;
+    std::string error;
+    const std::string name = job_us == 10 ? "eevdf-slices/none" : "eevdf-slices/none:J=" + std::to_string(job_us);
+    ASSERT_TRUE(resolve_scenario(name, found, error)) << error;
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].w.name, name);
+    run_config c = exact_cfg();
+    c.duration_ns = sec(1);
+    const run_result r = eevdf_entry().run(found[0].w, c, {});
+    expect_conserved(r);
+    int seen = 0;
+    for (const auto& t : r.tasks) {
+      if (t.name.rfind("cyclictest-", 0) != 0) continue;
+      const auto jobs = static_cast<std::int64_t>(t.slack.periods) + 1;
+      EXPECT_GT(jobs, 300) << name << " " << t.name;  // 1 s of 1-3 ms periods
+      EXPECT_LE(t.cpu_ns, jobs * usec(job_us)) << name << " " << t.name;
+      EXPECT_GE(t.cpu_ns, (jobs - 1) * usec(job_us)) << name << " " << t.name;
+      ++seen;
+    }
+    EXPECT_EQ(seen, 5) << name;
+  }
+  std::vector<resolved_scenario> both;
+  std::string error;
+  ASSERT_TRUE(resolve_scenario("eevdf-slices:J=7", both, error)) << error;
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[0].w.name, "eevdf-slices/custom:J=7");
+  EXPECT_EQ(both[1].w.name, "eevdf-slices/none:J=7");
+  const std::vector<resolved_scenario> before = both;
+  EXPECT_FALSE(resolve_scenario("eevdf-slices:J=0", both, error));
+  EXPECT_NE(error.find("J='0': expected an integer in [1, 1000]"), std::string::npos) << error;
+  EXPECT_EQ(both.size(), before.size());
+  EXPECT_EQ(both[0].w.name, before[0].w.name);
+}
+
 TEST(SimEngine, KnobSpecsParseAndRefuse) {
   registry reg;
   reg.add(ref_entry());

@@ -17,11 +17,13 @@
 // Output, two lines, from the kernel's own books (/proc/thread-self/schedstat: run_delay, the
 // time runnable but waiting, and pcount, the times it was put on a CPU; the thread's context
 // switch counters):
-//   cyclictest <times run> <avg delay ms> <delay sum s> <max wakeup latency ms>
+//   cyclictest <times run> <avg delay ms> <delay sum s> <max wakeup latency ms> <cpu per run us>
 //   intr <switches> <delay sum s> <cpu %>
 // "avg delay" is run_delay / pcount, as perf sched latency's "Avg delay"; the wakeup latency is
 // the time from each timer expiry to the thread running again (what cyclictest reports; it
-// includes the timer's own expiry latency). Exit status 2 with a message for bad usage, 1 when
+// includes the timer's own expiry latency). "cpu per run" is the CPU time the kernel charged a
+// cyclictest thread per time run: the 10 us of work plus the system calls and wakeup path
+// around it (schedsim's eevdf-slices:J=US). Exit status 2 with a message for bad usage, 1 when
 // the kernel refuses sched_setattr (before 6.12 a SCHED_OTHER runtime is refused or ignored).
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -182,12 +184,13 @@ int main(int argc, char** argv) {
   const i64 wall = mono_ns() - t0;
   for (auto& t : threads) t.join();
   bool refused = false;
-  i64 c_delay = 0, c_count = 0, c_max = 0, i_delay = 0, i_cpu = 0;
+  i64 c_delay = 0, c_count = 0, c_max = 0, c_cpu = 0, i_delay = 0, i_cpu = 0;
   long i_switches = 0;
   for (const auto& b : cb) {
     refused = refused || b.refused;
     c_delay += b.run_delay;
     c_count += b.pcount;
+    c_cpu += b.cpu;
     if (b.max_latency > c_max) c_max = b.max_latency;
   }
   for (const auto& b : ib) {
@@ -201,9 +204,10 @@ int main(int argc, char** argv) {
                  std::strerror(errno));
     return 1;
   }
-  std::printf("cyclictest %" PRId64 " %.3f %.3f %.2f\n", c_count,
+  std::printf("cyclictest %" PRId64 " %.3f %.3f %.2f %.1f\n", c_count,
               c_count > 0 ? static_cast<double>(c_delay) / static_cast<double>(c_count) / 1e6 : 0.0,
-              static_cast<double>(c_delay) / 1e9, static_cast<double>(c_max) / 1e6);
+              static_cast<double>(c_delay) / 1e9, static_cast<double>(c_max) / 1e6,
+              c_count > 0 ? static_cast<double>(c_cpu) / static_cast<double>(c_count) / 1e3 : 0.0);
   std::printf("intr %ld %.3f %.1f\n", i_switches, static_cast<double>(i_delay) / 1e9,
               100.0 * static_cast<double>(i_cpu) / static_cast<double>(wall > 0 ? wall : 1));
   return 0;

@@ -347,6 +347,68 @@ inline workload xterm_renice(int xnice) {
   return w;
 }
 
+/// One option a scenario family accepts after its name's ':' (`interbench/audio/burn:B=19`):
+/// a one-letter key with an integer value in [lo, hi], or a flag without a value.
+struct scenario_option_spec {
+  char key;
+  long lo, hi;      ///< the value's range (unused for a flag)
+  bool flag;        ///< true: the key alone, no '=' and no value
+};
+
+/// Parses comma-separated options against `specs`: each key at most once, integers written as an
+/// optional '-' and 1-6 digits (no spaces, no '+': the names stay canonical). `values[i]` gets
+/// spec i's value (1 for a flag that is present) and `given[i]` whether it appeared; both are
+/// left unchanged on failure. `family` and `expected` word the errors ("interbench option 'Q=1':
+/// expected B=NICE, ..."). Complexity O(length x options).
+inline bool parse_scenario_options(const std::string& text, const char* family, const std::vector<scenario_option_spec>& specs,
+                                   const char* expected, std::vector<long>& values, std::vector<bool>& given,
+                                   std::string& error) {
+  std::vector<long> v(specs.size(), 0);
+  std::vector<bool> seen(specs.size(), false);
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t comma = text.find(',', pos);
+    const std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    pos = comma == std::string::npos ? text.size() + 1 : comma + 1;
+    const std::size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq);
+    std::size_t at = specs.size();
+    for (std::size_t i = 0; i < specs.size(); ++i)
+      if (key.size() == 1 && key[0] == specs[i].key) at = i;
+    if (at == specs.size()) {
+      error = std::string(family) + " option '" + item + "': expected " + expected;
+      return false;
+    }
+    if (seen[at]) {
+      error = std::string(family) + " option '" + key + "' given twice";
+      return false;
+    }
+    seen[at] = true;
+    const scenario_option_spec& spec = specs[at];
+    if (spec.flag) {
+      if (eq != std::string::npos) {
+        error = std::string(family) + " option '" + key + "' takes no value";
+        return false;
+      }
+      v[at] = 1;
+      continue;
+    }
+    const std::string value = eq == std::string::npos ? std::string() : item.substr(eq + 1);
+    const std::size_t digits = value.size() - (value.size() > 0 && value[0] == '-' ? 1 : 0);
+    const bool ok = digits >= 1 && digits <= 6 && value.find_first_not_of("0123456789", value.size() - digits) == std::string::npos;
+    const long n = ok ? std::stol(value) : 0;  // cannot throw: at most 6 digits
+    if (!ok || n < spec.lo || n > spec.hi) {
+      error = std::string(family) + " option " + key + "='" + value + "': expected an integer in [" + std::to_string(spec.lo) +
+              ", " + std::to_string(spec.hi) + "]";
+      return false;
+    }
+    v[at] = n;
+  }
+  values = std::move(v);
+  given = std::move(seen);
+  return true;
+}
+
 /// interbench's command-line options that change the workload (interbench.md §5), written after
 /// the scenario name as `interbench/<bench>/<load>:B=19,N=-5,L=2,r` (or `interbench/all:...`).
 /// Defaults are interbench's.
@@ -381,50 +443,18 @@ struct interbench_options {
 /// `L=n`, `r` and `D=n`, each at most once. False, with `error` saying what was expected, on anything
 /// else; `out` is then unchanged.
 inline bool parse_interbench_options(const std::string& text, interbench_options& out, std::string& error) {
+  const std::vector<scenario_option_spec> specs = {
+      {'B', -20, 19, false}, {'N', -20, 19, false}, {'L', 1, 64, false}, {'r', 0, 0, true}, {'D', 0, 999999, false}};
+  std::vector<long> v;
+  std::vector<bool> given;
+  if (!parse_scenario_options(text, "interbench", specs, "B=NICE, N=NICE, L=THREADS, r or D=MICROSECONDS", v, given, error))
+    return false;
   interbench_options o;
-  std::string seen;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    const std::size_t comma = text.find(',', pos);
-    const std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    pos = comma == std::string::npos ? text.size() + 1 : comma + 1;
-    const std::size_t eq = item.find('=');
-    const std::string key = item.substr(0, eq);
-    if (key.size() != 1 || std::string("BNLrD").find(key) == std::string::npos) {
-      error = "interbench option '" + item + "': expected B=NICE, N=NICE, L=THREADS, r or D=MICROSECONDS";
-      return false;
-    }
-    if (seen.find(key) != std::string::npos) {
-      error = "interbench option '" + key + "' given twice";
-      return false;
-    }
-    seen += key;
-    if (key == "r") {
-      if (eq != std::string::npos) {
-        error = "interbench option 'r' takes no value";
-        return false;
-      }
-      o.rt = true;
-      continue;
-    }
-    const std::string value = eq == std::string::npos ? std::string() : item.substr(eq + 1);
-    const long lo = key == "L" ? 1 : key == "D" ? 0 : -20, hi = key == "L" ? 64 : key == "D" ? 999999 : 19;
-    const std::size_t max_digits = key == "D" ? 6 : 3;
-    long v = 0;
-    std::size_t used = 0;
-    // An optional '-' and 1-3 digits (D: 1-6), nothing else (no spaces, no '+': the names stay canonical).
-    const std::size_t digits = value.size() - (value.size() > 0 && value[0] == '-' ? 1 : 0);
-    bool ok = digits >= 1 && digits <= max_digits && value.find_first_not_of("0123456789", value.size() - digits) == std::string::npos;
-    if (ok) {
-      v = std::stol(value, &used, 10);  // cannot throw: at most 6 digits
-    }
-    if (!ok || used != value.size() || v < lo || v > hi) {
-      error = "interbench option " + key + "='" + value + "': expected an integer in [" + std::to_string(lo) + ", " +
-              std::to_string(hi) + "]";
-      return false;
-    }
-    (key == "B" ? o.bench_nice : key == "N" ? o.load_nice : key == "D" ? o.start_delay_us : o.burners) = static_cast<int>(v);
-  }
+  o.bench_nice = static_cast<int>(v[0]);
+  o.load_nice = static_cast<int>(v[1]);
+  if (given[2]) o.burners = static_cast<int>(v[2]);
+  o.rt = v[3] != 0;
+  o.start_delay_us = static_cast<int>(v[4]);
   out = o;
   return true;
 }
@@ -532,6 +562,28 @@ inline workload massive_intr(int cpus, int nproc, int nice) {
   return w;
 }
 
+/// eevdf-slices' option, written after the name as `eevdf-slices/none:J=23` (or
+/// `eevdf-slices:J=23`, both variants): `J=us`, the CPU time of one cyclictest job, 1..1000 us
+/// (10 by default). The 10 us is the scenario's own guess at a loop that reads a clock and
+/// sleeps; on a real machine the loop also pays its system calls and the timer's wakeup path,
+/// which the kernel charges to the thread. tools/kernel_check.sh measures the job on the
+/// running kernel (slices_native: CPU time per time run) and replays the model at that cost.
+struct eevdf_slices_options {
+  int job_us = 10;  ///< cyclictest's work per period, us
+  /// "" for the default, else ":J=n" (what scenario names and tables show).
+  std::string suffix() const { return job_us == 10 ? std::string() : ":J=" + std::to_string(job_us); }
+};
+
+/// Parses the text after the ':' of an eevdf-slices scenario name (`J=n`, once). False, with
+/// `error` saying what was expected, on anything else; `out` is then unchanged.
+inline bool parse_eevdf_slices_options(const std::string& text, eevdf_slices_options& out, std::string& error) {
+  std::vector<long> v;
+  std::vector<bool> given;
+  if (!parse_scenario_options(text, "eevdf-slices", {{'J', 1, 1000, false}}, "J=MICROSECONDS", v, given, error)) return false;
+  out.job_us = static_cast<int>(v[0]);
+  return true;
+}
+
 /// eevdf-slices: the experiment of the PREEMPT_SHORT commit (85e511df3cec, "sched/eevdf: Allow
 /// shorter slices to wakeup-preempt", Linux 6.12; numbers by Mike Galbraith): massive_intr
 /// processes given a 100 ms slice and cyclictest threads given a 500 us slice through
@@ -549,14 +601,14 @@ inline workload massive_intr(int cpus, int nproc, int nice) {
 /// times that. The switch itself still costs the machine's `cs_cost_ns`.
 /// Two variants: `eevdf-slices/custom`, the commit's, and `eevdf-slices/none`, the control: the
 /// same tasks without custom slices (every task at the base slice), as on a kernel before 6.12
-/// or with sched_runtime left at 0. `eevdf-slices` runs both.
-inline workload eevdf_slices(bool custom = true) {
+/// or with sched_runtime left at 0. `eevdf-slices` runs both. `opt` sets cyclictest's work.
+inline workload eevdf_slices(bool custom = true, const eevdf_slices_options& opt = {}) {
   using namespace scen;
   workload w;
-  w.name = custom ? "eevdf-slices/custom" : "eevdf-slices/none";
+  w.name = std::string(custom ? "eevdf-slices/custom" : "eevdf-slices/none") + opt.suffix();
   w.description =
       std::string("4 CPUs HZ=1000: 5 massive_intr (work 8 ms, sleep 1 ms)") + (custom ? " with a 100 ms slice" : "") +
-      " and 5 cyclictest threads (1-3 ms periods, 10 us each)" +
+      " and 5 cyclictest threads (1-3 ms periods, " + std::to_string(opt.job_us) + " us each)" +
       (custom ? " with a 500 us slice (sched_runtime)" : ", every task at the base slice (no sched_runtime)") +
       ", all SCHED_OTHER, 30 s (the PREEMPT_SHORT commit's experiment)";
   w.cpus = 4;
@@ -570,7 +622,7 @@ inline workload eevdf_slices(bool custom = true) {
   for (int i = 0; i < 5; ++i) {
     const duration_ns period = usec(1000 + 500 * i);
     task_spec c = task("cyclictest-" + std::to_string(period / 1000) + "us", 0,
-                       {ev::timer("unique-cyclictest-" + std::to_string(i), period), ev::run(usec(10))}, true, "cyclictest");
+                       {ev::timer("unique-cyclictest-" + std::to_string(i), period), ev::run(usec(opt.job_us))}, true, "cyclictest");
     c.params.runtime = custom ? usec(500) : 0;
     c.refill_ns = 0;
     w.tasks.push_back(c);
@@ -636,13 +688,23 @@ struct resolved_scenario {
 /// Resolves a `--scenario` argument: an exact name, a family (every variant), `all` (the four
 /// seed families) or `interbench/all` (the matrix; `interbench` is the same). An interbench
 /// name, `interbench` or `interbench/all` may carry options after a ':' (interbench_options);
-/// with `r` the matrix keeps only the Audio and Video benchmarks, as interbench -r does.
+/// with `r` the matrix keeps only the Audio and Video benchmarks, as interbench -r does. So may
+/// `eevdf-slices` and its variants (eevdf_slices_options).
 /// False with `error` set, and `out` unchanged, when nothing matches or the options are bad.
 inline bool resolve_scenario(const std::string& arg, std::vector<resolved_scenario>& out, std::string& error) {
   const std::size_t colon = arg.find(':');
   const std::string base = arg.substr(0, colon);
   std::vector<resolved_scenario> found;
-  if (colon != std::string::npos) {
+  const bool slices = base == "eevdf-slices" || base == "eevdf-slices/custom" || base == "eevdf-slices/none";
+  if (colon != std::string::npos && slices) {
+    eevdf_slices_options opt;
+    if (!parse_eevdf_slices_options(arg.substr(colon + 1), opt, error)) {
+      error = "scenario '" + arg + "': " + error;
+      return false;
+    }
+    if (base != "eevdf-slices/none") found.push_back({eevdf_slices(true, opt), "eevdf-slices"});
+    if (base != "eevdf-slices/custom") found.push_back({eevdf_slices(false, opt), "eevdf-slices"});
+  } else if (colon != std::string::npos) {
     interbench_options opt;
     const bool matrix = base == "interbench" || base == "interbench/all";
     bool one = false;  // one registered interbench/<bench>/<load> pair
@@ -652,8 +714,8 @@ inline bool resolve_scenario(const std::string& arg, std::vector<resolved_scenar
     const std::string bench = one ? base.substr(from, slash - from) : "";
     const std::string load = one ? base.substr(slash + 1) : "";
     if (!matrix && !one) {
-      error = "scenario '" + arg + "': options after ':' apply only to interbench scenarios (interbench/BENCH/LOAD:OPTIONS "
-              "or interbench/all:OPTIONS)";
+      error = "scenario '" + arg + "': options after ':' apply only to interbench and eevdf-slices scenarios "
+              "(interbench/BENCH/LOAD:OPTIONS, interbench/all:OPTIONS, eevdf-slices[/VARIANT]:J=MICROSECONDS)";
       return false;
     }
     if (!parse_interbench_options(arg.substr(colon + 1), opt, error)) {

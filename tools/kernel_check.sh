@@ -251,5 +251,10 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
     srow=$(model_row "eevdf-slices/$variant:J=$job")
     drow=$(model_row "eevdf-slices/$variant")
     printf '%-7s | %9s %9s %10s %12s %7s | %9s %9s %10s %12s | %9s %9s %10s %12s\n' "$variant" $krow $srow $drow
+    if [ "$runs" -gt 1 ]; then
+      printf '%s' "$rows" | sort -g -k2,2 |
+        awk -v v="$variant" '{c = c sep $2; i = i sep $3; j = j sep $5; sep = ", "}
+                             END {printf "  (%s, each kernel run: cyc sum %s s; intr sw %s; job us %s)\n", v, c, i, j}'
+    fi
   done
 fi

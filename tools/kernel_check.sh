@@ -48,7 +48,7 @@
 # schedsim runs eevdf-slices/custom and /none on as many CPUs. Columns: cyclictest's average and
 # summed run-queue delay (the kernel's /proc/thread-self/schedstat; the model's wait), and
 # massive_intr's context switches and summed delay. A cyclictest job is 10 us of work, but the
-# kernel charges the thread its system calls and wakeup path too (20-25 us a job in a VM);
+# kernel charges the thread its system calls and wakeup path too (19-23 us a job in this VM);
 # slices_native reports that CPU time per run, and the first schedsim column replays the model
 # at it (eevdf-slices/VARIANT:J=US, less the 2 us switch the model charges apart), the second
 # at the scenario's own 10 us.

@@ -51,7 +51,9 @@
 # kernel charges the thread its system calls and wakeup path too (19-23 us a job in this VM);
 # slices_native reports that CPU time per run, and the first schedsim column replays the model
 # at it (eevdf-slices/VARIANT:J=US, less the 2 us switch the model charges apart), the second
-# at the scenario's own 10 us.
+# at the scenario's own 10 us. Both sides start the cyclictest threads' timer grids 100 us apart
+# (slices_native --stagger 100, the scenario's S=100): started together, their phases are a few
+# us apart by chance, and that chance moves the kernel's delays by 2x from run to run.
 #
 # --trace DIR also writes, per pair, an ftrace text trace (sched_switch, sched_wakeup) of each
 # kernel run, DIR/kernel-BENCH-LOAD-RUN.txt (tracefs; needs root), and schedsim's trace of the
@@ -223,7 +225,7 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
   echo "custom slices: 5 massive_intr (100 ms slice) + 5 cyclictest (500 us slice), unpinned on $allowed CPU(s), $duration s;"
   echo "  'none' is the same without sched_runtime; schedsim: eevdf-slices/{custom,none} under $policy --cpus $allowed"
   echo "  schedsim twice: with each cyclictest job costing what the kernel charged it per run, less the model's"
-  echo "  2 us switch (eevdf-slices/VARIANT:J=US), and at the scenario's own 10 us"
+  echo "  2 us switch (eevdf-slices/VARIANT:J=US), and at the scenario's own 10 us; timer grids 100 us apart on both"
   printf '%-7s | %-52s | %-44s | %-44s\n' "" "kernel (slices_native; median of $runs by cyclictest delay)" \
     "schedsim, the kernel's job cost" "schedsim, 10 us jobs"
   printf '%-7s | %9s %9s %10s %12s %7s | %9s %9s %10s %12s | %9s %9s %10s %12s\n' slices "cyc avg" "cyc sum" "intr sw" \
@@ -233,12 +235,12 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
     local scenario=$1; shift
     "$sim" run --scenario "$scenario" --policy "$policy" --cpus "$allowed" --hz "$hz" \
       --duration "${duration}s" --no-host-timing --format csv "$@" |
-      awk -F, 'NR > 1 {sub(/^"[^"]*"/, "policy")}  # the quoted policy spec has commas in it
+      awk -F, 'NR > 1 {gsub(/"[^"]*"/, "quoted")}  # the quoted policy spec (and scenario) have commas in them
                NR > 1 && $3 ~ /^cyclictest-/ {cw += $6; cs += $7} NR > 1 && $3 ~ /^intr-/ {iw += $6; is += $7}
                END {printf "%.3f %.3f %d %.3f\n", cs ? cw / cs / 1e6 : 0, cw / 1e9, is, iw / 1e9}'
   }
   for variant in custom none; do
-    args=(--duration "$duration")
+    args=(--duration "$duration" --stagger 100)
     [ "$variant" = none ] && args+=(--intr-slice 0 --cyclic-slice 0)
     rows=""
     for r in $(seq "$runs"); do
@@ -248,8 +250,8 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
     krow=$(printf '%s' "$rows" | sort -g -k2,2 | sed -n "$(( (runs + 1) / 2 ))p")
     # the median run's CPU per cyclictest run, less the model's 2 us switch, in whole us (>= 1)
     job=$(printf '%s\n' "$krow" | awk '{j = int($5 - 2 + 0.5); print (j < 1 ? 1 : j)}')
-    srow=$(model_row "eevdf-slices/$variant:J=$job")
-    drow=$(model_row "eevdf-slices/$variant")
+    srow=$(model_row "eevdf-slices/$variant:J=$job,S=100")
+    drow=$(model_row "eevdf-slices/$variant:S=100")
     printf '%-7s | %9s %9s %10s %12s %7s | %9s %9s %10s %12s | %9s %9s %10s %12s\n' "$variant" $krow $srow $drow
     if [ "$runs" -gt 1 ]; then
       printf '%s' "$rows" | sort -g -k2,2 |

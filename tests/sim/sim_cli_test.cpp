@@ -294,7 +294,8 @@ TEST(SchedsimCli, InterbenchOptions) {
       {"desktop-2007:B=19", "apply only to interbench and eevdf-slices scenarios"},
       {"eevdf-slices/none:J=0", "eevdf-slices option J='0': expected an integer in [1, 1000]"},
       {"eevdf-slices:J=1001", "J='1001'"},
-      {"eevdf-slices/custom:B=1", "eevdf-slices option 'B=1': expected J=MICROSECONDS"},
+      {"eevdf-slices/custom:B=1", "eevdf-slices option 'B=1': expected J=MICROSECONDS or S=MICROSECONDS"},
+      {"eevdf-slices:S=-1", "S='-1': expected an integer in [0, 10000]"},
       {"eevdf-slices:J=5,J=6", "option 'J' given twice"},
       {"massive-intr:J=5", "apply only to interbench and eevdf-slices scenarios"},
   };

@@ -346,6 +346,55 @@ TEST(SimEngine, SlackIsTheTimeLeftToTheNextExpiryAndNegativeOnOverrun) {
   }
 }
 
+// An anchored timer (event::anchor): expiries at anchor + k x period, wherever the task first
+// reaches the timer. Alone on a CPU, anchor 5 ms, period 2 ms, 1 ms of work, 3 loops:
+//   first reached at 0: sleeps to 7 ms; runs 7-8, 9-10, 11-12; exits at 12 ms;
+//   first reached at 10 ms (after a 10 ms sleep): 7 and 9 ms have passed, so it catches up as an
+//   absolute timer does: runs 10-11 (for 7), 11-12 (for 9), 12-13 (for 11); slack -2, -1 ms.
+// An anchor on a relative timer, or below -1, is refused before anything runs.
+TEST(SimEngine, AnchoredTimerKeepsTheGridWhereverTheTaskFirstReachesIt) {
+  {
+    workload w;
+    w.name = "anchored";
+    w.duration = sec(1);
+    w.tasks.push_back(finite("a", {ev::anchored_timer("t", msec(2), msec(5)), ev::run(msec(1))}, 3));
+    const run_result r = ref_entry().run(w, exact_cfg(), {});
+    const auto& a = find(r, "a");
+    EXPECT_EQ(a.exit_ns, msec(12));
+    EXPECT_EQ(a.cpu_ns, msec(3));
+    EXPECT_EQ(a.slack.periods, 2u);
+    EXPECT_EQ(a.slack.min, msec(1));  // 9 - 8 and 11 - 10 ms
+  }
+  {
+    workload w;
+    w.name = "anchored-late";
+    w.duration = sec(1);
+    task_spec late;
+    late.name = "late";
+    late.loop = 1;
+    late.phases.push_back(phase{"start", 1, {ev::sleep(msec(10))}});
+    late.phases.push_back(phase{"periodic", 3, {ev::anchored_timer("t", msec(2), msec(5)), ev::run(msec(1))}});
+    w.tasks.push_back(late);
+    const run_result r = ref_entry().run(w, exact_cfg(), {});
+    const auto& l = find(r, "late");
+    EXPECT_EQ(l.exit_ns, msec(13));
+    EXPECT_EQ(l.slack.periods, 2u);
+    EXPECT_EQ(l.slack.overruns, 2u);
+    EXPECT_EQ(l.slack.min, -msec(2));  // 9 - 11 ms; then 11 - 12
+  }
+  workload bad;
+  bad.name = "bad-anchor";
+  bad.duration = sec(1);
+  event relative = ev::timer("t", msec(2));
+  relative.anchor = msec(5);
+  bad.tasks.push_back(finite("a", {relative, ev::run(msec(1))}));
+  EXPECT_THROW(ref_entry().run(bad, exact_cfg(), {}), workload_error);
+  bad.tasks[0] = finite("a", {ev::anchored_timer("t", msec(2), -2), ev::run(msec(1))});
+  EXPECT_THROW(ref_entry().run(bad, exact_cfg(), {}), workload_error);
+  bad.tasks[0] = finite("a", {ev::anchored_timer("t", msec(2), 0), ev::run(msec(1))});
+  EXPECT_NO_THROW(ref_entry().run(bad, exact_cfg(), {}));
+}
+
 // Wakeup context as the policies see it. A task that stands in for a device (task_spec::
 // interrupt_context) wakes others from interrupt
 // context: its resumes and pipe writes enqueue with `wakeup | interrupt`, what o1 credits as
@@ -909,6 +958,40 @@ TEST(SimEngine, EevdfSlicesJobOptionSetsCyclictestsWorkPerPeriod) {
   EXPECT_NE(error.find("J='0': expected an integer in [1, 1000]"), std::string::npos) << error;
   EXPECT_EQ(both.size(), before.size());
   EXPECT_EQ(both[0].w.name, before[0].w.name);
+}
+
+// eevdf-slices option S: cyclictest thread i's expiries are 50 ms + i x S + k x its period
+// (1 + 0.5 i ms), whenever it first runs. Its first wakeup is therefore at 50 ms + i x S + the
+// period: with S = 100 us, 51.000, 51.600, 52.200, 52.800 and 53.400 ms; with S = 0, 51.0,
+// 51.5, 52.0, 52.5 and 53.0 ms. The canonical name lists J before S and leaves out defaults.
+TEST(SimEngine, EevdfSlicesStaggerOptionSetsTheCyclictestGrids) {
+  for (const int stagger_us : {0, 100, 333}) {
+    std::vector<resolved_scenario> found;
+    std::string error;
+    const std::string name = "eevdf-slices/none:S=" + std::to_string(stagger_us);
+    ASSERT_TRUE(resolve_scenario(name, found, error)) << error;
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].w.name, stagger_us == eevdf_slices_default_stagger_us ? std::string("eevdf-slices/none") : name);
+    trace_writer tw;
+    run_config c = exact_cfg();
+    c.trace = &tw;
+    c.duration_ns = msec(60);
+    (void)eevdf_entry().run(found[0].w, c, {});
+    for (int i = 0; i < 5; ++i) {
+      const std::int64_t period_us = 1000 + 500 * i;
+      // ftrace's comm holds 15 characters: "cyclictest-1000us" shows as "cyclictest-1000".
+      const std::vector<std::int64_t> wakes =
+          trace_times_us(tw.text(), "sched_wakeup: comm=cyclictest-" + std::to_string(period_us) + " ");
+      ASSERT_FALSE(wakes.empty()) << name << " thread " << i;
+      EXPECT_EQ(wakes.front(), 50000 + stagger_us * i + period_us) << name << " thread " << i;
+    }
+  }
+  std::vector<resolved_scenario> found;
+  std::string error;
+  ASSERT_TRUE(resolve_scenario("eevdf-slices:S=5,J=20", found, error)) << error;
+  EXPECT_EQ(found[0].w.name, "eevdf-slices/custom:J=20,S=5");
+  EXPECT_FALSE(resolve_scenario("eevdf-slices:S=10001", found, error));
+  EXPECT_NE(error.find("S='10001': expected an integer in [0, 10000]"), std::string::npos) << error;
 }
 
 TEST(SimEngine, KnobSpecsParseAndRefuse) {

@@ -5,13 +5,18 @@
 // tools/kernel_check.sh can compare the kernel's delays with schedsim's.
 //
 //   slices_native [--duration S] [--intr N] [--cyclic N] [--intr-slice US] [--cyclic-slice US]
+//                 [--stagger US]
 //
-// Defaults: 30 s, 5 intr threads with 100000 us, 5 cyclictest threads with 500 us. A slice of 0
-// asks for none (the base slice), which is the experiment's control. The threads run unpinned,
-// on every CPU this process may use (the model is given the same CPU count).
+// Defaults: 30 s, 5 intr threads with 100000 us, 5 cyclictest threads with 500 us, stagger 0. A
+// slice of 0 asks for none (the base slice), which is the experiment's control. The threads run
+// unpinned, on every CPU this process may use (the model is given the same CPU count).
 // - intr-I: massive_intr's loop, "work 8 ms, sleep 1 ms" (CPU work as burn() counts it).
 // - cyclic-I: cyclictest's loop at its default intervals, 1000 us + 500 us x I (`-d 500`):
 //   an absolute CLOCK_MONOTONIC sleep to the next period, then 10 us of work. Timer slack 1 ns.
+//   Its grid is start + I x stagger + k x interval, "start" being the common start (a late job
+//   runs at once, catching up: schedsim's absolute timer). With stagger 0 the threads' grids
+//   are as far apart as their first reads of the clock after the start, a few us, and vary from
+//   run to run; a stagger of 25 us or more fixes their phases (schedsim's eevdf-slices:S=US).
 // All threads are created first and start together; the main thread sleeps.
 //
 // Output, two lines, from the kernel's own books (/proc/thread-self/schedstat: run_delay, the
@@ -124,12 +129,14 @@ void intr(int i, i64 slice, thread_books& b) {
   read_books(b);
 }
 
-void cyclic(int i, i64 slice, thread_books& b) {
+i64 start_ns = 0;  // the common start, CLOCK_MONOTONIC ns (written before `go`)
+
+void cyclic(int i, i64 slice, i64 stagger, thread_books& b) {
   char comm[16];
   std::snprintf(comm, sizeof comm, "cyclic-%d", i);
   start(comm, slice, b);
   const i64 interval = 1000 * kUs + 500 * kUs * i;
-  i64 next = mono_ns() + interval;
+  i64 next = (stagger > 0 ? start_ns + stagger * i : mono_ns()) + interval;
   while (!stop_all.load(std::memory_order_relaxed)) {
     sleep_until(next);
     const i64 late = mono_ns() - next;
@@ -144,7 +151,8 @@ int usage(const char* why) {
   std::fprintf(stderr,
                "slices_native: %s\n"
                "usage: slices_native [--duration S] [--intr N] [--cyclic N] [--intr-slice US] [--cyclic-slice US]\n"
-               "       S 1..3600 s; N 0..64 threads; slices 0 (none) or 100..100000 us\n",
+               "                     [--stagger US]\n"
+               "       S 1..3600 s; N 0..64 threads; slices 0 (none) or 100..100000 us; stagger 0..10000 us\n",
                why);
   return 2;
 }
@@ -152,7 +160,7 @@ int usage(const char* why) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  long duration = 30, n_intr = 5, n_cyclic = 5, intr_slice = 100000, cyclic_slice = 500;
+  long duration = 30, n_intr = 5, n_cyclic = 5, intr_slice = 100000, cyclic_slice = 500, stagger = 0;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
     auto value = [&](long lo, long hi, long& out) { return i + 1 < argc && parse_long(argv[++i], lo, hi, out); };
@@ -167,6 +175,8 @@ int main(int argc, char** argv) {
       if (!slice(intr_slice)) return usage("--intr-slice takes 0 or microseconds in [100, 100000] (the kernel's clamp)");
     } else if (std::strcmp(a, "--cyclic-slice") == 0) {
       if (!slice(cyclic_slice)) return usage("--cyclic-slice takes 0 or microseconds in [100, 100000] (the kernel's clamp)");
+    } else if (std::strcmp(a, "--stagger") == 0) {
+      if (!value(0, 10000, stagger)) return usage("--stagger takes microseconds in [0, 10000]");
     } else {
       return usage("unknown argument");
     }
@@ -175,10 +185,11 @@ int main(int argc, char** argv) {
   std::vector<std::thread> threads;
   for (int i = 0; i < n_intr; ++i) threads.emplace_back(intr, i, intr_slice * kUs, std::ref(ib[static_cast<std::size_t>(i)]));
   for (int i = 0; i < n_cyclic; ++i)
-    threads.emplace_back(cyclic, i, cyclic_slice * kUs, std::ref(cb[static_cast<std::size_t>(i)]));
+    threads.emplace_back(cyclic, i, cyclic_slice * kUs, stagger * kUs, std::ref(cb[static_cast<std::size_t>(i)]));
   while (ready.load() < n_intr + n_cyclic) std::this_thread::yield();
+  start_ns = mono_ns();
   go.store(true);
-  const i64 t0 = mono_ns();
+  const i64 t0 = start_ns;
   sleep_until(t0 + duration * 1000 * kMs);
   stop_all.store(true);
   const i64 wall = mono_ns() - t0;

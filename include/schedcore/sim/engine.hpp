@@ -425,6 +425,7 @@ class engine {
     event_kind kind;
     std::int64_t duration, jitter, period, pushback;
     bool absolute;
+    std::int64_t anchor;  ///< timer: grid start, ns (-1: the first use)
     int res = -1;       ///< timer/mutex/cond/suspend/barrier/spec id
     int unique = -1;    ///< unique timer slot
     int res2 = -1;      ///< mutex of wait/sync
@@ -508,14 +509,16 @@ class engine {
         if (p.events.empty()) throw workload_error(where + ": phase '" + p.name + "' has no events");
         cphase cp{p.loop, {}};
         for (const event& e : p.events) {
-          cevent c{e.kind, e.duration, e.jitter, e.period, e.pushback, e.absolute, -1, -1, -1, e.params, e.count, e.per_item,
-                   e.uninterruptible};
+          cevent c{e.kind, e.duration, e.jitter, e.period, e.pushback, e.absolute, e.anchor, -1, -1, -1, e.params, e.count,
+                   e.per_item, e.uninterruptible};
           if (e.duration < 0 || e.jitter < 0 || e.period < 0 || e.pushback < 0 || e.per_item < 0)
             throw workload_error(where + ": negative time in an event");
           if (e.count < 0) throw workload_error(where + ": negative count in a pipe event");
           switch (e.kind) {
             case event_kind::timer:
               if (e.period <= 0) throw workload_error(where + ": timer period must be > 0");
+              if (e.anchor < -1) throw workload_error(where + ": timer anchor must be >= 0 (or -1: none)");
+              if (e.anchor >= 0 && !e.absolute) throw workload_error(where + ": a timer anchor needs an absolute timer");
               if (e.ref.rfind("unique", 0) == 0) {
                 c.unique = lookup(uniq[s], e.ref);
               } else {
@@ -1255,7 +1258,7 @@ class engine {
           const bool first_use = !tm.init;
           if (first_use) {
             tm.init = true;
-            tm.next = now_;
+            tm.next = e->anchor >= 0 ? e->anchor : now_;
           }
           tm.next += e->period;
           if (!first_use) {  // rt-app's per-period slack

@@ -562,25 +562,44 @@ inline workload massive_intr(int cpus, int nproc, int nice) {
   return w;
 }
 
-/// eevdf-slices' option, written after the name as `eevdf-slices/none:J=23` (or
-/// `eevdf-slices:J=23`, both variants): `J=us`, the CPU time of one cyclictest job, 1..1000 us
-/// (10 by default). The 10 us is the scenario's own guess at a loop that reads a clock and
-/// sleeps; on a real machine the loop also pays its system calls and the timer's wakeup path,
-/// which the kernel charges to the thread. tools/kernel_check.sh measures the job on the
-/// running kernel (slices_native: CPU time per time run) and replays the model at that cost.
+/// eevdf-slices' options, written after the name as `eevdf-slices/none:J=23,S=100` (or
+/// `eevdf-slices:J=23`, both variants):
+/// - `J=us`, the CPU time of one cyclictest job, 1..1000 us (10 by default). The 10 us is the
+///   scenario's own guess at a loop that reads a clock and sleeps; on a real machine the loop
+///   also pays its system calls and the timer's wakeup path, which the kernel charges to the
+///   thread. tools/kernel_check.sh measures the job on the running kernel (slices_native: CPU
+///   time per time run) and replays the model at that cost.
+/// - `S=us`, the stagger of the cyclictest threads' timer grids, 0..10000 us (`eevdf_slices_default_stagger_us`
+///   by default): thread i's expiries are 50 ms + i x S + k x its period. cyclictest's threads each
+///   start their absolute grid when they start, so how far apart they start decides how often
+///   their expiries coincide, and that decides much of the result: on Linux 6.18 (slices_native
+///   --stagger) and in the model alike, threads started together bunch their wakeups (one
+///   preemption, the rest queued behind it), and threads started 25 us or more apart do not.
+inline constexpr int eevdf_slices_default_stagger_us = 100;  ///< see eevdf_slices_options
 struct eevdf_slices_options {
-  int job_us = 10;  ///< cyclictest's work per period, us
-  /// "" for the default, else ":J=n" (what scenario names and tables show).
-  std::string suffix() const { return job_us == 10 ? std::string() : ":J=" + std::to_string(job_us); }
+  int job_us = 10;                   ///< cyclictest's work per period, us
+  int stagger_us = eevdf_slices_default_stagger_us;  ///< between successive cyclictest threads' grids, us
+  /// "" for the defaults, else ":" and the others in the order J, S (what names and tables show).
+  std::string suffix() const {
+    std::string o;
+    if (job_us != 10) o += ":J=" + std::to_string(job_us);
+    if (stagger_us != eevdf_slices_default_stagger_us) o += (o.empty() ? ":S=" : ",S=") + std::to_string(stagger_us);
+    return o;
+  }
 };
 
-/// Parses the text after the ':' of an eevdf-slices scenario name (`J=n`, once). False, with
-/// `error` saying what was expected, on anything else; `out` is then unchanged.
+/// Parses the text after the ':' of an eevdf-slices scenario name (`J=n`, `S=n`, each at most
+/// once). False, with `error` saying what was expected, on anything else; `out` is then unchanged.
 inline bool parse_eevdf_slices_options(const std::string& text, eevdf_slices_options& out, std::string& error) {
   std::vector<long> v;
   std::vector<bool> given;
-  if (!parse_scenario_options(text, "eevdf-slices", {{'J', 1, 1000, false}}, "J=MICROSECONDS", v, given, error)) return false;
-  out.job_us = static_cast<int>(v[0]);
+  if (!parse_scenario_options(text, "eevdf-slices", {{'J', 1, 1000, false}, {'S', 0, 10000, false}}, "J=MICROSECONDS or S=MICROSECONDS", v,
+                              given, error))
+    return false;
+  eevdf_slices_options o;
+  if (given[0]) o.job_us = static_cast<int>(v[0]);
+  if (given[1]) o.stagger_us = static_cast<int>(v[1]);
+  out = o;
   return true;
 }
 
@@ -592,7 +611,10 @@ inline bool parse_eevdf_slices_options(const std::string& text, eevdf_slices_opt
 /// 0.37 ms and its summed delay by 17 %, while massive_intr switches 7 % more.
 /// Model: 4 CPUs at HZ 1000; 5 massive_intr processes ("work 8 ms, sleep 1 ms", as
 /// massive-intr above) and 5 cyclictest threads at cyclictest's default intervals (1 ms, then
-/// +500 us per thread: `-d` 500) doing 10 us of work per period. Left out: the chromium
+/// +500 us per thread: `-d` 500) doing 10 us of work per period. cyclictest sleeps to absolute
+/// times on a fixed grid (clock_nanosleep with TIMER_ABSTIME), so its timers are absolute and
+/// anchored: thread i's grid starts at 50 ms + i x 100 us (option S), where an rt-app-style
+/// relative timer would restart after every late job and let the threads' phases drift. Left out: the chromium
 /// browser of the commit's runs and the machine's real CPU count (not stated). The policies
 /// that predate 6.12 ignore the slices, as those kernels did. Neither program has a working set
 /// to lose: massive_intr's work is a gettimeofday() loop and cyclictest's a clock read, so
@@ -622,7 +644,8 @@ inline workload eevdf_slices(bool custom = true, const eevdf_slices_options& opt
   for (int i = 0; i < 5; ++i) {
     const duration_ns period = usec(1000 + 500 * i);
     task_spec c = task("cyclictest-" + std::to_string(period / 1000) + "us", 0,
-                       {ev::timer("unique-cyclictest-" + std::to_string(i), period), ev::run(usec(opt.job_us))}, true, "cyclictest");
+                       {ev::anchored_timer("unique-cyclictest-" + std::to_string(i), period, msec(50) + usec(opt.stagger_us) * i),
+                        ev::run(usec(opt.job_us))}, true, "cyclictest");
     c.params.runtime = custom ? usec(500) : 0;
     c.refill_ns = 0;
     w.tasks.push_back(c);

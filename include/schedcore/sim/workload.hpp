@@ -113,6 +113,14 @@ struct event {
   /// expiries stay on the original grid and late arrivals run back to back to catch up.
   bool absolute = false;
 
+  /// timer, absolute only: where the grid starts, ns of simulated time (-1 = at the timer's
+  /// first use). The expiries are then anchor + k x period (k >= 1) whenever the task first
+  /// reaches the timer, as for threads that each compute `next = start + period` from one
+  /// agreed start (cyclictest's threads, `slices_native`): their phases are the workload's, not
+  /// an accident of when each first ran. A task that first reaches it after anchor + period
+  /// catches up, as an absolute timer does.
+  duration_ns anchor = -1;
+
   /// job: ns by which the next release is pushed back after this job (interbench X's ramp
   /// pushes step i back by i ms); 0 for Audio/Video/Custom.
   duration_ns pushback = 0;
@@ -158,6 +166,10 @@ inline event sleep(duration_ns ns, duration_ns jitter = 0) {
 /// Periodic timer `ref` of `period` ns.
 inline event timer(std::string ref, duration_ns period, bool absolute = false) {
   event e; e.kind = event_kind::timer; e.ref = std::move(ref); e.period = period; e.absolute = absolute; return e;
+}
+/// An absolute timer whose grid starts at `anchor` ns of simulated time (`event::anchor`).
+inline event anchored_timer(std::string ref, duration_ns period, duration_ns anchor) {
+  event e = timer(std::move(ref), period, true); e.anchor = anchor; return e;
 }
 /// An event of `kind` on resource `ref` (suspend, resume, lock, unlock, signal, broadcast, barrier, fork).
 inline event on(event_kind kind, std::string ref) { event e; e.kind = kind; e.ref = std::move(ref); return e; }

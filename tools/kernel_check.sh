@@ -53,7 +53,8 @@
 # at it (eevdf-slices/VARIANT:J=US, less the 2 us switch the model charges apart), the second
 # at the scenario's own 10 us. Both sides start the cyclictest threads' timer grids 100 us apart
 # (slices_native --stagger 100, the scenario's S=100): started together, their phases are a few
-# us apart by chance, and that chance moves the kernel's delays by 2x from run to run.
+# us apart by chance, and that chance moves the kernel's delays by 2x from run to run. The model
+# balances as the kernel does (the balancer check's --balance 32·N ms --balance-failed 1).
 #
 # --trace DIR also writes, per pair, an ftrace text trace (sched_switch, sched_wakeup) of each
 # kernel run, DIR/kernel-BENCH-LOAD-RUN.txt (tracefs; needs root), and schedsim's trace of the
@@ -192,9 +193,9 @@ done
 
 # ---- the balancer check: N + 1 hogs on the N CPUs this process may use
 allowed=$(nproc 2>/dev/null || echo 1)
+balance_ms=$((32 * allowed))  # the kernel's busy balance interval on N CPUs (see above)
 if [ "$smp" = 1 ] && [ "$allowed" -ge 2 ]; then
   hogs=$((allowed + 1))
-  balance_ms=$((32 * allowed))
   hogjson=$(mktemp --suffix=.json)
   printf '{ "tasks": { "hog": { "instance": %d, "run": 1000000000 } }, "global": { "duration": %d } }\n' \
     "$hogs" "$duration" >"$hogjson"
@@ -224,6 +225,7 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
   echo
   echo "custom slices: 5 massive_intr (100 ms slice) + 5 cyclictest (500 us slice), unpinned on $allowed CPU(s), $duration s;"
   echo "  'none' is the same without sched_runtime; schedsim: eevdf-slices/{custom,none} under $policy --cpus $allowed"
+  echo "  --balance ${balance_ms}ms --balance-failed 1 (the kernel's balancer, as in the check above)"
   echo "  schedsim twice: with each cyclictest job costing what the kernel charged it per run, less the model's"
   echo "  2 us switch (eevdf-slices/VARIANT:J=US), and at the scenario's own 10 us; timer grids 100 us apart on both"
   printf '%-7s | %-52s | %-44s | %-44s\n' "" "kernel (slices_native; median of $runs by cyclictest delay)" \
@@ -234,7 +236,7 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
   model_row() {  # SCENARIO [schedsim options...]
     local scenario=$1; shift
     "$sim" run --scenario "$scenario" --policy "$policy" --cpus "$allowed" --hz "$hz" \
-      --duration "${duration}s" --no-host-timing --format csv "$@" |
+      --balance "${balance_ms}ms" --balance-failed 1 --duration "${duration}s" --no-host-timing --format csv "$@" |
       awk -F, 'NR > 1 {gsub(/"[^"]*"/, "quoted")}  # the quoted policy spec (and scenario) have commas in them
                NR > 1 && $3 ~ /^cyclictest-/ {cw += $6; cs += $7} NR > 1 && $3 ~ /^intr-/ {iw += $6; is += $7}
                END {printf "%.3f %.3f %d %.3f\n", cs ? cw / cs / 1e6 : 0, cw / 1e9, is, iw / 1e9}'

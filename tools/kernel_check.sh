@@ -142,6 +142,8 @@ if [ -z "$policy" ]; then
       features+=",wakeup_619=1,wakeup_dequeue_delayed=1"
     fi
     if [ "$major" -gt 6 ]; then features+=",max_slice_lag=1"; fi  # upstream in 2026 (stable backports: --policy)
+    # 7.1: a delayed sleeper's lag floor (commit 059258b0d424, merged for 7.1).
+    if [ "$major" -gt 7 ] || { [ "$major" -eq 7 ] && [ "$minor" -ge 1 ]; }; then features+=",delayed_lag_floor=1"; fi
     policy="eevdf:base_slice=$slice,cpus=$ncpu,$features"
   else
     policy="cfs:cpus=$ncpu"

@@ -934,7 +934,7 @@ bool brute_short(const std::vector<task*>& queued, const task& w, const task& c)
 // protection (set at every pick that is not a re-pick, shrunk or cancelled at wakeups) and
 // re-picks that keep it, each checked against its formula.
 void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool complete = false, bool v617 = false,
-                  bool v619 = false) {
+                  bool v619 = false, bool v71 = false) {
   std::mt19937_64 rng(seed);
   policy_t p;
   policy_t::knobs k = knobs_hz(1000);
@@ -947,6 +947,7 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
   k.wakeup_619 = v619 ? 1 : 0;
   k.wakeup_dequeue_delayed = v619 ? 1 : 0;
   k.yield_forfeit = v619 ? 1 : 0;
+  k.delayed_lag_floor = v71 ? 1 : 0;
   ASSERT_EQ(p.configure(k), errc::ok);
   std::uint64_t picks_checked = 0, repicks = 0, shrinks = 0;
   std::uint64_t forks_held = 0, wakeup_dequeues = 0, forfeits = 0, plain_shrinks = 0;
@@ -966,14 +967,22 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
   sched_time now{std::numeric_limits<std::uint64_t>::max() - msec(500)};  // crosses the wrap too
   task* curr = nullptr;
   std::uint64_t mismatches = 0, eligible_leftmost_fast = 0, delayed_wakeups = 0, delayed_finished = 0;
+  std::uint64_t floors_moved = 0;
   for (int step = 0; step < steps; ++step) {
     now += static_cast<std::int64_t>(rng() % 700000);
     const unsigned op = static_cast<unsigned>(rng() % 10);
     task& t = tasks[rng() % kTasks];
     if (op < 3) {
       if (t.delayed) {
+        const std::int64_t lag_floor = t.vlag;
+        const bool deepened = p.avg_vruntime() - t.vruntime < lag_floor;
         p.enqueue(t, now, enqueue_flags::wakeup);  // requeue in place (or at zero lag)
         ++delayed_wakeups;
+        if (v71) {  // requeued at the lag it holds, in [the lag it blocked with, 0] (2 ns of rounding)
+          const std::int64_t off = (p.avg_vruntime() - t.vruntime) - t.vlag;
+          if (t.vlag > 0 || t.vlag < lag_floor || off < -2 || off > 2) ++mismatches;
+          floors_moved += static_cast<std::uint64_t>(deepened);
+        }
       } else if (!t.on_rq) {
         const bool fork = rng() % 8 == 0;
         p.enqueue(t, now, fork ? enqueue_flags::initial : enqueue_flags::wakeup);
@@ -1141,6 +1150,9 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
   EXPECT_GT(eligible_leftmost_fast, 0u);
   if (delay != 0) {  // the delayed paths were exercised, both ends
     EXPECT_GT(delayed_wakeups, 100u);
+    if (v71) {
+      EXPECT_GT(floors_moved, 20u) << "the floor must have been reached, or this run proves nothing";
+    }
     EXPECT_GT(delayed_finished, 100u);
   } else {
     EXPECT_EQ(delayed_wakeups + delayed_finished, 0u);
@@ -1185,6 +1197,12 @@ TEST(EevdfPolicy, PickWakeupAndProtectionEqualBruteForceWith617SliceProtection) 
 TEST(EevdfPolicy, PickWakeupProtectionAndYieldEqualBruteForceWith619WakeupsAnd2026Fixes) {
   differential(0x5eed0009, 1, 100000, 1, true, true, true);
   differential(0x5eed000a, 0, 100000, 1, true, true, true);
+}
+
+// The same with 7.1's floor under a delayed sleeper's lag (059258b0d424): every pick still
+// equals the brute force, and every wakeup of a delayed sleeper leaves it at the lag it holds.
+TEST(EevdfPolicy, PickAndDelayedWakeupsEqualBruteForceWith71DelayedLagFloor) {
+  differential(0x5eed000b, 1, 100000, 1, true, true, true, true);
 }
 
 // ---- delayed dequeue (DELAY_DEQUEUE + DELAY_ZERO, Linux 6.12+) -----------------------------
@@ -1299,6 +1317,77 @@ TEST(EevdfPolicy, DelayDequeue_WakeBeforeThePickRequeuesInPlaceOrAtZeroLag) {
   EXPECT_FALSE(x.a.delayed);
   EXPECT_EQ(p.avg_vruntime() - x.a.vruntime, 0);
   EXPECT_TRUE(p.verify());
+}
+
+// 059258b0d424 ("Prevent negative lag increase during delayed dequeue", 7.1; oracle: its
+// description): a delayed sleeper's debt must not deepen while it waits queued. a (nice 0) runs
+// 3 ms beside b and c, which never ran; c blocks eligible and leaves with vlag = V − 0 = 1 ms;
+// then a blocks in debt: V = (3 + 0) / 2 ms, lag −1.5 ms. c wakes with its credit: placed at
+// V − 1 ms·(W + w)/W = 1.5 − 1.5 = 0 ms, which pulls V back to (3 + 0 + 0) / 3 = 1 ms, so a's
+// lag is now −2 ms. When a is next woken (`move` false) or taken out (`move` true), the knob
+// holds its lag at −1.5 ms: the wakeup places it again (W = 2048 without it: v_a = 0 + 2.25 ms,
+// V = 0.75 ms); without the knob it keeps −2 ms.
+struct deepened_debt {
+  policy_t p;
+  task a = make(0), b = make(0), c = make(0);
+  sched_time t{};
+  explicit deepened_debt(int floor) {
+    policy_t::knobs k = knobs_delay(1);
+    k.base_slice = msec(3);  // lag clamp ±6 ms: out of the way
+    k.delayed_lag_floor = floor;
+    EXPECT_EQ(p.configure(k), errc::ok);
+    for (task* x : {&a, &b, &c}) p.enqueue(*x, t, enqueue_flags::wakeup);
+    p.set_next(a, t);
+    t += msec(3);
+    p.put_prev(a, t);
+    p.dequeue(c, t, dequeue_flags::sleep);
+    EXPECT_FALSE(c.on_rq);
+    EXPECT_EQ(c.vlag, msec(1));
+    p.set_next(a, t);
+    p.dequeue(a, t, dequeue_flags::sleep);
+    EXPECT_TRUE(a.delayed);
+    EXPECT_EQ(p.avg_vruntime() - a.vruntime, -msec(1) - usec(500));
+    p.enqueue(c, t, enqueue_flags::wakeup);
+    EXPECT_EQ(c.vruntime, b.vruntime) << "b never ran: its vruntime is the 0 of these figures";
+    EXPECT_EQ(p.avg_vruntime() - a.vruntime, -msec(2)) << "c's placement deepened a's debt";
+    EXPECT_TRUE(p.verify());
+  }
+};
+
+TEST(EevdfPolicy, DelayedLagFloor_WakeupPlacesADeepenedDebtorBackAtTheLagItBlockedWith) {
+  deepened_debt on(1);
+  on.p.enqueue(on.a, on.t, enqueue_flags::wakeup);
+  EXPECT_FALSE(on.a.delayed);
+  EXPECT_EQ(on.p.avg_vruntime() - on.a.vruntime, -msec(1) - usec(500));
+  EXPECT_EQ(on.a.vruntime - on.b.vruntime, msec(2) + usec(250)) << "V(b, c) − (−1.5 ms)·3/2";
+  EXPECT_EQ(on.p.avg_vruntime() - on.b.vruntime, usec(750));
+  EXPECT_TRUE(on.p.verify());
+  deepened_debt off(0);
+  const vtime v = off.a.vruntime;
+  off.p.enqueue(off.a, off.t, enqueue_flags::wakeup);
+  EXPECT_EQ(off.a.vruntime, v) << "requeued in place";
+  EXPECT_EQ(off.p.avg_vruntime() - off.a.vruntime, -msec(2));
+}
+
+TEST(EevdfPolicy, DelayedLagFloor_AMoveSavesTheHeldLagAndAPositiveLagIsStillClippedToZero) {
+  deepened_debt on(1), off(0);
+  on.p.dequeue(on.a, on.t, dequeue_flags::save);
+  off.p.dequeue(off.a, off.t, dequeue_flags::save);
+  EXPECT_EQ(on.a.vlag, -msec(1) - usec(500));
+  EXPECT_EQ(off.a.vlag, -msec(2));
+  EXPECT_TRUE(on.a.delayed);
+  on.p.enqueue(on.a, on.t, enqueue_flags::restore);
+  EXPECT_TRUE(on.a.delayed);
+  EXPECT_TRUE(on.p.verify());
+  // b then runs until a's lag is positive, with ticks only: the wakeup clips it to 0 as before.
+  on.p.set_next(on.b, on.t);
+  on.t += msec(30);
+  (void)on.p.tick(on.b, on.t);
+  ASSERT_GT(on.p.avg_vruntime() - on.a.vruntime, 0);
+  on.p.enqueue(on.a, on.t, enqueue_flags::wakeup);
+  EXPECT_FALSE(on.a.delayed);
+  EXPECT_EQ(on.p.avg_vruntime() - on.a.vruntime, 0);
+  EXPECT_TRUE(on.p.verify());
 }
 
 // 6.12+ takes a delayed sleeper out and back around a parameter change (set_user_nice:

@@ -125,6 +125,12 @@
 ///   of a delayed sleeper it returns and picks again, as pick_next does; without it a delayed
 ///   sleeper could win that pick and keep the wakee from preempting. A fork's entity never
 ///   inherits a relative deadline (commit 3da56dc063cd, applied unconditionally).
+/// - A delayed sleeper's lag held, knob `delayed_lag_floor` (commit 059258b0d424, "Prevent
+///   negative lag increase during delayed dequeue", 2026; 7.1): while it waits queued, others'
+///   placements can pull the average back and deepen its debt, so whenever its lag is taken
+///   (a wakeup's requeue, a move, a pick finishing its dequeue) it is held between the lag it
+///   blocked with and 0, and a wakeup that finds it past either bound places it again there.
+///   Written from the commit's description: its diff is not in the index.
 /// - The shortest and longest queued slice (the kernel's min_slice/max_slice augments): tasks
 ///   with a custom slice sit in a small index by slice (eevdf_slice_link, touched only at their
 ///   enqueue and dequeue), the others count at the base slice in force. O(1) and O(log n).
@@ -255,6 +261,7 @@ class eevdf_policy {
     s64 yield_forfeit = 0;           ///< sched_yield() forfeits the rest of an eligible request (commit 79104becf42b, 6.18)
     s64 wakeup_619 = 0;              ///< 6.19 wakeup preemption: a fork never preempts unless shorter; every wakeup that does not preempt shrinks the protection (needs parity_min_slice)
     s64 wakeup_dequeue_delayed = 0;  ///< the wakeup's pick finishes the delayed dequeues it meets and picks again (commit ac8e69e69363, 2026)
+    s64 delayed_lag_floor = 0;       ///< a delayed sleeper's lag stays between the lag it blocked with and 0 (commit 059258b0d424, 7.1)
   };
   /// Bounds and meaning of each knob.
   static constexpr knob_info<knobs> knob_table[] = {
@@ -290,6 +297,9 @@ class eevdf_policy {
       {"wakeup_dequeue_delayed", knob_unit::flag, &knobs::wakeup_dequeue_delayed, 0, 1,
        "a wakeup's preemption pick finishes the delayed dequeues it meets and picks again (commit ac8e69e69363, 2026; "
        "Linux 7.1, 6.18.33+)"},
+      {"delayed_lag_floor", knob_unit::flag, &knobs::delayed_lag_floor, 0, 1,
+       "a delayed sleeper's lag is held between the lag it blocked with and 0; a wakeup past either bound places it "
+       "there again (commit 059258b0d424, 2026; Linux 7.1)"},
   };
 
   /// Validates and installs knobs; on error nothing changes. New slices apply at each
@@ -401,6 +411,8 @@ class eevdf_policy {
         curr_ = nullptr;
         tree_.insert(t);
       }
+      // The lag it blocks with: the floor of `delayed_lag_floor` (else rewritten before any use).
+      update_entity_lag(e);
       e.delayed = true;
       ++nr_delayed_;
       return;
@@ -794,10 +806,17 @@ class eevdf_policy {
       if (b->slice > m) m = b->slice;
     return m;
   }
+  // vlag = V − v, clamped to ±lag_limit. A delayed sleeper under `delayed_lag_floor` keeps
+  // its lag between the one it blocked with (vlag holds it) and 0.
   void update_entity_lag(eevdf_entity& e) const noexcept {
     const s64 lag = avg_vruntime() - e.vruntime;
     const s64 limit = lag_limit_of(e);
-    e.vlag = lag > limit ? limit : (lag < -limit ? -limit : lag);
+    s64 held = lag > limit ? limit : (lag < -limit ? -limit : lag);
+    if (e.delayed && knobs_.delayed_lag_floor != 0) {
+      if (held < e.vlag) held = e.vlag;
+      if (held > 0) held = 0;
+    }
+    e.vlag = held;
   }
   // A delayed sleeper was picked, so it is eligible: the dequeue it skipped when it blocked.
   // DELAY_ZERO: its lag (>= 0 here) is saved clipped to 0, so it comes back at the average.
@@ -817,16 +836,19 @@ class eevdf_policy {
   }
   // A delayed sleeper wakes before a pick finished its dequeue: it stays where it is (keeping a
   // negative lag), unless its lag has become positive, which DELAY_ZERO clips: it is placed
-  // again at zero lag.
+  // again at zero lag. With `delayed_lag_floor` it is also placed again when its lag fell
+  // below the one it blocked with: at that lag (update_entity_lag holds it).
   void requeue_delayed(Task& t, sched_time now) noexcept {
     eevdf_entity& e = E(t);
     update_curr(now);
+    const s64 lag_floor = e.vlag;
+    const s64 lag = avg_vruntime() - e.vruntime;
     update_entity_lag(e);
-    if (e.vlag > 0) {
+    if (lag > 0 || (knobs_.delayed_lag_floor != 0 && lag < lag_floor)) {
       tree_.erase(t);
       sub_sums(e);
       --nr_running_;
-      e.vlag = 0;
+      if (e.vlag > 0) e.vlag = 0;  // DELAY_ZERO (else it is the floor update_entity_lag held)
       place_entity(e, enqueue_flags::none);
       ++nr_running_;
       enqueue_tree(t);

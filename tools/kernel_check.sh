@@ -55,6 +55,10 @@
 # (slices_native --stagger 100, the scenario's S=100): started together, their phases are a few
 # us apart by chance, and that chance moves the kernel's delays by 2x from run to run. The model
 # balances as the kernel does (the balancer check's --balance 32·N ms --balance-failed 1).
+# A kernel thread that runs without preemption (PREEMPT_NONE) delays cyclictest too: when the
+# machine runs DAMON's kdamond threads, the script reads their runs from /proc/PID/schedstat
+# across the kernel runs, and the first schedsim column adds a thread on CPU 0 with that mean
+# run and sleep (scenario options K=US,P=MS).
 #
 # --trace DIR also writes, per pair, an ftrace text trace (sched_switch, sched_wakeup) of each
 # kernel run, DIR/kernel-BENCH-LOAD-RUN.txt (tracefs; needs root), and schedsim's trace of the
@@ -229,7 +233,8 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
   echo "  'none' is the same without sched_runtime; schedsim: eevdf-slices/{custom,none} under $policy --cpus $allowed"
   echo "  --balance ${balance_ms}ms --balance-failed 1 (the kernel's balancer, as in the check above)"
   echo "  schedsim twice: with each cyclictest job costing what the kernel charged it per run, less the model's"
-  echo "  2 us switch (eevdf-slices/VARIANT:J=US), and at the scenario's own 10 us; timer grids 100 us apart on both"
+  echo "  2 us switch (eevdf-slices/VARIANT:J=US), and at the scenario's own 10 us; timer grids 100 us apart on both;"
+  echo "  where DAMON runs, the first also has a kernel thread with kdamond's mean run and sleep (K=US,P=MS)"
   printf '%-7s | %-52s | %-44s | %-44s\n' "" "kernel (slices_native; median of $runs by cyclictest delay)" \
     "schedsim, the kernel's job cost" "schedsim, 10 us jobs"
   printf '%-7s | %9s %9s %10s %12s %7s | %9s %9s %10s %12s | %9s %9s %10s %12s\n' slices "cyc avg" "cyc sum" "intr sw" \
@@ -243,20 +248,43 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
                NR > 1 && $3 ~ /^cyclictest-/ {cw += $6; cs += $7} NR > 1 && $3 ~ /^intr-/ {iw += $6; is += $7}
                END {printf "%.3f %.3f %d %.3f\n", cs ? cw / cs / 1e6 : 0, cw / 1e9, is, iw / 1e9}'
   }
+  # Summed CPU ns and runs (schedstat's pcount) of every kdamond thread: "0 0" without DAMON.
+  kdamond_stat() {
+    local f comm sum=0 cnt=0 a b c
+    for f in /proc/[0-9]*/comm; do
+      comm=$(cat "$f" 2>/dev/null) || continue
+      case $comm in kdamond*) ;; *) continue ;; esac
+      read -r a b c < "${f%/comm}/schedstat" 2>/dev/null || continue
+      sum=$((sum + a)); cnt=$((cnt + c))
+    done
+    echo "$sum $cnt"
+  }
   for variant in custom none; do
     args=(--duration "$duration" --stagger 100)
     [ "$variant" = none ] && args+=(--intr-slice 0 --cyclic-slice 0)
     rows=""
+    read -r kd_ns0 kd_n0 < <(kdamond_stat)
     for r in $(seq "$runs"); do
       out=$(build/release/examples/slices_native "${args[@]}")
       rows+="$(printf '%s\n' "$out" | awk '$1 == "cyclictest" {c = $3 " " $4; j = $6} $1 == "intr" {i = $2 " " $3} END {print c, i, j}')"$'\n'
     done
+    read -r kd_ns1 kd_n1 < <(kdamond_stat)
     krow=$(printf '%s' "$rows" | sort -g -k2,2 | sed -n "$(( (runs + 1) / 2 ))p")
     # the median run's CPU per cyclictest run, less the model's 2 us switch, in whole us (>= 1)
     job=$(printf '%s\n' "$krow" | awk '{j = int($5 - 2 + 0.5); print (j < 1 ? 1 : j)}')
-    srow=$(model_row "eevdf-slices/$variant:J=$job,S=100")
+    # kdamond's mean run (us) and the mean sleep between runs (ms) over these kernel runs
+    kthread="" kthread_note=""
+    if [ $((kd_n1 - kd_n0)) -gt 0 ]; then
+      kthread=$(awk -v ns=$((kd_ns1 - kd_ns0)) -v n=$((kd_n1 - kd_n0)) -v span="$((duration * runs))" 'BEGIN {
+        k = int(ns / n / 1000 + 0.5); p = int((span * 1000 - ns / 1e6) / n + 0.5)
+        if (k < 1) k = 1; if (k > 100000) k = 100000; if (p < 1) p = 1; if (p > 10000) p = 10000
+        printf ",K=%d,P=%d", k, p }')
+      kthread_note="  ($variant: kdamond ran $((kd_n1 - kd_n0)) times in $((duration * runs)) s of kernel runs, $(( (kd_ns1 - kd_ns0) / 1000000 )) ms in all; the first model column adds ${kthread#,})"
+    fi
+    srow=$(model_row "eevdf-slices/$variant:J=$job,S=100$kthread")
     drow=$(model_row "eevdf-slices/$variant:S=100")
     printf '%-7s | %9s %9s %10s %12s %7s | %9s %9s %10s %12s | %9s %9s %10s %12s\n' "$variant" $krow $srow $drow
+    [ -z "$kthread_note" ] || echo "$kthread_note"
     if [ "$runs" -gt 1 ]; then
       printf '%s' "$rows" | sort -g -k2,2 |
         awk -v v="$variant" '{c = c sep $2; i = i sep $3; j = j sep $5; sep = ", "}

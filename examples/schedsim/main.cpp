@@ -242,9 +242,11 @@ void print_list(const sim::registry& reg) {
               "  comma-separated: B=NICE (-B, benchmarked task's nice), N=NICE (-N, load's nice), L=N (-L, burn threads, 4),\n"
               "  r (-r, benchmarked task SCHED_FIFO 95; audio and video only), D=US (the model's own: the benchmarked\n"
               "  thread starts US microseconds after the 1 s head start, 0-999999); e.g. interbench/audio/burn:B=19\n"
-              "eevdf-slices options, after the name: eevdf-slices[/custom|/none]:J=US,S=US: J, cyclictest's CPU time\n"
-              "  per job (1-1000 us, default 10; tools/kernel_check.sh passes the running kernel's); S, how far\n"
-              "  apart the cyclictest threads' timer grids start (0-10000 us, default 100)\n");
+              "eevdf-slices options, after the name: eevdf-slices[/custom|/none]:J=US,S=US,K=US,P=MS: J, cyclictest's\n"
+              "  CPU time per job (1-1000 us, default 10; tools/kernel_check.sh passes the running kernel's); S, how far\n"
+              "  apart the cyclictest threads' timer grids start (0-10000 us, default 100); K and P, a kernel thread on\n"
+              "  CPU 0 that runs K us without preemption (PREEMPT_NONE) then sleeps P ms (K 0-100000, 0 = none, the\n"
+              "  default; P 1-10000, default 250; kernel_check passes kdamond's)\n");
 }
 
 std::string fmt_seconds(std::int64_t ns) {

@@ -395,6 +395,62 @@ TEST(SimEngine, AnchoredTimerKeepsTheGridWhereverTheTaskFirstReachesIt) {
   EXPECT_NO_THROW(ref_entry().run(bad, exact_cfg(), {}));
 }
 
+// Non-preemptible work (event::nopreempt: kernel code under PREEMPT_NONE). One CPU, no switch
+// cost: a normal task runs 5 ms that cannot be preempted, then 5 ms that can; a SCHED_FIFO task
+// sleeps 1 ms, then runs 1 ms. By hand: the FIFO task's wakeup at 1 ms would preempt at once; it
+// waits instead until the section ends at 5 ms, runs 5-6 ms (preempting the plain run that
+// follows), and the normal task ends at 11 ms. With a plain first run: FIFO runs 1-2 ms, the
+// normal task ends at 11 ms too, having waited 1 ms. A task switched in to start such work holds
+// reschedules from that moment (a kernel thread is in kernel code as soon as it runs): had the
+// FIFO task started after the normal one, its own start would have waited for the section.
+TEST(SimEngine, NonPreemptibleRunHoldsAReschedUntilItEnds) {
+  for (const bool held : {true, false}) {
+    workload w;
+    w.name = "nopreempt";
+    w.duration = sec(1);
+    task_spec fifo = finite("fifo", {ev::sleep(msec(1)), ev::run(msec(1))});
+    fifo.params.kind = sched_kind::fifo;
+    fifo.params.rt_priority = 50;
+    w.tasks.push_back(fifo);  // first: it is asleep before the other starts its section
+    w.tasks.push_back(finite("kernel", {held ? ev::run_nopreempt(msec(5)) : ev::run(msec(5)), ev::run(msec(5))}));
+    const run_result r = rt_entry().run(w, exact_cfg(), {});
+    const auto& f = find(r, "fifo");
+    const auto& k = find(r, "kernel");
+    EXPECT_EQ(f.exit_ns, held ? msec(6) : msec(2)) << held;
+    EXPECT_EQ(f.max_wait_ns, held ? msec(4) : 0) << held;
+    EXPECT_EQ(k.exit_ns, msec(11)) << held;
+    EXPECT_EQ(k.max_wait_ns, msec(1)) << held;
+    expect_conserved(r);
+  }
+  // The tick too: two hogs under ref-rr (10 ms turns at HZ 250 here: 3 ticks of 4 ms, so a
+  // turn ends at the 12 ms tick); the first runs 30 ms without preemption, then sleeps, so
+  // the second waits the whole 30 ms; preemptible, it would get the CPU at the first turn's end.
+  for (const bool held : {true, false}) {
+    workload w;
+    w.name = "nopreempt-tick";
+    w.duration = sec(1);
+    w.hz = 250;
+    w.tasks.push_back(finite("kernel", {held ? ev::run_nopreempt(msec(30)) : ev::run(msec(30)), ev::sleep(msec(100))}));
+    w.tasks.push_back(finite("hog", {ev::run(msec(1))}));
+    const run_result r = ref_entry().run(w, exact_cfg(), {});
+    const auto& h = find(r, "hog");
+    if (held) {
+      EXPECT_EQ(h.max_wait_ns, msec(30));
+      EXPECT_EQ(h.exit_ns, msec(31));
+    } else {
+      EXPECT_LT(h.max_wait_ns, msec(30));
+    }
+    expect_conserved(r);
+  }
+  workload bad;
+  bad.name = "bad-nopreempt";
+  bad.duration = sec(1);
+  event s = ev::sleep(msec(1));
+  s.nopreempt = true;
+  bad.tasks.push_back(finite("a", {s, ev::run(msec(1))}));
+  EXPECT_THROW(ref_entry().run(bad, exact_cfg(), {}), workload_error);
+}
+
 // Wakeup context as the policies see it. A task that stands in for a device (task_spec::
 // interrupt_context) wakes others from interrupt
 // context: its resumes and pipe writes enqueue with `wakeup | interrupt`, what o1 credits as
@@ -992,6 +1048,50 @@ TEST(SimEngine, EevdfSlicesStaggerOptionSetsTheCyclictestGrids) {
   EXPECT_EQ(found[0].w.name, "eevdf-slices/custom:J=20,S=5");
   EXPECT_FALSE(resolve_scenario("eevdf-slices:S=10001", found, error));
   EXPECT_NE(error.find("S='10001': expected an integer in [0, 10000]"), std::string::npos) << error;
+}
+
+// eevdf-slices options K and P: a kernel thread on CPU 0 that runs K us without preemption
+// (each run uniform in [0, 2K]), then sleeps P ms. Under eevdf with 6.12's rules cyclictest
+// (wakeups every 1-3 ms, 500 us slices with `custom`) would preempt a 2 ms run often; made
+// non-preemptible, every one of the thread's runs ends with it going to sleep (state S), never
+// preempted (R+), always on CPU 0, and no more than 2K long.
+TEST(SimEngine, EevdfSlicesKernelThreadOptionRunsUnpreemptedOnCpu0) {
+  std::vector<resolved_scenario> found;
+  std::string error;
+  ASSERT_TRUE(resolve_scenario("eevdf-slices/custom:K=2000,P=20", found, error)) << error;
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].w.name, "eevdf-slices/custom:K=2000,P=20");
+  trace_writer tw;
+  run_config c = exact_cfg();
+  c.trace = &tw;
+  c.duration_ns = sec(1);
+  const std::vector<knob_setting> v612 = {{"delay_dequeue", 1}, {"preempt_short", 1}, {"place_rel_deadline", 1}};
+  const run_result r = eevdf_entry().run(found[0].w, c, v612);
+  const auto& k = find(r, "kthread");
+  EXPECT_GT(k.switches, 20u);
+  EXPECT_GT(k.cpu_ns, msec(20));
+  const std::string text = tw.text();
+  EXPECT_EQ(trace_times_us(text, R"(sched_switch: prev_comm=kthread .* prev_state=R\+)").size(), 0u) << "never preempted";
+  const std::vector<std::int64_t> in = trace_times_us(text, R"(sched_switch: .*==> next_comm=kthread )");
+  const std::vector<std::int64_t> out = trace_times_us(text, R"(sched_switch: prev_comm=kthread .* prev_state=S )");
+  ASSERT_EQ(in.size(), out.size());
+  ASSERT_GT(in.size(), 20u);
+  for (std::size_t i = 0; i < in.size(); ++i) EXPECT_LE(out[i] - in[i], 4000) << "run " << i << " within 2K";
+  EXPECT_EQ(trace_times_us(text, R"(\[001\] .*next_comm=kthread )").size(), 0u) << "pinned to CPU 0";
+  // The same thread preemptible (a plain run) is preempted by cyclictest's wakeups: the check
+  // above can fail.
+  workload w = found[0].w;
+  for (task_spec& t : w.tasks)
+    if (t.name == "kthread") t.phases[0].events[0].nopreempt = false;
+  trace_writer tw2;
+  c.trace = &tw2;
+  (void)eevdf_entry().run(w, c, v612);
+  EXPECT_GT(trace_times_us(tw2.text(), R"(sched_switch: prev_comm=kthread .* prev_state=R\+)").size(), 0u);
+  EXPECT_FALSE(resolve_scenario("eevdf-slices:P=5", found, error));
+  EXPECT_NE(error.find("P (the kernel thread's sleep) needs K"), std::string::npos) << error;
+  EXPECT_FALSE(resolve_scenario("eevdf-slices:K=0,P=5", found, error));
+  EXPECT_FALSE(resolve_scenario("eevdf-slices:K=100001", found, error));
+  EXPECT_NE(error.find("K='100001': expected an integer in [0, 100000]"), std::string::npos) << error;
 }
 
 TEST(SimEngine, KnobSpecsParseAndRefuse) {

@@ -176,6 +176,7 @@ struct task_core {
   bool lat_pending = false;               ///< woke, latency sample not yet taken
   bool job_burning = false;               ///< an interbench job is running
   bool in_io = false;                     ///< blocked in an uninterruptible sleep (traces: state D)
+  bool nopreempt = false;                 ///< in a run that cannot be preempted (event::nopreempt)
   int cpu = -1;                           ///< run queue it is on (or last was on)
   int cache_cpu = -1;                     ///< CPU whose cache holds its working set
   std::uint32_t id = 0;                   ///< creation order
@@ -415,6 +416,7 @@ class engine {
     std::int64_t balance_left = 0;  ///< ticks until the next periodic balance
     int balance_failed = 0;         ///< consecutive periodic balances that left a one-task imbalance
     bool need_resched = false;
+    bool resched_held = false;      ///< a reschedule asked while curr ran non-preemptible work
     std::int64_t idle_ns = 0, overhead_ns = 0;
     std::uint64_t switches = 0;
     std::vector<task_type*> queued;  ///< every task enqueued here (running one included)
@@ -432,6 +434,7 @@ class engine {
     sched_params params;
     std::int64_t count = 0, per_item = 0;  ///< pipe_write items / pipe_read messages; pipe_read ns per item
     bool uninterruptible = false;          ///< sleep: TASK_UNINTERRUPTIBLE
+    bool nopreempt = false;                ///< run: not preemptible
   };
   struct cphase {
     std::int64_t loop;
@@ -510,10 +513,11 @@ class engine {
         cphase cp{p.loop, {}};
         for (const event& e : p.events) {
           cevent c{e.kind, e.duration, e.jitter, e.period, e.pushback, e.absolute, e.anchor, -1, -1, -1, e.params, e.count,
-                   e.per_item, e.uninterruptible};
+                   e.per_item, e.uninterruptible, e.nopreempt};
           if (e.duration < 0 || e.jitter < 0 || e.period < 0 || e.pushback < 0 || e.per_item < 0)
             throw workload_error(where + ": negative time in an event");
           if (e.count < 0) throw workload_error(where + ": negative count in a pipe event");
+          if (e.nopreempt && e.kind != event_kind::run) throw workload_error(where + ": only a run can be non-preemptible");
           switch (e.kind) {
             case event_kind::timer:
               if (e.period <= 0) throw workload_error(where + ": timer period must be > 0");
@@ -659,10 +663,24 @@ class engine {
   void push_tick(int ci, std::int64_t t) {
     tq_.push(detail_sim::qevent{t, seq_++, ev_tick, static_cast<std::uint32_t>(ci), 0});
   }
-  /// Asks CPU ci to reschedule at the end of the current event.
+  /// Asks CPU ci to reschedule at the end of the current event; held while its task runs
+  /// non-preemptible work (event::nopreempt), or was just switched in to start some (as a
+  /// kernel thread is in kernel code from the moment it is switched in), until that work is
+  /// done (on_complete).
   void resched(int ci) {
-    cpu(ci).need_resched = true;
+    cpu_state& c = cpu(ci);
+    if (c.curr != nullptr && c.curr->state == task_core::st::running &&
+        (c.curr->nopreempt || (c.curr->action == task_core::act::step && next_is_nopreempt(*c.curr)))) {
+      c.resched_held = true;
+      return;
+    }
+    c.need_resched = true;
     resched_mask_ |= std::uint64_t{1} << ci;
+  }
+
+  bool next_is_nopreempt(const task_type& t) const {
+    const cevent* e = peek(t);
+    return e != nullptr && e->kind == event_kind::run && e->nopreempt;
   }
 
   cpu_state& cpu(int c) { return cpus_[static_cast<std::size_t>(c)]; }
@@ -1194,26 +1212,40 @@ class engine {
     }
     t.action = task_core::act::step;
     t.remaining = 0;
+    t.nopreempt = false;
     step(t, ci);
-    if (t.state == task_core::st::running && !cpu(ci).need_resched) arm_completion(ci);
+    cpu_state& c = cpu(ci);
+    if (c.resched_held && !t.nopreempt) {  // the section is over (and the next is not one): switch now
+      c.resched_held = false;
+      resched(ci);
+    }
+    if (t.state == task_core::st::running && !c.need_resched) arm_completion(ci);
   }
 
-  const cevent* current(task_type& t) {
-    const cspec& cs = specs_[static_cast<std::size_t>(t.spec)];
+  const cevent* current(task_type& t) { return advance(t.spec, t.ph, t.ev, t.phase_loops_left, t.task_loops_left); }
+  /// The event `t` will execute next, without moving its program counter (nullptr: it ends).
+  const cevent* peek(const task_type& t) const {
+    std::uint32_t ph = t.ph, ev = t.ev;
+    std::int64_t phase_left = t.phase_loops_left, task_left = t.task_loops_left;
+    return advance(t.spec, ph, ev, phase_left, task_left);
+  }
+  /// Moves a program counter past finished phase passes to the event it executes next.
+  const cevent* advance(int spec, std::uint32_t& ph, std::uint32_t& ev, std::int64_t& phase_left, std::int64_t& task_left) const {
+    const cspec& cs = specs_[static_cast<std::size_t>(spec)];
     for (;;) {
-      const cphase& p = cs.phases[t.ph];
-      if (t.ev < p.events.size()) return &p.events[t.ev];
+      const cphase& p = cs.phases[ph];
+      if (ev < p.events.size()) return &p.events[ev];
       // End of a phase pass.
-      t.ev = 0;
-      if (t.phase_loops_left > 0) --t.phase_loops_left;
-      if (t.phase_loops_left != 0 && !p.events.empty()) continue;
-      ++t.ph;
-      if (t.ph >= cs.phases.size()) {
-        t.ph = 0;
-        if (t.task_loops_left > 0) --t.task_loops_left;
-        if (t.task_loops_left == 0) return nullptr;
+      ev = 0;
+      if (phase_left > 0) --phase_left;
+      if (phase_left != 0 && !p.events.empty()) continue;
+      ++ph;
+      if (ph >= cs.phases.size()) {
+        ph = 0;
+        if (task_left > 0) --task_left;
+        if (task_left == 0) return nullptr;
       }
-      t.phase_loops_left = cs.phases[t.ph].loop;
+      phase_left = cs.phases[ph].loop;
     }
   }
 
@@ -1238,6 +1270,7 @@ class engine {
           t.action = task_core::act::work;
           t.remaining = d + t.refill_debt;
           t.refill_debt = 0;
+          t.nopreempt = e->nopreempt;
           return;
         }
         case event_kind::runtime: {

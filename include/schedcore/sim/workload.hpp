@@ -145,6 +145,12 @@ struct event {
   /// page-in). Its wakeup carries `enqueue_flags::uninterruptible` (a device completion, so
   /// also `interrupt`), and traces show the task in state D.
   bool uninterruptible = false;
+
+  /// run: the work cannot be preempted, as kernel code under PREEMPT_NONE (a kernel thread
+  /// between two cond_resched() points) or a preempt_disable() section: a reschedule asked for
+  /// its CPU meanwhile (a wakeup's preemption, the tick) is held until the work is done. The
+  /// policy still sees the wakeup and the ticks; only the switch waits.
+  bool nopreempt = false;
 };
 
 /// Convenience constructors, so scenario code reads like a program listing.
@@ -152,6 +158,10 @@ namespace ev {
 /// `ns` of CPU work (optionally +- `jitter` ns).
 inline event run(duration_ns ns, duration_ns jitter = 0) {
   event e; e.kind = event_kind::run; e.duration = ns; e.jitter = jitter; return e;
+}
+/// `ns` of CPU work that cannot be preempted (`event::nopreempt`; optionally +- `jitter` ns).
+inline event run_nopreempt(duration_ns ns, duration_ns jitter = 0) {
+  event e = run(ns, jitter); e.nopreempt = true; return e;
 }
 /// Sleep `ns` uninterruptibly (+- `jitter` ns): disk I/O or a page-in (see `event::uninterruptible`).
 inline event io_sleep(duration_ns ns, duration_ns jitter = 0) {

@@ -248,6 +248,9 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
                NR > 1 && $3 ~ /^cyclictest-/ {cw += $6; cs += $7} NR > 1 && $3 ~ /^intr-/ {iw += $6; is += $7}
                END {printf "%.3f %.3f %d %.3f\n", cs ? cw / cs / 1e6 : 0, cw / 1e9, is, iw / 1e9}'
   }
+  # Steal time of all CPUs so far, ms (/proc/stat, USER_HZ ticks): the hypervisor running
+  # something else while a vCPU was runnable; 0 on bare metal.
+  steal_ms() { awk -v hz="$(getconf CLK_TCK 2>/dev/null || echo 100)" '/^cpu / {printf "%d\n", $9 * 1000 / hz}' /proc/stat; }
   # Summed CPU ns and runs (schedstat's pcount) of every kdamond thread: "0 0" without DAMON.
   kdamond_stat() {
     local f comm sum=0 cnt=0 a b c
@@ -265,11 +268,14 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
     rows=""
     read -r kd_ns0 kd_n0 < <(kdamond_stat)
     for r in $(seq "$runs"); do
+      steal0=$(steal_ms)
       out=$(build/release/examples/slices_native "${args[@]}")
-      rows+="$(printf '%s\n' "$out" | awk '$1 == "cyclictest" {c = $3 " " $4; j = $6} $1 == "intr" {i = $2 " " $3} END {print c, i, j}')"$'\n'
+      steal1=$(steal_ms)
+      rows+="$(printf '%s\n' "$out" | awk -v st=$((steal1 - steal0)) '$1 == "cyclictest" {c = $3 " " $4; j = $6}
+        $1 == "intr" {i = $2 " " $3} END {print c, i, j, st}')"$'\n'
     done
     read -r kd_ns1 kd_n1 < <(kdamond_stat)
-    krow=$(printf '%s' "$rows" | sort -g -k2,2 | sed -n "$(( (runs + 1) / 2 ))p")
+    krow=$(printf '%s' "$rows" | sort -g -k2,2 | sed -n "$(( (runs + 1) / 2 ))p" | cut -d' ' -f1-5)
     # the median run's CPU per cyclictest run, less the model's 2 us switch, in whole us (>= 1)
     job=$(printf '%s\n' "$krow" | awk '{j = int($5 - 2 + 0.5); print (j < 1 ? 1 : j)}')
     # kdamond's mean run (us) and the mean sleep between runs (ms) over these kernel runs
@@ -287,8 +293,8 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
     [ -z "$kthread_note" ] || echo "$kthread_note"
     if [ "$runs" -gt 1 ]; then
       printf '%s' "$rows" | sort -g -k2,2 |
-        awk -v v="$variant" '{c = c sep $2; i = i sep $3; j = j sep $5; sep = ", "}
-                             END {printf "  (%s, each kernel run: cyc sum %s s; intr sw %s; job us %s)\n", v, c, i, j}'
+        awk -v v="$variant" '{c = c sep $2; i = i sep $3; j = j sep $5; t = t sep $6; sep = ", "}
+                             END {printf "  (%s, each kernel run: cyc sum %s s; intr sw %s; job us %s; steal %s ms)\n", v, c, i, j, t}'
     fi
   done
 fi

@@ -14,7 +14,9 @@
 ///   idle, like NO_HZ idle), per-CPU completion of the running task's current action, task
 ///   wake (sleep or timer expiry), delayed task start, end of run.
 /// - Reschedules requested while handling an event (wakeup preemption, blocking, yield, tick)
-///   are applied at the end of that event, CPU by CPU in index order.
+///   are applied at the end of that event, CPU by CPU in index order. While a CPU's task runs
+///   non-preemptible work (`event::nopreempt`), or has just been switched in to start some,
+///   the CPU's reschedules are held and applied when that work is done.
 ///
 /// @par SMP placement (kernel-like, deliberately simple)
 /// - Wakeup: the previous CPU if it is allowed and idle; else the first idle allowed CPU

@@ -1078,6 +1078,10 @@ TEST(SimEngine, EevdfSlicesKernelThreadOptionRunsUnpreemptedOnCpu0) {
   ASSERT_GT(in.size(), 20u);
   for (std::size_t i = 0; i < in.size(); ++i) EXPECT_LE(out[i] - in[i], 4000) << "run " << i << " within 2K";
   EXPECT_EQ(trace_times_us(text, R"(\[001\] .*next_comm=kthread )").size(), 0u) << "pinned to CPU 0";
+  trace_writer again;
+  c.trace = &again;
+  (void)eevdf_entry().run(found[0].w, c, v612);
+  EXPECT_EQ(again.text(), text) << "the runs' random lengths come from the run's seed: deterministic";
   // The same thread preemptible (a plain run) is preempted by cyclictest's wakeups: the check
   // above can fail.
   workload w = found[0].w;

@@ -243,7 +243,7 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
   }
   if (c.task.rfind("group:", 0) == 0) {  // summed or pooled over the tasks of one group
     const std::string g = c.task.substr(6);
-    double lat_sum = 0, samples = 0, wait = 0, switches = 0, lat_max = 0;
+    double lat_sum = 0, samples = 0, wait = 0, switches = 0, lat_max = 0, cpu = 0;
     bool any = false;
     for (const auto& x : r.tasks) {
       if (x.group != g) continue;
@@ -252,6 +252,7 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
       samples += static_cast<double>(x.latency.count);
       wait += static_cast<double>(x.wait_ns);
       switches += static_cast<double>(x.switches);
+      cpu += static_cast<double>(x.cpu_ns);
       lat_max = std::max(lat_max, static_cast<double>(x.latency.max));
     }
     if (!any) return {};
@@ -259,6 +260,7 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
     if (c.metric == "lat_max_ms") return cell(lat_max / 1e6, "%.2f");
     if (c.metric == "wait_s") return cell(wait / 1e9, "%.3f");
     if (c.metric == "switches") return cell(switches, "%.0f");
+    if (c.metric == "cpu_s") return cell(cpu / 1e9, "%.2f");
     return {};
   }
   const task_result* x = nullptr;
@@ -365,6 +367,12 @@ inline std::vector<table_column> family_columns(const std::string& family) {
                        {"delay sum s", "group:cyclictest", "wait_s"},
                        {"intr switches", "group:intr", "switches"},
                        {"intr delay sum s", "group:intr", "wait_s"}});
+  } else if (family == "eevdf-hackbench") {  // cyclictest's latency, and hackbench's progress
+    c.insert(c.end(), {{"cyclictest avg ms", "group:cyclictest", "lat_avg_ms"},
+                       {"p99 ms", "cyclictest", "lat_p99_ms"},
+                       {"max ms", "cyclictest", "lat_max_ms"},
+                       {"hackbench cpu s", "group:hackbench", "cpu_s"},
+                       {"hackbench switches", "group:hackbench", "switches"}});
   } else if (family == "interbench") {  // the benchmarked task, in interbench's columns
     c.insert(c.end(), {{"latency avg ms", "", "ib_avg_ms"},
                        {"\"SD\" ms", "", "ib_rms_ms"},

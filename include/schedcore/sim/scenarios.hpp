@@ -687,6 +687,57 @@ inline workload eevdf_slices(bool custom = true, const eevdf_slices_options& opt
   return w;
 }
 
+/// eevdf-hackbench: the experiment of two 2026 EEVDF fixes, ac8e69e69363 ("Fix
+/// wakeup_preempt_fair() vs delayed dequeue") and 059258b0d424 ("Prevent negative lag increase
+/// during delayed dequeue"), both measured by Vincent Guittot on a Snapdragon RB5 (8 CPUs):
+/// `hackbench -T -p -l 16000000 -g 2` in the background and `cyclictest -t 1 -i 2777
+/// --policy=fair`, with custom slices of 8 ms for cyclictest and 20 ms for hackbench (variant
+/// `custom`) or the default 2.8 ms for both (`default`).
+/// Model: 8 CPUs at HZ 250. Two hackbench groups of 20 sender and 20 receiver threads; each
+/// sender writes a 100-byte message to each receiver of its group in turn (1-2 us of CPU per
+/// write, uniform), each receiver reads its pipe one message at a time (1-2 us per read); a pipe holds
+/// 655 messages (64 KiB). cyclictest: one thread, absolute 2777 us grid, 10 us of work.
+/// Left out: the RB5's big.LITTLE CPUs (all equal here) and hackbench's socket-free start-up.
+inline workload eevdf_hackbench(bool custom) {
+  using namespace scen;
+  workload w;
+  w.name = custom ? "eevdf-hackbench/custom" : "eevdf-hackbench/default";
+  w.description = std::string("8 CPUs HZ=250: hackbench -T -p -g 2 (2 x 20 senders, 2 x 20 receivers, 100-byte pipe messages)") +
+                  " and cyclictest -i 2777" + (custom ? ", slices 20 ms (hackbench) and 8 ms (cyclictest)" : ", default slices") +
+                  ", all SCHED_OTHER, 10 s (the experiment of commits ac8e69e69363 and 059258b0d424)";
+  w.cpus = 8;
+  w.hz = 250;
+  w.duration = sec(10);
+  constexpr int groups = 2, fds = 20;
+  for (int g = 0; g < groups; ++g) {
+    const std::string gp = "g" + std::to_string(g) + "-r";
+    std::vector<event> sends;
+    for (int r = 0; r < fds; ++r) {
+      sends.push_back(ev::run(usec(1) + 500, 500));
+      sends.push_back(ev::pipe_write(gp + std::to_string(r), 1));
+    }
+    task_spec sender = task("hb" + std::to_string(g) + "-send", 0, sends, true, "hackbench");
+    sender.instances = fds;
+    sender.params.runtime = custom ? msec(20) : 0;
+    sender.refill_ns = 0;
+    w.tasks.push_back(sender);
+    for (int r = 0; r < fds; ++r) {
+      task_spec recv = task("hb" + std::to_string(g) + "-recv" + std::to_string(r), 0,
+                            {ev::pipe_read(gp + std::to_string(r), 1, usec(1) + 500, 0, 500)}, true, "hackbench");
+      recv.params.runtime = custom ? msec(20) : 0;
+      recv.refill_ns = 0;
+      w.tasks.push_back(recv);
+      w.pipes.push_back({gp + std::to_string(r), 655});
+    }
+  }
+  task_spec c = task("cyclictest", 0, {ev::anchored_timer("unique-cyclictest", usec(2777), msec(50)), ev::run(usec(10))}, true,
+                     "cyclictest");
+  c.params.runtime = custom ? msec(8) : 0;
+  c.refill_ns = 0;
+  w.tasks.push_back(c);
+  return w;
+}
+
 /// interbench benchmarks and loads, in interbench's order.
 inline const std::vector<std::string>& interbench_benches() {
   static const std::vector<std::string> v = {"audio", "video", "x", "gaming"};
@@ -721,6 +772,8 @@ inline std::vector<scenario_def> builtin_scenarios() {
   v.push_back({"hogs-1000", "hogs", [] { return hogs(1000); }});
   v.push_back({"eevdf-slices/custom", "eevdf-slices", [] { return eevdf_slices(); }});
   v.push_back({"eevdf-slices/none", "eevdf-slices", [] { return eevdf_slices(false); }});
+  v.push_back({"eevdf-hackbench/custom", "eevdf-hackbench", [] { return eevdf_hackbench(true); }});
+  v.push_back({"eevdf-hackbench/default", "eevdf-hackbench", [] { return eevdf_hackbench(false); }});
   for (int n : {0, -10}) v.push_back({"games-renice/xnice" + std::to_string(n), "games-renice", [n] { return games_renice(n); }});
   for (int n : {0, -10})
     v.push_back({"games-renice/typing-xnice" + std::to_string(n), "games-renice", [n] { return games_renice(n, true); }});
@@ -831,6 +884,13 @@ inline std::vector<family_def> builtin_families() {
         "eevdf:delay_dequeue=1,place_rel_deadline=1,preempt_short=1,repick_keeps_vprot=1,parity_min_slice=1,yield_forfeit=1,"
         "wakeup_619=1,wakeup_dequeue_delayed=1",
         "cfs"}},
+      {"eevdf-hackbench", "2026's delayed-dequeue fixes on their own experiment: cyclictest (8 ms slice) beside hackbench (20 ms): the 6.19 rules, with the wakeup-pick fix (ac8e69e69363), with 7.1's lag floor (059258b0d424)",
+       {"eevdf:base_slice=700us,cpus=8,repick_keeps_vprot=1,delay_dequeue=1,preempt_short=1,place_rel_deadline=1,parity_min_slice=1,"
+        "yield_forfeit=1,wakeup_619=1",
+        "eevdf:base_slice=700us,cpus=8,repick_keeps_vprot=1,delay_dequeue=1,preempt_short=1,place_rel_deadline=1,parity_min_slice=1,"
+        "yield_forfeit=1,wakeup_619=1,wakeup_dequeue_delayed=1",
+        "eevdf:base_slice=700us,cpus=8,repick_keeps_vprot=1,delay_dequeue=1,preempt_short=1,place_rel_deadline=1,parity_min_slice=1,"
+        "yield_forfeit=1,wakeup_619=1,wakeup_dequeue_delayed=1,delayed_lag_floor=1"}},
   };
 }
 

@@ -6,6 +6,11 @@
 //                          min_vruntime, reinsert into the augmented tree).
 //   BM_cycle/raw_tree/<N>  pop the minimum of a plain rb_tree, advance its key by
 //                          1 + U[0, 4 ms), reinsert (rb_tree_bench's churn).
+//   BM_cycle/augmented_tree/<N>  the same churn on the container eevdf is built on: a
+//                          deadline-keyed rb_tree keeping each subtree's minimum vruntime
+//                          (subtree_best), with eevdf's weighted key dynamics and no
+//                          policy (pop, advance vruntime, deadline = vruntime + vslice,
+//                          reinsert).
 //   BM_pick/eevdf/<N>      pick_next alone on a churned queue (nothing running).
 //
 // N in {8, 64, 1024, 16384, 262144}; 64-byte-aligned tasks in one dense array, random nice
@@ -94,6 +99,59 @@ struct raw_fixture {
   }
 };
 
+// The augmented raw tree: the container the eevdf run queue is built on, with eevdf's key
+// dynamics and no policy. Tasks at nice U[-5, 5] keyed by a deadline, each node keeping the
+// minimum vruntime of its subtree (subtree_best, the run queue's own augmentation); a cycle pops
+// the earliest deadline, advances vruntime by the weighted 1 + U[0, 4 ms) and the deadline to
+// vruntime + the weighted 0.75 ms slice, and reinserts. It separates the two costs
+// the cycle adds to the plain churn: the augment upkeep (this fixture against raw_fixture) and
+// the policy's own work (eevdf_fixture against this one).
+struct aug_task {
+  u64 deadline;
+  u64 vruntime;
+  u64 min_vruntime;
+  schedcore::rb_hook<> node;
+  u64 vslice;                     // virtual slice: the base slice scaled by the task's weight
+  schedcore::fair_vscale vscale;  // ns of run time -> virtual ns (the weight's multiply-shift)
+  char pad[sizeof(eevdf_task) - 4 * sizeof(u64) - sizeof(schedcore::rb_hook<>) - sizeof(schedcore::fair_vscale)];
+};
+struct alignas(64) aug_task_aligned : aug_task {};
+static_assert(sizeof(aug_task_aligned) == sizeof(eevdf_task), "augmented tree task must have the eevdf task's footprint");
+struct min_vruntime_of {
+  using value_type = aug_task;
+  using best_type = u64;
+  static u64 value(const aug_task& t) noexcept { return t.vruntime; }
+  static u64 best(const aug_task& t) noexcept { return t.min_vruntime; }
+  static void set_best(aug_task& t, u64 v) noexcept { t.min_vruntime = v; }
+  static bool better(u64 a, u64 b) noexcept { return static_cast<std::int64_t>(a - b) < 0; }
+};
+
+struct aug_fixture {
+  using tree_t = schedcore::rb_tree<aug_task, schedcore::rb_member<&aug_task::node>,
+                                    schedcore::rb_member_wrap_less<&aug_task::deadline>,
+                                    schedcore::subtree_best<min_vruntime_of>>;
+  std::vector<aug_task_aligned> tasks;
+  tree_t tree;
+  xorshift64 rng;
+  std::size_t n;
+  explicit aug_fixture(std::size_t count) : tasks(count), n(count) {
+    for (auto& t : tasks) {
+      const schedcore::load_weight lw = schedcore::nice_to_load(static_cast<int>(rng() % 11) - 5);
+      t.vslice = schedcore::calc_delta_fair(750000, lw);  // the eevdf fixture's base slice (1 CPU)
+      t.vscale = schedcore::make_fair_vscale(lw);
+      t.vruntime = (1ull << 60) + rng() % kSlice;
+      t.deadline = t.vruntime + t.vslice;
+      tree.insert(t);
+    }
+  }
+  BENCHMARK_ALWAYS_INLINE void cycle() {
+    aug_task* t = tree.pop_front();
+    t->vruntime += schedcore::fair_vscale_delta(1 + rng() % kSlice, t->vscale);
+    t->deadline = t->vruntime + t->vslice;
+    tree.insert(*t);
+  }
+};
+
 template <class F>
 F& fixture_for(std::size_t n) {
   static std::unique_ptr<F> cached;
@@ -131,6 +189,8 @@ int main(int argc, char** argv) {
                                  [n](benchmark::State& s) { bm_cycle<eevdf_fixture>(s, n); });
     benchmark::RegisterBenchmark(("BM_cycle/raw_tree" + suffix).c_str(),
                                  [n](benchmark::State& s) { bm_cycle<raw_fixture>(s, n); });
+    benchmark::RegisterBenchmark(("BM_cycle/augmented_tree" + suffix).c_str(),
+                                 [n](benchmark::State& s) { bm_cycle<aug_fixture>(s, n); });
     benchmark::RegisterBenchmark(("BM_pick/eevdf" + suffix).c_str(), [n](benchmark::State& s) { bm_pick(s, n); });
   }
   benchmark::Initialize(&argc, argv);

@@ -4,7 +4,7 @@
 // instruction counts per cycle, policy against raw tree, at the same N. Deterministic: a
 // fixed-seed xorshift64, no clock; setup and warm-up (3N + 10000 cycles) are not collected.
 //
-//   tree_cycle_guard STRUCTURE N      STRUCTURE: cfs | cfs_raw | eevdf | eevdf_raw
+//   tree_cycle_guard STRUCTURE N      STRUCTURE: cfs | cfs_raw | eevdf | eevdf_raw | eevdf_aug
 //
 // The cycles are the benchmarks' (bench/cfs_bench.cpp, bench/eevdf_bench.cpp):
 //   cfs        N nice-0 hogs: advance the clock by 1 + U[0, 4 ms), put_prev (update_curr,
@@ -14,6 +14,10 @@
 //   eevdf      N tasks at nice U[-5, 5]: pick_next, set_next, advance 1 + U[0, 4 ms), put_prev;
 //   eevdf_raw  pop the minimum of a plain rb_tree (tasks of the eevdf task's size), key +=
 //              1 + U[0, 4 ms), insert.
+//   eevdf_aug  the same on the container eevdf is built on, with eevdf's key dynamics and no
+//              policy: tasks at nice U[-5, 5] in a deadline-keyed tree keeping each subtree's
+//              minimum vruntime; pop the earliest deadline, vruntime += the weighted
+//              1 + U[0, 4 ms), deadline = vruntime + the weighted 0.75 ms slice, insert.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -147,6 +151,50 @@ struct eevdf_raw_fixture final : base {
   }
 };
 
+// The container eevdf is built on, with no policy: a deadline-keyed tree that keeps each
+// subtree's minimum vruntime (the run queue's own augmentation), churned as eevdf_raw.
+struct alignas(64) aug_task {
+  u64 deadline = 0;
+  u64 vruntime = 0;
+  u64 min_vruntime = 0;
+  sc::rb_hook<> node;
+  u64 vslice = 0;           // virtual slice: 0.75 ms scaled by the task's weight
+  sc::fair_vscale vscale{};  // ns of run time -> virtual ns (the weight's multiply-shift)
+  char pad[sizeof(eevdf_task) - 4 * sizeof(u64) - sizeof(sc::rb_hook<>) - sizeof(sc::fair_vscale)] = {};
+};
+static_assert(sizeof(aug_task) == sizeof(eevdf_task), "the augmented tree's task has the eevdf task's footprint");
+struct min_vruntime_of {
+  using value_type = aug_task;
+  using best_type = u64;
+  static u64 value(const aug_task& t) noexcept { return t.vruntime; }
+  static u64 best(const aug_task& t) noexcept { return t.min_vruntime; }
+  static void set_best(aug_task& t, u64 v) noexcept { t.min_vruntime = v; }
+  static bool better(u64 a, u64 b) noexcept { return static_cast<std::int64_t>(a - b) < 0; }
+};
+struct eevdf_aug_fixture final : base {
+  using tree_t = sc::rb_tree<aug_task, sc::rb_member<&aug_task::node>, sc::rb_member_wrap_less<&aug_task::deadline>,
+                             sc::subtree_best<min_vruntime_of>>;
+  std::vector<aug_task> tasks;
+  tree_t tree;
+  xorshift64 rng;
+  explicit eevdf_aug_fixture(std::size_t n) : tasks(n) {
+    for (auto& t : tasks) {
+      const sc::load_weight lw = sc::nice_to_load(static_cast<int>(rng() % 11) - 5);
+      t.vslice = sc::calc_delta_fair(750000, lw);  // the eevdf fixture's base slice (1 CPU)
+      t.vscale = sc::make_fair_vscale(lw);
+      t.vruntime = (1ull << 60) + rng() % kSlice;
+      t.deadline = t.vruntime + t.vslice;
+      tree.insert(t);
+    }
+  }
+  void cycle() override {
+    auto* t = tree.pop_front();
+    t->vruntime += sc::fair_vscale_delta(1 + rng() % kSlice, t->vscale);
+    t->deadline = t->vruntime + t->vslice;
+    tree.insert(*t);
+  }
+};
+
 // The fixtures are final and called through a pointer of their own type inside the measured
 // function, so each cycle inlines; the virtual only picks the fixture.
 template <class F>
@@ -167,13 +215,14 @@ TREE_GUARD_MEASURED void tree_cycle_guard_rounds() {
     case 0: rounds(*static_cast<cfs_fixture*>(g_fixture)); break;
     case 1: rounds(*static_cast<cfs_raw_fixture*>(g_fixture)); break;
     case 2: rounds(*static_cast<eevdf_fixture*>(g_fixture)); break;
-    default: rounds(*static_cast<eevdf_raw_fixture*>(g_fixture)); break;
+    case 3: rounds(*static_cast<eevdf_raw_fixture*>(g_fixture)); break;
+    default: rounds(*static_cast<eevdf_aug_fixture*>(g_fixture)); break;
   }
 }
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::fprintf(stderr, "usage: tree_cycle_guard cfs|cfs_raw|eevdf|eevdf_raw N\n");
+    std::fprintf(stderr, "usage: tree_cycle_guard cfs|cfs_raw|eevdf|eevdf_raw|eevdf_aug N\n");
     return 2;
   }
   const std::size_t n = std::strtoul(argv[2], nullptr, 10);
@@ -181,15 +230,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tree_cycle_guard: N must be >= 2\n");
     return 2;
   }
-  const char* const names[] = {"cfs", "cfs_raw", "eevdf", "eevdf_raw"};
+  const char* const names[] = {"cfs", "cfs_raw", "eevdf", "eevdf_raw", "eevdf_aug"};
   g_kind = -1;
-  for (int k = 0; k < 4; ++k)
+  for (int k = 0; k < 5; ++k)
     if (std::strcmp(argv[1], names[k]) == 0) g_kind = k;
   switch (g_kind) {
     case 0: g_fixture = new cfs_fixture(n); break;
     case 1: g_fixture = new cfs_raw_fixture(n); break;
     case 2: g_fixture = new eevdf_fixture(n); break;
     case 3: g_fixture = new eevdf_raw_fixture(n); break;
+    case 4: g_fixture = new eevdf_aug_fixture(n); break;
     default: std::fprintf(stderr, "tree_cycle_guard: unknown structure '%s'\n", argv[1]); return 2;
   }
   for (std::size_t i = 0; i < 3 * n + 10000; ++i) g_fixture->cycle();

@@ -392,6 +392,119 @@ TEST(EdfPolicy, ThrottledRunningTaskRestoredAfterRefusedChangeIsAccepted) {
   EXPECT_TRUE(p.verify());
 }
 
+// set_next's contract: a throttled task restored as curr "consumes nothing while throttled".
+// Here its replenishment timer fires before the core switches it out (the core has not acted
+// on the tick's reschedule yet), and the switch-out at that instant charges nothing: the new
+// period's budget is whole, and the task has run 2 ms in all.
+TEST(EdfPolicy, ThrottledCurrIsNotChargedForTheTimeItWaitedThrottled) {
+  policy_t p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl(msec(2), msec(10))), errc::ok);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::wakeup);  // d = 10 ms, q = 2 ms
+  p.set_next(t, t0);
+  ASSERT_TRUE(p.tick(t, t0 + msec(2)));  // budget used: throttled until 10 ms
+  ASSERT_TRUE(t.throttled);
+  p.dequeue(t, t0 + msec(2), dequeue_flags::save);
+  p.enqueue(t, t0 + msec(2), enqueue_flags::restore);
+  p.set_next(t, t0 + msec(2));
+  p.tick(t, t0 + msec(6));  // a tick while throttled: still nothing charged
+  EXPECT_EQ(t.runtime, 0);
+  EXPECT_TRUE(p.timer(t0 + msec(10)));
+  EXPECT_FALSE(t.throttled);
+  EXPECT_EQ(t.runtime, msec(2));
+  EXPECT_EQ(t.deadline, t0 + msec(20));
+  p.put_prev(t, t0 + msec(10));
+  EXPECT_EQ(t.runtime, msec(2)) << "the 8 ms it waited throttled were charged";
+  EXPECT_FALSE(t.throttled);
+  // And it then gets its 2 ms per 10 ms, period after period.
+  p.set_next(t, t0 + msec(10));
+  EXPECT_TRUE(p.tick(t, t0 + msec(12)));
+  EXPECT_TRUE(t.throttled);
+  EXPECT_TRUE(p.timer(t0 + msec(20)));
+  EXPECT_EQ(t.runtime, msec(2));
+  EXPECT_EQ(t.deadline, t0 + msec(30));
+  EXPECT_TRUE(p.verify());
+}
+
+// CBS isolation through parameter changes (oracle O5.1, and the kernel's __setparam_dl, which
+// sets Q, D, P and the bandwidths only; enqueue_task_dl keeps a throttled task off the queue
+// until its replenishment): a spinning task that calls sched_setattr each time it is throttled,
+// with the same or new parameters, or with a refused change, still gets Q per P.
+TEST(EdfPolicy, ParameterChangesDoNotBuyAFreshBudget) {
+  for (int variant = 0; variant < 3; ++variant) {
+    driven p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(10), msec(100))), errc::ok);
+    const sched_time t0{};
+    p.enqueue(t, t0, enqueue_flags::wakeup);
+    ASSERT_EQ(p.schedule(nullptr, false, t0), &t);
+    std::int64_t ran = 0, changes = 0;
+    sched_time now = t0;
+    task* curr = &t;
+    while (now < t0 + msec(1000)) {
+      const sched_time next = now + usec(100);
+      if (curr != nullptr) ran += next - now;
+      now = next;
+      bool resched = curr != nullptr && p.tick(*curr, now);
+      sched_time when{};
+      if (p.next_timer(when) && !(now < when)) resched = p.timer(now) || resched;
+      if (curr != nullptr && t.throttled) {
+        // It reacts to the throttle with a parameter change, as a restore of a running task.
+        p.dequeue(t, now, dequeue_flags::save);
+        const sched_params np = variant == 0   ? dl(msec(10), msec(100))
+                                : variant == 1 ? dl(msec(12), msec(100))
+                                               : dl(msec(200), msec(100));  // refused: Q > D
+        const errc e = p.setup(t, np);
+        EXPECT_EQ(e == errc::ok, variant != 2);
+        p.enqueue(t, now, enqueue_flags::restore);
+        ++changes;
+        resched = true;
+      }
+      if (resched || curr == nullptr) curr = p.schedule(curr, curr != nullptr, now);
+    }
+    EXPECT_GE(changes, 9) << variant;
+    // 10 periods of 100 ms: 10 ms each (12 ms from the first change on in variant 1).
+    const std::int64_t expect = variant == 1 ? msec(10) + 9 * msec(12) : 10 * msec(10);
+    EXPECT_LE(ran, expect + usec(100)) << "variant " << variant << ": ran " << ran << " ns in 1 s";
+    EXPECT_GE(ran, expect - msec(12)) << "variant " << variant;
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+// A change of an unthrottled task's parameters keeps its deadline and remaining budget (the
+// kernel's restore keeps d and q unless d has passed); a task becoming a deadline task, or
+// coming back after leaving the class, starts a fresh period at its first enqueue.
+TEST(EdfPolicy, ParameterChangeKeepsTheCurrentPeriod) {
+  policy_t p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl(msec(10), msec(100))), errc::ok);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::wakeup);  // d = 100 ms, q = 10 ms
+  p.set_next(t, t0);
+  p.put_prev(t, t0 + msec(9));  // q = 1 ms
+  p.dequeue(t, t0 + msec(9), dequeue_flags::save);
+  ASSERT_EQ(p.setup(t, dl(msec(20), msec(100))), errc::ok);
+  p.enqueue(t, t0 + msec(9), enqueue_flags::restore);
+  EXPECT_EQ(t.runtime, msec(1));
+  EXPECT_EQ(t.deadline, t0 + msec(100));
+  // Restored after its deadline: a new period with the new budget.
+  p.dequeue(t, t0 + msec(150), dequeue_flags::save);
+  ASSERT_EQ(p.setup(t, dl(msec(20), msec(100))), errc::ok);
+  p.enqueue(t, t0 + msec(150), enqueue_flags::restore);
+  EXPECT_EQ(t.runtime, msec(20));
+  EXPECT_EQ(t.deadline, t0 + msec(250));
+  // Out of the class and back: fresh.
+  p.dequeue(t, t0 + msec(160), dequeue_flags::save);
+  p.switched_from(t, t0 + msec(160));
+  EXPECT_EQ(p.total_bandwidth(), 0u);
+  ASSERT_EQ(p.setup(t, dl(msec(5), msec(50))), errc::ok);
+  p.enqueue(t, t0 + msec(170), enqueue_flags::restore);
+  EXPECT_EQ(t.runtime, msec(5));
+  EXPECT_EQ(t.deadline, t0 + msec(220));
+  EXPECT_TRUE(p.verify());
+}
+
 }  // namespace
 
 namespace {

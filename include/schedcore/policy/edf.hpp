@@ -36,6 +36,10 @@
 ///   is first replenished as of that instant (`d − D + P`, not the wakeup time: what the
 ///   kernel's dl_timer firing on a sleeping task does) and then subjected to the
 ///   constrained-deadline rule and the wakeup rule, as any unthrottled task.
+/// - Parameter changes (`__setparam_dl`): setup() of an admitted task changes Q, D, P and the
+///   bandwidths only; q, d and throttling carry over to the enqueue(restore) that follows, so a
+///   change cannot buy a fresh budget. A throttled task set as curr by that restore is charged
+///   nothing until its replenishment.
 /// - Enforcement: by default at ticks and accounting points (dequeue, put_prev, yield; not a
 ///   wakeup), as the kernel without HRTICK_DL (the feature is off by default). Knob `hrtick` = 1 adds curr's budget exhaustion
 ///   (exec_start + q) to next_timer(), so the budget is enforced to the nanosecond.
@@ -170,7 +174,10 @@ class edf_policy {
   /// Bandwidth admitted so far (Σ dl_bw).
   u64 total_bandwidth() const noexcept { return total_bw_; }
 
-  /// Loads deadline parameters into `t` after admission control. Errors, with no change:
+  /// Loads deadline parameters into `t` after admission control. A task becoming a deadline
+  /// task starts a fresh period at its first enqueue; an admitted task whose parameters change
+  /// keeps its remaining budget, deadline and throttling, as the kernel's `__setparam_dl`
+  /// does (a change is no way to escape a throttle). Errors, with no change:
   /// non-deadline kind, non-positive times or Q < 1024 ns, period out of range
   /// (`invalid_argument`); Q > D or D > P (`inverted`); queued task (`busy`); the bound would
   /// be exceeded (`overloaded`).
@@ -192,10 +199,17 @@ class edf_policy {
     e.dl_period = period;
     e.dl_bw = bw;
     e.dl_density = to_ratio(p.deadline, p.runtime);
-    e.runtime = 0;
-    e.throttled = false;
-    e.yielded = false;
-    e.dl_new = true;
+    if (!e.admitted) {
+      // Becoming a deadline task: its first enqueue starts a period.
+      e.runtime = 0;
+      e.throttled = false;
+      e.yielded = false;
+      e.dl_new = true;
+    }
+    // Else a change of an admitted task's parameters (`__setparam_dl`): its budget, deadline
+    // and throttling carry over, so the change cannot buy a fresh budget. The enqueue that
+    // follows (restore or wakeup) applies the usual rules with the new Q, D and P: a throttled
+    // task waits for its next period, a restore past its deadline starts a new one.
     e.admitted = true;
     return errc::ok;
   }
@@ -330,6 +344,7 @@ class edf_policy {
       if (now < e.timer_at) break;
       cancel_timer(*t);
       replenish(e, now);
+      if (t == curr_) e.exec_start = now;  // it ran throttled until now, which costs nothing
       insert_ready(*t);
       if (curr_ == nullptr || curr_ == t || e.deadline < E(*curr_).deadline) r = true;
     }
@@ -406,7 +421,10 @@ class edf_policy {
   void update_curr(sched_time now) noexcept {
     if (curr_ == nullptr) return;
     edf_entity& e = E(*curr_);
-    if (e.throttled) return;
+    if (e.throttled) {
+      e.exec_start = now;  // a throttled curr consumes nothing (set_next's contract)
+      return;
+    }
     const duration_ns delta = now - e.exec_start;
     if (delta > 0) {
       e.exec_start = now;

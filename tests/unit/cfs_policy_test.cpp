@@ -448,6 +448,58 @@ TEST(CfsPolicy, NewTaskStartsOneVsliceLateStartDebit) {
   EXPECT_EQ(c2.vruntime, p2.vruntime);
 }
 
+// START_DEBIT adds sched_vslice(), and sched_slice() carries the BASE_SLICE floor (5.13+):
+// a newcomer whose share of the period is below min_granularity (a light task, a crowded
+// queue, SCHED_IDLE) is still debited at least min_granularity (idle_min_granularity for
+// SCHED_IDLE) of wall time, scaled by its own weight. Oracles: §2.3 "vslice =
+// calc_delta_fair(slice)", kernel 6.5 sched_slice()'s max(slice, min_gran).
+TEST(CfsPolicy, StartDebitCarriesTheBaseSliceFloor) {
+  struct newcomer {
+    int nice;
+    sched_kind kind;
+    std::uint64_t debit;  // expected child vruntime - min_vruntime, virtual ns
+  };
+  // Queue: a nice -10 parent running, one nice 0 task waiting (load 9548 + 1024). The raw
+  // share of a nice 0 child is 6 ms x 1024 / 11596 = 0.53 ms < 0.75 ms: floored. A nice 19
+  // child: 0.75 ms x 1024 / 15 = 51.2 ms virtual (51 199 999 in the kernel's fixed point).
+  // A SCHED_IDLE child (weight 3): idle_min_granularity 0.75 ms x 1024 / 3 = 256 ms virtual.
+  for (const newcomer n : {newcomer{0, sched_kind::normal, 750000}, newcomer{19, sched_kind::normal, 51199999},
+                           newcomer{0, sched_kind::idle, 255999999}}) {
+    for (const int base_slice : {1, 0}) {
+      policy_t p;
+      policy_t::knobs k;
+      k.base_slice = base_slice;
+      ASSERT_EQ(p.configure(k), errc::ok);
+      task parent = make(-10), other = make(0), child = make(n.nice, n.kind);
+      sched_time now{};
+      p.enqueue(parent, now, enqueue_flags::wakeup);
+      ASSERT_EQ(schedule(p, nullptr, false, now), &parent);
+      p.enqueue(other, now, enqueue_flags::wakeup);  // waits; no preemption check
+      const vtime minv = p.min_vruntime();
+      // The child starts at max(parent's vruntime, min_vruntime + debit). The parent, itself
+      // placed with a debit of 6 ms x 1024 / 9548 = 0.64 ms, lies below every floored debit
+      // here and above every raw share, so without BASE_SLICE the child starts level with it.
+      const std::uint64_t parent_ahead = static_cast<std::uint64_t>(parent.vruntime - minv);
+      ASSERT_LT(parent_ahead, 750000u);
+      p.task_new(child, &parent, now);
+      p.enqueue(child, now, enqueue_flags::initial);
+      const std::uint64_t debit = static_cast<std::uint64_t>(child.vruntime - minv);
+      if (base_slice != 0) {
+        EXPECT_LE(debit > n.debit ? debit - n.debit : n.debit - debit, 2u)
+            << "nice " << n.nice << (n.kind == sched_kind::idle ? " idle" : "") << ": debit " << debit;
+      } else {
+        // Without BASE_SLICE the raw share: 6 ms x w / (11596 - 1024 + w), in virtual time.
+        const std::uint64_t w = n.kind == sched_kind::idle ? 3 : nice_to_weight(n.nice);
+        const std::uint64_t share = 6000000 * w / (9548 + 1024 + w) * 1024 / w;
+        const std::uint64_t raw = share > parent_ahead ? share : parent_ahead;
+        EXPECT_LE(debit > raw ? debit - raw : raw - debit, raw / 1000 + 2) << "nice " << n.nice << " without BASE_SLICE: " << debit << " vs " << raw;
+        EXPECT_LT(debit, n.debit);
+      }
+      EXPECT_TRUE(p.verify());
+    }
+  }
+}
+
 TEST(CfsPolicy, ChildRunsFirstSwapsAndPreempts) {
   policy_t p;
   policy_t::knobs k;

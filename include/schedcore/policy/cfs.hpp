@@ -21,7 +21,8 @@
 ///   queue's inverse load, then (BASE_SLICE, 5.13+) at least min_granularity, or for a
 ///   SCHED_IDLE task beside non-idle ones at least `idle_min_granularity` (0.75 ms, not scaled;
 ///   5.15+).
-/// - place_entity (§2.4): a fresh task starts at min_vruntime + vslice (START_DEBIT); a waking
+/// - place_entity (§2.4): a fresh task starts at min_vruntime + vslice (START_DEBIT; sched_vslice,
+///   so with BASE_SLICE at least min_granularity of wall time, scaled by its weight); a waking
 ///   task at max(own vruntime, min_vruntime − thresh) with thresh = latency (min_granularity for
 ///   SCHED_IDLE, 5.15+), halved by GENTLE_FAIR_SLEEPERS. task_new() also starts from the
 ///   parent's vruntime when the parent is this queue's running task (`task_fork_fair`, which
@@ -244,19 +245,7 @@ class cfs_policy {
   /// BASE_SLICE (5.13+) at least min_granularity, or idle_min_granularity for a SCHED_IDLE
   /// task on a queue that also holds non-idle tasks (5.15+: so that they get back on the CPU
   /// sooner, at the cost of more switches for the idle task).
-  u64 sched_slice(const Task& t) const noexcept {
-    const cfs_entity& e = E(t);
-    const u64 nr = nr_running_ + (e.on_rq ? 0u : 1u);
-    const u64 period = sched_period(nr);
-    const u64 slice = e.on_rq ? fair_calc_delta(period, e.load.weight, load_inv())
-                              : fair_calc_delta(period, e.load.weight, fair_inv_weight(load_ + e.load.weight));
-    if (knobs_.base_slice == 0) return slice;
-    // sched_idle_cfs_rq(): every queued task is SCHED_IDLE (and at least one is queued).
-    const bool idle_only_queue = nr_running_ != 0 && nr_idle_ == nr_running_;
-    const u64 floor = e.kind == sched_kind::idle && !idle_only_queue ? static_cast<u64>(knobs_.idle_min_granularity)
-                                                                     : static_cast<u64>(min_gran_);
-    return slice > floor ? slice : floor;
-  }
+  u64 sched_slice(const Task& t) const noexcept { return slice_of(E(t)); }
   /// `sched_vslice`: sched_slice in `t`'s virtual time.
   u64 sched_vslice(const Task& t) const noexcept { return calc_delta_fair(sched_slice(t), E(t).load); }
   /// The weight-scaled wakeup granularity of `t` (`wakeup_gran`), virtual ns.
@@ -553,15 +542,27 @@ class cfs_policy {
     min_vruntime_ = later_of(min_vruntime_, v);
   }
 
+  // sched_slice() of an entity: its share of the period (counted in if not queued), floored
+  // by BASE_SLICE.
+  u64 slice_of(const cfs_entity& e) const noexcept {
+    const u64 nr = nr_running_ + (e.on_rq ? 0u : 1u);
+    const u64 period = sched_period(nr);
+    const u64 slice = e.on_rq ? fair_calc_delta(period, e.load.weight, load_inv())
+                              : fair_calc_delta(period, e.load.weight, fair_inv_weight(load_ + e.load.weight));
+    if (knobs_.base_slice == 0) return slice;
+    // sched_idle_cfs_rq(): every queued task is SCHED_IDLE (and at least one is queued).
+    const bool idle_only_queue = nr_running_ != 0 && nr_idle_ == nr_running_;
+    const u64 floor = e.kind == sched_kind::idle && !idle_only_queue ? static_cast<u64>(knobs_.idle_min_granularity)
+                                                                     : static_cast<u64>(min_gran_);
+    return slice > floor ? slice : floor;
+  }
+
   // place_entity(): `initial` = a fresh task (START_DEBIT), else a wakeup (sleeper credit).
   void place_entity(cfs_entity& e, bool initial) noexcept {
     vtime v = min_vruntime_;
     if (initial) {
-      if (knobs_.start_debit) {
-        const u64 nr = nr_running_ + 1;
-        const u64 slice = fair_calc_delta(sched_period(nr), e.load.weight, fair_inv_weight(load_ + e.load.weight));
-        v += static_cast<duration_ns>(calc_delta_fair(slice, e.load));
-      }
+      // START_DEBIT: one sched_vslice, the BASE_SLICE floor included (kernel 5.13+).
+      if (knobs_.start_debit) v += static_cast<duration_ns>(calc_delta_fair(slice_of(e), e.load));
     } else {
       duration_ns thresh = e.kind == sched_kind::idle ? min_gran_ : latency_;
       if (knobs_.gentle_fair_sleepers) thresh >>= 1;

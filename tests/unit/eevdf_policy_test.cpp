@@ -79,6 +79,36 @@ TEST(EevdfPolicy, ChargeIsCalcDeltaFairOfTheWeight) {
   }
 }
 
+// The weighted sums at the edge of s64: a weight-2 task charged one uncharged 18 s run while
+// four weight-2^18 tasks wait (the weights set_weight accepts: MIN_SHARES, MAX_SHARES). Its key
+// times Σw is about 9.7e18, past 2^63. The kernel computes entity_eligible() in s64 with
+// wrapping arithmetic (-fno-strict-overflow); here the same bits, and no undefined behaviour:
+// the ASan + UBSan build (-fno-sanitize-recover) aborts on a signed overflow.
+TEST(EevdfPolicy, WeightedSumsWrapAsTheKernelsAtExtremeWeights) {
+  policy_t p;
+  task a, heavy[4];
+  ASSERT_EQ(p.set_weight(a, 2), errc::ok);
+  for (task& t : heavy) ASSERT_EQ(p.set_weight(t, 1u << 18), errc::ok);
+  sched_time now{sec(1)};
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  ASSERT_EQ(p.pick_next(now), &a);
+  p.set_next(a, now);
+  for (task& t : heavy) p.enqueue(t, now, enqueue_flags::wakeup);
+  now += sec(18);
+  p.tick(a, now);
+  const std::int64_t key = a.vruntime - p.min_vruntime();
+  const std::uint64_t load = 2 + 4 * (std::uint64_t{1} << 18);
+  ASSERT_GT(static_cast<double>(key) * static_cast<double>(load), 9.3e18) << "the product must pass 2^63";
+  // The kernel's bits: Σ key_i·w_i >= key_a·Σw, each product and sum mod 2^64, compared signed.
+  std::uint64_t sum = static_cast<std::uint64_t>(key) * a.weight;
+  for (const task& t : heavy) sum += static_cast<std::uint64_t>(t.vruntime - p.min_vruntime()) * t.weight;
+  const bool kernel = static_cast<std::int64_t>(sum) >= static_cast<std::int64_t>(static_cast<std::uint64_t>(key) * load);
+  EXPECT_EQ(p.entity_eligible(a), kernel);
+  EXPECT_TRUE(p.verify());
+  (void)p.avg_vruntime();
+  EXPECT_NE(p.pick_next(now), nullptr);
+}
+
 TEST(EevdfPolicy, NiceZeroAndOneSplit1024To820O21) {
   // algorithms-modern.md §2.2 O2.1: two hogs at nice 0 and 1 split 1024:820 = 55.53 / 44.47 %.
   driven p;

@@ -536,7 +536,7 @@ class eevdf_policy {
     if (!vruntime_eligible(e.vruntime)) return;
     // curr stays in the weighted sums: its term moves with its vruntime (deadline > vruntime
     // after the charge, which renews a used-up request).
-    sum_w_vruntime_ += (e.deadline - e.vruntime) * static_cast<s64>(e.weight);
+    sum_w_vruntime_ = wrap_add(sum_w_vruntime_, wrap_mul(e.deadline - e.vruntime, static_cast<s64>(e.weight)));
     e.vruntime = e.deadline;
     e.deadline = next;
     update_min_vruntime();
@@ -557,7 +557,7 @@ class eevdf_policy {
     s64 avg = sum_w_vruntime_;
     const s64 load = sum_weight_;
     if (load != 0) {
-      if (avg < 0) avg -= load - 1;  // floor, so an entity exactly at V is eligible
+      if (avg < 0) avg = wrap_sub(avg, load - 1);  // floor, so an entity exactly at V is eligible
       avg = div_s64(avg, load);
     }
     return min_vruntime_ + avg;
@@ -582,7 +582,7 @@ class eevdf_policy {
     for (auto it = tree_.begin(); it != tree_.end(); ++it) {
       const eevdf_entity& e = E(*it);
       if (!e.on_rq || &*it == curr_) return false;
-      sum += key(e) * static_cast<s64>(e.weight);
+      sum = wrap_add(sum, wrap_mul(key(e), static_cast<s64>(e.weight)));
       load += e.weight;
       delayed_count += e.delayed ? 1u : 0u;
       custom_count += e.custom_slice ? 1u : 0u;
@@ -591,7 +591,7 @@ class eevdf_policy {
     if (curr_ != nullptr) {
       const eevdf_entity& c = E(*curr_);
       if (!c.on_rq || c.delayed) return false;  // curr is never a delayed sleeper
-      sum += key(c) * static_cast<s64>(c.weight);
+      sum = wrap_add(sum, wrap_mul(key(c), static_cast<s64>(c.weight)));
       load += c.weight;
       custom_count += c.custom_slice ? 1u : 0u;
     }
@@ -614,19 +614,32 @@ class eevdf_policy {
     const s64 span = knobs_.max_slice_lag != 0 ? queued_slice_max() + tick : (2 * e.slice > tick ? 2 * e.slice : tick);
     return static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(span), e));
   }
+  // The weighted sums in two's complement: Σ(v − v0)·w is exact while it and each term stay
+  // within ±2^63, as they do under regular charging; beyond (weights near 2^18 and an
+  // uncharged run of many seconds) they wrap as the kernel's do (it builds with
+  // -fno-strict-overflow), where plain s64 arithmetic would be undefined behaviour.
+  static constexpr s64 wrap_mul(s64 a, s64 b) noexcept {
+    return static_cast<s64>(static_cast<u64>(a) * static_cast<u64>(b));
+  }
+  static constexpr s64 wrap_add(s64 a, s64 b) noexcept {
+    return static_cast<s64>(static_cast<u64>(a) + static_cast<u64>(b));
+  }
+  static constexpr s64 wrap_sub(s64 a, s64 b) noexcept {
+    return static_cast<s64>(static_cast<u64>(a) - static_cast<u64>(b));
+  }
   s64 key(const eevdf_entity& e) const noexcept { return e.vruntime - min_vruntime_; }
   SCHEDCORE_ALWAYS_INLINE bool vruntime_eligible(vtime v) const noexcept {
-    return sum_w_vruntime_ >= (v - min_vruntime_) * sum_weight_;
+    return sum_w_vruntime_ >= wrap_mul(v - min_vruntime_, sum_weight_);
   }
   SCHEDCORE_ALWAYS_INLINE void enqueue_tree(Task& t) noexcept {
     const eevdf_entity& e = E(t);
-    sum_w_vruntime_ += key(e) * static_cast<s64>(e.weight);
+    sum_w_vruntime_ = wrap_add(sum_w_vruntime_, wrap_mul(key(e), static_cast<s64>(e.weight)));
     sum_weight_ += e.weight;
     tree_.insert(t);
   }
   // An entity left the run queue (the tree, or curr): its terms leave the weighted sums.
   SCHEDCORE_ALWAYS_INLINE void sub_sums(const eevdf_entity& e) noexcept {
-    sum_w_vruntime_ -= key(e) * static_cast<s64>(e.weight);
+    sum_w_vruntime_ = wrap_sub(sum_w_vruntime_, wrap_mul(key(e), static_cast<s64>(e.weight)));
     sum_weight_ -= e.weight;
   }
   // Out of the queue, lag and a relative deadline are virtual times of the old weight: both
@@ -663,7 +676,7 @@ class eevdf_policy {
     // the tree minimum advanced it is data-dependent); an advance of 0 changes nothing.
     const s64 delta = v - min_vruntime_;
     const s64 advance = delta > 0 ? delta : 0;
-    sum_w_vruntime_ -= sum_weight_ * advance;
+    sum_w_vruntime_ = wrap_sub(sum_w_vruntime_, wrap_mul(sum_weight_, advance));
     min_vruntime_ += advance;
   }
   // Once v >= vd the request is used up: a fresh slice and deadline. Written as selects, not a

@@ -396,4 +396,33 @@ TEST(NickschedPolicy, DoubleEnqueueAndStrayDequeueAreRefusedAndReported) {
 
 static_assert(check_policy<policy_type>());
 
+// A wakeup on another CPU (enqueue(wakeup | migrated)) is a wakeup (§4 "Wakeup: add sleep
+// history, recompute prio"): the same sleep gives the same history and priority on either CPU.
+TEST(NickschedPolicy, WakeupOnAnotherCpuAddsTheSleepToTheHistory) {
+  u32 avg[2] = {};
+  int prio[2] = {};
+  for (const bool migrated : {false, true}) {
+    policy_type cpu0, cpu1;
+    task t = make(0);
+    cpu0.task_new(t, nullptr, sched_time{});
+    for (int i = 0; i < 50; ++i) {  // a half-sleeper's history
+      policy_type::add_time(t, msec(50), policy_type::time_kind::sleep);
+      policy_type::add_time(t, msec(50), policy_type::time_kind::run);
+    }
+    cpu0.enqueue(t, sched_time{}, enqueue_flags::initial);
+    cpu0.set_next(t, sched_time{});
+    cpu0.dequeue(t, sched_time{} + msec(10), dequeue_flags::sleep);
+    const u32 before = policy_type::sleep_avg(t);
+    policy_type& dst = migrated ? cpu1 : cpu0;
+    dst.enqueue(t, sched_time{} + msec(210),
+                migrated ? enqueue_flags::wakeup | enqueue_flags::migrated : enqueue_flags::wakeup);
+    avg[migrated] = policy_type::sleep_avg(t);
+    prio[migrated] = t.prio;
+    EXPECT_GT(avg[migrated], before) << "the 200 ms sleep enters the history (" << (migrated ? "migrated" : "same CPU") << ")";
+    EXPECT_LT(prio[migrated], 140);
+  }
+  EXPECT_EQ(avg[0], avg[1]);
+  EXPECT_EQ(prio[0], prio[1]);
+}
+
 }  // namespace

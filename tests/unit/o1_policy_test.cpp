@@ -606,6 +606,68 @@ TEST(O1Policy, DoubleEnqueueAndStrayDequeueAreRefusedAndReported) {
   EXPECT_TRUE(policy.verify());
 }
 
+// A wakeup on another CPU (the simulator's enqueue(wakeup | migrated)) is a wakeup: 2.6.22's
+// activate_task runs recalc_task_prio wherever the task lands (§1.4), and __activate_task puts
+// a SCHED_BATCH task in the expired array (§1.6). Oracle: a nice 0 task with no history sleeps
+// 300 ms: sleep_avg 300 ms, CURRENT_BONUS 3, prio 120 − (3 − 5) = 122, on either CPU.
+TEST(O1Policy, WakeupOnAnotherCpuIsCreditedAndRatedAsAWakeup) {
+  for (const bool migrated : {false, true}) {
+    o1_policy<task> cpu0, cpu1;
+    task t = make(0);
+    const o1_entity& e = oe(t);
+    cpu0.task_new(t, nullptr, sched_time{});
+    cpu0.enqueue(t, sched_time{}, enqueue_flags::initial);
+    cpu0.set_next(t, sched_time{});
+    cpu0.dequeue(t, sched_time{} + msec(10), dequeue_flags::sleep);
+    ASSERT_EQ(e.sleep_avg, 0);
+    o1_policy<task>& dst = migrated ? cpu1 : cpu0;
+    dst.enqueue(t, sched_time{} + msec(310),
+                migrated ? enqueue_flags::wakeup | enqueue_flags::migrated : enqueue_flags::wakeup);
+    EXPECT_EQ(e.sleep_avg, msec(300)) << (migrated ? "migrated" : "same CPU");
+    EXPECT_EQ(dst.bonus(t), 3);
+    EXPECT_EQ(e.prio, 122);
+    EXPECT_TRUE(dst.verify());
+
+    o1_policy<task> src, to;
+    task b = make(0, sched_kind::batch), other = make(0);
+    src.task_new(b, nullptr, sched_time{});
+    src.enqueue(b, sched_time{}, enqueue_flags::initial);
+    src.set_next(b, sched_time{});
+    src.dequeue(b, sched_time{} + msec(5), dequeue_flags::sleep);
+    o1_policy<task>& bdst = migrated ? to : src;
+    bdst.task_new(other, nullptr, sched_time{});
+    bdst.enqueue(other, sched_time{}, enqueue_flags::initial);
+    bdst.enqueue(b, sched_time{} + msec(50),
+                 migrated ? enqueue_flags::wakeup | enqueue_flags::migrated : enqueue_flags::wakeup);
+    EXPECT_TRUE(bdst.in_expired(b)) << "a woken SCHED_BATCH task goes to the expired array ("
+                                    << (migrated ? "migrated" : "same CPU") << ")";
+  }
+}
+
+// A renice of the running task is not a schedule point (2.6.22 set_user_nice: dequeue_task,
+// new static prio, p->prio = effective_prio(p) from the unchanged sleep_avg, enqueue_task):
+// nothing is charged then; the next schedule() charges the whole run, at the new bonus.
+TEST(O1Policy, ReniceOfTheRunningTaskChargesNothingUntilItsNextSchedule) {
+  o1_policy<task> p;
+  task t = make(0);
+  o1_entity& e = t;
+  p.task_new(t, nullptr, sched_time{});
+  e.sleep_avg = msec(500);  // CURRENT_BONUS 5
+  p.enqueue(t, sched_time{}, enqueue_flags::restore);
+  p.set_next(t, sched_time{});
+  const sched_time now = sched_time{} + msec(400);  // it has run 400 ms
+  p.dequeue(t, now, dequeue_flags::save);
+  ASSERT_EQ(p.setup(t, sched_params{sched_kind::normal, 5, 0, 0, 0, 0}), errc::ok);
+  p.enqueue(t, now, enqueue_flags::restore);
+  p.set_next(t, now);
+  EXPECT_EQ(e.sleep_avg, msec(500));
+  EXPECT_EQ(e.prio, 125) << "static prio 125, CURRENT_BONUS 5: bonus 0";
+  // The switch-out 100 ms later charges all 500 ms of the run at CURRENT_BONUS 5.
+  p.put_prev(t, now + msec(100));
+  EXPECT_EQ(e.sleep_avg, msec(500) - msec(500) / 5);
+  EXPECT_TRUE(p.verify());
+}
+
 static_assert(check_policy<o1_policy<task>>());
 
 }  // namespace

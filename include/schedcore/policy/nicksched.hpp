@@ -160,13 +160,17 @@ class nicksched_policy {
   }
 
   /// Queues `t`. A wakeup adds the sleep to the history, recomputes the priority and restarts
-  /// the slice if an array switch happened meanwhile; `restore`/`migrated` return it to the
-  /// array kind it left; otherwise the tail of the active array.
+  /// the slice if an array switch happened meanwhile (also when it wakes on another CPU);
+  /// `restore` and a runnable task's `migrated` return it to the array kind it left; otherwise
+  /// the tail of the active array.
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     nicksched_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
     u8 target = active_;
-    if (has(flags, enqueue_flags::restore) || has(flags, enqueue_flags::migrated)) {
+    // A runnable task moved (restore, the balancer) keeps its array kind; a wakeup on another
+    // CPU (wakeup | migrated) is a wakeup: its sleep enters the history.
+    if (has(flags, enqueue_flags::restore) ||
+        (has(flags, enqueue_flags::migrated) && !has(flags, enqueue_flags::wakeup))) {
       if (e.was_expired) target = expired_index();
     } else {
       if (has(flags, enqueue_flags::wakeup) && e.stamped) {

@@ -209,15 +209,20 @@ class o1_policy {
     return errc::ok;
   }
 
-  /// Queues `t`. A wakeup credits the sleep (`recalc_task_prio`) and rates it for the pick-time
-  /// credit; `restore`/`migrated` return it to the array kind it left (after a policy change:
+  /// Queues `t`. A wakeup (on this CPU or migrated) credits the sleep (`recalc_task_prio`) and
+  /// rates it for the pick-time credit; `restore` and a runnable task's `migrated` return it to
+  /// the array kind it left (after a policy change:
   /// expired for SCHED_BATCH, active otherwise); a marked forked child
   /// goes ahead of its parent; otherwise the active array (a batch task: the expired one).
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     o1_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
     u8 target = active_;
-    const bool keep_array = has(flags, enqueue_flags::restore) || has(flags, enqueue_flags::migrated);
+    // A task moved while runnable (a restore, the balancer's move) keeps its array kind; a
+    // task woken on another CPU (wakeup | migrated) is a wakeup like any other: 2.6.22's
+    // activate_task credits its sleep wherever it lands (only correcting for clock drift).
+    const bool keep_array = has(flags, enqueue_flags::restore) ||
+                            (has(flags, enqueue_flags::migrated) && !has(flags, enqueue_flags::wakeup));
     if (keep_array) {
       target = e.was_expired ? expired_index() : active_;
     } else if (e.run_first && e.parent != nullptr && e.parent->on_rq && e.parent->rq == this) {
@@ -252,8 +257,17 @@ class o1_policy {
     o1_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(!e.on_rq)) return;
     if (&t == curr_) {
-      charge(e, now);
+      // A parameter change of the running task (save ... restore, set_next) is not a schedule
+      // point: 2.6.22's set_user_nice and __setscheduler charge nothing, and the next
+      // schedule() charges the whole run since the task's timestamp, at its new bonus.
+      if (has(flags, dequeue_flags::save)) {
+        restored_curr_ = &t;
+      } else {
+        charge(e, now);
+      }
       curr_ = nullptr;
+    } else if (restored_curr_ == &t) {
+      restored_curr_ = nullptr;
     }
     e.was_expired = e.array != active_;
     arrays_[e.array].dequeue(t);
@@ -287,7 +301,8 @@ class o1_policy {
     }
     e.sleep_type = o1_sleep_type::normal;
     e.run_first = false;
-    e.timestamp = now;
+    if (&t != restored_curr_) e.timestamp = now;  // a restored curr keeps its run's start
+    restored_curr_ = nullptr;
     curr_ = &t;
   }
 
@@ -571,6 +586,7 @@ class o1_policy {
   prio_array<Task, nr_prios, prio_order::lower_first, hook_access> arrays_[2]{};  ///< the two arrays
   u8 active_ = 0;                     ///< index of the active array
   Task* curr_ = nullptr;              ///< the running task of this class, if any
+  Task* restored_curr_ = nullptr;     ///< curr taken out by dequeue(save), its run not yet charged
   knobs knobs_{};                     ///< tunables in force
   sched_time expired_ts_{};           ///< `expired_timestamp`: first expiry since the last switch
   bool expired_ts_valid_ = false;     ///< expired_ts_ is set (the kernel's non-zero test)

@@ -386,4 +386,35 @@ TEST(Goodness24Policy, ForkedChildCountsAsLastRunOnTheParentsCpu) {
   EXPECT_TRUE(p.verify());
 }
 
+// 2.4's setscheduler() changes the policy and rt_priority only: a nice 10 task made SCHED_RR
+// keeps nice 10, so its RR quantum is NICE_TO_TICKS(10) (§3: an exhausted RR task gets
+// counter = NICE_TO_TICKS(nice)), 3 ticks at HZ = 100, not nice 0's 6.
+TEST(Goodness24Policy, ATaskMadeSchedRrKeepsItsNiceAndItsQuantum) {
+  policy_t p;
+  policy_t::knobs k;
+  k.hz = 100;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task t, other;
+  ASSERT_EQ(p.setup(t, {sched_kind::normal, 10, 0, 0, 0, 0}), errc::ok);
+  ASSERT_EQ(p.setup(other, {sched_kind::normal, 0, 0, 0, 0, 0}), errc::ok);
+  ASSERT_EQ(p.setup(t, {sched_kind::rr, 0, 50, 0, 0, 0}), errc::ok);  // sched_setscheduler(SCHED_RR, 50)
+  EXPECT_EQ(t.nice, 10);
+  ASSERT_EQ(policy_t::nice_to_ticks(10, 100), 3);
+  p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  p.enqueue(other, sched_time{}, enqueue_flags::wakeup);
+  task* c = p.pick_next(sched_time{});
+  ASSERT_EQ(c, &t) << "the RR task goes first";
+  p.set_next(*c, sched_time{});
+  sched_time now{};
+  do {
+    now += msec(10);
+  } while (!p.tick(*c, now));
+  EXPECT_EQ(t.counter, 3) << "refilled with NICE_TO_TICKS(10)";
+  // Back to SCHED_OTHER with another nice: that nice is taken.
+  p.put_prev(*c, now);
+  p.dequeue(t, now, dequeue_flags::save);
+  ASSERT_EQ(p.setup(t, {sched_kind::normal, -5, 0, 0, 0, 0}), errc::ok);
+  EXPECT_EQ(t.nice, -5);
+}
+
 }  // namespace

@@ -163,7 +163,15 @@ class goodness24_policy {
     if (e.on_rq) return errc::busy;
     e.kind = p.kind;
     e.rt_priority = p.kind == sched_kind::normal ? u8{0} : p.rt_priority;
-    e.nice = p.kind == sched_kind::normal ? p.nice : s8{0};
+    // 2.4's setscheduler() changes the policy and rt_priority only: a task becoming SCHED_RR
+    // keeps its nice, which sizes its RR quantum (NICE_TO_TICKS) and its epoch refills.
+    // (A new RT task takes `p.nice` when it is a valid nice: sched_params' RT fields do not
+    // check it.)
+    if (p.kind == sched_kind::normal) {
+      e.nice = p.nice;
+    } else if (!registered(t)) {
+      e.nice = valid_nice(p.nice) ? p.nice : s8{0};
+    }
     if (!registered(t)) {
       e.counter = nice_to_ticks(e.nice);
       all_.push_back(t);

@@ -2,6 +2,7 @@
 // oracles of algorithms-modern.md §1.2-§1.3 and §2.2, driven by the tick driver or directly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -443,6 +444,48 @@ TEST(Cfs2007Policy, ForkDebitIsClampedToRuntimeLimit) {
   p.task_new(child, &parent, t0 + msec(3));
   EXPECT_EQ(child.wait_runtime, -msec(20));
   p.enqueue(child, t0 + msec(3), enqueue_flags::initial);
+  EXPECT_TRUE(p.verify());
+}
+
+// The runtime limit (= the effective latency) bounds every queued task's |wait_runtime|
+// (verify()). 2.6.23 derives it once, at boot; configure() on a queue whose tasks would fall
+// outside a smaller limit is refused (errc::busy) and changes nothing; within it, accepted.
+TEST(Cfs2007Policy, ConfigureRefusesALimitBelowAQueuedTasksWaitRuntime) {
+  policy_t p;
+  task t[2] = {make(0), make(0)};
+  sched_time now{};
+  for (task& x : t) {
+    p.task_new(x, nullptr, now);
+    p.enqueue(x, now, enqueue_flags::initial);
+  }
+  task* cur = p.pick_next(now);
+  p.set_next(*cur, now);
+  for (int k = 0; k < 3; ++k) {
+    now += msec(1);
+    if (p.tick(*cur, now)) {
+      p.put_prev(*cur, now);
+      cur = p.pick_next(now);
+      p.set_next(*cur, now);
+    }
+  }
+  const duration_ns worst = std::max(std::abs(t[0].wait_runtime), std::abs(t[1].wait_runtime));
+  ASSERT_GT(worst, usec(500));
+  ASSERT_TRUE(p.verify());
+  const policy_t::knobs before = p.config();
+  const duration_ns limit_before = p.runtime_limit();
+  policy_t::knobs k = before;
+  k.latency = usec(500);
+  k.min_granularity = usec(100);
+  EXPECT_EQ(p.configure(k), errc::busy);
+  EXPECT_EQ(p.runtime_limit(), limit_before);
+  EXPECT_EQ(p.config().latency, before.latency);
+  EXPECT_TRUE(p.verify());
+  k.latency = worst + usec(100);  // still smaller than before, but above every queued task's
+  EXPECT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.runtime_limit(), k.latency);
+  EXPECT_TRUE(p.verify());
+  k.latency = msec(40);  // a larger limit is always accepted
+  EXPECT_EQ(p.configure(k), errc::ok);
   EXPECT_TRUE(p.verify());
 }
 

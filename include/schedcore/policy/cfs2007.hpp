@@ -197,12 +197,21 @@ class cfs2007_policy {
   };
 
   /// Validates and installs knobs; on error nothing changes. latency < min_granularity is
-  /// `errc::inverted`.
+  /// `errc::inverted`; a latency whose runtime limit would be below a queued task's
+  /// |wait_runtime| is `errc::busy` (2.6.23 sets the limit once, at boot; change it on an
+  /// idle queue, or one whose tasks are within the new limit). O(n) with tasks queued.
   errc configure(const knobs& k) noexcept {
     if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
     if (k.latency < k.min_granularity) return errc::inverted;
-    knobs_ = k;
     const s64 f = static_cast<s64>(scale_factor(k.cpus));
+    const duration_ns new_limit = scaled(k.latency, f);
+    if (new_limit < runtime_limit_) {
+      for (const Task& t : tree_) {
+        const duration_ns w = E(t).wait_runtime;
+        if (w > new_limit || w < -new_limit) return errc::busy;
+      }
+    }
+    knobs_ = k;
     latency_ = scaled(k.latency, f);
     min_gran_ = scaled(k.min_granularity, f);
     wakeup_gran_ = k.wakeup_granularity * f;

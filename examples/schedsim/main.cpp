@@ -12,8 +12,10 @@
 // Exit: 0 ok, 2 usage error, 3 bad input file.
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <map>
 #include <string>
@@ -442,7 +444,7 @@ int real_main(int argc, char** argv) {
       try {
         std::rethrow_exception(j.error);
       } catch (const sim::workload_error& e) {
-        throw input_error(j.w->w.name + ": " + e.what());
+        throw input_error(e.positioned ? std::string(e.what()) : j.w->w.name + ": " + e.what());
       }
     }
   if (!o.trace.empty() && !trace.write_file(o.trace)) throw sim::usage_error("--trace: cannot write '" + o.trace + "'");
@@ -452,11 +454,22 @@ int real_main(int argc, char** argv) {
 
 }  // namespace
 
+// Whatever went to stdout must have been written whole: a full disk or a closed pipe is an
+// error (exit 2, as an unwritable --trace), not a success with a truncated table or JSON.
+static int finish_stdout(int rc) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const int err = errno;
+    std::fprintf(stderr, "schedsim: cannot write the output (stdout): %s\n", err != 0 ? std::strerror(err) : "write error");
+    return rc == 0 ? 2 : rc;
+  }
+  return rc;
+}
+
 int main(int argc, char** argv) {
   try {
     if (argc >= 2 && (std::string(argv[1]) == "plot" || std::string(argv[1]) == "report"))
-      return schedsim_report_main(argc, argv);
-    return real_main(argc, argv);
+      return finish_stdout(schedsim_report_main(argc, argv));
+    return finish_stdout(real_main(argc, argv));
   } catch (const sim::usage_error& e) {
     std::fprintf(stderr, "schedsim: %s\n%s", e.what(), usage_text);
     return 2;

@@ -50,6 +50,18 @@ TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("run --scenario desktop-2007 --policy ref-rr --duration 200ms --tick-phase 250us").code, 0);
 }
 
+// Output that cannot be written whole (a full disk: /dev/full) is an error, exit 2 with a
+// message, never a success with a truncated table or JSON document.
+TEST(SchedsimCli, UnwritableStdoutIsAnError) {
+  const result list = run("list", " 2>&1 >/dev/full");
+  EXPECT_EQ(list.code, 2);
+  EXPECT_NE(list.out.find("cannot write the output (stdout)"), std::string::npos) << list.out;
+  const result json = run("run --scenario desktop-2007 --duration 200ms --format json", " 2>&1 >/dev/full");
+  EXPECT_EQ(json.code, 2);
+  EXPECT_NE(json.out.find("cannot write the output (stdout)"), std::string::npos) << json.out;
+  EXPECT_EQ(run("run --scenario desktop-2007 --duration 200ms --format json >/dev/null").code, 0);
+}
+
 // A combination of knobs the policy refuses (each within its bounds): exit 2, and the message
 // names the condition from the knob's help; with the condition met, the run goes.
 TEST(SchedsimCli, RefusedKnobCombinationNamesItsCondition) {

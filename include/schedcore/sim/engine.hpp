@@ -137,9 +137,22 @@ struct run_config {
 };
 
 /// Thrown for a workload the engine cannot run (unknown names, bad durations): a bad input file.
+/// `positioned` when the message starts with the task's `origin` (FILE:LINE:COLUMN).
 struct workload_error : std::runtime_error {
   using std::runtime_error::runtime_error;
+  workload_error(const std::string& what, bool at_origin) : std::runtime_error(what), positioned(at_origin) {}
+  bool positioned = false;
 };
+
+/// Most tasks one run creates (instances and forks together): a fork loop stops here with a
+/// workload error rather than exhausting memory (each task costs about 1.5 KB).
+inline constexpr std::size_t max_tasks_per_run = 200000;
+/// Program events one run may execute: 10^8 plus 10^7 per simulated CPU-second (the
+/// engine's host-time bound; see `step`).
+inline std::uint64_t program_event_budget(int cpus, std::int64_t duration_ns) {
+  const std::uint64_t cpu_seconds = static_cast<std::uint64_t>(cpus) * (static_cast<std::uint64_t>(duration_ns) / 1000000000u + 1u);
+  return 100000000u + 10000000u * cpu_seconds;
+}
 
 /// The cold part of a simulated task: names, sample vectors and per-kind statistics, read by
 /// traces, frames, jobs and the final report but not by the per-switch hot path. Kept out of
@@ -365,6 +378,7 @@ class engine {
     }
     if (cfg_.warmup_ns > 0) push(cfg_.warmup_ns, ev_warmup, 0, 0);
     push(duration_, ev_end, 0, 0);
+    program_event_budget_ = program_event_budget(ncpu_, duration_);
     // Two queues, one order: ticks (at most one per CPU) live in their own small heap, every
     // other event in the main heap; the next event is the earlier of the two tops by (time,
     // sequence), exactly as if they shared one heap.
@@ -599,6 +613,9 @@ class engine {
 
   task_type* create(int spec, int instance) {
     const task_spec& ts = w_.tasks[static_cast<std::size_t>(spec)];
+    if (tasks_.size() >= max_tasks_per_run)
+      fail_at(ts, "task '" + ts.name + "': the run would create more than " + std::to_string(max_tasks_per_run) +
+                      " tasks (instances and forks; a task that forks in an endless loop?)");
     // Tasks live in fixed chunks (never moved: policies link them intrusively), so the run
     // queues walk densely packed entities; the cold parts live in chunks of their own.
     const std::size_t n = tasks_.size();
@@ -653,7 +670,7 @@ class engine {
   static std::string make_comm(const std::string& name) {
     std::string c = name.substr(0, 15);
     for (char& ch : c)
-      if (ch == ' ' || ch == '=' || ch == '\t') ch = '_';
+      if (ch == ' ' || ch == '=' || static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) ch = '_';  // one record per line
     if (c.empty()) c = "task";
     return c;
   }
@@ -951,7 +968,13 @@ class engine {
             "; it needs runtime >= 1024 ns, runtime <= deadline <= period, period in [100 us, 4.19 s])";
     else
       why = std::string("the policy refused its scheduling parameters (") + to_string(e) + ")";
-    throw workload_error("task '" + name_of(t) + "': " + why);
+    fail_at(w_.tasks[static_cast<std::size_t>(t.spec)], "task '" + name_of(t) + "': " + why);
+  }
+
+  /// A workload error about a task only a run can find, led by the task's origin in its file.
+  [[noreturn]] static void fail_at(const task_spec& ts, const std::string& msg) {
+    if (ts.origin.empty()) throw workload_error(msg);
+    throw workload_error(ts.origin + ": " + msg, true);
   }
 
   /// The binding's setup, with the root domain (CPU 0's stack) when it does global admission.
@@ -1265,6 +1288,16 @@ class engine {
         return;
       }
       ++t.ev;
+      // Host-time bound: a program made mostly of events that take no simulated time (a
+      // zero-length loop, a signal storm) would keep the host busy for hours at the spin
+      // guard's pace below. Real programs spend simulated time between events: at most about
+      // 10^6 events per simulated CPU-second (1 us pieces of work); the budget is ten times that
+      // plus 10^8 (`program_event_budget`).
+      if (SCHEDCORE_UNLIKELY(++program_events_ > program_event_budget_))
+        fail_at(w_.tasks[static_cast<std::size_t>(t.spec)],
+                "task '" + name_of(t) + "': the run exceeded " + std::to_string(program_event_budget_) +
+                    " program events (10^8 + 10^7 per simulated CPU-second), most of them taking no simulated time: "
+                    "expected the programs to spend simulated time (run, sleep, timers) between instantaneous events");
       switch (e->kind) {
         case event_kind::run: {
           const std::int64_t d = std::max<std::int64_t>(0, e->duration + rng_.jitter(e->jitter));
@@ -1697,6 +1730,8 @@ class engine {
   bool done_ = false;
   int foreground_ = 0;
   std::uint64_t seq_ = 0, events_ = 0;
+  std::uint64_t program_events_ = 0;         ///< program events executed (step), for the budget
+  std::uint64_t program_event_budget_ = ~std::uint64_t{0};  ///< set by run(): program_event_budget()
   detail_sim::prng rng_{1};
   static constexpr std::size_t task_chunk = 64;  ///< tasks per storage chunk
   detail_sim::event_heap q_;                     ///< every event but ticks

@@ -89,6 +89,7 @@
 #include <vector>
 
 #include "schedcore/core/time.hpp"
+#include "schedcore/policy/edf.hpp"
 #include "schedcore/policy/params.hpp"
 #include "schedcore/sim/json.hpp"
 #include "schedcore/sim/workload.hpp"
@@ -130,6 +131,18 @@ namespace detail_rtapp {
 
 /// Largest time accepted, in rt-app microseconds (10^15 ns).
 inline constexpr std::int64_t max_us = 1000000000000;
+/// The deadline class's parameter limits at its default knobs (edf.hpp `runtime_min`,
+/// `deadline_period_min`, `deadline_period_max`): runtime >= 1024 ns, period in [100 us, 2^22 us].
+inline constexpr std::int64_t dl_runtime_min_ns = 1024;
+inline constexpr std::int64_t dl_period_min_ns = 100000;
+inline constexpr std::int64_t dl_period_max_ns = (std::int64_t{1} << 22) * 1000;
+namespace dl_probe_detail {
+struct dl_probe : edf_entity {};
+using dl_probe_policy = edf_policy<dl_probe>;
+static_assert(dl_probe_policy::runtime_min == dl_runtime_min_ns, "edf.hpp's smallest runtime changed");
+static_assert(dl_probe_policy::knobs{}.deadline_period_min == dl_period_min_ns, "edf.hpp's smallest period changed");
+static_assert(dl_probe_policy::knobs{}.deadline_period_max == dl_period_max_ns, "edf.hpp's largest period changed");
+}  // namespace dl_probe_detail
 /// Largest byte count accepted by mem/iorun/memrun.
 inline constexpr std::int64_t max_bytes = 1000000000000000;
 /// mem/iorun/memrun read/write: bytes per ns of CPU work (4 GB/s).
@@ -296,9 +309,37 @@ class importer {
   std::vector<std::pair<const json::value*, const json::value*>> progress_;  // task, its "phases"
   std::int64_t max_cpu_seen_ = -1;
   std::int64_t total_instances_ = 0;
+  std::int64_t zero_events_total_ = 0;  // instantaneous events over the file so far (check_progress)
   sched_kind default_kind_ = sched_kind::normal;
 
   [[noreturn]] void fail(json::position p, const std::string& msg) const { throw rtapp_error(file_, p, msg); }
+  /// A name that reaches the outputs (task names, group labels): valid UTF-8 without control
+  /// characters, so that the JSON and CSV stay valid and each trace record stays on one line.
+  void check_label(const std::string& s, json::position p, const std::string& what) const {
+    std::size_t i = 0;
+    while (i < s.size()) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      if (c < 0x20 || c == 0x7F)
+        fail(p, what + ": a control character (byte 0x" + hex2(c) + ") in a name: expected printable characters");
+      std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+      bool ok = n != 0 && i + n <= s.size() && !(n == 2 && c < 0xC2) && !(n == 4 && c > 0xF4);
+      for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
+      if (ok && n == 3) {
+        const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+        ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0);  // overlong; surrogates
+      }
+      if (ok && n == 4) {
+        const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+        ok = !(c == 0xF0 && c1 < 0x90) && !(c == 0xF4 && c1 >= 0x90);  // overlong; beyond U+10FFFF
+      }
+      if (!ok) fail(p, what + ": not valid UTF-8 (byte 0x" + hex2(c) + " at offset " + std::to_string(i) + ")");
+      i += n;
+    }
+  }
+  static std::string hex2(unsigned char c) {
+    const char* d = "0123456789ABCDEF";
+    return std::string{d[c >> 4], d[c & 15]};
+  }
 
   void note(const std::string& n) {
     if (std::find(notes_.begin(), notes_.end(), n) == notes_.end()) notes_.push_back(n);
@@ -410,7 +451,8 @@ class importer {
         const std::int64_t d = get_int(m, what, "-1 or a number of seconds >= 1");
         if (d == -1) continue;
         if (d <= 0) fail(m.pos, what + ": " + std::to_string(d) + " s: expected -1 (until all tasks exit) or >= 1 second");
-        if (d > 1000000) fail(m.pos, what + ": absurd duration " + std::to_string(d) + " s (more than 10^15 ns): expected at most 10^6 s");
+        if (d > 100000)
+          fail(m.pos, what + ": absurd duration " + std::to_string(d) + " s: expected at most 100000 s (the command line's --duration limit)");
         w_.duration = sec(d);
         duration_set = true;
       } else if (k == "calibration") {
@@ -499,6 +541,15 @@ class importer {
           fail(dl ? dl->pos : (per ? per->pos : pos),
                where + ": SCHED_DEADLINE needs dl-runtime <= dl-deadline <= dl-period (got " + std::to_string(p.runtime / 1000) +
                    ", " + std::to_string(p.deadline / 1000) + ", " + std::to_string(p.period / 1000) + " us)");
+        // The deadline class's own limits (edf.hpp, the kernel's __checkparam_dl and the
+        // sched_deadline_period_{min,max}_us defaults), so that the run cannot refuse them later.
+        if (p.runtime < dl_runtime_min_ns)
+          fail(rt ? rt->pos : pos, where + ": SCHED_DEADLINE needs dl-runtime >= 1.024 us (1024 ns, 2^DL_SCALE; got " +
+                                       std::to_string(p.runtime) + " ns)");
+        if (p.period < dl_period_min_ns || p.period > dl_period_max_ns)
+          fail(per ? per->pos : (rt ? rt->pos : pos),
+               where + ": SCHED_DEADLINE needs a period (dl-period, or dl-runtime when no period is given) in [100, " +
+                   std::to_string(dl_period_max_ns / 1000) + "] us (got " + std::to_string(p.period / 1000) + " us)");
         break;
       }
     }
@@ -665,6 +716,7 @@ class importer {
       note("util_min/util_max ignored: no utilisation clamping in the simulator");
     } else if (m.key == "taskgroup") {
       ts.group = get_string(m, what);
+      check_label(ts.group, m.pos, what);
       note("taskgroup kept as a report label only: no group scheduling in the simulator");
     } else {
       check_int_array(m, what);
@@ -693,6 +745,8 @@ class importer {
     need_object(t, where);
     task_spec ts;
     ts.name = t.key;
+    check_label(t.key, t.key_pos, "task name");
+    ts.origin = file_ + ":" + json::to_string(t.key_pos);
     ts.suffix_instances = true;
     ts.loop = -1;
     const json::value* phases = t.find("phases");
@@ -784,12 +838,22 @@ class importer {
     }
     return false;
   }
-  void check_progress(const task_spec& ts, const json::value& t, const json::value* phases) const {
-    constexpr std::int64_t max_zero_time = 1000000;  // instantaneous passes tolerated in total
+  // Instantaneous work (events of phases that take no simulated time) is bounded over the
+  // whole file: events x passes x instances, at most max_zero_events (about a second of host
+  // time), so that no file accepted here can keep the event loop at one instant for long.
+  // (Phases that do take time are bounded by the run's duration instead.)
+  static constexpr std::int64_t max_zero_events = 10000000;
+  static std::int64_t sat_mul(std::int64_t a, std::int64_t b) {
+    return (a != 0 && b > (max_zero_events + 1) / a) ? max_zero_events + 1 : std::min(max_zero_events + 1, a * b);
+  }
+  void check_progress(const task_spec& ts, const json::value& t, const json::value* phases) {
     const std::string where = "task " + quote(ts.name);
     const std::string fix = ": expected a run/runtime/sleep > 0 or a timer in every endless loop";
+    const std::string limit = " instantaneous events in the whole file (events x loops x instances): more than " +
+                              std::to_string(max_zero_events) + fix;
     bool any = false;
-    std::int64_t zero_passes = 0;  // per task pass, saturating
+    std::int64_t zero_events = 0;  // per pass of the task's program, saturating
+    const std::int64_t copies = std::max<std::int64_t>(1, ts.instances);
     for (std::size_t i = 0; i < ts.phases.size(); ++i) {
       const phase& p = ts.phases[i];
       if (advances(p)) {
@@ -801,19 +865,23 @@ class importer {
       if (p.loop == -1)
         fail(pos, pw + " loops forever but takes no simulated time (only zero-length or instantaneous events): the "
                        "simulation would never advance" + fix);
-      zero_passes = std::min<std::int64_t>(max_zero_time + 1, zero_passes + p.loop);
-      if (zero_passes > max_zero_time)
-        fail(pos, pw + ": " + std::to_string(p.loop) + " passes that take no simulated time: more than " +
-                      std::to_string(max_zero_time) + fix);
+      const std::int64_t n = sat_mul(p.loop, static_cast<std::int64_t>(std::max<std::size_t>(1, p.events.size())));
+      zero_events = std::min(max_zero_events + 1, zero_events + n);
+      if (sat_mul(zero_events, copies) + zero_events_total_ > max_zero_events)
+        fail(pos, pw + ": " + std::to_string(p.loop) + " passes that take no simulated time bring the" + limit);
     }
+    std::int64_t per_task = zero_events;
     if (!any) {
       if (ts.loop == -1)
         fail(t.key_pos, where + " loops forever but one pass of its program takes no simulated time (only "
                                 "zero-length or instantaneous events): the simulation would never advance" + fix);
-      if (zero_passes > 0 && ts.loop > max_zero_time / zero_passes)
-        fail(t.key_pos, where + ": " + std::to_string(ts.loop) + " passes that take no simulated time: more than " +
-                            std::to_string(max_zero_time) + fix);
+      per_task = sat_mul(zero_events, ts.loop);
     }
+    const std::int64_t total = std::min(max_zero_events + 1, zero_events_total_ + sat_mul(per_task, copies));
+    if (total > max_zero_events)
+      fail(t.key_pos, where + ": " + std::to_string(ts.loop) + " passes of a program that takes no simulated time bring the" +
+                          limit);
+    zero_events_total_ = total;
   }
 
   phase parse_phase(const json::value& p, int task, task_spec& ts, const sched_in& task_sched, const std::string& task_where) {

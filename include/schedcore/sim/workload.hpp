@@ -265,6 +265,10 @@ struct task_spec {
   /// them (policies that tell the two apart, such as o1's SLEEP_INTERRUPTED credit, see it so).
   /// The task itself is still scheduled like any other. false for rt-app imports.
   bool interrupt_context = false;
+  /// Where the task is defined, `FILE:LINE:COLUMN` (rt-app imports), or empty (built-in
+  /// scenarios). The engine puts it in front of errors about this task that only a run finds
+  /// (an admission refusal, a fork loop), so a bad file's message still points into the file.
+  std::string origin;
 };
 
 /// Items a pipe holds when the workload does not declare it (`workload::pipes`).

@@ -403,7 +403,8 @@ int real_main(int argc, char** argv) {
       for (const auto& fd : families)
         if (fd.name == w.family) specs = fd.rows;
       if (specs.empty())
-        for (const auto& e : reg.entries()) specs.push_back(e.name);
+        for (const auto& e : reg.entries())
+          if (!schedsim_named_only(e.name)) specs.push_back(e.name);
       for (const auto& s : specs) {
         try {
           jobs.push_back({&w, sim::parse_policy_spec(reg, s), {}, nullptr});

@@ -15,4 +15,6 @@ void schedsim_register_policies(schedcore::sim::registry& reg) {
   schedsim_register_eevdf(reg);
   schedsim_register_ref_rr_rt(reg);
   schedsim_register_cfs2007(reg);
+  schedsim_register_fifo(reg);  // named only: not in compare's default list (main.cpp)
+  schedsim_register_rr(reg);
 }

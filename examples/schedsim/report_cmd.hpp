@@ -150,7 +150,7 @@ inline std::vector<sim::policy_spec> specs_for(const options& o, const std::stri
     if (f.name == family) rows = f.rows;
   if (rows.empty())
     for (const auto& e : reg.entries())
-      if (e.name != "ref-rr-rt") rows.push_back(e.name);
+      if (e.name != "ref-rr-rt" && !schedsim_named_only(e.name)) rows.push_back(e.name);
   for (const auto& s : rows) {
     try {
       out.push_back(sim::parse_policy_spec(reg, s));
@@ -276,7 +276,7 @@ inline void build_plan(plan& p, const options& o, const sim::registry& reg) {
   if (o.want.count("nice")) {
     p.nice_w = plots::nice_levels_workload(o.duration > 0 ? o.duration : schedcore::sec(10));
     for (const auto& e : reg.entries())
-      if (e.name != "ref-rr-rt") p.nice_runs.push_back(add_job(p, o, p.nice_w, sim::parse_policy_spec(reg, e.name), false, 0, false));
+      if (e.name != "ref-rr-rt" && !schedsim_named_only(e.name)) p.nice_runs.push_back(add_job(p, o, p.nice_w, sim::parse_policy_spec(reg, e.name), false, 0, false));
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <new>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -1294,6 +1295,35 @@ TEST(EevdfPolicy, DelayDequeue_IneligibleSleeperStaysQueuedUntilPickedThenReturn
   // Woken later, a is placed at the average (lag 0), not behind it as 6.6 would place it.
   p.enqueue(x.a, x.t + msec(10), enqueue_flags::wakeup);
   EXPECT_EQ(p.avg_vruntime() - x.a.vruntime, 0);
+  EXPECT_TRUE(p.verify());
+}
+
+// A delayed sleeper that changes class (sched_setscheduler to SCHED_FIFO while it sleeps)
+// leaves the fair queue at once: its owner sees it asleep and hands it to another class, so
+// nothing of it may stay in the tree or the sums (the kernel finishes the delayed dequeue
+// before the class changes: commit 98442f0ccd82). It keeps the debt it blocked with (DELAY_ZERO
+// clips only a positive lag). Found by the policies fuzzer: the entity was left linked, and
+// reusing its memory corrupted the tree.
+TEST(EevdfPolicy, DelayDequeue_AClassChangeFinishesTheDelayedDequeue) {
+  debtor x(1);
+  policy_t& p = x.p;
+  ASSERT_TRUE(x.a.delayed);
+  p.switched_from(x.a, x.t);
+  EXPECT_FALSE(x.a.on_rq);
+  EXPECT_FALSE(x.a.delayed);
+  EXPECT_FALSE(p.delayed(x.a));
+  EXPECT_EQ(x.a.vlag, -usec(1500)) << "V - v_a when it blocked: 1.5 ms - 3 ms";
+  EXPECT_EQ(p.nr_runnable(), 1u);
+  EXPECT_TRUE(p.verify());
+  // Its memory may now be reused: the queue no longer reaches it.
+  x.a.~task();
+  new (&x.a) task(make(0));
+  ASSERT_EQ(p.pick_next(x.t), &x.b);
+  x.run(x.b, msec(2));
+  EXPECT_TRUE(p.verify());
+  // A task that is not a delayed sleeper is left alone (the core dequeued it first).
+  p.switched_from(x.a, x.t);
+  EXPECT_EQ(p.nr_runnable(), 1u);
   EXPECT_TRUE(p.verify());
 }
 

@@ -541,6 +541,15 @@ class eevdf_policy {
     e.deadline = next;
     update_min_vruntime();
   }
+  /// `t` leaves this class (a policy change). A delayed sleeper (DELAY_DEQUEUE) is still in
+  /// the tree and the sums though its owner sees it asleep: its dequeue is finished here, as the
+  /// kernel does before a delayed task changes class (commit 98442f0ccd82, "sched: Fix
+  /// delayed_dequeue vs switched_from_fair()", 6.12), so that nothing of it stays queued in a
+  /// class it no longer belongs to; it keeps the debt it blocked with (DELAY_ZERO clips only a
+  /// positive lag). Otherwise nothing to do: a queued task was dequeued first.
+  void switched_from(Task& t, sched_time now) noexcept {
+    if (E(t).on_rq && E(t).delayed) finish_delayed_dequeue(t, now);
+  }
   /// Fork: the child starts with zero lag (its first request is halved at the initial enqueue)
   /// and an absolute deadline to come (no relative one inherited: commit 3da56dc063cd).
   void task_new(Task& child, Task*, sched_time) noexcept {

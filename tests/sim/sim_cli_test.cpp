@@ -71,6 +71,15 @@ TEST(SchedsimCli, RefusedKnobCombinationNamesItsCondition) {
   EXPECT_EQ(run("run --scenario eevdf-slices/custom --policy eevdf:wakeup_619=1,parity_min_slice=1 --duration 100ms").code, 0);
 }
 
+// A machine parameter inside the command line's range but outside a policy's own knob range
+// (o1's hz is 10..100000): exit 2 naming the policy, the parameter and the range.
+TEST(SchedsimCli, MachineParameterOutsideAPolicysRangeIsNamed) {
+  const result bad = run("run --scenario desktop-2007 --policy o1 --hz 5 --duration 100ms", " 2>&1");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("--hz 5 is outside o1's hz range [10, 100000]"), std::string::npos) << bad.out;
+  EXPECT_EQ(run("run --scenario desktop-2007 --policy o1 --hz 10 --duration 100ms").code, 0);
+}
+
 // rt-app's slack in the compare table and the run table: one task alone, 12 ms of work every
 // 10 ms for 4 periods (relative timer): 3 overruns of 2 ms each (sim_engine_test computes the
 // same by hand); a task without a timer leaves the columns out of the run table.

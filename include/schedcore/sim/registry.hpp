@@ -105,6 +105,22 @@ errc apply_knobs(P& p, const std::vector<knob_setting>& settings, int cpus, int 
     return errc::ok;
   }
 }
+/// The machine parameters (`--hz`, `--cpus`) that `P`'s knob table bounds and that lie outside
+/// those bounds, as "; --hz 5 is outside <P>'s hz range [10, 100000]" (empty when none).
+template <class P>
+std::string machine_knobs_out_of_range(const std::string& who, int cpus, int hz) {
+  std::string why;
+  if constexpr (has_knobs<P>::value) {
+    for (const auto& info : P::knob_table) {
+      const std::string n = info.name;
+      const std::int64_t v = n == "hz" ? hz : n == "cpus" ? cpus : -1;
+      if (v >= 0 && (v < info.min || v > info.max))
+        why += "; --" + n + " " + std::to_string(v) + " is outside " + who + "'s " + n + " range [" +
+               std::to_string(info.min) + ", " + std::to_string(info.max) + "]";
+    }
+  }
+  return why;
+}
 }  // namespace detail_sim
 /// @endcond
 
@@ -219,7 +235,7 @@ policy_entry make_entry(std::string name, std::string description) {
   e.name = std::move(name);
   e.description = std::move(description);
   e.knobs = detail_sim::describe<Fair>();
-  e.run = [](const workload& w, const run_config& cfg, const std::vector<knob_setting>& ks) {
+  e.run = [policy = e.name](const workload& w, const run_config& cfg, const std::vector<knob_setting>& ks) {
     using B = stack_binding<Task, Rt, Fair, Dl>;
     constexpr std::size_t fair = B::stack_type::nr_classes - 1, rt = fair - 1;
     const int cpus = cfg.cpus > 0 ? cfg.cpus : w.cpus;
@@ -237,6 +253,9 @@ policy_entry make_entry(std::string name, std::string description) {
     if (bad != errc::ok) {
       // Each value passed its bounds, so a combination was refused: name the conditions the
       // knobs given state ("Needs ..." in their help).
+      std::string machine = detail_sim::machine_knobs_out_of_range<Fair>(policy, cpus, hz) +
+                            detail_sim::machine_knobs_out_of_range<Rt>("the rt class", cpus, hz);
+      if constexpr (!std::is_void_v<Dl>) machine += detail_sim::machine_knobs_out_of_range<Dl>("the deadline class", cpus, hz);
       std::string why;
       for (const auto& d : detail_sim::describe<Fair>()) {
         const std::string help = d.help;
@@ -245,8 +264,10 @@ policy_entry make_entry(std::string name, std::string description) {
         for (const auto& k : ks)
           if (k.name == d.name && k.value != 0) why += "; '" + d.name + "': " + help.substr(at);
       }
+      std::string detail = machine.empty() ? std::string() : machine.substr(2);
+      if (!why.empty()) detail += (detail.empty() ? "" : "; ") + std::string("a combination it does not allow") + why;
       throw usage_error(std::string("the policy refused its knobs: ") + to_string(bad) +
-                        (why.empty() ? std::string() : " (a combination it does not allow" + why + ")"));
+                        (detail.empty() ? std::string() : " (" + detail + ")"));
     }
     return eng.run();
   };

@@ -8,30 +8,17 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 #include "schedcore/sim/json.hpp"
 
+#include "schedsim_cli.hpp"
+
 namespace {
 
-struct result {
-  int code;
-  std::string out;
-};
+using schedsim_cli::result;
 
-result run(const std::string& args, const char* stderr_to = " 2>/dev/null") {
-  const std::string cmd = std::string(SCHEDSIM_BIN) + " " + args + stderr_to;
-  FILE* p = popen(cmd.c_str(), "r");
-  result r{-1, {}};
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+result run(const std::string& args, const char* stderr_to = " 2>/dev/null") { return schedsim_cli::run(args, stderr_to); }
 
 TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("list").code, 0);

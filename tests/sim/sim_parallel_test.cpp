@@ -7,27 +7,16 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
+
+#include "schedsim_cli.hpp"
 
 namespace {
 
-struct result {
-  int code;
-  std::string out;
-};
+using schedsim_cli::result;
 
 // Runs schedsim with `args`; `with_stderr` merges stderr into out.
 result run(const std::string& args, bool with_stderr = false) {
-  const std::string cmd = std::string(SCHEDSIM_BIN) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* p = popen(cmd.c_str(), "r");
-  result r{-1, {}};
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return schedsim_cli::run(args, with_stderr ? " 2>&1" : " 2>/dev/null");
 }
 
 TEST(SchedsimParallel, CompareIsByteIdenticalForAnyJobCount) {

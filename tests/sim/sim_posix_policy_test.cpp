@@ -15,33 +15,20 @@
 #include <fstream>
 #include <iterator>
 #include <string>
-#include <sys/wait.h>
 
 #include "schedcore/policy/rt.hpp"
 #include "schedcore/sim/json.hpp"
 #include "schedcore/sim/posix_fair.hpp"
 
+#include "schedsim_cli.hpp"
+
 namespace {
 
 namespace json = schedcore::sim::json;
 
-struct result {
-  int code;
-  std::string out;
-};
+using schedsim_cli::result;
 
-result run(const std::string& args, const char* stderr_to = " 2>/dev/null") {
-  const std::string cmd = std::string(SCHEDSIM_BIN) + " " + args + stderr_to;
-  FILE* p = popen(cmd.c_str(), "r");
-  result r{-1, {}};
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+result run(const std::string& args, const char* stderr_to = " 2>/dev/null") { return schedsim_cli::run(args, stderr_to); }
 
 // A workload file in the temp dir, named after the test (ctest runs tests in parallel),
 // removed when the test ends.

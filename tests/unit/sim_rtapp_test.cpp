@@ -528,7 +528,16 @@ TEST(RtApp, LoopsThatTakeNoTimeAreRefused) {
   EXPECT_RTAPP_ERROR(R"({"tasks": {"a": {"resume": "b"}, "b": {"suspend": "b", "run": 1}}})", "1:12", "task 'a' loops forever");
   EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"phases": {"p": {"run": 1}, "q": {"loop": -1, "yield"}}}}})", "1:46",
                      "task 't' phase 'q' loops forever but takes no simulated time");
-  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"loop": 2000000, "sleep": 0}}})", "1:12", "2000000 passes that take no simulated time");
+  // Finite instantaneous work is bounded over the file: events x loops x instances <= 10^7.
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"loop": 20000000, "sleep": 0}}})", "1:12",
+                     "20000000 passes of a program that takes no simulated time bring the instantaneous events");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"instance": 100, "loop": 200000, "sleep": 0}}})", "1:12",
+                     "more than 10000000");  // 2 x 10^7 with the instances
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"loop": 4000000, "run0": 0, "run1": 0, "run2": 0}}})", "1:12",
+                     "more than 10000000");  // 1.2 x 10^7 events
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"a": {"loop": 6000000, "run": 0}, "b": {"loop": 6000000, "run": 0}}})", "1:46",
+                     "more than 10000000");  // over the whole file
+  EXPECT_NO_THROW(parse_rtapp(R"({"tasks": {"t": {"loop": 2000000, "sleep": 0}}})"));  // 2 x 10^6: fine
   EXPECT_NO_THROW(parse_rtapp(R"({"tasks": {"t": {"loop": 20, "run": 0}}})"));  // finite and small: fine
   EXPECT_NO_THROW(parse_rtapp(R"({"tasks": {"t": {"timer": {"ref": "x", "period": 1000}}}})"));  // a timer advances
 }

@@ -199,7 +199,7 @@ class cfs2007_policy {
   /// Validates and installs knobs; on error nothing changes. latency < min_granularity is
   /// `errc::inverted`; a latency whose runtime limit would be below a queued task's
   /// |wait_runtime| is `errc::busy` (2.6.23 sets the limit once, at boot; change it on an
-  /// idle queue, or one whose tasks are within the new limit). O(n) with tasks queued.
+  /// idle queue, or one whose tasks are within the smaller limit). O(n) with tasks queued.
   errc configure(const knobs& k) noexcept {
     if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
     if (k.latency < k.min_granularity) return errc::inverted;

@@ -208,8 +208,8 @@ class edf_policy {
     }
     // Else a change of an admitted task's parameters (`__setparam_dl`): its budget, deadline
     // and throttling carry over, so the change cannot buy a fresh budget. The enqueue that
-    // follows (restore or wakeup) applies the usual rules with the new Q, D and P: a throttled
-    // task waits for its next period, a restore past its deadline starts a new one.
+    // follows (restore or wakeup) applies the usual rules with the changed Q, D and P: a throttled
+    // task waits for its next period, a restore past its deadline starts a fresh one.
     e.admitted = true;
     return errc::ok;
   }

@@ -165,7 +165,7 @@ class goodness24_policy {
     e.rt_priority = p.kind == sched_kind::normal ? u8{0} : p.rt_priority;
     // 2.4's setscheduler() changes the policy and rt_priority only: a task becoming SCHED_RR
     // keeps its nice, which sizes its RR quantum (NICE_TO_TICKS) and its epoch refills.
-    // (A new RT task takes `p.nice` when it is a valid nice: sched_params' RT fields do not
+    // (A task first set up as RT takes `p.nice` when it is a valid nice: sched_params' RT fields do not
     // check it.)
     if (p.kind == sched_kind::normal) {
       e.nice = p.nice;

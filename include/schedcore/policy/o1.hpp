@@ -259,7 +259,7 @@ class o1_policy {
     if (&t == curr_) {
       // A parameter change of the running task (save ... restore, set_next) is not a schedule
       // point: 2.6.22's set_user_nice and __setscheduler charge nothing, and the next
-      // schedule() charges the whole run since the task's timestamp, at its new bonus.
+      // schedule() charges the whole run since the task's timestamp, at its changed bonus.
       if (has(flags, dequeue_flags::save)) {
         restored_curr_ = &t;
       } else {

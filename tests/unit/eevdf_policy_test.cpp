@@ -1379,6 +1379,31 @@ TEST(EevdfPolicy, DelayDequeue_WakeBeforeThePickRequeuesInPlaceOrAtZeroLag) {
   EXPECT_TRUE(p.verify());
 }
 
+// The kernel takes a waking delayed sleeper's lag without charging curr first
+// (ttwu_runnable → requeue_delayed_entity has no update_curr; the wakeup check after it does):
+// V reads curr's vruntime as of its last update. a blocks in debt (v_a = 3 ms, v_b = 0,
+// V = 1.5 ms); b then runs 4 ms with no hook between. a wakes at the end of it: with b's stale
+// vruntime a's lag is still −1.5 ms and it stays where it is. Charged first (v_b = 4 ms,
+// V = 3.5 ms), the lag would be +0.5 ms and DELAY_ZERO would move a to 3.5 ms.
+TEST(EevdfPolicy, DelayDequeue_WakeupTakesTheLagBeforeCurrIsCharged) {
+  debtor x(1);
+  policy_t& p = x.p;
+  ASSERT_TRUE(x.a.delayed);
+  const vtime v = x.a.vruntime, d = x.a.deadline;
+  ASSERT_EQ(p.pick_next(x.t), &x.b);
+  const vtime vb = x.b.vruntime;
+  p.set_next(x.b, x.t);
+  x.t += msec(4);
+  p.enqueue(x.a, x.t, enqueue_flags::wakeup);
+  EXPECT_FALSE(x.a.delayed);
+  EXPECT_EQ(x.a.vruntime, v) << "the lag came from b's vruntime before its 4 ms run";
+  EXPECT_EQ(x.a.deadline, d);
+  // b's run is not lost: the next hook charges all of it.
+  p.put_prev(x.b, x.t);
+  EXPECT_EQ(x.b.vruntime - vb, msec(4));
+  EXPECT_TRUE(p.verify());
+}
+
 // 059258b0d424 ("Prevent negative lag increase during delayed dequeue", 7.1; oracle: its
 // description): a delayed sleeper's debt must not deepen while it waits queued. a (nice 0) runs
 // 3 ms beside b and c, which never ran; c blocks eligible and leaves with vlag = V − 0 = 1 ms;

@@ -860,9 +860,12 @@ class eevdf_policy {
   // negative lag), unless its lag has become positive, which DELAY_ZERO clips: it is placed
   // again at zero lag. With `delayed_lag_floor` it is also placed again when its lag fell
   // below the one it blocked with: at that lag (update_entity_lag holds it).
+  //
+  // Curr is not charged first: the kernel's requeue (ttwu_runnable → requeue_delayed_entity)
+  // reads V with curr's vruntime as of its last update; the wakeup check that follows charges
+  // it. So the time curr ran since then does not count in this lag.
   void requeue_delayed(Task& t, sched_time now) noexcept {
     eevdf_entity& e = E(t);
-    update_curr(now);
     const s64 lag_floor = e.vlag;
     const s64 lag = avg_vruntime() - e.vruntime;
     update_entity_lag(e);

@@ -1404,6 +1404,94 @@ TEST(EevdfPolicy, DelayDequeue_WakeupTakesTheLagBeforeCurrIsCharged) {
   EXPECT_TRUE(p.verify());
 }
 
+// check_preempt_wakeup_fair settles a wakee that may not preempt (SCHED_BATCH, SCHED_IDLE)
+// before it charges curr: only a normal wakee's check runs update_curr. Seen through a delayed
+// sleeper's wakeup, whose requeue does not charge curr either. a (made BATCH or IDLE) blocks
+// in debt at 3 ms; b runs 0.9 ms past its 0.75 ms request (HZ 1000) with no hook between; a
+// wakes. The check answers no and leaves b's request as it was; the tick at 1 ms from b's
+// start charges the whole 1 ms and renews the request then: deadline = b0 + 1 ms + 0.75 ms.
+// (Charged at the wakeup, the request would have been renewed at 0.9 ms: b0 + 1.65 ms.)
+TEST(EevdfPolicy, DelayDequeue_ABatchOrIdleWakeeIsSettledBeforeCurrIsCharged) {
+  for (sched_kind kind : {sched_kind::batch, sched_kind::idle}) {
+    policy_t p;
+    ASSERT_EQ(p.configure(knobs_delay(1)), errc::ok);
+    task a = make(0, kind), b = make(0);
+    sched_time t{};
+    p.enqueue(a, t, enqueue_flags::wakeup);
+    p.enqueue(b, t, enqueue_flags::wakeup);
+    p.set_next(a, t);
+    t += msec(3);
+    p.dequeue(a, t, dequeue_flags::sleep);
+    ASSERT_TRUE(a.delayed);
+    ASSERT_EQ(p.pick_next(t), &b);
+    p.set_next(b, t);
+    const vtime b0 = b.vruntime;
+    p.enqueue(a, t + usec(900), enqueue_flags::wakeup);
+    EXPECT_FALSE(p.wakeup_preempt(a, b, t + usec(900)));
+    EXPECT_EQ(b.vruntime, b0) << "a BATCH/IDLE wakee's check does not charge curr";
+    EXPECT_TRUE(p.tick(b, t + msec(1)));
+    EXPECT_EQ(b.vruntime - b0, msec(1));
+    EXPECT_EQ(b.deadline - b0, msec(1) + usec(750));
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+// In the same order an idle curr is preempted by a non-idle wakee before anything is charged:
+// its 2 ms are charged by the put_prev that follows, not by the check.
+TEST(EevdfPolicy, WakeupCheckPreemptsAnIdleCurrWithoutChargingIt) {
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_hz(1000)), errc::ok);
+  task idle = make(0, sched_kind::idle), n = make(0);
+  sched_time t{};
+  p.enqueue(idle, t, enqueue_flags::wakeup);
+  p.set_next(idle, t);
+  const vtime v0 = idle.vruntime;
+  p.enqueue(n, t, enqueue_flags::wakeup);  // at the same instant: nothing to charge yet
+  EXPECT_TRUE(p.wakeup_preempt(n, idle, t + msec(2)));
+  EXPECT_EQ(idle.vruntime, v0) << "the idle curr is charged by its put_prev, not by the check";
+  p.put_prev(idle, t + msec(2));
+  EXPECT_GT(idle.vruntime - v0, 0);
+  EXPECT_TRUE(p.verify());
+}
+
+// A delayed sleeper that changes class after the core's `dequeue(save)` (which keeps it marked,
+// for a restore) is finished as the kernel's class change does before its save dequeue: as a
+// sleep, its positive lag clipped to 0 (DELAY_ZERO) and no relative deadline. b runs 20 ms
+// while a sleeps queued, so a's lag turns positive; the save takes it out; switched_from ends
+// its delayed state, and a later wakeup into the class is an ordinary one.
+TEST(EevdfPolicy, DelayDequeue_AClassChangeAfterTheSaveDequeueFinishesTheDelayedDequeue) {
+  policy_t p;
+  policy_t::knobs k = knobs_delay(1);
+  k.place_rel_deadline = 1;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task a = make(0), b = make(0);
+  sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  p.set_next(a, t);
+  t += msec(3);
+  p.dequeue(a, t, dequeue_flags::sleep);
+  ASSERT_TRUE(a.delayed);
+  p.set_next(b, t);
+  t += msec(20);
+  (void)p.tick(b, t);
+  p.dequeue(a, t, dequeue_flags::save);
+  EXPECT_TRUE(a.delayed) << "the save keeps it marked, for a restore";
+  EXPECT_GT(a.vlag, 0);
+  p.switched_from(a, t);
+  EXPECT_FALSE(a.delayed);
+  EXPECT_FALSE(p.delayed(a));
+  EXPECT_EQ(a.vlag, 0) << "DELAY_ZERO: a positive lag is clipped";
+  EXPECT_FALSE(a.rel_deadline) << "the class change's dequeue is a sleep";
+  EXPECT_EQ(p.nr_runnable(), 1u);
+  EXPECT_TRUE(p.verify());
+  // Back in the class later, it wakes like any sleeper: at the average, lag 0.
+  p.enqueue(a, t + msec(5), enqueue_flags::wakeup);
+  EXPECT_FALSE(a.delayed);
+  EXPECT_EQ(p.avg_vruntime() - a.vruntime, 0);
+  EXPECT_TRUE(p.verify());
+}
+
 // 059258b0d424 ("Prevent negative lag increase during delayed dequeue", 7.1; oracle: its
 // description): a delayed sleeper's debt must not deepen while it waits queued. a (nice 0) runs
 // 3 ms beside b and c, which never ran; c blocks eligible and leaves with vlag = V − 0 = 1 ms;

@@ -495,15 +495,24 @@ class eevdf_policy {
   /// SCHED_IDLE curr yields to any non-idle wakee; BATCH/IDLE wakees never preempt; otherwise
   /// the wakee preempts iff a fresh pick (after charging curr) returns it. A check right after
   /// `enqueue(initial)` of `woken` is a fork's (WF_FORK), which `wakeup_619` treats apart.
+  ///
+  /// In the kernel's order (check_preempt_wakeup_fair): a reschedule already pending, an idle
+  /// curr and a wakee that may not preempt (BATCH, IDLE, WAKEUP_PREEMPTION off) are settled
+  /// before curr is charged; only a normal wakee's check charges curr (update_curr) and picks.
+  /// So a BATCH wakee leaves curr's request as it was until the tick. (6.17 tests the
+  /// WAKEUP_PREEMPTION feature before the idle curr, 6.6 after it.)
   bool wakeup_preempt(Task& woken, Task& curr, sched_time now) noexcept {
     const bool fork = &woken == forked_;
     forked_ = nullptr;
     if (&woken == &curr) return false;
-    update_curr(now);
     if (take_resched()) return true;
     const eevdf_entity& we = E(woken);
+    const bool may_preempt = knobs_.wakeup_preemption != 0;
+    if (!may_preempt && knobs_.parity_min_slice != 0) return false;
     if (E(curr).kind == sched_kind::idle && we.kind != sched_kind::idle) return true;
-    if (we.kind != sched_kind::normal || knobs_.wakeup_preemption == 0) return false;
+    if (we.kind != sched_kind::normal || !may_preempt) return false;
+    update_curr(now);
+    if (take_resched()) return true;
     if (knobs_.parity_min_slice != 0) return wakeup_preempt_617(woken, curr, fork, now);
     // PREEMPT_SHORT (6.12, commit 85e511df3cec): an eligible wakee with a shorter slice than
     // curr, and an earlier deadline or an ineligible curr, cancels curr's RUN_TO_PARITY
@@ -546,9 +555,20 @@ class eevdf_policy {
   /// kernel does before a delayed task changes class (commit 98442f0ccd82, "sched: Fix
   /// delayed_dequeue vs switched_from_fair()", 6.12), so that nothing of it stays queued in a
   /// class it no longer belongs to; it keeps the debt it blocked with (DELAY_ZERO clips only a
-  /// positive lag). Otherwise nothing to do: a queued task was dequeued first.
+  /// positive lag). A delayed sleeper the core already took out with `dequeue(save)` (which
+  /// keeps it marked, for a restore) is finished the same way: the kernel's class change
+  /// finishes the delayed dequeue *before* its save dequeue, as a sleep (lag clipped to at most
+  /// 0, no relative deadline). Otherwise nothing to do: a queued task was dequeued first.
   void switched_from(Task& t, sched_time now) noexcept {
-    if (E(t).on_rq && E(t).delayed) finish_delayed_dequeue(t, now);
+    eevdf_entity& e = E(t);
+    if (!e.delayed) return;
+    if (e.on_rq) {
+      finish_delayed_dequeue(t, now);
+      return;
+    }
+    e.delayed = false;  // (nr_delayed_ already counted it out at the save)
+    if (e.vlag > 0) e.vlag = 0;
+    e.rel_deadline = false;
   }
   /// Fork: the child starts with zero lag (its first request is halved at the initial enqueue)
   /// and an absolute deadline to come (no relative one inherited: commit 3da56dc063cd).

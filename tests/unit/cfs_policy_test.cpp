@@ -832,6 +832,65 @@ TEST(CfsPolicy, MigrationAndParameterChangeKeepRelativeVruntime) {
   EXPECT_TRUE(b.verify());
 }
 
+// Oracle: Linux 6.5 switched_from_fair() → detach_task_cfs_rq(): a sleeping task that leaves
+// the fair class is placed as a wakeup (max(v, min_vruntime − latency/2), GENTLE_FAIR_SLEEPERS)
+// and kept relative; its return through enqueue_entity(ENQUEUE_RESTORE) adds the min_vruntime
+// of then. s runs 1 ms and sleeps; h runs alone to 100 ms; s is made SCHED_FIFO while asleep,
+// runs as RT, and is made SCHED_NORMAL again at 151 ms while it runs: it comes back latency/2
+// (3 ms) behind min_vruntime, not with the 99 ms its absolute vruntime had fallen behind.
+TEST(CfsPolicy, ASleeperLeavingTheClassIsPlacedAsAWakeupAndKeptRelative) {
+  policy_t p;
+  task s = make(0), h = make(0);
+  sched_time now{};
+  p.enqueue(s, now, enqueue_flags::wakeup);
+  p.enqueue(h, now, enqueue_flags::wakeup);
+  p.set_next(s, now);
+  now += msec(1);
+  p.dequeue(s, now, dequeue_flags::sleep);
+  task* c = schedule(p, nullptr, false, now);
+  ASSERT_EQ(c, &h);
+  for (int i = 0; i < 99; ++i) (void)p.tick(h, now += msec(1));
+  policy_traits<policy_t>::switched_from(p, s, now);  // sched_setscheduler(s, SCHED_FIFO) while s sleeps (the core calls the hook this way)
+  EXPECT_EQ(s.vruntime.ns(), static_cast<std::uint64_t>(-(p.sched_latency() / 2)))
+      << "placed at min_vruntime - latency/2, kept relative";
+  EXPECT_TRUE(p.verify());
+  for (int i = 0; i < 50; ++i) (void)p.tick(h, now += msec(1));
+  p.put_prev(h, now);  // s wakes as an RT task and runs
+  now += msec(1);
+  ASSERT_EQ(p.setup(s, sched_params{sched_kind::normal, 0, 0, 0, 0, 0}), errc::ok);
+  p.enqueue(s, now, enqueue_flags::restore);  // sched_setscheduler(s, SCHED_NORMAL) while it runs
+  EXPECT_EQ(s.vruntime - p.min_vruntime(), -(p.sched_latency() / 2));
+  EXPECT_TRUE(p.verify());
+  // A task taken out with `save` is relative already: switched_from leaves it as it is.
+  p.dequeue(s, now, dequeue_flags::save);
+  const vtime rel = s.vruntime;
+  policy_traits<policy_t>::switched_from(p, s, now);
+  EXPECT_EQ(s.vruntime, rel);
+}
+
+// Oracle: Linux 6.5 __sched_fork() sets se.vruntime = 0 and an RT task has no task_fork, so a
+// task that has only ever run in another class and is made SCHED_NORMAL while queued is
+// renormalised by enqueue_entity(ENQUEUE_RESTORE) to min_vruntime exactly: no START_DEBIT.
+TEST(CfsPolicy, ATaskEnteringFromAnotherClassWhileQueuedLandsAtMinVruntime) {
+  policy_t p;
+  task h = make(0), r = make(0);
+  sched_time now{};
+  p.enqueue(h, now, enqueue_flags::wakeup);
+  task* c = schedule(p, nullptr, false, now);
+  for (int i = 0; i < 10; ++i) (void)p.tick(*c, now += msec(1));
+  p.dequeue(h, now, dequeue_flags::sleep);
+  p.enqueue(r, now, enqueue_flags::restore);
+  EXPECT_EQ(r.vruntime, p.min_vruntime());
+  p.set_next(r, now);
+  // h wakes 0.5 ms later: placed at its own vruntime (it slept 0.5 ms), 0.5 ms before r, less
+  // than a wakeup granularity: no preemption (with START_DEBIT r would have been 6 ms ahead).
+  (void)p.tick(r, now += usec(500));
+  p.enqueue(h, now, enqueue_flags::wakeup);
+  EXPECT_EQ(r.vruntime - h.vruntime, usec(500));
+  EXPECT_FALSE(p.wakeup_preempt(h, r, now));
+  EXPECT_TRUE(p.verify());
+}
+
 // Oracle: Linux 5.x-6.5 kernel/sched/fair.c dequeue_entity(): min_vruntime is not advanced
 // when DEQUEUE_SAVE is set without DEQUEUE_MOVE, whatever other bits come with it (the test
 // masks the flags with SAVE|MOVE), so a saved task is not placed later on its restore.

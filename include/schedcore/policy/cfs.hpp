@@ -51,7 +51,16 @@
 ///   the old queue at wake time as the kernel's `migrate_task_rq_fair` does; this can only
 ///   place the task later, never earlier, than the kernel, and the sleeper credit applies after.
 /// - A task enqueued for the first time without task_new() (a driver that only wakes tasks) is
-///   placed as a fresh task: min_vruntime + vslice (START_DEBIT), as if forked by nobody.
+///   placed as a fresh task: min_vruntime + vslice (START_DEBIT), as if forked by nobody. One
+///   that enters from another class while queued (`restore`) lands at min_vruntime, no debit
+///   (the kernel's vruntime 0 from __sched_fork, renormalised). One that enters while asleep
+///   and then wakes is still placed as fresh; the kernel would place it as a sleeper against
+///   the min_vruntime of its class change, which a policy without a switched_to hook never
+///   sees.
+/// - Class changes (`switched_from`): a sleeping task leaving the class is placed as a wakeup
+///   and kept relative (detach_task_cfs_rq); its return renormalises it against the
+///   min_vruntime of its next enqueue, where the kernel uses that of its return (attach), so a
+///   task that returns while asleep and wakes later can be placed later than the kernel's.
 /// - Complexity: enqueue, dequeue, put_prev, set_next O(log n); pick_next O(1) (leftmost,
 ///   plus one `next()` step, O(1) amortised, when the skip buddy is leftmost); tick,
 ///   wakeup_preempt, yield O(1); verify O(n). No division on the hot path except one 32-bit
@@ -286,7 +295,13 @@ class cfs_policy {
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
     update_curr(now);
     new_task_ = nullptr;
-    if (e.vstate == cfs_vstate::fresh) {
+    if (e.vstate == cfs_vstate::fresh && has(flags, enqueue_flags::restore) && !has(flags, enqueue_flags::wakeup) &&
+        !has(flags, enqueue_flags::initial)) {
+      // A task that enters from another class while queued (sched_setscheduler to
+      // SCHED_NORMAL) and never ran here: the kernel's __sched_fork left its vruntime 0, and
+      // the restore renormalises it to min_vruntime exactly, with no START_DEBIT.
+      e.vruntime = min_vruntime_;
+    } else if (e.vstate == cfs_vstate::fresh) {
       e.vruntime = min_vruntime_;
       place_entity(e, true);
       new_task_ = &t;
@@ -452,6 +467,21 @@ class cfs_policy {
     clear_buddies(curr);
     if (E(curr).kind != sched_kind::batch) update_curr(now);
     skip_ = &curr;
+  }
+
+  /// `t` leaves this class (a policy change) while it is not queued. A task that slept here
+  /// holds an absolute vruntime: it is placed now as a wakeup would place it (the sleeper
+  /// credit, so that time spent in the other class earns no unbounded bonus) and kept relative
+  /// to min_vruntime, which its next enqueue here adds back, as the kernel's switched_from_fair
+  /// → detach_task_cfs_rq does (6.5; curr is not charged first). A task taken out with `save` is
+  /// relative already, and a fresh one has never run here: both are left as they are.
+  void switched_from(Task& t, sched_time) noexcept {
+    cfs_entity& e = E(t);
+    if (e.on_rq || e.vstate != cfs_vstate::absolute) return;
+    clear_buddies(t);
+    place_entity(e, false);
+    e.vruntime = vtime{e.vruntime.ns() - min_vruntime_.ns()};
+    e.vstate = cfs_vstate::relative;
   }
 
   /// The task is gone: forget any buddy pointer to it.

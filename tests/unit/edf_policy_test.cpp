@@ -505,6 +505,58 @@ TEST(EdfPolicy, ParameterChangeKeepsTheCurrentPeriod) {
   EXPECT_TRUE(p.verify());
 }
 
+// dequeue_task_dl runs update_curr_dl: the running task is charged whatever task leaves. A
+// (2 ms per 100 ms) has run 2.5 ms when a queued B is taken out: A is throttled there, 0.5 ms
+// in debt, and its replenishment at 100 ms leaves it 1.5 ms (the tick at 3 ms would have
+// found 1 ms of debt and left 1 ms).
+TEST(EdfPolicy, DequeueOfAnotherTaskChargesTheRunningOne) {
+  policy_t p;
+  task a, b;
+  ASSERT_EQ(p.setup(a, dl(msec(2), msec(100))), errc::ok);
+  ASSERT_EQ(p.setup(b, dl(msec(2), msec(200))), errc::ok);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.enqueue(b, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(p.pick_next(t0), &a);
+  p.set_next(a, t0);
+  p.dequeue(b, t0 + usec(2500), dequeue_flags::migrating);
+  EXPECT_TRUE(a.throttled);
+  EXPECT_EQ(a.runtime, -usec(500));
+  EXPECT_TRUE(p.tick(a, t0 + msec(3))) << "the throttle asks for the CPU back";
+  EXPECT_EQ(a.runtime, -usec(500)) << "a throttled curr consumes nothing more";
+  p.put_prev(a, t0 + msec(3));
+  EXPECT_TRUE(p.timer(t0 + msec(100)));
+  EXPECT_EQ(a.runtime, usec(1500));
+  EXPECT_TRUE(p.verify());
+}
+
+// The kernel's dl_timer is armed once, when the task throttles, at d − D + P with the
+// parameters of then; a parameter change (save, __setparam_dl, restore) leaves it where it is,
+// and the replenishment it brings uses the new parameters. (9.5, 50, 100) throttles at 9.7 ms:
+// timer at 50 − 50 + 100 = 100 ms. Changed to (9.5, 100, 100) while throttled, the timer stays
+// at 100 ms, not 100 − 100 + 100 = 50 ms.
+TEST(EdfPolicy, AThrottledTasksTimerKeepsItsInstantAcrossAParameterChange) {
+  policy_t p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl(usec(9500), msec(50), msec(100))), errc::ok);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::wakeup);
+  p.set_next(t, t0);
+  EXPECT_TRUE(p.tick(t, t0 + usec(9700)));
+  ASSERT_TRUE(t.throttled);
+  sched_time when{};
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, t0 + msec(100));
+  p.dequeue(t, t0 + usec(9700), dequeue_flags::save);
+  ASSERT_EQ(p.setup(t, dl(usec(9500), msec(100), msec(100))), errc::ok);
+  p.enqueue(t, t0 + usec(9700), enqueue_flags::restore);
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, t0 + msec(100));
+  EXPECT_FALSE(p.timer(t0 + msec(50)));
+  EXPECT_TRUE(t.throttled);
+  EXPECT_TRUE(p.verify());
+}
+
 }  // namespace
 
 namespace {

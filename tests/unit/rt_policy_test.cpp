@@ -189,8 +189,74 @@ TEST(RtPolicy, ThrottlingGivesLowerClassesTheRestO41) {
   d.add(fifo_hog, behaviour::hog());
   d.add(fair_hog, behaviour::hog());
   d.run_until(sec(3));
-  EXPECT_EQ(d.stats(0).cpu_ns, msec(3 * 950));
-  EXPECT_EQ(d.stats(1).cpu_ns, msec(3 * 50));
+  // The kernel's exact split at HZ 1000 (sched_rt_runtime_exceeded throttles when rt_time
+  // *exceeds* the runtime; do_sched_rt_period_timer carries what ran past it): the tick that
+  // charges the 951st ms throttles, the first period gives 951 ms and carries 1 ms, and every
+  // later one 950 (1 + 950 > 950 at its 950th tick). 950/50 per second, as O4.1 says.
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(951 + 950 + 950));
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(49 + 50 + 50));
+}
+
+// The same over 10 s at HZ 100 with a runtime of 955 ms that the 10 ms ticks cannot hit: the
+// throttle comes at 960 ms, the 5 ms past the runtime are carried, and the next period throttles
+// at 950 ms of its own (5 + 950 > 955), the one after at 960 again: 955 ms a second on average,
+// 9560 ms in 10 s. (Zeroing the account at each period would give 960 every second: 9600.)
+TEST(RtPolicy, ThrottlingCarriesTheOverrunIntoTheNextPeriod) {
+  using stack = class_stack<member_sched_class, rt_policy<task>, background_class>;
+  stack rq;
+  ASSERT_EQ(rq.get<0>().configure({msec(100), msec(955), sec(1)}), errc::ok);
+  task fifo_hog = make(sched_kind::fifo, 50);
+  task fair_hog;
+  fair_hog.sched_class = 1;
+  tick_driver<stack> d(rq, 100);
+  d.add(fifo_hog, behaviour::hog());
+  d.add(fair_hog, behaviour::hog());
+  d.run_until(sec(10));
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(9560));
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(440));
+}
+
+// dequeue_task_rt runs update_curr_rt: the running task is charged whatever task leaves, so a
+// migration (or another task's parameter change) can throttle it at once. Runtime 10 ms per
+// 100 ms: the running FIFO task has run 10.5 ms when a queued peer is taken out.
+TEST(RtPolicy, DequeueOfAnotherTaskChargesTheRunningOne) {
+  rt_policy<task> p;
+  ASSERT_EQ(p.configure({msec(100), msec(10), msec(100)}), errc::ok);
+  task a = make(sched_kind::fifo, 50), b = make(sched_kind::fifo, 40);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.enqueue(b, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  EXPECT_FALSE(p.throttled());
+  p.dequeue(b, t0 + usec(10500), dequeue_flags::migrating);
+  EXPECT_TRUE(p.throttled()) << "a was charged 10.5 ms > 10 ms by b's dequeue";
+  EXPECT_EQ(p.pick_next(t0 + usec(10500)), nullptr);
+  EXPECT_TRUE(p.tick(a, t0 + msec(11)));
+  sched_time when{};
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, t0 + msec(100));
+}
+
+// An RR task that changes priority while it sleeps keeps what is left of its slice: only its
+// first setup (the kernel's fork) fills it. 70 ms run, asleep, raised from 50 to 60: on its
+// next run the slice ends after 30 ms.
+TEST(RtPolicy, ParameterChangeWhileAsleepKeepsTheRoundRobinSlice) {
+  rt_policy<task> p;
+  ASSERT_EQ(p.configure({msec(100), -1, sec(1)}), errc::ok);
+  task a = make(sched_kind::rr, 50), b = make(sched_kind::rr, 60);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  EXPECT_FALSE(p.tick(a, t0 + msec(70)));
+  p.dequeue(a, t0 + msec(70), dequeue_flags::sleep);
+  ASSERT_EQ(p.setup(a, sched_params{sched_kind::rr, 0, 60, 0, 0, 0}), errc::ok);
+  EXPECT_EQ(a.slice_left, msec(30));
+  p.enqueue(a, t0 + msec(80), enqueue_flags::wakeup);
+  p.enqueue(b, t0 + msec(80), enqueue_flags::wakeup);
+  ASSERT_EQ(p.pick_next(t0 + msec(80)), &a);
+  p.set_next(a, t0 + msec(80));
+  EXPECT_FALSE(p.tick(a, t0 + msec(109)));
+  EXPECT_TRUE(p.tick(a, t0 + msec(110))) << "30 ms left: its slice ends 30 ms into this run";
 }
 
 TEST(RtPolicy, SameScheduleWhenTheClockStartsJustBelowWrap) {

@@ -230,7 +230,9 @@ class edf_policy {
       return;
     }
     if (e.throttled) {
-      const sched_time at = next_period(e);
+      // The instant its throttle chose (d − D + P with the parameters of then), not one
+      // recomputed from parameters changed since: the kernel's dl_timer was armed once.
+      const sched_time at = e.timer_at;
       if (now < at) {
         arm_timer(t, at);
         return;
@@ -254,14 +256,17 @@ class edf_policy {
     }
     insert_ready(t);
   }
-  /// `t` leaves (it may be curr): charged first; its timer, if any, is cancelled.
+  /// `t` leaves (it may be curr). The running task is charged first, whichever task leaves (the
+  /// kernel's dequeue_task_dl runs update_curr_dl), so a migration or another task's parameter
+  /// change can throttle it there. `t`'s timer, if any, leaves this queue's timer tree, but its
+  /// instant is kept (`timer_at`): the kernel's dl_timer stays armed where the throttle put it,
+  /// and the next enqueue of a throttled `t` waits for that instant, whatever parameters it has
+  /// by then.
   void dequeue(Task& t, sched_time now, dequeue_flags) noexcept {
     edf_entity& e = E(t);
     if (SCHEDCORE_MISUSE(!e.on_rq)) return;
-    if (&t == curr_) {
-      update_curr(now);
-      curr_ = nullptr;
-    }
+    update_curr(now);
+    if (&t == curr_) curr_ = nullptr;
     if (e.in_ready) erase_ready(t);
     if (e.timer_armed) cancel_timer(t);
     e.on_rq = false;

@@ -10,9 +10,9 @@
 /// - FIFO runs until it blocks, yields (moves to the tail of its priority) or a more urgent task
 ///   arrives. RR additionally has a time slice (`timeslice`, 100 ms = `RR_TIMESLICE`): when it
 ///   runs out at a tick the slice is refilled and the task goes to the tail of its priority if
-///   a peer is queued there (oracle O4.2). Only that expiry (and `setup`, the kernel's fork,
-///   but not a parameter change between `dequeue(save)` and `enqueue(restore)`) refills the
-///   slice: a task that sleeps or changes priority mid-slice resumes with what was left.
+///   a peer is queued there (oracle O4.2). Only that expiry (and a task's first `setup`, the
+///   kernel's fork) refills the slice: a task that sleeps or changes priority or policy
+///   mid-slice resumes with what was left, as sched_setscheduler never touches time_slice.
 ///   Accounting is in ns from `now`; the slice is checked at ticks, so at HZ=1000 a 100 ms
 ///   slice ends exactly at the 100th tick as in the kernel.
 /// - Wakeup preemption is strict: only a more urgent priority preempts (equal never does).
@@ -24,8 +24,13 @@
 /// - Throttling (`runtime`/`period`, the kernel's sched_rt_runtime_us / sched_rt_period_us,
 ///   950 ms per 1 s by default; runtime -1 disables it): once this class has run `runtime` in
 ///   the current period, `pick_next` returns nullptr so lower classes get the rest of the
-///   period (oracle O4.1: a FIFO hog and a fair hog split 950/50 ms per second). The period is
-///   a class timer (`next_timer`/`timer`), so unthrottling is exact, not tick-rounded.
+///   period (oracle O4.1: a FIFO hog and a fair hog split 950/50 ms per second). As the
+///   kernel's: the class throttles when its run time *exceeds* the runtime, and what ran past
+///   it (a tick's worth when charges come at ticks) counts against the next period, so at HZ
+///   1000 the first second gives 951 ms and each later one 950. The period is a class timer
+///   (`next_timer`/`timer`), so unthrottling is exact, not tick-rounded. The period grid is
+///   anchored at the class's first charge and kept (the kernel stops its period timer after an
+///   idle period and restarts the grid at the next enqueue: not modelled).
 ///   2.6.22 had no throttling: set runtime = -1 to replay that era.
 /// - Complexity: every hook O(1) (prio_array operations and a bit scan).
 /// - Omissions: priority inheritance, RT_RUNTIME_SHARE (off by default since 5.10), SMP
@@ -109,7 +114,7 @@ class rt_policy {
   const knobs& config() const noexcept { return knobs_; }
 
   /// Loads `p` (kind fifo or rr, rt_priority 1..nr_prios-1) into `t`'s entity; a full RR slice
-  /// unless a parameter change is under way (after `dequeue(save)`), which keeps it.
+  /// at its first setup only (any later change keeps what was left, as the kernel's).
   /// Refuses a non-RT kind or a bad priority (`errc`), and a queued task (`errc::busy`).
   errc setup(Task& t, const sched_params& p) noexcept {
     rt_entity& e = EntityOf::get(t);
@@ -117,10 +122,13 @@ class rt_policy {
     if (const errc err = validate(p); err != errc::ok) return err;
     if (p.rt_priority >= nr_prios) return errc::out_of_range;
     if (e.on_rq) return errc::busy;
+    // Only a task's first setup here (the kernel's __sched_fork) fills the RR slice; the kernel's
+    // sched_setscheduler never touches time_slice, so a later change, even while the task
+    // sleeps or after it left the class for a while, keeps what was left.
+    if (!e.saved && e.rt_priority == 0) e.slice_left = knobs_.timeslice;
     e.kind = p.kind;
     e.rt_priority = p.rt_priority;
     e.prio = static_cast<u8>(nr_prios - 1 - p.rt_priority);
-    if (!e.saved) e.slice_left = knobs_.timeslice;  // a parameter change keeps the slice
     return errc::ok;
   }
 
@@ -140,17 +148,17 @@ class rt_policy {
     e.on_rq = true;
     e.exec_start = now;
   }
-  /// Removes `t`; if it is running, charges its run time first.
+  /// Removes `t`. The running task is charged first, whichever task leaves (the kernel's
+  /// dequeue_task_rt runs update_curr_rt), so a migration or another task's parameter change
+  /// can throttle it there.
   void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept {
     rt_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(!e.on_rq)) return;
     e.saved = has(flags, dequeue_flags::save);
     e.saved_prio = e.prio;
     e.saved_first = queue_.first_at(e.prio) == &t;
-    if (&t == curr_) {
-      charge(e, now);
-      curr_ = nullptr;
-    }
+    if (curr_ != nullptr) charge(EntityOf::get(*curr_), now);
+    if (&t == curr_) curr_ = nullptr;
     queue_.dequeue(t);
     e.on_rq = false;
   }
@@ -222,7 +230,10 @@ class rt_policy {
     }
     roll_period(now);
     rt_time_ += ran;
-    if (rt_time_ >= knobs_.runtime) throttled_ = true;
+    // sched_rt_runtime_exceeded(): strictly more than the runtime, and never when the runtime
+    // covers the whole period (a runtime of 0 throttles at the first run, as before).
+    if (rt_time_ > knobs_.runtime && knobs_.runtime < knobs_.period) throttled_ = true;
+    if (knobs_.runtime == 0 && rt_time_ > 0) throttled_ = true;
   }
   void roll_period(sched_time now) noexcept {
     if constexpr (!Config::throttling) return;
@@ -234,12 +245,27 @@ class rt_policy {
     }
     const duration_ns since = now - period_start_;
     if (since < knobs_.period) return;
-    // Whole periods elapsed: the kernel subtracts overrun * runtime; any backlog older than
-    // a period is forgiven, so a class idle for a long time starts fresh. The common case
-    // (less than two periods) needs no 64-bit division, which is a libgcc call on 32-bit CPUs.
-    period_start_ += since < 2 * knobs_.period ? knobs_.period : (since / knobs_.period) * knobs_.period;
-    rt_time_ = 0;
-    if (throttled_) {
+    // Whole periods elapsed (`overrun`): the kernel's do_sched_rt_period_timer subtracts
+    // min(rt_time, overrun * runtime), so what ran past the budget before the throttle took
+    // (a tick's worth, at tick-driven accounting) is carried into the next period, and
+    // unthrottles once rt_time < runtime. The common case (less than two periods) needs no
+    // 64-bit division, which is a libgcc call on 32-bit CPUs.
+    const duration_ns runtime = knobs_.runtime;
+    if (since < 2 * knobs_.period) {
+      period_start_ += knobs_.period;
+      rt_time_ -= rt_time_ < runtime ? rt_time_ : runtime;
+    } else {
+      const duration_ns overrun = since / knobs_.period;
+      period_start_ += overrun * knobs_.period;
+      // overrun * runtime may not fit: compare through a division instead.
+      if (runtime == 0 || rt_time_ / runtime >= overrun) {
+        rt_time_ -= runtime == 0 ? 0 : overrun * runtime;
+      } else {
+        rt_time_ = 0;
+      }
+    }
+    if (runtime == 0) rt_time_ = 0;  // nothing to carry: a zero budget starts every period empty
+    if (throttled_ && rt_time_ < runtime + (runtime == 0 ? 1 : 0)) {
       throttled_ = false;
       unthrottled_ = true;
     }

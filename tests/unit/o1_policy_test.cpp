@@ -509,6 +509,26 @@ TEST(O1Policy, PolicyChangeQueuesLikeActivateTaskSection16) {
   EXPECT_TRUE(m.policy.verify());
 }
 
+// Oracle: 2.6.22 __setscheduler(): p->prio is computed (normal_prio, from the sleep_avg the task
+// has) before SCHED_BATCH zeroes sleep_avg, so a task made SCHED_BATCH keeps its bonus until
+// its priority is next recomputed. Nice 0 with a full sleep_avg (1 s, MAX_BONUS): prio 115
+// after the change, sleep_avg 0.
+TEST(O1Policy, BecomingBatchKeepsThePriorityComputedBeforeSleepAvgIsZeroed) {
+  manual m;
+  task x = make(0), y = make(0);
+  m.policy.enqueue(y, m.now, enqueue_flags::initial);
+  m.policy.enqueue(x, m.now, enqueue_flags::initial);
+  m.schedule();
+  m.policy.dequeue(x, m.now, dequeue_flags::save);
+  static_cast<o1_entity&>(x).sleep_avg = sec(1);
+  ASSERT_EQ(m.policy.setup(x, {sched_kind::batch, 0, 0, 0, 0, 0}), errc::ok);
+  m.policy.enqueue(x, m.now, enqueue_flags::restore);
+  EXPECT_EQ(oe(x).prio, 115);
+  EXPECT_EQ(oe(x).sleep_avg, 0);
+  EXPECT_TRUE(m.policy.in_expired(x));
+  EXPECT_TRUE(m.policy.verify());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Composition with rt_policy (§1.8: RT above normal).
 

@@ -200,11 +200,17 @@ class o1_policy {
     if (e.on_rq) return errc::busy;
     // A policy change is sched_setscheduler's: the task is queued again by __activate_task
     // (expired for SCHED_BATCH, active otherwise), not in the array it left.
+    const bool becomes_batch = p.kind == sched_kind::batch && e.kind != sched_kind::batch;
     if (p.kind != e.kind) e.was_expired = p.kind == sched_kind::batch;
     e.kind = p.kind;
     e.static_prio = static_cast<u8>(120 + p.nice);
-    if (p.kind == sched_kind::batch) e.sleep_avg = 0;
+    // 2.6.22's __setscheduler computes the priority first (normal_prio, from the sleep_avg the
+    // task has) and only then zeroes sleep_avg for SCHED_BATCH: the task keeps its bonus until
+    // its priority is next recomputed. A nice change (set_user_nice) never zeroes it. (A
+    // sched_setscheduler to SCHED_BATCH of a task already SCHED_BATCH, which would zero it,
+    // cannot be told from a nice change here.)
     e.prio = effective_prio(e);
+    if (becomes_batch) e.sleep_avg = 0;
     if (e.time_slice <= 0) e.time_slice = static_cast<s32>(task_timeslice(e));
     return errc::ok;
   }

@@ -312,6 +312,35 @@ TEST(NickschedPolicy, ExpiryPriorityUsesHistoryAsOfLastSchedulePoint) {
   EXPECT_TRUE(m.policy.verify());
 }
 
+// Oracle: v13 set_user_nice (2.6.0's formula, old_prio = p->prio): prio += NICE_TO_PRIO(nice)
+// − prio, so prio = NICE_TO_PRIO(nice) = 130 + nice until the next wakeup or expiry. A lone hog
+// at prio 140 (no sleep in its history) reniced to +1 gets 131, not 141, and its next expiry
+// recomputes 141 from the history.
+TEST(NickschedPolicy, NiceChangeSetsThePriorityToTheNewStaticOne) {
+  manual m;
+  task h = make(0);
+  m.policy.task_new(h, nullptr, m.now);
+  m.policy.enqueue(h, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &h);
+  for (int i = 1; i <= 30; ++i) {
+    m.step_to(i);
+    (void)m.policy.tick(h, m.now);
+  }
+  ASSERT_EQ(h.prio, 140);
+  m.policy.dequeue(h, m.now, dequeue_flags::save);
+  ASSERT_EQ(m.policy.setup(h, sched_params{sched_kind::normal, 1, 0, 0, 0, 0}), errc::ok);
+  m.policy.enqueue(h, m.now, enqueue_flags::restore);
+  EXPECT_EQ(h.prio, 131);
+  m.schedule();
+  for (int i = 31; i <= 200 && h.prio == 131; ++i) {
+    m.step_to(i);
+    if (m.policy.tick(h, m.now)) m.schedule();
+  }
+  EXPECT_EQ(h.prio, 141) << "the expiry recomputes it from the history";
+  EXPECT_TRUE(m.policy.verify());
+}
+
 TEST(NickschedPolicy, YieldGoesToExpired) {
   manual m;
   task a = make(0), b = make(0);

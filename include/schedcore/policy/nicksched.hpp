@@ -155,7 +155,11 @@ class nicksched_policy {
     if (!valid_nice(p.nice)) return errc::invalid_argument;
     if (e.on_rq) return errc::busy;
     e.static_prio = static_cast<u8>(130 + p.nice);
-    e.prio = task_priority(e);
+    // A nice change of a task with a history (v13's set_user_nice, 2.6.0's formula: prio +=
+    // NICE_TO_PRIO(nice) − the old *dynamic* prio) leaves prio = NICE_TO_PRIO(nice): the history
+    // bonus is dropped until the next wakeup or expiry recomputes it. A task's first setup
+    // takes its priority from its (empty) history.
+    e.prio = e.stamped ? e.static_prio : task_priority(e);
     return errc::ok;
   }
 

@@ -389,6 +389,41 @@ TEST(Goodness24Policy, ForkedChildCountsAsLastRunOnTheParentsCpu) {
 // 2.4's setscheduler() changes the policy and rt_priority only: a nice 10 task made SCHED_RR
 // keeps nice 10, so its RR quantum is NICE_TO_TICKS(10) (§3: an exhausted RR task gets
 // counter = NICE_TO_TICKS(nice)), 3 ticks at HZ = 100, not nice 0's 6.
+// Oracle: 2.4.16 sys_nice / sys_setpriority set p->nice only and leave the run list alone
+// (only setscheduler moves a task to the head, move_first_runqueue). Run list [A, B], B running
+// with counter 4 calls nice(-1): B's goodness 4 + 20 + 1 + 1 (the same-mm bonus of the task that
+// ran last) = 26 ties A's 6 + 20; the pick keeps the first strictly greater, A. Pushed to the
+// head by the change, B would win the tie.
+TEST(Goodness24Policy, ANiceChangeLeavesTheRunListOrderAlone) {
+  policy_t p;
+  policy_t::knobs k;
+  k.hz = 100;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task a, b;
+  make(p, a, 0);
+  make(p, b, 0);
+  a.id = 1;
+  b.id = 2;
+  sched_time now{};
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  p.enqueue(a, now, enqueue_flags::wakeup);  // at the head: [A, B]
+  p.set_next(b, now);
+  for (int i = 0; i < 2; ++i) (void)p.tick(b, now += msec(10));
+  ASSERT_EQ(b.counter, 4);
+  p.dequeue(b, now, dequeue_flags::save);
+  ASSERT_EQ(p.setup(b, {sched_kind::normal, -1, 0, 0, 0, 0}), errc::ok);
+  p.enqueue(b, now, enqueue_flags::restore);
+  p.set_next(b, now);
+  p.put_prev(b, now);
+  EXPECT_EQ(p.pick_next(now), &a) << "a tie at 26: the first in the run list, A";
+  // A change of kind is setscheduler's (the task goes to the head): B as SCHED_RR 10 runs.
+  p.dequeue(b, now, dequeue_flags::save);
+  ASSERT_EQ(p.setup(b, {sched_kind::rr, 0, 10, 0, 0, 0}), errc::ok);
+  p.enqueue(b, now, enqueue_flags::restore);
+  EXPECT_EQ(p.pick_next(now), &b);
+  EXPECT_TRUE(p.verify());
+}
+
 TEST(Goodness24Policy, ATaskMadeSchedRrKeepsItsNiceAndItsQuantum) {
   policy_t p;
   policy_t::knobs k;

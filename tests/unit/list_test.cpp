@@ -123,6 +123,14 @@ TYPED_TEST(ListTest, OrderIterationEraseInsert) {
   l.erase(t[2]);
   auto it = l.erase(l.iterator_to(t[0]));
   EXPECT_EQ(&*it, &t[1]);
+  // Iterators assign (a mutable iterator's copy constructor doubles as the mutable-to-const
+  // conversion, which must not leave its assignment deprecated: -Werror=deprecated-copy).
+  auto moved = l.begin();
+  moved = l.iterator_to(t[3]);
+  EXPECT_EQ(&*moved, &t[3]);
+  typename TypeParam::list_type::const_iterator cit = l.begin();
+  cit = moved;
+  EXPECT_EQ(&*cit, &t[3]);
   EXPECT_EQ(ids(l), (std::vector<int>{1, 3, 4}));
   EXPECT_EQ(l.size(), 3u);
   EXPECT_TRUE(l.verify());

@@ -54,6 +54,9 @@ class list {
     using pointer = conditional_t<Const, const T*, T*>;
     constexpr iter() noexcept = default;
     constexpr iter(const iter<false>& other) noexcept : n_(other.n_) {}  // NOLINT: mutable -> const
+    // Declared because, for a mutable iterator, the line above is its copy constructor, which
+    // would leave the implicit assignment deprecated (-Wdeprecated-copy): `it = other` must work.
+    constexpr iter& operator=(const iter&) noexcept = default;
     reference operator*() const noexcept { return access::to_value(*n_); }
     pointer operator->() const noexcept { return &access::to_value(*n_); }
     constexpr iter& operator++() noexcept { n_ = n_->sc_next; return *this; }

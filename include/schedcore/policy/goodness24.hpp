@@ -21,6 +21,10 @@
 ///   `list_add`; algorithms-legacy.md §3 says "appends at tail", which is later 2.4 releases'
 ///   behaviour — the source S4 itself uses the head) and preempts iff
 ///   `goodness(p) - goodness(curr) > 0` with curr's address space as reference (UP rule).
+/// - Parameter change (`dequeue(save)`, `setup`, `enqueue(restore)`): 2.4's sys_nice and
+///   setpriority only set `p->nice`, leaving the run list alone, so a restore with the same
+///   kind puts the task back where it was (before the task that followed it); setscheduler moves the
+///   task to the head (`move_first_runqueue`), which a restore with a changed kind does.
 /// - fork (`task_new`): child `counter = (parent + 1)/2`, parent `counter /= 2`; the child
 ///   inherits the parent's CPU (`processor`), so it counts as having last run here when the
 ///   parent is this instance's running task (PROC_CHANGE_PENALTY on SMP).
@@ -179,7 +183,9 @@ class goodness24_policy {
     return errc::ok;
   }
 
-  /// Puts `t` at the head of the run list (2.4.16's `add_to_runqueue`).
+  /// Puts `t` at the head of the run list (2.4.16's `add_to_runqueue`); a restore of the same
+  /// kind puts it back where its `dequeue(save)` took it from (a nice change leaves 2.4's run
+  /// list alone).
   void enqueue(Task& t, sched_time, enqueue_flags flags) noexcept {
     goodness24_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
@@ -188,15 +194,32 @@ class goodness24_policy {
       e.ran_here = false;
     }
     if (!registered(t)) all_.push_back(t);
-    run_.push_front(t);
+    if (has(flags, enqueue_flags::restore) && saved_ == &t && saved_kind_ == e.kind) {
+      if (saved_next_ != nullptr && EntityOf::get(*saved_next_).on_rq) {
+        run_.insert(run_.iterator_to(*saved_next_), t);
+      } else {
+        run_.push_back(t);
+      }
+    } else {
+      run_.push_front(t);
+    }
+    saved_ = nullptr;
     e.on_rq = true;
     count(e, +1);
     maybe_recalculate();
   }
-  /// Removes `t` from the run list.
+  /// Removes `t` from the run list (a `save` remembers where, for the restore).
   void dequeue(Task& t, sched_time, dequeue_flags flags) noexcept {
     goodness24_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    saved_ = nullptr;
+    if (has(flags, dequeue_flags::save)) {
+      saved_ = &t;
+      saved_kind_ = e.kind;
+      auto next = run_.iterator_to(t);
+      ++next;
+      saved_next_ = next == run_.end() ? nullptr : &*next;
+    }
     if (&t == curr_) {
       note_prev(t);
       curr_ = nullptr;
@@ -405,6 +428,9 @@ class goodness24_policy {
   const Task* prev_ = nullptr;           ///< the task that ran last (identity only, never read)
   u32 prev_mm_ = 0;                      ///< its address space
   Task* yielder_ = nullptr;              ///< the task whose SCHED_YIELD flag is pending
+  Task* saved_ = nullptr;                ///< the task a `dequeue(save)` took out, until its restore
+  Task* saved_next_ = nullptr;           ///< the task that followed it in the run list (nullptr: it was last)
+  sched_kind saved_kind_ = sched_kind::normal;  ///< its kind when saved
   usize nr_hot_ = 0;                     ///< runnable tasks with goodness > 0
   usize nr_cold_ = 0;                    ///< runnable SCHED_OTHER tasks with counter 0, not yielded
   u64 recalcs_ = 0;                      ///< epoch recalculations

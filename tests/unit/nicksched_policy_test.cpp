@@ -316,6 +316,32 @@ TEST(NickschedPolicy, ExpiryPriorityUsesHistoryAsOfLastSchedulePoint) {
 // − prio, so prio = NICE_TO_PRIO(nice) = 130 + nice until the next wakeup or expiry. A lone hog
 // at prio 140 (no sleep in its history) reniced to +1 gets 131, not 141, and its next expiry
 // recomputes 141 from the history.
+// Oracle: v13 sched_fork: when the split leaves the parent no slice, its used slice is set one
+// jiffy short and scheduler_tick() runs at once: the parent expires at the fork. A lone hog
+// with 1 ms of its 60 ms left forks: the child takes that jiffy, the parent expires (used slice
+// back to 0, requeued in the expired array) and the child's check reschedules it.
+TEST(NickschedPolicy, ForkWithNoSliceLeftExpiresTheParentAtTheFork) {
+  manual m;
+  task parent = make(0), child;
+  m.policy.task_new(parent, nullptr, m.now);
+  m.policy.enqueue(parent, m.now, enqueue_flags::initial);
+  m.schedule();
+  for (int ms = 1; ms <= 59; ++ms) {
+    m.step_to(ms);
+    ASSERT_FALSE(m.policy.tick(parent, m.now));
+  }
+  ASSERT_EQ(parent.used_slice, 59);
+  m.policy.task_new(child, &parent, m.now);
+  EXPECT_EQ(child.used_slice, 59) << "the child gets the last jiffy";
+  EXPECT_EQ(parent.used_slice, 0) << "the parent expired at the fork";
+  EXPECT_FALSE(parent.first_time_slice);
+  m.policy.enqueue(child, m.now, enqueue_flags::initial);
+  EXPECT_TRUE(m.policy.wakeup_preempt(child, parent, m.now));
+  m.schedule();
+  EXPECT_EQ(m.curr, &child);
+  EXPECT_TRUE(m.policy.verify());
+}
+
 TEST(NickschedPolicy, NiceChangeSetsThePriorityToTheNewStaticOne) {
   manual m;
   task h = make(0);

@@ -260,9 +260,12 @@ class nicksched_policy {
     return true;
   }
 
-  /// A woken task preempts iff its priority is strictly better.
+  /// A woken task preempts iff its priority is strictly better; and any check finds a curr that
+  /// already expired (a fork's tick, see task_new) due for the reschedule the kernel asked.
   bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
-    return EntityOf::get(woken).prio < EntityOf::get(curr).prio;
+    const nicksched_entity& c = EntityOf::get(curr);
+    if (c.on_rq && c.array != active_) return true;
+    return EntityOf::get(woken).prio < c.prio;
   }
 
   /// `t`'s dynamic priority, the patch's `p->prio` (100..159 on its doubled scale, lower is
@@ -319,6 +322,12 @@ class nicksched_policy {
     const s32 child_part = (left + 1) / 2;
     p.used_slice += child_part;
     c.used_slice = slice - child_part;
+    // v13 sched_fork: a parent left with no slice is put one jiffy short of it and ticked at
+    // once, so it expires at the fork (and is rescheduled) rather than at its next tick.
+    if (p.used_slice >= slice) {
+      p.used_slice = slice - 1;
+      if (parent == curr_ && p.on_rq) static_cast<void>(tick(*parent, now));
+    }
   }
 
   /// Exit: an unused first slice goes back to the parent, and a child that slept less than

@@ -180,6 +180,30 @@ TEST(BfsPolicy, ForkSharesTheSlice) {
   EXPECT_TRUE(p.verify());
 }
 
+// MuQSS wake_up_new_task: a parent running on the child's run queue is rescheduled for it
+// ("child-runs-first in anticipation of an exec"), though their deadlines are equal; the
+// child's equal key queues ahead of the returning parent, so the child runs. Another wakee
+// with the same deadline still does not preempt.
+TEST(BfsPolicy, AChildForkedByTheRunningTaskRunsFirst) {
+  policy_t p;
+  task parent = make(0), child = make(0), other = make(0);
+  const sched_time t0{};
+  p.enqueue(parent, t0, enqueue_flags::wakeup);
+  p.set_next(parent, t0);
+  p.task_new(child, &parent, t0 + msec(2));
+  p.enqueue(child, t0 + msec(2), enqueue_flags::initial);
+  ASSERT_EQ(child.deadline, parent.deadline);
+  EXPECT_TRUE(p.wakeup_preempt(child, parent, t0 + msec(2)));
+  p.put_prev(parent, t0 + msec(2));
+  EXPECT_EQ(p.pick_next(t0 + msec(2)), &child);
+  p.set_next(child, t0 + msec(2));
+  // Only the fork's own check: a later wakee with no earlier deadline does not preempt.
+  p.enqueue(other, t0 + msec(2), enqueue_flags::wakeup);
+  ASSERT_FALSE(other.deadline < child.deadline);
+  EXPECT_FALSE(p.wakeup_preempt(other, child, t0 + msec(2)));
+  EXPECT_TRUE(p.verify());
+}
+
 TEST(BfsPolicy, IdlePrioWakeeNeverPreempts) {
   // MuQSS.c try_preempt: "IDLEPRIO tasks never preempt anything but idle" (it returns before
   // any deadline comparison); BFS sched_bfs.c try_preempt likewise preempts at equal prio only

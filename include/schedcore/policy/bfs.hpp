@@ -164,6 +164,7 @@ class bfs_policy {
   void enqueue(Task& t, sched_time now, enqueue_flags) noexcept {
     bfs_entity& e = E(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    if (&t != fork_child_) fork_child_ = nullptr;  // the fork's check must follow its enqueue
     if (!e.has_deadline) expire(e, now);
     e.on_rq = true;
     ++nr_;
@@ -173,6 +174,7 @@ class bfs_policy {
   void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept {
     bfs_entity& e = E(t);
     if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    if (&t == fork_child_) fork_child_ = nullptr;
     if (&t == curr_) {
       charge(e, now);
       if (has(flags, dequeue_flags::sleep)) check_deadline(e, now);  // schedule() of a sleeper
@@ -222,6 +224,11 @@ class bfs_policy {
   /// IDLEPRIO; BATCH never preempts).
   bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
     if (&woken == &curr) return false;
+    // A child forked by curr on this queue runs first (MuQSS wake_up_new_task reschedules the
+    // forking task): it shares curr's deadline and queues ahead of curr's equal key.
+    const bool fork_of_curr = &woken == fork_child_ && &curr == curr_;
+    fork_child_ = nullptr;
+    if (fork_of_curr) return true;
     const bfs_entity& w = E(woken);
     const bfs_entity& c = E(curr);
     const bool w_idle = w.kind == sched_kind::idle;
@@ -243,12 +250,17 @@ class bfs_policy {
   /// Fork (MuQSS wake_up_new_task): parent and child each keep half the parent's remaining
   /// slice (rounded down) and the child inherits the parent's deadline; if that half is below
   /// RESCHED_US the child instead starts with a full slice and a fresh deadline from `now`.
+  /// Either way a parent running here is rescheduled for the child ("child-runs-first in
+  /// anticipation of an exec"): the child's wakeup check on this queue returns true. (MuQSS
+  /// sends the child to a suitable idle CPU instead when there is one; that is the caller's
+  /// CPU choice.)
   void task_new(Task& child, Task* parent, sched_time now) noexcept {
     bfs_entity& c = E(child);
     if (SCHEDCORE_MISUSE(c.on_rq)) return;
     c.has_deadline = false;
     if (parent == nullptr) return;
     bfs_entity& p = E(*parent);
+    fork_child_ = parent == curr_ ? &child : nullptr;
     if (parent == curr_) charge(p, now);
     p.time_slice /= 2;  // both keep the rounded-down half (MuQSS wake_up_new_task)
     if (p.time_slice < resched_ns) {  // too little to share: the child starts fresh now
@@ -301,6 +313,7 @@ class bfs_policy {
   tree_type normal_{};    ///< SCHED_NORMAL/BATCH tasks by deadline (not curr)
   tree_type idle_{};      ///< SCHED_IDLEPRIO tasks by deadline (not curr)
   Task* curr_ = nullptr;  ///< the running task of this class
+  Task* fork_child_ = nullptr;  ///< a child just forked by curr, until its wakeup check
   usize nr_ = 0;          ///< queued including curr
   knobs knobs_{};         ///< tunables in force
 };

@@ -237,6 +237,58 @@ TEST(RtPolicy, DequeueOfAnotherTaskChargesTheRunningOne) {
   EXPECT_EQ(when, t0 + msec(100));
 }
 
+// task_tick_rt takes one jiffy off the slice of the task current at each tick, however long it
+// ran since: with `hz` set, an RR task that a FIFO task preempts for most of every jiffy, but
+// that is current at every tick, ends its 100 ms slice at the 100th tick as a hog does (at
+// 100 ms, having run 15 ms); counted in ns run it would have lasted about 660 ms.
+TEST(RtPolicy, WithHzTheRoundRobinSliceIsCountedInTicks) {
+  for (const s64 hz : {s64{1000}, s64{0}}) {
+    rt_policy<task> p;
+    ASSERT_EQ(p.configure({msec(100), -1, sec(1), hz}), errc::ok);
+    task a = make(sched_kind::rr, 50), b = make(sched_kind::rr, 50), f = make(sched_kind::fifo, 60);
+    const sched_time t0{};
+    p.enqueue(a, t0, enqueue_flags::wakeup);
+    p.enqueue(b, t0, enqueue_flags::wakeup);
+    p.set_next(a, t0);
+    int expired_at = 0;
+    for (int ms = 1; ms <= 1000 && expired_at == 0; ++ms) {
+      // f runs from (ms - 1) + 0.1 to (ms - 1) + 0.95 ms; a runs the rest and is current at the tick.
+      const sched_time s = t0 + msec(ms - 1) + usec(100), e = t0 + msec(ms - 1) + usec(950);
+      p.enqueue(f, s, enqueue_flags::wakeup);
+      ASSERT_TRUE(p.wakeup_preempt(f, a, s));
+      p.put_prev(a, s);
+      p.set_next(f, s);
+      p.dequeue(f, e, dequeue_flags::sleep);
+      p.set_next(a, e);
+      if (p.tick(a, t0 + msec(ms))) expired_at = ms;
+    }
+    if (hz != 0) {
+      EXPECT_EQ(expired_at, 100) << "one jiffy per tick";
+    } else {
+      EXPECT_GT(expired_at, 600) << "100 ms of run at 0.15 ms per ms";
+    }
+    p.put_prev(a, t0 + msec(expired_at));
+    EXPECT_EQ(p.pick_next(t0 + msec(expired_at)), &b);
+  }
+}
+
+// The slice in jiffies is RR_TIMESLICE rounded down to whole ticks, at least one: at HZ 300 a
+// 100 ms slice is 30 ticks; a 1 ms slice at HZ 100 is one tick.
+TEST(RtPolicy, TheRoundRobinSliceIsWholeJiffies) {
+  rt_policy<task> p;
+  ASSERT_EQ(p.configure({msec(100), -1, sec(1), 300}), errc::ok);
+  task a, b = make(sched_kind::rr, 50);
+  ASSERT_EQ(p.setup(a, sched_params{sched_kind::rr, 0, 50, 0, 0, 0}), errc::ok);  // its first setup: this instance's slice
+  EXPECT_EQ(a.slice_left, 30 * usec(3333) + 30 * 333);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.enqueue(b, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  int n = 0;
+  while (!p.tick(a, t0 + usec(3333) * ++n)) ASSERT_LT(n, 100);
+  EXPECT_EQ(n, 30);
+}
+
 // An RR task that changes priority while it sleeps keeps what is left of its slice: only its
 // first setup (the kernel's fork) fills it. 70 ms run, asleep, raised from 50 to 60: on its
 // next run the slice ends after 30 ms.

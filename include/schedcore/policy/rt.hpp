@@ -13,8 +13,12 @@
 ///   a peer is queued there (oracle O4.2). Only that expiry (and a task's first `setup`, the
 ///   kernel's fork) refills the slice: a task that sleeps or changes priority or policy
 ///   mid-slice resumes with what was left, as sched_setscheduler never touches time_slice.
-///   Accounting is in ns from `now`; the slice is checked at ticks, so at HZ=1000 a 100 ms
-///   slice ends exactly at the 100th tick as in the kernel.
+///   With the `hz` knob (the simulator sets it to its tick rate) the slice is counted as the
+///   kernel's task_tick_rt counts it: whole jiffies, one taken at each tick that finds the task
+///   current, however little it ran since; a task preempted between ticks and current at each
+///   tick uses its slice up as fast as a hog. Without it (hz 0) the slice is the nanoseconds
+///   actually run, checked at ticks (at HZ 1000 a 100 ms slice of a hog ends at the 100th tick
+///   either way).
 /// - Wakeup preemption is strict: only a more urgent priority preempts (equal never does).
 /// - Parameter change (`dequeue(save)`, `setup`, `enqueue(restore)`), as Linux 3.14+
 ///   `__sched_setscheduler`: a task whose priority is lowered goes to the head of its new
@@ -95,12 +99,18 @@ class rt_policy {
     s64 timeslice = msec(100);  ///< RR time slice (`sched_rr_timeslice_ms`, RR_TIMESLICE)
     s64 runtime = msec(950);    ///< RT runtime per period (`sched_rt_runtime_us`); -1: unlimited
     s64 period = sec(1);        ///< RT accounting period (`sched_rt_period_us`)
+    /// The tick rate that counts an RR slice, or 0. With HZ set, the slice is the kernel's:
+    /// `timeslice` rounded down to whole jiffies (at least 1), and each tick takes one jiffy
+    /// off the task current at that tick, however long it ran since (task_tick_rt); with 0,
+    /// the slice is the nanoseconds the task actually ran, checked at ticks.
+    s64 hz = 0;
   };
   /// Bounds and meaning of each knob.
   static constexpr knob_info<knobs> knob_table[] = {
       {"timeslice", knob_unit::time_ns, &knobs::timeslice, usec(100), sec(10), "SCHED_RR time slice (RR_TIMESLICE)"},
       {"runtime", knob_unit::time_ns, &knobs::runtime, -1, sec(100), "RT runtime per period; -1 disables throttling"},
       {"period", knob_unit::time_ns, &knobs::period, msec(1), sec(100), "RT bandwidth period"},
+      {"hz", knob_unit::count, &knobs::hz, 0, 100000, "tick rate counting RR slices in jiffies (0: in ns run)"},
   };
 
   /// Validates and installs knobs; on error nothing changes. runtime must not exceed period.
@@ -108,6 +118,15 @@ class rt_policy {
     if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
     if (k.runtime > k.period) return errc::inverted;
     knobs_ = k;
+    full_slice_ = k.timeslice;
+    tick_ns_ = 0;
+    if (k.hz > 0) {
+      // RR_TIMESLICE in jiffies (at least one), kept in ns as that many whole ticks.
+      tick_ns_ = static_cast<duration_ns>(1000000000 / k.hz);
+      s64 jiffies = k.timeslice / tick_ns_;
+      if (jiffies < 1) jiffies = 1;
+      full_slice_ = jiffies * tick_ns_;
+    }
     return errc::ok;
   }
   /// The knobs in force.
@@ -125,7 +144,7 @@ class rt_policy {
     // Only a task's first setup here (the kernel's __sched_fork) fills the RR slice; the kernel's
     // sched_setscheduler never touches time_slice, so a later change, even while the task
     // sleeps or after it left the class for a while, keeps what was left.
-    if (!e.saved && e.rt_priority == 0) e.slice_left = knobs_.timeslice;
+    if (!e.saved && e.rt_priority == 0) e.slice_left = full_slice_;
     e.kind = p.kind;
     e.rt_priority = p.rt_priority;
     e.prio = static_cast<u8>(nr_prios - 1 - p.rt_priority);
@@ -180,8 +199,10 @@ class rt_policy {
     rt_entity& e = EntityOf::get(curr);
     charge(e, now);
     if (throttled_) return true;
-    if (e.kind != sched_kind::rr || e.slice_left > 0) return false;
-    e.slice_left = knobs_.timeslice;
+    if (e.kind != sched_kind::rr) return false;
+    if (tick_ns_ > 0) e.slice_left -= tick_ns_;  // one jiffy per tick that finds it current
+    if (e.slice_left > 0) return false;
+    e.slice_left = full_slice_;
     if (queue_.first_at(e.prio) == &curr && queue_.next_at_same_prio(curr) == nullptr) return false;
     queue_.requeue_tail(curr, e.prio);
     return true;
@@ -221,7 +242,7 @@ class rt_policy {
     const duration_ns ran = now - e.exec_start;
     if (ran <= 0) return;
     e.exec_start = now;
-    if (e.kind == sched_kind::rr) e.slice_left -= ran;
+    if (e.kind == sched_kind::rr && tick_ns_ == 0) e.slice_left -= ran;
     if constexpr (!Config::throttling) return;
     if (knobs_.runtime < 0) return;
     if (!period_valid_) {
@@ -279,6 +300,8 @@ class rt_policy {
   prio_array<Task, nr_prios, prio_order::lower_first, hook_access> queue_{};  ///< queued tasks by kernel prio
   Task* curr_ = nullptr;        ///< the running task of this class, if any
   knobs knobs_{};               ///< tunables in force
+  duration_ns full_slice_ = msec(100);  ///< a full RR slice, ns (whole jiffies when `hz` is set)
+  duration_ns tick_ns_ = 0;     ///< one jiffy, ns, when `hz` is set; else 0 (slices in ns run)
   sched_time period_start_{};   ///< start of the current throttling period
   duration_ns rt_time_ = 0;     ///< run time charged in the current period, ns
   bool throttled_ = false;      ///< runtime exhausted for this period

@@ -77,6 +77,7 @@ struct posix_knob_table {
       {"runtime", knob_unit::time_ns, &Knobs::runtime, -1, sec(100),
        "RT runtime per period of these tasks (own budget, apart from the rt class); -1 disables throttling"},
       {"period", knob_unit::time_ns, &Knobs::period, msec(1), sec(100), "RT bandwidth period"},
+      {"hz", knob_unit::count, &Knobs::hz, 0, 100000, "tick rate counting RR slices in jiffies (0: in ns run); set from --hz"},
   };
 };
 template <class Knobs>
@@ -85,6 +86,7 @@ struct posix_knob_table<Knobs, sched_kind::fifo> {
       {"runtime", knob_unit::time_ns, &Knobs::runtime, -1, sec(100),
        "RT runtime per period of these tasks (own budget, apart from the rt class); -1 disables throttling"},
       {"period", knob_unit::time_ns, &Knobs::period, msec(1), sec(100), "RT bandwidth period"},
+      {"hz", knob_unit::count, &Knobs::hz, 0, 100000, "tick rate counting RR slices in jiffies (0: in ns run); set from --hz"},
   };
 };
 }  // namespace detail_sim

@@ -41,6 +41,7 @@ class list {
   using access = detail::node_access<Accessor>;
   static_assert(is_same_v<typename Accessor::value_type, T>, "accessor is for another element type");
 
+  struct no_conversion {};
   template <bool Const>
   class iter {
     friend class list;
@@ -53,10 +54,14 @@ class list {
     using reference = conditional_t<Const, const T&, T&>;
     using pointer = conditional_t<Const, const T*, T*>;
     constexpr iter() noexcept = default;
-    constexpr iter(const iter<false>& other) noexcept : n_(other.n_) {}  // NOLINT: mutable -> const
-    // Declared because, for a mutable iterator, the line above is its copy constructor, which
-    // would leave the implicit assignment deprecated (-Wdeprecated-copy): `it = other` must work.
+    constexpr iter(const iter&) noexcept = default;
     constexpr iter& operator=(const iter&) noexcept = default;
+    // mutable -> const only. (Written as `iter(const iter<false>&)` this would be the mutable
+    // iterator's own copy constructor, which leaves its assignment deprecated under
+    // -Wdeprecated-copy; a mutable iterator's conversion takes a type nothing converts to, and
+    // its body is never instantiated.)
+    constexpr iter(const conditional_t<Const, iter<false>, no_conversion>& other) noexcept  // NOLINT
+        : n_(other.n_) {}
     reference operator*() const noexcept { return access::to_value(*n_); }
     pointer operator->() const noexcept { return &access::to_value(*n_); }
     constexpr iter& operator++() noexcept { n_ = n_->sc_next; return *this; }

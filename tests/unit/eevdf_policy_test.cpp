@@ -1251,10 +1251,14 @@ policy_t::knobs knobs_delay(int delay) {
 // V - v_a = 1.5 ms - 3 ms = -1.5 ms.
 struct debtor {
   policy_t p;
-  task a = make(0), b = make(0);
+  task a, b = make(0);
   sched_time t{};
-  explicit debtor(int delay, bool block = true) {
-    EXPECT_EQ(p.configure(knobs_delay(delay)), errc::ok);
+  // `a_kind`: a's policy (normal, batch or idle); `rel_deadline`: the PLACE_REL_DEADLINE knob.
+  explicit debtor(int delay, bool block = true, sched_kind a_kind = sched_kind::normal, int rel_deadline = 0)
+      : a(make(0, a_kind)) {
+    policy_t::knobs k = knobs_delay(delay);
+    k.place_rel_deadline = rel_deadline;
+    EXPECT_EQ(p.configure(k), errc::ok);
     p.enqueue(a, t, enqueue_flags::wakeup);
     p.enqueue(b, t, enqueue_flags::wakeup);
     p.set_next(a, t);
@@ -1413,15 +1417,10 @@ TEST(EevdfPolicy, DelayDequeue_WakeupTakesTheLagBeforeCurrIsCharged) {
 // (Charged at the wakeup, the request would have been renewed at 0.9 ms: b0 + 1.65 ms.)
 TEST(EevdfPolicy, DelayDequeue_ABatchOrIdleWakeeIsSettledBeforeCurrIsCharged) {
   for (sched_kind kind : {sched_kind::batch, sched_kind::idle}) {
-    policy_t p;
-    ASSERT_EQ(p.configure(knobs_delay(1)), errc::ok);
-    task a = make(0, kind), b = make(0);
-    sched_time t{};
-    p.enqueue(a, t, enqueue_flags::wakeup);
-    p.enqueue(b, t, enqueue_flags::wakeup);
-    p.set_next(a, t);
-    t += msec(3);
-    p.dequeue(a, t, dequeue_flags::sleep);
+    debtor x(1, true, kind);
+    policy_t& p = x.p;
+    task &a = x.a, &b = x.b;
+    const sched_time t = x.t;
     ASSERT_TRUE(a.delayed);
     ASSERT_EQ(p.pick_next(t), &b);
     p.set_next(b, t);
@@ -1460,17 +1459,10 @@ TEST(EevdfPolicy, WakeupCheckPreemptsAnIdleCurrWithoutChargingIt) {
 // while a sleeps queued, so a's lag turns positive; the save takes it out; switched_from ends
 // its delayed state, and a later wakeup into the class is an ordinary one.
 TEST(EevdfPolicy, DelayDequeue_AClassChangeAfterTheSaveDequeueFinishesTheDelayedDequeue) {
-  policy_t p;
-  policy_t::knobs k = knobs_delay(1);
-  k.place_rel_deadline = 1;
-  ASSERT_EQ(p.configure(k), errc::ok);
-  task a = make(0), b = make(0);
-  sched_time t{};
-  p.enqueue(a, t, enqueue_flags::wakeup);
-  p.enqueue(b, t, enqueue_flags::wakeup);
-  p.set_next(a, t);
-  t += msec(3);
-  p.dequeue(a, t, dequeue_flags::sleep);
+  debtor x(1, true, sched_kind::normal, 1);
+  policy_t& p = x.p;
+  task &a = x.a, &b = x.b;
+  sched_time t = x.t;
   ASSERT_TRUE(a.delayed);
   p.set_next(b, t);
   t += msec(20);

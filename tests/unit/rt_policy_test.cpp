@@ -289,6 +289,44 @@ TEST(RtPolicy, TheRoundRobinSliceIsWholeJiffies) {
   EXPECT_EQ(n, 30);
 }
 
+// start_rt_bandwidth / do_sched_rt_period_timer: the period timer stops at a boundary that finds
+// the class empty with no run time left, and the next enqueue starts a fresh grid. A FIFO hog
+// runs 0-500 ms, sleeps, and hogs again from 2300 ms: its grid restarts at 2300, so it is
+// throttled at the tick that charges its 951st ms, 3251 ms, until 3300 ms. (On a grid kept from
+// 0 it would run 700 ms to 3000 and be throttled only at 3950.)
+TEST(RtPolicy, AnIdleClassRestartsItsPeriodGridAtTheNextEnqueue) {
+  rt_policy<task> p;  // 950 ms per 1 s
+  task a = make(sched_kind::fifo, 50);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  for (int ms = 1; ms <= 500; ++ms) ASSERT_FALSE(p.tick(a, t0 + msec(ms)));
+  p.dequeue(a, t0 + msec(500), dequeue_flags::sleep);
+  p.enqueue(a, t0 + msec(2300), enqueue_flags::wakeup);
+  p.set_next(a, t0 + msec(2300));
+  int throttled_at = 0;
+  for (int ms = 2301; ms <= 5000 && throttled_at == 0; ++ms)
+    if (p.tick(a, t0 + msec(ms))) throttled_at = ms;
+  EXPECT_EQ(throttled_at, 3251);
+  sched_time when{};
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, t0 + msec(3300));
+  // A class that empties but still has run time to carry keeps its grid: throttled at 3251
+  // with 951 ms, it sleeps at once; at 3300 the 1 ms carried is left, so the timer stays active
+  // and a task enqueued at 3350 runs on the grid from 3300: 949 ms to 4299 (950 in all, not
+  // more), the boundary at 4300 subtracts 950, and the next throttle is at 5250 (1 + 950 >
+  // 950). A grid restarted at 3350 would have throttled it at 4301.
+  p.put_prev(a, t0 + msec(throttled_at));
+  p.dequeue(a, t0 + msec(throttled_at), dequeue_flags::sleep);
+  (void)p.timer(t0 + msec(3300));
+  p.enqueue(a, t0 + msec(3350), enqueue_flags::wakeup);
+  p.set_next(a, t0 + msec(3350));
+  throttled_at = 0;
+  for (int ms = 3351; ms <= 6000 && throttled_at == 0; ++ms)
+    if (p.tick(a, t0 + msec(ms))) throttled_at = ms;
+  EXPECT_EQ(throttled_at, 5250);
+}
+
 // An RR task that changes priority while it sleeps keeps what is left of its slice: only its
 // first setup (the kernel's fork) fills it. 70 ms run, asleep, raised from 50 to 60: on its
 // next run the slice ends after 30 ms.

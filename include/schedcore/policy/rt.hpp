@@ -32,9 +32,10 @@
 ///   kernel's: the class throttles when its run time *exceeds* the runtime, and what ran past
 ///   it (a tick's worth when charges come at ticks) counts against the next period, so at HZ
 ///   1000 the first second gives 951 ms and each later one 950. The period is a class timer
-///   (`next_timer`/`timer`), so unthrottling is exact, not tick-rounded. The period grid is
-///   anchored at the class's first charge and kept (the kernel stops its period timer after an
-///   idle period and restarts the grid at the next enqueue: not modelled).
+///   (`next_timer`/`timer`), so unthrottling is exact, not tick-rounded. The period grid starts
+///   at the class's first enqueue (start_rt_bandwidth); the kernel's timer stops at a period
+///   boundary that finds the class empty with no run time to carry, and the next enqueue
+///   starts a fresh grid at its own time, as here.
 ///   2.6.22 had no throttling: set runtime = -1 to replay that era.
 /// - Complexity: every hook O(1) (prio_array operations and a bit scan).
 /// - Omissions: priority inheritance, RT_RUNTIME_SHARE (off by default since 5.10), SMP
@@ -156,6 +157,7 @@ class rt_policy {
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     rt_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    if (queue_.empty()) restart_period_if_idle(now);
     const bool to_head = has(flags, enqueue_flags::restore) && e.saved &&
                          (e.prio > e.saved_prio || (e.prio == e.saved_prio && e.saved_first));
     e.saved = false;
@@ -180,6 +182,10 @@ class rt_policy {
     if (&t == curr_) curr_ = nullptr;
     queue_.dequeue(t);
     e.on_rq = false;
+    if (queue_.empty() && period_valid_) {  // the period in which the class went empty
+      roll_period(now);
+      emptied_period_ = period_start_;
+    }
   }
   /// The most urgent queued task, or nullptr when empty or throttled.
   Task* pick_next(sched_time) noexcept { return throttled_ ? nullptr : queue_.pick(); }
@@ -256,6 +262,21 @@ class rt_policy {
     if (rt_time_ > knobs_.runtime && knobs_.runtime < knobs_.period) throttled_ = true;
     if (knobs_.runtime == 0 && rt_time_ > 0) throttled_ = true;
   }
+  // start_rt_bandwidth(), at an enqueue into an empty class: the period timer starts here if it
+  // is not running. It stopped (do_sched_rt_period_timer found the class idle) at the first
+  // period boundary that found nothing queued and no run time left to carry; then the next
+  // enqueue starts a fresh grid at its own time, not on the old one.
+  void restart_period_if_idle(sched_time now) noexcept {
+    if constexpr (!Config::throttling) return;
+    if (knobs_.runtime < 0) return;
+    if (!period_valid_) {
+      period_start_ = now;
+      period_valid_ = true;
+      return;
+    }
+    roll_period(now);
+    if (rt_time_ == 0 && !throttled_ && period_start_ != emptied_period_) period_start_ = now;
+  }
   void roll_period(sched_time now) noexcept {
     if constexpr (!Config::throttling) return;
     if (knobs_.runtime < 0) return;
@@ -306,7 +327,8 @@ class rt_policy {
   duration_ns rt_time_ = 0;     ///< run time charged in the current period, ns
   bool throttled_ = false;      ///< runtime exhausted for this period
   bool unthrottled_ = false;    ///< a throttle ended at the last period roll
-  bool period_valid_ = false;   ///< period_start_ has been set
+  bool period_valid_ = false;   ///< period_start_ has been set (the kernel's period timer is active)
+  sched_time emptied_period_{}; ///< start of the period in which the class last became empty
 };
 
 }  // namespace schedcore

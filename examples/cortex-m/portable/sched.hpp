@@ -68,8 +68,15 @@ inline constexpr duration_ns fair_base_slice = schedcore::usec(2500);
 #else
 /// What the policy keeps per task; a kernel derives its task control block from it.
 struct sched_entity : schedcore::rt_entity {};
+/// The shape of the port's rt class: the kernel's 100 priorities, RT throttling compiled out
+/// (rt_policy's Config): nothing below this class would use the time it frees, and a port that
+/// never throttles should not carry the bandwidth accounting (it disables it at run time too).
+struct port_rt_config {
+  static constexpr unsigned nr_prios = 100;
+  static constexpr bool throttling = false;
+};
 /// The policy: schedcore's SCHED_FIFO/SCHED_RR (policy/rt.hpp).
-using policy_type = schedcore::rt_policy<sched_entity>;
+using policy_type = schedcore::rt_policy<sched_entity, schedcore::base_entity<schedcore::rt_entity>, port_rt_config>;
 /// The name the demo prints.
 inline constexpr const char* policy_name = "fixed priority (schedcore rt_policy, FIFO/RR)";
 /// Round-robin slice (3 ticks of 1 ms: short enough to show rotation in a short trace).

@@ -119,15 +119,8 @@ class rt_policy {
     if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
     if (k.runtime > k.period) return errc::inverted;
     knobs_ = k;
-    full_slice_ = k.timeslice;
-    tick_ns_ = 0;
-    if (k.hz > 0) {
-      // RR_TIMESLICE in jiffies (at least one), kept in ns as that many whole ticks.
-      tick_ns_ = static_cast<duration_ns>(1000000000 / k.hz);
-      s64 jiffies = k.timeslice / tick_ns_;
-      if (jiffies < 1) jiffies = 1;
-      full_slice_ = jiffies * tick_ns_;
-    }
+    // One jiffy in ns; a 32-bit division (hz <= 100000), which 32-bit CPUs do in hardware.
+    tick_ns_ = k.hz > 0 ? static_cast<duration_ns>(1000000000u / static_cast<u32>(k.hz)) : 0;
     return errc::ok;
   }
   /// The knobs in force.
@@ -145,7 +138,7 @@ class rt_policy {
     // Only a task's first setup here (the kernel's __sched_fork) fills the RR slice; the kernel's
     // sched_setscheduler never touches time_slice, so a later change, even while the task
     // sleeps or after it left the class for a while, keeps what was left.
-    if (!e.saved && e.rt_priority == 0) e.slice_left = full_slice_;
+    if (!e.saved && e.rt_priority == 0) e.slice_left = knobs_.timeslice;
     e.kind = p.kind;
     e.rt_priority = p.rt_priority;
     e.prio = static_cast<u8>(nr_prios - 1 - p.rt_priority);
@@ -206,9 +199,16 @@ class rt_policy {
     charge(e, now);
     if (throttled_) return true;
     if (e.kind != sched_kind::rr) return false;
-    if (tick_ns_ > 0) e.slice_left -= tick_ns_;  // one jiffy per tick that finds it current
-    if (e.slice_left > 0) return false;
-    e.slice_left = full_slice_;
+    // With hz: one jiffy per tick that finds it current, and the slice ends once less than a
+    // jiffy is left: after floor(timeslice / jiffy) ticks, at least one (RR_TIMESLICE in
+    // whole jiffies), with no division.
+    if (tick_ns_ > 0) {
+      e.slice_left -= tick_ns_;
+      if (e.slice_left >= tick_ns_) return false;
+    } else if (e.slice_left > 0) {
+      return false;
+    }
+    e.slice_left = knobs_.timeslice;
     if (queue_.first_at(e.prio) == &curr && queue_.next_at_same_prio(curr) == nullptr) return false;
     queue_.requeue_tail(curr, e.prio);
     return true;
@@ -321,7 +321,6 @@ class rt_policy {
   prio_array<Task, nr_prios, prio_order::lower_first, hook_access> queue_{};  ///< queued tasks by kernel prio
   Task* curr_ = nullptr;        ///< the running task of this class, if any
   knobs knobs_{};               ///< tunables in force
-  duration_ns full_slice_ = msec(100);  ///< a full RR slice, ns (whole jiffies when `hz` is set)
   duration_ns tick_ns_ = 0;     ///< one jiffy, ns, when `hz` is set; else 0 (slices in ns run)
   sched_time period_start_{};   ///< start of the current throttling period
   duration_ns rt_time_ = 0;     ///< run time charged in the current period, ns

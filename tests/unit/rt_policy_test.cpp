@@ -326,6 +326,31 @@ TEST(RtPolicy, AnIdleClassRestartsItsPeriodGridAtTheNextEnqueue) {
   EXPECT_EQ(throttled_at, 5250);
 }
 
+// The carried overrun is capped at one period's runtime. The kernel's carry is at most a tick;
+// a caller that charges rarely (one 10 s charge against 10 us per 1 ms) would otherwise keep
+// the class throttled for 10^6 periods. Found by the policies fuzzer (regression seed
+// tests/fuzz/corpus/policies/rt-carry-of-a-huge-charge): throttled now, free again within two
+// boundaries.
+TEST(RtPolicy, AHugeChargeThrottlesForAtMostOneMorePeriod) {
+  rt_policy<task> p;
+  ASSERT_EQ(p.configure({msec(100), usec(10), msec(1)}), errc::ok);
+  task a = make(sched_kind::fifo, 50);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  EXPECT_TRUE(p.tick(a, t0 + sec(10)));
+  EXPECT_TRUE(p.throttled());
+  sched_time when{};
+  int boundaries = 0;
+  while (p.throttled() && boundaries < 5) {
+    ASSERT_TRUE(p.next_timer(when));
+    (void)p.timer(when);
+    ++boundaries;
+  }
+  EXPECT_FALSE(p.throttled());
+  EXPECT_LE(boundaries, 2);
+}
+
 // An RR task that changes priority while it sleeps keeps what is left of its slice: only its
 // first setup (the kernel's fork) fills it. 70 ms run, asleep, raised from 50 to 60: on its
 // next run the slice ends after 30 ms.

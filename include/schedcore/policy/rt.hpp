@@ -307,6 +307,11 @@ class rt_policy {
       }
     }
     if (runtime == 0) rt_time_ = 0;  // nothing to carry: a zero budget starts every period empty
+    // The kernel's carry is at most a tick (it charges at every tick and throttles at the
+    // first one past the runtime); a caller that charges rarely could carry debt for an
+    // unbounded number of periods. Capped at one period's runtime: a throttle then lasts at
+    // most one more period.
+    if (rt_time_ > runtime) rt_time_ = runtime;
     if (throttled_ && rt_time_ < runtime + (runtime == 0 ? 1 : 0)) {
       throttled_ = false;
       unthrottled_ = true;

@@ -49,6 +49,12 @@ struct prio_fifo {
   void switched_from(task& t, sched_time) noexcept {
     if (log) log->push_back("switched_from " + std::to_string(t.id));
   }
+  bool resched_pending = false;  // set by a test, as a dequeue that charged curr would
+  bool take_resched() noexcept {
+    const bool r = resched_pending;
+    resched_pending = false;
+    return r;
+  }
   void yield(task& curr, sched_time) noexcept {  // move to tail, as SCHED_FIFO's yield does
     queue.erase(std::remove(queue.begin(), queue.end(), &curr), queue.end());
     queue.push_back(&curr);
@@ -138,6 +144,17 @@ TEST(ClassStack, OptionalHooksForwardOrDefault) {
   EXPECT_EQ(rq.nr_runnable(), 3u);
   EXPECT_TRUE(rq.tick(f, now)) << "tick forwards to the task's class";
   EXPECT_FALSE(rq.tick(a, now));
+}
+
+// take_resched is asked of every class and clears each request; a class without the hook
+// (minimal) never asks.
+TEST(ClassStack, TakeReschedAsksEveryClassOnce) {
+  stack_t rq;
+  EXPECT_FALSE(rq.take_resched()) << "nothing pending; minimal's default is false";
+  rq.get<0>().resched_pending = true;
+  EXPECT_TRUE(rq.take_resched());
+  EXPECT_FALSE(rq.get<0>().resched_pending) << "the class's request was cleared";
+  EXPECT_FALSE(rq.take_resched()) << "reported once";
 }
 
 TEST(ClassStack, EmptyStackIdles) {

@@ -522,6 +522,8 @@ TEST(EdfPolicy, DequeueOfAnotherTaskChargesTheRunningOne) {
   p.dequeue(b, t0 + usec(2500), dequeue_flags::migrating);
   EXPECT_TRUE(a.throttled);
   EXPECT_EQ(a.runtime, -usec(500));
+  EXPECT_TRUE(p.take_resched()) << "the throttle asks for the CPU at once (update_curr_dl)";
+  EXPECT_FALSE(p.take_resched());
   EXPECT_TRUE(p.tick(a, t0 + msec(3))) << "the throttle asks for the CPU back";
   EXPECT_EQ(a.runtime, -usec(500)) << "a throttled curr consumes nothing more";
   p.put_prev(a, t0 + msec(3));

@@ -1383,6 +1383,36 @@ TEST(EevdfPolicy, DelayDequeue_WakeBeforeThePickRequeuesInPlaceOrAtZeroLag) {
   EXPECT_TRUE(p.verify());
 }
 
+// dequeue_entity charges curr first (update_curr), while the leaving entity is still counted,
+// and a request that charge uses up reschedules at once (update_deadline → resched_curr), not
+// at the next tick. Three tasks at nice 0, base slice 0.75 ms (one CPU): 0.5 ms into curr's
+// run, a migration of a queued task leaves the request alone; 1 ms in, a second one ends it.
+// take_resched() reports it there, once.
+TEST(EevdfPolicy, ARequestEndedByAnotherTasksDequeueAsksForTheCpuAtOnce) {
+  policy_t p;
+  task a = make(0), b = make(0), c = make(0);
+  sched_time t{msec(5)};
+  for (task* x : {&a, &b, &c}) p.enqueue(*x, t, enqueue_flags::wakeup);
+  task* const r = p.pick_next(t);
+  ASSERT_NE(r, nullptr);
+  p.set_next(*r, t);
+  task* others[2] = {};
+  int n = 0;
+  for (task* x : {&a, &b, &c})
+    if (x != r) others[n++] = x;
+  const vtime v0 = r->vruntime, d0 = r->deadline;
+  ASSERT_EQ(d0 - v0, usec(750));
+  p.dequeue(*others[0], t + usec(500), dequeue_flags::migrating);
+  EXPECT_EQ(r->vruntime - v0, usec(500)) << "curr was charged by the dequeue";
+  EXPECT_FALSE(p.take_resched()) << "0.5 ms of a 0.75 ms request: nothing to do";
+  p.dequeue(*others[1], t + msec(1), dequeue_flags::migrating);
+  EXPECT_NE(r->deadline, d0) << "the request was renewed by the charge";
+  EXPECT_TRUE(p.take_resched()) << "and the CPU is asked for at once";
+  EXPECT_FALSE(p.take_resched()) << "once";
+  EXPECT_FALSE(p.tick(*r, t + msec(1))) << "the tick does not report it again";
+  EXPECT_TRUE(p.verify());
+}
+
 // The kernel takes a waking delayed sleeper's lag without charging curr first
 // (ttwu_runnable → requeue_delayed_entity has no update_curr; the wakeup check after it does):
 // V reads curr's vruntime as of its last update. a blocks in debt (v_a = 3 ms, v_b = 0,

@@ -228,10 +228,14 @@ TEST(RtPolicy, DequeueOfAnotherTaskChargesTheRunningOne) {
   p.enqueue(b, t0, enqueue_flags::wakeup);
   p.set_next(a, t0);
   EXPECT_FALSE(p.throttled());
+  EXPECT_FALSE(p.take_resched());
   p.dequeue(b, t0 + usec(10500), dequeue_flags::migrating);
   EXPECT_TRUE(p.throttled()) << "a was charged 10.5 ms > 10 ms by b's dequeue";
+  EXPECT_TRUE(p.take_resched()) << "and the CPU is asked for at once (update_curr_rt)";
   EXPECT_EQ(p.pick_next(t0 + usec(10500)), nullptr);
   EXPECT_TRUE(p.tick(a, t0 + msec(11)));
+  p.put_prev(a, t0 + msec(11));
+  EXPECT_FALSE(p.take_resched()) << "answered once a is off the CPU";
   sched_time when{};
   ASSERT_TRUE(p.next_timer(when));
   EXPECT_EQ(when, t0 + msec(100));

@@ -929,6 +929,45 @@ std::vector<std::int64_t> trace_times_us(const std::string& text, const std::str
   return at;
 }
 
+// A pull charges the source CPU's running task (the dequeue's update_curr); when that ends its
+// EEVDF request, the source CPU reschedules there, not at its next tick (the class's
+// take_resched, asked after the migrating dequeue). 2 CPUs, HZ 250: h0 is a hog pinned to CPU
+// 0; eight workers forked at the start alternate between the CPUs, those of CPU 1 run 1.1 ms
+// and those of CPU 0 3.3 ms, then exit, so CPU 1 runs out first and pulls from CPU 0 (at
+// 4.4 ms, 7.7 ms, ...). Nothing on CPU 0 sleeps or wakes after the start, so a preemption
+// there (prev_state=R+) off the 4 ms tick grid can only come from a pull's charge.
+TEST(SimEngine, APullThatEndsTheSourcesRequestPreemptsThereAtOnce) {
+  workload w;
+  w.name = "pulls";
+  w.cpus = 2;
+  w.hz = 250;
+  w.duration = msec(60);
+  task_spec h0 = finite("h0", {ev::run(sec(1))});
+  h0.cpus = {0};
+  w.tasks.push_back(h0);
+  for (int i = 0; i < 8; ++i)
+    w.tasks.push_back(finite("w" + std::to_string(i), {ev::run(i % 2 == 0 ? usec(1500) : usec(2500))}));
+  trace_writer tw;
+  run_config c = exact_cfg();
+  c.trace = &tw;
+  c.machine.balance_ns = sec(10);  // no periodic balance: only CPU 1's newidle pulls move tasks
+  const run_result r = eevdf_entry().run(w, c, {});
+  expect_conserved(r);
+  EXPECT_GE(r.totals.migrations, 2u) << "the path under test ran";
+  int off_grid = 0, on_grid = 0;
+  std::istringstream in(tw.text());
+  const std::regex cpu0_preempt(R"(\[000\] d\.\.2 +(\d+)\.(\d{6}): sched_switch: .* prev_state=R\+ ==>)");
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (!std::regex_search(line, m, cpu0_preempt)) continue;
+    const std::int64_t us = std::stoll(m[1].str()) * 1000000 + std::stoll(m[2].str());
+    if (us < 1000) continue;  // the start's wakeups
+    (us % 4000 == 0 ? on_grid : off_grid) += 1;
+  }
+  EXPECT_GT(on_grid, 0) << "the tick still ends requests";
+  EXPECT_GT(off_grid, 0) << "a pull's charge ended CPU 0's request and it switched at once";
+}
+
 // machine.tick_phase_ns moves the tick grid: two hogs under the reference round robin change
 // places only at a tick (its slice expires there), so every such switch is at phase + k·1 ms
 // (HZ 1000, trace timestamps in us). A phase of one tick or more is taken modulo the tick.

@@ -178,6 +178,11 @@ class class_stack {
   void switched_from(task_type& t, sched_time now) noexcept {
     dispatch(t, [&](auto& cls) { policy_traits<remove_cvref_t<decltype(cls)>>::switched_from(cls, t, now); });
   }
+  /// Optional hook `take_resched`, asked of every class (each request is cleared): true when
+  /// one asked for a reschedule inside a dequeue, which returns nothing. Call it after
+  /// dequeuing a task that was not running (a migration pulling it away), whose dequeue
+  /// charged the running one (the kernel reschedules there, from update_curr).
+  bool take_resched() noexcept { return take_resched_from<0>(); }
   /// Optional hook `delayed`, asked of `t`'s class: `t` blocked but is still queued there (a
   /// delayed dequeue), so its wakeup must enqueue it on this run queue.
   bool delayed(const task_type& t) const noexcept {
@@ -263,6 +268,15 @@ class class_stack {
     if constexpr (I < nr_classes) {
       const bool resched = policy_traits<class_type<I>>::timer(get<I>(), now);
       return timer_from<I + 1>(now) || resched;
+    } else {
+      return false;
+    }
+  }
+  template <usize I>
+  bool take_resched_from() noexcept {
+    if constexpr (I < nr_classes) {
+      const bool resched = policy_traits<class_type<I>>::take_resched(get<I>());
+      return take_resched_from<I + 1>() || resched;
     } else {
       return false;
     }

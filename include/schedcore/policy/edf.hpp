@@ -312,6 +312,14 @@ class edf_policy {
   }
   /// Queued tasks including a running one and throttled ones.
   usize nr_runnable() const noexcept { return nr_; }
+  /// Whether curr was throttled (and lost the CPU) since the last tick, wakeup check, timer or
+  /// call, and clears it: a dequeue of another task charges curr (the kernel's
+  /// dequeue_task_dl runs update_curr_dl, which reschedules at the throttle).
+  bool take_resched() noexcept {
+    const bool r = resched_;
+    resched_ = false;
+    return r;
+  }
   /// sched_yield(): gives up the rest of this period's budget.
   void yield(Task& curr, sched_time now) noexcept {
     if (&curr != curr_) return;

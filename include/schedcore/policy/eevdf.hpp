@@ -486,6 +486,15 @@ class eevdf_policy {
     repick_ = &t;
     repick_at_ = now;
   }
+  /// A reschedule asked for since the last tick, wakeup check or call, and clears it: a
+  /// dequeue of another task (a migration) charges curr first, as the kernel's dequeue_entity
+  /// runs update_curr, and may end its request (update_deadline, which reschedules at once
+  /// there).
+  bool take_resched() noexcept {
+    const bool r = resched_;
+    resched_ = false;
+    return r;
+  }
   /// Charges curr; true when its request was used up (deadline renewed) and others wait.
   bool tick(Task& curr, sched_time now) noexcept {
     if (&curr != curr_) return false;
@@ -946,12 +955,6 @@ class eevdf_policy {
     if (knobs_.parity_min_slice != 0) return protect && c.vruntime < c.vprot;
     return knobs_.run_to_parity != 0 && c.vprot == c.deadline;
   }
-  bool take_resched() noexcept {
-    const bool r = resched_;
-    resched_ = false;
-    return r;
-  }
-
   tree_type tree_{};                                          ///< queued entities by deadline (not curr)
   slice_index slices_{};                                      ///< queued entities with a custom slice, by slice
   Task* repick_ = nullptr;                                    ///< the task put_prev last put back (a re-pick if set_next takes it next)

@@ -45,6 +45,7 @@
 /// | `verify() const -> bool` | no | O(n) structural self-check | true |
 /// | `next_timer(sched_time& when) const -> bool` | no | earliest class-internal timer (replenish, unthrottle) | false: none |
 /// | `timer(now) -> bool` | no | run class timers due at `now`; true asks for a reschedule | false |
+/// | `take_resched() -> bool` | no | a reschedule the class asked for inside a hook that returns nothing (a `dequeue` of another task charges the running one, which may end its request or throttle it); the core asks after such a dequeue and reschedules on true (asking may clear the request) | false |
 ///
 /// Class timers are how a class that throttles (RT bandwidth, SCHED_DEADLINE's constant
 /// bandwidth server) gets the CPU back at an exact time: the port or simulator arms a timer
@@ -109,6 +110,7 @@ SCHEDCORE_DETAIL_HOOK_DETECTOR(has_delayed, bool, declval<const P&>().delayed(de
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_verify, bool, declval<const P&>().verify())
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_next_timer, bool, declval<const P&>().next_timer(declval<sched_time&>()))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_timer, bool, declval<P&>().timer(sched_time{}))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_take_resched, bool, declval<P&>().take_resched())
 
 #undef SCHEDCORE_DETAIL_HOOK_DETECTOR
 
@@ -194,6 +196,14 @@ struct policy_traits {
   static bool timer([[maybe_unused]] P& p, [[maybe_unused]] sched_time now) noexcept {
     if constexpr (detail::has_timer<P>::value) {
       return p.timer(now);
+    } else {
+      return false;
+    }
+  }
+  /// `p.take_resched()`, or false (a class whose dequeue never reschedules the running task).
+  static bool take_resched([[maybe_unused]] P& p) noexcept {
+    if constexpr (detail::has_take_resched<P>::value) {
+      return p.take_resched();
     } else {
       return false;
     }

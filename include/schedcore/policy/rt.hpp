@@ -240,6 +240,10 @@ class rt_policy {
   }
   /// True while the class has used up its runtime for this period.
   bool throttled() const noexcept { return throttled_; }
+  /// True while a task of this class runs although the class is throttled: a dequeue of
+  /// another task charges curr, which can throttle the class there (update_curr_rt reschedules
+  /// at once). It stays true until the core puts that task back.
+  bool take_resched() const noexcept { return throttled_ && curr_ != nullptr; }
   /// Structural check of the array.
   bool verify() const noexcept { return queue_.verify(); }
 

@@ -1217,6 +1217,9 @@ class engine {
     if (!newidle) me.balance_failed = 0;
     b.rq.dequeue(*pick, st(now_), dequeue_flags::migrating);
     rq_remove(busiest, *pick);
+    // The dequeue charged the busiest CPU's running task; if that ended its request or
+    // throttled its class, that CPU reschedules now, not at its next tick.
+    if (b.rq.take_resched()) resched(busiest);
     pick->cpu = ci;
     ++pick->migrations;
     cpu(ci).rq.enqueue(*pick, st(now_), enqueue_flags::migrated);

@@ -73,11 +73,11 @@ const char* usage_text =
     "--warmup TIME: statistics cover [TIME, end) (the start-up transient is left out; the scheduler's state is kept)\n"
     "times accept units: 500us, 2ms, 10s (no unit = ns)\n";
 
-std::int64_t parse_time_arg(const std::string& flag, const std::string& v, std::int64_t min) {
+std::int64_t parse_time_arg(const std::string& flag, const std::string& v, std::int64_t min, std::int64_t max) {
   std::int64_t out = 0;
-  if (!sim::parse_value(v, schedcore::knob_unit::time_ns, out) || out < min)
-    throw sim::usage_error(flag + ": bad time '" + v + "' (expected e.g. 500us, 2ms, 10s" +
-                           (min > 0 ? ", > 0)" : ", >= 0)"));
+  if (!sim::parse_value(v, schedcore::knob_unit::time_ns, out) || out < min || out > max)
+    throw sim::usage_error(flag + ": bad time '" + v + "' (expected a time from " + sim::time_text(min) + " to " +
+                           sim::time_text(max) + "; units ns, us, ms, s)");
   return out;
 }
 long long parse_int_arg(const std::string& flag, const std::string& v, long long lo, long long hi) {
@@ -113,20 +113,22 @@ options parse_args(int argc, char** argv) {
     else if (a == "--jobs") o.jobs = static_cast<int>(parse_int_arg(a, val(), 1, 256));
     else if (a == "--seed") o.seed = static_cast<std::uint64_t>(parse_int_arg(a, val(), 0, INT64_MAX));
     else if (a == "--seeds") o.seeds = static_cast<int>(parse_int_arg(a, val(), 1, 10000));
-    else if (a == "--duration") o.duration = parse_time_arg(a, val(), 1);
-    else if (a == "--warmup") o.warmup = parse_time_arg(a, val(), 0);
-    else if (a == "--cs-cost") o.machine.cs_cost_ns = parse_time_arg(a, val(), 0);
-    else if (a == "--refill") o.machine.refill_ns = parse_time_arg(a, val(), 0);
-    else if (a == "--refill-half") o.machine.refill_half_ns = parse_time_arg(a, val(), 1);
-    else if (a == "--balance") o.machine.balance_ns = parse_time_arg(a, val(), 1);
+    else if (a == "--duration") o.duration = parse_time_arg(a, val(), 1, schedcore::sec(100000));
+    else if (a == "--warmup") o.warmup = parse_time_arg(a, val(), 0, schedcore::sec(100000));  // < the duration
+    // The machine's costs: bounds far above any real machine's (500x the default switch cost, a
+    // 1 GB working set's refill, ...) that still refuse a unit slip such as 10s for 10us.
+    else if (a == "--cs-cost") o.machine.cs_cost_ns = parse_time_arg(a, val(), 0, schedcore::msec(1));
+    else if (a == "--refill") o.machine.refill_ns = parse_time_arg(a, val(), 0, schedcore::msec(100));
+    else if (a == "--refill-half") o.machine.refill_half_ns = parse_time_arg(a, val(), 1, schedcore::sec(10));
+    else if (a == "--balance") o.machine.balance_ns = parse_time_arg(a, val(), 1, schedcore::sec(10));
     else if (a == "--balance-failed") o.machine.balance_failed = static_cast<int>(parse_int_arg(a, val(), 0, 1000));
-    else if (a == "--tick-phase") o.machine.tick_phase_ns = parse_time_arg(a, val(), 0);
+    // The phase is taken modulo one tick, and a tick is at most 1 s (--hz 1).
+    else if (a == "--tick-phase") o.machine.tick_phase_ns = parse_time_arg(a, val(), 0, schedcore::sec(1));
     else if (a == "--no-host-timing") o.host_timing = false;
     else throw sim::usage_error("unknown option '" + a + "'");
   }
   if (o.format != "table" && o.format != "json" && o.format != "csv")
     throw sim::usage_error("--format must be table, json or csv");
-  if (o.duration > schedcore::sec(100000)) throw sim::usage_error("--duration: absurdly long (max 100000s)");
   if (o.seeds > 1 && o.command != "compare" && o.command != "sweep")
     throw sim::usage_error("--seeds works with compare and sweep (run one seed with --seed N)");
   return o;
@@ -163,13 +165,16 @@ std::vector<job_workload> resolve_workloads(const options& o) {
   return out;
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
+// A list the user typed: an empty item ("sd,,cfs", a trailing comma) is refused rather than
+// skipped, since it is almost always a spec that went missing (a shell variable left empty).
+std::vector<std::string> split(const std::string& s, char sep, const std::string& flag) {
   std::vector<std::string> v;
   std::size_t pos = 0;
   while (pos <= s.size()) {
     const std::size_t n = s.find(sep, pos);
     const std::string item = s.substr(pos, n == std::string::npos ? std::string::npos : n - pos);
-    if (!item.empty()) v.push_back(item);
+    if (item.empty()) throw sim::usage_error(flag + ": empty entry in '" + s + "'");
+    v.push_back(item);
     if (n == std::string::npos) break;
     pos = n + 1;
   }
@@ -355,11 +360,18 @@ int real_main(int argc, char** argv) {
       throw sim::usage_error("--warmup: " + std::to_string(o.warmup) + " ns is not shorter than the duration of " +
                              jw.w.name + " (" + std::to_string(d) + " ns)");
   }
+  std::string trace_note;  // printed once the run and its trace succeeded
   if (o.command == "run" && !o.trace.empty() && workloads.size() > 1) {
     // A name that is both a scenario and its family ("desktop-2007") means the scenario itself
-    // when one trace file is asked for.
+    // when one trace file is asked for: one ftrace file holds one machine's timeline, and two
+    // runs would share pids and timestamps. Without --trace the same command runs every
+    // variant, so say which ones this run leaves out.
     for (const auto& w : workloads)
       if (w.w.name == o.scenario) {
+        std::string skipped;
+        for (const auto& other : workloads)
+          if (&other != &w) skipped += (skipped.empty() ? "" : ", ") + other.w.name;
+        trace_note = "--trace traces one workload: ran " + w.w.name + " only, not " + skipped + " (run each by its name)";
         const job_workload only = w;
         workloads.assign(1, only);
         break;
@@ -386,7 +398,7 @@ int real_main(int argc, char** argv) {
     for (const auto& w : workloads) {
       std::vector<std::string> specs;
       if (!o.policies.empty()) {
-        specs = split(o.policies, ',');
+        specs = split(o.policies, ',', "--policies");
         // A spec's knobs are separated by ',' too: glue "name:a=1,b=2" back together.
         std::vector<std::string> glued;
         for (const auto& s : specs) {
@@ -419,8 +431,8 @@ int real_main(int argc, char** argv) {
     const std::size_t eq = o.knob.find('=');
     if (eq == std::string::npos) throw sim::usage_error("--knob needs KNOB=v1,v2,...");
     const std::string kname = o.knob.substr(0, eq);
-    const auto values = split(o.knob.substr(eq + 1), ',');
-    if (values.empty()) throw sim::usage_error("--knob: no values");
+    if (eq + 1 == o.knob.size()) throw sim::usage_error("--knob: no values");
+    const auto values = split(o.knob.substr(eq + 1), ',', "--knob");
     for (const auto& w : workloads)
       for (const auto& v : values) {
         const std::string spec = o.policy + (o.policy.find(':') == std::string::npos ? ":" : ",") + kname + "=" + v;
@@ -449,6 +461,7 @@ int real_main(int argc, char** argv) {
       }
     }
   if (!o.trace.empty() && !trace.write_file(o.trace)) throw sim::usage_error("--trace: cannot write '" + o.trace + "'");
+  if (!trace_note.empty()) std::fprintf(stderr, "schedsim: note: %s\n", trace_note.c_str());
   emit(jobs, o, o.command != "run");
   return 0;
 }

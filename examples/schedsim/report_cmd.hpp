@@ -53,17 +53,22 @@ inline std::int64_t parse_num(const std::string& flag, const std::string& v, sch
                               std::int64_t hi) {
   std::int64_t x = 0;
   if (!sim::parse_value(v, u, x) || x < lo || x > hi)
-    throw sim::usage_error(flag + ": bad value '" + v + "'");
+    throw sim::usage_error(flag + ": bad value '" + v + "' (expected " +
+                           (u == schedcore::knob_unit::time_ns
+                                ? "a time from " + sim::time_text(lo) + " to " + sim::time_text(hi) + "; units ns, us, ms, s)"
+                                : "an integer in " + std::to_string(lo) + ".." + std::to_string(hi) + ")"));
   return x;
 }
 
-inline std::vector<std::string> split(const std::string& s, char sep) {
+// As main.cpp's: an empty item of a typed list is a usage error, not something to skip.
+inline std::vector<std::string> split(const std::string& s, char sep, const std::string& flag) {
   std::vector<std::string> v;
   std::size_t pos = 0;
   while (pos <= s.size()) {
     const std::size_t n = s.find(sep, pos);
     const std::string item = s.substr(pos, n == std::string::npos ? std::string::npos : n - pos);
-    if (!item.empty()) v.push_back(item);
+    if (item.empty()) throw sim::usage_error(flag + ": empty entry in '" + s + "'");
+    v.push_back(item);
     if (n == std::string::npos) break;
     pos = n + 1;
   }
@@ -104,7 +109,7 @@ inline options parse(int argc, char** argv) {
     if (o.command == "report") o.want.insert("timeline");
     if (!o.bench.empty()) o.want.insert("bench");
   } else {
-    for (const auto& k : split(o.only, ',')) {
+    for (const auto& k : split(o.only, ',', "--only")) {
       if (!known.count(k)) throw sim::usage_error("--only: unknown plot '" + k + "' (latency,fps,sweep,nice,bench,timeline)");
       o.want.insert(k);
     }
@@ -135,7 +140,7 @@ inline std::vector<sim::policy_spec> specs_for(const options& o, const std::stri
   std::vector<sim::policy_spec> out;
   if (!o.policies.empty()) {
     std::vector<std::string> glued;
-    for (const auto& s : split(o.policies, ',')) {
+    for (const auto& s : split(o.policies, ',', "--policies")) {
       if (!glued.empty() && s.find(':') == std::string::npos && s.find('=') != std::string::npos &&
           glued.back().find(':') != std::string::npos)
         glued.back() += "," + s;

@@ -2,6 +2,7 @@
 // output for identical runs, and the trace file.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -118,6 +119,76 @@ TEST(SchedsimCli, CsvAndSweep) {
   EXPECT_NE(c.out.find("ref-rr:timeslice=100ms,kernbench-4cpu,_total"), std::string::npos);
 }
 
+// Fields of one CSV line (RFC 4180 quoting: a quoted field may hold commas and "" for a quote).
+std::size_t csv_fields(const std::string& line) {
+  std::size_t n = 1;
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;  // "" toggles twice: still inside
+    else if (c == ',' && !quoted) ++n;
+  }
+  return n;
+}
+
+// Every CSV row, the task rows and the per-run _total row, has as many fields as the header,
+// for run, compare and sweep; a policy spec with a comma in it is one (quoted) field.
+TEST(SchedsimCli, CsvRowsHaveTheHeadersFieldCount) {
+  for (const std::string args :
+       {"run --scenario kernbench-4cpu --policy cfs --duration 1s",
+        "compare --scenario kernbench-4cpu --policies ref-rr,cfs:latency=6ms,min_granularity=1ms --duration 200ms",
+        "sweep --scenario games-renice/xnice0 --policy cfs:latency=6ms --knob min_granularity=1ms,2ms --duration 200ms"}) {
+    const result c = run(args + " --format csv --no-host-timing");
+    ASSERT_EQ(c.code, 0) << args;
+    std::istringstream in(c.out);
+    std::string header, line;
+    ASSERT_TRUE(std::getline(in, header)) << args;
+    const std::size_t want = csv_fields(header);
+    EXPECT_EQ(want, 21u);
+    int tasks = 0, totals = 0;
+    while (std::getline(in, line)) {
+      EXPECT_EQ(csv_fields(line), want) << args << "\n" << line;
+      (line.find(",_total,") != std::string::npos ? totals : tasks) += 1;
+    }
+    EXPECT_GT(tasks, 0) << args;
+    EXPECT_GT(totals, 0) << args;
+  }
+  // The _total row's task_cpu_ns sits under the header's cpu_ns (the 5th field).
+  const result r = run("run --scenario kernbench-4cpu --policy ref-rr --duration 1s --format csv --no-host-timing");
+  const std::size_t at = r.out.find("ref-rr,kernbench-4cpu,_total,,");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(r.out[at + std::string("ref-rr,kernbench-4cpu,_total,,").size()])))
+      << r.out.substr(at, 80);
+}
+
+// Lists and specs the user typed: an empty entry, a knob given twice, a machine cost beyond its
+// documented bound are usage errors (exit 2) with a message naming them, not silently dropped,
+// overridden or simulated.
+TEST(SchedsimCli, MalformedListsSpecsAndAbsurdCostsAreUsageErrors) {
+  const auto usage = [](const std::string& args, const std::string& message) {
+    const result r = run(args, " 2>&1 >/dev/null");
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_NE(r.out.find(message), std::string::npos) << args << "\n" << r.out;
+  };
+  usage("compare --scenario kernbench-4cpu --policies sd,,cfs", "--policies: empty entry in 'sd,,cfs'");
+  usage("compare --scenario kernbench-4cpu --policies sd,cfs,", "--policies: empty entry in 'sd,cfs,'");
+  usage("sweep --scenario kernbench-4cpu --policy ref-rr --knob timeslice=1ms,,2ms", "--knob: empty entry");
+  usage("plot --scenario kernbench-4cpu --policies sd,,cfs --out " + std::string(SCHEDSIM_TMP) + "/no-plots",
+        "--policies: empty entry in 'sd,,cfs'");
+  usage("run --scenario kernbench-4cpu --policy eevdf:base_slice=1ms,base_slice=2ms",
+        "knob 'base_slice' given twice in policy spec 'eevdf:base_slice=1ms,base_slice=2ms'");
+  usage("compare --scenario kernbench-4cpu --policies eevdf:base_slice=1ms,base_slice=2ms", "knob 'base_slice' given twice");
+  usage("run --scenario kernbench-4cpu --cs-cost 10s", "--cs-cost: bad time '10s' (expected a time from 0 to 1ms");
+  usage("run --scenario kernbench-4cpu --refill 10s", "--refill: bad time '10s' (expected a time from 0 to 100ms");
+  usage("run --scenario kernbench-4cpu --refill-half 11s", "--refill-half: bad time '11s' (expected a time from 1ns to 10s");
+  usage("run --scenario kernbench-4cpu --balance 11s", "--balance: bad time '11s' (expected a time from 1ns to 10s");
+  usage("run --scenario kernbench-4cpu --tick-phase 2s", "--tick-phase: bad time '2s' (expected a time from 0 to 1s");
+  usage("report --scenario kernbench-4cpu -o " + std::string(SCHEDSIM_TMP) + "/no-report.html --timeline 1ns",
+        "--timeline: bad value '1ns' (expected a time from 1ms to 60s");
+  // The bounds themselves are accepted.
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --policy ref-rr --duration 100ms --cs-cost 1ms --refill 100ms "
+                "--refill-half 10s --balance 10s --tick-phase 1s").code, 0);
+}
+
 TEST(SchedsimCli, TraceFileStartsWithTracerHeader) {
   const std::string path = std::string(SCHEDSIM_TMP) + "/trace.txt";
   std::remove(path.c_str());
@@ -130,8 +201,18 @@ TEST(SchedsimCli, TraceFileStartsWithTracerHeader) {
   EXPECT_NE(t.find(": sched_switch: prev_comm="), std::string::npos);
   EXPECT_NE(t.find(": sched_waking: comm="), std::string::npos);
   EXPECT_EQ(run("run --scenario games-renice --policy ref-rr --trace " + path).code, 2);  // two workloads
-  // A name that is a scenario and its family at once traces the scenario itself.
-  EXPECT_EQ(run("run --scenario desktop-2007 --policy ref-rr --duration 100ms --trace " + path).code, 0);
+  // A name that is a scenario and its family at once traces the scenario itself, and says on
+  // stderr which variants it left out (without --trace they run too).
+  const result family = run("run --scenario desktop-2007 --policy ref-rr --duration 100ms --trace " + path, " 2>&1");
+  EXPECT_EQ(family.code, 0);
+  EXPECT_NE(family.out.find("schedsim: note: --trace traces one workload: ran desktop-2007 only, not "
+                            "desktop-2007/rotating (run each by its name)"),
+            std::string::npos)
+      << family.out;
+  EXPECT_EQ(family.out.find("scenario desktop-2007/rotating"), std::string::npos);  // its table is not printed
+  const result untraced = run("run --scenario desktop-2007 --policy ref-rr --duration 100ms", " 2>&1");
+  EXPECT_NE(untraced.out.find("scenario desktop-2007/rotating"), std::string::npos);
+  EXPECT_EQ(untraced.out.find("note: --trace"), std::string::npos);
 }
 
 // --warmup: statistics from then on, said in the table header; not shorter than the run: usage.

@@ -197,6 +197,30 @@ TEST(RtPolicy, ThrottlingGivesLowerClassesTheRestO41) {
   EXPECT_EQ(d.stats(1).cpu_ns, msec(49 + 50 + 50));
 }
 
+// sched_rt_runtime_us = -1 written while the class is throttled: the kernel's period timer
+// still fires at the boundary and unthrottles (rt_time < RUNTIME_INF), and nothing throttles
+// after it. The hog gets 951 ms of the first second and then every ms; no timer is left armed
+// (a port's "run the due timers" loop would otherwise spin on an instant in the past).
+TEST(RtPolicy, ThrottlingTurnedOffWhileThrottledEndsAtThePeriodBoundary) {
+  using stack = class_stack<member_sched_class, rt_policy<task>, background_class>;
+  stack rq;
+  task fifo_hog = make(sched_kind::fifo, 50);
+  task fair_hog;
+  fair_hog.sched_class = 1;
+  tick_driver<stack> d(rq, 1000);
+  d.add(fifo_hog, behaviour::hog());
+  d.add(fair_hog, behaviour::hog());
+  d.run_until(msec(960));
+  ASSERT_TRUE(rq.get<0>().throttled());
+  ASSERT_EQ(rq.get<0>().configure({msec(100), -1, sec(1)}), errc::ok);
+  d.run_until(sec(4));
+  EXPECT_FALSE(rq.get<0>().throttled());
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(951 + 3000));
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(49));
+  sched_time when{};
+  EXPECT_FALSE(rq.get<0>().next_timer(when));
+}
+
 // The same over 10 s at HZ 100 with a runtime of 955 ms that the 10 ms ticks cannot hit: the
 // throttle comes at 960 ms, the 5 ms past the runtime are carried, and the next period throttles
 // at 950 ms of its own (5 + 950 > 955), the one after at 960 again: 955 ms a second on average,
@@ -442,6 +466,26 @@ TEST(RtPolicy, DoubleEnqueueIsRefusedAndReported) {
   EXPECT_EQ(scope.take().size(), 1u);
   EXPECT_EQ(policy.nr_runnable(), 1u);
   EXPECT_TRUE(policy.verify());
+}
+
+// A tick for a task that is not the running one (a stale pointer after its dequeue) is
+// refused and reported: no reschedule, no charge to the RR slice or the class's budget.
+TEST(RtPolicy, ATickForATaskThatIsNotRunningIsRefusedAndReported) {
+  rt_policy<task> p;
+  ASSERT_EQ(p.configure({msec(100), msec(10), msec(100)}), errc::ok);
+  task a = make(sched_kind::rr, 10), b = make(sched_kind::rr, 10);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.enqueue(b, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  p.dequeue(a, t0 + msec(1), dequeue_flags::sleep);
+  const auto left = b.slice_left;
+  schedcore_test::check_scope scope;
+  EXPECT_FALSE(p.tick(b, t0 + msec(50)));
+  EXPECT_EQ(scope.take().size(), 1u);
+  EXPECT_EQ(b.slice_left, left);
+  EXPECT_FALSE(p.throttled()) << "b's 50 ms were not charged to the 10 ms budget";
+  EXPECT_TRUE(p.verify());
 }
 
 }  // namespace

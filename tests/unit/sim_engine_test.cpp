@@ -693,6 +693,28 @@ TEST(SimEngine, TraceLinesMatchFtraceAndPerfetto) {
   EXPECT_GT(marks, 0);  // the typist's keystroke echoes (response_us) and key timer (slack_us)
 }
 
+// comm is cut to 15 bytes before a UTF-8 character that would not fit whole, never inside
+// one: 14 x 'a' + 'é' (2 bytes) keeps the a's only, 13 x 'b' + 'é' fits exactly, and a 3-byte
+// '€' after 13 x 'c' is dropped whole.
+TEST(SimEngine, TraceCommCutAtCharacterBoundary) {
+  workload w;
+  w.name = "comm";
+  w.duration = msec(10);
+  w.tasks.push_back(finite(std::string(14, 'a') + "\xC3\xA9", {ev::run(msec(1))}));
+  w.tasks.push_back(finite(std::string(13, 'b') + "\xC3\xA9x", {ev::run(msec(1))}));
+  w.tasks.push_back(finite(std::string(13, 'c') + "\xE2\x82\xAC", {ev::run(msec(1))}));
+  trace_writer tw;
+  run_config c = exact_cfg();
+  c.trace = &tw;
+  ref_entry().run(w, c, {});
+  const std::string& t = tw.text();
+  EXPECT_NE(t.find("comm=" + std::string(14, 'a') + " pid="), std::string::npos);
+  EXPECT_NE(t.find("comm=" + std::string(13, 'b') + "\xC3\xA9 pid="), std::string::npos);
+  EXPECT_NE(t.find("comm=" + std::string(13, 'c') + " pid="), std::string::npos);
+  EXPECT_EQ(t.find("\xC3 "), std::string::npos);  // no lead byte without its continuation
+  EXPECT_EQ(t.find("\xE2\x82 "), std::string::npos);
+}
+
 // Traces print the policy's dynamic priority where it has one (the kernel's p->prio, as ftrace
 // does), so interactivity decisions can be read off Perfetto. o1, nice 0, 1 CPU: a task that
 // sleeps 10 ms per 1 ms of work reaches the full sleep_avg (MAX_SLEEP_AVG 1 s) and bonus +5:
@@ -1155,6 +1177,27 @@ TEST(SimEngine, KnobSpecsParseAndRefuse) {
   EXPECT_THROW(parse_policy_spec(reg, "nosuch"), usage_error);
 }
 
+// A policy's `hz` knob must be the machine's tick rate (--hz, or the workload's): the engine
+// ticks at that rate and the policy counts its ticks as jiffies, so o1:hz=100 on a 1000 Hz
+// machine would make its slices 10x shorter, not model HZ 100. The same value is accepted.
+TEST(SimEngine, APolicyHzKnobOtherThanTheMachinesIsRefused) {
+  using o1_task = sim_task<o1_entity, rt_entity>;
+  const policy_entry o1 = make_entry<o1_task, rt_policy<o1_task>, o1_policy<o1_task>>("o1", "rt + o1");
+  workload w;
+  w.name = "one-hog";
+  w.cpus = 1;
+  w.hz = 1000;
+  w.duration = msec(50);
+  w.tasks.push_back(finite("h", {ev::run(sec(1))}));
+  const run_config c = exact_cfg();
+  EXPECT_THROW((void)o1.run(w, c, {{"hz", 100}}), usage_error);
+  const run_result r = o1.run(w, c, {{"hz", 1000}});
+  EXPECT_EQ(r.tasks[0].cpu_ns, msec(50));
+  run_config at100 = c;
+  at100.hz = 100;
+  EXPECT_NO_THROW((void)o1.run(w, at100, {{"hz", 100}})) << "--hz 100 sets the machine's rate";
+}
+
 // Devices (workload.hpp): a FIFO server beside the CPUs. Hand-computed on 2 CPUs, no costs:
 //   a: submits 10 ms at 0 (device busy until 10) and runs 0-2;
 //   b: at 1 ms submits 5 ms behind a's work (busy until max(10, 1) + 5 = 15), waits, exits at 15;
@@ -1385,6 +1428,28 @@ TEST(SimEngine, BadWorkloadsAreRefused) {
   EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
   w.tasks[0] = finite("a", {ev::timer("t", 0)});
   EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+}
+
+// The samples kept for exact percentiles are bounded per run (run_config::max_samples, by
+// default max_samples_per_run): a task that wakes every 2 us keeps one latency per wakeup, and
+// a run that would keep more than the budget is refused as a workload error instead of growing
+// without bound. 10 ms of it keep 5000 latencies.
+TEST(SimEngine, SamplesKeptForPercentilesAreBoundedPerRun) {
+  workload w;
+  w.name = "chatty";
+  w.duration = msec(10);
+  w.tasks.push_back(finite("a", {ev::run(usec(1)), ev::sleep(usec(1))}, -1));
+  run_config c = exact_cfg();
+  const run_result r = ref_entry().run(w, c, {});
+  EXPECT_GE(r.tasks[0].latency.count, 4900u);
+  c.max_samples = 4000;
+  try {
+    (void)ref_entry().run(w, c, {});
+    ADD_FAILURE() << "the budget was not enforced";
+  } catch (const workload_error& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 4000 samples"), std::string::npos) << e.what();
+  }
+  EXPECT_GE(max_samples_per_run, std::uint64_t{1} << 25) << "room for every built-in scenario";
 }
 
 }  // namespace

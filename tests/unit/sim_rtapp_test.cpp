@@ -154,7 +154,7 @@ TEST(Json, StringsAndEscapes) {
 
 TEST(Json, Numbers) {
   const json::value v =
-      json::parse("[0, -7, 9223372036854775807, -9223372036854775808, 9223372036854775808, 1e3, 1.5, 1e400, 007]");
+      json::parse("[0, -7, 9223372036854775807, -9223372036854775808, 9223372036854775808, 1e3, 1.5, 1e400, -0, 0.5, 0e1]");
   std::int64_t x = 0;
   EXPECT_TRUE(v.items[2].as_int(x));
   EXPECT_EQ(x, INT64_MAX);
@@ -167,8 +167,15 @@ TEST(Json, Numbers) {
   EXPECT_FALSE(v.items[6].as_int(x));
   EXPECT_FALSE(v.items[7].as_int(x));  // inf
   EXPECT_EQ(v.items[7].s, "1e400");
-  EXPECT_TRUE(v.items[8].as_int(x));
-  EXPECT_EQ(x, 7);
+  EXPECT_TRUE(v.items[8].as_int(x));  // a lone zero, with or without sign, fraction or exponent
+  EXPECT_EQ(x, 0);
+  EXPECT_EQ(v.items[9].d, 0.5);
+  EXPECT_TRUE(v.items[10].as_int(x));
+  EXPECT_EQ(x, 0);
+  // A leading zero is not JSON (and 010 is octal to C): refused, pointing at the zero.
+  EXPECT_EQ(json_error("[007]"), "f.json:1:2: a number with a leading zero: JSON forbids it (write 1, not 01)");
+  EXPECT_EQ(json_error("{\"a\": -01}"), "f.json:1:8: a number with a leading zero: JSON forbids it (write 1, not 01)");
+  EXPECT_NE(json_error("[00.5]").find("f.json:1:2: a number with a leading zero"), std::string::npos);
   EXPECT_NE(json_error("[0x10]").find("f.json:1:3: unexpected 'x' after a number"), std::string::npos);
   EXPECT_NE(json_error("[+1]").find("f.json:1:2: expected a value"), std::string::npos);
   EXPECT_NE(json_error("[1.]").find("f.json:1:4: expected a digit after '.'"), std::string::npos);

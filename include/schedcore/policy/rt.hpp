@@ -195,6 +195,9 @@ class rt_policy {
   }
   /// Charges the running task; RR slice expiry requeues it behind its peers.
   bool tick(Task& curr, sched_time now) noexcept {
+    // A tick for a task that is not this class's running one (a caller's stale pointer) is
+    // refused: it would charge the budget and the RR slice for time the task did not run.
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return false;
     rt_entity& e = EntityOf::get(curr);
     charge(e, now);
     if (throttled_) return true;
@@ -283,7 +286,18 @@ class rt_policy {
   }
   void roll_period(sched_time now) noexcept {
     if constexpr (!Config::throttling) return;
-    if (knobs_.runtime < 0) return;
+    if (knobs_.runtime < 0) {
+      // Throttling turned off (sched_rt_runtime_us = -1) while the class was throttled: the
+      // period timer still fires at the boundary and lets it run (rt_time < RUNTIME_INF), and
+      // nothing is counted from then on.
+      if (throttled_ && now - period_start_ >= knobs_.period) {
+        throttled_ = false;
+        unthrottled_ = true;
+        rt_time_ = 0;
+        period_valid_ = false;
+      }
+      return;
+    }
     if (!period_valid_) {  // the first charge opens the first period (the clock may start anywhere)
       period_start_ = now;
       period_valid_ = true;

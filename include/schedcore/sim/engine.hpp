@@ -123,6 +123,11 @@ struct machine_model {
   std::int64_t tick_phase_ns = 0;
 };
 
+/// Samples one run may keep for exact percentiles (wakeup latencies, slacks, frame gaps and
+/// response times, 8 bytes each, so 256 MB): a file that wakes a task every few microseconds
+/// for a long duration stops here with a workload error rather than exhausting memory.
+inline constexpr std::uint64_t max_samples_per_run = std::uint64_t{1} << 25;
+
 /// How to run a workload.
 struct run_config {
   int cpus = 0;                   ///< 0 = the workload's default
@@ -134,6 +139,7 @@ struct run_config {
   bool host_timing = true;        ///< measure events_per_sec (false: report 0)
   bool keep_samples = false;      ///< copy raw latency samples and frame times into the result (plots)
   std::int64_t warmup_ns = 0;     ///< statistics cover [warmup, end) (see the file notes); 0 = all
+  std::uint64_t max_samples = max_samples_per_run;  ///< samples kept before the run is refused
 };
 
 /// Thrown for a workload the engine cannot run (unknown names, bad durations): a bad input file.
@@ -161,7 +167,7 @@ struct task_cold {
   bool named = false;                     ///< `name` and `comm` are built (on first use)
   int instance = -1;                      ///< instance number in the name, -1 = the spec's name as is
   std::string name;                       ///< instance name
-  std::string comm;                       ///< trace comm (no spaces or '=', <= 15 chars)
+  std::string comm;                       ///< trace comm (no spaces or '=', <= 15 bytes, whole UTF-8 characters)
   std::vector<int> unique_timers;         ///< its own timers (names starting with "unique")
   std::vector<std::int64_t> lat;          ///< wakeup-to-run samples, ns
   std::vector<std::int64_t> frame_gaps;   ///< time between frames, ns
@@ -668,7 +674,12 @@ class engine {
   }
 
   static std::string make_comm(const std::string& name) {
-    std::string c = name.substr(0, 15);
+    // At most 15 bytes (TASK_COMM_LEN - 1), cut before a character rather than inside one: a
+    // lone UTF-8 lead byte would make the trace invalid UTF-8 for the tools that read it.
+    std::size_t n = std::min<std::size_t>(name.size(), 15);
+    if (n < name.size())
+      while (n > 0 && (static_cast<unsigned char>(name[n]) & 0xC0) == 0x80) --n;  // a continuation byte
+    std::string c = name.substr(0, n);
     for (char& ch : c)
       if (ch == ' ' || ch == '=' || static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) ch = '_';  // one record per line
     if (c.empty()) c = "task";
@@ -686,6 +697,16 @@ class engine {
   /// non-preemptible work (event::nopreempt), or was just switched in to start some (as a
   /// kernel thread is in kernel code from the moment it is switched in), until that work is
   /// done (on_complete).
+  // Every sample kept for the final percentiles goes through here, against the run's budget.
+  void keep_sample(std::vector<std::int64_t>& into, std::int64_t value) {
+    if (++samples_kept_ > cfg_.max_samples)
+      throw workload_error("the run keeps more than " + std::to_string(cfg_.max_samples) +
+                           " samples (wakeup latencies, slacks, frame gaps and response times, 8 bytes each, for exact "
+                           "percentiles) by simulated time " + std::to_string(now_ / 1000000) +
+                           " ms: shorten the duration or make its wakeups less frequent");
+    into.push_back(value);
+  }
+
   void resched(int ci) {
     cpu_state& c = cpu(ci);
     if (c.curr != nullptr && c.curr->state == task_core::st::running &&
@@ -1115,7 +1136,7 @@ class engine {
         next->wait_ns += waited;
         next->max_wait_ns = std::max(next->max_wait_ns, waited);
         if (next->lat_pending) {
-          next->cold->lat.push_back(now_ - next->woke_at);
+          keep_sample(next->cold->lat, now_ - next->woke_at);
           next->lat_pending = false;
         }
         c.switch_at = now_;
@@ -1333,7 +1354,7 @@ class engine {
           }
           tm.next += e->period;
           if (!first_use) {  // rt-app's per-period slack
-            t.cold->slacks.push_back(tm.next - now_);
+            keep_sample(t.cold->slacks, tm.next - now_);
             if (cfg_.trace != nullptr) cfg_.trace->counter(now_, t.cpu, comm_of(t), t.pid, "slack_us", (tm.next - now_) / 1000);
           }
           if (now_ < tm.next) {
@@ -1417,10 +1438,10 @@ class engine {
         case event_kind::set_policy: change_params(t, ci, e->params); break;
         case event_kind::frame: {
           ++t.cold->frames;
-          if (t.cold->last_frame >= 0) t.cold->frame_gaps.push_back(now_ - t.cold->last_frame);
+          if (t.cold->last_frame >= 0) keep_sample(t.cold->frame_gaps, now_ - t.cold->last_frame);
           t.cold->last_frame = now_;
           if (t.cold->timer_released) {
-            t.cold->responses.push_back(now_ - t.cold->frame_release);
+            keep_sample(t.cold->responses, now_ - t.cold->frame_release);
             if (cfg_.trace != nullptr)
               cfg_.trace->counter(now_, t.cpu, comm_of(t), t.pid, "response_us", (now_ - t.cold->frame_release) / 1000);
           }
@@ -1734,6 +1755,7 @@ class engine {
   int foreground_ = 0;
   std::uint64_t seq_ = 0, events_ = 0;
   std::uint64_t program_events_ = 0;         ///< program events executed (step), for the budget
+  std::uint64_t samples_kept_ = 0;           ///< samples kept (keep_sample), for the budget
   std::uint64_t program_event_budget_ = ~std::uint64_t{0};  ///< set by run(): program_event_budget()
   detail_sim::prng rng_{1};
   static constexpr std::size_t task_chunk = 64;  ///< tasks per storage chunk

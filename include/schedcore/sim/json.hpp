@@ -14,11 +14,11 @@
 ///
 /// @par Refused, with `file:line:column: message` naming what was expected
 /// Missing commas or colons, unterminated strings and comments, control characters inside
-/// strings, bad escapes, `NaN`/`Infinity`/hex/leading `+`, bare words other than `true`,
-/// `false` and `null`, trailing garbage after the top-level value, nesting deeper than
-/// `parse_options::max_depth` and more than `parse_options::max_values` values (so a hostile
-/// file cannot exhaust the stack or memory). Lines and columns count from 1; a column counts
-/// bytes (a tab is one column).
+/// strings, bad escapes, `NaN`/`Infinity`/hex/leading `+`, leading zeros (`010`: decimal to
+/// some readers, octal to C), bare words other than `true`, `false` and `null`, trailing
+/// garbage after the top-level value, nesting deeper than `parse_options::max_depth` and more
+/// than `parse_options::max_values` values (so a hostile file cannot exhaust the stack or
+/// memory). Lines and columns count from 1; a column counts bytes (a tab is one column).
 ///
 /// @par Numbers
 /// Every number keeps its literal text. A literal without fraction or exponent that fits a
@@ -460,6 +460,14 @@ class parser {
     bool integral = true;
     if (peek() == '-') bump();
     if (eof() || peek() < '0' || peek() > '9') fail(here(), "expected a digit in a number, got " + show_char());
+    if (peek() == '0') {
+      // RFC 8259 forbids `01`, and its intent is unclear (`010` is decimal to some lenient
+      // readers, octal to C): refuse it rather than guess.
+      const position zero = here();
+      bump();
+      if (!eof() && peek() >= '0' && peek() <= '9')
+        fail(zero, "a number with a leading zero: JSON forbids it (write 1, not 01)");
+    }
     while (!eof() && peek() >= '0' && peek() <= '9') bump();
     if (!eof() && peek() == '.') {
       integral = false;

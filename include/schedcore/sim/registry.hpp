@@ -240,6 +240,15 @@ policy_entry make_entry(std::string name, std::string description) {
     constexpr std::size_t fair = B::stack_type::nr_classes - 1, rt = fair - 1;
     const int cpus = cfg.cpus > 0 ? cfg.cpus : w.cpus;
     const int hz = cfg.hz > 0 ? cfg.hz : w.hz;
+    // A policy's `hz` counts the engine's ticks as jiffies; the engine ticks at the machine's
+    // rate, which sets the knob. A different value would make every slice in jiffies a
+    // different length of time, not model another HZ. (A `cpus` knob may differ: it is the
+    // slice scaling the policy assumes, e.g. a kernel's online CPUs while a benchmark runs on one.)
+    for (const auto& k : ks)
+      if (k.name == "hz" && k.value != hz)
+        throw usage_error("knob 'hz' = " + std::to_string(k.value) + " of policy '" + policy +
+                          "' differs from the machine's tick rate, " + std::to_string(hz) +
+                          " Hz, at which the engine ticks and which sets the knob: set --hz instead");
     errc bad = errc::ok;
     engine<B> eng(w, cfg, [&](typename B::stack_type& s, int) {
       const errc a = detail_sim::apply_knobs(s.template get<fair>(), ks, cpus, hz);
@@ -338,6 +347,16 @@ inline bool parse_value(const std::string& text, knob_unit unit, std::int64_t& o
   return true;
 }
 
+/// A time in ns as `parse_value` reads it back, in the largest unit that keeps it exact
+/// (`0`, `750us`, `1ms`, `60s`): for messages that state an accepted range.
+inline std::string time_text(std::int64_t ns) {
+  if (ns == 0) return "0";
+  if (ns % 1000000000 == 0) return std::to_string(ns / 1000000000) + "s";
+  if (ns % 1000000 == 0) return std::to_string(ns / 1000000) + "ms";
+  if (ns % 1000 == 0) return std::to_string(ns / 1000) + "us";
+  return std::to_string(ns) + "ns";
+}
+
 /// A parsed `NAME[:knob=value,...]`.
 struct policy_spec {
   std::string text;                  ///< as written
@@ -383,6 +402,9 @@ inline policy_spec parse_policy_spec(const registry& reg, const std::string& tex
     if (value < d->min || value > d->max)
       throw usage_error("knob '" + k + "' = " + v + " is out of bounds [" + std::to_string(d->min) + ", " +
                         std::to_string(d->max) + "]" + (d->unit == knob_unit::time_ns ? " ns" : ""));
+    // Which of two values would win depends on how a policy applies its knobs: refuse instead.
+    for (const auto& prev : ps.knobs)
+      if (prev.name == k) throw usage_error("knob '" + k + "' given twice in policy spec '" + text + "'");
     ps.knobs.push_back({k, value});
   }
   return ps;

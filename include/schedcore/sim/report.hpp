@@ -150,7 +150,8 @@ inline std::string to_csv(const std::vector<run_result>& rs) {
            u64(x.deadlines_met) + "," + u64(x.deadlines_missed) + "," + fmt("%.3f", x.fps) + ",,,,,,," + seed;
     }
     const run_totals& t = r.totals;
-    o += head + "_total,,," + i64(t.task_cpu_ns) + ",,,,,,,,," + u64(t.context_switches) + "," + fmt("%.3f", t.cs_per_sec) +
+    // task = _total, nice empty, then cpu_ns: the header's column order
+    o += head + "_total,," + i64(t.task_cpu_ns) + ",,,,,,,,," + u64(t.context_switches) + "," + fmt("%.3f", t.cs_per_sec) +
          "," + fmt("%.3f", t.idle_pct) + "," + i64(t.makespan_ns) + "," + fmt("%.6f", r.jain) + "," +
          i64(t.longest_starvation_ns) + "," + u64(t.events) + seed;
   }

@@ -42,7 +42,12 @@ int main() {
       if (rq.wakeup_preempt(r, *curr, now)) curr = rq.schedule(curr, true, now);
       continue;
     }
-    if (rq.tick(*curr, now)) curr = rq.schedule(curr, true, now);
+    // The tick, then the class timers (next_timer()/timer()): RT bandwidth throttling (950 ms per
+    // second by default) and SCHED_DEADLINE replenishment end only there, so a port that ticks
+    // without them would starve its RT tasks after the first second.
+    bool resched = rq.tick(*curr, now);
+    if (rq.timer(now)) resched = true;
+    if (resched) curr = rq.schedule(curr, true, now);
   }
   std::printf("\nnice -5: %d ms, nice 0: %d ms, rr: %d ms (weights 3121:1024 before the rr task)\n", ran_a,
               ran_b, ran_r);

@@ -266,7 +266,9 @@ void emit(const std::vector<job>& jobs, const options& o, bool seed_tables) {
   std::vector<sim::run_result> rs;
   for (const auto& j : jobs) rs.push_back(j.result);
   if (o.format == "json") {
-    std::fputs(sim::to_json(rs).c_str(), stdout);
+    // `compare` and `sweep` print an array whatever the number of rows (architecture.md), so a
+    // reader need not special-case a one-policy comparison; `run` prints one object per run.
+    std::fputs(sim::to_json(rs, o.command != "run").c_str(), stdout);
     return;
   }
   if (o.format == "csv") {

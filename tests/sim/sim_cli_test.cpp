@@ -100,6 +100,20 @@ TEST(SchedsimCli, RtAppSlackColumns) {
   std::remove(path.c_str());
 }
 
+// compare and sweep print a JSON array even for one row; run prints the run's object.
+TEST(SchedsimCli, CompareAndSweepJsonIsAnArrayEvenForOneRow) {
+  const result c = run("compare --scenario games-renice/xnice0 --policies ref-rr --duration 200ms --format json --no-host-timing");
+  ASSERT_EQ(c.code, 0) << c.out;
+  EXPECT_EQ(c.out.front(), '[');
+  const result s = run("sweep --scenario games-renice/xnice0 --policy ref-rr --knob timeslice=2ms --duration 200ms "
+                       "--format json --no-host-timing");
+  ASSERT_EQ(s.code, 0) << s.out;
+  EXPECT_EQ(s.out.front(), '[');
+  const result r = run("run --scenario games-renice/xnice0 --policy ref-rr --duration 200ms --format json --no-host-timing");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.front(), '{');
+}
+
 TEST(SchedsimCli, JsonIsByteIdenticalAcrossRuns) {
   const std::string args = "compare --scenario games-renice --policies ref-rr,ref-rr:timeslice=2ms --duration 1s "
                            "--format json --no-host-timing";

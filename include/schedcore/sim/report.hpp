@@ -127,8 +127,8 @@ inline std::string to_json(const run_result& r, int ind = 0) {
 }
 
 /// Several runs as a JSON array (a single run prints as the bare object).
-inline std::string to_json(const std::vector<run_result>& rs) {
-  if (rs.size() == 1) return to_json(rs[0]) + "\n";
+inline std::string to_json(const std::vector<run_result>& rs, bool always_array = false) {
+  if (rs.size() == 1 && !always_array) return to_json(rs[0]) + "\n";
   std::string o = "[\n";
   for (std::size_t i = 0; i < rs.size(); ++i) o += to_json(rs[i], 2) + (i + 1 < rs.size() ? ",\n" : "\n");
   return o + "]\n";

@@ -457,6 +457,19 @@ TEST(RtPolicy, CompactConfigurationHas32LevelsAndNoThrottling) {
   EXPECT_FALSE(policy.throttled());
 }
 
+// A task never passed to setup() has rt_priority 0, which no setup accepts; its entity's prio
+// 0 is the most urgent level, so enqueuing it would put it above FIFO 99. Refused and reported.
+TEST(RtPolicy, ATaskNeverSetUpIsRefusedAndReported) {
+  rt_policy<task> policy;
+  task never;
+  schedcore_test::check_scope scope;
+  policy.enqueue(never, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(scope.take().size(), 1u);
+  EXPECT_EQ(policy.nr_runnable(), 0u);
+  EXPECT_EQ(policy.pick_next(sched_time{}), nullptr);
+  EXPECT_TRUE(policy.verify());
+}
+
 TEST(RtPolicy, DoubleEnqueueIsRefusedAndReported) {
   rt_policy<task> policy;
   task t = make(sched_kind::fifo, 10);

@@ -150,6 +150,9 @@ class rt_policy {
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     rt_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    // A task never set up (rt_priority 0, which setup refuses) would sit at prio 0, the most
+    // urgent level, above every FIFO 99 task: refused.
+    if (SCHEDCORE_MISUSE(e.rt_priority == 0)) return;
     if (queue_.empty()) restart_period_if_idle(now);
     const bool to_head = has(flags, enqueue_flags::restore) && e.saved &&
                          (e.prio > e.saved_prio || (e.prio == e.saved_prio && e.saved_first));

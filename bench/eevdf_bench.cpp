@@ -21,6 +21,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,7 +56,9 @@ struct eevdf_fixture {
   explicit eevdf_fixture(std::size_t count) : tasks(count), n(count) {
     for (auto& t : tasks) {
       const int nice = static_cast<int>(rng() % 11) - 5;
-      rq.setup(t, schedcore::sched_params{schedcore::sched_kind::normal, static_cast<std::int8_t>(nice), 0, 0, 0, 0});
+      if (rq.setup(t, schedcore::sched_params{schedcore::sched_kind::normal, static_cast<std::int8_t>(nice), 0, 0, 0, 0}) !=
+          schedcore::errc::ok)
+        std::abort();  // nice in [-5, 5] is always valid
       rq.enqueue(t, now, schedcore::enqueue_flags::wakeup);
       now += 1000;
     }

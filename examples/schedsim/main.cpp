@@ -454,14 +454,32 @@ int real_main(int argc, char** argv) {
   }
   sim::trace_writer trace;
   run_jobs(jobs, o, o.trace.empty() ? nullptr : &trace);
-  for (auto& j : jobs)
-    if (j.error) {
-      try {
-        std::rethrow_exception(j.error);
-      } catch (const sim::workload_error& e) {
-        throw input_error(e.positioned ? std::string(e.what()) : j.w->w.name + ": " + e.what());
+  // compare over a workload's default rows (no --policies) leaves out a policy that refuses one
+  // of its tasks (nicksched and SCHED_BATCH), with a note; asked for by name, it is an error.
+  const bool default_rows = o.command == "compare" && o.policies.empty();
+  std::vector<std::string> left_out;
+  {
+    std::vector<job> kept;
+    for (auto& j : jobs) {
+      if (j.error) {
+        try {
+          std::rethrow_exception(j.error);
+        } catch (const sim::policy_refusal& e) {
+          const std::string what = (e.positioned ? std::string(e.what()) : j.w->w.name + ": " + e.what()) +
+                                   " under " + j.spec.text;
+          if (!default_rows) throw input_error(what);
+          if (left_out.empty() || left_out.back() != what) left_out.push_back(what);
+          continue;
+        } catch (const sim::workload_error& e) {
+          throw input_error(e.positioned ? std::string(e.what()) : j.w->w.name + ": " + e.what());
+        }
       }
+      kept.push_back(std::move(j));
     }
+    if (kept.empty() && !left_out.empty()) throw input_error(left_out.front());
+    jobs.swap(kept);
+  }
+  for (const auto& why : left_out) std::fprintf(stderr, "schedsim: note: row left out: %s\n", why.c_str());
   if (!o.trace.empty() && !trace.write_file(o.trace)) throw sim::usage_error("--trace: cannot write '" + o.trace + "'");
   if (!trace_note.empty()) std::fprintf(stderr, "schedsim: note: %s\n", trace_note.c_str());
   emit(jobs, o, o.command != "run");

@@ -68,6 +68,31 @@ TEST(SchedsimCli, MachineParameterOutsideAPolicysRangeIsNamed) {
   EXPECT_EQ(run("run --scenario desktop-2007 --policy o1 --hz 10 --duration 100ms").code, 0);
 }
 
+// A policy that refuses a task's parameters (nicksched has no SCHED_BATCH) is the policy's
+// limit, not the file's: compare over the default rows leaves its row out with a note naming
+// the policy and the task; asked for by name (--policies, run --policy) it is an error (exit 3)
+// that names them too.
+TEST(SchedsimCli, APolicyThatRefusesATaskIsLeftOutOfTheDefaultRows) {
+  const std::string path = ::testing::TempDir() + "schedsim_batch.json";
+  {
+    std::ofstream f(path);
+    f << "{ \"global\": { \"duration\": 1 }, \"tasks\": { \"b\": { \"policy\": \"SCHED_BATCH\", \"loop\": -1, "
+         "\"run\": 1000, \"sleep\": 1000 }, \"h\": { \"loop\": -1, \"run\": 2000 } } }\n";
+  }
+  const result c = run("compare --rt-app " + path + " --duration 100ms --no-host-timing", " 2>&1");
+  ASSERT_EQ(c.code, 0) << c.out;
+  EXPECT_NE(c.out.find("note: row left out:"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("task 'b-0': the policy refused its scheduling parameters (batch"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("under nicksched"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("\neevdf "), std::string::npos) << "the other rows ran: " << c.out;
+  EXPECT_EQ(c.out.find("\nnicksched "), std::string::npos) << c.out;
+  const result named = run("compare --rt-app " + path + " --policies cfs,nicksched --duration 100ms --no-host-timing", " 2>&1");
+  EXPECT_EQ(named.code, 3) << named.out;
+  EXPECT_NE(named.out.find("under nicksched"), std::string::npos) << named.out;
+  EXPECT_EQ(run("run --rt-app " + path + " --policy nicksched --duration 100ms --no-host-timing").code, 3);
+  std::remove(path.c_str());
+}
+
 // rt-app's slack in the compare table and the run table: one task alone, 12 ms of work every
 // 10 ms for 4 periods (relative timer): 3 overruns of 2 ms each (sim_engine_test computes the
 // same by hand); a task without a timer leaves the columns out of the run table.

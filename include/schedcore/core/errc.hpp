@@ -10,7 +10,10 @@
 namespace schedcore {
 
 /// Result of a validating operation. `ok` is zero so `if (auto e = f(); e != errc::ok)` reads well.
-enum class errc : u8 {
+/// `[[nodiscard]]`: every function returning it warns when its result is dropped, since a refused
+/// setup (nice 25, a priority out of range) leaves the task as it was; write `(void)` to drop it
+/// on purpose.
+enum class [[nodiscard]] errc : u8 {
   ok = 0,            ///< done
   invalid_argument,  ///< a value outside its documented domain (nice 25, zero weight ...)
   out_of_range,      ///< a priority or index beyond the container's capacity

@@ -150,6 +150,13 @@ struct workload_error : std::runtime_error {
   bool positioned = false;
 };
 
+/// A workload error that is the policy's, not the file's: the policy under test refused a task's
+/// scheduling parameters (nicksched has no SCHED_BATCH, for one). Another policy may run the
+/// same file, so `compare` over its default rows leaves this policy's row out with a note.
+struct policy_refusal : workload_error {
+  using workload_error::workload_error;
+};
+
 /// Most tasks one run creates (instances and forks together): a fork loop stops here with a
 /// workload error rather than exhausting memory (each task costs about 1.5 KB).
 inline constexpr std::size_t max_tasks_per_run = 200000;
@@ -988,8 +995,16 @@ class engine {
       why = std::string("the deadline class refused its runtime/deadline/period (") + to_string(e) +
             "; it needs runtime >= 1024 ns, runtime <= deadline <= period, period in [100 us, 4.19 s])";
     else
-      why = std::string("the policy refused its scheduling parameters (") + to_string(e) + ")";
-    fail_at(w_.tasks[static_cast<std::size_t>(t.spec)], "task '" + name_of(t) + "': " + why);
+      why = std::string("the policy refused its scheduling parameters (") + detail_sim::kind_name(t.params.kind) +
+            (t.params.kind == sched_kind::fifo || t.params.kind == sched_kind::rr
+                 ? ", rt_priority " + std::to_string(t.params.rt_priority)
+                 : ", nice " + std::to_string(t.params.nice)) +
+            ": " + to_string(e) + ")";
+    const task_spec& ts = w_.tasks[static_cast<std::size_t>(t.spec)];
+    const std::string msg = "task '" + name_of(t) + "': " + why;
+    if (t.params.kind == sched_kind::deadline) fail_at(ts, msg);
+    if (ts.origin.empty()) throw policy_refusal(msg);
+    throw policy_refusal(ts.origin + ": " + msg, true);
   }
 
   /// A workload error about a task only a run can find, led by the task's origin in its file.

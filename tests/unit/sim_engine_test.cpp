@@ -1452,4 +1452,25 @@ TEST(SimEngine, SamplesKeptForPercentilesAreBoundedPerRun) {
   EXPECT_GE(max_samples_per_run, std::uint64_t{1} << 25) << "room for every built-in scenario";
 }
 
+// A traced run keeps its trace in memory until it succeeds; its size is bounded per run
+// (run_config::max_trace_bytes, by default max_trace_bytes_per_run), past which the run is
+// refused rather than exhausting memory.
+TEST(SimEngine, TraceTextIsBoundedPerRun) {
+  workload w;
+  w.name = "two-hogs";
+  w.duration = sec(1);
+  for (const char* name : {"h0", "h1"}) w.tasks.push_back(finite(name, {ev::run(sec(10))}));
+  run_config c = exact_cfg();
+  trace_writer whole;
+  c.trace = &whole;
+  (void)ref_entry().run(w, c, {});
+  ASSERT_GT(whole.size(), 2000u);
+  trace_writer cut;
+  c.trace = &cut;
+  c.max_trace_bytes = 2000;
+  EXPECT_THROW((void)ref_entry().run(w, c, {}), workload_error);
+  EXPECT_LE(cut.size(), 2000u + 512u) << "stopped within an event of the bound";
+  EXPECT_GE(max_trace_bytes_per_run, std::size_t{1} << 30);
+}
+
 }  // namespace

@@ -128,6 +128,10 @@ struct machine_model {
 /// for a long duration stops here with a workload error rather than exhausting memory.
 inline constexpr std::uint64_t max_samples_per_run = std::uint64_t{1} << 25;
 
+/// Trace text one run may write (`--trace`), bytes: the trace is kept in memory until the run
+/// succeeds (never a half-written file), so a long traced run stops here with a workload error.
+inline constexpr std::size_t max_trace_bytes_per_run = std::size_t{1} << 30;
+
 /// How to run a workload.
 struct run_config {
   int cpus = 0;                   ///< 0 = the workload's default
@@ -140,6 +144,7 @@ struct run_config {
   bool keep_samples = false;      ///< copy raw latency samples and frame times into the result (plots)
   std::int64_t warmup_ns = 0;     ///< statistics cover [warmup, end) (see the file notes); 0 = all
   std::uint64_t max_samples = max_samples_per_run;  ///< samples kept before the run is refused
+  std::size_t max_trace_bytes = max_trace_bytes_per_run;  ///< trace text before the run is refused
 };
 
 /// Thrown for a workload the engine cannot run (unknown names, bad durations): a bad input file.
@@ -411,6 +416,9 @@ class engine {
       ++events_;
       handle(e);
       flush_resched();
+      if (cfg_.trace != nullptr && SCHEDCORE_UNLIKELY(cfg_.trace->size() > cfg_.max_trace_bytes))
+        throw workload_error("the trace exceeds " + std::to_string(cfg_.max_trace_bytes) + " bytes by simulated time " +
+                             std::to_string(now_ / 1000000) + " ms: trace a shorter run (--duration)");
     }
     end_ = now_;
     if (end_ > duration_) end_ = duration_;

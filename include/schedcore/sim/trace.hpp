@@ -29,6 +29,9 @@ class trace_writer {
  public:
   trace_writer() { text_ = "# tracer: nop\n#\n#           TASK-PID     CPU#  ||||   TIMESTAMP  FUNCTION\n#              | |         |   ||||      |         |\n"; }
 
+  /// Bytes of trace text so far (the simulator bounds it: run_config::max_trace_bytes).
+  std::size_t size() const noexcept { return text_.size(); }
+
   /// A `sched_switch` on `cpu` at `ns`.
   void sched_switch(std::int64_t ns, int cpu, const std::string& prev_comm, int prev_pid, int prev_prio,
                     const std::string& prev_state, const std::string& next_comm, int next_pid, int next_prio) {

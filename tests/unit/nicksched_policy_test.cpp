@@ -267,10 +267,38 @@ TEST(NickschedPolicy, HoggishChildChargesItsParentAtExitSection4) {
   parent.total_time = u64{800000000} << 10;
   m.policy.task_new(child, &parent, m.now);
   child.sleep_time = 0;  // a pure CPU hog
+  // The patch's sched_exit: add_task_time(parent, MAX_SLEEP * (parent's sleep_avg - child's)
+  // / SLEEP_FACTOR / 2, STIME_RUN), MAX_SLEEP = HZ jiffies. The parent lost 1/4 of its
+  // sleep_time at the fork: sleep_avg 1024 * 300 / 800 = 384; the child's is 0. At HZ 1000:
+  // 1000 * 384 / 2048 = 187 jiffies of run (the child's own remembered run time, 0.5 s, would
+  // have been clamped to 250 ms).
+  ASSERT_EQ(policy_type::sleep_avg(parent), 384u);
+  task expected = parent;
+  policy_type::add_time(expected, msec(187), policy_type::time_kind::run);
+  m.policy.task_dead(child, m.now);
+  EXPECT_EQ(parent.sleep_time, expected.sleep_time);
+  EXPECT_EQ(parent.total_time, expected.total_time);
+  // r = 1 s - 187 ms: sleep 300 ms * 0.813 = 243.9 ms; total 800 * 0.813 + 187 = 837.4 ms.
+  EXPECT_NEAR(static_cast<double>(parent.sleep_time >> 10), 243.9e6, 0.1e6);
+  EXPECT_NEAR(static_cast<double>(parent.total_time >> 10), 837.4e6, 0.1e6);
+  EXPECT_TRUE(m.policy.verify());
+}
+
+// sched_exit charges the parent on whatever CPU it is: a parent last queued on another run
+// queue gets its first slice back and the hog penalty too.
+TEST(NickschedPolicy, ExitReachesAParentOnAnotherCpu) {
+  manual m, other;
+  task parent = make(0), child;
+  other.policy.enqueue(parent, other.now, enqueue_flags::initial);
+  other.schedule();
+  parent.sleep_time = u64{400000000} << 10;
+  parent.total_time = u64{800000000} << 10;
+  m.policy.task_new(child, &parent, m.now);
+  child.sleep_time = 0;
   const u64 parent_sleep = parent.sleep_time;
   m.policy.task_dead(child, m.now);
   EXPECT_LT(parent.sleep_time, parent_sleep);
-  EXPECT_TRUE(m.policy.verify());
+  EXPECT_TRUE(other.policy.verify());
 }
 
 TEST(NickschedPolicy, FloorAtMinHistoryKeepsSleepAvgSection4) {

@@ -45,9 +45,9 @@
 ///   wake_up_forked_process) and the parent loses 1/4 of its sleep_time; the child is queued at
 ///   the tail of the active array. `task_dead` gives an unused first slice back to the parent
 ///   (`used_slice` lowered, not below 0) and, if the child slept less than the parent (a
-///   hoggish child), charges the parent the child's remembered run time (`(total - sleep)
-///   / 1024`, clamped like any run) as run history. [R] The amounts on exit and the child's
-///   rounding are this model's choices; the reference names the rules only.
+///   hoggish child), charges the parent MAX_SLEEP · (parent's sleep_avg − child's) / 1024 / 2
+///   of run history, in whole jiffies and clamped like any run (the patch's sched_exit), on
+///   whichever CPU the parent is. The child's rounding at fork is this model's choice [R].
 /// - `yield` moves the task to the expired array keeping its `used_slice`, as the mainline of
 ///   the era (the patch text for yield is not in the reference) [R].
 /// - A task that never ran and was not forked through `task_new` starts with MIN_HISTORY of
@@ -337,14 +337,20 @@ class nicksched_policy {
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
     nicksched_entity* const p = e.parent;
     e.parent = nullptr;
-    if (p == nullptr || p->rq != this) return;
+    if (p == nullptr) return;
+    // The parent's fields only (no queue of another CPU is touched), as sched_exit does for a
+    // parent on any CPU; the slice is the child's on its own run queue (task_timeslice(p, rq)).
     if (e.first_time_slice) {
       s32 unused = static_cast<s32>(timeslice_jiffies(e.prio)) - e.used_slice;
       if (unused < 0) unused = 0;
       p->used_slice = p->used_slice > unused ? p->used_slice - unused : 0;
     }
-    if (sleep_avg_of(e) < sleep_avg_of(*p))
-      add_task_time(*p, static_cast<duration_ns>((e.total_time - e.sleep_time) >> 10), time_kind::run);
+    const u32 child_avg = sleep_avg_of(e), parent_avg = sleep_avg_of(*p);
+    if (child_avg < parent_avg) {
+      // MAX_SLEEP (HZ jiffies) · Δsleep_avg / SLEEP_FACTOR / 2, truncated to whole jiffies.
+      const u64 jiffies = static_cast<u64>(knobs_.hz) * (parent_avg - child_avg) / 2048u;
+      add_task_time(*p, static_cast<duration_ns>(jiffies) * (sec(1) / knobs_.hz), time_kind::run);
+    }
   }
 
   /// Forgets `child`'s parent link (call when the parent's entity goes away first).

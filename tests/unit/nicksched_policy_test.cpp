@@ -255,18 +255,23 @@ TEST(NickschedPolicy, ForkSplitsRemainingSliceAndHistorySection4) {
   EXPECT_TRUE(m.policy.verify());
 }
 
-TEST(NickschedPolicy, HoggishChildChargesItsParentAtExitSection4) {
-  // §4 exit: a child that slept less than its parent charges the parent run history, so the
-  // parent's sleep_time decays (the exit penalty path of the fork test above, with a child
-  // made hoggish by hand).
-  manual m;
-  task parent = make(0), child;
-  m.policy.enqueue(parent, m.now, enqueue_flags::initial);
-  m.schedule();
+// The parent, running on `parent_rq` with 400 of 800 ms of history asleep, forks `child` on
+// `fork_on`; the child is made a pure CPU hog by hand.
+void fork_hoggish_child(manual& parent_rq, manual& fork_on, task& parent, task& child) {
+  parent_rq.policy.enqueue(parent, parent_rq.now, enqueue_flags::initial);
+  parent_rq.schedule();
   parent.sleep_time = u64{400000000} << 10;
   parent.total_time = u64{800000000} << 10;
-  m.policy.task_new(child, &parent, m.now);
-  child.sleep_time = 0;  // a pure CPU hog
+  fork_on.policy.task_new(child, &parent, fork_on.now);
+  child.sleep_time = 0;
+}
+
+TEST(NickschedPolicy, HoggishChildChargesItsParentAtExitSection4) {
+  // §4 exit: a child that slept less than its parent charges the parent run history, so the
+  // parent's sleep_time decays (the exit penalty path of the fork test above).
+  manual m;
+  task parent = make(0), child;
+  fork_hoggish_child(m, m, parent, child);
   // The patch's sched_exit: add_task_time(parent, MAX_SLEEP * (parent's sleep_avg - child's)
   // / SLEEP_FACTOR / 2, STIME_RUN), MAX_SLEEP = HZ jiffies. The parent lost 1/4 of its
   // sleep_time at the fork: sleep_avg 1024 * 300 / 800 = 384; the child's is 0. At HZ 1000:
@@ -285,19 +290,17 @@ TEST(NickschedPolicy, HoggishChildChargesItsParentAtExitSection4) {
 }
 
 // sched_exit charges the parent on whatever CPU it is: a parent last queued on another run
-// queue gets its first slice back and the hog penalty too.
+// queue gets its first slice back and the hog penalty too (the same 187 jiffies as above).
 TEST(NickschedPolicy, ExitReachesAParentOnAnotherCpu) {
   manual m, other;
   task parent = make(0), child;
-  other.policy.enqueue(parent, other.now, enqueue_flags::initial);
-  other.schedule();
-  parent.sleep_time = u64{400000000} << 10;
-  parent.total_time = u64{800000000} << 10;
-  m.policy.task_new(child, &parent, m.now);
-  child.sleep_time = 0;
-  const u64 parent_sleep = parent.sleep_time;
+  fork_hoggish_child(other, m, parent, child);
+  const auto used = parent.used_slice;
+  task expected = parent;
+  policy_type::add_time(expected, msec(187), policy_type::time_kind::run);
   m.policy.task_dead(child, m.now);
-  EXPECT_LT(parent.sleep_time, parent_sleep);
+  EXPECT_LT(parent.used_slice, used) << "the child's unused first slice came back";
+  EXPECT_EQ(parent.sleep_time, expected.sleep_time);
   EXPECT_TRUE(other.policy.verify());
 }
 

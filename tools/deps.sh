@@ -24,7 +24,8 @@ schedcore_install_deps() {
 
 # Everything the host build, the unit tests and the benchmarks need.
 SCHEDCORE_HOST_PACKAGES=(g++ clang cmake ninja-build libgtest-dev libbenchmark-dev libboost-dev
-                         valgrind doxygen g++-multilib libclang-rt-14-dev)
+                         valgrind doxygen g++-multilib libclang-rt-14-dev
+                         qemu-user)  # runs the -m32 tests where the kernel has no IA32 emulation
 # The freestanding cross-target proofs and the qemu ports.
 SCHEDCORE_CROSS_PACKAGES=(gcc-arm-none-eabi binutils-arm-none-eabi gcc-riscv64-unknown-elf
                           qemu-system-arm qemu-system-misc)

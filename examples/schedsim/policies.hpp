@@ -22,10 +22,11 @@ void schedsim_register_eevdf(schedcore::sim::registry& reg);
 void schedsim_register_ref_rr_rt(schedcore::sim::registry& reg);
 void schedsim_register_fifo(schedcore::sim::registry& reg);  // policy_posix.cpp
 void schedsim_register_rr(schedcore::sim::registry& reg);    // policy_posix.cpp
+void schedsim_register_stride(schedcore::sim::registry& reg);  // examples/custom-policy
 
 /// Policies that run only when named (--policy/--policies): never in compare's, plot's or
 /// report's default list (fifo and rr make every task real-time: a what-if, not a scheduler of
-/// the era), so the default outputs do not change with them.
-inline bool schedsim_named_only(const std::string& name) { return name == "fifo" || name == "rr"; }
+/// the era; stride is the custom-policy example), so the default outputs do not change with them.
+inline bool schedsim_named_only(const std::string& name) { return name == "fifo" || name == "rr" || name == "stride"; }
 
 #endif

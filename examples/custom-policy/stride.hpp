@@ -14,13 +14,13 @@
 /// - Allocation is in quanta (knob `quantum`): `tick` asks for a reschedule once the running
 ///   client has had a whole quantum since it was picked; a wakeup never preempts (the paper
 ///   allocates whole quanta; a woken client waits at most one quantum).
-/// - Dynamic participation (§3.3 of TM-528): `global_pass` advances by the global stride
+/// - Dynamic participation (the paper's client join and leave): `global_pass` advances by the global stride
 ///   (1024 / total tickets of the queued clients, per ns used). A client leaving (sleep,
 ///   migration, parameter change) keeps `remain = pass - global_pass`; joining, its pass is
 ///   `global_pass + remain`. A new client starts with remain = one quantum of its own stride,
 ///   as if it had just received a quantum. So a sleeper neither loses the service it was owed
 ///   nor banks service while away.
-/// - Ticket changes (§3.4): `remain` scales by old tickets / new tickets, so the client keeps
+/// - Ticket changes (the paper's client modify): `remain` scales by old tickets / new tickets, so the client keeps
 ///   its place in units of its own quanta.
 /// - Tickets: `setup` maps nice to the kernel's fair weights (1024 at nice 0, ~1.25x a level;
 ///   SCHED_IDLE 3), so nice means the same share as under CFS or EEVDF; `set_tickets` sets any

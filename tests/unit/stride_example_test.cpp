@@ -2,12 +2,12 @@
 // their own policy: against the paper's guarantees, not against its own code.
 //
 // Oracles (C. A. Waldspurger and W. E. Weihl, "Stride Scheduling", MIT/LCS/TM-528, 1995):
-// - §4 / Fig. 1: tickets 3:2:1 allocate 3, 2 and 1 of every 6 quanta.
-// - §5.1: the relative throughput error of any pair of clients is at most one quantum, at
-//   every point of the schedule: |a_i - (a_i + a_j) t_i / (t_i + t_j)| <= 1, a = quanta received.
-// - §3.3: a client that leaves keeps remain = pass - global_pass and rejoins at
-//   global_pass + remain; a new client starts one stride (one quantum) after global_pass.
-// - §3.4: a ticket change scales remain by old/new tickets.
+// - Tickets 3:2:1 allocate 3, 2 and 1 of every 6 quanta, in every period of 6.
+// - The relative throughput error of any pair of clients is at most one quantum, at every
+//   point of the schedule: |a_i - (a_i + a_j) t_i / (t_i + t_j)| <= 1, a = quanta received.
+// - Dynamic participation: a client that leaves keeps remain = pass - global_pass and rejoins
+//   at global_pass + remain; a new client starts one stride (one quantum) after global_pass.
+// - Ticket modification: a ticket change scales remain by old/new tickets.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -54,7 +54,7 @@ struct quantum_driver {
   }
 };
 
-// Pairwise relative error of the allocation so far, in quanta (the paper's §5.1 measure).
+// Pairwise relative error of the allocation so far, in quanta (the paper's measure).
 double worst_pair_error(const std::vector<long>& got, const std::vector<double>& tickets) {
   double worst = 0;
   for (std::size_t i = 0; i < got.size(); ++i)
@@ -105,7 +105,7 @@ TEST(StrideExample, NiceZeroAgainstNiceFiveStaysWithinOneQuantumAtEveryStep) {
   EXPECT_NEAR(static_cast<double>(got[0]) / 4000.0, 1024.0 / 1359.0, 1.0 / 4000.0);
 }
 
-// §5.1 over random ticket sets: eight clients, tickets 1..1000, 6000 quanta each set.
+// The pairwise bound over random ticket sets: eight clients, tickets 1..1000, 6000 quanta each set.
 TEST(StrideExample, AnyPairStaysWithinOneQuantumForRandomTicketSets) {
   std::uint64_t s = 0x9e3779b97f4a7c15ull;
   auto rnd = [&s] {

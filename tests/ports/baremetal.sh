@@ -4,7 +4,8 @@
 #
 #   baremetal.sh TARGET CONFIG SOURCE_ROOT WORK_DIR EXPECTED_FILE
 #     TARGET: cm3 (qemu-system-arm -M mps2-an385, semihosting) | rv32 | rv64 (qemu virt, UART)
-#     CONFIG: fixed (schedcore rt_policy: SCHED_FIFO/RR) | fair (schedcore cfs_policy)
+#     CONFIG: fixed (schedcore rt_policy: SCHED_FIFO/RR) | fair (schedcore eevdf_policy) |
+#             stride (examples/custom-policy's stride_policy, a policy written outside the library)
 #
 # Everything is built -Os -DNDEBUG (a release firmware: schedcore's cheap asserts compiled out,
 # its misuse checks still refuse bad calls). The scheduler object is also built once more with
@@ -27,6 +28,7 @@ common=(-std=c++17 -Os -DNDEBUG -ffreestanding -fno-exceptions -fno-rtti -fno-th
 case "$config" in
   fixed) common+=(-DPORT_SCHED_FAIR=0) ;;
   fair) common+=(-DPORT_SCHED_FAIR=1) ;;
+  stride) common+=(-DPORT_SCHED_FAIR=2) ;;
   *) echo "unknown config $config"; exit 2 ;;
 esac
 case "$target" in

@@ -117,7 +117,10 @@ struct line_buf {
 
 /// The scheduling parameters of a task as the policy holds them (after setup).
 void describe(const task& tk, line_buf& d) noexcept {
-#if PORT_SCHED_FAIR
+#if PORT_SCHED_FAIR == 2
+  d.str("tickets ");
+  d.dec(tk.tickets.weight);
+#elif PORT_SCHED_FAIR
   d.str("nice ");
   if (tk.nice < 0) d.put('-');
   d.dec(static_cast<u32>(tk.nice < 0 ? -tk.nice : tk.nice));

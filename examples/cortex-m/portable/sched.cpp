@@ -6,7 +6,11 @@
 namespace port {
 
 bool run_queue::init() noexcept {
-#if PORT_SCHED_FAIR
+#if PORT_SCHED_FAIR == 2
+  policy_type::knobs k{};
+  k.quantum = stride_quantum;
+  return policy_.configure(k) == errc::ok;
+#elif PORT_SCHED_FAIR
   policy_type::knobs k{};
   k.base_slice = fair_base_slice;
   k.hz = 1000;  // the ports tick at 1 kHz (the lag clamp is at least one tick)
@@ -51,6 +55,10 @@ errc run_queue::change(sched_entity& se, const sched_params& p, bool running, sc
   return e;
 }
 
-void run_queue::yield(sched_entity& curr, sched_time now) noexcept { policy_.yield(curr, now); }
+// Through policy_traits: a policy without a yield hook gets the contract's default (nothing;
+// the next pick may choose curr again).
+void run_queue::yield(sched_entity& curr, sched_time now) noexcept {
+  schedcore::policy_traits<policy_type>::yield(policy_, curr, now);
+}
 
 }  // namespace port

@@ -4,7 +4,10 @@
 // What it does: `PORT_SCHED_FAIR=0` (default) uses schedcore's `rt_policy` (SCHED_FIFO /
 // SCHED_RR over `prio_array<.., 100>`, policy/rt.hpp) with a 3 ms RR slice and RT throttling
 // disabled; `PORT_SCHED_FAIR=1` uses schedcore's `eevdf_policy` (EEVDF, the fair class of
-// Linux 6.6+, policy/eevdf.hpp) with a 2.5 ms base slice and HZ=1000.
+// Linux 6.6+, policy/eevdf.hpp) with a 2.5 ms base slice and HZ=1000; `PORT_SCHED_FAIR=2` uses
+// a policy written outside the library, the custom-policy example's `stride_policy`
+// (examples/custom-policy/stride.hpp: stride scheduling, tickets = nice weight) with a 3 ms
+// quantum. Swapping the policy is this file and sched.cpp's `init()`: the kernel is unchanged.
 // `run_queue` forwards to the policy hooks one to one; its members are defined in sched.cpp so
 // that the policy is instantiated in exactly one object whose size the ports measure
 // (`arm-none-eabi-size sched.o`).
@@ -32,7 +35,10 @@
 #define PORT_SCHED_FAIR 0
 #endif
 
-#if PORT_SCHED_FAIR
+#include "schedcore/policy/policy.hpp"
+#if PORT_SCHED_FAIR == 2
+#include "../../custom-policy/stride.hpp"
+#elif PORT_SCHED_FAIR
 #include "schedcore/policy/eevdf.hpp"
 #else
 #include "schedcore/policy/rt.hpp"
@@ -53,7 +59,16 @@ using schedcore::u64;
 using schedcore::u8;
 using schedcore::usize;
 
-#if PORT_SCHED_FAIR
+#if PORT_SCHED_FAIR == 2
+/// What the policy keeps per task; a kernel derives its task control block from it.
+struct sched_entity : stride_example::stride_entity {};
+/// The policy: stride scheduling, written outside the library (examples/custom-policy).
+using policy_type = stride_example::stride_policy<sched_entity>;
+/// The name the demo prints.
+inline constexpr const char* policy_name = "stride (custom-policy example, tickets = nice weight)";
+/// Quantum: 3 ticks of 1 ms, as the fixed configuration's RR slice.
+inline constexpr duration_ns stride_quantum = schedcore::msec(3);
+#elif PORT_SCHED_FAIR
 /// What the policy keeps per task; a kernel derives its task control block from it.
 struct sched_entity : schedcore::eevdf_entity {};
 /// The policy: schedcore's EEVDF (policy/eevdf.hpp, the fair class of Linux 6.6+).
@@ -122,9 +137,12 @@ class run_queue {
 inline bool is_runnable(const sched_entity& se) noexcept { return se.on_rq; }
 
 /// A number that summarises a task's policy state (the self-test folds it into its checksum):
-/// the remaining RR slice under fixed priority, the virtual runtime under the fair policy.
+/// the remaining RR slice under fixed priority, the virtual runtime under the fair policy, the
+/// pass under stride.
 inline u64 digest(const sched_entity& se) noexcept {
-#if PORT_SCHED_FAIR
+#if PORT_SCHED_FAIR == 2
+  return se.pass.ns();
+#elif PORT_SCHED_FAIR
   return se.vruntime.ns();
 #else
   return static_cast<u64>(se.slice_left);
@@ -132,7 +150,7 @@ inline u64 digest(const sched_entity& se) noexcept {
 }
 
 /// The scheduling parameters of a task that this configuration uses: `rt_kind` (fifo or rr)
-/// and `rt_priority` (1..99) under fixed priority, `nice` under the fair policy.
+/// and `rt_priority` (1..99) under fixed priority, `nice` under the fair policies.
 constexpr sched_params task_params(sched_kind rt_kind, u8 rt_priority, s8 nice) noexcept {
 #if PORT_SCHED_FAIR
   (void)rt_kind;

@@ -17,6 +17,9 @@
 //       cfs         modern CFS, nice 0, dt 1 + U[0, 4 ms)
 //       eevdf       EEVDF, nice 0, dt 1 + U[0, 4 ms)
 //       bfs         BFS, nice 0, rr_interval 6 ms, dt 6 ms + U[0, 4 ms) (every run expires)
+//       stride      the custom-policy example (examples/custom-policy/stride.hpp), a policy
+//                   written outside the library, nice 0, dt 1 + U[0, 4 ms): what your own
+//                   class costs, measured beside the built-in ones
 //       edf         SCHED_DEADLINE hogs with tiny admitted bandwidth (runtime 100 us,
 //                   period = deadline = N * 200 us: total 50 %): each run uses the whole
 //                   budget, the tick throttles it (ready-tree erase, timer-tree insert), due
@@ -53,6 +56,7 @@
 #include "schedcore/policy/o1.hpp"
 #include "schedcore/policy/rt.hpp"
 #include "schedcore/policy/sd.hpp"
+#include "../examples/custom-policy/stride.hpp"
 
 namespace {
 
@@ -182,6 +186,9 @@ constexpr char kEevdf[] = "eevdf";
 using cfs2007_spec = fair_spec<sc::cfs2007_entity, sc::cfs2007_policy, sc::base_entity<sc::cfs2007_entity>, kCfs2007>;
 using cfs_spec = fair_spec<sc::cfs_entity, sc::cfs_policy, sc::base_entity<sc::cfs_entity>, kCfs>;
 using eevdf_spec = fair_spec<sc::eevdf_entity, sc::eevdf_policy, sc::base_entity<sc::eevdf_entity>, kEevdf>;
+constexpr char kStride[] = "stride";
+using stride_spec = fair_spec<stride_example::stride_entity, stride_example::stride_policy,
+                              sc::base_entity<stride_example::stride_entity>, kStride>;
 
 struct bfs_spec {
   using task_type = task<sc::bfs_entity>;
@@ -357,6 +364,7 @@ int main(int argc, char** argv) {
     register_policy<cfs_spec>(n);
     register_policy<eevdf_spec>(n);
     register_policy<bfs_spec>(n);
+    register_policy<stride_spec>(n);
     benchmark::RegisterBenchmark(("BM_cycle/edf/" + std::to_string(n)).c_str(),
                                  [n](benchmark::State& s) { bm_cycle<edf_fixture>(s, n, false); });
   }

@@ -84,12 +84,7 @@ struct cfs2007_traits : fair_traits<cfs2007_entity, cfs2007_policy> {
   static errc place_virtual_clock(policy_type& p, vtime v) { return p.reset_fair_clock(v); }
 };
 // The custom-policy example, written against the public contract only (outside the library).
-struct stride_traits {
-  struct task : stride_example::stride_entity {};
-  using policy_type = stride_example::stride_policy<task>;
-  using task_type = task;
-  static sched_params normal(int nice) { return normal_nice(nice); }
-};
+struct stride_traits : fair_traits<stride_example::stride_entity, stride_example::stride_policy> {};
 struct edf_traits {
   struct task : edf_entity {};
   using policy_type = edf_policy<task>;

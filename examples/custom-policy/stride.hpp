@@ -26,7 +26,7 @@
 ///   SCHED_IDLE 3), so nice means the same share as under CFS or EEVDF; `set_tickets` sets any
 ///   count in [1, 100000] directly (the paper's ticket currencies are left out).
 ///
-/// Guarantee tested (tests/examples/stride_test.cpp): with whole quanta, the relative
+/// Guarantee tested (tests/unit/stride_example_test.cpp): with whole quanta, the relative
 /// throughput error between any two clients never exceeds one quantum.
 ///
 /// Complexity: pick_next O(1) (cached leftmost); enqueue, dequeue, set_next, put_prev
@@ -34,7 +34,8 @@
 /// client's tickets or the queue's total change (fair_inv_weight).
 ///
 /// Freestanding like the library: schedcore headers only, no standard header, no exceptions,
-/// allocation or floating point (tests/examples compiles it with -ffreestanding -nostdinc++).
+/// allocation or floating point (ctest header/example-custom-policy-stride compiles it with
+/// -ffreestanding -nostdinc++; tests/unit/policy_contract_test.cpp runs it through the contract).
 #ifndef SCHEDCORE_EXAMPLE_STRIDE_HPP
 #define SCHEDCORE_EXAMPLE_STRIDE_HPP
 

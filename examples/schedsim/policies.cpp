@@ -17,5 +17,6 @@ void schedsim_register_policies(schedcore::sim::registry& reg) {
   schedsim_register_cfs2007(reg);
   schedsim_register_fifo(reg);  // named only: not in compare's default list (main.cpp)
   schedsim_register_rr(reg);
-  schedsim_register_stride(reg);  // named only: the custom-policy example
+  schedsim_register_stride(reg);  // named only: the custom-policy examples
+  schedsim_register_mlfq(reg);
 }

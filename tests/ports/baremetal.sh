@@ -5,7 +5,8 @@
 #   baremetal.sh TARGET CONFIG SOURCE_ROOT WORK_DIR EXPECTED_FILE
 #     TARGET: cm3 (qemu-system-arm -M mps2-an385, semihosting) | rv32 | rv64 (qemu virt, UART)
 #     CONFIG: fixed (schedcore rt_policy: SCHED_FIFO/RR) | fair (schedcore eevdf_policy) |
-#             stride (examples/custom-policy's stride_policy, a policy written outside the library)
+#             stride (examples/custom-policy's stride_policy, a policy written outside the library) |
+#             mlfq (examples/custom-policy's mlfq_policy, the second one)
 #
 # Everything is built -Os -DNDEBUG (a release firmware: schedcore's cheap asserts compiled out,
 # its misuse checks still refuse bad calls). The scheduler object is also built once more with
@@ -29,6 +30,7 @@ case "$config" in
   fixed) common+=(-DPORT_SCHED_FAIR=0) ;;
   fair) common+=(-DPORT_SCHED_FAIR=1) ;;
   stride) common+=(-DPORT_SCHED_FAIR=2) ;;
+  mlfq) common+=(-DPORT_SCHED_FAIR=3) ;;
   *) echo "unknown config $config"; exit 2 ;;
 esac
 case "$target" in

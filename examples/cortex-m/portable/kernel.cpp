@@ -117,7 +117,10 @@ struct line_buf {
 
 /// The scheduling parameters of a task as the policy holds them (after setup).
 void describe(const task& tk, line_buf& d) noexcept {
-#if PORT_SCHED_FAIR == 2
+#if PORT_SCHED_FAIR == 3
+  d.str("level ");
+  d.dec(tk.level);
+#elif PORT_SCHED_FAIR == 2
   d.str("tickets ");
   d.dec(tk.tickets.weight);
 #elif PORT_SCHED_FAIR

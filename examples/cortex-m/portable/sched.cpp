@@ -6,7 +6,11 @@
 namespace port {
 
 bool run_queue::init() noexcept {
-#if PORT_SCHED_FAIR == 2
+#if PORT_SCHED_FAIR == 3
+  policy_type::knobs k{};
+  k.quantum = mlfq_quantum;
+  return policy_.configure(k) == errc::ok;
+#elif PORT_SCHED_FAIR == 2
   policy_type::knobs k{};
   k.quantum = stride_quantum;
   return policy_.configure(k) == errc::ok;

@@ -36,7 +36,9 @@
 #endif
 
 #include "schedcore/policy/policy.hpp"
-#if PORT_SCHED_FAIR == 2
+#if PORT_SCHED_FAIR == 3
+#include "../../custom-policy/mlfq.hpp"
+#elif PORT_SCHED_FAIR == 2
 #include "../../custom-policy/stride.hpp"
 #elif PORT_SCHED_FAIR
 #include "schedcore/policy/eevdf.hpp"
@@ -59,7 +61,16 @@ using schedcore::u64;
 using schedcore::u8;
 using schedcore::usize;
 
-#if PORT_SCHED_FAIR == 2
+#if PORT_SCHED_FAIR == 3
+/// What the policy keeps per task; a kernel derives its task control block from it.
+struct sched_entity : mlfq_example::mlfq_entity {};
+/// The policy: a multi-level feedback queue, written outside the library (examples/custom-policy).
+using policy_type = mlfq_example::mlfq_policy<sched_entity>;
+/// The name the demo prints.
+inline constexpr const char* policy_name = "mlfq (custom-policy example, 4 levels, nice ignored)";
+/// Top-level quantum: 3 ticks of 1 ms, as the fixed configuration's RR slice.
+inline constexpr duration_ns mlfq_quantum = schedcore::msec(3);
+#elif PORT_SCHED_FAIR == 2
 /// What the policy keeps per task; a kernel derives its task control block from it.
 struct sched_entity : stride_example::stride_entity {};
 /// The policy: stride scheduling, written outside the library (examples/custom-policy).
@@ -140,7 +151,9 @@ inline bool is_runnable(const sched_entity& se) noexcept { return se.on_rq; }
 /// the remaining RR slice under fixed priority, the virtual runtime under the fair policy, the
 /// pass under stride.
 inline u64 digest(const sched_entity& se) noexcept {
-#if PORT_SCHED_FAIR == 2
+#if PORT_SCHED_FAIR == 3
+  return static_cast<u64>(se.level) << 32 | static_cast<u32>(se.allot_used);
+#elif PORT_SCHED_FAIR == 2
   return se.pass.ns();
 #elif PORT_SCHED_FAIR
   return se.vruntime.ns();

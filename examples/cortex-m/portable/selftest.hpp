@@ -22,7 +22,10 @@ struct selftest_result {
 
 /// The text every target prints before the checksum (the tests grep for it).
 inline constexpr const char* selftest_line_prefix =
-    PORT_SCHED_FAIR == 2 ? "selftest stride: sum=" : PORT_SCHED_FAIR ? "selftest fair: sum=" : "selftest fixed: sum=";
+    PORT_SCHED_FAIR == 3   ? "selftest mlfq: sum="
+    : PORT_SCHED_FAIR == 2 ? "selftest stride: sum="
+    : PORT_SCHED_FAIR      ? "selftest fair: sum="
+                           : "selftest fixed: sum=";
 
 /// Runs the self-test on `q`, which must be fresh (constant-initialised, never used): the
 /// caller provides it because the fixed configuration's 100 list heads (800 bytes on 32-bit

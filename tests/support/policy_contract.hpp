@@ -28,6 +28,11 @@
 //   static sched_params deadline(int level);       // level 0..39: admissible for 16 tasks at once
 //   static void configure(policy_type&);           // knobs before the first task
 //   static errc place_virtual_clock(policy_type&, vtime);  // a placeable virtual clock (wrap check)
+//   static constexpr bool can_throttle = true;     // the class may idle with runnable tasks until
+//                                                  // a class timer fires (RT bandwidth, CBS);
+//                                                  // without it, pick_next returning nullptr
+//                                                  // while a task is runnable always fails, even
+//                                                  // when a class timer is armed
 //
 // Every check is also a plain function returning ::testing::AssertionResult (check_*<Traits>()
 // below), so a test can expect a broken policy to fail it. The random runs drive the policy as a
@@ -91,6 +96,10 @@ struct has_configure : std::false_type {};
 template <class Tr>
 struct has_configure<Tr, std::void_t<decltype(Tr::configure(std::declval<typename Tr::policy_type&>()))>>
     : std::true_type {};
+template <class Tr, class = void>
+struct can_throttle : std::false_type {};
+template <class Tr>
+struct can_throttle<Tr, std::void_t<decltype(Tr::can_throttle)>> : std::bool_constant<Tr::can_throttle> {};
 template <class Tr, class = void>
 struct has_vclock : std::false_type {};
 template <class Tr>
@@ -322,9 +331,16 @@ class harness {
       code = static_cast<std::uint32_t>(i) | (slots_[i].gen << 8);
     } else if (nr_queued() != 0) {
       // Throttling classes return nullptr until a class timer ends the throttle (policy.hpp,
-      // "Class timers are how a class that throttles ... gets the CPU back").
-      sched_time when{};
-      expect(pt::next_timer(p_, when), "pick_next returned nullptr with runnable tasks and no class timer pending");
+      // "Class timers are how a class that throttles ... gets the CPU back"). Only a class
+      // declared to throttle gets that excuse: an armed timer of another kind (a periodic
+      // boost) must not hide a class that idles with runnable tasks.
+      if constexpr (detail::can_throttle<Tr>::value) {
+        sched_time when{};
+        expect(pt::next_timer(p_, when), "pick_next returned nullptr with runnable tasks and no class timer pending");
+      } else {
+        expect(false, "pick_next returned nullptr with runnable tasks (a class that may throttle declares "
+                      "can_throttle in its traits)");
+      }
     }
     log_.push_back(code);
     return a;

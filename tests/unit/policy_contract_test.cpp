@@ -47,6 +47,7 @@ struct fair_traits {
 };
 
 struct rt_traits {
+  static constexpr bool can_throttle = true;  // RT bandwidth (950 ms per 1 s by default)
   struct task : rt_entity {};
   using policy_type = rt_policy<task>;
   using task_type = task;
@@ -86,6 +87,7 @@ struct cfs2007_traits : fair_traits<cfs2007_entity, cfs2007_policy> {
 // The custom-policy example, written against the public contract only (outside the library).
 struct stride_traits : fair_traits<stride_example::stride_entity, stride_example::stride_policy> {};
 struct edf_traits {
+  static constexpr bool can_throttle = true;  // the constant bandwidth server
   struct task : edf_entity {};
   using policy_type = edf_policy<task>;
   using task_type = task;
@@ -121,7 +123,7 @@ struct rt_hz_traits : rt_traits {
 
 // A user's policy: FIFO with round robin at put_prev, the running task kept at the head.
 // `Bug` selects a deliberate contract violation (none for the correct one).
-enum class toy_bug { none, pick_dequeues, nr_forgets_curr };
+enum class toy_bug { none, pick_dequeues, nr_forgets_curr, idles_behind_a_timer };
 
 struct toy_task {
   toy_task* next = nullptr;
@@ -154,6 +156,10 @@ class toy_fifo {
   }
   toy_task* pick_next(sched_time) noexcept {
     toy_task* t = head_;
+    // Bug: with three or more queued, the pick finds nothing (a lost priority bit, say).
+    if constexpr (Bug == toy_bug::idles_behind_a_timer) {
+      if (nr_ >= 3) return nullptr;
+    }
     if constexpr (Bug == toy_bug::pick_dequeues) {
       // Bug: the pick takes the task off the queue (and out of the count).
       if (t != nullptr) {
@@ -174,6 +180,17 @@ class toy_fifo {
     }
   }
   bool tick(toy_task&, sched_time) noexcept { return nr_ > 1; }
+  // A periodic timer that is always armed (like an MLFQ boost) in the idles_behind_a_timer
+  // variant; none in the others. It must not excuse a class that idles with runnable tasks.
+  bool next_timer(sched_time& when) const noexcept {
+    if (Bug != toy_bug::idles_behind_a_timer) return false;
+    when = sched_time{(last_timer_.ns() / 1000000u + 1u) * 1000000u};
+    return true;
+  }
+  bool timer(sched_time now) noexcept {
+    last_timer_ = now;
+    return false;
+  }
   bool wakeup_preempt(toy_task&, toy_task&, sched_time) noexcept { return false; }
   usize nr_runnable() const noexcept {
     // Bug: the running task is not counted.
@@ -206,6 +223,7 @@ class toy_fifo {
   toy_task* head_ = nullptr;
   toy_task* curr_ = nullptr;
   usize nr_ = 0;
+  sched_time last_timer_{};
 };
 
 template <toy_bug Bug>
@@ -260,6 +278,17 @@ TEST(PolicyContractCatches, AnNrRunnableThatForgetsCurr) {
             std::string::npos)
       << counts.message();
   EXPECT_FALSE(contract::check_random_run<broken>());
+  EXPECT_FALSE(contract::check_no_task_lost<broken>());
+}
+
+// A class that keeps a periodic timer armed is not thereby allowed to idle with runnable tasks:
+// only traits that declare can_throttle (rt bandwidth, edf's CBS) excuse a nullptr pick.
+TEST(PolicyContractCatches, AnIdlePickHiddenBehindAnArmedTimer) {
+  using broken = toy_traits<toy_bug::idles_behind_a_timer>;
+  const auto run = contract::check_random_run<broken>();
+  EXPECT_FALSE(run);
+  EXPECT_NE(std::string(run.message()).find("pick_next returned nullptr with runnable tasks"), std::string::npos)
+      << run.message();
   EXPECT_FALSE(contract::check_no_task_lost<broken>());
 }
 

@@ -114,6 +114,29 @@ SCHEDCORE_DETAIL_HOOK_DETECTOR(has_take_resched, bool, declval<P&>().take_resche
 
 #undef SCHEDCORE_DETAIL_HOOK_DETECTOR
 
+// True when `P` has a member of that name at all, whatever its signature (a non-overloaded,
+// non-template member). With the hook detectors above this tells "absent" (policy_traits uses
+// the documented default) from "present but malformed" (a mistake check_policy reports, or
+// the default would silently replace the hook).
+#define SCHEDCORE_DETAIL_NAME_DETECTOR(name, member)            \
+  template <class P, class = void>                              \
+  struct name : false_type {};                                  \
+  template <class P>                                            \
+  struct name<P, void_t<decltype(&P::member)>> : true_type {};
+
+SCHEDCORE_DETAIL_NAME_DETECTOR(names_yield, yield)
+SCHEDCORE_DETAIL_NAME_DETECTOR(names_prio_changed, prio_changed)
+SCHEDCORE_DETAIL_NAME_DETECTOR(names_task_new, task_new)
+SCHEDCORE_DETAIL_NAME_DETECTOR(names_task_dead, task_dead)
+SCHEDCORE_DETAIL_NAME_DETECTOR(names_switched_from, switched_from)
+SCHEDCORE_DETAIL_NAME_DETECTOR(names_delayed, delayed)
+SCHEDCORE_DETAIL_NAME_DETECTOR(names_verify, verify)
+SCHEDCORE_DETAIL_NAME_DETECTOR(names_next_timer, next_timer)
+SCHEDCORE_DETAIL_NAME_DETECTOR(names_timer, timer)
+SCHEDCORE_DETAIL_NAME_DETECTOR(names_take_resched, take_resched)
+
+#undef SCHEDCORE_DETAIL_NAME_DETECTOR
+
 }  // namespace detail
 /// @endcond
 
@@ -131,28 +154,53 @@ template <class P>
 concept policy = is_policy_v<P>;
 #endif
 
-/// Fails compilation with one readable message per missing or malformed hook (C++17 and 20).
+/// Fails compilation with one readable message per missing or malformed required hook, and per
+/// optional hook declared with another signature than the table's (C++17 and 20).
 /// Returns true so it can sit in a `static_assert` or a constant.
 template <class P>
 constexpr bool check_policy() noexcept {
   static_assert(detail::task_of<P>::declared,
                 "schedcore policy: the type must declare `using task_type = ...;`");
   static_assert(detail::has_enqueue<P>::value,
-                "schedcore policy: missing `void enqueue(task_type&, sched_time, enqueue_flags) noexcept`");
+                "schedcore policy: missing `void enqueue(task_type&, sched_time, enqueue_flags) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
   static_assert(detail::has_dequeue<P>::value,
-                "schedcore policy: missing `void dequeue(task_type&, sched_time, dequeue_flags) noexcept`");
+                "schedcore policy: missing `void dequeue(task_type&, sched_time, dequeue_flags) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
   static_assert(detail::has_pick_next<P>::value,
-                "schedcore policy: missing `task_type* pick_next(sched_time) noexcept`");
+                "schedcore policy: missing `task_type* pick_next(sched_time) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
   static_assert(detail::has_set_next<P>::value,
-                "schedcore policy: missing `void set_next(task_type&, sched_time) noexcept`");
+                "schedcore policy: missing `void set_next(task_type&, sched_time) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
   static_assert(detail::has_put_prev<P>::value,
-                "schedcore policy: missing `void put_prev(task_type&, sched_time) noexcept`");
+                "schedcore policy: missing `void put_prev(task_type&, sched_time) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
   static_assert(detail::has_tick<P>::value,
-                "schedcore policy: missing `bool tick(task_type& curr, sched_time) noexcept`");
+                "schedcore policy: missing `bool tick(task_type& curr, sched_time) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
   static_assert(detail::has_wakeup_preempt<P>::value,
-                "schedcore policy: missing `bool wakeup_preempt(task_type& woken, task_type& curr, sched_time) noexcept`");
+                "schedcore policy: missing `bool wakeup_preempt(task_type& woken, task_type& curr, sched_time) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
   static_assert(detail::has_nr_runnable<P>::value,
-                "schedcore policy: missing `usize nr_runnable() const noexcept`");
+                "schedcore policy: missing `usize nr_runnable() const noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
+  // Optional hooks: absent is fine (policy_traits calls the documented default), but one that
+  // is declared with another signature would be silently replaced by that default.
+  static_assert(!detail::names_yield<P>::value || detail::has_yield<P>::value,
+                "schedcore policy: optional hook `yield` must be `void yield(task_type& curr, sched_time) noexcept`");
+  static_assert(!detail::names_prio_changed<P>::value || detail::has_prio_changed<P>::value,
+                "schedcore policy: optional hook `prio_changed` must be `void prio_changed(task_type&, sched_time) noexcept`");
+  static_assert(!detail::names_task_new<P>::value || detail::has_task_new<P>::value,
+                "schedcore policy: optional hook `task_new` must be "
+                "`void task_new(task_type& child, task_type* parent, sched_time) noexcept`");
+  static_assert(!detail::names_task_dead<P>::value || detail::has_task_dead<P>::value,
+                "schedcore policy: optional hook `task_dead` must be `void task_dead(task_type&, sched_time) noexcept`");
+  static_assert(!detail::names_switched_from<P>::value || detail::has_switched_from<P>::value,
+                "schedcore policy: optional hook `switched_from` must be "
+                "`void switched_from(task_type&, sched_time) noexcept`");
+  static_assert(!detail::names_delayed<P>::value || detail::has_delayed<P>::value,
+                "schedcore policy: optional hook `delayed` must be `bool delayed(const task_type&) const noexcept`");
+  static_assert(!detail::names_verify<P>::value || detail::has_verify<P>::value,
+                "schedcore policy: optional hook `verify` must be `bool verify() const noexcept`");
+  static_assert(!detail::names_next_timer<P>::value || detail::has_next_timer<P>::value,
+                "schedcore policy: optional hook `next_timer` must be `bool next_timer(sched_time& when) const noexcept`");
+  static_assert(!detail::names_timer<P>::value || detail::has_timer<P>::value,
+                "schedcore policy: optional hook `timer` must be `bool timer(sched_time) noexcept`");
+  static_assert(!detail::names_take_resched<P>::value || detail::has_take_resched<P>::value,
+                "schedcore policy: optional hook `take_resched` must be `bool take_resched() noexcept`");
   return true;
 }
 

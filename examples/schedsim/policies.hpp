@@ -22,13 +22,11 @@ void schedsim_register_eevdf(schedcore::sim::registry& reg);
 void schedsim_register_ref_rr_rt(schedcore::sim::registry& reg);
 void schedsim_register_fifo(schedcore::sim::registry& reg);  // policy_posix.cpp
 void schedsim_register_rr(schedcore::sim::registry& reg);    // policy_posix.cpp
-void schedsim_register_stride(schedcore::sim::registry& reg);  // examples/custom-policy
-void schedsim_register_mlfq(schedcore::sim::registry& reg);    // examples/custom-policy
 
 /// Policies that run only when named (--policy/--policies): never in compare's, plot's or
-/// report's default list (fifo and rr make every task real-time: a what-if, not a scheduler of
-/// the era; stride and mlfq are the custom-policy examples), so the default outputs do not change with them.
-inline bool schedsim_named_only(const std::string& name) { return name == "fifo" || name == "rr" || name == "stride" || name == "mlfq";
-}
+/// report's default list, so the default outputs do not change with them: fifo and rr (they
+/// make every task real-time: a what-if, not a scheduler of the era) and every policy a
+/// SCHEDSIM_NAMED_POLICY file registers (policy_entry.hpp; the custom-policy examples).
+bool schedsim_named_only(const std::string& name);
 
 #endif

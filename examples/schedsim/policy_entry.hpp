@@ -8,6 +8,10 @@
 #ifndef SCHEDSIM_POLICY_ENTRY_HPP
 #define SCHEDSIM_POLICY_ENTRY_HPP
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "policies.hpp"
 #include "schedcore/policy/edf.hpp"
 #include "schedcore/policy/rt.hpp"
@@ -20,6 +24,32 @@
     using task_t = ::schedcore::sim::sim_task<ENTITY, ::schedcore::rt_entity, ::schedcore::edf_entity>;     \
     reg.add(::schedcore::sim::make_entry<task_t, ::schedcore::rt_policy<task_t>, POLICY<task_t>,            \
                                          ::schedcore::edf_policy<task_t>>(NAME, DESC));                     \
+  }
+
+/// The policies registered by SCHEDSIM_NAMED_POLICY files, filled before main by one static
+/// registrar per file (hosted code; construct on first use, so the order of static
+/// initialisation between files does not matter). schedsim_register_policies() adds them after
+/// the built-in ones, sorted by name, and schedsim_named_only() keeps them out of the default
+/// rows.
+inline std::vector<std::pair<std::string, void (*)(::schedcore::sim::registry&)>>& schedsim_named_policies() {
+  static std::vector<std::pair<std::string, void (*)(::schedcore::sim::registry&)>> all;
+  return all;
+}
+/// Adds one SCHEDSIM_NAMED_POLICY registration (see the macro).
+struct schedsim_named_policy_registrar {
+  schedsim_named_policy_registrar(const char* name, void (*add)(::schedcore::sim::registry&)) {
+    schedsim_named_policies().emplace_back(name, add);
+  }
+};
+
+/// A policy of your own in one file and nothing else to edit: registers NAME like
+/// SCHEDSIM_POLICY, runs only when named (`--policy NAME`, `--policies ...,NAME`), never in the
+/// default rows, so the seed comparisons do not change. Drop the file into examples/schedsim/
+/// as policy_<name>.cpp (CMake globs them).
+#define SCHEDSIM_NAMED_POLICY(NAME, DESC, ENTITY, POLICY)                                                   \
+  namespace {                                                                                               \
+  SCHEDSIM_POLICY(schedsim_register_named_policy, NAME, DESC, ENTITY, POLICY)                               \
+  const schedsim_named_policy_registrar schedsim_named_policy_registration{NAME, &schedsim_register_named_policy}; \
   }
 
 #endif

@@ -4,7 +4,7 @@
 #include "../custom-policy/mlfq.hpp"
 #include "policy_entry.hpp"
 
-SCHEDSIM_POLICY(schedsim_register_mlfq, "mlfq",
+SCHEDSIM_NAMED_POLICY("mlfq",
                 "example: multi-level feedback queue (OSTEP ch. 8), 4 levels, allotments and boost, nice ignored "
                 "(examples/custom-policy/mlfq.hpp)",
                 ::mlfq_example::mlfq_entity, ::mlfq_example::mlfq_policy)

@@ -4,7 +4,7 @@
 #include "../custom-policy/stride.hpp"
 #include "policy_entry.hpp"
 
-SCHEDSIM_POLICY(schedsim_register_stride, "stride",
+SCHEDSIM_NAMED_POLICY("stride",
                 "example: stride scheduling (Waldspurger & Weihl 1995), tickets = nice weight, whole quanta "
                 "(examples/custom-policy/stride.hpp)",
                 ::stride_example::stride_entity, ::stride_example::stride_policy)

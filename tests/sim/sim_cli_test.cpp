@@ -140,7 +140,7 @@ TEST(SchedsimCli, CompareAndSweepJsonIsAnArrayEvenForOneRow) {
 }
 
 // A policy written outside the library (examples/custom-policy/stride.hpp, registered with one
-// SCHEDSIM_POLICY line) runs by name: two hogs at nice 0 and 5 (stride tickets 1024 and 335)
+// SCHEDSIM_NAMED_POLICY file) runs by name: two hogs at nice 0 and 5 (stride tickets 1024 and 335)
 // for 10 s with free switches get CPU in the ratio of their tickets, within one quantum (the
 // stride paper's relative error bound), at the default 10 ms quantum and at 1 ms. It is named
 // only: compare's default rows leave it out, so the default outputs do not change with it.
@@ -169,6 +169,7 @@ TEST(SchedsimCli, TheCustomPolicyExampleRunsByNameAndSharesByTickets) {
   const result defaults = run("compare --rt-app " + path + " --duration 200ms --no-host-timing");
   ASSERT_EQ(defaults.code, 0) << defaults.out;
   EXPECT_EQ(defaults.out.find("\nstride "), std::string::npos) << defaults.out;
+  EXPECT_EQ(defaults.out.find("\nmlfq "), std::string::npos) << "every SCHEDSIM_NAMED_POLICY is named only";
   EXPECT_NE(defaults.out.find("\ncfs "), std::string::npos) << defaults.out;
   std::remove(path.c_str());
 }

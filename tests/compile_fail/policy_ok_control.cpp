@@ -1,21 +1,16 @@
 // Positive control: a minimal complete policy compiles in a class_stack, so the must-fail
-// tests beside it fail for the reason they name and not for a broken header.
+// tests beside it fail for the reason they name and not for a broken header; so does one with
+// correctly declared optional hooks.
 // expect-error: NONE
-#include "schedcore/policy/class_stack.hpp"
+#include "minimal_policy.hpp"
 
 namespace {
-struct task { int sched_class = 0; };
-struct ok_policy {
-  using task_type = task;
-  void enqueue(task&, schedcore::sched_time, schedcore::enqueue_flags) noexcept {}
-  void dequeue(task&, schedcore::sched_time, schedcore::dequeue_flags) noexcept {}
-  task* pick_next(schedcore::sched_time) noexcept { return nullptr; }
-  void set_next(task&, schedcore::sched_time) noexcept {}
-  void put_prev(task&, schedcore::sched_time) noexcept {}
-  bool tick(task&, schedcore::sched_time) noexcept { return false; }
-  bool wakeup_preempt(task&, task&, schedcore::sched_time) noexcept { return false; }
-  schedcore::usize nr_runnable() const noexcept { return 0; }
+struct with_optional_hooks : minimal::policy {
+  void yield(minimal::task&, schedcore::sched_time) noexcept {}
+  bool next_timer(schedcore::sched_time&) const noexcept { return false; }
+  bool timer(schedcore::sched_time) noexcept { return false; }
 };
-schedcore::class_stack<schedcore::member_sched_class, ok_policy> stack;
+schedcore::class_stack<schedcore::member_sched_class, minimal::policy> stack;
+schedcore::class_stack<schedcore::member_sched_class, with_optional_hooks> stack_with_hooks;
 }  // namespace
-int use() { return static_cast<int>(stack.nr_runnable()); }
+int use() { return static_cast<int>(stack.nr_runnable() + stack_with_hooks.nr_runnable()); }

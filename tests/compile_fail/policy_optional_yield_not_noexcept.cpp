@@ -1,22 +1,12 @@
 // An optional hook declared with another signature (yield without noexcept) must be rejected,
 // not silently replaced by policy_traits' default (which would never call it).
 // expect-error: optional hook `yield` must be `void yield(task_type& curr, sched_time) noexcept`
-#include "schedcore/policy/class_stack.hpp"
+#include "minimal_policy.hpp"
 
 namespace {
-struct task { int sched_class = 0; };
-struct ok_policy {
-  using task_type = task;
-  void enqueue(task&, schedcore::sched_time, schedcore::enqueue_flags) noexcept {}
-  void dequeue(task&, schedcore::sched_time, schedcore::dequeue_flags) noexcept {}
-  task* pick_next(schedcore::sched_time) noexcept { return nullptr; }
-  void set_next(task&, schedcore::sched_time) noexcept {}
-  void put_prev(task&, schedcore::sched_time) noexcept {}
-  bool tick(task&, schedcore::sched_time) noexcept { return false; }
-  bool wakeup_preempt(task&, task&, schedcore::sched_time) noexcept { return false; }
-  schedcore::usize nr_runnable() const noexcept { return 0; }
-  void yield(task&, schedcore::sched_time) {}
+struct bad_policy : minimal::policy {
+  void yield(minimal::task&, schedcore::sched_time) {}
 };
-schedcore::class_stack<schedcore::member_sched_class, ok_policy> stack;
+schedcore::class_stack<schedcore::member_sched_class, bad_policy> stack;
 }  // namespace
 int use() { return static_cast<int>(stack.nr_runnable()); }

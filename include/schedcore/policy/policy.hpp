@@ -154,6 +154,12 @@ template <class P>
 concept policy = is_policy_v<P>;
 #endif
 
+/// @cond INTERNAL
+// The tail of each required hook's message: the detectors cannot tell "absent" from "declared
+// with another signature", so the message names both.
+#define SCHEDCORE_DETAIL_SIGNATURE_HINT \
+  " (or declared with another signature: check const, noexcept, parameter and return types)"
+/// @endcond
 /// Fails compilation with one readable message per missing or malformed required hook, and per
 /// optional hook declared with another signature than the table's (C++17 and 20).
 /// Returns true so it can sit in a `static_assert` or a constant.
@@ -162,21 +168,21 @@ constexpr bool check_policy() noexcept {
   static_assert(detail::task_of<P>::declared,
                 "schedcore policy: the type must declare `using task_type = ...;`");
   static_assert(detail::has_enqueue<P>::value,
-                "schedcore policy: missing `void enqueue(task_type&, sched_time, enqueue_flags) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
+                "schedcore policy: missing `void enqueue(task_type&, sched_time, enqueue_flags) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(detail::has_dequeue<P>::value,
-                "schedcore policy: missing `void dequeue(task_type&, sched_time, dequeue_flags) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
+                "schedcore policy: missing `void dequeue(task_type&, sched_time, dequeue_flags) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(detail::has_pick_next<P>::value,
-                "schedcore policy: missing `task_type* pick_next(sched_time) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
+                "schedcore policy: missing `task_type* pick_next(sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(detail::has_set_next<P>::value,
-                "schedcore policy: missing `void set_next(task_type&, sched_time) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
+                "schedcore policy: missing `void set_next(task_type&, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(detail::has_put_prev<P>::value,
-                "schedcore policy: missing `void put_prev(task_type&, sched_time) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
+                "schedcore policy: missing `void put_prev(task_type&, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(detail::has_tick<P>::value,
-                "schedcore policy: missing `bool tick(task_type& curr, sched_time) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
+                "schedcore policy: missing `bool tick(task_type& curr, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(detail::has_wakeup_preempt<P>::value,
-                "schedcore policy: missing `bool wakeup_preempt(task_type& woken, task_type& curr, sched_time) noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
+                "schedcore policy: missing `bool wakeup_preempt(task_type& woken, task_type& curr, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(detail::has_nr_runnable<P>::value,
-                "schedcore policy: missing `usize nr_runnable() const noexcept` (or declared with another signature: check const, noexcept, parameter and return types)");
+                "schedcore policy: missing `usize nr_runnable() const noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   // Optional hooks: absent is fine (policy_traits calls the documented default), but one that
   // is declared with another signature would be silently replaced by that default.
   static_assert(!detail::names_yield<P>::value || detail::has_yield<P>::value,
@@ -203,6 +209,7 @@ constexpr bool check_policy() noexcept {
                 "schedcore policy: optional hook `take_resched` must be `bool take_resched() noexcept`");
   return true;
 }
+#undef SCHEDCORE_DETAIL_SIGNATURE_HINT
 
 /// Calls a policy's optional hooks, or their documented defaults when it has none.
 template <class P>

@@ -38,6 +38,7 @@
 #include "schedcore/policy/fair_weights.hpp"
 #include "schedcore/policy/flags.hpp"
 #include "schedcore/policy/goodness24.hpp"
+#include "schedcore/policy/group.hpp"
 #include "schedcore/policy/nicksched.hpp"
 #include "schedcore/policy/o1.hpp"
 #include "schedcore/policy/params.hpp"

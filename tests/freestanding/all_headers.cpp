@@ -37,6 +37,7 @@ u64 exercise_core() noexcept {
 #include "use_policies_eevdf.inc"
 #include "use_policies_sd.inc"
 #include "use_policies_cfs.inc"
+#include "use_policies_group.inc"
 
 extern "C" int schedcore_freestanding_entry() noexcept {
   sink = exercise_core();
@@ -47,5 +48,6 @@ extern "C" int schedcore_freestanding_entry() noexcept {
   sink = use_policies_eevdf();
   sink = use_policies_sd();
   sink = use_policies_cfs();
+  sink = use_policies_group();
   return 0;
 }

@@ -13,6 +13,7 @@
 #include "schedcore/policy/cfs2007.hpp"
 #include "schedcore/policy/edf.hpp"
 #include "schedcore/policy/eevdf.hpp"
+#include "schedcore/policy/group.hpp"
 #include "schedcore/policy/goodness24.hpp"
 #include "schedcore/policy/nicksched.hpp"
 #include "schedcore/policy/o1.hpp"
@@ -86,6 +87,39 @@ struct cfs2007_traits : fair_traits<cfs2007_entity, cfs2007_policy> {
 };
 // The custom-policy example, written against the public contract only (outside the library).
 struct stride_traits : fair_traits<stride_example::stride_entity, stride_example::stride_policy> {};
+// Task groups (group.hpp): the composition must keep the whole contract. Three groups (one
+// nested), and each successful setup moves the task to the next of root, G0, G0/G1, G2, so
+// the random parameter changes also move running and queued tasks between groups (the
+// kernel's sched_move_task: dequeue(save), move, enqueue(restore)).
+template <class Entity, template <class...> class Policy>
+struct grouped_traits {
+  using node = group_node<Entity>;
+  struct task : node {};
+  using base = group_policy<task, Policy<node>>;
+  struct policy_type : base {
+    typename base::task_group groups[3];
+    unsigned next_place = 0;
+    policy_type() {
+      EXPECT_EQ(this->attach_group(groups[0], nullptr), errc::ok);
+      EXPECT_EQ(this->attach_group(groups[1], &groups[0]), errc::ok);
+      EXPECT_EQ(this->attach_group(groups[2], nullptr), errc::ok);
+    }
+    policy_type(const policy_type&) = delete;
+    policy_type& operator=(const policy_type&) = delete;
+    errc setup(task& t, const sched_params& p) noexcept {
+      if (const errc e = base::setup(t, p); e != errc::ok) return e;
+      typename base::task_group* const where[] = {nullptr, &groups[0], &groups[1], &groups[2]};
+      (void)this->set_group(t, where[next_place++ % 4]);
+      return errc::ok;
+    }
+  };
+  using task_type = task;
+  static sched_params normal(int nice) { return normal_nice(nice); }
+};
+using grouped_cfs_traits = grouped_traits<cfs_entity, cfs_policy>;
+using grouped_eevdf_traits = grouped_traits<eevdf_entity, eevdf_policy>;
+using grouped_sd_traits = grouped_traits<sd_entity, sd_policy>;
+using grouped_stride_traits = grouped_traits<stride_example::stride_entity, stride_example::stride_policy>;
 struct edf_traits {
   static constexpr bool can_throttle = true;  // the constant bandwidth server
   struct task : edf_entity {};
@@ -253,6 +287,10 @@ INSTANTIATE_TYPED_TEST_SUITE_P(edf_hrtick, PolicyContract, ::testing::Types<edf_
 INSTANTIATE_TYPED_TEST_SUITE_P(rt_throttled, PolicyContract, ::testing::Types<rt_hz_traits>, names);
 // Policies written outside the library go through the same suite.
 INSTANTIATE_TYPED_TEST_SUITE_P(stride_example, PolicyContract, ::testing::Types<stride_traits>, names);
+INSTANTIATE_TYPED_TEST_SUITE_P(grouped_cfs, PolicyContract, ::testing::Types<grouped_cfs_traits>, names);
+INSTANTIATE_TYPED_TEST_SUITE_P(grouped_eevdf, PolicyContract, ::testing::Types<grouped_eevdf_traits>, names);
+INSTANTIATE_TYPED_TEST_SUITE_P(grouped_sd, PolicyContract, ::testing::Types<grouped_sd_traits>, names);
+INSTANTIATE_TYPED_TEST_SUITE_P(grouped_stride, PolicyContract, ::testing::Types<grouped_stride_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(user_fifo, PolicyContract, ::testing::Types<toy_traits<toy_bug::none>>, names);
 }  // namespace schedcore_test::contract
 

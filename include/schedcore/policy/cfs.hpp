@@ -232,6 +232,23 @@ class cfs_policy {
     return errc::ok;
   }
 
+  /// Smallest weight accepted by set_weight() (the kernel's MIN_SHARES).
+  static constexpr u32 weight_min = 2;
+  /// Largest weight accepted by set_weight() (the kernel's MAX_SHARES, 2^18).
+  static constexpr u32 weight_max = 1u << 18;
+  /// Gives `t` an explicit weight (a task group's shares, group.hpp), kind normal. Refuses
+  /// weights outside [weight_min, weight_max] (`errc::invalid_argument`) and a queued task
+  /// (`errc::busy`); on refusal nothing changes.
+  errc set_weight(Task& t, u32 weight) noexcept {
+    if (weight < weight_min || weight > weight_max) return errc::invalid_argument;
+    cfs_entity& e = E(t);
+    if (e.on_rq) return errc::busy;
+    e.kind = sched_kind::normal;
+    e.nice = 0;
+    e.load = weight == nice_0_load ? nice_to_load(0) : make_load(weight);
+    return errc::ok;
+  }
+
   /// Sets min_vruntime on an empty queue (tests and ports: start the virtual clock anywhere).
   /// `errc::busy` when tasks are queued.
   errc reset_vruntime(vtime v) noexcept {

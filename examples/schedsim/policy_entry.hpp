@@ -14,6 +14,7 @@
 
 #include "policies.hpp"
 #include "schedcore/policy/edf.hpp"
+#include "schedcore/policy/group.hpp"
 #include "schedcore/policy/rt.hpp"
 #include "schedcore/sim/registry.hpp"
 
@@ -24,6 +25,36 @@
     using task_t = ::schedcore::sim::sim_task<ENTITY, ::schedcore::rt_entity, ::schedcore::edf_entity>;     \
     reg.add(::schedcore::sim::make_entry<task_t, ::schedcore::rt_policy<task_t>, POLICY<task_t>,            \
                                          ::schedcore::edf_policy<task_t>>(NAME, DESC));                     \
+  }
+
+/// SCHEDSIM_POLICY for a fair policy with group scheduling (policy/group.hpp): a workload
+/// that declares cgroups runs with `group_policy<task, POLICY<group_node<ENTITY>>>` as the
+/// fair class, one task group per cgroup on each CPU; any other workload runs the plain POLICY,
+/// exactly as SCHEDSIM_POLICY does. Knobs are POLICY's in both. A delayed dequeue
+/// (`delay_dequeue`) is refused with cgroups: group_policy does not support it.
+#define SCHEDSIM_GROUPED_POLICY(FN, NAME, DESC, ENTITY, POLICY)                                             \
+  void FN(::schedcore::sim::registry& reg) {                                                                \
+    using task_t = ::schedcore::sim::sim_task<ENTITY, ::schedcore::rt_entity, ::schedcore::edf_entity>;     \
+    using node_t = ::schedcore::group_node<ENTITY>;                                                         \
+    using gtask_t = ::schedcore::sim::sim_task<node_t, ::schedcore::rt_entity, ::schedcore::edf_entity>;    \
+    ::schedcore::sim::policy_entry flat =                                                                   \
+        ::schedcore::sim::make_entry<task_t, ::schedcore::rt_policy<task_t>, POLICY<task_t>,                \
+                                     ::schedcore::edf_policy<task_t>>(NAME, DESC);                          \
+    ::schedcore::sim::policy_entry grouped = ::schedcore::sim::make_entry<                                  \
+        gtask_t, ::schedcore::rt_policy<gtask_t>, ::schedcore::group_policy<gtask_t, POLICY<node_t>>,        \
+        ::schedcore::edf_policy<gtask_t>>(NAME, DESC);                                                      \
+    flat.run = [plain = flat.run, groups = grouped.run](const ::schedcore::sim::workload& w,                \
+                                                        const ::schedcore::sim::run_config& cfg,            \
+                                                        const std::vector<::schedcore::sim::knob_setting>& ks) { \
+      if (w.cgroups.empty()) return plain(w, cfg, ks);                                                      \
+      for (const auto& k : ks)                                                                              \
+        if (k.name == "delay_dequeue" && k.value != 0)                                                      \
+          throw ::schedcore::sim::usage_error(std::string("knob 'delay_dequeue' of policy '") + NAME +      \
+                                              "' is not supported with cgroups (workload '" + w.name +      \
+                                              "'): policy/group.hpp needs a dequeue at once");              \
+      return groups(w, cfg, ks);                                                                            \
+    };                                                                                                      \
+    reg.add(flat);                                                                                          \
   }
 
 /// The policies registered by SCHEDSIM_NAMED_POLICY files, filled before main by one static

@@ -1046,3 +1046,84 @@ TEST(SeedDirections, EevdfHackbench_71LagFloorShortensCyclictestsLongestWait) {
 }
 
 }  // namespace
+
+namespace {
+// ------------------------------------------------------------------ autogroup (not a seed)
+// Linux 2.6.38's autogroup (Mike Galbraith, 2010: "parallel kbuild has a negative impact on
+// desktop interactivity"): one task group per session. Oracle: cgroup v2's weight-based
+// distribution (busy siblings split their parent's share by weight), so with three busy
+// sessions of equal weight on one CPU the browser gets what it asks for (24 %, under its third)
+// and the hog and the build split the rest evenly; in the root the hog is one of 12.
+const char* kAutogroupPolicies = "cfs,eevdf,o1,sd,cfs2007,bfs";
+const jvalue* autogroup_run(bool on, const std::string& policy) {
+  return runs::get().find("autogroup", kAutogroupPolicies, on ? "autogroup/on" : "autogroup/off", policy);
+}
+double cpu_pct(const jvalue& run, const std::string& task) {
+  return 100.0 * task_of(run, task)["cpu_ns"].number() / run["duration_ns"].number();
+}
+double group_cpu_pct(const jvalue& run, const std::string& group) {
+  double cpu = 0;
+  for (const auto& t : run["tasks"].arr)
+    if (t["group"].str == group) cpu += t["cpu_ns"].number();
+  return 100.0 * cpu / run["duration_ns"].number();
+}
+double met_pct(const jvalue& t) {
+  const double met = t["deadlines"]["met"].number(), missed = t["deadlines"]["missed"].number();
+  return met + missed > 0 ? 100.0 * met / (met + missed) : 0.0;
+}
+
+TEST(SeedDirections, Autogroup_SessionsShareTheCpuBeforeTheirTasksDo) {
+  for (const char* p : {"cfs", "eevdf"}) {
+    const jvalue* off = autogroup_run(false, p);
+    const jvalue* on = autogroup_run(true, p);
+    ASSERT_TRUE(off && on);
+    const double browser = cpu_pct(*on, "browser");
+    EXPECT_NEAR(browser, 24.0, 1.5) << p << ": the browser gets its demand under its third";
+    EXPECT_NEAR(cpu_pct(*on, "pert"), (100.0 - browser) / 2, 1.5) << p << ": hog and build split the rest";
+    EXPECT_NEAR(group_cpu_pct(*on, "make"), (100.0 - browser) / 2, 1.5) << p;
+    EXPECT_GE(met_pct(task_of(*on, "browser")), 95.0) << p << ": 60 fps scrolling, frames on time";
+    // In the root: the hog is one of the 11 CPU-bound tasks; the browser's frames miss.
+    EXPECT_LT(cpu_pct(*off, "pert"), 100.0 / 11 + 1) << p;
+    EXPECT_GT(cpu_pct(*on, "pert"), 4 * cpu_pct(*off, "pert")) << p;
+    EXPECT_LT(met_pct(task_of(*off, "browser")), 50.0) << p;
+    // Fairness is measured against the declared groups: the grouped schedule is fair by them.
+    EXPECT_GE((*on)["fairness"]["jain"].number(), 0.99) << p;
+    EXPECT_GE((*off)["fairness"]["jain"].number(), 0.99) << p;
+  }
+}
+
+// Mike Galbraith's measurement: the hog's service latency (how long each preemption keeps it
+// off the CPU) falls with autogroup, on average and at worst.
+TEST(SeedDirections, Autogroup_TheHogWaitsLessPerPreemption) {
+  for (const char* p : {"cfs", "eevdf"}) {
+    const jvalue* off = autogroup_run(false, p);
+    const jvalue* on = autogroup_run(true, p);
+    ASSERT_TRUE(off && on);
+    const jvalue& h0 = task_of(*off, "pert");
+    const jvalue& h1 = task_of(*on, "pert");
+    const double avg0 = h0["wait_ns"].number() / h0["switches"].number();
+    const double avg1 = h1["wait_ns"].number() / h1["switches"].number();
+    EXPECT_LT(avg1 * 2, avg0) << p << ": average wait " << avg1 / 1e6 << " ms against " << avg0 / 1e6;
+    EXPECT_LT(h1["max_wait_ns"].number() * 2, h0["max_wait_ns"].number()) << p;
+  }
+}
+
+// Policies without group scheduling run autogroup/on exactly as autogroup/off: the groups are
+// the only difference between the variants.
+TEST(SeedDirections, Autogroup_PoliciesWithoutGroupsIgnoreThem) {
+  for (const char* p : {"o1", "sd", "cfs2007", "bfs"}) {
+    const jvalue* off = autogroup_run(false, p);
+    const jvalue* on = autogroup_run(true, p);
+    ASSERT_TRUE(off && on);
+    ASSERT_EQ((*off)["tasks"].arr.size(), (*on)["tasks"].arr.size());
+    for (std::size_t i = 0; i < (*off)["tasks"].arr.size(); ++i) {
+      EXPECT_EQ((*off)["tasks"].arr[i]["cpu_ns"].number(), (*on)["tasks"].arr[i]["cpu_ns"].number()) << p << " " << i;
+      EXPECT_EQ((*off)["tasks"].arr[i]["switches"].number(), (*on)["tasks"].arr[i]["switches"].number()) << p << " " << i;
+    }
+    // ... and are judged against the groups all the same: the hog gets a fraction of its
+    // entitled ~38 %, and the fairness index over the groups' entitlements drops.
+    EXPECT_LT(cpu_pct(*on, "pert"), 15.0) << p;
+    EXPECT_LT((*on)["fairness"]["jain"].number(), 0.95) << p;
+  }
+}
+}  // namespace

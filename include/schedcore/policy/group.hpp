@@ -93,13 +93,27 @@ struct group_member {
 template <class Entity>
 struct group_node : Entity, group_member {};
 
+/// @cond INTERNAL
+namespace detail {
+// The inner policy's `knobs` type and `knob_table`, re-exported when it has them (so a
+// grouped policy is configured by the same names: params.hpp's knob convention).
+template <class Inner, class = void>
+struct group_knob_names {};
+template <class Inner>
+struct group_knob_names<Inner, void_t<typename Inner::knobs, decltype(Inner::knob_table)>> {
+  using knobs = typename Inner::knobs;                                 ///< the inner policy's tunables
+  static constexpr const auto& knob_table = Inner::knob_table;         ///< the inner policy's knob table
+};
+}  // namespace detail
+/// @endcond
+
 /// One CPU's run queue of a class with task groups: `Inner` (a policy over the node type)
 /// composed at every level. See the file comment for the walks and what is modelled.
 /// @tparam Task the task type; derives from `Inner::task_type` (a `group_node<Entity>` or
 ///   another type deriving from the inner entity and `group_member`)
 /// @tparam Inner the policy each queue runs, instantiated over the node type
 template <class Task, class Inner>
-class group_policy {
+class group_policy : public detail::group_knob_names<Inner> {
   static_assert(check_policy<Inner>());
   /// @cond INTERNAL
   using node_type = typename Inner::task_type;
@@ -208,9 +222,11 @@ class group_policy {
   }
   /// Puts task `t` into group `g` (nullptr: the root queue). The task must not be queued
   /// (`errc::busy`; dequeue it with `save` or `migrating` first, as the kernel's
-  /// sched_move_task does), and `g` must be attached here (`errc::invalid_argument`). O(1).
+  /// sched_move_task does), unless it is in `g` already (nothing to do), and `g` must be
+  /// attached here (`errc::invalid_argument`). O(1).
   errc set_group(Task& t, task_group* g) noexcept {
     node_type& n = t;
+    if (n.parent == g) return g == nullptr || g->owner_ == this ? errc::ok : errc::invalid_argument;  // already there
     if (n.queued) return errc::busy;
     if (g != nullptr && g->owner_ != this) return errc::invalid_argument;
     if (n.parent != nullptr) --group_of(*n.parent).members_;

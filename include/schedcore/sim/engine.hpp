@@ -318,6 +318,31 @@ inline double thread_cpu_seconds() noexcept {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+/// Does the fair class `F` schedule task groups (policy/group.hpp's `group_policy`)?
+template <class F, class = void>
+struct grouped : std::false_type {};
+template <class F>
+struct grouped<F, std::void_t<typename F::task_group>> : std::true_type {};
+
+/// `F::task_group[]` for a grouped fair class, a placeholder otherwise.
+template <class F, class = void>
+struct group_array {
+  using type = char[];
+};
+template <class F>
+struct group_array<F, std::void_t<typename F::task_group>> {
+  using type = typename F::task_group[];
+};
+template <class F>
+using group_array_t = typename group_array<F>::type;
+
+/// cgroup v2 cpu.weight to the kernel's shares: weight x 1024 / 100, rounded to nearest
+/// (sched_weight_from_cgroup), within [MIN_SHARES 2, MAX_SHARES 2^18].
+inline std::uint32_t cgroup_shares(std::int64_t weight) noexcept {
+  const std::int64_t shares = (weight * 1024 + 50) / 100;
+  return static_cast<std::uint32_t>(std::min<std::int64_t>(std::max<std::int64_t>(shares, 2), 1 << 18));
+}
+
 /// Does `B` do deadline admission in a root domain (5-argument setup and task_dead)?
 template <class B, class = void>
 struct root_admission : std::false_type {};
@@ -360,6 +385,8 @@ class engine {
  public:
   using task_type = typename Binding::task_type;
   using stack_type = typename Binding::stack_type;
+  /// The policy under test (the least important class of the stack).
+  using fair_class = typename stack_type::template class_type<stack_type::nr_classes - 1>;
 
   /// Prepares a run of `w` with `cfg`; `configure(stack, cpu)` is called once per CPU.
   template <class Configure>
@@ -479,6 +506,7 @@ class engine {
   };
   struct cspec {
     std::vector<cphase> phases;
+    int cgroup = -1;  ///< index in workload::cgroups, -1 = the root
     int unique_timers = 0;
     int next_instance = 0;
   };
@@ -625,10 +653,101 @@ class engine {
       auto it = pipes.find(ps.name);
       if (it != pipes.end()) pipes_[static_cast<std::size_t>(it->second)].capacity = ps.capacity;
     }
+    compile_cgroups();
     for (auto& [b, ss] : barrier_specs) {
       std::sort(ss.begin(), ss.end());
       ss.erase(std::unique(ss.begin(), ss.end()), ss.end());
       for (int s : ss) barriers_[static_cast<std::size_t>(b)].parties += w_.tasks[static_cast<std::size_t>(s)].instances;
+    }
+  }
+
+  /// Validates workload::cgroups (unique names, parents declared first, cpu.weight in range)
+  /// and resolves each task's group; with a grouped fair class, builds each CPU's groups.
+  void compile_cgroups() {
+    std::map<std::string, int> ids;
+    for (std::size_t g = 0; g < w_.cgroups.size(); ++g) {
+      const cgroup_spec& cg = w_.cgroups[g];
+      const std::string where = "cgroup '" + cg.name + "'";
+      if (cg.name.empty()) throw workload_error("a cgroup needs a name");
+      if (!ids.emplace(cg.name, static_cast<int>(g)).second) throw workload_error(where + " declared twice");
+      if (cg.weight < cgroup_weight_min || cg.weight > cgroup_weight_max)
+        throw workload_error(where + ": cpu.weight " + std::to_string(cg.weight) + " is outside [" +
+                             std::to_string(cgroup_weight_min) + ", " + std::to_string(cgroup_weight_max) + "]");
+      if (!cg.parent.empty() && ids.find(cg.parent) == ids.end())
+        throw workload_error(where + ": parent '" + cg.parent + "' is not declared before it");
+      if (cg.parent == cg.name) throw workload_error(where + " is its own parent");
+    }
+    for (std::size_t s = 0; s < w_.tasks.size(); ++s) {
+      const std::string& name = w_.tasks[s].cgroup;
+      if (name.empty()) continue;
+      auto it = ids.find(name);
+      if (it == ids.end()) fail_at(w_.tasks[s], "task '" + w_.tasks[s].name + "': unknown cgroup '" + name + "'");
+      specs_[s].cgroup = it->second;
+    }
+    if constexpr (detail_sim::grouped<fair_class>::value) {
+      const std::size_t n = w_.cgroups.size();
+      if (n == 0) return;
+      groups_.resize(static_cast<std::size_t>(ncpu_));
+      for (int c = 0; c < ncpu_; ++c) {
+        auto& fair = cpu(c).rq.template get<stack_type::nr_classes - 1>();
+        auto& mine = groups_[static_cast<std::size_t>(c)];
+        mine = std::make_unique<typename fair_class::task_group[]>(n);  // never moved: linked intrusively
+        for (std::size_t g = 0; g < n; ++g) {
+          const cgroup_spec& cg = w_.cgroups[g];
+          typename fair_class::task_group* parent =
+              cg.parent.empty() ? nullptr : &mine[static_cast<std::size_t>(ids[cg.parent])];
+          if (fair.attach_group(mine[g], parent) != errc::ok ||
+              fair.set_group_weight(mine[g], detail_sim::cgroup_shares(cg.weight), sched_time{}) != errc::ok)
+            throw workload_error("cgroup '" + cg.name + "': the policy refused the group (nesting too deep?)");
+        }
+      }
+    }
+  }
+
+  /// With cgroups, a fair share is the task's entitlement in the hierarchy (cgroup v2: at
+  /// each level the busy siblings split their parent's share by weight), whatever the policy:
+  /// `shares[i]` (CPU fraction / nice weight of `counted[i]`) becomes CPU fraction /
+  /// entitlement. Siblings count when they hold a counted (CPU-bound) task.
+  void entitle_by_cgroup(const std::vector<const task_type*>& counted, std::vector<double>& shares) const {
+    const std::size_t ng = w_.cgroups.size();
+    std::vector<int> parent(ng, -1);
+    std::vector<bool> busy(ng, false);
+    for (std::size_t g = 0; g < ng; ++g)
+      for (std::size_t h = 0; h < g; ++h)
+        if (w_.cgroups[h].name == w_.cgroups[g].parent) parent[g] = static_cast<int>(h);
+    auto group_of = [&](const task_type* t) { return specs_[static_cast<std::size_t>(t->spec)].cgroup; };
+    for (const task_type* t : counted)
+      for (int g = group_of(t); g >= 0 && !busy[static_cast<std::size_t>(g)]; g = parent[static_cast<std::size_t>(g)])
+        busy[static_cast<std::size_t>(g)] = true;
+    // Total weight of the busy children of each group (index ng = the root).
+    std::vector<double> total(ng + 1, 0.0);
+    auto slot = [&](int g) { return g < 0 ? ng : static_cast<std::size_t>(g); };
+    for (const task_type* t : counted) total[slot(group_of(t))] += nice_weight(t->params.nice);
+    for (std::size_t g = 0; g < ng; ++g)
+      if (busy[g]) total[slot(parent[g])] += detail_sim::cgroup_shares(w_.cgroups[g].weight);
+    for (std::size_t i = 0; i < counted.size(); ++i) {
+      const task_type* t = counted[i];
+      const double w = nice_weight(t->params.nice);
+      double e = w / total[slot(group_of(t))];
+      for (int g = group_of(t); g >= 0; g = parent[static_cast<std::size_t>(g)])
+        e *= detail_sim::cgroup_shares(w_.cgroups[static_cast<std::size_t>(g)].weight) / total[slot(parent[static_cast<std::size_t>(g)])];
+      shares[i] = shares[i] * w / e;  // (cpu / life / w) * w / e
+    }
+  }
+
+  /// Before `t` enters CPU `ci`'s run queue: puts it in that CPU's object of its task group
+  /// (a grouped fair class only; the task is not queued there, or is there already).
+  void bind_group(int ci, task_type& t) {
+    if constexpr (detail_sim::grouped<fair_class>::value) {
+      if (groups_.empty()) return;
+      const int g = specs_[static_cast<std::size_t>(t.spec)].cgroup;
+      auto& fair = cpu(ci).rq.template get<stack_type::nr_classes - 1>();
+      if (fair.set_group(t, g < 0 ? nullptr : &groups_[static_cast<std::size_t>(ci)][static_cast<std::size_t>(g)]) !=
+          errc::ok)
+        throw std::logic_error("schedsim: a task changed group while queued");
+    } else {
+      (void)ci;
+      (void)t;
     }
   }
 
@@ -971,6 +1090,7 @@ class engine {
   void start(task_type& t, task_type* parent) {
     const int ci = least_loaded(t, parent != nullptr ? parent->cpu : -1);
     t.cpu = ci;
+    bind_group(ci, t);
     setup_params(t, ci);
     cpu_state& c = cpu(ci);
     c.rq.task_new(t, parent, st(now_));
@@ -1062,6 +1182,7 @@ class engine {
       const int wc = waker_cpu >= 0 ? waker_cpu : ci;
       cfg_.trace->waking(now_, wc, who(wc), comm_of(t), t.pid, prio(t), ci);
     }
+    bind_group(ci, t);
     cpu(ci).rq.enqueue(t, st(now_), f);
     rq_add(ci, t);
     t.state = task_core::st::runnable;
@@ -1266,6 +1387,7 @@ class engine {
     if (b.rq.take_resched()) resched(busiest);
     pick->cpu = ci;
     ++pick->migrations;
+    bind_group(ci, *pick);
     cpu(ci).rq.enqueue(*pick, st(now_), enqueue_flags::migrated);
     rq_add(ci, *pick);
     if (!newidle) check_preempt(ci, *pick);
@@ -1686,6 +1808,7 @@ class engine {
     T.events = events_;
     T.events_per_sec = cfg_.host_timing && host_s > 0 ? static_cast<double>(events_) / host_s : 0;
     std::vector<double> shares;
+    std::vector<const task_type*> counted;  // the tasks behind `shares`, in order
     for (const auto& up : tasks_) {
       task_type& t = *up;
       if (t.state == task_core::st::unborn) continue;
@@ -1735,9 +1858,11 @@ class engine {
       const bool fair_kind = t.params.kind == sched_kind::normal || t.params.kind == sched_kind::batch;
       if (fair_kind && life > 0 && (t.cpu_ns + wait) * 10 >= life * 9) {
         shares.push_back(static_cast<double>(t.cpu_ns) / static_cast<double>(life) / nice_weight(t.params.nice));
+        counted.push_back(&t);
       }
       r.tasks.push_back(std::move(x));
     }
+    if (!w_.cgroups.empty()) entitle_by_cgroup(counted, shares);
     r.jain = jain_index(shares);
     r.jain_tasks = shares.size();
     for (std::size_t d = 0; d < devices_.size(); ++d) {
@@ -1790,6 +1915,8 @@ class engine {
   std::vector<task_type*> tasks_;                ///< by id
   std::vector<std::unique_ptr<task_cold[]>> cold_chunks_;  ///< cold parts, same chunking
   std::vector<cspec> specs_;
+  /// Per CPU, one object per workload cgroup (a grouped fair class only; empty otherwise).
+  std::vector<std::unique_ptr<detail_sim::group_array_t<fair_class>>> groups_;
   std::vector<timer_res> timers_;
   std::vector<mutex_res> mutexes_;
   std::vector<cond_res> conds_;

@@ -262,6 +262,7 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
     if (c.metric == "wait_s") return cell(wait / 1e9, "%.3f");
     if (c.metric == "switches") return cell(switches, "%.0f");
     if (c.metric == "cpu_s") return cell(cpu / 1e9, "%.2f");
+    if (c.metric == "cpu_pct") return cell(100.0 * cpu / static_cast<double>(r.duration_ns > 0 ? r.duration_ns : 1), "%.1f");
     return {};
   }
   const task_result* x = nullptr;
@@ -285,6 +286,10 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
     if (x->exit_ns < 0) return metric_cell{false, true, 0, "%.0f"};
     return cell(static_cast<double>(x->exit_ns - x->start_ns) / 1e6, "%.0f");
   }
+  if (c.metric == "wait_max_ms") return cell(static_cast<double>(x->max_wait_ns) / 1e6, "%.2f");
+  if (c.metric == "wait_avg_ms")  // mean time off the CPU per preemption (a hog's service latency)
+    return x->switches > 0 ? cell(static_cast<double>(x->wait_ns) / static_cast<double>(x->switches) / 1e6, "%.2f")
+                           : metric_cell{};
   if (c.metric == "cpu_pct")
     return cell(100.0 * static_cast<double>(x->cpu_ns) / static_cast<double>(r.duration_ns > 0 ? r.duration_ns : 1), "%.1f");
   return {};
@@ -356,6 +361,14 @@ inline std::vector<table_column> family_columns(const std::string& family) {
                        {"echo p99 ms", "typist", "resp_p99_ms"},
                        {"echo max ms", "typist", "resp_max_ms"},
                        {"X p99 ms", "Xorg", "lat_p99_ms"}});
+  } else if (family == "autogroup") {  // Mike Galbraith's hog (share, waits) and Linus' browser
+    c.insert(c.end(), {{"make cpu%", "group:make", "cpu_pct"},
+                       {"hog cpu%", "pert", "cpu_pct"},
+                       {"hog wait avg ms", "pert", "wait_avg_ms"},
+                       {"hog wait max ms", "pert", "wait_max_ms"},
+                       {"browser fps", "browser", "fps"},
+                       {"browser met%", "browser", "met_pct"},
+                       {"browser p99 ms", "browser", "lat_p99_ms"}});
   } else if (family == "massive-intr") {  // Takeuchi: "4 processes occupy 98% of CPU time"
     c.insert(c.end(), {{"jain", "", "jain"},
                        {"top 4 cpu%", "", "top_pct:4"},

@@ -763,12 +763,73 @@ inline workload hogs(int n, int cpus = 1) {
   return w;
 }
 
+/// autogroup: the experiment behind Linux 2.6.38's autogroup ("sched: Add 'autogroup'
+/// scheduling feature: automated per session task groups", Mike Galbraith, November 2010).
+/// "A recurring complaint from CFS users is that parallel kbuild has a negative impact on
+/// desktop interactivity": the idea, Linus Torvalds', is to put every session (setsid) in its
+/// own task group, so a make -jN in one terminal competes as one entity, not N. Mike measured
+/// it with a 100 % CPU hog that reports its service latency, pinned to the CPU of a make -j10;
+/// Linus' own test was reading mail in a web browser and scrolling during a make -j64. Phoronix
+/// summarised Mike's numbers as the maximum latency dropping more than tenfold and the average
+/// about sixtyfold.
+/// Model, one CPU at HZ 1000 for 20 s, three sessions:
+/// - `make`: make -j10: 10 job slots compiling in turn (cc1 work 60..200 ms a file, a
+///   deterministic spread, then 3 ms of make/exec/I/O), for the whole run;
+/// - `pert`: the measurement hog (its CPU share, and its waits: how long each preemption kept
+///   it off the CPU, average and longest);
+/// - `desktop`: a browser scrolling at 60 frames/s, 4 +- 1 ms of work a frame (24 % of the
+///   CPU), each frame due 16.7 ms after its release.
+/// `autogroup/on` puts each session in its own cgroup (weight 100, as autogroup's default nice
+/// 0); `autogroup/off` runs the same tasks in the root (sched_autogroup_enabled = 0). cgroup
+/// weights mean CPU shares split between sessions first: with three busy sessions each is
+/// guaranteed a third, so the browser gets its 24 % and the hog and the build split the rest;
+/// in the root, the hog is one of 12 tasks. Only cfs and eevdf have group scheduling
+/// (policy/group.hpp); the other policies run both variants alike. Leaves out: X (the browser
+/// draws itself), the build's memory and I/O pressure.
+inline workload autogroup(bool on) {
+  using namespace scen;
+  workload w;
+  w.name = on ? "autogroup/on" : "autogroup/off";
+  w.description = std::string("1 CPU HZ=1000: make -j10 (10 job slots, 60..200 ms cc1 runs), a CPU hog measuring its "
+                              "waits, a 60 fps browser (4 ms a frame); ") +
+                  (on ? "each session in its own task group (autogroup)" : "every task in the root group (no autogroup)");
+  w.cpus = 1;
+  w.hz = 1000;
+  w.duration = sec(20);
+  if (on) {
+    for (const char* session : {"make", "pert", "desktop"}) w.cgroups.push_back({session, "", cgroup_weight_default});
+  }
+  constexpr int files = 25;
+  for (int slot = 0; slot < 10; ++slot) {
+    std::vector<event> evs;
+    for (int k = 0; k < files; ++k) {
+      const int f = (k + slot * 3) % files;
+      evs.push_back(ev::run(msec(60 + (f * 59) % 141)));
+      evs.push_back(ev::sleep(msec(3)));
+    }
+    task_spec cc = task("cc1-" + std::to_string(slot), 0, evs, true, "make");
+    if (on) cc.cgroup = "make";
+    w.tasks.push_back(cc);
+  }
+  task_spec pert = hog("pert", 0, "pert");
+  if (on) pert.cgroup = "pert";
+  w.tasks.push_back(pert);
+  task_spec browser = task("browser", 0, {ev::timer("unique-frame", 16666667), ev::run(msec(4), msec(1)), ev::frame(16666667)},
+                           true, "desktop");
+  if (on) browser.cgroup = "desktop";
+  w.tasks.push_back(browser);
+  w.notes.push_back("autogroup: only cfs and eevdf schedule task groups; the other policies run autogroup/on as autogroup/off");
+  return w;
+}
+
 /// Every built-in workload.
 inline std::vector<scenario_def> builtin_scenarios() {
   std::vector<scenario_def> v;
   v.push_back({"desktop-2007", "desktop-2007", [] { return desktop_2007(); }});
   v.push_back({"desktop-2007/rotating", "desktop-2007", [] { return desktop_2007(true); }});
   v.push_back({"kernbench-4cpu", "kernbench-4cpu", [] { return kernbench_4cpu(); }});
+  v.push_back({"autogroup/off", "autogroup", [] { return autogroup(false); }});
+  v.push_back({"autogroup/on", "autogroup", [] { return autogroup(true); }});
   v.push_back({"hogs-1000", "hogs", [] { return hogs(1000); }});
   v.push_back({"eevdf-slices/custom", "eevdf-slices", [] { return eevdf_slices(); }});
   v.push_back({"eevdf-slices/none", "eevdf-slices", [] { return eevdf_slices(false); }});
@@ -876,6 +937,8 @@ inline std::vector<family_def> builtin_families() {
        with({"cfs2007", "sd", "o1"})},
       {"xterm-renice", "seed 004: xterm<->X pipeline completion against X's nice", with({"nicksched", "o1", "goodness24"})},
       {"interbench", "interbench 0.31 matrix: latency, % desired CPU, % deadlines met", with({"o1", "sd", "cfs"})},
+      {"autogroup", "Linux 2.6.38's autogroup (2010): a CPU hog and a 60 fps browser beside make -j10, without and with a task group per session",
+       with({"cfs", "eevdf", "cfs2007", "o1", "sd"})},
       {"massive-intr", "Takeuchi's massive_intr (2007): N processes 'work 8 ms, sleep 1 ms'; fair = equal CPU",
        with({"o1", "sd", "cfs2007"})},
       {"eevdf-slices", "Linux 6.12+ per-task slices: cyclictest (500 us) against massive_intr (100 ms): 6.12 without and with PREEMPT_SHORT, 6.17+, 6.19+ (and 6.18.33+: 2026's wakeup fixes), and cfs (which ignores them)",

@@ -260,6 +260,10 @@ struct task_spec {
   duration_ns refill_ns = -1;
   /// Optional group label used by reports (e.g. "video", "audio", "build"); may be empty.
   std::string group;
+  /// The task group (cgroup, autogroup) it runs in, by `cgroup_spec::name`; empty = the root.
+  /// Applies to policies with group scheduling (cfs, eevdf: policy/group.hpp); the others have
+  /// none and run every task in one queue.
+  std::string cgroup;
   /// The task stands in for a device (a keyboard, a pointer): the tasks it wakes through
   /// `resume` and pipes are woken from interrupt context, as a device interrupt would wake
   /// them (policies that tell the two apart, such as o1's SLEEP_INTERRUPTED credit, see it so).
@@ -273,6 +277,16 @@ struct task_spec {
 
 /// Items a pipe holds when the workload does not declare it (`workload::pipes`).
 inline constexpr std::int64_t default_pipe_capacity = 4096;
+
+/// A task group: the kernel's task_group of a cpu cgroup or an autogroup (policy/group.hpp).
+struct cgroup_spec {
+  std::string name;           ///< unique; tasks name it in `task_spec::cgroup`
+  std::string parent;         ///< the enclosing group, declared earlier; empty = the root
+  std::int64_t weight = 100;  ///< cgroup v2 `cpu.weight`, 1..10000 (shares = weight x 1024 / 100)
+};
+
+/// cgroup v2's cpu.weight range and default (Documentation/admin-guide/cgroup-v2.rst).
+inline constexpr std::int64_t cgroup_weight_min = 1, cgroup_weight_max = 10000, cgroup_weight_default = 100;
 
 /// A pipe's declared size (workload.hpp, pipes).
 struct pipe_spec {
@@ -290,6 +304,7 @@ struct workload {
   std::vector<task_spec> tasks;   ///< in start order (ties broken by this order)
   std::vector<std::string> notes; ///< caveats printed with the results ("memload approximated")
   std::vector<pipe_spec> pipes;   ///< sizes of pipes (others hold default_pipe_capacity items)
+  std::vector<cgroup_spec> cgroups;  ///< task groups, parents first (none: every task in the root)
 };
 
 }  // namespace sim

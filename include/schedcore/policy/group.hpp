@@ -33,7 +33,7 @@
 ///   group_policy<task, eevdf_policy<node>>::task_group g;  // a group (one per CPU)
 ///   rq.attach_group(g, nullptr);                           // under the root
 ///   rq.set_group_weight(g, 2048, now);                     // shares (cpu.weight 200)
-///   rq.setup(t, sched_params{});  rq.set_group(t, &g);     // before t is queued
+///   rq.setup(t, sched_params{});  rq.set_group(t, &g, now);  // before t is queued
 /// ```
 ///
 /// @par Invariants (checked by `verify()`, O(groups + tasks))
@@ -62,7 +62,8 @@
 ///   which exists from the cgroup's creation, gets the sleeper placement. Later activations
 ///   are sleeper placements in both.
 /// - Inner policies must dequeue a blocking task at once: eevdf's `delay_dequeue` (6.12+) must
-///   stay 0 under groups (a delayed sleeper is reported as a misuse by `dequeue`). No bandwidth
+///   stay 0 under groups (a delayed sleeper is reported as a misuse by `dequeue`, which then
+///   finishes its dequeue through the inner `switched_from`). No bandwidth
 ///   control (`cpu.max`), no load tracking (PELT), no uclamp.
 /// - `yield` acts on the task's own queue (eevdf's yield_task_fair; CFS's skip buddy in the
 ///   kernel is set at every level).
@@ -204,10 +205,13 @@ class group_policy : public detail::group_knob_names<Inner> {
     return errc::ok;
   }
   /// Detaches an empty group (no task or group attached to it, so not queued). Refuses a
-  /// group with members (`errc::busy`) or not attached here (`errc::invalid_argument`). O(groups).
-  errc detach_group(task_group& g) noexcept {
+  /// group with members (`errc::busy`) or not attached here (`errc::invalid_argument`). Its node
+  /// leaves its parent's queue for good (the inner `switched_from`: cfs keeps its vruntime
+  /// relative), so the object can be attached again anywhere. O(groups).
+  errc detach_group(task_group& g, sched_time now) noexcept {
     if (g.owner_ != this) return errc::invalid_argument;
     if (g.members_ != 0 || g.queued) return errc::busy;
+    traits::switched_from(queue_of(g), g, now);
     for (task_group** p = &groups_; *p != nullptr; p = &(*p)->next_) {
       if (*p == &g) {
         *p = g.next_;
@@ -224,11 +228,20 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// (`errc::busy`; dequeue it with `save` or `migrating` first, as the kernel's
   /// sched_move_task does), unless it is in `g` already (nothing to do), and `g` must be
   /// attached here (`errc::invalid_argument`). O(1).
-  errc set_group(Task& t, task_group* g) noexcept {
+  ///
+  /// A task that leaves a queue of this CPU (asleep, or taken out with `save`) leaves it for
+  /// good: the old queue's inner `switched_from` runs, as the kernel's task_change_group_fair
+  /// runs detach_task_cfs_rq (cfs: a sleeper is placed and kept relative to the old queue's
+  /// min_vruntime, so that it wakes in the new queue's frame). A task arriving from another
+  /// CPU's group was detached by its `dequeue(migrating)`. (A task whose old place is some
+  /// CPU's *root* cannot say which CPU's: it is detached from this CPU's root, which is right
+  /// for a move on one CPU and harmless after a `dequeue(migrating)` for cfs and eevdf.)
+  errc set_group(Task& t, task_group* g, sched_time now) noexcept {
     node_type& n = t;
     if (n.parent == g) return g == nullptr || g->owner_ == this ? errc::ok : errc::invalid_argument;  // already there
     if (n.queued) return errc::busy;
     if (g != nullptr && g->owner_ != this) return errc::invalid_argument;
+    if (n.parent == nullptr || group_of(*n.parent).owner_ == this) traits::switched_from(queue_of(n), n, now);
     if (n.parent != nullptr) --group_of(*n.parent).members_;
     n.parent = g;
     n.depth = g != nullptr ? static_cast<u16>(g->depth + 1u) : u16{0};
@@ -255,8 +268,14 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// refusal nothing changes.
   errc setup_group(task_group& g, const sched_params& p, sched_time now) noexcept {
     if (g.owner_ != this) return errc::invalid_argument;
+    Inner& q = queue_of(g);
+    // Not queued: the inner setup itself validates, and changes nothing when it refuses.
+    if (!g.queued) return q.setup(g, p);
+    // Queued: validated on a probe first, whose registration in the queue (an admitted
+    // bandwidth, a list of all tasks) is released at once, as at an exit.
     node_type probe{};
-    if (const errc e = queue_of(g).setup(probe, p); e != errc::ok) return e;
+    if (const errc e = q.setup(probe, p); e != errc::ok) return e;
+    traits::task_dead(q, probe, now);
     return change_group(g, now, [&](node_type& n) { return queue_of(n).setup(n, p); });
   }
   /// Gives group `g` the weight `shares` (cgroup v2: shares = cpu.weight · 1024 / 100), for
@@ -293,7 +312,10 @@ class group_policy : public detail::group_knob_names<Inner> {
     const bool was_running = running_ == &t;
     queue_of(leaf).dequeue(leaf, now, flags);
     // A delayed dequeue would leave the task queued in its group: not supported (file comment).
-    (void)SCHEDCORE_MISUSE(traits::delayed(queue_of(leaf), leaf));
+    // Reported, then finished at once (the inner `switched_from` completes a delayed dequeue,
+    // eevdf's as the kernel's class change does), so that the hierarchy stays consistent and
+    // the sleeper can be moved or woken anywhere (also in a build without asserts).
+    if (SCHEDCORE_MISUSE(traits::delayed(queue_of(leaf), leaf))) traits::switched_from(queue_of(leaf), leaf, now);
     leaf.queued = false;
     --nr_tasks_;
     if (was_running) running_ = nullptr;

@@ -911,3 +911,37 @@ TEST(GroupPolicySetupGroup, AProbeValidationLeavesNoTraceInTheParentQueue) {
   ASSERT_EQ(rq.attach_group(g2, nullptr), errc::ok);
   EXPECT_EQ(rq.setup_group(g2, p, sched_time{}), errc::ok);
 }
+
+// CFS sched_yield() of a task alone in its group (an autogroup session with one task): the
+// kernel's yield_task_fair returns early only when the whole CPU has one task, and
+// set_skip_buddy marks the yielder's entity at every level, so the group is the root's skip
+// buddy and the other group runs if it is within wakeup_gran (pick_next_entity).
+TEST(GroupPolicyYield, CfsYieldOfALoneTaskSkipsItsGroupAtTheRoot) {
+  using S = cfs_setup;
+  S::policy rq;
+  S::group a, b;
+  ASSERT_EQ(rq.attach_group(a, nullptr), errc::ok);
+  ASSERT_EQ(rq.attach_group(b, nullptr), errc::ok);
+  S::task x, y;
+  ASSERT_EQ(rq.set_group(x, &a, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.set_group(y, &b, sched_time{}), errc::ok);
+  review::mini_cpu<S::policy> cpu(rq);
+  cpu.wake(x);
+  cpu.wake(y);
+  int checked = 0;
+  for (int i = 0; i < 400; ++i) {
+    cpu.run_for(review::kMs);
+    if (cpu.curr != &x) continue;
+    rq.yield(x, cpu.now());
+    rq.put_prev(x, cpu.now());
+    const duration_ns d = static_cast<cfs_entity&>(b).vruntime - static_cast<cfs_entity&>(a).vruntime;
+    S::task* next = rq.pick_next(cpu.now());
+    if (d >= 0 && d <= rq.root().wakeup_granularity()) {
+      EXPECT_EQ(next, &y) << i;
+      ++checked;
+    }
+    cpu.curr = next;
+    rq.set_next(*next, cpu.now());
+  }
+  EXPECT_GT(checked, 0);
+}

@@ -139,6 +139,8 @@ class cfs_policy {
  public:
   using task_type = Task;                    ///< the task type
   static constexpr const char* name = "cfs"; ///< class name
+  /// Under group_policy, yield at every level of the hierarchy (the kernel's set_skip_buddy).
+  static constexpr bool yield_every_level = true;
   /// The kernel's initial min_vruntime, (u64)(−(1 << 20)).
   static constexpr u64 initial_min_vruntime = ~static_cast<u64>(0) - (static_cast<u64>(1) << 20) + 1;
 

@@ -15,9 +15,10 @@
 /// | `enqueue` | the task into its group's queue, then each group that was empty into its parent (flag `wakeup`: enqueue_task_fair passes ENQUEUE_WAKEUP above the first level) |
 /// | `dequeue` | the task out, then each group left empty out of its parent (flag `sleep`); if the task was running, the groups still queued above it stop running with it (`put_prev` at each level) |
 /// | `pick_next` | pick at the root; while the pick is a group, pick in that group's queue (pick_task_fair) |
+/// | `yield` | the task's own queue, or every level when `Inner::yield_every_level` (cfs: set_skip_buddy) |
 /// | `set_next`, `put_prev`, `tick` | at every level from the task to the root (a tick asks for a reschedule if any level does) |
 /// | `wakeup_preempt` | the two nodes of the woken and the running task that share a queue decide, in that queue (find_matching_se) |
-/// | `yield`, `prio_changed`, `task_new`, `task_dead`, `switched_from`, `delayed` | the task's own queue |
+/// | `prio_changed`, `task_new`, `task_dead`, `switched_from`, `delayed` | the task's own queue |
 /// | `next_timer`, `timer`, `take_resched`, `verify` | every queue |
 ///
 /// So a policy needs nothing to be used hierarchically: cfs and eevdf give cgroup v2's
@@ -65,8 +66,8 @@
 ///   stay 0 under groups (a delayed sleeper is reported as a misuse by `dequeue`, which then
 ///   finishes its dequeue through the inner `switched_from`). No bandwidth
 ///   control (`cpu.max`), no load tracking (PELT), no uclamp.
-/// - `yield` acts on the task's own queue (eevdf's yield_task_fair; CFS's skip buddy in the
-///   kernel is set at every level).
+/// - `yield` acts on the task's own queue (eevdf's yield_task_fair), or at every level for an
+///   inner policy that asks for it (cfs: the kernel's skip buddy is set at every level).
 #ifndef SCHEDCORE_POLICY_GROUP_HPP
 #define SCHEDCORE_POLICY_GROUP_HPP
 
@@ -131,6 +132,10 @@ class group_policy : public detail::group_knob_names<Inner> {
   struct inner_name<P, void_t<decltype(P::name)>> {
     static constexpr const char* value = P::name;
   };
+  template <class P, class = void>
+  struct yield_every_level : false_type {};
+  template <class P>
+  struct yield_every_level<P, void_t<decltype(P::yield_every_level)>> : integral_constant<bool, P::yield_every_level> {};
   template <class P, class = void>
   struct has_knobs : false_type {};
   template <class P>
@@ -377,8 +382,17 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// The running task of this class, or nullptr.
   Task* current() const noexcept { return running_; }
 
-  /// Optional hook `yield`: in `curr`'s own queue.
-  void yield(Task& curr, sched_time now) noexcept { traits::yield(queue_of(curr), curr, now); }
+  /// Optional hook `yield`: in `curr`'s own queue, or at every level from it to the root for
+  /// an inner policy that declares `static constexpr bool yield_every_level = true` (cfs: the
+  /// kernel's set_skip_buddy marks each entity of the hierarchy, so a task alone in its group
+  /// still yields its group's turn at the levels above).
+  void yield(Task& curr, sched_time now) noexcept {
+    if constexpr (yield_every_level<Inner>::value) {
+      for (node_type* n = &curr; n != nullptr; n = parent_node(*n)) traits::yield(queue_of(*n), *n, now);
+    } else {
+      traits::yield(queue_of(curr), curr, now);
+    }
+  }
   /// Optional hook `prio_changed`: in `t`'s own queue.
   void prio_changed(Task& t, sched_time now) noexcept { traits::prio_changed(queue_of(t), t, now); }
   /// Optional hook `task_new`: in the child's queue; the parent is passed on when it shares

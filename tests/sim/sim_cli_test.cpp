@@ -174,6 +174,60 @@ TEST(SchedsimCli, TheCustomPolicyExampleRunsByNameAndSharesByTickets) {
   std::remove(path.c_str());
 }
 
+// rt-app's taskgroup (a path in the cpu cgroup hierarchy) is group scheduling under cfs and
+// eevdf. Oracle, cgroup v2's weights (every group 100): /user holds /user/make (4 hogs) and
+// /user/video (player); mover starts in the root beside /user and, at its second phase (after
+// 1 s of CPU), moves into /user/video. So for 2 s the root splits 1:1 between mover and /user
+// (make 0.5 s, player 0.5 s); then /user has the whole CPU for 2 s: make 1 s, video 1 s split
+// by player and mover. Totals: each build 0.375 s, player 1 s, mover 1.5 s. A policy without
+// groups (o1) runs the six tasks flat; a malformed path is refused with its location.
+TEST(SchedsimCli, RtAppTaskgroupsAreTaskGroupsUnderCfsAndEevdf) {
+  const std::string path = ::testing::TempDir() + "schedsim_taskgroup.json";
+  {
+    std::ofstream f(path);
+    f << "{ \"global\": { \"duration\": 4 }, \"tasks\": {\n"
+         "  \"build\": { \"instance\": 4, \"taskgroup\": \"/user/make\", \"loop\": -1, \"run\": 10000 },\n"
+         "  \"player\": { \"taskgroup\": \"/user/video\", \"loop\": -1, \"run\": 10000 },\n"
+         "  \"mover\": { \"phases\": { \"p0\": { \"loop\": 100, \"run\": 10000 },\n"
+         "                         \"p1\": { \"taskgroup\": \"/user/video\", \"loop\": -1, \"run\": 10000 } } } } }\n";
+  }
+  const result c = run("compare --rt-app " + path + " --policies cfs,eevdf,o1 --cs-cost 0 --refill 0 --format json --no-host-timing");
+  ASSERT_EQ(c.code, 0) << c.out;
+  namespace json = schedcore::sim::json;
+  const json::value doc = json::parse(c.out);
+  ASSERT_EQ(doc.items.size(), 3u) << c.out;
+  const double expect_s[] = {0.375, 0.375, 0.375, 0.375, 1.0, 1.5};
+  for (std::size_t row = 0; row < 2; ++row) {
+    const json::value* tasks = doc.items[row].find("tasks");
+    ASSERT_TRUE(tasks != nullptr && tasks->items.size() == 6u) << c.out;
+    for (std::size_t i = 0; i < 6; ++i)
+      EXPECT_NEAR(tasks->items[i].find("cpu_ns")->d / 1e9, expect_s[i], 0.01)
+          << doc.items[row].find("policy")->s << " " << tasks->items[i].find("name")->s;
+  }
+  const json::value* flat = doc.items[2].find("tasks");  // o1: no groups, six tasks of one CPU
+  ASSERT_TRUE(flat != nullptr && flat->items.size() == 6u);
+  EXPECT_LT(flat->items[5].find("cpu_ns")->d / 1e9, 1.0) << "mover gets a sixth, not half, without groups";
+  {
+    std::ofstream f(path);
+    f << "{ \"tasks\": { \"t\": { \"taskgroup\": \"/a//b\", \"run\": 1000 } } }\n";
+  }
+  const result bad = run("run --rt-app " + path + " --policy cfs", " 2>&1");
+  EXPECT_EQ(bad.code, 3) << bad.out;
+  EXPECT_NE(bad.out.find(path + ":1:"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("empty component"), std::string::npos) << bad.out;
+  std::remove(path.c_str());
+}
+
+// A grouped workload refuses eevdf's delayed dequeue (group.hpp needs a dequeue at once),
+// with a usage error naming the knob.
+TEST(SchedsimCli, DelayedDequeueWithCgroupsIsAUsageError) {
+  const result r = run("run --scenario autogroup/on --policy eevdf:delay_dequeue=1 --duration 100ms", " 2>&1");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("delay_dequeue"), std::string::npos) << r.out;
+  const result ok = run("run --scenario autogroup/off --policy eevdf:delay_dequeue=1 --duration 100ms");
+  EXPECT_EQ(ok.code, 0) << ok.out;
+}
+
 TEST(SchedsimCli, JsonIsByteIdenticalAcrossRuns) {
   const std::string args = "compare --scenario games-renice --policies ref-rr,ref-rr:timeslice=2ms --duration 1s "
                            "--format json --no-host-timing";

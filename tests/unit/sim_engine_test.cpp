@@ -13,6 +13,7 @@
 
 #include "schedcore/policy/cfs.hpp"
 #include "schedcore/policy/eevdf.hpp"
+#include "schedcore/policy/group.hpp"
 #include "schedcore/policy/o1.hpp"
 #include "schedcore/policy/rt.hpp"
 #include "schedcore/policy/sd.hpp"
@@ -1473,4 +1474,80 @@ TEST(SimEngine, TraceTextIsBoundedPerRun) {
   EXPECT_GE(max_trace_bytes_per_run, std::size_t{1} << 30);
 }
 
+}  // namespace
+
+namespace {
+using grouped_sim_task = sim_task<group_node<eevdf_entity>, rt_entity>;
+policy_entry grouped_eevdf_entry() {
+  return make_entry<grouped_sim_task, rt_policy<grouped_sim_task>,
+                    group_policy<grouped_sim_task, eevdf_policy<group_node<eevdf_entity>>>>("eevdf", "rt + grouped eevdf");
+}
+std::string workload_error_of(const policy_entry& e, const workload& w) {
+  try {
+    (void)e.run(w, exact_cfg(), {});
+  } catch (const workload_error& x) {
+    return x.what();
+  }
+  return "(no error)";
+}
+
+// Declared task groups are checked before anything runs, under any policy (grouped or not):
+// names, parents declared first, cgroup v2's cpu.weight range, the tasks' and moves' groups.
+TEST(SimEngine, CgroupMistakesAreWorkloadErrors) {
+  workload base;
+  base.name = "cgroups";
+  base.duration = msec(10);
+  base.tasks.push_back(finite("t", {ev::run(msec(1))}));
+  base.cgroups.push_back({"a", "", 100});
+  struct bad_case {
+    const char* expect;
+    void (*spoil)(workload&);
+  };
+  const bad_case cases[] = {
+      {"declared twice", [](workload& w) { w.cgroups.push_back({"a", "", 100}); }},
+      {"outside [1, 10000]", [](workload& w) { w.cgroups[0].weight = 0; }},
+      {"outside [1, 10000]", [](workload& w) { w.cgroups[0].weight = 10001; }},
+      {"is not declared before it", [](workload& w) { w.cgroups.push_back({"b", "c", 100}); }},
+      {"its own parent", [](workload& w) { w.cgroups.push_back({"b", "b", 100}); }},
+      {"needs a name", [](workload& w) { w.cgroups.push_back({"", "", 100}); }},
+      {"unknown cgroup 'zz'", [](workload& w) { w.tasks[0].cgroup = "zz"; }},
+      {"move to unknown cgroup 'zz'", [](workload& w) { w.tasks[0].phases[0].events.push_back(ev::set_cgroup("zz")); }},
+  };
+  for (const bad_case& c : cases) {
+    workload w = base;
+    c.spoil(w);
+    for (const policy_entry& e : {grouped_eevdf_entry(), ref_entry()})
+      EXPECT_NE(workload_error_of(e, w).find(c.expect), std::string::npos) << c.expect << " / " << e.name;
+  }
+  EXPECT_EQ(workload_error_of(grouped_eevdf_entry(), base), "(no error)");
+}
+
+// On two CPUs with balancing, wakeups and moves between groups, the grouped class keeps the
+// books exact: every ns is a task's, switch overhead or idle; and the moving task really moves
+// (by its second phase it shares group b's half with b's hog).
+TEST(SimEngine, GroupedRunsOnTwoCpusConserveTime) {
+  workload w;
+  w.name = "cgroups-smp";
+  w.cpus = 2;
+  w.duration = sec(2);
+  w.cgroups = {{"a", "", 100}, {"b", "", 300}, {"a/x", "a", 50}};
+  for (int i = 0; i < 3; ++i) {
+    task_spec t = scen::task("hog-a" + std::to_string(i), 0, {ev::run(msec(7)), ev::sleep(usec(300))});
+    t.cgroup = i == 2 ? "a/x" : "a";
+    w.tasks.push_back(t);
+  }
+  task_spec hb = scen::task("hog-b", 0, {ev::run(sec(10))});
+  hb.cgroup = "b";
+  w.tasks.push_back(hb);
+  task_spec mover = scen::task("mover", 0, {ev::run(msec(3)), ev::sleep(msec(1))});
+  mover.phases[0].loop = 50;
+  mover.phases.push_back(phase{"moved", -1, {ev::set_cgroup("b"), ev::run(msec(3)), ev::sleep(msec(1)), ev::set_cgroup("a/x")}});
+  w.tasks.push_back(mover);
+  run_config cfg = exact_cfg();
+  cfg.machine.cs_cost_ns = usec(2);
+  const run_result r = grouped_eevdf_entry().run(w, cfg, {});
+  expect_conserved(r);
+  EXPECT_GT(find(r, "mover").cpu_ns, msec(150));
+  EXPECT_GT(find(r, "hog-b").cpu_ns, sec(1));  // weight 300 of 400 at the root of its CPU
+}
 }  // namespace

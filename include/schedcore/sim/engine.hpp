@@ -177,6 +177,7 @@ inline std::uint64_t program_event_budget(int cpus, std::int64_t duration_ns) {
 /// the task object so the run queues' entities and the hot state stay dense in memory.
 struct task_cold {
   bool named = false;                     ///< `name` and `comm` are built (on first use)
+  int cgroup = -1;                        ///< its task group (index in workload::cgroups), -1 = the root
   int instance = -1;                      ///< instance number in the name, -1 = the spec's name as is
   std::string name;                       ///< instance name
   std::string comm;                       ///< trace comm (no spaces or '=', <= 15 bytes, whole UTF-8 characters)
@@ -557,6 +558,7 @@ class engine {
 
   void compile() {
     std::map<std::string, int> spec_ids, timers, mutexes, conds, susp, barriers, devices, pipes;
+    const std::map<std::string, int> cgroup_ids = validate_cgroups();
     for (std::size_t s = 0; s < w_.tasks.size(); ++s) {
       if (!spec_ids.emplace(w_.tasks[s].name, static_cast<int>(s)).second)
         throw workload_error("duplicate task name '" + w_.tasks[s].name + "'");
@@ -623,6 +625,13 @@ class engine {
               break;
             case event_kind::job:
               break;
+            case event_kind::set_cgroup:
+              if (!e.ref.empty()) {
+                auto it = cgroup_ids.find(e.ref);
+                if (it == cgroup_ids.end()) throw workload_error(where + ": move to unknown cgroup '" + e.ref + "'");
+                c.res = it->second;
+              }
+              break;
             case event_kind::device_submit:
             case event_kind::device_wait: c.res = lookup(devices, e.ref); break;
             case event_kind::pipe_write:
@@ -653,7 +662,7 @@ class engine {
       auto it = pipes.find(ps.name);
       if (it != pipes.end()) pipes_[static_cast<std::size_t>(it->second)].capacity = ps.capacity;
     }
-    compile_cgroups();
+    compile_cgroups(cgroup_ids);
     for (auto& [b, ss] : barrier_specs) {
       std::sort(ss.begin(), ss.end());
       ss.erase(std::unique(ss.begin(), ss.end()), ss.end());
@@ -661,9 +670,9 @@ class engine {
     }
   }
 
-  /// Validates workload::cgroups (unique names, parents declared first, cpu.weight in range)
-  /// and resolves each task's group; with a grouped fair class, builds each CPU's groups.
-  void compile_cgroups() {
+  /// Validates workload::cgroups (unique names, parents declared first, cpu.weight in range);
+  /// returns name -> index.
+  std::map<std::string, int> validate_cgroups() const {
     std::map<std::string, int> ids;
     for (std::size_t g = 0; g < w_.cgroups.size(); ++g) {
       const cgroup_spec& cg = w_.cgroups[g];
@@ -673,10 +682,15 @@ class engine {
       if (cg.weight < cgroup_weight_min || cg.weight > cgroup_weight_max)
         throw workload_error(where + ": cpu.weight " + std::to_string(cg.weight) + " is outside [" +
                              std::to_string(cgroup_weight_min) + ", " + std::to_string(cgroup_weight_max) + "]");
+      if (cg.parent == cg.name) throw workload_error(where + " is its own parent");
       if (!cg.parent.empty() && ids.find(cg.parent) == ids.end())
         throw workload_error(where + ": parent '" + cg.parent + "' is not declared before it");
-      if (cg.parent == cg.name) throw workload_error(where + " is its own parent");
     }
+    return ids;
+  }
+
+  /// Resolves each task's group; with a grouped fair class, builds each CPU's groups.
+  void compile_cgroups(const std::map<std::string, int>& ids) {
     for (std::size_t s = 0; s < w_.tasks.size(); ++s) {
       const std::string& name = w_.tasks[s].cgroup;
       if (name.empty()) continue;
@@ -695,7 +709,7 @@ class engine {
         for (std::size_t g = 0; g < n; ++g) {
           const cgroup_spec& cg = w_.cgroups[g];
           typename fair_class::task_group* parent =
-              cg.parent.empty() ? nullptr : &mine[static_cast<std::size_t>(ids[cg.parent])];
+              cg.parent.empty() ? nullptr : &mine[static_cast<std::size_t>(ids.at(cg.parent))];
           if (fair.attach_group(mine[g], parent) != errc::ok ||
               fair.set_group_weight(mine[g], detail_sim::cgroup_shares(cg.weight), sched_time{}) != errc::ok)
             throw workload_error("cgroup '" + cg.name + "': the policy refused the group (nesting too deep?)");
@@ -715,7 +729,7 @@ class engine {
     for (std::size_t g = 0; g < ng; ++g)
       for (std::size_t h = 0; h < g; ++h)
         if (w_.cgroups[h].name == w_.cgroups[g].parent) parent[g] = static_cast<int>(h);
-    auto group_of = [&](const task_type* t) { return specs_[static_cast<std::size_t>(t->spec)].cgroup; };
+    auto group_of = [&](const task_type* t) { return t->cold->cgroup; };
     for (const task_type* t : counted)
       for (int g = group_of(t); g >= 0 && !busy[static_cast<std::size_t>(g)]; g = parent[static_cast<std::size_t>(g)])
         busy[static_cast<std::size_t>(g)] = true;
@@ -740,10 +754,10 @@ class engine {
   void bind_group(int ci, task_type& t) {
     if constexpr (detail_sim::grouped<fair_class>::value) {
       if (groups_.empty()) return;
-      const int g = specs_[static_cast<std::size_t>(t.spec)].cgroup;
+      const int g = t.cold->cgroup;
       auto& fair = cpu(ci).rq.template get<stack_type::nr_classes - 1>();
-      if (fair.set_group(t, g < 0 ? nullptr : &groups_[static_cast<std::size_t>(ci)][static_cast<std::size_t>(g)]) !=
-          errc::ok)
+      if (fair.set_group(t, g < 0 ? nullptr : &groups_[static_cast<std::size_t>(ci)][static_cast<std::size_t>(g)],
+                         st(now_)) != errc::ok)
         throw std::logic_error("schedsim: a task changed group while queued");
     } else {
       (void)ci;
@@ -766,6 +780,7 @@ class engine {
     task_type* t = &chunks_.back()[n % task_chunk];
     task_cold& k = cold_chunks_.back()[n % task_chunk];
     t->cold = &k;
+    k.cgroup = specs_[static_cast<std::size_t>(spec)].cgroup;
     t->id = static_cast<std::uint32_t>(n);
     t->pid = 1000 + static_cast<int>(t->id);
     t->spec = spec;
@@ -1581,6 +1596,7 @@ class engine {
           break;
         }
         case event_kind::set_policy: change_params(t, ci, e->params); break;
+        case event_kind::set_cgroup: move_cgroup(t, ci, e->res); break;
         case event_kind::frame: {
           ++t.cold->frames;
           if (t.cold->last_frame >= 0) keep_sample(t.cold->frame_gaps, now_ - t.cold->last_frame);
@@ -1729,6 +1745,22 @@ class engine {
         wake(*w, ci);
       }
       if (!all) break;
+    }
+  }
+
+  /// The running task `t` moves into task group `g` (-1: the root): the kernel's
+  /// sched_move_task, a dequeue(save) and enqueue(restore) around the change of group.
+  void move_cgroup(task_type& t, int ci, int g) {
+    if (t.cold->cgroup == g) return;
+    t.cold->cgroup = g;
+    if constexpr (detail_sim::grouped<fair_class>::value) {
+      if (groups_.empty()) return;
+      cpu_state& c = cpu(ci);
+      c.rq.dequeue(t, st(now_), dequeue_flags::save);
+      bind_group(ci, t);
+      c.rq.enqueue(t, st(now_), enqueue_flags::restore);
+      c.rq.set_next(t, st(now_));  // it is still the running task
+      resched(ci);
     }
   }
 

@@ -53,9 +53,17 @@
 ///   example files). Their types are still checked.
 /// - top level: `resources` (legacy; resources are created on first use).
 /// - task/phase: `util_min`, `util_max` (no utilisation clamping), `nodes_membind` /
-///   `membind_nodes` (no NUMA), `taskgroup` (no group scheduling; kept as the report group
-///   label), `cpus` at phase level (the model has no affinity-change event: the task-level
-///   affinity applies to every phase).
+///   `membind_nodes` (no NUMA), `cpus` at phase level (the model has no affinity-change event:
+///   the task-level affinity applies to every phase).
+///
+/// @par Task groups
+/// `taskgroup` ("/tg1/tg11", a path in the cpu cgroup hierarchy, which rt-app creates) puts a
+/// task in that group: every component of every path becomes a `workload::cgroups` entry with
+/// the default cpu.weight (100), parents first. At task level it is where the task starts; at
+/// phase level the task moves there when the phase begins (`set_cgroup`, the kernel's
+/// sched_move_task). "" and "/" mean the root. Task groups act in cfs and eevdf (group
+/// scheduling, policy/group.hpp); other policies ignore them (noted). The path is also the
+/// task's report group label, as before.
 /// - `sem_post` / `sem_wait` are refused (no counting semaphore in the model yet).
 ///
 /// @par Cross-checks (errors, at the first offending use in file order)
@@ -308,6 +316,7 @@ class importer {
   std::vector<use> uses_;
   std::vector<std::pair<const json::value*, const json::value*>> progress_;  // task, its "phases"
   std::int64_t max_cpu_seen_ = -1;
+  std::set<std::string> cgroup_declared_;  // taskgroup paths already in w_.cgroups
   std::int64_t total_instances_ = 0;
   std::int64_t zero_events_total_ = 0;  // instantaneous events over the file so far (check_progress)
   sched_kind default_kind_ = sched_kind::normal;
@@ -343,6 +352,37 @@ class importer {
 
   void note(const std::string& n) {
     if (std::find(notes_.begin(), notes_.end(), n) == notes_.end()) notes_.push_back(n);
+  }
+
+  /// A `taskgroup` value as a cgroup name ("/a/b"; "" for the root), declaring the group and
+  /// its ancestors (default cpu.weight) on first use.
+  std::string taskgroup_path(const json::value& m, const std::string& what) {
+    const std::string raw = get_string(m, what);
+    check_label(raw, m.pos, what);
+    std::string path;
+    std::size_t i = 0;
+    while (i < raw.size()) {
+      if (raw[i] == '/') {
+        if (i > 0 && i + 1 < raw.size() && raw[i + 1] == '/')
+          fail(m.pos, what + ": an empty component in " + quote(raw) + ": expected a path like \"/tg1/tg11\"");
+        ++i;
+        continue;
+      }
+      const std::size_t end = std::min(raw.find('/', i), raw.size());
+      const std::string part = raw.substr(i, end - i);
+      if (part == "." || part == "..")
+        fail(m.pos, what + ": " + quote(part) + " in " + quote(raw) + ": expected group names, not relative steps");
+      const std::string parent = path;
+      path += "/" + part;
+      if (!cgroup_declared_.count(path)) {
+        cgroup_declared_.insert(path);
+        w_.cgroups.push_back({path, parent, cgroup_weight_default});
+      }
+      i = end;
+    }
+    note("taskgroup: task groups for cfs and eevdf (cpu.weight 100 each); other policies have no group scheduling and "
+         "ignore them");
+    return path;
   }
 
   static std::string base_name(const std::string& path) {
@@ -717,7 +757,7 @@ class importer {
     } else if (m.key == "taskgroup") {
       ts.group = get_string(m, what);
       check_label(ts.group, m.pos, what);
-      note("taskgroup kept as a report label only: no group scheduling in the simulator");
+      ts.cgroup = taskgroup_path(m, what);
     } else {
       check_int_array(m, what);
       note(m.key + " ignored: no NUMA in the simulator");
@@ -892,6 +932,8 @@ class importer {
     ph.name = p.key;
     sched_in sched;
     std::vector<event> events;
+    std::string move_to;  // phase-level taskgroup: the group the task moves into as the phase begins
+    bool moves = false;
     for (const json::value& m : p.items) {
       const std::string what = where + " " + what_key(m);
       const std::string& k = m.key;
@@ -906,6 +948,11 @@ class importer {
         get_cpus(m, what);
         max_cpu_seen_ = before;  // phase affinity is not applied: it must not size the machine
         note("phase-level cpus ignored: the model has no affinity change; the task-level cpus apply to every phase");
+      } else if (k == "taskgroup") {
+        no_duplicate(p, m, where);
+        move_to = taskgroup_path(m, what);
+        moves = true;
+        if (ts.group.empty()) ts.group = get_string(m, what);
       } else if (common_ignored_key(k)) {
         no_duplicate(p, m, where);
         ignored_key(m, what, ts);
@@ -919,6 +966,7 @@ class importer {
         unknown_key(m, where, false);
       }
     }
+    if (moves) ph.events.push_back(ev::set_cgroup(move_to));
     if (sched.any()) ph.events.push_back(ev::set_policy(resolve(task_sched, &sched, nullptr, where)));
     if (events.empty() && !sched.any()) {
       bool had_event = false;

@@ -88,6 +88,7 @@ enum class event_kind : std::uint8_t {
   pipe_write,     ///< append a message of `count` items to pipe `ref` (blocks while it is full)
   pipe_read,      ///< take up to `count` messages from pipe `ref` (blocks while empty), then work
   pipe_close,     ///< no more data: a read of pipe `ref` once it is empty ends the reader's phase (EOF)
+  set_cgroup,     ///< move into task group `ref` (a `cgroup_spec` name; empty = the root), as writing the pid to cgroup.procs
 };
 
 /// One step of a task's program. Only the fields the kind uses are read.
@@ -220,6 +221,7 @@ inline event set_nice(int nice) {
 inline event set_policy(const sched_params& p) { event e; e.kind = event_kind::set_policy; e.params = p; return e; }
 /// yield / exit.
 inline event simple(event_kind kind) { event e; e.kind = kind; return e; }
+inline event set_cgroup(std::string group) { event e; e.kind = event_kind::set_cgroup; e.ref = std::move(group); return e; }
 }  // namespace ev
 
 /// A named list of events repeated `loop` times.

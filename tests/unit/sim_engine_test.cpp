@@ -1551,3 +1551,36 @@ TEST(SimEngine, GroupedRunsOnTwoCpusConserveTime) {
   EXPECT_GT(find(r, "hog-b").cpu_ns, sec(1));  // weight 300 of 400 at the root of its CPU
 }
 }  // namespace
+
+namespace {
+// calc_group_shares on SMP: a group's entity on a CPU weighs shares x (its load there / its
+// load everywhere). A (one hog, CPU 0) and B (one hog on CPU 0, two on CPU 1), both cpu.weight
+// 100, tasks pinned. B's load is 1024 on CPU 0 of 3072, so B weighs 341 there against A's 1024:
+// A's hog gets 1024/1365 = 75 % of CPU 0 (the group fairness the kernel's formula gives; with
+// the full 1024 on each CPU it would be 50 %), B's hog on CPU 0 25 %, B's two on CPU 1 half each.
+TEST(SimEngine, GroupSharesAreDividedAmongCpusByLoad) {
+  workload w;
+  w.name = "cgroup-shares";
+  w.cpus = 2;
+  w.duration = sec(4);
+  w.cgroups = {{"A", "", 100}, {"B", "", 100}};
+  const struct {
+    const char* name;
+    const char* group;
+    int cpu;
+  } hogs[] = {{"a0", "A", 0}, {"b0", "B", 0}, {"b1", "B", 1}, {"b2", "B", 1}};
+  for (const auto& h : hogs) {
+    task_spec t = scen::task(h.name, 0, {ev::run(sec(100))});
+    t.cgroup = h.group;
+    t.cpus = {h.cpu};
+    w.tasks.push_back(t);
+  }
+  const run_result r = grouped_eevdf_entry().run(w, exact_cfg(), {});
+  expect_conserved(r);
+  const double total = static_cast<double>(w.duration);
+  EXPECT_NEAR(static_cast<double>(find(r, "a0").cpu_ns) / total, 1024.0 / 1365.0, 0.01);
+  EXPECT_NEAR(static_cast<double>(find(r, "b0").cpu_ns) / total, 341.0 / 1365.0, 0.01);
+  EXPECT_NEAR(static_cast<double>(find(r, "b1").cpu_ns) / total, 0.5, 0.01);
+  EXPECT_NEAR(static_cast<double>(find(r, "b2").cpu_ns) / total, 0.5, 0.01);
+}
+}  // namespace

@@ -590,6 +590,10 @@ class eevdf_policy {
     e.prev_sum_exec_runtime = 0;
   }
 
+  /// Sum of the weights of the queued entities (running and delayed included): the kernel's
+  /// `cfs_rq->load.weight`.
+  u64 load() const noexcept { return static_cast<u64>(sum_weight_); }
+
   /// V, the load-weighted mean vruntime of the runnable entities (floor; curr included).
   vtime avg_vruntime() const noexcept {
     s64 avg = sum_w_vruntime_;

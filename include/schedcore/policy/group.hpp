@@ -137,6 +137,10 @@ class group_policy : public detail::group_knob_names<Inner> {
   template <class P>
   struct yield_every_level<P, void_t<decltype(P::yield_every_level)>> : integral_constant<bool, P::yield_every_level> {};
   template <class P, class = void>
+  struct has_load : false_type {};
+  template <class P>
+  struct has_load<P, void_t<decltype(declval<const P&>().load())>> : true_type {};
+  template <class P, class = void>
   struct has_knobs : false_type {};
   template <class P>
   struct has_knobs<P, void_t<decltype(declval<P&>().configure(declval<const P&>().config()))>> : true_type {};
@@ -169,6 +173,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     group_policy* owner_ = nullptr;   // the policy it is attached to
     task_group* next_ = nullptr;      // the owner's list of attached groups
     u32 members_ = 0;                 // tasks and groups whose parent is this group
+    u32 weight_ = 1024;               // its node's weight as set by set_group_weight (nice 0 until then)
   };
 
   /// The root queue (the CPU's top-level `cfs_rq`).
@@ -292,8 +297,19 @@ class group_policy : public detail::group_knob_names<Inner> {
     if (g.owner_ != this) return errc::invalid_argument;
     node_type probe{};
     if (const errc e = queue_of(g).set_weight(probe, shares); e != errc::ok) return e;
+    g.weight_ = shares;
     return change_group(g, now, [&](node_type& n) { return queue_of(n).set_weight(n, shares); });
   }
+
+  /// The weight queued in `g`'s own queue (its entities' weights, running included): the
+  /// kernel's `cfs_rq->load.weight` of the group's queue on this CPU, what calc_group_shares
+  /// divides a group's shares by. For inner policies with `load()` (cfs, eevdf).
+  template <class P = Inner, enable_if_t<has_load<P>::value, int> = 0>
+  static u64 group_load(const task_group& g) noexcept {
+    return g.rq_.load();
+  }
+  /// The weight `g`'s node has in its parent's queue (its shares on this CPU), as last set.
+  u32 group_weight(const task_group& g) const noexcept { return g.weight_; }
 
   /// `t` becomes runnable in its group's queue; every group left empty until now enters its
   /// parent's queue. O(depth).

@@ -691,6 +691,9 @@ class engine {
 
   /// Resolves each task's group; with a grouped fair class, builds each CPU's groups.
   void compile_cgroups(const std::map<std::string, int>& ids) {
+    cgroup_parent_.assign(w_.cgroups.size(), -1);
+    for (std::size_t g = 0; g < w_.cgroups.size(); ++g)
+      if (!w_.cgroups[g].parent.empty()) cgroup_parent_[g] = ids.at(w_.cgroups[g].parent);
     for (std::size_t s = 0; s < w_.tasks.size(); ++s) {
       const std::string& name = w_.tasks[s].cgroup;
       if (name.empty()) continue;
@@ -746,6 +749,33 @@ class engine {
       for (int g = group_of(t); g >= 0; g = parent[static_cast<std::size_t>(g)])
         e *= detail_sim::cgroup_shares(w_.cgroups[static_cast<std::size_t>(g)].weight) / total[slot(parent[static_cast<std::size_t>(g)])];
       shares[i] = shares[i] * w / e;  // (cpu / life / w) * w / e
+    }
+  }
+
+  /// The kernel's calc_group_shares, at each tick for the groups above the running task
+  /// (entity_tick's update_cfs_group): a group's entity on CPU `ci` weighs its shares x this
+  /// CPU's load of the group / the group's load over every CPU, within [2, shares]. The load is
+  /// the instantaneous queued weight (`cfs_rq->load.weight`), not PELT's average. One CPU:
+  /// nothing to divide, the weight stays the shares.
+  void update_group_shares(int ci, task_type& curr) {
+    if constexpr (detail_sim::grouped<fair_class>::value) {
+      if (curr.sched_class != static_cast<int>(stack_type::nr_classes - 1)) return;
+      auto& fair = cpu(ci).rq.template get<stack_type::nr_classes - 1>();
+      for (int g = curr.cold->cgroup; g >= 0; g = cgroup_parent_[static_cast<std::size_t>(g)]) {
+        const std::size_t gi = static_cast<std::size_t>(g);
+        std::uint64_t total = 0;
+        for (int c = 0; c < ncpu_; ++c) total += fair_class::group_load(groups_[static_cast<std::size_t>(c)][gi]);
+        const std::uint64_t here = fair_class::group_load(groups_[static_cast<std::size_t>(ci)][gi]);
+        const std::uint64_t shares = detail_sim::cgroup_shares(w_.cgroups[gi].weight);
+        std::uint64_t w = total > 0 ? shares * here / total : shares;
+        w = std::min<std::uint64_t>(std::max<std::uint64_t>(w, 2), shares);
+        auto& grp = groups_[static_cast<std::size_t>(ci)][gi];
+        if (fair.group_weight(grp) != w)
+          (void)fair.set_group_weight(grp, static_cast<std::uint32_t>(w), st(now_));
+      }
+    } else {
+      (void)ci;
+      (void)curr;
     }
   }
 
@@ -997,6 +1027,7 @@ class engine {
     ++c.ticks;
     c.next_tick = now_ + tick_ns_;
     push_tick(ci, c.next_tick);
+    if (!groups_.empty() && ncpu_ > 1) update_group_shares(ci, *c.curr);
     if (c.rq.tick(*c.curr, st(now_))) resched(ci);
     if (c.rq.timer(st(now_))) resched(ci);  // class timers run at least every tick
     if (--c.balance_left == 0) {  // every balance_ticks_ busy ticks
@@ -1949,6 +1980,7 @@ class engine {
   std::vector<cspec> specs_;
   /// Per CPU, one object per workload cgroup (a grouped fair class only; empty otherwise).
   std::vector<std::unique_ptr<detail_sim::group_array_t<fair_class>>> groups_;
+  std::vector<int> cgroup_parent_;  ///< parent index of each workload cgroup (-1: the root)
   std::vector<timer_res> timers_;
   std::vector<mutex_res> mutexes_;
   std::vector<cond_res> conds_;

@@ -20,6 +20,8 @@
 //       stride      the custom-policy example (examples/custom-policy/stride.hpp), a policy
 //                   written outside the library, nice 0, dt 1 + U[0, 4 ms): what your own
 //                   class costs, measured beside the built-in ones
+//       eevdf-groups  eevdf under group_policy, the tasks spread over 4 leaf groups at depth 2
+//                   (2 top groups of 2): every hook walks 3 queues; dt as eevdf
 //       edf         SCHED_DEADLINE hogs with tiny admitted bandwidth (runtime 100 us,
 //                   period = deadline = N * 200 us: total 50 %): each run uses the whole
 //                   budget, the tick throttles it (ready-tree erase, timer-tree insert), due
@@ -52,6 +54,7 @@
 #include "schedcore/policy/edf.hpp"
 #include "schedcore/policy/eevdf.hpp"
 #include "schedcore/policy/goodness24.hpp"
+#include "schedcore/policy/group.hpp"
 #include "schedcore/policy/nicksched.hpp"
 #include "schedcore/policy/o1.hpp"
 #include "schedcore/policy/rt.hpp"
@@ -189,6 +192,31 @@ using eevdf_spec = fair_spec<sc::eevdf_entity, sc::eevdf_policy, sc::base_entity
 constexpr char kStride[] = "stride";
 using stride_spec = fair_spec<stride_example::stride_entity, stride_example::stride_policy,
                               sc::base_entity<stride_example::stride_entity>, kStride>;
+
+// Task groups (policy/group.hpp) over eevdf: the tasks spread round robin over 4 leaf groups
+// at depth 2 (2 top groups of 2), so every cycle walks 3 levels: what a cgroup hierarchy costs
+// beside the flat eevdf row.
+template <class Inner>
+struct grouped_policy : sc::group_policy<task<sc::group_node<sc::eevdf_entity>>, Inner> {
+  using base = sc::group_policy<task<sc::group_node<sc::eevdf_entity>>, Inner>;
+  typename base::task_group top[2], leaf[4];
+  grouped_policy() {
+    for (auto& g : top) must(this->attach_group(g, nullptr));
+    for (int i = 0; i < 4; ++i) must(this->attach_group(leaf[i], &top[i / 2]));
+  }
+};
+struct eevdf_grouped_spec {
+  using task_type = task<sc::group_node<sc::eevdf_entity>>;
+  using policy = grouped_policy<sc::eevdf_policy<sc::group_node<sc::eevdf_entity>>>;
+  static constexpr const char* name = "eevdf-groups";
+  static constexpr bool linear = false;
+  static void configure(policy&) {}
+  static void setup(policy& p, task_type& t, std::size_t i) {
+    must(p.setup(t, normal(0)));
+    must(p.set_group(t, &p.leaf[i % 4], sched_time{}));
+  }
+  static s64 dt(xorshift64& rng) { return static_cast<s64>(1 + rng() % 4000000); }
+};
 
 struct bfs_spec {
   using task_type = task<sc::bfs_entity>;
@@ -365,6 +393,7 @@ int main(int argc, char** argv) {
     register_policy<eevdf_spec>(n);
     register_policy<bfs_spec>(n);
     register_policy<stride_spec>(n);
+    register_policy<eevdf_grouped_spec>(n);
     benchmark::RegisterBenchmark(("BM_cycle/edf/" + std::to_string(n)).c_str(),
                                  [n](benchmark::State& s) { bm_cycle<edf_fixture>(s, n, false); });
   }

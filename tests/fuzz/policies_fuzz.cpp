@@ -33,6 +33,7 @@
 #include "schedcore/policy/class_stack.hpp"
 #include "schedcore/policy/edf.hpp"
 #include "schedcore/policy/eevdf.hpp"
+#include "schedcore/policy/group.hpp"
 #include "schedcore/policy/goodness24.hpp"
 #include "schedcore/policy/nicksched.hpp"
 #include "schedcore/policy/o1.hpp"
@@ -160,6 +161,46 @@ struct use_cfs2007 {
 };
 #endif
 
+// Task groups (policy/group.hpp) over eevdf and cfs: three groups, one nested; every successful
+// setup moves the task to the next of root, G0, G0/G1, G2 (after_setup, with the harness's
+// clock), so the changes, class changes and migrations also move tasks between groups.
+// eevdf's delayed dequeue is not supported under groups: the knob is kept 0.
+template <class Task, class Inner>
+struct fuzz_grouped : group_policy<Task, Inner> {
+  using base = group_policy<Task, Inner>;
+  typename base::task_group groups[3];
+  unsigned next_place = 0;
+  fuzz_grouped() noexcept {
+    (void)this->attach_group(groups[0], nullptr);
+    (void)this->attach_group(groups[1], &groups[0]);
+    (void)this->attach_group(groups[2], nullptr);
+  }
+  fuzz_grouped(const fuzz_grouped&) = delete;
+  fuzz_grouped& operator=(const fuzz_grouped&) = delete;
+  errc configure(typename base::knobs k) noexcept {
+    if constexpr (std::is_same_v<typename base::knobs, eevdf_policy<group_node<eevdf_entity>>::knobs>) k.delay_dequeue = 0;
+    return base::configure(k);
+  }
+  void place(Task& t, sched_time now) noexcept {
+    typename base::task_group* const where[] = {nullptr, &groups[0], &groups[1], &groups[2]};
+    FUZZ_REQUIRE(this->set_group(t, where[next_place++ % 4], now) == errc::ok);
+  }
+};
+struct use_grouped_eevdf {
+  using entity = group_node<eevdf_entity>;
+  template <class T> using policy = fuzz_grouped<T, eevdf_policy<group_node<eevdf_entity>>>;
+  static constexpr bool can_throttle = false;
+  static sched_params params(reader& in) { return use_eevdf::params(in); }
+};
+#if SCHEDCORE_FUZZ_CFS
+struct use_grouped_cfs {
+  using entity = group_node<cfs_entity>;
+  template <class T> using policy = fuzz_grouped<T, cfs_policy<group_node<cfs_entity>>>;
+  static constexpr bool can_throttle = false;
+  static sched_params params(reader& in) { return use_cfs::params(in); }
+};
+#endif
+
 sched_params rt_params(reader& in) {
   sched_params p;
   p.kind = in.flip() ? sched_kind::rr : sched_kind::fifo;
@@ -198,6 +239,13 @@ template <class P, class Task, class = void>
 struct has_set_weight : std::false_type {};
 template <class P, class Task>
 struct has_set_weight<P, Task, std::void_t<decltype(std::declval<P&>().set_weight(std::declval<Task&>(), 0u))>>
+    : std::true_type {};
+
+/// True when policy P places a set-up task somewhere (fuzz_grouped: the next task group).
+template <class P, class Task, class = void>
+struct has_place : std::false_type {};
+template <class P, class Task>
+struct has_place<P, Task, std::void_t<decltype(std::declval<P&>().place(std::declval<Task&>(), sched_time{}))>>
     : std::true_type {};
 
 template <class Use>
@@ -275,7 +323,12 @@ class harness {
     return cand[in_.below(n)];
   }
   errc setup(task& t, int cls, const sched_params& p) {
-    return cls == 0 ? stack_.template get<0>().setup(t, p) : stack_.template get<1>().setup(t, p);
+    if (cls == 0) return stack_.template get<0>().setup(t, p);
+    const errc e = stack_.template get<1>().setup(t, p);
+    if constexpr (has_place<fair_t, task>::value) {
+      if (e == errc::ok) stack_.template get<1>().place(t, now_);  // a grouped class: next group
+    }
+    return e;
   }
   /// setup() with the refusal property: a refused setup leaves both entities byte-identical.
   errc checked_setup(task& t, int cls, const sched_params& p) {
@@ -555,9 +608,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::op_index() = 0;
   fuzz::checks() = fuzz::check_log{};
 #if SCHEDCORE_FUZZ_CFS
-  constexpr unsigned nr_policies = 9;
+  constexpr unsigned nr_policies = 11;
 #else
-  constexpr unsigned nr_policies = 7;
+  constexpr unsigned nr_policies = 8;
 #endif
   switch (in.below(nr_policies)) {
     case 0: run<use_o1>(in); break;
@@ -567,9 +620,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 4: run<use_eevdf>(in); break;
     case 5: run<use_bfs>(in); break;
     case 6: run<use_edf>(in); break;
+    case 7: run<use_grouped_eevdf>(in); break;
 #if SCHEDCORE_FUZZ_CFS
-    case 7: run<use_cfs>(in); break;
-    case 8: run<use_cfs2007>(in); break;
+    case 8: run<use_cfs>(in); break;
+    case 9: run<use_cfs2007>(in); break;
+    case 10: run<use_grouped_cfs>(in); break;
 #endif
     default: break;
   }

@@ -56,7 +56,7 @@ unsigned long soak_policy(const char* name, unsigned long events, std::uint64_t 
 int main(int argc, char** argv) {
   const unsigned long total = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 1000000000ul;
   const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 20240509u;
-  constexpr unsigned nr = 9;
+  constexpr unsigned nr = 11;
   const unsigned long per = total / nr;
   const long rss0 = rss_kib();
   std::printf("soak: %lu events over %u policies (seed %llu), rss at start %ld KiB\n", total, nr,
@@ -73,7 +73,9 @@ int main(int argc, char** argv) {
   events += soak_policy<use_bfs>("bfs", per, seed + 6);
   events += soak_policy<use_edf>("edf", per, seed + 7);
   events += soak_policy<use_cfs>("cfs", per, seed + 8);
-  events += soak_policy<use_cfs2007>("cfs2007", total - 8 * per, seed + 9);
+  events += soak_policy<use_cfs2007>("cfs2007", per, seed + 9);
+  events += soak_policy<use_grouped_eevdf>("eevdf in task groups", per, seed + 10);
+  events += soak_policy<use_grouped_cfs>("cfs in task groups", total - 10 * per, seed + 11);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const long rss1 = rss_kib();
   std::printf("soak: %lu events in %.1f s (%.2f M events/s); rss %ld KiB at start, %ld after the first policy, "

@@ -6,7 +6,9 @@
 // set_weight, valid or not), class changes rt <-> policy,
 // migration round trips (dequeue(migrating)/enqueue(migrated)), exit (dequeue(dead) +
 // task_dead), class timers, clock jumps, and full drains. Byte 0 picks the policy, byte 1 the
-// clock origin (0, just below 2^64, or anywhere), byte 2 whether knobs are fuzzed too.
+// clock origin (0, just below 2^64, or anywhere), byte 2 whether knobs are fuzzed too. eevdf
+// and cfs also run inside task groups (policy/group.hpp; fuzz_grouped below), where every
+// successful setup moves the task to another group.
 //
 // The harness keeps its own model (absent / sleeping / runnable per task, its class, the
 // running task) and after every op requires:

@@ -68,6 +68,11 @@
 ///   control (`cpu.max`), no load tracking (PELT), no uclamp.
 /// - `yield` acts on the task's own queue (eevdf's yield_task_fair), or at every level for an
 ///   inner policy that asks for it (cfs: the kernel's skip buddy is set at every level).
+/// - Buddies: each queue's policy runs its own buddy rules on its own nodes, so cfs's
+///   LAST_BUDDY may mark a group's node where the kernel marks only tasks (entity_is_task), and
+///   the next-buddy hint dequeue_task_fair leaves on the parent when a task blocks is absent.
+/// - A dead task stays a member of its group until `set_group(t, nullptr, now)`, so
+///   `detach_group` of a group whose tasks exited needs that first.
 #ifndef SCHEDCORE_POLICY_GROUP_HPP
 #define SCHEDCORE_POLICY_GROUP_HPP
 

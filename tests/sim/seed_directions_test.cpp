@@ -1058,6 +1058,9 @@ const char* kAutogroupPolicies = "cfs,eevdf,o1,sd,cfs2007,bfs";
 const jvalue* autogroup_run(bool on, const std::string& policy) {
   return runs::get().find("autogroup", kAutogroupPolicies, on ? "autogroup/on" : "autogroup/off", policy);
 }
+const jvalue* autogroup_run_smp(bool on, const std::string& policy) {
+  return runs::get().find("autogroup", kAutogroupPolicies, on ? "autogroup/4cpu-on" : "autogroup/4cpu-off", policy);
+}
 double cpu_pct(const jvalue& run, const std::string& task) {
   return 100.0 * task_of(run, task)["cpu_ns"].number() / run["duration_ns"].number();
 }
@@ -1108,6 +1111,23 @@ TEST(SeedDirections, Autogroup_TheHogWaitsLessPerPreemption) {
   }
 }
 
+// Linus' test, on 4 CPUs: a 60 fps browser during make -j64. In the root it is one of 65 tasks
+// (about a sixteenth of a CPU for a 24 % demand); in its own session's group it weighs as much
+// on its CPU as the whole build's share there (calc_group_shares gives the build a quarter of
+// its weight per CPU), so its frames are on time.
+TEST(SeedDirections, Autogroup_TheBrowserKeepsItsFramesDuringMakeJ64OnFourCpus) {
+  for (const char* p : {"cfs", "eevdf"}) {
+    const jvalue* off = autogroup_run_smp(false, p);
+    const jvalue* on = autogroup_run_smp(true, p);
+    ASSERT_TRUE(off && on);
+    EXPECT_GE(met_pct(task_of(*on, "browser")), 95.0) << p;
+    EXPECT_GE(task_of(*on, "browser")["fps"].number(), 59.0) << p;
+    EXPECT_LT(met_pct(task_of(*off, "browser")), 10.0) << p;
+    EXPECT_LT(task_of(*off, "browser")["fps"].number(), 30.0) << p;
+    EXPECT_GT(group_cpu_pct(*on, "make"), 350.0) << p << ": the build keeps the rest of the 4 CPUs";
+  }
+}
+
 // Policies without group scheduling run autogroup/on exactly as autogroup/off: the groups are
 // the only difference between the variants.
 TEST(SeedDirections, Autogroup_PoliciesWithoutGroupsIgnoreThem) {
@@ -1115,6 +1135,12 @@ TEST(SeedDirections, Autogroup_PoliciesWithoutGroupsIgnoreThem) {
     const jvalue* off = autogroup_run(false, p);
     const jvalue* on = autogroup_run(true, p);
     ASSERT_TRUE(off && on);
+    const jvalue* off4 = autogroup_run_smp(false, p);
+    const jvalue* on4 = autogroup_run_smp(true, p);
+    ASSERT_TRUE(off4 && on4);
+    ASSERT_EQ((*off4)["tasks"].arr.size(), (*on4)["tasks"].arr.size());
+    for (std::size_t i = 0; i < (*off4)["tasks"].arr.size(); ++i)
+      EXPECT_EQ((*off4)["tasks"].arr[i]["cpu_ns"].number(), (*on4)["tasks"].arr[i]["cpu_ns"].number()) << p << " " << i;
     ASSERT_EQ((*off)["tasks"].arr.size(), (*on)["tasks"].arr.size());
     for (std::size_t i = 0; i < (*off)["tasks"].arr.size(); ++i) {
       EXPECT_EQ((*off)["tasks"].arr[i]["cpu_ns"].number(), (*on)["tasks"].arr[i]["cpu_ns"].number()) << p << " " << i;

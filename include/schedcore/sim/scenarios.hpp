@@ -780,27 +780,32 @@ inline workload hogs(int n, int cpus = 1) {
 /// - `desktop`: a browser scrolling at 60 frames/s, 4 +- 1 ms of work a frame (24 % of the
 ///   CPU), each frame due 16.7 ms after its release.
 /// `autogroup/on` puts each session in its own cgroup (weight 100, as autogroup's default nice
-/// 0); `autogroup/off` runs the same tasks in the root (sched_autogroup_enabled = 0). cgroup
+/// 0); `autogroup/off` runs the same tasks in the root (sched_autogroup_enabled = 0).
+/// `autogroup/4cpu-on` and `4cpu-off` are Linus' test on a 4-CPU machine: make -j64 and the
+/// browser, two sessions, no hog (calc_group_shares divides the build's shares among the CPUs). cgroup
 /// weights mean CPU shares split between sessions first: with three busy sessions each is
 /// guaranteed a third, so the browser gets its 24 % and the hog and the build split the rest;
 /// in the root, the hog is one of 12 tasks. Only cfs and eevdf have group scheduling
 /// (policy/group.hpp); the other policies run both variants alike. Leaves out: X (the browser
 /// draws itself), the build's memory and I/O pressure.
-inline workload autogroup(bool on) {
+inline workload autogroup(bool on, bool smp = false) {
   using namespace scen;
   workload w;
-  w.name = on ? "autogroup/on" : "autogroup/off";
-  w.description = std::string("1 CPU HZ=1000: make -j10 (10 job slots, 60..200 ms cc1 runs), a CPU hog measuring its "
-                              "waits, a 60 fps browser (4 ms a frame); ") +
+  w.name = std::string("autogroup/") + (smp ? "4cpu-" : "") + (on ? "on" : "off");
+  const int slots = smp ? 64 : 10;
+  w.description = std::string(smp ? "4 CPUs HZ=1000: make -j64 (64 job slots" : "1 CPU HZ=1000: make -j10 (10 job slots") +
+                  ", 60..200 ms cc1 runs), " + (smp ? "" : "a CPU hog measuring its waits, ") +
+                  "a 60 fps browser (4 ms a frame); " +
                   (on ? "each session in its own task group (autogroup)" : "every task in the root group (no autogroup)");
-  w.cpus = 1;
+  w.cpus = smp ? 4 : 1;
   w.hz = 1000;
   w.duration = sec(20);
   if (on) {
-    for (const char* session : {"make", "pert", "desktop"}) w.cgroups.push_back({session, "", cgroup_weight_default});
+    for (const char* session : {"make", "pert", "desktop"})
+      if (!smp || std::string(session) != "pert") w.cgroups.push_back({session, "", cgroup_weight_default});
   }
   constexpr int files = 25;
-  for (int slot = 0; slot < 10; ++slot) {
+  for (int slot = 0; slot < slots; ++slot) {
     std::vector<event> evs;
     for (int k = 0; k < files; ++k) {
       const int f = (k + slot * 3) % files;
@@ -811,9 +816,11 @@ inline workload autogroup(bool on) {
     if (on) cc.cgroup = "make";
     w.tasks.push_back(cc);
   }
-  task_spec pert = hog("pert", 0, "pert");
-  if (on) pert.cgroup = "pert";
-  w.tasks.push_back(pert);
+  if (!smp) {
+    task_spec pert = hog("pert", 0, "pert");
+    if (on) pert.cgroup = "pert";
+    w.tasks.push_back(pert);
+  }
   task_spec browser = task("browser", 0, {ev::timer("unique-frame", 16666667), ev::run(msec(4), msec(1)), ev::frame(16666667)},
                            true, "desktop");
   if (on) browser.cgroup = "desktop";
@@ -830,6 +837,8 @@ inline std::vector<scenario_def> builtin_scenarios() {
   v.push_back({"kernbench-4cpu", "kernbench-4cpu", [] { return kernbench_4cpu(); }});
   v.push_back({"autogroup/off", "autogroup", [] { return autogroup(false); }});
   v.push_back({"autogroup/on", "autogroup", [] { return autogroup(true); }});
+  v.push_back({"autogroup/4cpu-off", "autogroup", [] { return autogroup(false, true); }});
+  v.push_back({"autogroup/4cpu-on", "autogroup", [] { return autogroup(true, true); }});
   v.push_back({"hogs-1000", "hogs", [] { return hogs(1000); }});
   v.push_back({"eevdf-slices/custom", "eevdf-slices", [] { return eevdf_slices(); }});
   v.push_back({"eevdf-slices/none", "eevdf-slices", [] { return eevdf_slices(false); }});
@@ -937,7 +946,7 @@ inline std::vector<family_def> builtin_families() {
        with({"cfs2007", "sd", "o1"})},
       {"xterm-renice", "seed 004: xterm<->X pipeline completion against X's nice", with({"nicksched", "o1", "goodness24"})},
       {"interbench", "interbench 0.31 matrix: latency, % desired CPU, % deadlines met", with({"o1", "sd", "cfs"})},
-      {"autogroup", "Linux 2.6.38's autogroup (2010): a CPU hog and a 60 fps browser beside make -j10, without and with a task group per session",
+      {"autogroup", "Linux 2.6.38's autogroup (2010): a 60 fps browser beside make -j10 and a CPU hog (1 CPU), and beside make -j64 (4 CPUs), without and with a task group per session",
        with({"cfs", "eevdf", "cfs2007", "o1", "sd"})},
       {"massive-intr", "Takeuchi's massive_intr (2007): N processes 'work 8 ms, sleep 1 ms'; fair = equal CPU",
        with({"o1", "sd", "cfs2007"})},

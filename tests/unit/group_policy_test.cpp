@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "schedcore/policy/cfs.hpp"
@@ -52,7 +53,13 @@ using eevdf_setup = fair_setup<eevdf_entity, eevdf_policy>;
 template <class S>
 class GroupShares : public ::testing::Test {};
 using FairSetups = ::testing::Types<cfs_setup, eevdf_setup>;
-TYPED_TEST_SUITE(GroupShares, FairSetups);
+struct setup_names {
+  template <class S>
+  static std::string GetName(int) {
+    return std::is_same_v<S, cfs_setup> ? "cfs" : "eevdf";
+  }
+};
+TYPED_TEST_SUITE(GroupShares, FairSetups, setup_names);
 
 // Share of `total` a task got, as a fraction.
 double share(const schedcore_test::task_stats& s, std::int64_t total) {

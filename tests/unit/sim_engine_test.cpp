@@ -1584,3 +1584,44 @@ TEST(SimEngine, GroupSharesAreDividedAmongCpusByLoad) {
   EXPECT_NEAR(static_cast<double>(find(r, "b2").cpu_ns) / total, 0.5, 0.01);
 }
 }  // namespace
+
+namespace {
+using grouped_cfs_task = sim_task<group_node<cfs_entity>, rt_entity>;
+policy_entry grouped_cfs_entry() {
+  return make_entry<grouped_cfs_task, rt_policy<grouped_cfs_task>,
+                    group_policy<grouped_cfs_task, cfs_policy<group_node<cfs_entity>>>>("cfs", "rt + grouped cfs");
+}
+
+// calc_group_shares reweights the running group at most ticks when the group's load elsewhere
+// comes and goes. A reweight must not renew the running group's slice (the kernel's
+// reweight_entity keeps it): A (one hog) and B (one hog) share CPU 0, and B also has a task on
+// CPU 1 that runs 0.7 ms every 2 ms, so B weighs 512 or 1024 on CPU 0. A's hog gets 1/2 to 2/3
+// of CPU 0 and neither hog waits more than a few slices. With a requeue and set_next per
+// reweight, B's hog kept CPU 0 for 700 ms at a time (cfs) and took 85 % of it (eevdf).
+TEST(SimEngine, GroupSharesReweightKeepsTheRunningGroupsSlice) {
+  workload w;
+  w.name = "cgroup-reweight";
+  w.cpus = 2;
+  w.duration = sec(2);
+  w.cgroups = {{"A", "", 100}, {"B", "", 100}};
+  task_spec a = scen::task("a", 0, {ev::run(sec(100))});
+  a.cgroup = "A";
+  a.cpus = {0};
+  task_spec b = scen::task("b", 0, {ev::run(sec(100))});
+  b.cgroup = "B";
+  b.cpus = {0};
+  task_spec bt = scen::task("bt", 0, {ev::run(usec(700)), ev::sleep(usec(1300))});
+  bt.cgroup = "B";
+  bt.cpus = {1};
+  w.tasks = {a, b, bt};
+  for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
+    const run_result r = e.run(w, exact_cfg(), {});
+    expect_conserved(r);
+    const double share = static_cast<double>(find(r, "a").cpu_ns) / static_cast<double>(w.duration);
+    EXPECT_GE(share, 0.49) << e.name;
+    EXPECT_LE(share, 0.68) << e.name;
+    EXPECT_LT(find(r, "a").max_wait_ns, msec(30)) << e.name;
+    EXPECT_LT(find(r, "b").max_wait_ns, msec(30)) << e.name;
+  }
+}
+}  // namespace

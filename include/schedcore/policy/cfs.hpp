@@ -251,6 +251,25 @@ class cfs_policy {
     return errc::ok;
   }
 
+  /// Gives a *queued* `t` (running or not) the explicit weight `weight`, in place: the
+  /// kernel's reweight_entity (update_cfs_group's per-CPU group shares). Curr is charged first
+  /// at its old weight; the vruntime and the slice already used stay, so a running entity
+  /// reweighted at every tick is still preempted when its slice is used up. A task not queued
+  /// is reweighted as set_weight() does. Refuses weights outside [weight_min, weight_max]
+  /// (`errc::invalid_argument`); on refusal nothing changes. O(1).
+  errc reweight(Task& t, u32 weight, sched_time now) noexcept {
+    if (weight < weight_min || weight > weight_max) return errc::invalid_argument;
+    cfs_entity& e = E(t);
+    if (!e.on_rq) return set_weight(t, weight);
+    if (&t == curr_) update_curr(now);
+    account(e, false);
+    e.kind = sched_kind::normal;
+    e.nice = 0;
+    e.load = weight == nice_0_load ? nice_to_load(0) : make_load(weight);
+    account(e, true);
+    return errc::ok;
+  }
+
   /// Sets min_vruntime on an empty queue (tests and ports: start the virtual clock anywhere).
   /// `errc::busy` when tasks are queued.
   errc reset_vruntime(vtime v) noexcept {

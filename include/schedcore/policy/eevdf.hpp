@@ -365,6 +365,50 @@ class eevdf_policy {
     return errc::ok;
   }
 
+  /// Gives a *queued* `t` (running or not) the explicit weight `weight` in place, as the
+  /// kernel's reweight_entity does for update_cfs_group's per-CPU group shares (6.13+,
+  /// commit 6d71a9c61604): curr is charged at its old weight, the lag (clamped) and the time
+  /// left in the request are kept, scaled by old/new weight, and the entity is placed again
+  /// by that lag with that request. It is not picked again: a running entity reweighted at
+  /// every tick still reaches its deadline and is preempted there (a dequeue(save),
+  /// enqueue(restore) and set_next would issue it a fresh request each time). Its
+  /// RUN_TO_PARITY protection (6.6-6.16: the deadline it was picked with) ends, as in the
+  /// kernel; 6.17+'s vprot keeps its distance from the vruntime, scaled likewise. A task not
+  /// queued is reweighted as set_weight() does; a delayed sleeper is refused (`busy`). Refuses
+  /// weights outside [weight_min, weight_max] (`errc::invalid_argument`); on refusal nothing
+  /// changes. O(log n).
+  errc reweight(Task& t, u32 weight, sched_time now) noexcept {
+    if (weight < weight_min || weight > weight_max) return errc::invalid_argument;
+    eevdf_entity& e = E(t);
+    if (!e.on_rq) return set_weight(t, weight);
+    if (e.delayed) return errc::busy;
+    if (e.weight == weight) return errc::ok;
+    const bool is_curr = &t == curr_;
+    update_curr(now);
+    update_entity_lag(e);
+    const s64 old_w = static_cast<s64>(e.weight);
+    const s64 vprot_ahead = is_curr ? e.vprot - e.vruntime : 0;
+    e.deadline = vtime{static_cast<u64>(e.deadline - e.vruntime)};
+    e.rel_deadline = true;
+    if (!is_curr) tree_.erase(t);
+    sub_sums(e);
+    --nr_running_;
+    reweight(e, weight, weight == nice_0_load ? nice_to_wmult(0) : fair_inv_weight(weight));
+    e.kind = sched_kind::normal;
+    e.nice = 0;
+    place_entity(e, enqueue_flags::none);
+    ++nr_running_;
+    if (is_curr) {
+      sum_w_vruntime_ = wrap_add(sum_w_vruntime_, wrap_mul(key(e), static_cast<s64>(e.weight)));
+      sum_weight_ += e.weight;
+      if (knobs_.parity_min_slice != 0)
+        e.vprot = e.vruntime + static_cast<duration_ns>(div_s64(vprot_ahead * old_w, static_cast<s64>(weight)));
+    } else {
+      enqueue_tree(t);
+    }
+    return errc::ok;
+  }
+
   /// `t` becomes runnable: accounts curr, places `t` by its saved lag, queues it. A delayed
   /// sleeper (still queued) is requeued where it is instead, its lag clipped to at most 0. A
   /// delayed sleeper that `dequeue(save|migrating)` took out is placed by its lag and queued

@@ -146,6 +146,11 @@ class group_policy : public detail::group_knob_names<Inner> {
   template <class P>
   struct has_load<P, void_t<decltype(declval<const P&>().load())>> : true_type {};
   template <class P, class = void>
+  struct has_reweight : false_type {};
+  template <class P>
+  struct has_reweight<P, void_t<decltype(declval<P&>().reweight(declval<node_type&>(), u32{}, sched_time{}))>>
+      : true_type {};
+  template <class P, class = void>
   struct has_knobs : false_type {};
   template <class P>
   struct has_knobs<P, void_t<decltype(declval<P&>().configure(declval<const P&>().config()))>> : true_type {};
@@ -294,7 +299,9 @@ class group_policy : public detail::group_knob_names<Inner> {
     return change_group(g, now, [&](node_type& n) { return queue_of(n).setup(n, p); });
   }
   /// Gives group `g` the weight `shares` (cgroup v2: shares = cpu.weight · 1024 / 100), for
-  /// inner policies with `set_weight` (cfs, eevdf). Requeued as setup_group does. Refuses
+  /// inner policies with `set_weight` (cfs, eevdf). A queued group is reweighted in place by
+  /// the inner `reweight(node, weight, now)` when it has one (cfs, eevdf: the kernel's
+  /// reweight_entity, which keeps a running group's slice), else requeued as setup_group does. Refuses
   /// weights outside the inner policy's range and a group not attached here; on refusal
   /// nothing changes.
   template <class P = Inner, enable_if_t<has_set_weight<P>::value, int> = 0>
@@ -303,6 +310,12 @@ class group_policy : public detail::group_knob_names<Inner> {
     node_type probe{};
     if (const errc e = queue_of(g).set_weight(probe, shares); e != errc::ok) return e;
     g.weight_ = shares;
+    // A queued group is reweighted in place when the inner policy can (the kernel's
+    // reweight_entity): a requeue and set_next would renew a running group's slice, so a
+    // group reweighted at every tick (SMP shares) would never be preempted at its level.
+    if constexpr (has_reweight<P>::value) {
+      if (g.queued) return queue_of(g).reweight(g, shares, now);
+    }
     return change_group(g, now, [&](node_type& n) { return queue_of(n).set_weight(n, shares); });
   }
 

@@ -218,6 +218,49 @@ TEST(SchedsimCli, RtAppTaskgroupsAreTaskGroupsUnderCfsAndEevdf) {
   std::remove(path.c_str());
 }
 
+// rt-app's taskgroup edge cases (rt-app_parse_config.c, parse_taskgroup_data): a phase-level
+// "" is no taskgroup data, so the task stays where it is (it does not move to the root); a
+// path must start with '/' (rt-app exits with EXIT_INV_CONFIG); a path deeper than the
+// hierarchy can hold is refused at its position, for every policy.
+TEST(SchedsimCli, RtAppTaskgroupEdgeCases) {
+  const std::string path = ::testing::TempDir() + "schedsim_taskgroup_edges.json";
+  auto write = [&](const std::string& text) {
+    std::ofstream f(path);
+    f << text;
+  };
+  namespace json = schedcore::sim::json;
+  // m alternates p0 (no taskgroup) and p1 (taskgroup ""): it stays in /g with h1, so the
+  // root's two entities, /g and h2, split the CPU: m and h1 a quarter each, h2 half.
+  write("{ \"global\": { \"duration\": 2 }, \"tasks\": {\n"
+        "  \"m\": { \"taskgroup\": \"/g\", \"loop\": -1, \"phases\": { \"p0\": { \"run\": 1000 },\n"
+        "                                          \"p1\": { \"taskgroup\": \"\", \"run\": 1000 } } },\n"
+        "  \"h1\": { \"taskgroup\": \"/g\", \"loop\": -1, \"run\": 1000 },\n"
+        "  \"h2\": { \"loop\": -1, \"run\": 1000 } } }\n");
+  for (const char* policy : {"cfs", "eevdf"}) {
+    const result r = run("run --rt-app " + path + " --policy " + policy + " --cs-cost 0 --refill 0 --format json --no-host-timing");
+    ASSERT_EQ(r.code, 0) << r.out;
+    const json::value doc = json::parse(r.out);
+    const json::value* tasks = doc.find("tasks");
+    ASSERT_TRUE(tasks != nullptr && tasks->items.size() == 3u) << r.out;
+    EXPECT_NEAR(tasks->items[0].find("cpu_ns")->d / 1e9, 0.5, 0.02) << policy << ": m left /g";
+    EXPECT_NEAR(tasks->items[2].find("cpu_ns")->d / 1e9, 1.0, 0.02) << policy;
+  }
+  write("{ \"tasks\": { \"t\": {\n  \"taskgroup\": \"tg1\", \"run\": 1000 } } }\n");
+  const result rel = run("run --rt-app " + path + " --policy cfs", " 2>&1");
+  EXPECT_EQ(rel.code, 3) << rel.out;
+  EXPECT_NE(rel.out.find(path + ":2:"), std::string::npos) << rel.out;
+  EXPECT_NE(rel.out.find("start with '/'"), std::string::npos) << rel.out;
+  std::string deep;
+  for (int i = 0; i < 40; ++i) deep += "/d" + std::to_string(i);
+  write("{ \"tasks\": { \"t\": {\n  \"taskgroup\": \"" + deep + "\", \"run\": 1000 } } }\n");
+  for (const char* policy : {"cfs", "o1"}) {
+    const result r = run("run --rt-app " + path + " --policy " + policy + " --duration 10ms", " 2>&1");
+    EXPECT_EQ(r.code, 3) << policy << ": " << r.out;
+    EXPECT_NE(r.out.find(path + ":2:"), std::string::npos) << policy << ": " << r.out;
+  }
+  std::remove(path.c_str());
+}
+
 // A grouped workload refuses eevdf's delayed dequeue (group.hpp needs a dequeue at once),
 // with a usage error naming the knob.
 TEST(SchedsimCli, DelayedDequeueWithCgroupsIsAUsageError) {

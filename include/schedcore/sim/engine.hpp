@@ -685,6 +685,11 @@ class engine {
       if (cg.parent == cg.name) throw workload_error(where + " is its own parent");
       if (!cg.parent.empty() && ids.find(cg.parent) == ids.end())
         throw workload_error(where + ": parent '" + cg.parent + "' is not declared before it");
+      int depth = 1;
+      for (std::string up = cg.parent; !up.empty(); up = w_.cgroups[static_cast<std::size_t>(ids.at(up))].parent) ++depth;
+      if (depth > cgroup_max_depth)
+        throw workload_error(where + ": nested " + std::to_string(depth) + " levels deep, beyond " +
+                             std::to_string(cgroup_max_depth));
     }
     return ids;
   }

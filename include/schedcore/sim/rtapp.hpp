@@ -61,7 +61,9 @@
 /// task in that group: every component of every path becomes a `workload::cgroups` entry with
 /// the default cpu.weight (100), parents first. At task level it is where the task starts; at
 /// phase level the task moves there when the phase begins (`set_cgroup`, the kernel's
-/// sched_move_task). "" and "/" mean the root. Task groups act in cfs and eevdf (group
+/// sched_move_task). "/" means the root; "" means no taskgroup (the root at task level; at
+/// phase level the task stays where it is, as rt-app reads it). A path must start with '/'
+/// and nest at most `cgroup_max_depth` groups. Task groups act in cfs and eevdf (group
 /// scheduling, policy/group.hpp); other policies ignore them (noted). The path is also the
 /// task's report group label, as before.
 /// - `sem_post` / `sem_wait` are refused (no counting semaphore in the model yet).
@@ -359,7 +361,10 @@ class importer {
   std::string taskgroup_path(const json::value& m, const std::string& what) {
     const std::string raw = get_string(m, what);
     check_label(raw, m.pos, what);
+    if (!raw.empty() && raw[0] != '/')
+      fail(m.pos, what + ": " + quote(raw) + " does not start with '/': expected a path like \"/tg1/tg11\" (rt-app refuses it)");
     std::string path;
+    int depth = 0;
     std::size_t i = 0;
     while (i < raw.size()) {
       if (raw[i] == '/') {
@@ -372,6 +377,8 @@ class importer {
       const std::string part = raw.substr(i, end - i);
       if (part == "." || part == "..")
         fail(m.pos, what + ": " + quote(part) + " in " + quote(raw) + ": expected group names, not relative steps");
+      if (++depth > cgroup_max_depth)
+        fail(m.pos, what + ": " + quote(raw) + " nests more than " + std::to_string(cgroup_max_depth) + " task groups");
       const std::string parent = path;
       path += "/" + part;
       if (!cgroup_declared_.count(path)) {
@@ -951,7 +958,7 @@ class importer {
       } else if (k == "taskgroup") {
         no_duplicate(p, m, where);
         move_to = taskgroup_path(m, what);
-        moves = true;
+        moves = !get_string(m, what).empty();  // "": no taskgroup data, the task stays where it is (rt-app)
         if (ts.group.empty()) ts.group = get_string(m, what);
       } else if (common_ignored_key(k)) {
         no_duplicate(p, m, where);

@@ -289,6 +289,9 @@ struct cgroup_spec {
 
 /// cgroup v2's cpu.weight range and default (Documentation/admin-guide/cgroup-v2.rst).
 inline constexpr std::int64_t cgroup_weight_min = 1, cgroup_weight_max = 10000, cgroup_weight_default = 100;
+/// Deepest nesting of task groups: a group at the root counts 1. group_policy nests 32 levels
+/// below the root's groups (policy/group.hpp, max_depth), so 33; the same for every policy.
+inline constexpr int cgroup_max_depth = 33;
 
 /// A pipe's declared size (workload.hpp, pipes).
 struct pipe_spec {

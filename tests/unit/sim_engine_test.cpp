@@ -1625,3 +1625,31 @@ TEST(SimEngine, GroupSharesReweightKeepsTheRunningGroupsSlice) {
   }
 }
 }  // namespace
+
+namespace {
+// A fork inherits its parent's task group (Linux: the child starts in the cgroup of the thread
+// that cloned it; rt-app's set_thread_taskgroup does nothing for a task without a taskgroup).
+// The parent, in G, forks a child whose spec names no cgroup: the child joins G, so G's two
+// tasks split half of the CPU and the root's hog keeps the other half. (A child that escaped
+// to the root would make three equal entities there: a third each.)
+TEST(SimEngine, CgroupForkInheritsTheParentsGroup) {
+  workload w;
+  w.name = "cgroup-fork";
+  w.duration = sec(2);
+  w.cgroups = {{"G", "", 100}};
+  task_spec parent = scen::task("parent", 0, {ev::run(sec(100))});
+  parent.phases.insert(parent.phases.begin(), phase{"fork", 1, {ev::on(event_kind::fork, "child")}});
+  parent.cgroup = "G";
+  task_spec child = scen::task("child", 0, {ev::run(sec(100))});
+  child.instances = 0;
+  w.tasks = {parent, child, scen::task("other", 0, {ev::run(sec(100))})};
+  for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
+    const run_result r = e.run(w, exact_cfg(), {});
+    expect_conserved(r);
+    const double total = static_cast<double>(w.duration);
+    EXPECT_NEAR(static_cast<double>(find(r, "other").cpu_ns) / total, 0.5, 0.01) << e.name;
+    EXPECT_NEAR(static_cast<double>(find(r, "child").cpu_ns) / total, 0.25, 0.01) << e.name;
+    EXPECT_GT(r.jain, 0.99) << e.name << ": entitlements follow the child into G";
+  }
+}
+}  // namespace

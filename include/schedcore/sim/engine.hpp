@@ -1615,6 +1615,7 @@ class engine {
         case event_kind::fork: {
           cspec& cs = specs_[static_cast<std::size_t>(e->res)];
           task_type* child = create(e->res, cs.next_instance);
+          if (cs.cgroup < 0) child->cold->cgroup = t.cold->cgroup;  // a fork starts in its parent's group
           start(*child, &t);
           break;
         }

@@ -262,7 +262,9 @@ struct task_spec {
   duration_ns refill_ns = -1;
   /// Optional group label used by reports (e.g. "video", "audio", "build"); may be empty.
   std::string group;
-  /// The task group (cgroup, autogroup) it runs in, by `cgroup_spec::name`; empty = the root.
+  /// The task group (cgroup, autogroup) it runs in, by `cgroup_spec::name`; empty = the root,
+  /// except for an instance started by `fork`, which starts in its parent's group at the time
+  /// of the fork (a clone stays in its parent's cgroup).
   /// Applies to policies with group scheduling (cfs, eevdf: policy/group.hpp); the others have
   /// none and run every task in one queue.
   std::string cgroup;

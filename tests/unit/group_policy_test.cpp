@@ -258,7 +258,6 @@ std::vector<std::string>& spy_log() {
 class spy_policy {
  public:
   using task_type = spy_node;
-  static constexpr const char* name = "spy";
   bool tick_says = false;
   errc setup(spy_node&, const sched_params& p) noexcept {
     return p.nice < -20 || p.nice > 19 ? errc::invalid_argument : errc::ok;

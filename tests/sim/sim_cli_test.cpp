@@ -261,6 +261,35 @@ TEST(SchedsimCli, RtAppTaskgroupEdgeCases) {
   std::remove(path.c_str());
 }
 
+// rt-app refuses task groups on real-time threads ("No taskgroup support for policy"), at task
+// or phase level, whichever comes first; so does the importer, at the taskgroup's position.
+TEST(SchedsimCli, RtAppTaskgroupOnARealTimeTaskIsRefused) {
+  const std::string path = ::testing::TempDir() + "schedsim_taskgroup_rt.json";
+  const char* files[] = {
+      "{ \"tasks\": { \"t\": { \"policy\": \"SCHED_FIFO\", \"priority\": 10,\n \"taskgroup\": \"/g\", \"run\": 1000 } } }\n",
+      "{ \"tasks\": { \"t\": { \"taskgroup\": \"/g\", \"phases\": {\n \"a\": { \"run\": 1000 },\n"
+      " \"b\": { \"policy\": \"SCHED_RR\", \"run\": 1000 } } } } }\n",
+  };
+  for (const char* text : files) {
+    {
+      std::ofstream f(path);
+      f << text;
+    }
+    const result r = run("run --rt-app " + path + " --policy cfs", " 2>&1");
+    EXPECT_EQ(r.code, 3) << r.out;
+    EXPECT_NE(r.out.find("No taskgroup support for policy"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(path + ":"), std::string::npos) << r.out;
+  }
+  {
+    std::ofstream f(path);  // SCHED_IDLE and BATCH are fine, and "" is no taskgroup at all
+    f << "{ \"tasks\": { \"t\": { \"policy\": \"SCHED_IDLE\", \"taskgroup\": \"/g\", \"run\": 1000 },\n"
+         " \"u\": { \"policy\": \"SCHED_FIFO\", \"taskgroup\": \"\", \"run\": 1000 } } }\n";
+  }
+  const result ok = run("run --rt-app " + path + " --policy cfs", " 2>&1");
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  std::remove(path.c_str());
+}
+
 // A grouped workload refuses eevdf's delayed dequeue (group.hpp needs a dequeue at once),
 // with a usage error naming the knob.
 TEST(SchedsimCli, DelayedDequeueWithCgroupsIsAUsageError) {

@@ -319,6 +319,7 @@ class importer {
   std::vector<std::pair<const json::value*, const json::value*>> progress_;  // task, its "phases"
   std::int64_t max_cpu_seen_ = -1;
   std::set<std::string> cgroup_declared_;  // taskgroup paths already in w_.cgroups
+  const json::value* taskgroup_at_ = nullptr;  // the current task's first non-empty taskgroup
   std::int64_t total_instances_ = 0;
   std::int64_t zero_events_total_ = 0;  // instantaneous events over the file so far (check_progress)
   sched_kind default_kind_ = sched_kind::normal;
@@ -361,6 +362,7 @@ class importer {
   std::string taskgroup_path(const json::value& m, const std::string& what) {
     const std::string raw = get_string(m, what);
     check_label(raw, m.pos, what);
+    if (!raw.empty() && taskgroup_at_ == nullptr) taskgroup_at_ = &m;  // for the policy check (parse_task)
     if (!raw.empty() && raw[0] != '/')
       fail(m.pos, what + ": " + quote(raw) + " does not start with '/': expected a path like \"/tg1/tg11\" (rt-app refuses it)");
     std::string path;
@@ -790,6 +792,7 @@ class importer {
     const std::string where = "task " + quote(t.key);
     if (t.is_none()) fail(t.key_pos, where + ": expected ':' and an object describing the task");
     need_object(t, where);
+    taskgroup_at_ = nullptr;
     task_spec ts;
     ts.name = t.key;
     check_label(t.key, t.key_pos, "task name");
@@ -869,6 +872,20 @@ class importer {
       }
       if (ph.events.empty()) ph.events.push_back(ev::sleep(0));  // only dropped no-op timers
       ts.phases.push_back(std::move(ph));
+    }
+    // rt-app's check_taskgroup_policy_dep: task groups are for SCHED_OTHER, BATCH and IDLE; a
+    // thread with taskgroup data that is (or becomes, in a phase) FIFO, RR or DEADLINE stops it.
+    if (taskgroup_at_ != nullptr) {
+      auto rt_kind = [](sched_kind k) {
+        return k == sched_kind::fifo || k == sched_kind::rr || k == sched_kind::deadline;
+      };
+      bool rt = rt_kind(ts.params.kind);
+      for (const phase& ph : ts.phases)
+        for (const event& e : ph.events) rt = rt || (e.kind == event_kind::set_policy && rt_kind(e.params.kind));
+      if (rt)
+        fail(taskgroup_at_->pos, where + ": a taskgroup on a task that runs SCHED_FIFO, SCHED_RR or SCHED_DEADLINE: "
+                                 "expected SCHED_OTHER, SCHED_BATCH or SCHED_IDLE (rt-app: \"No taskgroup support for "
+                                 "policy\")");
     }
     progress_.push_back({&t, phases});  // checked after the name cross-checks (more specific)
     return ts;

@@ -951,3 +951,71 @@ TEST(GroupPolicyYield, CfsYieldOfALoneTaskSkipsItsGroupAtTheRoot) {
   }
   EXPECT_GT(checked, 0);
 }
+
+namespace {
+// ---- in-place reweight (the kernel's reweight_entity), what calc_group_shares calls ----
+// Oracle (Linux 6.13+ reweight_entity, commit 6d71a9c61604): a queued entity keeps its real
+// lag w·(V − v) and the real time left in its request w·(d − v) across a weight change; the
+// queue's sums stay exact (verify()).
+using eevdf_task = group_node<eevdf_entity>;
+TEST(GroupReweight, EevdfKeepsRealLagAndRequestOfQueuedAndRunningEntities) {
+  eevdf_policy<eevdf_task> q;
+  eevdf_task t[3];
+  sched_time now{};
+  for (auto& x : t) q.enqueue(x, now, enqueue_flags::wakeup);
+  // Let the three run unevenly so they have lags of both signs.
+  for (int i = 0; i < 7; ++i) {
+    eevdf_task* c = q.pick_next(now);
+    ASSERT_NE(c, nullptr);
+    q.set_next(*c, now);
+    now += usec(300 + 170 * i);
+    (void)q.tick(*c, now);
+    q.put_prev(*c, now);
+  }
+  eevdf_task* run = q.pick_next(now);
+  ASSERT_NE(run, nullptr);
+  q.set_next(*run, now);
+  now += usec(200);
+  for (eevdf_task* x : {static_cast<eevdf_task*>(nullptr), run}) {
+    eevdf_task& e = x != nullptr ? *x : (run == &t[0] ? t[1] : t[0]);
+    const eevdf_entity& en = e;
+    (void)q.tick(*run, now);  // charge curr so V is current
+    const double w0 = en.weight;
+    const double lag0 = (static_cast<double>(static_cast<s64>(q.avg_vruntime() - en.vruntime))) * w0;
+    const double req0 = static_cast<double>(static_cast<s64>(en.deadline - en.vruntime)) * w0;
+    ASSERT_EQ(q.reweight(e, 3072, now), errc::ok);
+    EXPECT_TRUE(q.verify());
+    const double w1 = en.weight;
+    EXPECT_EQ(w1, 3072);
+    const double lag1 = (static_cast<double>(static_cast<s64>(q.avg_vruntime() - en.vruntime))) * w1;
+    const double req1 = static_cast<double>(static_cast<s64>(en.deadline - en.vruntime)) * w1;
+    EXPECT_NEAR(lag1, lag0, 4 * w1) << (x ? "running" : "queued");   // a few virtual ns of rounding
+    EXPECT_NEAR(req1, req0, 4 * w1) << (x ? "running" : "queued");
+    EXPECT_EQ(q.reweight(e, 1, now), errc::invalid_argument);       // below MIN_SHARES: refused
+    EXPECT_EQ(en.weight, 3072u);
+  }
+  EXPECT_EQ(q.load(), 1024u + 3072u + 3072u);
+}
+
+// cfs: the weight changes in place, curr keeps its vruntime and its slice already used
+// (sum_exec_runtime since it was picked), and load() follows.
+TEST(GroupReweight, CfsChangesTheLoadInPlaceAndKeepsTheRunningSlice) {
+  cfs_policy<group_node<cfs_entity>> q;
+  group_node<cfs_entity> t[2];
+  sched_time now{};
+  for (auto& x : t) q.enqueue(x, now, enqueue_flags::wakeup);
+  auto* c = q.pick_next(now);
+  ASSERT_NE(c, nullptr);
+  q.set_next(*c, now);
+  now += msec(2);
+  const cfs_entity& ce = *c;
+  ASSERT_EQ(q.reweight(*c, 512, now), errc::ok);
+  EXPECT_TRUE(q.verify());
+  EXPECT_EQ(q.load(), 1024u + 512u);
+  // The 2 ms it ran are charged and still count against its slice (a requeue and set_next
+  // would have restarted the slice at 0).
+  EXPECT_EQ(ce.sum_exec_runtime - ce.prev_sum_exec_runtime, static_cast<u64>(msec(2)));
+  EXPECT_EQ(q.reweight(*c, (1u << 18) + 1, now), errc::invalid_argument);
+  EXPECT_EQ(q.load(), 1024u + 512u);
+}
+}  // namespace

@@ -368,7 +368,7 @@ class eevdf_policy {
   /// Gives a *queued* `t` (running or not) the explicit weight `weight` in place, as the
   /// kernel's reweight_entity does for update_cfs_group's per-CPU group shares (6.13+,
   /// commit 6d71a9c61604): curr is charged at its old weight, the lag (clamped) and the time
-  /// left in the request are kept, scaled by old/new weight, and the entity is placed again
+  /// left in the request are kept, scaled by the old weight over the changed one, and the entity is placed again
   /// by that lag with that request. It is not picked again: a running entity reweighted at
   /// every tick still reaches its deadline and is preempted there (a dequeue(save),
   /// enqueue(restore) and set_next would issue it a fresh request each time). Its

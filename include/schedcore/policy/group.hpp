@@ -252,7 +252,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// A task that leaves a queue of this CPU (asleep, or taken out with `save`) leaves it for
   /// good: the old queue's inner `switched_from` runs, as the kernel's task_change_group_fair
   /// runs detach_task_cfs_rq (cfs: a sleeper is placed and kept relative to the old queue's
-  /// min_vruntime, so that it wakes in the new queue's frame). A task arriving from another
+  /// min_vruntime, so that it wakes in the destination queue's frame). A task arriving from another
   /// CPU's group was detached by its `dequeue(migrating)`. (A task whose old place is some
   /// CPU's *root* cannot say which CPU's: it is detached from this CPU's root, which is right
   /// for a move on one CPU and harmless after a `dequeue(migrating)` for cfs and eevdf.)

@@ -30,8 +30,7 @@
 /// SCHEDSIM_POLICY for a fair policy with group scheduling (policy/group.hpp): a workload
 /// that declares cgroups runs with `group_policy<task, POLICY<group_node<ENTITY>>>` as the
 /// fair class, one task group per cgroup on each CPU; any other workload runs the plain POLICY,
-/// exactly as SCHEDSIM_POLICY does. Knobs are POLICY's in both. A delayed dequeue
-/// (`delay_dequeue`) is refused with cgroups: group_policy does not support it.
+/// exactly as SCHEDSIM_POLICY does. Knobs are POLICY's in both.
 #define SCHEDSIM_GROUPED_POLICY(FN, NAME, DESC, ENTITY, POLICY)                                             \
   void FN(::schedcore::sim::registry& reg) {                                                                \
     using task_t = ::schedcore::sim::sim_task<ENTITY, ::schedcore::rt_entity, ::schedcore::edf_entity>;     \
@@ -46,13 +45,7 @@
     flat.run = [plain = flat.run, groups = grouped.run](const ::schedcore::sim::workload& w,                \
                                                         const ::schedcore::sim::run_config& cfg,            \
                                                         const std::vector<::schedcore::sim::knob_setting>& ks) { \
-      if (w.cgroups.empty()) return plain(w, cfg, ks);                                                      \
-      for (const auto& k : ks)                                                                              \
-        if (k.name == "delay_dequeue" && k.value != 0)                                                      \
-          throw ::schedcore::sim::usage_error(std::string("knob 'delay_dequeue' of policy '") + NAME +      \
-                                              "' is not supported with cgroups (workload '" + w.name +      \
-                                              "'): policy/group.hpp needs a dequeue at once");              \
-      return groups(w, cfg, ks);                                                                            \
+      return w.cgroups.empty() ? plain(w, cfg, ks) : groups(w, cfg, ks);                                    \
     };                                                                                                      \
     reg.add(flat);                                                                                          \
   }

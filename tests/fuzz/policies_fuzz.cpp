@@ -165,8 +165,8 @@ struct use_cfs2007 {
 
 // Task groups (policy/group.hpp) over eevdf and cfs: three groups, one nested; every successful
 // setup moves the task to the next of root, G0, G0/G1, G2 (after_setup, with the harness's
-// clock), so the changes, class changes and migrations also move tasks between groups.
-// eevdf's delayed dequeue is not supported under groups: the knob is kept 0.
+// clock), so the changes, class changes and migrations also move tasks between groups. The
+// knobs are fuzzed as for the flat policies, eevdf's delayed dequeue included.
 template <class Task, class Inner>
 struct fuzz_grouped : group_policy<Task, Inner> {
   using base = group_policy<Task, Inner>;
@@ -179,10 +179,6 @@ struct fuzz_grouped : group_policy<Task, Inner> {
   }
   fuzz_grouped(const fuzz_grouped&) = delete;
   fuzz_grouped& operator=(const fuzz_grouped&) = delete;
-  errc configure(typename base::knobs k) noexcept {
-    if constexpr (std::is_same_v<typename base::knobs, eevdf_policy<group_node<eevdf_entity>>::knobs>) k.delay_dequeue = 0;
-    return base::configure(k);
-  }
   void place(Task& t, sched_time now) noexcept {
     typename base::task_group* const where[] = {nullptr, &groups[0], &groups[1], &groups[2]};
     FUZZ_REQUIRE(this->set_group(t, where[next_place++ % 4], now) == errc::ok);

@@ -28,6 +28,9 @@
 //   static sched_params deadline(int level);       // level 0..39: admissible for 16 tasks at once
 //   static void configure(policy_type&);           // knobs before the first task
 //   static errc place_virtual_clock(policy_type&, vtime);  // a placeable virtual clock (wrap check)
+//   static bool hidden_delayed(const policy_type&);  // the class holds delayed entities that are
+//                                                  // not tasks (group_policy's delayed groups),
+//                                                  // whose dequeue a pick may complete
 //   static constexpr bool can_throttle = true;     // the class may idle with runnable tasks until
 //                                                  // a class timer fires (RT bandwidth, CBS);
 //                                                  // without it, pick_next returning nullptr
@@ -100,6 +103,11 @@ template <class Tr, class = void>
 struct can_throttle : std::false_type {};
 template <class Tr>
 struct can_throttle<Tr, std::void_t<decltype(Tr::can_throttle)>> : std::bool_constant<Tr::can_throttle> {};
+template <class Tr, class = void>
+struct has_hidden_delayed : std::false_type {};
+template <class Tr>
+struct has_hidden_delayed<Tr, std::void_t<decltype(Tr::hidden_delayed(std::declval<const typename Tr::policy_type&>()))>>
+    : std::true_type {};
 template <class Tr, class = void>
 struct has_vclock : std::false_type {};
 template <class Tr>
@@ -306,6 +314,8 @@ class harness {
       any_delayed = any_delayed || pt::delayed(p_, *s.t);
       before.push_back(detail::bytes_of(*s.t));
     }
+    // Delayed entities that are not tasks (group_policy's groups) complete in a pick too.
+    if constexpr (detail::has_hidden_delayed<Tr>::value) any_delayed = any_delayed || Tr::hidden_delayed(p_);
     task_type* a = p_.pick_next(now_);
     if (!any_delayed) {
       expect(detail::bytes_of(p_) == before[0], "pick_next has a side effect: it changed the class's state");

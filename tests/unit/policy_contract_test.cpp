@@ -122,6 +122,19 @@ using grouped_cfs_traits = grouped_traits<cfs_entity, cfs_policy>;
 using grouped_eevdf_traits = grouped_traits<eevdf_entity, eevdf_policy>;
 using grouped_sd_traits = grouped_traits<sd_entity, sd_policy>;
 using grouped_stride_traits = grouped_traits<stride_example::stride_entity, stride_example::stride_policy>;
+// eevdf in groups with every 6.12+ feature, delayed dequeue included: delayed sleepers stay in
+// their groups' queues, and a pick that completes the last of them takes the group out.
+struct grouped_eevdf_modern_traits : grouped_traits<eevdf_entity, eevdf_policy> {
+  static void configure(policy_type& p) {
+    eevdf_policy<group_node<eevdf_entity>>::knobs k{};
+    k.delay_dequeue = k.preempt_short = k.place_rel_deadline = k.repick_keeps_vprot = 1;
+    k.parity_min_slice = k.max_slice_lag = k.yield_forfeit = k.wakeup_619 = 1;
+    k.wakeup_dequeue_delayed = k.delayed_lag_floor = 1;
+    EXPECT_EQ(p.configure(k), errc::ok);
+  }
+  static sched_params normal(int nice) { return eevdf_modern_traits::normal(nice); }
+  static bool hidden_delayed(const policy_type& p) { return p.delayed_groups() != 0; }
+};
 struct edf_traits {
   static constexpr bool can_throttle = true;  // the constant bandwidth server
   struct task : edf_entity {};
@@ -291,6 +304,7 @@ INSTANTIATE_TYPED_TEST_SUITE_P(rt_throttled, PolicyContract, ::testing::Types<rt
 INSTANTIATE_TYPED_TEST_SUITE_P(stride_example, PolicyContract, ::testing::Types<stride_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(grouped_cfs, PolicyContract, ::testing::Types<grouped_cfs_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(grouped_eevdf, PolicyContract, ::testing::Types<grouped_eevdf_traits>, names);
+INSTANTIATE_TYPED_TEST_SUITE_P(grouped_eevdf_modern, PolicyContract, ::testing::Types<grouped_eevdf_modern_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(grouped_sd, PolicyContract, ::testing::Types<grouped_sd_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(grouped_stride, PolicyContract, ::testing::Types<grouped_stride_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(user_fifo, PolicyContract, ::testing::Types<toy_traits<toy_bug::none>>, names);

@@ -62,10 +62,16 @@
 ///   entity as a fresh task (START_DEBIT, one vslice late), where the kernel's group entity,
 ///   which exists from the cgroup's creation, gets the sleeper placement. Later activations
 ///   are sleeper placements in both.
-/// - Inner policies must dequeue a blocking task at once: eevdf's `delay_dequeue` (6.12+) must
-///   stay 0 under groups (a delayed sleeper is reported as a misuse by `dequeue`, which then
-///   finishes its dequeue through the inner `switched_from`). No bandwidth
-///   control (`cpu.max`), no load tracking (PELT), no uclamp.
+/// - Delayed dequeue (eevdf's `delay_dequeue`, 6.12+), as the kernel's dequeue_entities: an
+///   ineligible sleeper stays in its queue, not runnable (`nr_runnable` leaves it out), and the
+///   groups above it stay queued. A wakeup requeues it where it is. A pick that meets it
+///   completes its dequeue; a group whose queue that leaves empty then leaves its parent as a
+///   sleeper, which may be delayed in turn (a delayed group: `delayed_groups()`), and the pick
+///   starts again at the root (pick_task_fair's `goto again`). A queue is empty when it holds
+///   no weight at all (`load()`, the kernel's `cfs_rq->load.weight`), delayed sleepers
+///   included. Because a pick cannot tell which nodes it completed, a node's marks are brought
+///   up to date when it is next used (`in_queue`). No bandwidth control (`cpu.max`), no load
+///   tracking (PELT), no uclamp.
 /// - `yield` acts on the task's own queue (eevdf's yield_task_fair), or at every level for an
 ///   inner policy that asks for it (cfs: the kernel's skip buddy is set at every level).
 /// - Buddies: each queue's policy runs its own buddy rules on its own nodes, so cfs's
@@ -93,6 +99,9 @@ struct group_member {
   u16 depth = 0;                   ///< groups above this node (0: in the root queue)
   bool is_group = false;           ///< a task_group's own node (else a task)
   bool queued = false;             ///< on its queue (the running node counts as queued)
+  /// Its last dequeue was delayed by the inner policy (eevdf's DELAY_DEQUEUE): it is still in
+  /// its queue, not runnable, until a pick there completes the dequeue or a wakeup requeues it.
+  bool dequeue_delayed = false;
 };
 
 /// The node type of a hierarchy over `Entity`: the inner policy's entity plus its place in the
@@ -259,7 +268,8 @@ class group_policy : public detail::group_knob_names<Inner> {
   errc set_group(Task& t, task_group* g, sched_time now) noexcept {
     node_type& n = t;
     if (n.parent == g) return g == nullptr || g->owner_ == this ? errc::ok : errc::invalid_argument;  // already there
-    if (n.queued) return errc::busy;
+    if (in_queue(n)) return errc::busy;  // a delayed sleeper too: it is still in its queue
+    sync(n);
     if (g != nullptr && g->owner_ != this) return errc::invalid_argument;
     if (n.parent == nullptr || group_of(*n.parent).owner_ == this) traits::switched_from(queue_of(n), n, now);
     if (n.parent != nullptr) --group_of(*n.parent).members_;
@@ -278,7 +288,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// on refusal).
   errc setup(Task& t, const sched_params& p) noexcept {
     node_type& n = t;
-    if (n.queued) return errc::busy;
+    if (in_queue(n)) return errc::busy;
     return queue_of(n).setup(n, p);
   }
   /// Gives group `g` the parameters `p` through the inner policy's `setup` (for a fair policy:
@@ -333,37 +343,44 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// parent's queue. O(depth).
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     node_type& leaf = t;
-    if (SCHEDCORE_MISUSE(leaf.queued)) return;
-    queue_of(leaf).enqueue(leaf, now, flags);
+    sync(leaf);
+    if (SCHEDCORE_MISUSE(leaf.queued && !leaf.dequeue_delayed)) return;
+    Inner& q = queue_of(leaf);
+    q.enqueue(leaf, now, flags);  // a delayed sleeper still queued is requeued where it is
     leaf.queued = true;
-    ++nr_tasks_;
-    for (group_member* p = leaf.parent; p != nullptr && !p->queued; p = p->parent) {
+    // A delayed sleeper put back by `restore`/`migrated` comes back still delayed (eevdf).
+    leaf.dequeue_delayed = traits::delayed(q, leaf);
+    if (!leaf.dequeue_delayed) ++nr_tasks_;
+    for (group_member* p = leaf.parent; p != nullptr; p = p->parent) {
       task_group& g = group_of(*p);
-      queue_of(g).enqueue(g, now, enqueue_flags::wakeup);
+      sync(g);
+      if (g.queued && !g.dequeue_delayed) break;
+      queue_of(g).enqueue(g, now, enqueue_flags::wakeup);  // or requeued, if delayed
       g.queued = true;
+      g.dequeue_delayed = false;
     }
   }
   /// `t` leaves its group's queue; every group it leaves empty leaves its parent's (as a
   /// sleeper). If `t` was running, the groups still queued above it stop running. O(depth).
   void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept {
     node_type& leaf = t;
+    sync(leaf);
     if (SCHEDCORE_MISUSE(!leaf.queued)) return;
-    const bool was_running = running_ == &t;
-    queue_of(leaf).dequeue(leaf, now, flags);
-    // A delayed dequeue would leave the task queued in its group: not supported (file comment).
-    // Reported, then finished at once (the inner `switched_from` completes a delayed dequeue,
-    // eevdf's as the kernel's class change does), so that the hierarchy stays consistent and
-    // the sleeper can be moved or woken anywhere (also in a build without asserts).
-    if (SCHEDCORE_MISUSE(traits::delayed(queue_of(leaf), leaf))) traits::switched_from(queue_of(leaf), leaf, now);
-    leaf.queued = false;
-    --nr_tasks_;
-    if (was_running) running_ = nullptr;
-    group_member* p = leaf.parent;
-    for (; p != nullptr && group_of(*p).rq_.nr_runnable() == 0; p = p->parent) {
-      task_group& g = group_of(*p);
-      queue_of(g).dequeue(g, now, dequeue_flags::sleep);
-      g.queued = false;
+    const bool was_running = running_ == &t, was_delayed = leaf.dequeue_delayed;
+    Inner& q = queue_of(leaf);
+    q.dequeue(leaf, now, flags);  // the inner policy refuses what it must (a delayed sleeper's sleep)
+    if (was_delayed) {
+      // Only a move (save, migrating) takes a delayed sleeper out; it stays delayed, uncounted.
+      if (traits::delayed(q, leaf) && !has(flags, dequeue_flags::save) && !has(flags, dequeue_flags::migrating)) return;
+      leaf.dequeue_delayed = false;
+    } else {
+      --nr_tasks_;
+      // DELAY_DEQUEUE: an ineligible sleeper stays in its queue, and so do the groups above it.
+      leaf.dequeue_delayed = has(flags, dequeue_flags::sleep) && traits::delayed(q, leaf);
     }
+    leaf.queued = leaf.dequeue_delayed;
+    if (was_running) running_ = nullptr;
+    group_member* p = leaf.queued ? leaf.parent : leave_empty_groups(leaf.parent, now);
     if (was_running) {
       for (; p != nullptr; p = p->parent) queue_of(group_of(*p)).put_prev(group_of(*p), now);
     }
@@ -372,11 +389,23 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// the inner picks'. O(depth · pick).
   Task* pick_next(sched_time now) noexcept {
     Inner* q = &root_;
+    task_group* in = nullptr;  // the group whose queue `q` is (nullptr: the root)
     for (;;) {
       node_type* n = q->pick_next(now);
-      if (n == nullptr) return nullptr;
-      if (!n->is_group) return static_cast<Task*>(n);
-      q = &static_cast<task_group*>(n)->rq_;
+      if (n != nullptr && !n->is_group) return static_cast<Task*>(n);
+      if (n != nullptr) {
+        in = static_cast<task_group*>(n);
+        q = &in->rq_;
+        continue;
+      }
+      if (in == nullptr) return nullptr;
+      // `in` held only delayed sleepers, whose dequeues its pick just completed: the group
+      // leaves its parent as a sleeper (pick_task_fair's dequeue_entities(DEQUEUE_DELAYED)
+      // walking up), and the pick starts again at the root. Each pass removes a group, so
+      // this ends.
+      (void)leave_empty_groups(in, now);
+      q = &root_;
+      in = nullptr;
     }
   }
   /// `t` and every group above it start running in their queues.
@@ -410,6 +439,14 @@ class group_policy : public detail::group_knob_names<Inner> {
     }
     if (a == b) return false;
     return queue_of(*a).wakeup_preempt(*a, *b, now);
+  }
+  /// Groups whose node is a delayed sleeper in its parent's queue (eevdf's DELAY_DEQUEUE: the
+  /// group emptied while ineligible); a pick that meets one completes its dequeue. O(groups).
+  usize delayed_groups() const noexcept {
+    usize n = 0;
+    for (const task_group* g = groups_; g != nullptr; g = g->next_)
+      if (g->queued && g->dequeue_delayed && traits::delayed(queue_of(*g), *g)) ++n;
+    return n;
   }
   /// Tasks queued in every group (running included); group nodes are not counted.
   usize nr_runnable() const noexcept { return nr_tasks_; }
@@ -472,11 +509,15 @@ class group_policy : public detail::group_knob_names<Inner> {
     usize nodes = root_.nr_runnable(), queued_groups = 0;
     for (const task_group* g = groups_; g != nullptr; g = g->next_) {
       if (g->owner_ != this || !g->is_group || !traits::verify(g->rq_)) return false;
-      if (g->queued != (g->rq_.nr_runnable() != 0)) return false;
+      // Marks a pick has made stale (a delayed dequeue it completed) read as their truth.
+      const bool delayed = g->queued && g->dequeue_delayed && traits::delayed(queue_of(*g), *g);
+      const bool queued = g->queued && (!g->dequeue_delayed || delayed);
+      // A group holding anything is queued and runnable; an empty one is out, or delayed.
+      if (queue_empty(*g) ? queued && !delayed : !queued || delayed) return false;
       const u16 depth = g->parent != nullptr ? static_cast<u16>(g->parent->depth + 1u) : u16{0};
       if (g->depth != depth) return false;
       nodes += g->rq_.nr_runnable();
-      if (g->queued) ++queued_groups;
+      if (queued && !delayed) ++queued_groups;
     }
     if (nodes != nr_tasks_ + queued_groups) return false;
     if (running_ != nullptr) {
@@ -504,6 +545,40 @@ class group_policy : public detail::group_knob_names<Inner> {
   }
   void copy_config(Inner& q) noexcept {
     if constexpr (has_knobs<Inner>::value) (void)q.configure(root_.config());
+  }
+  /// Whether `n` is in its queue: marked queued, and not a delayed sleeper whose dequeue a pick
+  /// of its queue has since completed (a pick cannot tell which nodes it completed). Reads only.
+  bool in_queue(const node_type& n) const noexcept {
+    return n.queued && (!n.dequeue_delayed || traits::delayed(queue_of(n), n));
+  }
+  /// Brings the marks of `n` up to date with its queue (see in_queue).
+  void sync(node_type& n) const noexcept {
+    if (n.queued && n.dequeue_delayed && !traits::delayed(queue_of(n), n)) n.queued = n.dequeue_delayed = false;
+  }
+  /// True when `g`'s queue holds no node at all, delayed sleepers included (the kernel's
+  /// `cfs_rq->load.weight == 0`): with `load()`, its queued weight; otherwise its runnable count.
+  static bool queue_empty(const task_group& g) noexcept {
+    if constexpr (has_load<Inner>::value) {
+      return g.rq_.load() == 0;
+    } else {
+      return g.rq_.nr_runnable() == 0;
+    }
+  }
+  /// From `p` upward, each group whose queue holds nothing leaves its parent's queue as a
+  /// sleeper. A group whose dequeue its parent delays stays there and ends the walk (the
+  /// kernel's dequeue_entities stops at a delayed entity). Returns the first group above the
+  /// walk, still queued (nullptr: the root).
+  group_member* leave_empty_groups(group_member* p, sched_time now) noexcept {
+    while (p != nullptr && queue_empty(group_of(*p))) {
+      task_group& g = group_of(*p);
+      Inner& pq = queue_of(g);
+      pq.dequeue(g, now, dequeue_flags::sleep);
+      p = p->parent;
+      g.dequeue_delayed = traits::delayed(pq, g);
+      g.queued = g.dequeue_delayed;
+      if (g.dequeue_delayed) break;
+    }
+    return p;
   }
   /// True when `g` is the running task's group or above it.
   bool on_running_path(const task_group& g) const noexcept {

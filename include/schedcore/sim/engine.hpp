@@ -732,11 +732,8 @@ class engine {
   /// entitlement. Siblings count when they hold a counted (CPU-bound) task.
   void entitle_by_cgroup(const std::vector<const task_type*>& counted, std::vector<double>& shares) const {
     const std::size_t ng = w_.cgroups.size();
-    std::vector<int> parent(ng, -1);
+    const std::vector<int>& parent = cgroup_parent_;  // resolved by compile_cgroups
     std::vector<bool> busy(ng, false);
-    for (std::size_t g = 0; g < ng; ++g)
-      for (std::size_t h = 0; h < g; ++h)
-        if (w_.cgroups[h].name == w_.cgroups[g].parent) parent[g] = static_cast<int>(h);
     auto group_of = [&](const task_type* t) { return t->cold->cgroup; };
     for (const task_type* t : counted)
       for (int g = group_of(t); g >= 0 && !busy[static_cast<std::size_t>(g)]; g = parent[static_cast<std::size_t>(g)])

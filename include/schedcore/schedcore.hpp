@@ -46,4 +46,8 @@
 #include "schedcore/policy/rt.hpp"
 #include "schedcore/policy/sd.hpp"
 
+// SMP helpers: load tracking, group shares
+#include "schedcore/smp/group_shares.hpp"
+#include "schedcore/smp/pelt.hpp"
+
 #endif

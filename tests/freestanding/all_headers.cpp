@@ -38,6 +38,7 @@ u64 exercise_core() noexcept {
 #include "use_policies_sd.inc"
 #include "use_policies_cfs.inc"
 #include "use_policies_group.inc"
+#include "use_smp.inc"
 
 extern "C" int schedcore_freestanding_entry() noexcept {
   sink = exercise_core();
@@ -49,5 +50,6 @@ extern "C" int schedcore_freestanding_entry() noexcept {
   sink = use_policies_sd();
   sink = use_policies_cfs();
   sink = use_policies_group();
+  sink = use_smp();
   return 0;
 }

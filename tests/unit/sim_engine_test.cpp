@@ -1627,6 +1627,100 @@ TEST(SimEngine, GroupSharesReweightKeepsTheRunningGroupsSlice) {
 }  // namespace
 
 namespace {
+// calc_group_shares reads PELT's load_avg (smp/pelt.hpp), not the instantaneous weight: a group
+// that stops running on one CPU keeps part of its weight there for a while, the part decaying
+// with PELT's 32-period half-life. A (hog a) and B (hog b) share CPU 0; B's task bt (nice -5,
+// weight 3121) runs alone on CPU 1 for its first second and then sleeps. Before, B weighs
+// 1024 x 1024 / (1024 + 3121) = 253 on CPU 0 and a gets 80 % of it; after, B's load on CPU 1
+// decays as 3121 x 2^(-t / 33.55 ms), and a's share follows
+//   share(t) = 1024 / (1024 + 1024 x 1024 / (1024 + 3121 x 2^(-t / 33.55 ms)))
+// down to 1/2. Oracle: a's CPU time in the 200 ms after bt blocks is the integral of that,
+// about 122 ms. The instantaneous load (cfs_rq->load.weight, before PELT) gives 100 ms.
+double pelt_share_oracle_ms(double window_ms) {
+  const double half_life_ms = 32 * 1.048576;
+  double total = 0;
+  const int steps = 20000;
+  for (int i = 0; i < steps; ++i) {
+    const double t = (i + 0.5) * window_ms / steps;
+    const double elsewhere = 3121.0 * std::pow(2.0, -t / half_life_ms);
+    const double b_weight = 1024.0 * 1024.0 / (1024.0 + elsewhere);
+    total += 1024.0 / (1024.0 + b_weight) * window_ms / steps;
+  }
+  return total;
+}
+
+TEST(SimEngine, GroupSharesFollowPeltsDecayingLoadAfterAGroupSleeps) {
+  workload w;
+  w.name = "cgroup-pelt";
+  w.cpus = 2;
+  w.cgroups = {{"A", "", 100}, {"B", "", 100}};
+  task_spec a = scen::task("a", 0, {ev::run(sec(100))});
+  a.cgroup = "A";
+  a.cpus = {0};
+  task_spec b = scen::task("b", 0, {ev::run(sec(100))});
+  b.cgroup = "B";
+  b.cpus = {0};
+  task_spec bt = scen::task("bt", -5, {ev::run(sec(1)), ev::sleep(sec(100))});
+  bt.cgroup = "B";
+  bt.cpus = {1};
+  w.tasks = {a, b, bt};
+  const double oracle_ms = pelt_share_oracle_ms(200);
+  ASSERT_NEAR(oracle_ms, 121.6, 0.5);
+  for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
+    w.duration = sec(1);
+    const run_result before = e.run(w, exact_cfg(), {});
+    w.duration = msec(1200);
+    const run_result after = e.run(w, exact_cfg(), {});
+    expect_conserved(after);
+    EXPECT_EQ(find(after, "bt").cpu_ns, sec(1)) << e.name;  // alone on CPU 1 for exactly its second
+    // The first second: a gets 1024 / (1024 + 253) of CPU 0, 80 %.
+    EXPECT_NEAR(static_cast<double>(find(before, "a").cpu_ns) / 1e6, 1000.0 * 1024 / (1024 + 253), 12) << e.name;
+    const double window_ms = static_cast<double>(find(after, "a").cpu_ns - find(before, "a").cpu_ns) / 1e6;
+    EXPECT_NEAR(window_ms, oracle_ms, 6) << e.name;
+  }
+}
+}  // namespace
+
+namespace {
+// A task that changes group takes its PELT history with it at once (the kernel's
+// task_change_group_fair: detach_task_cfs_rq, attach_task_cfs_rq). Same machine as above, but
+// bt (nice -5, alone on CPU 1 all along) moves at 1 s: out of B into C, so B's weight on
+// CPU 0 is back to 1024 at once and a gets 1/2 of CPU 0 (100 ms of the next 200, where a
+// history left to decay in B's queue would give about 122); or from C into B, so B drops to
+// 253 at once and a gets 80 % (160 ms, where a queue that has to build the load up again
+// would give about 135).
+TEST(SimEngine, GroupSharesMoveATasksLoadWithItWhenItChangesGroup) {
+  for (const bool into_b : {false, true}) {
+    workload w;
+    w.name = "cgroup-pelt-move";
+    w.cpus = 2;
+    w.cgroups = {{"A", "", 100}, {"B", "", 100}, {"C", "", 100}};
+    task_spec a = scen::task("a", 0, {ev::run(sec(100))});
+    a.cgroup = "A";
+    a.cpus = {0};
+    task_spec b = scen::task("b", 0, {ev::run(sec(100))});
+    b.cgroup = "B";
+    b.cpus = {0};
+    task_spec bt = scen::task("bt", -5, {ev::run(sec(1)), ev::set_cgroup(into_b ? "B" : "C"), ev::run(sec(100))});
+    bt.cgroup = into_b ? "C" : "B";
+    bt.cpus = {1};
+    w.tasks = {a, b, bt};
+    for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
+      w.duration = sec(1);
+      const run_result before = e.run(w, exact_cfg(), {});
+      w.duration = msec(1200);
+      const run_result after = e.run(w, exact_cfg(), {});
+      expect_conserved(after);
+      const double first_ms = static_cast<double>(find(before, "a").cpu_ns) / 1e6;
+      const double window_ms = static_cast<double>(find(after, "a").cpu_ns - find(before, "a").cpu_ns) / 1e6;
+      EXPECT_NEAR(first_ms, into_b ? 500.0 : 800.0, 12) << e.name << (into_b ? " into B" : " out of B");
+      EXPECT_NEAR(window_ms, into_b ? 160.0 : 100.0, 6) << e.name << (into_b ? " into B" : " out of B");
+    }
+  }
+}
+}  // namespace
+
+namespace {
 // A fork inherits its parent's task group (Linux: the child starts in the cgroup of the thread
 // that cloned it; rt-app's set_thread_taskgroup does nothing for a task without a taskgroup).
 // The parent, in G, forks a child whose spec names no cgroup: the child joins G, so G's two

@@ -89,12 +89,15 @@
 #include "schedcore/core/errc.hpp"
 #include "schedcore/core/time.hpp"
 #include "schedcore/policy/class_stack.hpp"
+#include "schedcore/policy/fair_weights.hpp"
 #include "schedcore/policy/params.hpp"
 #include "schedcore/policy/policy.hpp"
 #include "schedcore/sim/interbench_job.hpp"
 #include "schedcore/sim/metrics.hpp"
 #include "schedcore/sim/trace.hpp"
 #include "schedcore/sim/workload.hpp"
+#include "schedcore/smp/group_shares.hpp"
+#include "schedcore/smp/pelt.hpp"
 
 namespace schedcore {
 namespace sim {
@@ -195,6 +198,11 @@ struct task_cold {
   // pipe state
   std::int64_t pipe_pending = -1;  ///< items of a blocked pipe_write still to write (-1: none)
   std::int64_t last_read = 0;      ///< items its last pipe_read took (pipe_write count 0 forwards them)
+  // load tracking (grouped SMP runs only: Engine::pelt_on_)
+  pelt_avg pelt{};                 ///< its own PELT signal (fair class only)
+  bool pelt_born = false;          ///< the signal was initialised (pelt_init_new_entity)
+  int pelt_slot = -1;              ///< group queue it is attached to (cpu x ngroups + group), -1: none
+  std::uint32_t pelt_weight = 0;   ///< its load weight when attached
 };
 
 /// The engine-side hot state of a simulated task (what switches, ticks and accounting touch);
@@ -723,6 +731,10 @@ class engine {
             throw workload_error("cgroup '" + cg.name + "': the policy refused the group (nesting too deep?)");
         }
       }
+      if (ncpu_ > 1) {
+        pelt_on_ = true;
+        group_pelt_.assign(static_cast<std::size_t>(ncpu_) * n, pelt_avg{});
+      }
     }
   }
 
@@ -754,31 +766,132 @@ class engine {
     }
   }
 
-  /// The kernel's calc_group_shares, at each tick for the groups above the running task
-  /// (entity_tick's update_cfs_group): a group's entity on CPU `ci` weighs its shares x this
-  /// CPU's load of the group / the group's load over every CPU, within [2, shares]. The load is
-  /// the instantaneous queued weight (`cfs_rq->load.weight`), not PELT's average. One CPU:
-  /// nothing to divide, the weight stays the shares.
+  /// The kernel's update_cfs_group at each tick, for the groups above the running task
+  /// (entity_tick): a group's entity on CPU `ci` weighs calc_group_shares (smp/group_shares.hpp)
+  /// of the group's shares, with PELT loads: this CPU's `max(queued weight, load_avg)` against
+  /// the group's load_avg summed over every CPU (each brought up to now; the kernel's
+  /// tg->load_avg lags by up to 1/64 of each CPU's part). One CPU: nothing to divide, the
+  /// weight stays the shares (pelt_on_ is off).
   void update_group_shares(int ci, task_type& curr) {
     if constexpr (detail_sim::grouped<fair_class>::value) {
       if (curr.sched_class != static_cast<int>(stack_type::nr_classes - 1)) return;
       auto& fair = cpu(ci).rq.template get<stack_type::nr_classes - 1>();
+      pelt_sync_cpu(ci);  // a reweight below changes a parent's queued weight from now on
       for (int g = curr.cold->cgroup; g >= 0; g = cgroup_parent_[static_cast<std::size_t>(g)]) {
         const std::size_t gi = static_cast<std::size_t>(g);
-        std::uint64_t total = 0;
-        for (int c = 0; c < ncpu_; ++c) total += fair_class::group_load(groups_[static_cast<std::size_t>(c)][gi]);
-        const std::uint64_t here = fair_class::group_load(groups_[static_cast<std::size_t>(ci)][gi]);
-        const std::uint64_t shares = detail_sim::cgroup_shares(w_.cgroups[gi].weight);
-        std::uint64_t w = total > 0 ? shares * here / total : shares;
-        w = std::min<std::uint64_t>(std::max<std::uint64_t>(w, 2), shares);
+        std::uint64_t tg_load = 0;
+        for (int c = 0; c < ncpu_; ++c) {
+          if (c != ci) pelt_sync_queue(c, g);
+          tg_load += group_pelt_[pelt_index(c, g)].load_avg;
+        }
+        const pelt_avg& here = group_pelt_[pelt_index(ci, g)];
         auto& grp = groups_[static_cast<std::size_t>(ci)][gi];
-        if (fair.group_weight(grp) != w)
-          (void)fair.set_group_weight(grp, static_cast<std::uint32_t>(w), st(now_));
+        const std::uint32_t w = calc_group_shares(detail_sim::cgroup_shares(w_.cgroups[gi].weight),
+                                                  fair_class::group_load(grp), here.load_avg, tg_load, here.load_avg);
+        if (fair.group_weight(grp) != w) (void)fair.set_group_weight(grp, w, st(now_));
       }
     } else {
       (void)ci;
       (void)curr;
     }
+  }
+
+  // ---------------------------------------------------------------- load tracking
+  // PELT (smp/pelt.hpp) for grouped SMP runs, where calc_group_shares reads it. Each group's
+  // queue on each CPU has a signal fed by its queued weight (__update_load_avg_cfs_rq), each
+  // fair task its own; a task's signal moves with it between group queues (attach/detach, on
+  // migration, a change of group or of weight). A signal is brought up to now before any
+  // change of its inputs (hence the pelt_before_change calls ahead of every run-queue change),
+  // so its inputs are constant between two updates and any reader may update it to now.
+  // Not modelled: the group queues' runnable_avg (their runnable count is not tracked; 1 when
+  // loaded), the propagation of a moved task's history to the ancestors' queues
+  // (propagate_entity_load_avg: they follow the group entities' weights only), and the root
+  // queue's signal (no shares to compute there).
+  std::size_t pelt_index(int ci, int g) const {
+    return static_cast<std::size_t>(ci) * w_.cgroups.size() + static_cast<std::size_t>(g);
+  }
+  /// Whether group `g`'s queue on `ci` holds the CPU's running task (its cfs_rq->curr is set).
+  bool group_running(int ci, int g) const {
+    const task_type* curr = cpus_[static_cast<std::size_t>(ci)].curr;
+    if (curr == nullptr || curr->state != task_core::st::running ||
+        curr->sched_class != static_cast<int>(stack_type::nr_classes - 1))
+      return false;
+    for (int x = curr->cold->cgroup; x >= 0; x = cgroup_parent_[static_cast<std::size_t>(x)])
+      if (x == g) return true;
+    return false;
+  }
+  void pelt_sync_queue(int ci, int g) {
+    if constexpr (detail_sim::grouped<fair_class>::value) {
+      const std::uint64_t load = fair_class::group_load(groups_[static_cast<std::size_t>(ci)][static_cast<std::size_t>(g)]);
+      pelt_update_queue(group_pelt_[pelt_index(ci, g)], static_cast<std::uint64_t>(now_), load, load != 0 ? 1u : 0u,
+                        group_running(ci, g));
+    } else {
+      (void)ci;
+      (void)g;
+    }
+  }
+  void pelt_sync_cpu(int ci) {
+    if (!pelt_on_) return;
+    for (int g = 0; g < static_cast<int>(w_.cgroups.size()); ++g) pelt_sync_queue(ci, g);
+  }
+  /// The load weight a fair task has in its queue (cfs's and eevdf's).
+  static std::uint32_t fair_weight_of(const task_type& t) {
+    return t.params.kind == sched_kind::idle ? weight_idleprio : nice_to_weight(t.params.nice);
+  }
+  bool is_fair(const task_type& t) const { return t.sched_class == static_cast<int>(stack_type::nr_classes - 1); }
+  /// `t`'s own signal up to now: queued (runnable, running, or a sleeper its class still holds)
+  /// or not, running or not. Time outside the fair class counts as neither.
+  void pelt_sync_task(task_type& t) {
+    if (!pelt_on_ || !t.cold->pelt_born) return;
+    const bool fair = is_fair(t);
+    const bool running = fair && t.state == task_core::st::running;
+    const bool queued = fair && (running || t.state == task_core::st::runnable ||
+                                 (t.state == task_core::st::blocked && t.cpu >= 0 && cpu(t.cpu).rq.delayed(t)));
+    pelt_update_entity(t.cold->pelt, static_cast<std::uint64_t>(now_), fair_weight_of(t), queued, running);
+  }
+  /// Before a change on CPU `ci` (and of task `t`, when given): every signal whose inputs it
+  /// may change is brought up to now.
+  void pelt_before_change(int ci, task_type* t) {
+    if (!pelt_on_) return;
+    pelt_sync_cpu(ci);
+    if (t != nullptr) pelt_sync_task(*t);
+  }
+  /// `t` is about to be enqueued on `ci` (its group there already bound): its signal is
+  /// attached to that group queue, detached from the one it was on if that differs (a
+  /// migration, a change of group) or if its weight changed (the kernel's reweight_entity
+  /// rescales a task's history to its present weight). A fork starts here
+  /// (post_init_entity_util_avg). @pre pelt_before_change(ci, &t) at this instant.
+  void pelt_track(int ci, task_type& t) {
+    if (!pelt_on_) return;
+    task_cold& cold = *t.cold;
+    const int want = is_fair(t) && cold.cgroup >= 0 ? static_cast<int>(pelt_index(ci, cold.cgroup)) : -1;
+    const std::uint32_t weight = fair_weight_of(t);
+    if (want == cold.pelt_slot && (want < 0 || weight == cold.pelt_weight)) return;
+    pelt_untrack(t);
+    if (!cold.pelt_born) {
+      static const pelt_avg no_queue{};  // a task in the root: its queue's signal is not kept
+      pelt_init_new_entity(cold.pelt, weight, want >= 0 ? group_pelt_[static_cast<std::size_t>(want)] : no_queue,
+                           static_cast<std::uint64_t>(now_));
+      cold.pelt_born = true;
+    } else if (cold.pelt_slot < 0 || weight != cold.pelt_weight) {
+      pelt_refresh_averages(cold.pelt, weight);  // its history at its present weight
+    }
+    if (want < 0) return;
+    pelt_attach(group_pelt_[static_cast<std::size_t>(want)], cold.pelt, weight);
+    cold.pelt_slot = want;
+    cold.pelt_weight = weight;
+  }
+  /// Takes `t`'s signal out of the group queue it is attached to (a task that dies, leaves for
+  /// another queue or another class).
+  void pelt_untrack(task_type& t) {
+    task_cold& cold = *t.cold;
+    if (!pelt_on_ || cold.pelt_slot < 0) return;
+    const std::size_t slot = static_cast<std::size_t>(cold.pelt_slot);
+    const int ng = static_cast<int>(w_.cgroups.size());
+    pelt_sync_queue(cold.pelt_slot / ng, cold.pelt_slot % ng);
+    pelt_sync_task(t);
+    pelt_detach(group_pelt_[slot], cold.pelt, cold.pelt_weight);
+    cold.pelt_slot = -1;
   }
 
   /// Before `t` enters CPU `ci`'s run queue: puts it in that CPU's object of its task group
@@ -1141,6 +1254,8 @@ class engine {
     bind_group(ci, t);
     setup_params(t, ci);
     cpu_state& c = cpu(ci);
+    pelt_before_change(ci, nullptr);
+    pelt_track(ci, t);
     c.rq.task_new(t, parent, st(now_));
     c.rq.enqueue(t, st(now_), enqueue_flags::initial);
     rq_add(ci, t);
@@ -1230,7 +1345,9 @@ class engine {
       const int wc = waker_cpu >= 0 ? waker_cpu : ci;
       cfg_.trace->waking(now_, wc, who(wc), comm_of(t), t.pid, prio(t), ci);
     }
+    pelt_before_change(ci, &t);
     bind_group(ci, t);
+    pelt_track(ci, t);
     cpu(ci).rq.enqueue(t, st(now_), f);
     rq_add(ci, t);
     t.state = task_core::st::runnable;
@@ -1247,6 +1364,7 @@ class engine {
   /// The running task `t` stops being runnable (block or exit).
   void leave_rq(task_type& t, dequeue_flags f) {
     const int ci = t.cpu;
+    pelt_before_change(ci, &t);
     cpu(ci).rq.dequeue(t, st(now_), f);
     rq_remove(ci, t);
     resched(ci);
@@ -1272,6 +1390,7 @@ class engine {
 
   void die(task_type& t) {
     leave_rq(t, dequeue_flags::dead);
+    pelt_untrack(t);
     bind_task_dead(t.cpu, t);
     t.state = task_core::st::dead;
     t.cold->exit_ns = now_;
@@ -1304,13 +1423,17 @@ class engine {
     account(ci, now_);
     task_type* prev = c.curr;
     const bool prev_runnable = prev != nullptr && prev->state == task_core::st::running;
+    pelt_before_change(ci, prev);
     if (prev_runnable) {
       c.rq.put_prev(*prev, st(now_));
       prev->state = task_core::st::runnable;
     }
     if (c.queued.empty()) balance(ci, true);
     task_type* next = c.rq.pick_next(st(now_));
-    if (next != nullptr) c.rq.set_next(*next, st(now_));
+    if (next != nullptr) {
+      pelt_sync_task(*next);  // queued, not running, until now
+      c.rq.set_next(*next, st(now_));
+    }
     if (next != prev) {
       ++c.switches;
       if (prev != nullptr) {
@@ -1428,6 +1551,7 @@ class engine {
     }
     if (pick == nullptr) return;
     if (!newidle) me.balance_failed = 0;
+    pelt_before_change(busiest, pick);
     b.rq.dequeue(*pick, st(now_), dequeue_flags::migrating);
     rq_remove(busiest, *pick);
     // The dequeue charged the busiest CPU's running task; if that ended its request or
@@ -1435,7 +1559,9 @@ class engine {
     if (b.rq.take_resched()) resched(busiest);
     pick->cpu = ci;
     ++pick->migrations;
+    pelt_before_change(ci, nullptr);
     bind_group(ci, *pick);
+    pelt_track(ci, *pick);
     cpu(ci).rq.enqueue(*pick, st(now_), enqueue_flags::migrated);
     rq_add(ci, *pick);
     if (!newidle) check_preempt(ci, *pick);
@@ -1786,12 +1912,14 @@ class engine {
   /// sched_move_task, a dequeue(save) and enqueue(restore) around the change of group.
   void move_cgroup(task_type& t, int ci, int g) {
     if (t.cold->cgroup == g) return;
+    pelt_before_change(ci, &t);  // with the group it had until now
     t.cold->cgroup = g;
     if constexpr (detail_sim::grouped<fair_class>::value) {
       if (groups_.empty()) return;
       cpu_state& c = cpu(ci);
       c.rq.dequeue(t, st(now_), dequeue_flags::save);
       bind_group(ci, t);
+      pelt_track(ci, t);
       c.rq.enqueue(t, st(now_), enqueue_flags::restore);
       c.rq.set_next(t, st(now_));  // it is still the running task
       resched(ci);
@@ -1800,6 +1928,7 @@ class engine {
 
   void change_params(task_type& t, int ci, const sched_params& p) {
     cpu_state& c = cpu(ci);
+    pelt_before_change(ci, &t);
     c.rq.dequeue(t, st(now_), dequeue_flags::save);
     const sched_params old = t.params;
     t.params = p;
@@ -1807,6 +1936,7 @@ class engine {
       t.params = old;
       (void)bind_setup(ci, t, old);
     }
+    pelt_track(ci, t);
     c.rq.enqueue(t, st(now_), enqueue_flags::restore);
     c.rq.set_next(t, st(now_));  // it is still the running task
     c.rq.prio_changed(t, st(now_));
@@ -1984,6 +2114,8 @@ class engine {
   /// Per CPU, one object per workload cgroup (a grouped fair class only; empty otherwise).
   std::vector<std::unique_ptr<detail_sim::group_array_t<fair_class>>> groups_;
   std::vector<int> cgroup_parent_;  ///< parent index of each workload cgroup (-1: the root)
+  bool pelt_on_ = false;            ///< load tracking runs (grouped fair class, cgroups, SMP)
+  std::vector<pelt_avg> group_pelt_;  ///< each group queue's signal, [cpu x ngroups + group]
   std::vector<timer_res> timers_;
   std::vector<mutex_res> mutexes_;
   std::vector<cond_res> conds_;

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Group scheduling against the kernel it runs on: CPU hogs in cpu cgroups, pinned to one CPU,
-# on the kernel and in schedsim (group_policy over the kernel's fair policy, the same groups
-# through rt-app's taskgroup), side by side. Needs root and the cpu controller (cgroup v1
+# Group scheduling against the kernel it runs on: CPU hogs in cpu cgroups, on the kernel and in
+# schedsim (group_policy over the kernel's fair policy, the same groups through rt-app's
+# taskgroup), side by side. Needs root and the cpu controller (cgroup v1
 # `cpu.shares` or v2 `cpu.weight`). Timing-dependent: a measurement to read, not a test.
 #
 #   bash tools/kernel_cgroup_check.sh [--cpu K] [--seconds S]
 #
-# Two experiments, every group at the default weight (1024 shares, cpu.weight 100):
-#   flat:   /sc_a holds 1 hog, /sc_b 4 hogs: cgroup weights say 50 % and 12.5 % each
-#   nested: /sc_a holds 1 hog and /sc_a/x with 2 hogs, /sc_b 1 hog: 25 %, 12.5 % each, 50 %
+# Three experiments, every group at the default weight (1024 shares, cpu.weight 100):
+#   flat:   /sc_a holds 1 hog, /sc_b 4 hogs, pinned to CPU K: cgroup weights say 50 % and 12.5 %
+#   nested: /sc_a holds 1 hog and /sc_a/x with 2 hogs, /sc_b 1 hog, pinned: 25 %, 12.5 % each, 50 %
+#   spread: the flat groups on two CPUs (K and K-1), not pinned: the balancer has to put A's hog
+#           alone on one CPU for A to get its half of the machine (100 % of a CPU, B's 25 % each)
 # Each hog's CPU time comes from /proc/PID/schedstat (ns) over S seconds (default 3) after a
 # 0.2 s start. Anything else running on that CPU takes its share from the root, so the ratios
 # between the hogs are what to compare on a busy machine.
@@ -40,15 +42,15 @@ case "$kernel" in
   *) policy=eevdf ;;
 esac
 
-# run_kernel "group:count ..." -> "group hog_index cpu_ns" lines
+# run_kernel "group:count ..." [CPUS] -> "group hog_index cpu_ns" lines (CPUS: taskset list)
 run_kernel() {
-  local spec=$1 pids=() groups=()
+  local spec=$1 cpus=${2:-$cpu} pids=() groups=()
   for g in $spec; do
     local name=${g%%:*} n=${g##*:}
     mkdir -p "$root/$name"
     [ -f "$root/$name/$weight_file" ] && echo $weight > "$root/$name/$weight_file"
     for ((i = 0; i < n; ++i)); do
-      taskset -c "$cpu" sh -c 'while :; do :; done' &
+      taskset -c "$cpus" sh -c 'while :; do :; done' &
       echo $! > "$root/$name/cgroup.procs"
       pids+=($!)
       groups+=("$name")
@@ -66,9 +68,10 @@ run_kernel() {
   for g in $(echo $spec | tr ' ' '\n' | sed 's/:.*//' | sort -r); do rmdir "$root/$g"; done
 }
 
-# run_model "group:count ..." -> the same lines from schedsim (rt-app taskgroups, cpus [0])
+# run_model "group:count ..." [NCPUS] -> the same lines from schedsim (rt-app taskgroups; one CPU:
+# pinned to it, as the kernel's hogs; more: not pinned)
 run_model() {
-  local spec=$1 json=/tmp/schedsim_cgroup_check.$$.json first=1 k=0
+  local spec=$1 ncpus=${2:-1} json=/tmp/schedsim_cgroup_check.$$.json first=1 k=0 pin='"cpus": [0], '
   {
     echo '{ "global": { "duration": '"$secs"' }, "tasks": {'
     for g in $spec; do
@@ -76,13 +79,14 @@ run_model() {
       for ((i = 0; i < n; ++i)); do
         [ $first = 1 ] || echo ','
         first=0
-        printf '"hog%d": { "taskgroup": "/%s", "cpus": [0], "loop": -1, "run": 100000 }' $k "$name"
+        [ "$ncpus" = 1 ] || pin=''
+        printf '"hog%d": { "taskgroup": "/%s", %s"loop": -1, "run": 100000 }' $k "$name" "$pin"
         k=$((k + 1))
       done
     done
     echo '} }'
   } > "$json"
-  "$schedsim" run --rt-app "$json" --policy "$policy" --format csv --cs-cost 0 --refill 0 |
+  "$schedsim" run --rt-app "$json" --policy "$policy" --cpus "$ncpus" --format csv --cs-cost 0 --refill 0 |
     awk -F, 'NR > 1 && $3 != "_total" { print $3, $5 }' |
     while read -r task ns; do
       task=${task%-0}  # rt-app instance names: hogK-0
@@ -92,12 +96,15 @@ run_model() {
 }
 
 compare() {
-  local title=$1 spec=$2
-  echo "== $title (CPU $cpu, $secs s; kernel $kernel; model: schedsim $policy with group_policy)"
+  local title=$1 spec=$2 cpus=${3:-$cpu} ncpus=${4:-1}
+  echo "== $title (CPUs $cpus, $secs s; kernel $kernel; model: schedsim $policy with group_policy)"
   printf '%-10s %-5s %12s %12s\n' group hog "kernel %" "model %"
-  paste <(run_kernel "$spec") <(run_model "$spec") |
+  paste <(run_kernel "$spec" "$cpus") <(run_model "$spec" "$ncpus") |
     awk -v s="$secs" '{ printf "%-10s %-5s %12.1f %12.1f\n", $1, $2, 100 * $3 / (s * 1e9), 100 * $6 / (s * 1e9) }'
 }
 
 compare "flat: /sc_a 1 hog, /sc_b 4 hogs (weights say 50 and 12.5 each)" "sc_a:1 sc_b:4"
 compare "nested: /sc_a 1 hog + /sc_a/x 2 hogs, /sc_b 1 hog (25, 12.5 each, 50)" "sc_a:1 sc_a/x:2 sc_b:1"
+if [ "$cpu" -ge 1 ]; then
+  compare "spread: the flat groups on 2 CPUs, not pinned (% of one CPU: A's hog 100, B's 25 each)" "sc_a:1 sc_b:4" "$((cpu - 1)),$cpu" 2
+fi

@@ -1515,6 +1515,10 @@ class engine {
   // ---------------------------------------------------------------- balance
   void balance(int ci, bool newidle) {
     if (ncpu_ == 1) return;
+    if (pelt_on_ && !newidle) {
+      balance_by_load(ci);
+      return;
+    }
     int busiest = -1;
     std::size_t most = 0;
     for (int k = 0; k < ncpu_; ++k) {
@@ -1546,25 +1550,110 @@ class engine {
     task_type* pick = nullptr;
     for (task_type* t : b.queued) {
       if (t == b.curr || !allowed(*t, ci)) continue;
-      if (pick == nullptr || t->last_ran < pick->last_ran || (t->last_ran == pick->last_ran && t->id < pick->id))
-        pick = t;
+      if (pick == nullptr || colder(*t, *pick)) pick = t;
     }
     if (pick == nullptr) return;
     if (!newidle) me.balance_failed = 0;
-    pelt_before_change(busiest, pick);
-    b.rq.dequeue(*pick, st(now_), dequeue_flags::migrating);
-    rq_remove(busiest, *pick);
+    migrate(busiest, ci, *pick, newidle);
+  }
+
+  /// Balance order: the task that left a CPU longest ago first (its cache is the coldest), ties
+  /// by creation order.
+  static bool colder(const task_type& a, const task_type& b) {
+    return a.last_ran < b.last_ran || (a.last_ran == b.last_ran && a.id < b.id);
+  }
+
+  /// Moves the queued, not running task `t` from CPU `from` to CPU `to`.
+  void migrate(int from, int to, task_type& t, bool newidle) {
+    cpu_state& b = cpu(from);
+    pelt_before_change(from, &t);
+    b.rq.dequeue(t, st(now_), dequeue_flags::migrating);
+    rq_remove(from, t);
     // The dequeue charged the busiest CPU's running task; if that ended its request or
     // throttled its class, that CPU reschedules now, not at its next tick.
-    if (b.rq.take_resched()) resched(busiest);
-    pick->cpu = ci;
-    ++pick->migrations;
-    pelt_before_change(ci, nullptr);
-    bind_group(ci, *pick);
-    pelt_track(ci, *pick);
-    cpu(ci).rq.enqueue(*pick, st(now_), enqueue_flags::migrated);
-    rq_add(ci, *pick);
-    if (!newidle) check_preempt(ci, *pick);
+    if (b.rq.take_resched()) resched(from);
+    t.cpu = to;
+    ++t.migrations;
+    pelt_before_change(to, nullptr);
+    bind_group(to, t);
+    pelt_track(to, t);
+    cpu(to).rq.enqueue(t, st(now_), enqueue_flags::migrated);
+    rq_add(to, t);
+    if (!newidle) check_preempt(to, t);
+  }
+
+  // Load balancing by hierarchical load, for grouped SMP runs (pelt_on_): counting tasks
+  // cannot balance task groups (one group's single task is worth as much as another group's
+  // four together), so the periodic balance compares the CPUs' fair loads, each task weighed
+  // by its share of the root as the kernel's task_h_load does with PELT's averages:
+  //   h_load(top-level group queue g on k) = g's entity load on k
+  //   h_load(nested g)   = h_load(parent) x g's entity load / (parent queue's load_avg + 1)
+  //   task_h_load(t)     = t's load_avg x h_load(its queue) / (its queue's load_avg + 1)
+  //                        (a task in the root: its load_avg)
+  // where a group entity's load is its weight on k x the fraction of time its queue was
+  // loaded (its queue signal's runnable_avg / 1024). A CPU's load is the sum over its queued
+  // fair tasks (the kernel's root cfs_rq load_avg also holds the blocked tasks' decaying
+  // load). The busiest CPU is balanced against this one when its load exceeds this one's by
+  // more than imbalance_pct (117 %, Linux 5.10+); half the difference moves, coldest task
+  // first, skipping a task heavier than what is left (detach_tasks), at most 32 tasks
+  // (sched_nr_migrate). Other classes' tasks are neither counted nor moved. The newly-idle
+  // balance still pulls one task by count.
+  double group_entity_load(int k, int g) const {
+    if constexpr (detail_sim::grouped<fair_class>::value) {
+      const auto& fair = cpus_[static_cast<std::size_t>(k)].rq.template get<stack_type::nr_classes - 1>();
+      const double weight = fair.group_weight(groups_[static_cast<std::size_t>(k)][static_cast<std::size_t>(g)]);
+      return weight * static_cast<double>(group_pelt_[pelt_index(k, g)].runnable_avg) / pelt_capacity_scale;
+    } else {
+      (void)k;
+      (void)g;
+      return 0;
+    }
+  }
+  double group_h_load(int k, int g) const {
+    const int parent = cgroup_parent_[static_cast<std::size_t>(g)];
+    if (parent < 0) return group_entity_load(k, g);
+    return group_h_load(k, parent) * group_entity_load(k, g) /
+           (static_cast<double>(group_pelt_[pelt_index(k, parent)].load_avg) + 1);
+  }
+  double task_h_load(const task_type& t, int k) const {
+    const double own = static_cast<double>(t.cold->pelt.load_avg);
+    const int g = t.cold->cgroup;
+    if (g < 0) return own;
+    return own * group_h_load(k, g) / (static_cast<double>(group_pelt_[pelt_index(k, g)].load_avg) + 1);
+  }
+  void balance_by_load(int ci) {
+    std::vector<double> cpu_load(static_cast<std::size_t>(ncpu_), 0.0);
+    for (int k = 0; k < ncpu_; ++k) {
+      pelt_sync_cpu(k);
+      for (task_type* t : cpu(k).queued) {
+        if (!is_fair(*t)) continue;
+        pelt_sync_task(*t);
+        cpu_load[static_cast<std::size_t>(k)] += task_h_load(*t, k);
+      }
+    }
+    int busiest = -1;
+    for (int k = 0; k < ncpu_; ++k)
+      if (k != ci && load(k) >= 2 && (busiest < 0 || cpu_load[static_cast<std::size_t>(k)] > cpu_load[static_cast<std::size_t>(busiest)]))
+        busiest = k;
+    if (busiest < 0) return;
+    const double theirs = cpu_load[static_cast<std::size_t>(busiest)], mine = cpu_load[static_cast<std::size_t>(ci)];
+    if (theirs * 100 <= mine * 117) return;
+    double imbalance = (theirs - mine) / 2;
+    cpu_state& b = cpu(busiest);
+    std::vector<std::uint32_t> candidates;  // task ids (sorting pointers to tasks would find schedcore's swap by ADL)
+    for (task_type* t : b.queued)
+      if (t != b.curr && is_fair(*t) && allowed(*t, ci)) candidates.push_back(t->id);
+    std::sort(candidates.begin(), candidates.end(),
+              [this](std::uint32_t x, std::uint32_t y) { return colder(*tasks_[x], *tasks_[y]); });
+    int moved = 0;
+    for (const std::uint32_t id : candidates) {
+      task_type* t = tasks_[id];
+      const double h = task_h_load(*t, busiest);
+      if (h > imbalance) continue;
+      migrate(busiest, ci, *t, false);
+      imbalance -= h;
+      if (imbalance <= 0 || ++moved == 32) break;
+    }
   }
 
   // ---------------------------------------------------------------- programs

@@ -3,7 +3,9 @@
 // invariants or be refused with an rtapp_error whose message starts with "fuzz.json:"; any
 // other exception, crash, sanitizer report or hang is a finding. Small imported workloads are
 // also run for 2 ms of simulated time under the reference policy (engine robustness on
-// imported programs); the engine may refuse them only with workload_error.
+// imported programs), and those with task groups also for 20 ms on 2 CPUs under grouped eevdf
+// (group_policy, PELT load tracking, calc_group_shares, the balance by hierarchical load); the
+// engine may refuse them only with workload_error.
 //
 // Built and run by run_fuzzer.sh (ctest fuzz/rtapp); by hand:
 //   tests/fuzz/run_fuzzer.sh clang++ include tests/fuzz/rtapp_fuzz.cpp build/fuzz/rtapp \
@@ -17,6 +19,9 @@
 #include <string_view>
 
 #include "fuzz_common.hpp"
+#include "schedcore/policy/eevdf.hpp"
+#include "schedcore/policy/group.hpp"
+#include "schedcore/policy/rt.hpp"
 #include "schedcore/sim/reference_rr.hpp"
 #include "schedcore/sim/registry.hpp"
 #include "schedcore/sim/rtapp.hpp"
@@ -69,6 +74,14 @@ const policy_entry& entry() {
   return e;
 }
 
+const policy_entry& grouped_entry() {
+  using task_t = sim_task<group_node<eevdf_entity>, rt_entity>;
+  static const policy_entry e =
+      make_entry<task_t, rt_policy<task_t>, group_policy<task_t, eevdf_policy<group_node<eevdf_entity>>>>(
+          "eevdf", "rt + grouped eevdf");
+  return e;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -94,6 +107,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       // the engine may refuse a workload; it must say so with workload_error
     }
     FUZZ_REQUIRE(::fuzz::checks().count == 0);  // no library check fired during the run
+    if (!w.cgroups.empty()) {
+      cfg.cpus = 2;
+      cfg.duration_ns = 20000000;  // 20 ms: a few ticks and periodic balances
+      try {
+        (void)grouped_entry().run(w, cfg, {});
+      } catch (const workload_error&) {
+      }
+      FUZZ_REQUIRE(::fuzz::checks().count == 0);
+    }
   }
   return 0;
 }

@@ -7,7 +7,7 @@
 //   schedsim sweep   --scenario NAME | --rt-app FILE --policy NAME --knob KNOB=v1,v2,... [options]
 //
 // options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
-//          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --tick-phase TIME  --jobs N
+//          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME  --jobs N
 //          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
 // Exit: 0 ok, 2 usage error, 3 bad input file.
 #include <algorithm>
@@ -65,7 +65,8 @@ const char* usage_text =
     "       schedsim plot    --scenario NAME [--policies SPEC,...] --out DIR [--bench CSV] [--only LIST] [options]\n"
     "       schedsim report  --scenario NAME [--policies SPEC,...] -o FILE.html [--bench CSV] [--timeline TIME] [options]\n"
     "options: --cpus N --hz N --duration TIME --warmup TIME --seed N --format table|json|csv --trace FILE\n"
-    "         --cs-cost TIME --refill TIME --refill-half TIME --balance TIME --balance-failed N --tick-phase TIME\n"
+    "         --cs-cost TIME --refill TIME --refill-half TIME --balance TIME --balance-failed N --balance-by count|load\n"
+    "         --tick-phase TIME\n"
     "         --jobs N\n"
     "         --no-host-timing\n"
     "--seeds N: run every policy under seeds --seed .. --seed + N - 1; tables show mean +-sd (sample) over them,\n"
@@ -122,6 +123,11 @@ options parse_args(int argc, char** argv) {
     else if (a == "--refill-half") o.machine.refill_half_ns = parse_time_arg(a, val(), 1, schedcore::sec(10));
     else if (a == "--balance") o.machine.balance_ns = parse_time_arg(a, val(), 1, schedcore::sec(10));
     else if (a == "--balance-failed") o.machine.balance_failed = static_cast<int>(parse_int_arg(a, val(), 0, 1000));
+    else if (a == "--balance-by") {
+      const std::string how = val();
+      if (how != "count" && how != "load") throw sim::usage_error("--balance-by must be count or load, not '" + how + "'");
+      o.machine.balance_by_load = how == "load";
+    }
     // The phase is taken modulo one tick, and a tick is at most 1 s (--hz 1).
     else if (a == "--tick-phase") o.machine.tick_phase_ns = parse_time_arg(a, val(), 0, schedcore::sec(1));
     else if (a == "--no-host-timing") o.host_timing = false;

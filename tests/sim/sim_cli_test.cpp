@@ -36,6 +36,9 @@ TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("run --scenario desktop-2007 --tick-phase -1ms").code, 2);  // before the grid's origin
   EXPECT_EQ(run("run --scenario desktop-2007 --tick-phase soon").code, 2);
   EXPECT_EQ(run("run --scenario desktop-2007 --policy ref-rr --duration 200ms --tick-phase 250us").code, 0);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --policy cfs --duration 200ms --balance-by load").code, 0);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --policy cfs --duration 200ms --balance-by count").code, 0);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --balance-by").code, 2);  // no value
 }
 
 // Output that cannot be written whole (a full disk: /dev/full) is an error, exit 2 with a
@@ -393,6 +396,7 @@ TEST(SchedsimCli, MalformedListsSpecsAndAbsurdCostsAreUsageErrors) {
   usage("run --scenario kernbench-4cpu --refill-half 11s", "--refill-half: bad time '11s' (expected a time from 1ns to 10s");
   usage("run --scenario kernbench-4cpu --balance 11s", "--balance: bad time '11s' (expected a time from 1ns to 10s");
   usage("run --scenario kernbench-4cpu --tick-phase 2s", "--tick-phase: bad time '2s' (expected a time from 0 to 1s");
+  usage("run --scenario kernbench-4cpu --balance-by weight", "--balance-by must be count or load, not 'weight'");
   usage("report --scenario kernbench-4cpu -o " + std::string(SCHEDSIM_TMP) + "/no-report.html --timeline 1ns",
         "--timeline: bad value '1ns' (expected a time from 1ms to 60s");
   // The bounds themselves are accepted.

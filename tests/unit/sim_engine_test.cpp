@@ -42,6 +42,10 @@ using eevdf_sim_task = sim_task<eevdf_entity, rt_entity>;
 policy_entry eevdf_entry() {
   return make_entry<eevdf_sim_task, rt_policy<eevdf_sim_task>, eevdf_policy<eevdf_sim_task>>("eevdf", "rt + eevdf");
 }
+using cfs_sim_task = sim_task<cfs_entity, rt_entity>;
+policy_entry cfs_entry() {
+  return make_entry<cfs_sim_task, rt_policy<cfs_sim_task>, cfs_policy<cfs_sim_task>>("cfs", "rt + cfs");
+}
 
 run_config exact_cfg() {
   run_config c;
@@ -939,6 +943,58 @@ TEST(SimEngine, OneTaskImbalanceRotatesOnlyWithBalanceFailed) {
     EXPECT_GE(rotated.totals.migrations, 156u) << e.name;
     EXPECT_LE(rotated.totals.migrations, 313u) << e.name;
   }
+}
+
+// machine.balance_by_load (--balance-by load): the periodic balance compares PELT loads, not
+// task counts, as Linux has since 3.8. A nice -10 hog (weight 9548) and three nice-0 hogs on
+// two CPUs: counting tasks settles at 2 + 2, where the heavy hog shares its CPU with a nice-0
+// one (90.3 % and 9.7 %) while the other two get 50 % each; by load, the heavy hog ends alone
+// (100 %) and the three share the other CPU (33.3 % each). Linux 6.18.44 on this project's
+// machine, the same four `sh -c 'while :; do :; done'` under nice: 100.2-100.3 % and
+// 32.8-33.8 % in two runs of 5 s.
+TEST(SimEngine, BalanceByLoadPutsAHeavyTaskAloneAsLinuxDoes) {
+  workload w;
+  w.name = "nice-spread";
+  w.cpus = 2;
+  w.duration = sec(5);
+  w.tasks.push_back(scen::task("heavy", -10, {ev::run(sec(100))}));
+  for (const char* name : {"h1", "h2", "h3"}) w.tasks.push_back(scen::task(name, 0, {ev::run(sec(100))}));
+  for (const policy_entry& e : {eevdf_entry(), cfs_entry()}) {
+    run_config cfg = exact_cfg();
+    const run_result counted = e.run(w, cfg, {});
+    cfg.machine.balance_by_load = true;
+    const run_result loaded = e.run(w, cfg, {});
+    expect_conserved(loaded);
+    const double d = static_cast<double>(w.duration);
+    EXPECT_LT(static_cast<double>(find(counted, "heavy").cpu_ns) / d, 0.95) << e.name << ": by count it has company";
+    EXPECT_GT(static_cast<double>(find(loaded, "heavy").cpu_ns) / d, 0.99) << e.name;
+    for (const char* name : {"h1", "h2", "h3"})
+      EXPECT_NEAR(static_cast<double>(find(loaded, name).cpu_ns) / d, 1.0 / 3, 0.01) << e.name << " " << name;
+  }
+}
+
+// The same rotation as above when the balance compares loads: with balance_failed = 1 a
+// task's load counts half after one failed balance (nr_balance_failed), so the waiting hog
+// moves every second balance and each of the three gets 2/3 of a CPU; with 0 one keeps its CPU.
+TEST(SimEngine, BalanceByLoadRotatesAOneTaskImbalanceOnlyWithBalanceFailed) {
+  workload w;
+  w.name = "three-hogs";
+  w.cpus = 2;
+  w.hz = 250;
+  w.duration = sec(20);
+  for (const char* name : {"h0", "h1", "h2"}) w.tasks.push_back(finite(name, {ev::run(sec(100))}));
+  run_config cfg = exact_cfg();
+  cfg.machine.balance_ns = msec(64);
+  cfg.machine.balance_by_load = true;
+  cfg.machine.balance_failed = 0;
+  const run_result kept = eevdf_entry().run(w, cfg, {});
+  cfg.machine.balance_failed = 1;
+  const run_result rotated = eevdf_entry().run(w, cfg, {});
+  EXPECT_NEAR(kept.jain, 0.889, 0.001);
+  EXPECT_EQ(kept.totals.migrations, 0u);
+  for (const auto& t : rotated.tasks) EXPECT_NEAR(static_cast<double>(t.cpu_ns), 20e9 * 2 / 3, 0.02 * 20e9) << t.name;
+  EXPECT_GT(rotated.jain, 0.999);
+  EXPECT_GE(rotated.totals.migrations, 100u);
 }
 
 // Timestamps (us) of the trace lines whose text after the timestamp's ": " matches `event`.

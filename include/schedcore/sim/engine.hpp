@@ -73,6 +73,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
@@ -117,6 +118,13 @@ struct machine_model {
   /// pass for half of it after one failure: 1 replays it, so that N + 1 equal hogs on N CPUs
   /// rotate and share the CPUs evenly over time, as they do on Linux 6.18 (docs/results.md).
   int balance_failed = 0;
+  /// The periodic balance compares CPUs by load instead of by task count: each queued task
+  /// weighs its PELT load_avg (smp/pelt.hpp), scaled by its task groups' share of the root
+  /// (task_h_load), as Linux has since 3.8. Off by default for workloads without cgroups (the
+  /// seed scenarios were made with the count), always on with cgroups on SMP: counting
+  /// cannot balance groups. With it, `balance_failed` lets a task's load count half after that
+  /// many failed balances in a row, and a quarter after one more, and so on (nr_balance_failed).
+  bool balance_by_load = false;
   /// Where the tick grid sits: ticks fall at `tick_phase_ns + k·(1e9/hz)` (taken modulo one
   /// tick; default 0, the grid through t = 0). A kernel's tick has no fixed relation to a
   /// workload's own timers, while a model whose timers and tick both start at 0 sees one
@@ -671,6 +679,7 @@ class engine {
       if (it != pipes.end()) pipes_[static_cast<std::size_t>(it->second)].capacity = ps.capacity;
     }
     compile_cgroups(cgroup_ids);
+    if (ncpu_ > 1 && cfg_.machine.balance_by_load) pelt_on_ = true;
     for (auto& [b, ss] : barrier_specs) {
       std::sort(ss.begin(), ss.end());
       ss.erase(std::unique(ss.begin(), ss.end()), ss.end());
@@ -866,7 +875,7 @@ class engine {
     task_cold& cold = *t.cold;
     const int want = is_fair(t) && cold.cgroup >= 0 ? static_cast<int>(pelt_index(ci, cold.cgroup)) : -1;
     const std::uint32_t weight = fair_weight_of(t);
-    if (want == cold.pelt_slot && (want < 0 || weight == cold.pelt_weight)) return;
+    if (cold.pelt_born && want == cold.pelt_slot && (want < 0 || weight == cold.pelt_weight)) return;
     pelt_untrack(t);
     if (!cold.pelt_born) {
       static const pelt_avg no_queue{};  // a task in the root: its queue's signal is not kept
@@ -1597,7 +1606,8 @@ class engine {
   // more than imbalance_pct (117 %, Linux 5.10+); half the difference moves, coldest task
   // first, skipping a task heavier than what is left (detach_tasks), at most 32 tasks
   // (sched_nr_migrate). Other classes' tasks are neither counted nor moved. The newly-idle
-  // balance still pulls one task by count.
+  // balance still pulls one task by count. Also used without cgroups with
+  // machine.balance_by_load (every task then in the root: its own load_avg).
   double group_entity_load(int k, int g) const {
     if constexpr (detail_sim::grouped<fair_class>::value) {
       const auto& fair = cpus_[static_cast<std::size_t>(k)].rq.template get<stack_type::nr_classes - 1>();
@@ -1635,10 +1645,21 @@ class engine {
     for (int k = 0; k < ncpu_; ++k)
       if (k != ci && load(k) >= 2 && (busiest < 0 || cpu_load[static_cast<std::size_t>(k)] > cpu_load[static_cast<std::size_t>(busiest)]))
         busiest = k;
-    if (busiest < 0) return;
+    cpu_state& me = cpu(ci);
+    if (busiest < 0) {
+      me.balance_failed = 0;
+      return;
+    }
     const double theirs = cpu_load[static_cast<std::size_t>(busiest)], mine = cpu_load[static_cast<std::size_t>(ci)];
-    if (theirs * 100 <= mine * 117) return;
+    if (theirs * 100 <= mine * 117) {
+      me.balance_failed = 0;
+      return;
+    }
     double imbalance = (theirs - mine) / 2;
+    // After machine.balance_failed failed balances in a row, a task's load counts half, then a
+    // quarter... (detach_tasks' shr_bound(load, nr_balance_failed)).
+    const int limit = cfg_.machine.balance_failed;
+    const int shift = limit > 0 && me.balance_failed >= limit ? std::min(me.balance_failed - limit + 1, 30) : 0;
     cpu_state& b = cpu(busiest);
     std::vector<std::uint32_t> candidates;  // task ids (sorting pointers to tasks would find schedcore's swap by ADL)
     for (task_type* t : b.queued)
@@ -1649,11 +1670,12 @@ class engine {
     for (const std::uint32_t id : candidates) {
       task_type* t = tasks_[id];
       const double h = task_h_load(*t, busiest);
-      if (h > imbalance) continue;
+      if (std::ldexp(h, -shift) > imbalance) continue;
       migrate(busiest, ci, *t, false);
       imbalance -= h;
       if (imbalance <= 0 || ++moved == 32) break;
     }
+    me.balance_failed = moved > 0 ? 0 : me.balance_failed + 1;
   }
 
   // ---------------------------------------------------------------- programs

@@ -1,6 +1,7 @@
 // The portable kernel logic (see kernel.hpp) and the demo workload it runs.
 #include "kernel.hpp"
 
+#include "schedcore/smp/pelt.hpp"
 #include "selftest.hpp"
 
 namespace port {
@@ -49,6 +50,10 @@ struct task : sched_entity {
   u32 burn_total = 0;     // what its program asks for (checked against run_ticks at the end)
   u32 dispatches = 0;
   uptr* stack_base = nullptr;
+  // Its PELT signal (smp/pelt.hpp), brought up to each tick: how much of the recent past it
+  // ran (util_avg, 1024 = always) and was runnable (runnable_avg). The summary prints the
+  // values it had when it exited; every target prints the same digits.
+  schedcore::pelt_avg pelt{};
 };
 
 struct task_spec {
@@ -199,7 +204,10 @@ void task_entry(uptr index) noexcept {
     s.dec(tk.burn_total, 3);
     s.str("), dispatched ");
     s.dec(tk.dispatches, 3);
-    s.str(" times");
+    s.str(" times, util ");
+    s.dec(tk.pelt.util_avg, 3);
+    s.str(" runnable ");
+    s.dec(static_cast<u32>(tk.pelt.runnable_avg), 3);
     // Self-checks: a task charged more than it burned means a tick landed outside burn()
     // (wall-time dependence); a smashed canary means a stack overflow.
     if (tk.run_ticks != tk.burn_total) {
@@ -241,6 +249,14 @@ bool kernel_tick() noexcept {
   if (current != &idle_task) {
     current->run_ticks = current->run_ticks + 1;
     if (rq.tick(*current, now_of(t + 1))) resched = true;
+  }
+  // PELT: the tick that ended, as each task spent it (ran, waited, slept). States change only
+  // at ticks and at system calls right after a dispatch, so the tick's end state is its state.
+  for (auto& tk : tasks) {
+    if (tk.st == state::dead) continue;  // frozen at exit
+    const bool runnable = tk.st == state::ready || tk.st == state::running;
+    schedcore::pelt_update_entity(tk.pelt, now_of(t + 1).ns(), /*nice-0 weight; load_avg unused*/ 1024, runnable,
+                                  &tk == current);
   }
   wake_sleepers(t + 1, &resched);
   return resched;

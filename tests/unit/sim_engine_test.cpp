@@ -1837,3 +1837,31 @@ TEST(SimEngine, CgroupForkInheritsTheParentsGroup) {
   }
 }
 }  // namespace
+
+namespace {
+// --balance-by load with cgroups under a policy without task groups (o1, bfs, cfs and eevdf
+// without group_policy): no group queue has a signal, so every task is weighed as in the root.
+// It used to index the empty array of group signals and crash (schedsim run --rt-app
+// tests/fuzz/corpus/rtapp/cgroups-smp.json --policy o1 --balance-by load: SIGSEGV).
+TEST(SimEngine, BalanceByLoadWithCgroupsUnderAnUngroupedPolicy) {
+  workload w;
+  w.name = "cgroups-ungrouped";
+  w.cpus = 2;
+  w.duration = msec(200);
+  w.cgroups = {{"A", "", 100}, {"B", "", 100}};
+  for (const char* name : {"a0", "a1", "b0"}) {
+    task_spec t = scen::task(name, 0, {ev::run(msec(3)), ev::sleep(usec(500))});
+    t.cgroup = name[0] == 'a' ? "A" : "B";
+    w.tasks.push_back(t);
+  }
+  task_spec mover = scen::task("mover", 0, {ev::run(msec(2)), ev::set_cgroup("B"), ev::run(msec(2)), ev::set_cgroup("A")});
+  w.tasks.push_back(mover);
+  run_config cfg = exact_cfg();
+  cfg.machine.balance_by_load = true;
+  for (const policy_entry& e : {cfs_entry(), eevdf_entry()}) {
+    const run_result r = e.run(w, cfg, {});
+    expect_conserved(r);
+    EXPECT_GT(r.totals.task_cpu_ns, msec(300)) << e.name;
+  }
+}
+}  // namespace

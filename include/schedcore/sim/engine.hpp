@@ -840,9 +840,13 @@ class engine {
     }
   }
   void pelt_sync_cpu(int ci) {
-    if (!pelt_on_) return;
+    if (!pelt_on_ || group_pelt_.empty()) return;
     for (int g = 0; g < static_cast<int>(w_.cgroups.size()); ++g) pelt_sync_queue(ci, g);
   }
+  /// The group whose queue holds `t`'s signal: its cgroup when the fair class has task groups,
+  /// else -1 (cgroups under an ungrouped policy with machine.balance_by_load: no group queue
+  /// has a signal, every task weighs as in the root).
+  int pelt_group(const task_type& t) const { return group_pelt_.empty() ? -1 : t.cold->cgroup; }
   /// The load weight a fair task has in its queue (cfs's and eevdf's).
   static std::uint32_t fair_weight_of(const task_type& t) {
     return t.params.kind == sched_kind::idle ? weight_idleprio : nice_to_weight(t.params.nice);
@@ -873,7 +877,8 @@ class engine {
   void pelt_track(int ci, task_type& t) {
     if (!pelt_on_) return;
     task_cold& cold = *t.cold;
-    const int want = is_fair(t) && cold.cgroup >= 0 ? static_cast<int>(pelt_index(ci, cold.cgroup)) : -1;
+    const int g = pelt_group(t);
+    const int want = is_fair(t) && g >= 0 ? static_cast<int>(pelt_index(ci, g)) : -1;
     const std::uint32_t weight = fair_weight_of(t);
     if (cold.pelt_born && want == cold.pelt_slot && (want < 0 || weight == cold.pelt_weight)) return;
     pelt_untrack(t);
@@ -1627,7 +1632,7 @@ class engine {
   }
   double task_h_load(const task_type& t, int k) const {
     const double own = static_cast<double>(t.cold->pelt.load_avg);
-    const int g = t.cold->cgroup;
+    const int g = pelt_group(t);
     if (g < 0) return own;
     return own * group_h_load(k, g) / (static_cast<double>(group_pelt_[pelt_index(k, g)].load_avg) + 1);
   }

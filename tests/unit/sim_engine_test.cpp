@@ -1865,3 +1865,36 @@ TEST(SimEngine, BalanceByLoadWithCgroupsUnderAnUngroupedPolicy) {
   }
 }
 }  // namespace
+namespace {
+// A group's entity weighs at most its weight on a CPU: its load is weight x the fraction of
+// time its queue was loaded, a fraction the kernel clamps to 1 when a task's history arrives
+// (update_tg_cfs_load: runnable_sum += se's load_sum, min divider) and does not let collapse
+// when one of several runnable tasks leaves (min(se's load_sum, gcfs_rq load_sum / weight)).
+// The machine of CgroupsBalanceByHierarchicalLoadNotTaskCount for 100 ms, with
+// balance_failed = 1 (the kernel's nr_balance_failed): the balances at 4 and 8 ms leave A's
+// hog beside one of B's and three of B's on the other CPU (loads 1024 + 256 against 768),
+// then B's task moves and A's hog stays alone: 2 migrations. Adding the task's runnable_avg
+// to a signal fed 0/1 put B's entity at 1.3x its weight on the CPU that received the task
+// and near 0 on the CPU it left: the loads read backwards (738 against 985) and B's tasks
+// went back and forth, 42 migrations in 100 ms.
+TEST(SimEngine, CgroupsBalanceByLoadDoesNotPingPongAfterAMove) {
+  workload w;
+  w.name = "cgroup-spread-fast";
+  w.cpus = 2;
+  w.duration = msec(100);
+  w.cgroups = {{"A", "", 100}, {"B", "", 100}};
+  for (const char* name : {"a0", "b0", "b1", "b2", "b3"}) {
+    task_spec t = scen::task(name, 0, {ev::run(sec(100))});
+    t.cgroup = name[0] == 'a' ? "A" : "B";
+    w.tasks.push_back(t);
+  }
+  run_config cfg = exact_cfg();
+  cfg.machine.balance_failed = 1;
+  for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
+    const run_result r = e.run(w, cfg, {});
+    expect_conserved(r);
+    EXPECT_LE(r.totals.migrations, 4u) << e.name;
+    EXPECT_GT(static_cast<double>(find(r, "a0").cpu_ns) / static_cast<double>(w.duration), 0.9) << e.name;
+  }
+}
+}  // namespace

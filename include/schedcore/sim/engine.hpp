@@ -812,10 +812,14 @@ class engine {
   // migration, a change of group or of weight). A signal is brought up to now before any
   // change of its inputs (hence the pelt_before_change calls ahead of every run-queue change),
   // so its inputs are constant between two updates and any reader may update it to now.
-  // Not modelled: the group queues' runnable_avg (their runnable count is not tracked; 1 when
-  // loaded), the propagation of a moved task's history to the ancestors' queues
-  // (propagate_entity_load_avg: they follow the group entities' weights only), and the root
-  // queue's signal (no shares to compute there).
+  // A group queue's runnable signal is fed 1 while the queue is loaded, not its runnable count:
+  // it stands for the fraction of time the group's entity was queued (the kernel's group se
+  // load_sum, which the balance reads through group_entity_load), so a task's arrival or
+  // departure moves it as update_tg_cfs_load moves that load_sum (pelt_group_attach/detach),
+  // never by the task's own runnable_avg. Not modelled: the queues' runnable count, the
+  // propagation of a moved task's history to the ancestors' queues (propagate_entity_load_avg:
+  // they follow the group entities' weights only), and the root queue's signal (no shares to
+  // compute there).
   std::size_t pelt_index(int ci, int g) const {
     return static_cast<std::size_t>(ci) * w_.cgroups.size() + static_cast<std::size_t>(g);
   }
@@ -891,9 +895,36 @@ class engine {
       pelt_refresh_averages(cold.pelt, weight);  // its history at its present weight
     }
     if (want < 0) return;
-    pelt_attach(group_pelt_[static_cast<std::size_t>(want)], cold.pelt, weight);
+    pelt_group_attach(static_cast<std::size_t>(want), cold.pelt, weight);
     cold.pelt_slot = want;
     cold.pelt_weight = weight;
+  }
+  /// pelt_attach of `e` to group queue `slot`, except for the queue's runnable signal (the
+  /// fraction of time the group's entity was queued, see above): the arriving history is added
+  /// to it and the result clamped to always queued, as update_tg_cfs_load adds a propagated
+  /// load_sum (min divider). A queue's runnable fed 0/1 plus a task's runnable_avg read as 1.3
+  /// times the group's weight after a migration.
+  void pelt_group_attach(std::size_t slot, pelt_avg& e, std::uint32_t weight) {
+    pelt_avg& q = group_pelt_[slot];
+    const std::uint64_t rs = q.runnable_sum;
+    pelt_attach(q, e, weight);
+    const std::uint64_t full = static_cast<std::uint64_t>(pelt_divider(q)) << pelt_capacity_shift;
+    q.runnable_sum = std::min(rs + (e.load_sum << pelt_capacity_shift), full);
+    q.runnable_avg = q.runnable_sum / pelt_divider(q);
+  }
+  /// pelt_detach of `e` from group queue `slot` (`queued_weight`: the queue's weight without
+  /// it), except for the runnable signal: as update_tg_cfs_load after a removal, it becomes the
+  /// smaller of what it was and the queue's load_sum per unit of the weight left (the others
+  /// were runnable beside the task: a queue still loaded stays loaded), at least the queue's
+  /// running part. Subtracting the task's runnable_avg left a still-loaded queue near 0.
+  void pelt_group_detach(std::size_t slot, const pelt_avg& e, std::uint32_t weight, std::uint64_t queued_weight) {
+    pelt_avg& q = group_pelt_[slot];
+    const std::uint64_t rs = q.runnable_sum;
+    pelt_detach(q, e, weight);
+    const std::uint64_t left = queued_weight != 0 ? (q.load_sum / queued_weight) << pelt_capacity_shift : 0;
+    const std::uint64_t full = static_cast<std::uint64_t>(pelt_divider(q)) << pelt_capacity_shift;
+    q.runnable_sum = std::min(std::max(std::min(rs, left), static_cast<std::uint64_t>(q.util_sum)), full);
+    q.runnable_avg = q.runnable_sum / pelt_divider(q);
   }
   /// Takes `t`'s signal out of the group queue it is attached to (a task that dies, leaves for
   /// another queue or another class).
@@ -902,9 +933,13 @@ class engine {
     if (!pelt_on_ || cold.pelt_slot < 0) return;
     const std::size_t slot = static_cast<std::size_t>(cold.pelt_slot);
     const int ng = static_cast<int>(w_.cgroups.size());
-    pelt_sync_queue(cold.pelt_slot / ng, cold.pelt_slot % ng);
+    const int from = cold.pelt_slot / ng, g = cold.pelt_slot % ng;
+    pelt_sync_queue(from, g);
     pelt_sync_task(t);
-    pelt_detach(group_pelt_[slot], cold.pelt, cold.pelt_weight);
+    std::uint64_t queued = 0;  // the weight left in that queue (t is no longer queued there)
+    if constexpr (detail_sim::grouped<fair_class>::value)
+      queued = fair_class::group_load(groups_[static_cast<std::size_t>(from)][static_cast<std::size_t>(g)]);
+    pelt_group_detach(slot, cold.pelt, cold.pelt_weight, queued);
     cold.pelt_slot = -1;
   }
 

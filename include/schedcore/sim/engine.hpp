@@ -1640,9 +1640,11 @@ class engine {
   //   task_h_load(t)     = t's load_avg x h_load(its queue) / (its queue's load_avg + 1)
   //                        (a task in the root: its load_avg)
   // where a group entity's load is its weight on k x the fraction of time its queue was
-  // loaded (its queue signal's runnable_avg / 1024). A CPU's load is the sum over its queued
-  // fair tasks (the kernel's root cfs_rq load_avg also holds the blocked tasks' decaying
-  // load). The busiest CPU is balanced against this one when its load exceeds this one's by
+  // loaded (its queue signal's runnable_avg / 1024). A CPU's load is its root queue's: the
+  // load_avg of each root task queued there plus the entity load of each top-level group with
+  // a task queued there (the kernel's root cfs_rq load_avg, which also holds the blocked
+  // tasks' decaying load; not the sum of the tasks' h_loads, which each `+ 1` makes a little
+  // smaller, so that the last task of a group never fitted the imbalance it leaves). The busiest CPU is balanced against this one when its load exceeds this one's by
   // more than imbalance_pct (117 %, Linux 5.10+); half the difference moves, coldest task
   // first, skipping a task heavier than what is left (detach_tasks), at most 32 tasks
   // (sched_nr_migrate). Other classes' tasks are neither counted nor moved. The newly-idle
@@ -1673,12 +1675,22 @@ class engine {
   }
   void balance_by_load(int ci) {
     std::vector<double> cpu_load(static_cast<std::size_t>(ncpu_), 0.0);
+    std::vector<bool> counted(group_pelt_.empty() ? 0 : w_.cgroups.size());  // top-level groups already in
     for (int k = 0; k < ncpu_; ++k) {
       pelt_sync_cpu(k);
+      std::fill(counted.begin(), counted.end(), false);
       for (task_type* t : cpu(k).queued) {
         if (!is_fair(*t)) continue;
         pelt_sync_task(*t);
-        cpu_load[static_cast<std::size_t>(k)] += task_h_load(*t, k);
+        int g = pelt_group(*t);
+        if (g < 0) {
+          cpu_load[static_cast<std::size_t>(k)] += static_cast<double>(t->cold->pelt.load_avg);
+          continue;
+        }
+        while (cgroup_parent_[static_cast<std::size_t>(g)] >= 0) g = cgroup_parent_[static_cast<std::size_t>(g)];
+        if (counted[static_cast<std::size_t>(g)]) continue;
+        counted[static_cast<std::size_t>(g)] = true;
+        cpu_load[static_cast<std::size_t>(k)] += group_entity_load(k, g);
       }
     }
     int busiest = -1;

@@ -1644,8 +1644,9 @@ class engine {
   // load_avg of each root task queued there plus the entity load of each top-level group with
   // a task queued there (the kernel's root cfs_rq load_avg, which also holds the blocked
   // tasks' decaying load; not the sum of the tasks' h_loads, which each `+ 1` makes a little
-  // smaller, so that the last task of a group never fitted the imbalance it leaves). The busiest CPU is balanced against this one when its load exceeds this one's by
-  // more than imbalance_pct (117 %, Linux 5.10+); half the difference moves, coldest task
+  // smaller, so that the last task of a group never fitted the imbalance it leaves). The
+  // busiest CPU is balanced against this one when its load exceeds this one's by more than
+  // imbalance_pct (117 %, Linux 5.10+); half the difference moves, coldest task
   // first, skipping a task heavier than what is left (detach_tasks), at most 32 tasks
   // (sched_nr_migrate). Other classes' tasks are neither counted nor moved. The newly-idle
   // balance still pulls one task by count. Also used without cgroups with

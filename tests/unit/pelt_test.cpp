@@ -338,6 +338,37 @@ TEST(Pelt, SuccessiveForksOnAnIdleCpuStartAt512Then256Then128) {
   EXPECT_EQ(light.util_avg, 0u);
 }
 
+TEST(Pelt, ANewEntityNeverAttachedKeepsItsStartingSignalConsistent) {
+  // A fork's signal that no queue follows (schedsim's tasks in the root): its sums must give
+  // back its averages, so that the next period boundary decays them by y instead of dropping
+  // them to 0 (util_sum 0 beside util_avg 512 did that).
+  pelt_avg idle_queue{};
+  pelt_avg t{};
+  pelt_init_new_entity(t, 1024, idle_queue, 0);
+  ASSERT_EQ(t.util_avg, 512u);
+  pelt_update_entity(t, period_ns, 1024, true, false);  // one period queued, not running
+  EXPECT_NEAR(t.util_avg, 512 * std::pow(0.5, 1.0 / 32), 2);
+  EXPECT_NEAR(dbl(t.runnable_avg), 512 * std::pow(0.5, 1.0 / 32) + 1024 * (1 - std::pow(0.5, 1.0 / 32)), 4);
+  EXPECT_NEAR(static_cast<double>(t.load_avg), 1024, 2);  // runnable all along: stays at its weight
+}
+
+TEST(Pelt, AQueueTakesTheHistoriesOfManyFullTasksWithoutWrapping) {
+  // 100 tasks that each ran all the time elsewhere arrive on one queue at once (the kernel's
+  // u32 util_sum would wrap at 88): util_avg is their sum.
+  pelt_avg full = run_for(3000, period_ns, true);
+  pelt_avg q{};
+  q.last_update_ns = full.last_update_ns;
+  for (int i = 0; i < 100; ++i) {
+    pelt_avg e = full;
+    pelt_attach(q, e, 1024);
+  }
+  EXPECT_EQ(q.util_avg, 100u * full.util_avg);
+  pelt_avg refreshed = q;
+  pelt_refresh_averages(refreshed, 1);
+  EXPECT_NEAR(refreshed.util_avg, 100.0 * full.util_avg, 100);
+  EXPECT_GT(q.util_sum, u64{0xFFFFFFFFu});
+}
+
 TEST(Pelt, TimeThatWrapsAroundGivesTheSameSignalAndTimeThatStepsBackIsIgnored) {
   // The same history 5 ms before the 64-bit clock wraps and at 0.
   const u64 base = ~u64{0} - 5 * 1000 * 1000;  // only differences count: no alignment needed

@@ -884,20 +884,20 @@ class engine {
     const int g = pelt_group(t);
     const int want = is_fair(t) && g >= 0 ? static_cast<int>(pelt_index(ci, g)) : -1;
     const std::uint32_t weight = fair_weight_of(t);
-    if (cold.pelt_born && want == cold.pelt_slot && (want < 0 || weight == cold.pelt_weight)) return;
+    if (cold.pelt_born && want == cold.pelt_slot && weight == cold.pelt_weight) return;
     pelt_untrack(t);
     if (!cold.pelt_born) {
       static const pelt_avg no_queue{};  // a task in the root: its queue's signal is not kept
       pelt_init_new_entity(cold.pelt, weight, want >= 0 ? group_pelt_[static_cast<std::size_t>(want)] : no_queue,
                            static_cast<std::uint64_t>(now_));
       cold.pelt_born = true;
-    } else if (cold.pelt_slot < 0 || weight != cold.pelt_weight) {
-      pelt_refresh_averages(cold.pelt, weight);  // its history at its present weight
+    } else {
+      pelt_refresh_averages(cold.pelt, weight);  // its history at its present weight (reweight_entity)
     }
+    cold.pelt_weight = weight;
     if (want < 0) return;
     pelt_group_attach(static_cast<std::size_t>(want), cold.pelt, weight);
     cold.pelt_slot = want;
-    cold.pelt_weight = weight;
   }
   /// pelt_attach of `e` to group queue `slot`, except for the queue's runnable signal (the
   /// fraction of time the group's entity was queued, see above): the arriving history is added

@@ -96,11 +96,14 @@ struct pelt_avg {
   u64 last_update_ns = 0;  ///< end of the accounted past, ns (wrap-safe, compared by difference)
   u64 load_sum = 0;        ///< entity: sum of contributions while queued; queue: x queued weight
   u64 runnable_sum = 0;    ///< sum of contributions x runnable count x 1024
-  u32 util_sum = 0;        ///< sum of contributions x 1024 while running (at most 47742 x 1024)
+  u64 util_sum = 0;        ///< sum of contributions x 1024 while running (see below)
   u32 period_contrib = 0;  ///< units of the current period already accounted, [0, 1024)
   u64 load_avg = 0;        ///< weight x runnable fraction (entity) or queued weight (queue)
+  // util_sum is 64-bit where the kernel's is 32: one entity's stays below 47742 x 1024, but a
+  // queue that is attached the histories of 88 or more tasks that each ran all the time (a
+  // burst of migrations onto one CPU) would pass 2^32.
   u64 runnable_avg = 0;    ///< runnable tasks x 1024 x runnable fraction
-  u32 util_avg = 0;        ///< 1024 x running fraction, [0, 1024]
+  u32 util_avg = 0;        ///< 1024 x running fraction: [0, 1024] for an entity or a CPU's queue
 };
 
 /// The divider that turns a sum into an average: LOAD_AVG_MAX less the part of the current
@@ -135,7 +138,7 @@ constexpr bool pelt_accumulate(pelt_avg& a, u64 now_ns, u64 load, u64 runnable, 
   if (periods != 0) {
     a.load_sum = pelt_decay(a.load_sum, periods);
     a.runnable_sum = pelt_decay(a.runnable_sum, periods);
-    a.util_sum = static_cast<u32>(pelt_decay(a.util_sum, periods));
+    a.util_sum = pelt_decay(a.util_sum, periods);
     // Only worth the two table multiplies when something is added.
     if (load != 0) contribution = pelt_interval_contribution(periods, pelt_period_units - a.period_contrib, tail);
   }
@@ -152,7 +155,7 @@ constexpr void pelt_refresh_averages(pelt_avg& a, u32 load_scale) noexcept {
   const u32 divider = pelt_divider(a);
   a.load_avg = mul_div_u64(a.load_sum, load_scale, divider);
   a.runnable_avg = a.runnable_sum / divider;
-  a.util_avg = a.util_sum / divider;
+  a.util_avg = static_cast<u32>(a.util_sum / divider);  // at most 1024 per running entity
 }
 
 /// A task's (or any single entity's) signal up to `now_ns`: queued on a run queue or not,
@@ -192,6 +195,11 @@ constexpr void pelt_init_new_entity(pelt_avg& t, u32 weight, const pelt_avg& q, 
   }
   t.util_avg = util;
   t.runnable_avg = util;
+  // Sums that give back these averages (period_contrib 0): attach rebuilds them anyway, but an
+  // entity that is never attached (one no queue signal follows) keeps them consistent instead
+  // of collapsing to 0 at its first period boundary.
+  t.util_sum = static_cast<u64>(util) * pelt_min_divider;
+  t.runnable_sum = static_cast<u64>(util) * pelt_min_divider;
 }
 
 namespace detail_pelt {
@@ -212,7 +220,7 @@ constexpr void pelt_attach(pelt_avg& q, pelt_avg& e, u32 weight) noexcept {
   const u32 divider = pelt_divider(q);
   e.last_update_ns = q.last_update_ns;
   e.period_contrib = q.period_contrib;
-  e.util_sum = e.util_avg * divider;
+  e.util_sum = static_cast<u64>(e.util_avg) * divider;
   e.runnable_sum = e.runnable_avg * divider;
   // The entity's load_sum counts time: load_avg x divider / weight, at least 1 so that a
   // loaded entity never looks idle.
@@ -240,7 +248,7 @@ constexpr void pelt_detach(pelt_avg& q, const pelt_avg& e, u32 weight) noexcept 
   detail_pelt::sub_floor(q.util_sum, e.util_sum);
   if (q.load_sum < q.load_avg * pelt_min_divider) q.load_sum = q.load_avg * pelt_min_divider;
   if (q.runnable_sum < q.runnable_avg * pelt_min_divider) q.runnable_sum = q.runnable_avg * pelt_min_divider;
-  if (q.util_sum < q.util_avg * pelt_min_divider) q.util_sum = q.util_avg * pelt_min_divider;
+  if (q.util_sum < static_cast<u64>(q.util_avg) * pelt_min_divider) q.util_sum = static_cast<u64>(q.util_avg) * pelt_min_divider;
 }
 
 }  // namespace schedcore

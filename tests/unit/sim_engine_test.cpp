@@ -1692,6 +1692,28 @@ namespace {
 //   share(t) = 1024 / (1024 + 1024 x 1024 / (1024 + 3121 x 2^(-t / 33.55 ms)))
 // down to 1/2. Oracle: a's CPU time in the 200 ms after bt blocks is the integral of that,
 // about 122 ms. The instantaneous load (cfs_rq->load.weight, before PELT) gives 100 ms.
+// The PELT tests' machine: two CPUs, cgroups A and B (and C when asked), A's hog `a` and B's
+// hog `b` pinned to CPU 0, and `bt` (nice -5, program `bt_program`, starting in `bt_group`)
+// pinned to CPU 1.
+workload pelt_shares_workload(const char* name, std::vector<event> bt_program, const char* bt_group, bool with_c) {
+  workload w;
+  w.name = name;
+  w.cpus = 2;
+  w.cgroups = {{"A", "", 100}, {"B", "", 100}};
+  if (with_c) w.cgroups.push_back({"C", "", 100});
+  task_spec a = scen::task("a", 0, {ev::run(sec(100))});
+  a.cgroup = "A";
+  a.cpus = {0};
+  task_spec b = scen::task("b", 0, {ev::run(sec(100))});
+  b.cgroup = "B";
+  b.cpus = {0};
+  task_spec bt = scen::task("bt", -5, std::move(bt_program));
+  bt.cgroup = bt_group;
+  bt.cpus = {1};
+  w.tasks = {a, b, bt};
+  return w;
+}
+
 double pelt_share_oracle_ms(double window_ms) {
   const double half_life_ms = 32 * 1.048576;
   double total = 0;
@@ -1706,20 +1728,7 @@ double pelt_share_oracle_ms(double window_ms) {
 }
 
 TEST(SimEngine, GroupSharesFollowPeltsDecayingLoadAfterAGroupSleeps) {
-  workload w;
-  w.name = "cgroup-pelt";
-  w.cpus = 2;
-  w.cgroups = {{"A", "", 100}, {"B", "", 100}};
-  task_spec a = scen::task("a", 0, {ev::run(sec(100))});
-  a.cgroup = "A";
-  a.cpus = {0};
-  task_spec b = scen::task("b", 0, {ev::run(sec(100))});
-  b.cgroup = "B";
-  b.cpus = {0};
-  task_spec bt = scen::task("bt", -5, {ev::run(sec(1)), ev::sleep(sec(100))});
-  bt.cgroup = "B";
-  bt.cpus = {1};
-  w.tasks = {a, b, bt};
+  workload w = pelt_shares_workload("cgroup-pelt", {ev::run(sec(1)), ev::sleep(sec(100))}, "B", false);
   const double oracle_ms = pelt_share_oracle_ms(200);
   ASSERT_NEAR(oracle_ms, 121.6, 0.5);
   for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
@@ -1747,20 +1756,9 @@ namespace {
 // would give about 135).
 TEST(SimEngine, GroupSharesMoveATasksLoadWithItWhenItChangesGroup) {
   for (const bool into_b : {false, true}) {
-    workload w;
-    w.name = "cgroup-pelt-move";
-    w.cpus = 2;
-    w.cgroups = {{"A", "", 100}, {"B", "", 100}, {"C", "", 100}};
-    task_spec a = scen::task("a", 0, {ev::run(sec(100))});
-    a.cgroup = "A";
-    a.cpus = {0};
-    task_spec b = scen::task("b", 0, {ev::run(sec(100))});
-    b.cgroup = "B";
-    b.cpus = {0};
-    task_spec bt = scen::task("bt", -5, {ev::run(sec(1)), ev::set_cgroup(into_b ? "B" : "C"), ev::run(sec(100))});
-    bt.cgroup = into_b ? "C" : "B";
-    bt.cpus = {1};
-    w.tasks = {a, b, bt};
+    workload w = pelt_shares_workload(
+        "cgroup-pelt-move", {ev::run(sec(1)), ev::set_cgroup(into_b ? "B" : "C"), ev::run(sec(100))},
+        into_b ? "C" : "B", true);
     for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
       w.duration = sec(1);
       const run_result before = e.run(w, exact_cfg(), {});
@@ -1777,6 +1775,22 @@ TEST(SimEngine, GroupSharesMoveATasksLoadWithItWhenItChangesGroup) {
 }  // namespace
 
 namespace {
+// The spread machine: two CPUs, nothing pinned, cgroup A with one hog (a0) and B with four
+// (b0-b3), both cpu.weight 100.
+workload spread_workload(const char* name, std::int64_t duration) {
+  workload w;
+  w.name = name;
+  w.cpus = 2;
+  w.duration = duration;
+  w.cgroups = {{"A", "", 100}, {"B", "", 100}};
+  for (const char* task : {"a0", "b0", "b1", "b2", "b3"}) {
+    task_spec t = scen::task(task, 0, {ev::run(sec(100))});
+    t.cgroup = task[0] == 'a' ? "A" : "B";
+    w.tasks.push_back(t);
+  }
+  return w;
+}
+
 // With cgroups the periodic balance weighs tasks by their hierarchical load (task_h_load), not
 // by count. A holds one hog, B four, both cpu.weight 100, two CPUs, nothing pinned. Counting
 // tasks settles at 3 + 2 with A's hog beside two of B's: A then gets 2/3 of one CPU, a third
@@ -1785,16 +1799,7 @@ namespace {
 // on this project's machine (tools/kernel_cgroup_check.sh, "spread"): A's hog 100.1 % of a
 // CPU, B's 25.1-25.2 % each.
 TEST(SimEngine, CgroupsBalanceByHierarchicalLoadNotTaskCount) {
-  workload w;
-  w.name = "cgroup-spread";
-  w.cpus = 2;
-  w.duration = sec(4);
-  w.cgroups = {{"A", "", 100}, {"B", "", 100}};
-  for (const char* name : {"a0", "b0", "b1", "b2", "b3"}) {
-    task_spec t = scen::task(name, 0, {ev::run(sec(100))});
-    t.cgroup = name[0] == 'a' ? "A" : "B";
-    w.tasks.push_back(t);
-  }
+  const workload w = spread_workload("cgroup-spread", sec(4));
   for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
     const run_result r = e.run(w, exact_cfg(), {});
     expect_conserved(r);
@@ -1878,16 +1883,7 @@ namespace {
 // and near 0 on the CPU it left: the loads read backwards (738 against 985) and B's tasks
 // went back and forth, 42 migrations in 100 ms.
 TEST(SimEngine, CgroupsBalanceByLoadDoesNotPingPongAfterAMove) {
-  workload w;
-  w.name = "cgroup-spread-fast";
-  w.cpus = 2;
-  w.duration = msec(100);
-  w.cgroups = {{"A", "", 100}, {"B", "", 100}};
-  for (const char* name : {"a0", "b0", "b1", "b2", "b3"}) {
-    task_spec t = scen::task(name, 0, {ev::run(sec(100))});
-    t.cgroup = name[0] == 'a' ? "A" : "B";
-    w.tasks.push_back(t);
-  }
+  const workload w = spread_workload("cgroup-spread-fast", msec(100));
   run_config cfg = exact_cfg();
   cfg.machine.balance_failed = 1;
   for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
@@ -1910,16 +1906,7 @@ namespace {
 // (Linux: 255 <= 256). Summing h_loads gave 255.1 against 255.5: A's hog stayed at 80 % of its
 // CPU for hundreds of ms (78 % of the 100 ms under cfs).
 TEST(SimEngine, CgroupsBalanceByLoadMovesAGroupsLastTaskThatFitsTheImbalance) {
-  workload w;
-  w.name = "cgroup-spread-tie";
-  w.cpus = 2;
-  w.duration = msec(100);
-  w.cgroups = {{"A", "", 100}, {"B", "", 100}};
-  for (const char* name : {"a0", "b0", "b1", "b2", "b3"}) {
-    task_spec t = scen::task(name, 0, {ev::run(sec(100))});
-    t.cgroup = name[0] == 'a' ? "A" : "B";
-    w.tasks.push_back(t);
-  }
+  const workload w = spread_workload("cgroup-spread-tie", msec(100));
   for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
     const run_result r = e.run(w, exact_cfg(), {});
     expect_conserved(r);

@@ -23,7 +23,7 @@
 ///   period's part, not decayed); averages are refreshed only when a boundary was crossed;
 ///   attach/detach move an entity's averages into and out of a run queue's on migration.
 /// - The decay table was generated for this header with 50-digit decimal arithmetic and is
-///   checked entry by entry against an independent `long double` computation and the
+///   checked entry by entry against an independent extended-precision computation and the
 ///   reference's 0xfa83b2da (tests/unit/pelt_test.cpp); it equals the kernel's.
 /// - Not modelled: frequency and CPU-capacity invariance (`cap_scale`; every CPU here runs at
 ///   capacity 1024), util_est, uclamp, and the kernel's `removed` list (a detach here takes
@@ -130,7 +130,7 @@ constexpr bool pelt_accumulate(pelt_avg& a, u64 now_ns, u64 load, u64 runnable, 
     runnable = 0;
     running = false;
   }
-  // Position in periods: the units already in the current period plus the new ones.
+  // Position in periods: the units already in the current period plus those just elapsed.
   const u64 through = units + a.period_contrib;
   const u64 periods = through / pelt_period_units;
   const u32 tail = static_cast<u32>(through % pelt_period_units);

@@ -7,7 +7,8 @@
 //   schedsim sweep   --scenario NAME | --rt-app FILE --policy NAME --knob KNOB=v1,v2,... [options]
 //
 // options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
-//          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME  --jobs N
+//          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME
+//          --capacity C,C,...  --jobs N
 //          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
 // Exit: 0 ok, 2 usage error, 3 bad input file.
 #include <algorithm>
@@ -66,7 +67,7 @@ const char* usage_text =
     "       schedsim report  --scenario NAME [--policies SPEC,...] -o FILE.html [--bench CSV] [--timeline TIME] [options]\n"
     "options: --cpus N --hz N --duration TIME --warmup TIME --seed N --format table|json|csv --trace FILE\n"
     "         --cs-cost TIME --refill TIME --refill-half TIME --balance TIME --balance-failed N --balance-by count|load\n"
-    "         --tick-phase TIME\n"
+    "         --tick-phase TIME --capacity C,C,... (one per CPU, 1..1024: an asymmetric machine)\n"
     "         --jobs N\n"
     "         --no-host-timing\n"
     "--seeds N: run every policy under seeds --seed .. --seed + N - 1; tables show mean +-sd (sample) over them,\n"
@@ -87,6 +88,22 @@ long long parse_int_arg(const std::string& flag, const std::string& v, long long
     throw sim::usage_error(flag + ": bad value '" + v + "' (expected an integer in " + std::to_string(lo) + ".." +
                            std::to_string(hi) + ")");
   return out;
+}
+
+// A list the user typed: an empty item ("sd,,cfs", a trailing comma) is refused rather than
+// skipped, since it is almost always a spec that went missing (a shell variable left empty).
+std::vector<std::string> split(const std::string& s, char sep, const std::string& flag) {
+  std::vector<std::string> v;
+  std::size_t pos = 0;
+  while (pos <= s.size()) {
+    const std::size_t n = s.find(sep, pos);
+    const std::string item = s.substr(pos, n == std::string::npos ? std::string::npos : n - pos);
+    if (item.empty()) throw sim::usage_error(flag + ": empty entry in '" + s + "'");
+    v.push_back(item);
+    if (n == std::string::npos) break;
+    pos = n + 1;
+  }
+  return v;
 }
 
 options parse_args(int argc, char** argv) {
@@ -130,8 +147,21 @@ options parse_args(int argc, char** argv) {
     }
     // The phase is taken modulo one tick, and a tick is at most 1 s (--hz 1).
     else if (a == "--tick-phase") o.machine.tick_phase_ns = parse_time_arg(a, val(), 0, schedcore::sec(1));
+    // One capacity per CPU (1..1024, the biggest CPU 1024): sets the CPU count unless --cpus does.
+    else if (a == "--capacity") {
+      o.machine.capacity.clear();
+      for (const std::string& item : split(val(), ',', a))
+        o.machine.capacity.push_back(static_cast<std::uint32_t>(parse_int_arg(a, item, 1, 1024)));
+      if (o.machine.capacity.size() > 64) throw sim::usage_error("--capacity: at most 64 CPUs");
+    }
     else if (a == "--no-host-timing") o.host_timing = false;
     else throw sim::usage_error("unknown option '" + a + "'");
+  }
+  if (!o.machine.capacity.empty()) {
+    const int listed = static_cast<int>(o.machine.capacity.size());
+    if (o.cpus != 0 && o.cpus != listed)
+      throw sim::usage_error("--capacity lists " + std::to_string(listed) + " CPUs but --cpus is " + std::to_string(o.cpus));
+    o.cpus = listed;
   }
   if (o.format != "table" && o.format != "json" && o.format != "csv")
     throw sim::usage_error("--format must be table, json or csv");
@@ -169,22 +199,6 @@ std::vector<job_workload> resolve_workloads(const options& o) {
   if (!sim::resolve_scenario(o.scenario, found, error)) throw sim::usage_error(error);
   for (auto& f : found) out.push_back({std::move(f.w), std::move(f.family)});
   return out;
-}
-
-// A list the user typed: an empty item ("sd,,cfs", a trailing comma) is refused rather than
-// skipped, since it is almost always a spec that went missing (a shell variable left empty).
-std::vector<std::string> split(const std::string& s, char sep, const std::string& flag) {
-  std::vector<std::string> v;
-  std::size_t pos = 0;
-  while (pos <= s.size()) {
-    const std::size_t n = s.find(sep, pos);
-    const std::string item = s.substr(pos, n == std::string::npos ? std::string::npos : n - pos);
-    if (item.empty()) throw sim::usage_error(flag + ": empty entry in '" + s + "'");
-    v.push_back(item);
-    if (n == std::string::npos) break;
-    pos = n + 1;
-  }
-  return v;
 }
 
 struct job {

@@ -47,6 +47,7 @@
 #include "schedcore/policy/sd.hpp"
 
 // SMP helpers: load tracking, group shares
+#include "schedcore/smp/capacity.hpp"
 #include "schedcore/smp/group_shares.hpp"
 #include "schedcore/smp/pelt.hpp"
 

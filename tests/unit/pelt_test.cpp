@@ -8,7 +8,9 @@
 //   double unit by unit over random histories with random update points;
 // - linearity: a queue fed its total weight equals the weighted sum of its entities' signals,
 //   which is what makes attach/detach on migration sound;
-// - the new-task rule: successive forks on an idle CPU start at util 512, 256, 128.
+// - the new-task rule: successive forks on an idle CPU start at util 512, 256, 128;
+// - capacity invariance (Linux 4.13-5.0's `util_sum += contrib * scale_cpu`): running on a CPU
+//   of capacity c adds c/1024 of what it adds on the biggest CPU, to util only.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -403,6 +405,75 @@ TEST(Pelt, ALoadOfZeroMeansNothingRunsWhateverTheOtherInputsSay) {
   pelt_update_queue(b, 200 * period_ns, 0, 0, false);
   EXPECT_EQ(a.util_sum, b.util_sum);
   EXPECT_EQ(a.runnable_sum, b.runnable_sum);
+}
+
+TEST(Pelt, RunningOnASmallerCpuAddsUtilInProportionToItsCapacity) {
+  // The unit-by-unit definition with util scaled by c / 1024 (the kernel's scale_cpu): an
+  // always-running task saturates at its CPU's capacity, a half-duty one at half of it, and
+  // load and runnable do not depend on the capacity.
+  for (const u32 capacity : {1024u, 700u, 512u, 446u, 160u, 1u}) {
+    pelt_avg full{}, half{}, big{};
+    u64 t = 0;
+    for (int p = 0; p < 600; ++p) {
+      t += 512 * unit_ns;
+      pelt_update_entity(full, t, 1024, true, true, capacity);
+      pelt_update_entity(half, t, 1024, true, true, capacity);
+      pelt_update_entity(big, t, 1024, true, true);
+      t += 512 * unit_ns;
+      pelt_update_entity(full, t, 1024, true, true, capacity);
+      pelt_update_entity(half, t, 1024, false, false, capacity);
+      pelt_update_entity(big, t, 1024, true, true);
+    }
+    EXPECT_NEAR(full.util_avg, capacity, 2.0 + capacity * 0.002) << capacity;
+    EXPECT_NEAR(half.util_avg, capacity / 2.0, 2.0 + capacity * 0.004) << capacity;
+    EXPECT_EQ(full.load_avg, big.load_avg) << capacity;
+    EXPECT_EQ(full.runnable_avg, big.runnable_avg) << capacity;
+    // The scaled sum is the unscaled one times c / 1024, to the truncations of the decays.
+    EXPECT_NEAR(dbl(full.util_sum), dbl(big.util_sum) * capacity / 1024.0, dbl(big.util_sum) * 0.001 + 2048) << capacity;
+  }
+}
+
+TEST(Pelt, CapacityDefaultsToTheBiggestCpuAndIsCappedThere) {
+  // The default argument is 1024, bit for bit; a capacity above 1024 counts as 1024 (util
+  // never passes 1024 per running entity); capacity 0 adds no util.
+  std::mt19937_64 rng(42);
+  pelt_avg plain{}, at_max{}, above{}, zero{}, q_plain{}, q_scaled{};
+  u64 now = 0;
+  for (int step = 0; step < 2000; ++step) {
+    now += rng() % (2 * period_ns) + 1;
+    const bool running = rng() % 2 == 0;
+    pelt_update_entity(plain, now, 1024, true, running);
+    pelt_update_entity(at_max, now, 1024, true, running, 1024);
+    pelt_update_entity(above, now, 1024, true, running, 5000);
+    pelt_update_entity(zero, now, 1024, true, running, 0);
+    pelt_update_queue(q_plain, now, 2048, 2, running);
+    pelt_update_queue(q_scaled, now, 2048, 2, running, 300);
+  }
+  EXPECT_EQ(plain.util_sum, at_max.util_sum);
+  EXPECT_EQ(plain.util_sum, above.util_sum);
+  EXPECT_EQ(plain.util_avg, above.util_avg);
+  EXPECT_GT(plain.util_avg, 100u);
+  EXPECT_EQ(zero.util_sum, 0u);
+  EXPECT_EQ(zero.load_sum, plain.load_sum);
+  EXPECT_EQ(q_scaled.load_avg, q_plain.load_avg);
+  EXPECT_NEAR(q_scaled.util_avg, q_plain.util_avg * 300.0 / 1024, 2);
+}
+
+TEST(Pelt, AForkOnASmallerCpuStartsAtHalfOfWhatItsCapacityLeaves) {
+  // post_init_entity_util_avg's cap = (cpu_scale - the queue's util) / 2.
+  pelt_avg idle_queue{}, child{};
+  pelt_init_new_entity(child, 1024, idle_queue, 0, 446);
+  EXPECT_EQ(child.util_avg, 223u);
+  pelt_avg busy_queue{};
+  busy_queue.util_avg = 300;
+  busy_queue.load_avg = 100;  // a light queue: the weighted share (3000+) is above the cap
+  pelt_init_new_entity(child, 1024, busy_queue, 0, 446);
+  EXPECT_EQ(child.util_avg, 73u);
+  busy_queue.util_avg = 500;  // more used than the CPU has: nothing left
+  pelt_init_new_entity(child, 1024, busy_queue, 0, 446);
+  EXPECT_EQ(child.util_avg, 0u);
+  pelt_init_new_entity(child, 1024, idle_queue, 0, 4000);  // above 1024 counts as 1024
+  EXPECT_EQ(child.util_avg, 512u);
 }
 
 }  // namespace

@@ -97,6 +97,7 @@
 #include "schedcore/sim/metrics.hpp"
 #include "schedcore/sim/trace.hpp"
 #include "schedcore/sim/workload.hpp"
+#include "schedcore/smp/capacity.hpp"
 #include "schedcore/smp/group_shares.hpp"
 #include "schedcore/smp/pelt.hpp"
 
@@ -132,6 +133,17 @@ struct machine_model {
   /// through the same few tick offsets every run. Replaying several phases shows how much a
   /// result owes to that accident (docs/results.md, "Against the kernel it runs on").
   std::int64_t tick_phase_ns = 0;
+  /// Each CPU's capacity, its throughput relative to the biggest CPU's (smp/capacity.hpp): in
+  /// 1..1024, one entry per CPU; empty (the default): every CPU 1024. A CPU of capacity c does
+  /// c/1024 of a 1024 CPU's work per unit of time, so a `run` (work) lasts 1024/c times longer
+  /// there (a `runtime` is wall time and does not), and PELT's util counts c/1024 of the time
+  /// it runs there. When the capacities differ (an asymmetric machine: big.LITTLE, hybrid) the
+  /// engine also tracks every task's PELT signal and schedules as Linux's capacity-aware code
+  /// does: a waking task takes an idle CPU its util fits (select_idle_capacity), the periodic
+  /// balance compares loads per unit of capacity, and a task that outgrows a smaller CPU (a
+  /// misfit) is moved to an idle or lightly loaded bigger one, preempted if it runs (active
+  /// balance). docs/guides/simulator.md, "Asymmetric CPU capacity".
+  std::vector<std::uint32_t> capacity;
 };
 
 /// Samples one run may keep for exact percentiles (wakeup latencies, slacks, frame gaps and
@@ -211,6 +223,9 @@ struct task_cold {
   bool pelt_born = false;          ///< the signal was initialised (pelt_init_new_entity)
   int pelt_slot = -1;              ///< group queue it is attached to (cpu x ngroups + group), -1: none
   std::uint32_t pelt_weight = 0;   ///< its load weight when attached
+  // asymmetric capacity (Engine::asym_)
+  std::uint32_t work_carry = 0;    ///< work done on a CPU of capacity < 1024 not yet a whole ns, in 1/1024 ns
+  int push_to = -1;                ///< CPU an active balance moves it to at its next switch (-1: none)
 };
 
 /// The engine-side hot state of a simulated task (what switches, ticks and accounting touch);
@@ -415,6 +430,17 @@ class engine {
     if (hz_ < 1 || hz_ > 100000) throw workload_error("hz must be in 1..100000");
     if (duration_ <= 0) throw workload_error("duration must be > 0");
     if (cfg.warmup_ns < 0 || cfg.warmup_ns >= duration_) throw workload_error("warm-up must be >= 0 and shorter than the duration");
+    cap_.assign(static_cast<std::size_t>(ncpu_), cpu_capacity_max);
+    if (!cfg.machine.capacity.empty()) {
+      if (cfg.machine.capacity.size() != static_cast<std::size_t>(ncpu_))
+        throw workload_error("the machine's capacity list has " + std::to_string(cfg.machine.capacity.size()) +
+                             " entries for " + std::to_string(ncpu_) + " CPUs");
+      for (const std::uint32_t c : cfg.machine.capacity)
+        if (c < 1 || c > cpu_capacity_max) throw workload_error("a CPU capacity must be in 1..1024, not " + std::to_string(c));
+      cap_ = cfg.machine.capacity;
+    }
+    max_cap_ = *std::max_element(cap_.begin(), cap_.end());
+    asym_ = *std::min_element(cap_.begin(), cap_.end()) != max_cap_;
     tick_ns_ = 1000000000 / hz_;
     tick_phase_ = cfg.machine.tick_phase_ns % tick_ns_;
     balance_ticks_ = std::max<std::int64_t>(1, cfg.machine.balance_ns / tick_ns_);
@@ -679,7 +705,7 @@ class engine {
       if (it != pipes.end()) pipes_[static_cast<std::size_t>(it->second)].capacity = ps.capacity;
     }
     compile_cgroups(cgroup_ids);
-    if (ncpu_ > 1 && cfg_.machine.balance_by_load) pelt_on_ = true;
+    if (ncpu_ > 1 && (cfg_.machine.balance_by_load || asym_)) pelt_on_ = true;
     for (auto& [b, ss] : barrier_specs) {
       std::sort(ss.begin(), ss.end());
       ss.erase(std::unique(ss.begin(), ss.end()), ss.end());
@@ -837,7 +863,7 @@ class engine {
     if constexpr (detail_sim::grouped<fair_class>::value) {
       const std::uint64_t load = fair_class::group_load(groups_[static_cast<std::size_t>(ci)][static_cast<std::size_t>(g)]);
       pelt_update_queue(group_pelt_[pelt_index(ci, g)], static_cast<std::uint64_t>(now_), load, load != 0 ? 1u : 0u,
-                        group_running(ci, g));
+                        group_running(ci, g), cap_[static_cast<std::size_t>(ci)]);
     } else {
       (void)ci;
       (void)g;
@@ -864,7 +890,8 @@ class engine {
     const bool running = fair && t.state == task_core::st::running;
     const bool queued = fair && (running || t.state == task_core::st::runnable ||
                                  (t.state == task_core::st::blocked && t.cpu >= 0 && cpu(t.cpu).rq.delayed(t)));
-    pelt_update_entity(t.cold->pelt, static_cast<std::uint64_t>(now_), fair_weight_of(t), queued, running);
+    pelt_update_entity(t.cold->pelt, static_cast<std::uint64_t>(now_), fair_weight_of(t), queued, running,
+                       running ? cap_[static_cast<std::size_t>(t.cpu)] : cpu_capacity_max);
   }
   /// Before a change on CPU `ci` (and of task `t`, when given): every signal whose inputs it
   /// may change is brought up to now.
@@ -889,7 +916,7 @@ class engine {
     if (!cold.pelt_born) {
       static const pelt_avg no_queue{};  // a task in the root: its queue's signal is not kept
       pelt_init_new_entity(cold.pelt, weight, want >= 0 ? group_pelt_[static_cast<std::size_t>(want)] : no_queue,
-                           static_cast<std::uint64_t>(now_));
+                           static_cast<std::uint64_t>(now_), cap_[static_cast<std::size_t>(ci)]);
       cold.pelt_born = true;
     } else {
       pelt_refresh_averages(cold.pelt, weight);  // its history at its present weight (reweight_entity)
@@ -1123,7 +1150,16 @@ class engine {
         task_type& t = *c.curr;
         t.cpu_ns += ran;
         c.busy += static_cast<std::uint64_t>(ran);
-        if (t.action == task_core::act::work) t.remaining -= ran;
+        if (t.action == task_core::act::work) {
+          const std::uint32_t capacity = cap_[static_cast<std::size_t>(ci)];
+          if (capacity == cpu_capacity_max) {
+            t.remaining -= ran;
+          } else {  // c/1024 ns of work per ns, the fraction carried to the next charge
+            const std::uint64_t done = static_cast<std::uint64_t>(ran) * capacity + t.cold->work_carry;
+            t.remaining -= static_cast<std::int64_t>(done >> 10);
+            t.cold->work_carry = static_cast<std::uint32_t>(done & (cpu_capacity_max - 1));
+          }
+        }
       }
     }
     c.acct = upto;
@@ -1133,6 +1169,7 @@ class engine {
   /// (the scheduler's and the tasks' state are untouched).
   void start_window() {
     window_ = now_;
+    misfit_moves_ = 0;
     for (int ci = 0; ci < ncpu_; ++ci) {
       account(ci, now_);
       cpu_state& c = cpu(ci);
@@ -1198,6 +1235,7 @@ class engine {
       c.balance_left = balance_ticks_;
       balance(ci, false);
     }
+    if (asym_) kick_misfit(ci);
     if (!c.completion_pushed && c.completion <= c.next_tick && !c.need_resched) {
       c.completion_pushed = true;
       push(c.completion, ev_complete, static_cast<std::uint32_t>(ci), c.gen);
@@ -1226,6 +1264,16 @@ class engine {
     push(when, ev_ctimer, static_cast<std::uint32_t>(ci), c.ctimer_gen);
   }
 
+  /// Wall time CPU ci takes for `t`'s remaining work: the work itself at capacity 1024, else
+  /// rounded up so that the work is done by then (account() then leaves `remaining` <= 0).
+  std::int64_t work_wall_ns(const task_type& t, int ci) const {
+    const std::int64_t rem = std::max<std::int64_t>(0, t.remaining);
+    const std::uint32_t capacity = cap_[static_cast<std::size_t>(ci)];
+    if (capacity == cpu_capacity_max || rem == 0) return rem;
+    const std::uint64_t units = static_cast<std::uint64_t>(rem) * cpu_capacity_max - t.cold->work_carry;  // 1/1024 ns
+    return static_cast<std::int64_t>((units + capacity - 1) / capacity);
+  }
+
   /// (Re)computes when the current action of CPU c's task completes and queues it if it falls
   /// before the next tick (the tick re-checks later ones: keeps the heap small for hogs).
   void arm_completion(int ci) {
@@ -1236,8 +1284,9 @@ class engine {
     if (t == nullptr) return;
     std::int64_t when = c.run_start;
     if (t->action == task_core::act::work) {
-      when = c.run_start + std::max<std::int64_t>(0, t->remaining);
-      if (c.acct > c.run_start) when = c.acct + std::max<std::int64_t>(0, t->remaining);
+      const std::int64_t wall = work_wall_ns(*t, ci);
+      when = c.run_start + wall;
+      if (c.acct > c.run_start) when = c.acct + wall;
     } else if (t->action == task_core::act::runtime) {
       when = std::max(std::max(c.run_start, c.acct), t->runtime_end);
     } else {
@@ -1264,10 +1313,21 @@ class engine {
     c.queued.pop_back();
   }
   bool allowed(const task_type& t, int ci) const { return (t.affinity >> ci) & 1u; }
-  bool idle(int ci) { return cpu(ci).curr == nullptr && cpu(ci).queued.empty(); }
+  bool idle(int ci) const { return cpus_[static_cast<std::size_t>(ci)].curr == nullptr && cpus_[static_cast<std::size_t>(ci)].queued.empty(); }
 
-  int select_wake_cpu(const task_type& t) {
+  int select_wake_cpu(task_type& t) {
     const int prev = t.cpu;
+    if (asym_ && is_fair(t)) {
+      // select_idle_capacity from the previous CPU, the task's util brought up to now
+      // (sync_entity_load_avg); no idle CPU: the previous one, as without capacities.
+      pelt_sync_task(t);
+      const int found = select_idle_capacity(
+          ncpu_, prev >= 0 ? prev : 0, t.cold->pelt.util_avg, [&](int k) noexcept { return allowed(t, k) && idle(k); },
+          [&](int k) noexcept { return cap_[static_cast<std::size_t>(k)]; });
+      if (found >= 0) return found;
+      if (prev >= 0 && allowed(t, prev)) return prev;
+      return least_loaded(t, -1);
+    }
     if (prev >= 0 && allowed(t, prev) && idle(prev)) return prev;
     const int from = prev >= 0 ? prev : 0;
     for (int k = 1; k <= ncpu_; ++k) {
@@ -1477,6 +1537,14 @@ class engine {
       c.rq.put_prev(*prev, st(now_));
       prev->state = task_core::st::runnable;
     }
+    if (prev != nullptr && prev->cold->push_to >= 0) {  // an active balance (asymmetric capacity)
+      const int to = prev->cold->push_to;
+      prev->cold->push_to = -1;
+      if (prev_runnable && to != ci && allowed(*prev, to) && prev->sched_class == static_cast<int>(stack_type::nr_classes - 1)) {
+        migrate(ci, to, *prev, false);
+        ++misfit_moves_;
+      }
+    }
     if (c.queued.empty()) balance(ci, true);
     task_type* next = c.rq.pick_next(st(now_));
     if (next != nullptr) {
@@ -1564,10 +1632,13 @@ class engine {
   // ---------------------------------------------------------------- balance
   void balance(int ci, bool newidle) {
     if (ncpu_ == 1) return;
-    if (pelt_on_ && !newidle) {
-      balance_by_load(ci);
-      return;
-    }
+    const bool moved = pelt_on_ && !newidle ? balance_by_load(ci) : balance_by_count(ci, newidle);
+    if (asym_ && !moved) pull_misfit(ci);  // group_misfit_task ranks below an overloaded CPU
+  }
+  /// The balance by task count (the default, and every newly-idle pull): the busiest CPU gives
+  /// its coldest queued task when it has two more (one more with machine.balance_failed).
+  /// @return whether a task moved.
+  bool balance_by_count(int ci, bool newidle) {
     int busiest = -1;
     std::size_t most = 0;
     for (int k = 0; k < ncpu_; ++k) {
@@ -1581,7 +1652,7 @@ class engine {
     cpu_state& me = cpu(ci);
     if (busiest < 0) {
       me.balance_failed = 0;
-      return;
+      return false;
     }
     const std::size_t mine = load(ci);
     if (newidle ? most < 2 : most < mine + 2) {
@@ -1591,19 +1662,23 @@ class engine {
       const int limit = cfg_.machine.balance_failed;
       if (newidle || limit <= 0 || mine == 0 || most != mine + 1) {
         if (!newidle) me.balance_failed = 0;
-        return;
+        return false;
       }
-      if (++me.balance_failed <= limit) return;
+      if (++me.balance_failed <= limit) return false;
     }
     cpu_state& b = cpu(busiest);
     task_type* pick = nullptr;
     for (task_type* t : b.queued) {
       if (t == b.curr || !allowed(*t, ci)) continue;
+      // On an asymmetric machine an idle CPU fills its spare capacity (migrate_util): a task
+      // whose util exceeds this CPU's capacity stays where it is.
+      if (asym_ && is_fair(*t) && exceeds_capacity(*t, ci)) continue;
       if (pick == nullptr || colder(*t, *pick)) pick = t;
     }
-    if (pick == nullptr) return;
+    if (pick == nullptr) return false;
     if (!newidle) me.balance_failed = 0;
     migrate(busiest, ci, *pick, newidle);
+    return true;
   }
 
   /// Balance order: the task that left a CPU longest ago first (its cache is the coldest), ties
@@ -1674,7 +1749,7 @@ class engine {
     if (g < 0) return own;
     return own * group_h_load(k, g) / (static_cast<double>(group_pelt_[pelt_index(k, g)].load_avg) + 1);
   }
-  void balance_by_load(int ci) {
+  bool balance_by_load(int ci) {
     std::vector<double> cpu_load(static_cast<std::size_t>(ncpu_), 0.0);
     std::vector<bool> counted(group_pelt_.empty() ? 0 : w_.cgroups.size());  // top-level groups already in
     for (int k = 0; k < ncpu_; ++k) {
@@ -1694,21 +1769,34 @@ class engine {
         cpu_load[static_cast<std::size_t>(k)] += group_entity_load(k, g);
       }
     }
+    // On an asymmetric machine loads compare per unit of capacity (find_busiest_group's
+    // avg_load = load x 1024 / capacity), and what moves brings both CPUs to the pair's
+    // average per unit of capacity (calculate_imbalance); otherwise half the difference.
+    std::vector<double> per_capacity(cpu_load);
+    if (asym_)
+      for (int k = 0; k < ncpu_; ++k)
+        per_capacity[static_cast<std::size_t>(k)] *= static_cast<double>(cpu_capacity_max) / cap_[static_cast<std::size_t>(k)];
     int busiest = -1;
     for (int k = 0; k < ncpu_; ++k)
-      if (k != ci && load(k) >= 2 && (busiest < 0 || cpu_load[static_cast<std::size_t>(k)] > cpu_load[static_cast<std::size_t>(busiest)]))
+      if (k != ci && load(k) >= 2 && (busiest < 0 || per_capacity[static_cast<std::size_t>(k)] > per_capacity[static_cast<std::size_t>(busiest)]))
         busiest = k;
     cpu_state& me = cpu(ci);
     if (busiest < 0) {
       me.balance_failed = 0;
-      return;
+      return false;
     }
-    const double theirs = cpu_load[static_cast<std::size_t>(busiest)], mine = cpu_load[static_cast<std::size_t>(ci)];
+    const double theirs = per_capacity[static_cast<std::size_t>(busiest)], mine = per_capacity[static_cast<std::size_t>(ci)];
     if (theirs * 100 <= mine * 117) {
       me.balance_failed = 0;
-      return;
+      return false;
     }
     double imbalance = (theirs - mine) / 2;
+    if (asym_) {
+      const double cb = cap_[static_cast<std::size_t>(busiest)], cl = cap_[static_cast<std::size_t>(ci)];
+      const double average = (cpu_load[static_cast<std::size_t>(busiest)] + cpu_load[static_cast<std::size_t>(ci)]) *
+                             cpu_capacity_max / (cb + cl);
+      imbalance = std::min((theirs - average) * cb, (average - mine) * cl) / cpu_capacity_max;
+    }
     // After machine.balance_failed failed balances in a row, a task's load counts half, then a
     // quarter... (detach_tasks' shr_bound(load, nr_balance_failed)).
     const int limit = cfg_.machine.balance_failed;
@@ -1729,6 +1817,84 @@ class engine {
       if (imbalance <= 0 || ++moved == 32) break;
     }
     me.balance_failed = moved > 0 ? 0 : me.balance_failed + 1;
+    return moved > 0;
+  }
+
+  // ---------------------------------------------------------------- asymmetric capacity
+  // On a machine whose CPUs differ in capacity (asym_), a fair task whose PELT util does not
+  // fit the CPU it runs on while a CPU of greater capacity exists is a misfit
+  // (smp/capacity.hpp; update_misfit_status, checked at the tick and by the balance). As in
+  // Linux 5.x+, two things move it:
+  // - its CPU's tick kicks an idle CPU of greater capacity (nohz_balancer_kick's
+  //   check_misfit_status): here the idle one of greatest capacity, lowest index first,
+  //   stands for the idle-balance CPU the kernel picks;
+  // - the balance of a CPU of greater capacity that has spare capacity (idle, or one task
+  //   whose util leaves it 17 % headroom: group_has_spare) pulls the misfit of greatest load
+  //   when its own balance moved nothing (group_misfit_task ranks below an overloaded CPU),
+  //   newly idle or periodic.
+  // A misfit is running, so the move is an active balance: the task is marked (push_to) and
+  // its CPU reschedules at once; at that switch the task, put back on its queue, moves to the
+  // destination (the stopper's migration: no switch to the stopper is charged) and the
+  // destination preempts for it if its class says so.
+
+  /// Whether CPU k runs a misfit (its util brought up to now).
+  bool misfit(int k) {
+    task_type* t = cpu(k).curr;
+    if (t == nullptr || t->state != task_core::st::running || !is_fair(*t)) return false;
+    pelt_sync_task(*t);
+    return task_misfit(t->cold->pelt.util_avg, cap_[static_cast<std::size_t>(k)], max_cap_);
+  }
+  /// Whether `t`'s util (brought up to now) exceeds CPU ci's capacity.
+  bool exceeds_capacity(task_type& t, int ci) {
+    pelt_sync_task(t);
+    return t.cold->pelt.util_avg > cap_[static_cast<std::size_t>(ci)];
+  }
+  /// Asks CPU `from` to move its running task to `to` at once (active balance).
+  void request_push(int from, int to) {
+    task_type& t = *cpu(from).curr;
+    t.cold->push_to = to;
+    resched(from);
+  }
+  /// At CPU ci's tick: a misfit running there is sent to the biggest idle CPU of greater capacity.
+  void kick_misfit(int ci) {
+    if (!misfit(ci)) return;
+    task_type& t = *cpu(ci).curr;
+    if (t.cold->push_to >= 0) return;  // already on its way
+    int best = -1;
+    for (int k = 0; k < ncpu_; ++k)
+      if (k != ci && idle(k) && allowed(t, k) && capacity_greater(cap_[static_cast<std::size_t>(k)], cap_[static_cast<std::size_t>(ci)]) &&
+          (best < 0 || cap_[static_cast<std::size_t>(k)] > cap_[static_cast<std::size_t>(best)]))
+        best = k;
+    if (best >= 0) request_push(ci, best);
+  }
+  /// Whether CPU ci has spare capacity for a misfit: idle, or one fair task with 17 % headroom.
+  bool has_spare(int ci) {
+    const cpu_state& c = cpu(ci);
+    if (c.queued.empty()) return true;
+    if (c.queued.size() > 1 || !is_fair(*c.queued.front())) return false;
+    task_type& t = *c.queued.front();
+    pelt_sync_task(t);
+    return static_cast<std::uint64_t>(t.cold->pelt.util_avg) * 117 < static_cast<std::uint64_t>(cap_[static_cast<std::size_t>(ci)]) * 100;
+  }
+  /// CPU ci's balance found nothing to move: it pulls the misfit of greatest load (load_avg)
+  /// from a CPU of smaller capacity if it has room. @return whether it asked for one.
+  bool pull_misfit(int ci) {
+    if (!has_spare(ci)) return false;
+    int source = -1;
+    std::uint64_t heaviest = 0;
+    for (int k = 0; k < ncpu_; ++k) {
+      if (k == ci || !capacity_greater(cap_[static_cast<std::size_t>(ci)], cap_[static_cast<std::size_t>(k)]) || !misfit(k)) continue;
+      const task_type& t = *cpu(k).curr;
+      if (!allowed(t, ci) || t.cold->push_to >= 0) continue;
+      const std::uint64_t weight = std::max<std::uint64_t>(t.cold->pelt.load_avg, 1);
+      if (source < 0 || weight > heaviest) {
+        source = k;
+        heaviest = weight;
+      }
+    }
+    if (source < 0) return false;
+    request_push(source, ci);
+    return true;
   }
 
   // ---------------------------------------------------------------- programs
@@ -1744,6 +1910,7 @@ class engine {
     }
     t.action = task_core::act::step;
     t.remaining = 0;
+    t.cold->work_carry = 0;
     t.nopreempt = false;
     step(t, ci);
     cpu_state& c = cpu(ci);
@@ -2143,6 +2310,7 @@ class engine {
     run_result r;
     r.scenario = w_.name;
     r.cpus = ncpu_;
+    r.capacity = cfg_.machine.capacity;
     r.hz = hz_;
     r.seed = cfg_.seed;
     const std::int64_t span = end_ - window_;  // the statistics window (all of the run without a warm-up)
@@ -2223,6 +2391,7 @@ class engine {
       r.tasks.push_back(std::move(x));
     }
     if (!w_.cgroups.empty()) entitle_by_cgroup(counted, shares);
+    T.misfit_moves = misfit_moves_;
     r.jain = jain_index(shares);
     r.jain_tasks = shares.size();
     for (std::size_t d = 0; d < devices_.size(); ++d) {
@@ -2278,7 +2447,11 @@ class engine {
   /// Per CPU, one object per workload cgroup (a grouped fair class only; empty otherwise).
   std::vector<std::unique_ptr<detail_sim::group_array_t<fair_class>>> groups_;
   std::vector<int> cgroup_parent_;  ///< parent index of each workload cgroup (-1: the root)
-  bool pelt_on_ = false;            ///< load tracking runs (grouped fair class, cgroups, SMP)
+  bool pelt_on_ = false;            ///< load tracking runs (cgroups on SMP, balance by load, asymmetric capacity)
+  std::vector<std::uint32_t> cap_;  ///< each CPU's capacity (machine_model::capacity), 1..1024
+  std::uint32_t max_cap_ = cpu_capacity_max;  ///< the biggest of them
+  bool asym_ = false;               ///< the capacities differ: capacity-aware placement and balance
+  std::uint64_t misfit_moves_ = 0;  ///< active balances that moved a misfit to a bigger CPU
   std::vector<pelt_avg> group_pelt_;  ///< each group queue's signal, [cpu x ngroups + group]
   std::vector<timer_res> timers_;
   std::vector<mutex_res> mutexes_;

@@ -137,6 +137,7 @@ struct run_totals {
   std::uint64_t events = 0;            ///< simulated scheduling events processed
   double events_per_sec = 0;           ///< events per host second (the only host-dependent field)
   std::uint64_t migrations = 0;        ///< task CPU changes
+  std::uint64_t misfit_moves = 0;      ///< of which running tasks moved to a bigger CPU (asymmetric capacity)
 };
 
 /// One device (workload.hpp `device_submit`): how busy it was.
@@ -164,6 +165,7 @@ struct run_result {
   std::string policy;                 ///< policy spec as given ("cfs2007:granularity=2ms")
   std::string scenario;               ///< workload name
   int cpus = 1;                       ///< CPUs simulated
+  std::vector<std::uint32_t> capacity;  ///< each CPU's capacity when the machine gave them (machine_model::capacity), else empty
   int hz = 1000;                      ///< tick rate
   std::uint64_t seed = 0;             ///< PRNG seed
   std::int64_t duration_ns = 0;       ///< span the statistics cover: the run (ends early when all non-daemons exited) minus any warm-up

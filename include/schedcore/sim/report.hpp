@@ -67,13 +67,19 @@ inline std::string to_json(const run_result& r, int ind = 0) {
   const std::string p(static_cast<std::size_t>(ind), ' ');
   std::string o;
   o += p + "{ \"policy\": " + str(r.policy) + ", \"scenario\": " + str(r.scenario) + ", \"cpus\": " + std::to_string(r.cpus) +
-       ", \"hz\": " + std::to_string(r.hz) + ", \"seed\": " + u64(r.seed) + ", \"duration_ns\": " + i64(r.duration_ns) + ", \"warmup_ns\": " + i64(r.warmup_ns) + ",\n";
+       ", \"hz\": " + std::to_string(r.hz) + ", \"seed\": " + u64(r.seed) + ", \"duration_ns\": " + i64(r.duration_ns) + ", \"warmup_ns\": " + i64(r.warmup_ns);
+  if (!r.capacity.empty()) {  // only for a machine given capacities
+    o += ", \"capacity\": [";
+    for (std::size_t i = 0; i < r.capacity.size(); ++i) o += (i ? ", " : "") + std::to_string(r.capacity[i]);
+    o += "]";
+  }
+  o += ",\n";
   const run_totals& t = r.totals;
   o += p + "  \"totals\": { \"context_switches\": " + u64(t.context_switches) + ", \"cs_per_sec\": " + fmt("%.3f", t.cs_per_sec) +
        ", \"idle_pct\": " + fmt("%.3f", t.idle_pct) + ", \"makespan_ns\": " + i64(t.makespan_ns) +
        ", \"idle_ns\": " + i64(t.idle_ns) + ", \"overhead_ns\": " + i64(t.overhead_ns) + ", \"task_cpu_ns\": " +
        i64(t.task_cpu_ns) + ", \"longest_starvation_ns\": " + i64(t.longest_starvation_ns) + ", \"migrations\": " +
-       u64(t.migrations) + ", \"events\": " + u64(t.events) + ", \"events_per_sec\": " + fmt("%.0f", t.events_per_sec) +
+       u64(t.migrations) + (r.capacity.empty() ? std::string() : ", \"misfit_moves\": " + u64(t.misfit_moves)) + ", \"events\": " + u64(t.events) + ", \"events_per_sec\": " + fmt("%.0f", t.events_per_sec) +
        " },\n";
   o += p + "  \"fairness\": { \"jain\": " + fmt("%.6f", r.jain) + ", \"tasks\": " + u64(r.jain_tasks) + " },\n";
   o += p + "  \"devices\": [";

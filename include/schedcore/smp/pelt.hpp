@@ -25,9 +25,16 @@
 /// - The decay table was generated for this header with 50-digit decimal arithmetic and is
 ///   checked entry by entry against an independent extended-precision computation and the
 ///   reference's 0xfa83b2da (tests/unit/pelt_test.cpp); it equals the kernel's.
-/// - Not modelled: frequency and CPU-capacity invariance (`cap_scale`; every CPU here runs at
-///   capacity 1024), util_est, uclamp, and the kernel's `removed` list (a detach here takes
-///   effect at once, where the kernel defers it to the next update of the queue).
+/// - CPU-capacity invariance of util as Linux 4.13-5.0 did it (`accumulate_sum`'s
+///   `util_sum += contrib * scale_cpu`): the `capacity` argument of the accumulate and update
+///   functions (default 1024) scales what running contributes to util, so a task that always
+///   runs on a CPU of capacity 512 reads util 512, the work it gets done measured at the
+///   biggest CPU's speed. load and runnable are not scaled (nor were they then). Linux 5.1+
+///   scales the PELT clock instead (`update_rq_clock_pelt`, clock_pelt): the same averages for
+///   a task that leaves its CPU idle some of the time, a different transient otherwise.
+/// - Not modelled: frequency invariance (every CPU at its highest frequency), util_est,
+///   uclamp, and the kernel's `removed` list (a detach here takes effect at once, where the
+///   kernel defers it to the next update of the queue).
 /// - Integer only, no division on the accumulate path; averages divide by a 32-bit divider
 ///   (a libgcc call on 32-bit targets, once per period boundary). Time is 64-bit ns and
 ///   wrap-safe: only differences are used, and a clock that steps back restarts the window.
@@ -112,12 +119,15 @@ constexpr u32 pelt_divider(const pelt_avg& a) noexcept { return pelt_min_divider
 
 /// Accounts the time from `a.last_update_ns` to `now_ns` during which the inputs were
 /// constant: `load` (an entity: 1 while queued; a queue: its queued weight), `runnable` (a
-/// count of runnable tasks) and `running`. With `load == 0` nothing is runnable or running,
-/// whatever the other two say (a queue whose last task left while still its `curr`).
+/// count of runnable tasks) and `running`, on a CPU of `capacity` (1024 for the biggest CPU;
+/// running there adds `capacity / 1024` of a unit per unit of time to util; a value above
+/// 1024 counts as 1024). With `load == 0` nothing is runnable or running, whatever the other
+/// two say (a queue whose last task left while still its `curr`).
 /// Sub-unit time stays unaccounted until it completes a unit. A clock that went back restarts
 /// the window at `now_ns` and accounts nothing (`___update_load_sum`).
 /// @return whether at least one period boundary was crossed (the averages are then stale).
-constexpr bool pelt_accumulate(pelt_avg& a, u64 now_ns, u64 load, u64 runnable, bool running) noexcept {
+constexpr bool pelt_accumulate(pelt_avg& a, u64 now_ns, u64 load, u64 runnable, bool running,
+                               u32 capacity = pelt_capacity_scale) noexcept {
   const u64 elapsed_ns = now_ns - a.last_update_ns;
   if (static_cast<s64>(elapsed_ns) < 0) {
     a.last_update_ns = now_ns;
@@ -145,7 +155,7 @@ constexpr bool pelt_accumulate(pelt_avg& a, u64 now_ns, u64 load, u64 runnable, 
   a.period_contrib = tail;
   if (load != 0) a.load_sum += load * contribution;
   if (runnable != 0) a.runnable_sum += (runnable * contribution) << pelt_capacity_shift;
-  if (running) a.util_sum += contribution << pelt_capacity_shift;
+  if (running) a.util_sum += static_cast<u64>(contribution) * (capacity < pelt_capacity_scale ? capacity : pelt_capacity_scale);
   return periods != 0;
 }
 
@@ -160,19 +170,22 @@ constexpr void pelt_refresh_averages(pelt_avg& a, u32 load_scale) noexcept {
 
 /// A task's (or any single entity's) signal up to `now_ns`: queued on a run queue or not,
 /// running or not, over the whole interval since its last update; `weight` is its load
-/// weight (1024 at nice 0) for load_avg. @return whether the averages were refreshed.
-constexpr bool pelt_update_entity(pelt_avg& a, u64 now_ns, u32 weight, bool queued, bool running) noexcept {
-  if (!pelt_accumulate(a, now_ns, queued ? 1u : 0u, queued ? 1u : 0u, running)) return false;
+/// weight (1024 at nice 0) for load_avg; `capacity` that of the CPU it ran on (see
+/// pelt_accumulate). @return whether the averages were refreshed.
+constexpr bool pelt_update_entity(pelt_avg& a, u64 now_ns, u32 weight, bool queued, bool running,
+                                  u32 capacity = pelt_capacity_scale) noexcept {
+  if (!pelt_accumulate(a, now_ns, queued ? 1u : 0u, queued ? 1u : 0u, running, capacity)) return false;
   pelt_refresh_averages(a, weight);
   return true;
 }
 
 /// A run queue's signal up to `now_ns` (`__update_load_avg_cfs_rq`): `queued_weight` is the
 /// sum of its entities' weights (`cfs_rq->load.weight`), `nr_runnable` their count, `running`
-/// whether one of them is the CPU's current. Constant over the interval.
-/// @return whether the averages were refreshed.
-constexpr bool pelt_update_queue(pelt_avg& q, u64 now_ns, u64 queued_weight, u32 nr_runnable, bool running) noexcept {
-  if (!pelt_accumulate(q, now_ns, queued_weight, nr_runnable, running)) return false;
+/// whether one of them is the CPU's current, `capacity` the CPU's (see pelt_accumulate).
+/// Constant over the interval. @return whether the averages were refreshed.
+constexpr bool pelt_update_queue(pelt_avg& q, u64 now_ns, u64 queued_weight, u32 nr_runnable, bool running,
+                                 u32 capacity = pelt_capacity_scale) noexcept {
+  if (!pelt_accumulate(q, now_ns, queued_weight, nr_runnable, running, capacity)) return false;
   pelt_refresh_averages(q, 1);
   return true;
 }
@@ -181,13 +194,17 @@ constexpr bool pelt_update_queue(pelt_avg& q, u64 now_ns, u64 queued_weight, u32
 /// `post_init_entity_util_avg`): load as if it had always been runnable (its weight), and
 /// util half of what the queue `q` leaves of the CPU, or, when the queue has utilisation,
 /// its weighted part of it (`q.util_avg x weight / (q.load_avg + 1)`) if smaller. Successive
-/// forks on an idle CPU start at 512, 256, 128... Does not attach the task to `q`.
-constexpr void pelt_init_new_entity(pelt_avg& t, u32 weight, const pelt_avg& q, u64 now_ns) noexcept {
+/// forks on an idle CPU start at 512, 256, 128... On a CPU of `capacity` below 1024 what the
+/// queue leaves is counted from that capacity (`cpu_scale`): a first fork on an idle CPU of
+/// capacity 446 starts at 223. Does not attach the task to `q`.
+constexpr void pelt_init_new_entity(pelt_avg& t, u32 weight, const pelt_avg& q, u64 now_ns,
+                                    u32 capacity = pelt_capacity_scale) noexcept {
   t = pelt_avg{};
   t.last_update_ns = now_ns;
   t.load_avg = weight;
   t.load_sum = pelt_min_divider;  // load_avg = weight at period_contrib 0; attach rebuilds it anyway
-  const u32 spare = q.util_avg < pelt_capacity_scale ? (pelt_capacity_scale - q.util_avg) / 2 : 0;
+  const u32 scale = capacity < pelt_capacity_scale ? capacity : pelt_capacity_scale;
+  const u32 spare = q.util_avg < scale ? (scale - q.util_avg) / 2 : 0;
   u32 util = spare;
   if (spare != 0 && q.util_avg != 0) {
     const u64 share = static_cast<u64>(q.util_avg) * weight / (q.load_avg + 1);

@@ -1,0 +1,236 @@
+// schedsim on machines whose CPUs differ in capacity (machine_model::capacity): work scaled by
+// capacity, exactly; capacity-aware wakeup placement, misfit migration and its limits, each
+// against an oracle computed from PELT's curve and the kernel's rules (smp/capacity.hpp);
+// symmetric capacity lists that change nothing; refused capacity lists.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "schedcore/policy/cfs.hpp"
+#include "schedcore/policy/eevdf.hpp"
+#include "schedcore/policy/rt.hpp"
+#include "schedcore/sim/engine.hpp"
+#include "schedcore/sim/registry.hpp"
+#include "schedcore/sim/report.hpp"
+#include "schedcore/sim/scenarios.hpp"
+#include "schedcore/smp/capacity.hpp"
+
+namespace {
+
+using namespace schedcore;
+using namespace schedcore::sim;
+
+using eevdf_sim_task = sim_task<eevdf_entity, rt_entity>;
+using cfs_sim_task = sim_task<cfs_entity, rt_entity>;
+std::vector<policy_entry> fair_entries() {
+  return {make_entry<eevdf_sim_task, rt_policy<eevdf_sim_task>, eevdf_policy<eevdf_sim_task>>("eevdf", "rt + eevdf"),
+          make_entry<cfs_sim_task, rt_policy<cfs_sim_task>, cfs_policy<cfs_sim_task>>("cfs", "rt + cfs")};
+}
+
+run_config machine(std::vector<std::uint32_t> capacity) {
+  run_config c;
+  c.machine.cs_cost_ns = 0;
+  c.machine.refill_ns = 0;
+  c.host_timing = false;
+  c.cpus = static_cast<int>(capacity.size());
+  c.machine.capacity = std::move(capacity);
+  return c;
+}
+
+task_spec finite(const std::string& name, std::vector<event> evs, std::int64_t delay = 0) {
+  task_spec t = scen::task(name, 0, std::move(evs), false);
+  t.phases[0].loop = 1;
+  t.loop = 1;
+  t.delay = delay;
+  return t;
+}
+
+const task_result& find(const run_result& r, const std::string& name) {
+  for (const auto& t : r.tasks)
+    if (t.name == name) return t;
+  static task_result none;
+  ADD_FAILURE() << "no task " << name;
+  return none;
+}
+
+void expect_conserved(const run_result& r) {
+  std::int64_t cpu = 0;
+  for (const auto& t : r.tasks) cpu += t.cpu_ns;
+  EXPECT_EQ(cpu + r.totals.overhead_ns + r.totals.idle_ns, static_cast<std::int64_t>(r.cpus) * r.duration_ns)
+      << r.scenario << " under " << r.policy;
+}
+
+// PELT's time to climb from `from` to `to` while running all the time on a CPU of `capacity`
+// (util -> capacity with half-life 32 periods of 1.048576 ms), ms: the independent oracle of
+// when a task becomes a misfit.
+double pelt_climb_ms(double from, double to, double capacity) {
+  const double periods = 32.0 * std::log2((capacity - from) / (capacity - to));
+  return periods * 1.048576;
+}
+
+// A CPU of capacity c does c/1024 of the biggest CPU's work per unit of time: 100 ms of work
+// takes 1024/c times as long, to the nanosecond (rounded up), alone or shared, and time spent
+// in a `runtime` (wall time) does not stretch.
+TEST(SimCapacity, WorkTakesLongerOnASmallerCpuInProportionToItsCapacity) {
+  for (const std::uint32_t capacity : {1024u, 512u, 446u, 300u, 1u}) {
+    for (const policy_entry& e : fair_entries()) {
+      workload w;
+      w.name = "one-cpu";
+      w.duration = sec(400);
+      w.tasks.push_back(finite("worker", {ev::run(msec(100))}));
+      const run_result alone = e.run(w, machine({capacity}), {});
+      const std::int64_t expected = (msec(100) * 1024 + capacity - 1) / capacity;
+      EXPECT_EQ(find(alone, "worker").exit_ns, expected) << e.name << " capacity " << capacity;
+      expect_conserved(alone);
+      if (capacity == 1) continue;
+      // Two tasks that preempt each other: the carried fractions lose nothing, so the last
+      // one ends when the pair's 150 ms of work is done, within a nanosecond per switch.
+      w.tasks = {finite("a", {ev::run(msec(100))}), finite("b", {ev::run(msec(50))})};
+      const run_result shared = e.run(w, machine({capacity}), {});
+      const double last = static_cast<double>(std::max(find(shared, "a").exit_ns, find(shared, "b").exit_ns));
+      EXPECT_NEAR(last, msec(150) * 1024.0 / capacity,
+                  static_cast<double>(find(shared, "a").switches + find(shared, "b").switches) + 2)
+          << e.name << " capacity " << capacity;
+      // A runtime is wall time: 30 ms on any CPU.
+      w.tasks = {finite("wall", {ev::runtime(msec(30))})};
+      EXPECT_EQ(find(e.run(w, machine({capacity}), {}), "wall").exit_ns, msec(30)) << e.name;
+      expect_conserved(shared);
+    }
+  }
+}
+
+// A list of equal capacities is not an asymmetric machine: a list of 1024s changes nothing.
+TEST(SimCapacity, ACapacityListOfEqualBigCpusChangesNothing) {
+  const workload w = kernbench_4cpu();
+  for (const policy_entry& e : fair_entries()) {
+    run_config plain = machine({1024, 1024, 1024, 1024});
+    plain.machine.capacity.clear();
+    plain.duration_ns = msec(1500);
+    run_config listed = machine({1024, 1024, 1024, 1024});
+    listed.duration_ns = msec(1500);
+    std::string a = to_json(e.run(w, plain, {})), b = to_json(e.run(w, listed, {}));
+    for (const std::string cut : {", \"capacity\": [1024, 1024, 1024, 1024]", ", \"misfit_moves\": 0"}) {
+      const std::size_t at = b.find(cut);
+      ASSERT_NE(at, std::string::npos) << cut;
+      b.erase(at, cut.size());
+    }
+    EXPECT_EQ(a, b) << e.name;
+  }
+}
+
+// A hog that starts on the little CPU of a {1024, 446} machine while the big one is busy for
+// 20 ms. Its util starts at 223 (half the little CPU's capacity) and climbs towards 446; it
+// is a misfit once past 356 (80 % of 446), about 44 ms in by PELT's curve. By then the big
+// CPU is idle, so the little CPU's tick sends it there (an active balance), and its 3 s of
+// work ends at T + (3000 - T x 446/1024) ms. Left on the little CPU it would take 6888 ms;
+// moved at once, 3000 ms.
+TEST(SimCapacity, AMisfitMovesToAnIdleBigCpuWhenItsUtilPassesEightyPercent) {
+  const double misfit_at = pelt_climb_ms(223, 357, 446);
+  const double expected_exit = misfit_at + 3000 - misfit_at * 446 / 1024;
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "grow";
+    w.duration = sec(20);
+    w.tasks = {finite("filler", {ev::run(msec(20))}), finite("grow", {ev::run(sec(3))})};
+    const run_result r = e.run(w, machine({1024, 446}), {});
+    expect_conserved(r);
+    const task_result& grow = find(r, "grow");
+    EXPECT_EQ(grow.migrations, 1u) << e.name;
+    EXPECT_EQ(r.totals.misfit_moves, 1u) << e.name;
+    // Within two ticks and a PELT period of the curve's crossing.
+    EXPECT_NEAR(static_cast<double>(grow.exit_ns) / 1e6, expected_exit, 2.0) << e.name;
+  }
+}
+
+// The same hog beside a big CPU that is fully busy: a hog there since 100 ms before, whose
+// util (above 875) leaves no spare capacity (group_has_spare needs 17 % headroom). The
+// kernel's balance then leaves the misfit alone; so does this one: no migration, and each hog
+// has its CPU to itself.
+TEST(SimCapacity, AMisfitStaysWhenTheBigCpuHasNoSpareCapacity) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "no-spare";
+    w.duration = sec(2);
+    w.tasks = {scen::task("big", 0, {ev::run(sec(100))}), scen::task("little", 0, {ev::run(sec(100))})};
+    w.tasks[1].delay = msec(100);
+    const run_result r = e.run(w, machine({1024, 446}), {});
+    expect_conserved(r);
+    EXPECT_EQ(r.totals.migrations, 0u) << e.name;
+    EXPECT_EQ(find(r, "little").cpu_ns, sec(2) - msec(100)) << e.name;
+    EXPECT_EQ(find(r, "big").cpu_ns, sec(2)) << e.name;
+  }
+}
+
+// A periodic task that needs 4 ms of big-CPU work every 10 ms (util 409 on any CPU), alone on
+// a {446, 1024} machine. It starts on the little CPU, where a burst lasts 9.18 ms; rt-app's
+// timer takes its reference at its first use, so bursts start at 0, 19.18, 29.18... ms and
+// end 0.82 ms before the next release. HZ 100 with the ticks at 8.8 ms past each 10 ms puts
+// every tick but the first (8.8 ms, util far below the threshold) in those sleeps, so no tick
+// sees it run there and only a wakeup can move it: the first wakeup at which its util has
+// passed 356 finds the little CPU too small and takes the idle big one (select_idle_capacity).
+// It then stays: 409 fits 1024. The oracle follows PELT's continuous curve (half-life 32
+// periods, util -> 446 while running there, -> 0 while asleep) from its starting 223.
+TEST(SimCapacity, AWakingTaskTakesAnIdleCpuItsUtilFits) {
+  const double half_life_ms = 32 * 1.048576, burst_ms = 4 * 1024.0 / 446;
+  double util = 446 - (446 - 223) * std::exp2(-burst_ms / half_life_ms);
+  util *= std::exp2(-10 / half_life_ms);  // the first timer use waits a whole period
+  double release_ms = burst_ms + 10;
+  while (util < 357) {
+    util = 446 - (446 - util) * std::exp2(-burst_ms / half_life_ms);
+    util *= std::exp2(-(10 - burst_ms) / half_life_ms);
+    release_ms += 10;
+  }
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "periodic";
+    w.duration = msec(300);
+    w.hz = 100;
+    w.tasks = {scen::task("periodic", 0, {ev::run(msec(4)), ev::timer("tick", msec(10), true)})};
+    run_config cfg = machine({446, 1024});
+    cfg.machine.tick_phase_ns = usec(8800);
+    trace_writer trace;
+    cfg.trace = &trace;
+    const run_result r = e.run(w, cfg, {});
+    expect_conserved(r);
+    EXPECT_EQ(find(r, "periodic").migrations, 1u) << e.name;
+    EXPECT_EQ(r.totals.misfit_moves, 0u) << e.name << ": moved by its wakeup, not by a balance";
+    // The first wakeup on the big CPU.
+    const std::string& text = trace.text();
+    const std::size_t hit = text.find("target_cpu=001");
+    ASSERT_NE(hit, std::string::npos) << e.name;
+    const std::size_t line = text.rfind('\n', hit) + 1;
+    const std::size_t colon = text.find(": sched_wak", line);  // sched_waking, then sched_wakeup
+    ASSERT_LT(colon, hit) << text.substr(line, hit - line);
+    const std::size_t stamp = text.rfind(' ', colon) + 1;
+    const double moved_ms = std::stod(text.substr(stamp, colon - stamp)) * 1e3;
+    // PELT refreshes its averages once per period: one burst of slack either way.
+    EXPECT_NEAR(moved_ms, release_ms, 10.5) << e.name;
+  }
+}
+
+// Capacity lists the engine refuses, as a workload error that names the problem.
+TEST(SimCapacity, BadCapacityListsAreRefused) {
+  workload w;
+  w.name = "bad";
+  w.duration = msec(10);
+  w.tasks = {finite("t", {ev::run(msec(1))})};
+  const policy_entry e = fair_entries()[0];
+  auto message = [&](run_config cfg) -> std::string {
+    try {
+      e.run(w, cfg, {});
+    } catch (const workload_error& x) {
+      return x.what();
+    }
+    return "accepted";
+  };
+  run_config three = machine({1024, 446, 446});
+  three.cpus = 2;
+  EXPECT_NE(message(three).find("3 entries for 2 CPUs"), std::string::npos) << message(three);
+  EXPECT_NE(message(machine({1024, 0})).find("1..1024"), std::string::npos);
+  EXPECT_NE(message(machine({1025, 512})).find("1..1024"), std::string::npos);
+}
+
+}  // namespace

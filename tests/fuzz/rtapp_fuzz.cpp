@@ -4,7 +4,9 @@
 // other exception, crash, sanitizer report or hang is a finding. Small imported workloads are
 // also run for 2 ms of simulated time under the reference policy (engine robustness on
 // imported programs), and those with task groups also for 20 ms on 2 CPUs under grouped eevdf
-// (group_policy, PELT load tracking, calc_group_shares, the balance by hierarchical load); the
+// (group_policy, PELT load tracking, calc_group_shares, the balance by hierarchical load), and
+// all of them for 20 ms on an asymmetric 3-CPU machine (capacities 1024, 446 and one taken from
+// the input: work scaled by capacity, capacity-aware wakeups, misfit active balance); the
 // engine may refuse them only with workload_error.
 //
 // Built and run by run_fuzzer.sh (ctest fuzz/rtapp); by hand:
@@ -116,6 +118,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       FUZZ_REQUIRE(::fuzz::checks().count == 0);
     }
+    cfg.cpus = 3;
+    cfg.duration_ns = 20000000;
+    cfg.machine.capacity = {1024, 446, static_cast<std::uint32_t>(1 + size % 1024)};
+    try {
+      (void)grouped_entry().run(w, cfg, {});
+    } catch (const workload_error&) {
+    }
+    FUZZ_REQUIRE(::fuzz::checks().count == 0);
   }
   return 0;
 }

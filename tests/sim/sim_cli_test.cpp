@@ -39,6 +39,23 @@ TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy cfs --duration 200ms --balance-by load").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy cfs --duration 200ms --balance-by count").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --balance-by").code, 2);  // no value
+  // A capacity list sets the CPU count; --cpus, when given, must agree.
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,1024,446,446").code, 0);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,446 --cpus 2").code, 0);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --capacity").code, 2);  // no value
+}
+
+// --capacity in the JSON: the list, and the misfit moves among the totals; absent without it.
+TEST(SchedsimCli, CapacityListShowsInTheJson) {
+  const result asym = run("run --scenario kernbench-4cpu --policy cfs --duration 300ms --format json --capacity 1024,446,446");
+  ASSERT_EQ(asym.code, 0);
+  EXPECT_NE(asym.out.find("\"cpus\": 3,"), std::string::npos);
+  EXPECT_NE(asym.out.find("\"capacity\": [1024, 446, 446]"), std::string::npos) << asym.out.substr(0, 400);
+  EXPECT_NE(asym.out.find("\"misfit_moves\": "), std::string::npos);
+  const result plain = run("run --scenario kernbench-4cpu --policy cfs --duration 300ms --format json");
+  ASSERT_EQ(plain.code, 0);
+  EXPECT_EQ(plain.out.find("\"capacity\""), std::string::npos);
+  EXPECT_EQ(plain.out.find("misfit_moves"), std::string::npos);
 }
 
 // Output that cannot be written whole (a full disk: /dev/full) is an error, exit 2 with a
@@ -397,6 +414,11 @@ TEST(SchedsimCli, MalformedListsSpecsAndAbsurdCostsAreUsageErrors) {
   usage("run --scenario kernbench-4cpu --balance 11s", "--balance: bad time '11s' (expected a time from 1ns to 10s");
   usage("run --scenario kernbench-4cpu --tick-phase 2s", "--tick-phase: bad time '2s' (expected a time from 0 to 1s");
   usage("run --scenario kernbench-4cpu --balance-by weight", "--balance-by must be count or load, not 'weight'");
+  usage("run --scenario kernbench-4cpu --capacity 1024,0", "--capacity: bad value '0' (expected an integer in 1..1024)");
+  usage("run --scenario kernbench-4cpu --capacity 1024,1025", "--capacity: bad value '1025'");
+  usage("run --scenario kernbench-4cpu --capacity 1024,,446", "--capacity: empty entry in '1024,,446'");
+  usage("run --scenario kernbench-4cpu --capacity 1024,446 --cpus 4", "--capacity lists 2 CPUs but --cpus is 4");
+  usage("run --scenario kernbench-4cpu --capacity big,little", "--capacity: bad value 'big'");
   usage("report --scenario kernbench-4cpu -o " + std::string(SCHEDSIM_TMP) + "/no-report.html --timeline 1ns",
         "--timeline: bad value '1ns' (expected a time from 1ms to 60s");
   // The bounds themselves are accepted.

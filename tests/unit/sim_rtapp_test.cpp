@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -247,6 +248,7 @@ TEST(RtApp, TimerModes) {
   ASSERT_EQ(e.size(), 3u);  // the period-0 timer is a no-op in rt-app: dropped
   EXPECT_EQ(e[0].ref, "a");
   EXPECT_FALSE(e[0].absolute);
+  EXPECT_EQ(e[0].anchor, 0);  // t_first: the use case's start plus the task's delay (none here)
   EXPECT_EQ(e[1].ref, "unique");
   EXPECT_TRUE(e[1].absolute);
   EXPECT_EQ(e[1].period, 200000);
@@ -618,6 +620,51 @@ TEST(RtAppRun, DlRuntimeOnAFairTaskIsItsCustomSlice) {
     EXPECT_EQ(cfs_with.tasks[i].switches, cfs_without.tasks[i].switches);
     EXPECT_EQ(cfs_with.tasks[i].max_wait_ns, cfs_without.tasks[i].max_wait_ns);
   }
+}
+
+run_config exact(std::int64_t ns) {
+  run_config c = quick(ns);
+  c.machine.cs_cost_ns = 0;
+  c.machine.refill_ns = 0;
+  return c;
+}
+
+const task_result& result_of(const run_result& r, const std::string& name) {
+  for (const auto& t : r.tasks)
+    if (t.name == name) return t;
+  throw std::runtime_error("no task " + name);
+}
+
+// The oracle is rt-app's src/rt-app.c (thread_body, run_event's rtapp_timer case; commit
+// bb7f052): every thread sets t_first = t_zero (the use case's start, shared by all threads)
+// plus its "delay", once, before its first phase; a timer's first use sets its next expiry to
+// t_first + period. So the first expiry is counted from the thread's start, not from the
+// moment the timer is first reached (the tutorial: "the reference ... always consider the
+// starting time of the first phase"). When that expiry has already passed, the overrun rule
+// applies: "relative" restarts from now, "absolute" keeps the grid and catches up.
+TEST(RtAppRun, TimersCountFromTheThreadStartPlusDelay) {
+  const auto exit_of = [](const std::string& task) {
+    const workload w = parse_rtapp(R"({"global": {"duration": 1}, "tasks": {"t": {)" + task + "}}}", "w.json");
+    const run_result r = ref_entry().run(w, exact(msec(500)), {});
+    return result_of(r, "t-0");
+  };
+  // 5 ms of work per 10 ms period, 3 periods: expiries at 10, 20, 30 ms (not 15, 25, 35).
+  EXPECT_EQ(exit_of(R"("loop": 3, "run": 5000, "timer": {"ref": "unique", "period": 10000})").exit_ns, msec(30));
+  // With a 2 ms delay: t_first = 2 ms, expiries at 12, 22, 32 ms.
+  EXPECT_EQ(exit_of(R"("loop": 3, "delay": 2000, "run": 5000, "timer": {"ref": "unique", "period": 10000})").exit_ns,
+            msec(32));
+  // First reached at 30 ms (25 ms of warm-up, then 5 ms of work), after the first expiry
+  // (10 ms) has passed. Relative: restart from 30 ms, then expiries at 40 and 50 ms. Absolute:
+  // the grid stays (10, 20, 30 ms), every pass finds its expiry passed and runs on at once:
+  // 30-35, 35-40, exit at 40 ms.
+  const std::string late = R"("loop": 1, "phases": {"warm": {"run": 25000},
+      "periodic": {"loop": 3, "run": 5000, "timer": {"ref": "unique", "period": 10000)";
+  const task_result rel = exit_of(late + "}}}");
+  EXPECT_EQ(rel.exit_ns, msec(50));
+  EXPECT_EQ(rel.slack.overruns, 0u);
+  const task_result abs = exit_of(late + R"(, "mode": "absolute"}}})");
+  EXPECT_EQ(abs.exit_ns, msec(40));
+  EXPECT_EQ(abs.slack.overruns, 2u);  // 20 - 35 and 30 - 40 ms (the first use's slack is not kept)
 }
 
 std::string shared_dir() {

@@ -636,7 +636,6 @@ class engine {
             case event_kind::timer:
               if (e.period <= 0) throw workload_error(where + ": timer period must be > 0");
               if (e.anchor < -1) throw workload_error(where + ": timer anchor must be >= 0 (or -1: none)");
-              if (e.anchor >= 0 && !e.absolute) throw workload_error(where + ": a timer anchor needs an absolute timer");
               if (e.ref.rfind("unique", 0) == 0) {
                 c.unique = lookup(uniq[s], e.ref);
               } else {

@@ -30,7 +30,7 @@
 /// | `run` (calibrated work) | `event_kind::run` (CPU work: grows with preemption and cache refill) |
 /// | `runtime` (wall time) | `event_kind::runtime` |
 /// | `sleep` | `event_kind::sleep` |
-/// | `timer` {ref, period, mode relative (default) / absolute} | `event_kind::timer` (`absolute`); `unique*` refs are per instance (engine rule); period 0 is a no-op in rt-app: dropped, noted |
+/// | `timer` {ref, period, mode relative (default) / absolute} | `event_kind::timer` (`absolute`), `anchor` = the task's `delay`: as rt-app's t_first (the use case's start plus the delay), the first expiry is delay + period wherever the program first reaches the timer, and a timer first reached after it has overrun; `unique*` refs are per instance, other refs shared by every thread (engine rule); period 0 is a no-op in rt-app: dropped, noted |
 /// | `suspend` "name" / bare `"suspend",` / "" (= the task's own name), `resume` "name" | `suspend` / `resume` on the named point |
 /// | `lock`, `unlock` | `lock`, `unlock` |
 /// | `wait` {ref, mutex}, `signal`, `broad`, `sync` {ref, mutex} | `wait`, `signal`, `broadcast`, `sync` |
@@ -873,6 +873,12 @@ class importer {
       if (ph.events.empty()) ph.events.push_back(ev::sleep(0));  // only dropped no-op timers
       ts.phases.push_back(std::move(ph));
     }
+    // rt-app's timers all count from one reference per thread, t_first: the use case's start
+    // plus the thread's delay, taken once before the first phase (src/rt-app.c, thread_body).
+    // A timer's first expiry is t_first + period, wherever the program first reaches it.
+    for (phase& ph : ts.phases)
+      for (event& e : ph.events)
+        if (e.kind == event_kind::timer) e.anchor = ts.delay;
     // rt-app's check_taskgroup_policy_dep: task groups are for SCHED_OTHER, BATCH and IDLE; a
     // thread with taskgroup data that is (or becomes, in a phase) FIFO, RR or DEADLINE stops it.
     if (taskgroup_at_ != nullptr) {

@@ -114,12 +114,13 @@ struct event {
   /// expiries stay on the original grid and late arrivals run back to back to catch up.
   bool absolute = false;
 
-  /// timer, absolute only: where the grid starts, ns of simulated time (-1 = at the timer's
-  /// first use). The expiries are then anchor + k x period (k >= 1) whenever the task first
-  /// reaches the timer, as for threads that each compute `next = start + period` from one
-  /// agreed start (cyclictest's threads, `slices_native`): their phases are the workload's, not
-  /// an accident of when each first ran. A task that first reaches it after anchor + period
-  /// catches up, as an absolute timer does.
+  /// timer: where the grid starts, ns of simulated time (-1 = at the timer's first use). The
+  /// first expiry is then anchor + period whenever the task first reaches the timer, as for
+  /// threads that each compute `next = start + period` from one agreed start (cyclictest's
+  /// threads, `slices_native`; rt-app's t_first, the use case's start plus the thread's delay):
+  /// their phases are the workload's, not an accident of when each first ran. A task that
+  /// first reaches it after anchor + period has overrun: an absolute timer keeps the grid and
+  /// catches up, a relative one restarts from now.
   duration_ns anchor = -1;
 
   /// job: ns by which the next release is pushed back after this job (interbench X's ramp

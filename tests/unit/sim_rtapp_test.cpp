@@ -416,19 +416,51 @@ TEST(RtApp, PolicyErrors) {
   EXPECT_RTAPP_ERROR(R"({"global": {"default_policy": 3}, "tasks": {"t": {"run": 1}}})", "1:31", "expected a string, got a number");
 }
 
+// Phase-level scheduling fields, as rt-app combines them (the oracle: src/rt-app_parse_config.c
+// parse_sched_data, called with policy "same" for a phase, and src/rt-app.c set_thread_param;
+// doc/tutorial.txt: "the scheduling properties can be changed at the beginning of each phase
+// ... otherwise the scheduling parameters will stay unchanged"). A phase's absent policy is the
+// one in force as it begins (the task's or an earlier phase's); its absent priority is the
+// default of the policy it names (10 for FIFO/RR, nice 0), or the one in force when it names
+// none; its dl-runtime/dl-period/dl-deadline are its own, period defaulting to its runtime,
+// never taken from the task.
 TEST(RtApp, PhaseLevelPolicyBecomesSetPolicyEvent) {
-  const workload w = one(R"("priority": 5, "phases": {"a": {"run": 1}, "b": {"policy": "SCHED_FIFO", "priority": 50, "run": 2}, "c": {"priority": -3, "run": 3}})");
+  const workload w = one(R"("priority": 5, "phases": {"a": {"run": 1}, "b": {"policy": "SCHED_FIFO", "run": 2},
+      "c": {"priority": 60, "run": 3}, "d": {"policy": "SCHED_OTHER", "run": 4}, "e": {"priority": -3, "run": 5}})");
   const auto& ph = w.tasks[0].phases;
-  ASSERT_EQ(ph.size(), 3u);
+  ASSERT_EQ(ph.size(), 5u);
   EXPECT_EQ(w.tasks[0].params.nice, 5);
   EXPECT_EQ(ph[0].events.size(), 1u);
   ASSERT_EQ(ph[1].events.size(), 2u);
   EXPECT_EQ(ph[1].events[0].kind, event_kind::set_policy);
   EXPECT_EQ(ph[1].events[0].params.kind, sched_kind::fifo);
-  EXPECT_EQ(ph[1].events[0].params.rt_priority, 50);
-  EXPECT_EQ(ph[2].events[0].kind, event_kind::set_policy);  // task policy with the phase's priority
-  EXPECT_EQ(ph[2].events[0].params.kind, sched_kind::normal);
-  EXPECT_EQ(ph[2].events[0].params.nice, -3);
+  EXPECT_EQ(ph[1].events[0].params.rt_priority, 10);  // FIFO's default, not the task's 5
+  EXPECT_EQ(ph[2].events[0].kind, event_kind::set_policy);  // the policy in force (FIFO), a new priority
+  EXPECT_EQ(ph[2].events[0].params.kind, sched_kind::fifo);
+  EXPECT_EQ(ph[2].events[0].params.rt_priority, 60);
+  EXPECT_EQ(ph[3].events[0].params.kind, sched_kind::normal);
+  EXPECT_EQ(ph[3].events[0].params.nice, 0);  // SCHED_OTHER's default, not the task's 5
+  EXPECT_EQ(ph[4].events[0].params.kind, sched_kind::normal);
+  EXPECT_EQ(ph[4].events[0].params.nice, -3);
+
+  const workload dl = one(R"("policy": "SCHED_DEADLINE", "dl-runtime": 1000, "dl-period": 10000, "phases": {
+      "a": {"run": 1}, "b": {"dl-runtime": 2000, "dl-period": 20000, "run": 2}, "c": {"dl-runtime": 3000, "run": 3}})");
+  const auto& dph = dl.tasks[0].phases;
+  EXPECT_EQ(dph[1].events[0].params.kind, sched_kind::deadline);
+  EXPECT_EQ(dph[1].events[0].params.period, 20000000);
+  EXPECT_EQ(dph[1].events[0].params.deadline, 20000000);
+  EXPECT_EQ(dph[2].events[0].params.runtime, 3000000);
+  EXPECT_EQ(dph[2].events[0].params.period, 3000000);  // its own runtime, not the task's 10 ms
+  EXPECT_EQ(dph[2].events[0].params.deadline, 3000000);
+  // rt-app calls sched_setattr with a runtime of 0 for a deadline phase without dl-runtime.
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"policy": "SCHED_DEADLINE", "dl-runtime": 1000, "phases": {"a": {"dl-period": 20000, "run": 1}}}}})",
+                     "1:96", "rt-app does not take a phase's deadline parameters from the task");
+  // A priority alone in phase "a" meets SCHED_OTHER on the first pass and "b"'s SCHED_FIFO on
+  // the next ones: rt-app gives nice 3, then FIFO 3; one program cannot.
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"phases": {"a": {"priority": 3, "run": 1}, "b": {"policy": "SCHED_FIFO", "priority": 50, "run": 1}}}}})",
+                     "1:29", "SCHED_OTHER nice 3 on the first pass, SCHED_FIFO 3 on the next ones");
+  EXPECT_NO_THROW(parse_rtapp(  // once through: no next pass
+      R"({"tasks": {"t": {"loop": 1, "phases": {"a": {"priority": 3, "run": 1}, "b": {"policy": "SCHED_FIFO", "priority": 50, "run": 1}}}}})"));
 }
 
 TEST(RtApp, CpusAffinityAndMachineSize) {

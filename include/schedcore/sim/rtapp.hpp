@@ -25,7 +25,7 @@
 /// | `priority`: the nice value for OTHER/BATCH/IDLE (-20..19, default 0); 1..99 for FIFO/RR (default 10); ignored for DEADLINE | `nice` / `rt_priority` |
 /// | `dl-runtime`, `dl-period` (default runtime), `dl-deadline` (default period), us; legacy task-level `period`, `deadline`, and `runtime` when dl-runtime is absent | `runtime` / `period` / `deadline` |
 /// | `dl-runtime` on a SCHED_OTHER/BATCH/IDLE task (us; rt-app's custom slice, Linux 6.12+) | `runtime`: eevdf's per-task slice, ignored by the other fair policies |
-/// | policy/priority/dl-* at phase level | a `set_policy` event at the start of that phase (task values overlaid with the phase's) |
+/// | policy/priority/dl-* at phase level | a `set_policy` event at the start of that phase, as rt-app resolves it: an absent policy is the one in force (the task's or an earlier phase's), an absent priority the named policy's default or else the one in force, dl-* the phase's own (period defaults to its dl-runtime). A phase whose result would differ between passes of the task's loop is an error |
 /// | task `cpus` [i, ...] (0..63) | `task_spec::cpus`; the workload's default CPU count is the highest index + 1 |
 /// | `run` (calibrated work) | `event_kind::run` (CPU work: grows with preemption and cache refill) |
 /// | `runtime` (wall time) | `event_kind::runtime` |
@@ -547,19 +547,24 @@ class importer {
     return true;
   }
 
-  sched_params resolve(const sched_in& t, const sched_in* ph, const json::value* legacy_runtime,
-                       const std::string& where) {
-    auto pick = [&](const json::value* sched_in::*f) -> const json::value* {
-      if (ph != nullptr && ph->*f != nullptr) return ph->*f;
-      return t.*f;
-    };
+  /// The scheduling parameters that one level's fields give, as rt-app combines them
+  /// (src/rt-app_parse_config.c parse_sched_data, src/rt-app.c set_thread_param).
+  /// Task level (`cur` null): an absent policy is global.default_policy, an absent priority
+  /// the policy's default (nice 0; 10 for FIFO/RR). Phase level (`cur`: the parameters in force
+  /// as the phase begins, the task's or an earlier phase's): an absent policy is the one in
+  /// force (rt-app's "same"), an absent priority the new policy's default when the phase names
+  /// a policy, else the one in force; dl-runtime, dl-period and dl-deadline are the phase's own
+  /// (period defaulting to its runtime, deadline to its period), never the task's.
+  sched_params resolve(const sched_in& s, const sched_params* cur, const json::value* legacy_runtime,
+                       const std::string& where, json::position fallback) {
     sched_params p;
-    const json::value* pol = pick(&sched_in::policy);
-    p.kind = pol ? policy_kind(*pol, where + " 'policy'") : default_kind_;
-    const json::value* pri = pick(&sched_in::priority);
-    const json::value* rt = pick(&sched_in::dl_runtime);
-    const json::value* per = pick(&sched_in::dl_period);
-    const json::value* dl = pick(&sched_in::dl_deadline);
+    const json::value* pol = s.policy;
+    p.kind = pol ? policy_kind(*pol, where + " 'policy'") : (cur != nullptr ? cur->kind : default_kind_);
+    const bool same = cur != nullptr && pol == nullptr;  // rt-app's policy "same": unchanged unless given
+    const json::value* pri = s.priority;
+    const json::value* rt = s.dl_runtime;
+    const json::value* per = s.dl_period;
+    const json::value* dl = s.dl_deadline;
     duration_ns runtime = rt ? get_us(*rt, where + " " + what_key(*rt)) : 0;
     const duration_ns period = per ? get_us(*per, where + " " + what_key(*per)) : 0;
     const duration_ns deadline = dl ? get_us(*dl, where + " " + what_key(*dl)) : 0;
@@ -568,21 +573,28 @@ class importer {
       case sched_kind::batch:
       case sched_kind::idle:
         if (pri) p.nice = static_cast<s8>(get_range(*pri, where + " 'priority' (the nice value for SCHED_OTHER/BATCH/IDLE)", nice_min, nice_max));
+        else if (same) p.nice = cur->nice;
         // Since Linux 6.12, rt-app's dl-runtime on a fair task is its custom slice
         // (sched_attr.sched_runtime); eevdf reads it, the older fair policies ignore it, as
         // kernels before 6.12 did.
         if (rt) p.runtime = runtime;
+        else if (same) p.runtime = cur->runtime;
         break;
       case sched_kind::fifo:
       case sched_kind::rr:
-        p.rt_priority = static_cast<u8>(pri ? get_range(*pri, where + " 'priority' (SCHED_FIFO/SCHED_RR)", rt_priority_min, rt_priority_max) : 10);
+        p.rt_priority = static_cast<u8>(pri ? get_range(*pri, where + " 'priority' (SCHED_FIFO/SCHED_RR)", rt_priority_min, rt_priority_max)
+                                            : (same ? cur->rt_priority : 10));
         break;
       case sched_kind::deadline: {
         if (pri) get_int(*pri, where + " 'priority'", "an integer");
         if (rt == nullptr && legacy_runtime != nullptr) runtime = get_us(*legacy_runtime, where + " 'runtime' (legacy dl-runtime)");
-        const json::value* at = pol ? pol : (rt ? rt : nullptr);
-        const json::position pos = at ? at->pos : json::position{};
-        if (runtime <= 0) fail(rt ? rt->pos : pos, where + ": SCHED_DEADLINE needs \"dl-runtime\" > 0 (microseconds)");
+        const json::value* at = pol ? pol : (rt ? rt : (pri ? pri : (per ? per : dl)));
+        const json::position pos = at ? at->pos : fallback;
+        if (runtime <= 0)
+          fail(rt ? rt->pos : pos, where + ": SCHED_DEADLINE needs \"dl-runtime\" > 0 (microseconds)" +
+                                       (cur != nullptr ? std::string(" in the phase itself: rt-app does not take a phase's "
+                                                                     "deadline parameters from the task")
+                                                       : std::string()));
         p.runtime = runtime;
         p.period = period > 0 ? period : runtime;
         p.deadline = deadline > 0 ? deadline : p.period;
@@ -850,14 +862,19 @@ class importer {
       if (total_instances_ > o_.max_instances)
         fail(t.key_pos, where + ": too many threads: more than the limit " + std::to_string(o_.max_instances));
     }
-    ts.params = resolve(sched, nullptr, legacy_runtime, where);
+    ts.params = resolve(sched, nullptr, legacy_runtime, where, t.key_pos);
     if (phases != nullptr && legacy_runtime != nullptr &&
         (ts.params.kind != sched_kind::deadline || sched.dl_runtime != nullptr))
       fail(legacy_runtime->key_pos, where + ": event 'runtime' at task level beside \"phases\" (rt-app reads it only as "
                                     "the legacy dl-runtime of a SCHED_DEADLINE task without \"dl-runtime\"): expected it "
                                     "inside a phase");
     if (phases != nullptr) {
-      for (const json::value& p : phases->items) ts.phases.push_back(parse_phase(p, index, ts, sched, where));
+      std::vector<sched_in> phase_sched;
+      for (const json::value& p : phases->items) {
+        phase_sched.emplace_back();
+        ts.phases.push_back(parse_phase(p, index, ts, phase_sched.back(), where));
+      }
+      resolve_phases(ts, *phases, phase_sched, where);
     } else {
       phase ph;
       ph.name = "phase0";
@@ -954,13 +971,62 @@ class importer {
     zero_events_total_ = total;
   }
 
-  phase parse_phase(const json::value& p, int task, task_spec& ts, const sched_in& task_sched, const std::string& task_where) {
+  /// Fills each phase's `set_policy` (the first event of a phase with scheduling fields) with
+  /// the parameters rt-app gives it, which depend on those in force as the phase begins (see
+  /// `resolve`): the task's, then each phase's in turn. A phase whose parameters would differ
+  /// from one pass of the task's loop to the next (a "priority" alone, applied to whatever
+  /// policy an earlier pass left) is an error: the programs cannot vary by pass.
+  void resolve_phases(task_spec& ts, const json::value& phases, const std::vector<sched_in>& phase_sched,
+                      const std::string& task_where) {
+    std::vector<sched_params> first(ts.phases.size());
+    sched_params cur = ts.params;
+    const int passes = ts.loop == 1 ? 1 : 2;
+    for (int pass = 0; pass < passes; ++pass) {
+      for (std::size_t i = 0; i < ts.phases.size(); ++i) {
+        if (!phase_sched[i].any()) continue;
+        const json::value& pv = phases.items[i];
+        const std::string where = task_where + " phase " + quote(pv.key);
+        const sched_params before = cur;
+        cur = resolve(phase_sched[i], &before, nullptr, where, pv.key_pos);
+        if (pass == 0) {
+          first[i] = cur;
+          ts.phases[i].events.front().params = cur;
+        } else if (!same_params(cur, first[i])) {
+          fail(pv.key_pos, where + ": its scheduling parameters depend on the pass of the task's loop (rt-app keeps the "
+                                   "policy and priority in force where the phase leaves them out: " +
+                               describe(first[i]) + " on the first pass, " + describe(cur) +
+                               " on the next ones); the simulator's programs are the same on every pass: expected "
+                               "\"policy\" and \"priority\" in this phase");
+        }
+      }
+    }
+  }
+  static bool same_params(const sched_params& a, const sched_params& b) {
+    return a.kind == b.kind && a.nice == b.nice && a.rt_priority == b.rt_priority && a.runtime == b.runtime &&
+           a.deadline == b.deadline && a.period == b.period;
+  }
+  static std::string describe(const sched_params& p) {
+    switch (p.kind) {
+      case sched_kind::normal: return "SCHED_OTHER nice " + std::to_string(p.nice);
+      case sched_kind::batch: return "SCHED_BATCH nice " + std::to_string(p.nice);
+      case sched_kind::idle: return "SCHED_IDLE";
+      case sched_kind::fifo: return "SCHED_FIFO " + std::to_string(p.rt_priority);
+      case sched_kind::rr: return "SCHED_RR " + std::to_string(p.rt_priority);
+      case sched_kind::deadline:
+        return "SCHED_DEADLINE " + std::to_string(p.runtime / 1000) + "/" + std::to_string(p.deadline / 1000) + "/" +
+               std::to_string(p.period / 1000) + " us";
+    }
+    return "?";
+  }
+
+  /// One phase; its scheduling fields go to `sched` (resolved later, `resolve_phases`, into
+  /// the phase's first event, a `set_policy`).
+  phase parse_phase(const json::value& p, int task, task_spec& ts, sched_in& sched, const std::string& task_where) {
     const std::string where = task_where + " phase " + quote(p.key);
     if (p.is_none()) fail(p.key_pos, where + ": expected ':' and an object describing the phase");
     need_object(p, where);
     phase ph;
     ph.name = p.key;
-    sched_in sched;
     std::vector<event> events;
     std::string move_to;  // phase-level taskgroup: the group the task moves into as the phase begins
     bool moves = false;
@@ -996,8 +1062,10 @@ class importer {
         unknown_key(m, where, false);
       }
     }
+    // rt-app's order as a phase begins (src/rt-app.c, thread_body): affinity, scheduling
+    // parameters, NUMA binding, task group.
+    if (sched.any()) ph.events.push_back(ev::set_policy(sched_params{}));  // filled by resolve_phases
     if (moves) ph.events.push_back(ev::set_cgroup(move_to));
-    if (sched.any()) ph.events.push_back(ev::set_policy(resolve(task_sched, &sched, nullptr, where)));
     if (events.empty() && !sched.any()) {
       bool had_event = false;
       for (const json::value& m : p.items) {

@@ -699,6 +699,29 @@ TEST(RtAppRun, TimersCountFromTheThreadStartPlusDelay) {
   EXPECT_EQ(abs.slack.overruns, 2u);  // 20 - 35 and 30 - 40 ms (the first use's slack is not kept)
 }
 
+// A phase's scheduling fields are applied as the phase begins, and re-applying the same ones
+// changes nothing: rt-app's set_thread_param returns at once when the phase's parameters are
+// those in force (src/rt-app.c: "if (data->curr_sched_data == sched_data) return"), and the
+// kernel's __sched_setscheduler returns early when nothing changes. So a phase that restates
+// the task's own nice, looped 10^5 times, runs exactly as the same file without it (here it
+// cost a reschedule per pass: 289 switches instead of 335 under cfs).
+TEST(RtAppRun, RestatingTheParametersInForceChangesNothing) {
+  const auto file = [](bool restate) {
+    return parse_rtapp(std::string(R"({"global": {"duration": 1}, "tasks": {"a": {"phases": {"p": {"loop": 100000, )") +
+                           (restate ? R"("priority": 0, )" : "") + R"("run": 100}}}, "b": {"run": 1000000}}})",
+                       "w.json");
+  };
+  const policy_entry cfs = make_entry<cfs_task, rt_policy<cfs_task>, cfs_policy<cfs_task>>("cfs", "cfs");
+  ASSERT_EQ(file(true).tasks[0].phases[0].events[0].kind, event_kind::set_policy);
+  const run_result with = cfs.run(file(true), quick(sec(1)), {});
+  const run_result without = cfs.run(file(false), quick(sec(1)), {});
+  ASSERT_EQ(with.tasks.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(with.tasks[i].cpu_ns, without.tasks[i].cpu_ns) << i;
+    EXPECT_EQ(with.tasks[i].switches, without.tasks[i].switches) << i;
+  }
+}
+
 std::string shared_dir() {
   std::string f = __FILE__;  // .../tests/unit/sim_rtapp_test.cpp
   for (int i = 0; i < 3; ++i) f = f.substr(0, f.find_last_of('/'));

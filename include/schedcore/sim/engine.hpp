@@ -2104,7 +2104,15 @@ class engine {
           }
           break;
         }
-        case event_kind::set_policy: change_params(t, ci, e->params); break;
+        case event_kind::set_policy: {
+          // Nothing changes when nothing would (the kernel's __sched_setscheduler returns early).
+          const sched_params& p = e->params;
+          const sched_params& q = t.params;
+          if (p.kind != q.kind || p.nice != q.nice || p.rt_priority != q.rt_priority || p.runtime != q.runtime ||
+              p.deadline != q.deadline || p.period != q.period)
+            change_params(t, ci, p);
+          break;
+        }
         case event_kind::set_cgroup: move_cgroup(t, ci, e->res); break;
         case event_kind::frame: {
           ++t.cold->frames;

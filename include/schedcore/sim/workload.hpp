@@ -80,7 +80,7 @@ enum class event_kind : std::uint8_t {
   exit,       ///< terminate the task now
   yield,      ///< give up the CPU (the policy's `yield` hook), stay runnable
   set_nice,   ///< change nice to `params.nice` (dequeue(save), setup, enqueue(restore))
-  set_policy, ///< change the whole `params` (kind, nice, rt_priority, deadline triple)
+  set_policy, ///< change the whole `params` (kind, nice, rt_priority, deadline triple); a no-op when they are those in force
   frame,      ///< mark that a frame was produced now; checks it against `duration` (deadline)
   job,        ///< one interbench periodic job step (see `event::job` fields)
   device_submit,  ///< queue `duration` ns of work on device `ref` and go on (asynchronous, e.g. a GPU batch)

@@ -471,6 +471,42 @@ TEST(RtApp, CpusAffinityAndMachineSize) {
   EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"cpus": 1, "run": 1}}})", "1:26", "expected an array of CPU indices");
 }
 
+// A barrier's parties, in rt-app, are counted per reference (src/rt-app_parse_config.c adds the
+// task's instance count at every barrier event it parses; doc/tutorial.txt: "the number of users
+// is taken from the number of references to the name in the input json ... each name must
+// represent a single sync point"). A task that names one barrier in two events would therefore
+// wait there forever with every other party; schedsim counted each task once and ran on.
+TEST(RtApp, BarrierNamedTwiceByOneTaskIsRefused) {
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"a": {"barrier": "b", "run": 1, "barrier1": "b"}, "c": {"barrier": "b", "run": 1}}})", "1:56",
+                     "rt-app counts every reference to a barrier as a party");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"a": {"phases": {"p": {"barrier": "b", "run": 1}, "q": {"barrier": "b", "run": 1}}}, "c": {"barrier": "b", "run": 1}}})",
+                     "1:79", "expected one name per sync point");
+  // Once per task, or in a template nobody starts (instance 0 adds no party), is fine.
+  EXPECT_NO_THROW(parse_rtapp(R"({"tasks": {"a": {"loop": 3, "barrier": "b", "run": 1}, "c": {"barrier": "b", "run": 1},
+                                  "z": {"instance": 0, "barrier": "b", "barrier1": "b", "run": 1}}})"));
+}
+
+// A timer's mode belongs to the timer, not to the event: rt-app (src/rt-app_parse_config.c)
+// creates a timer resource relative and turns it absolute at any event that says "absolute",
+// for good. Two events on one timer therefore share the mode: unique refs within a task,
+// other refs across the whole file.
+TEST(RtApp, TimerModeIsTheTimersNotTheEvents) {
+  const workload w = parse_rtapp(R"({"tasks": {
+      "a": {"phases": {"light": {"run": 1, "timer": {"ref": "unique", "period": 1000}},
+                       "heavy": {"run": 2, "timer": {"ref": "unique", "period": 1000, "mode": "absolute"}},
+                       "other": {"run": 3, "timer": {"ref": "uniqueB", "period": 1000}}}},
+      "b": {"run": 1, "timer": {"ref": "unique", "period": 1000}, "timer1": {"ref": "shared", "period": 1000}},
+      "c": {"run": 1, "timer": {"ref": "shared", "period": 1000, "mode": "absolute"}}}})", "w.json");
+  EXPECT_TRUE(w.tasks[0].phases[0].events[1].absolute);   // a's "unique" is absolute in both phases
+  EXPECT_TRUE(w.tasks[0].phases[1].events[1].absolute);
+  EXPECT_FALSE(w.tasks[0].phases[2].events[1].absolute);  // another timer
+  EXPECT_FALSE(w.tasks[1].phases[0].events[1].absolute);  // b's own "unique"
+  EXPECT_TRUE(w.tasks[1].phases[0].events[2].absolute);   // "shared" is c's too
+  bool noted = false;
+  for (const auto& n : w.notes) noted = noted || n.find("absolute") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
 TEST(RtApp, GlobalKeysAndNotes) {
   const workload w = parse_rtapp(R"({"global": {"duration": 6, "calibration": "CPU0", "default_policy": "SCHED_OTHER", "pi_enabled": true,
       "lock_pages": true, "logdir": "./", "log_basename": "x", "log_size": "file", "ftrace": "main,task", "gnuplot": false,
@@ -719,6 +755,26 @@ TEST(RtAppRun, RestatingTheParametersInForceChangesNothing) {
   for (std::size_t i = 0; i < 2; ++i) {
     EXPECT_EQ(with.tasks[i].cpu_ns, without.tasks[i].cpu_ns) << i;
     EXPECT_EQ(with.tasks[i].switches, without.tasks[i].switches) << i;
+  }
+}
+
+// rt-app refuses a "cpus" index the machine does not have (src/rt-app_parse_config.c
+// parse_cpuset_data: "Invalid cpu"). schedsim sizes the machine from the file, but --cpus can
+// make it smaller: a task pinned only to missing CPUs then ran on any CPU, and one pinned to
+// [1, 3] on two CPUs silently lost CPU 3. Both are errors now, naming the task's definition.
+TEST(RtAppRun, CpusBeyondTheMachineAreRefused) {
+  const workload w = parse_rtapp(R"({"global": {"duration": 1}, "tasks": {"a": {"cpus": [3], "run": 1000, "sleep": 1000}}})", "w.json");
+  EXPECT_EQ(w.cpus, 4);
+  run_config c = quick(msec(10));
+  EXPECT_NO_THROW(ref_entry().run(w, c, {}));
+  c.cpus = 2;
+  try {
+    ref_entry().run(w, c, {});
+    ADD_FAILURE() << "no error";
+  } catch (const workload_error& e) {
+    EXPECT_TRUE(e.positioned);
+    EXPECT_EQ(std::string(e.what()).rfind("w.json:1:39: ", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("CPU 3"), std::string::npos) << e.what();
   }
 }
 

@@ -621,6 +621,10 @@ class engine {
       if (ts.loop == 0 || ts.loop < -1) throw workload_error(where + ": loop must be >= 1 or -1");
       if (validate(ts.params) != errc::ok) throw workload_error(where + ": invalid scheduling parameters");
       if (ts.phases.empty()) throw workload_error(where + ": empty program");
+      for (int c : ts.cpus)  // as rt-app and sched_setaffinity: no affinity to a CPU the machine lacks
+        if (c < 0 || c >= ncpu_)
+          fail_at(ts, where + ": \"cpus\" names CPU " + std::to_string(c) + ", but the machine has " + std::to_string(ncpu_) +
+                          " CPU(s) (0.." + std::to_string(ncpu_ - 1) + ")");
       for (const phase& p : ts.phases) {
         if (p.loop == 0 || p.loop < -1) throw workload_error(where + ": phase loop must be >= 1 or -1");
         if (p.events.empty()) throw workload_error(where + ": phase '" + p.name + "' has no events");

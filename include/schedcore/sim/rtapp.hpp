@@ -26,15 +26,15 @@
 /// | `dl-runtime`, `dl-period` (default runtime), `dl-deadline` (default period), us; legacy task-level `period`, `deadline`, and `runtime` when dl-runtime is absent | `runtime` / `period` / `deadline` |
 /// | `dl-runtime` on a SCHED_OTHER/BATCH/IDLE task (us; rt-app's custom slice, Linux 6.12+) | `runtime`: eevdf's per-task slice, ignored by the other fair policies |
 /// | policy/priority/dl-* at phase level | a `set_policy` event at the start of that phase, as rt-app resolves it: an absent policy is the one in force (the task's or an earlier phase's), an absent priority the named policy's default or else the one in force, dl-* the phase's own (period defaults to its dl-runtime). A phase whose result would differ between passes of the task's loop is an error |
-/// | task `cpus` [i, ...] (0..63) | `task_spec::cpus`; the workload's default CPU count is the highest index + 1 |
+/// | task `cpus` [i, ...] (0..63) | `task_spec::cpus`; the workload's default CPU count is the highest index + 1 (a smaller machine refuses the file, as rt-app refuses a CPU it lacks) |
 /// | `run` (calibrated work) | `event_kind::run` (CPU work: grows with preemption and cache refill) |
 /// | `runtime` (wall time) | `event_kind::runtime` |
 /// | `sleep` | `event_kind::sleep` |
-/// | `timer` {ref, period, mode relative (default) / absolute} | `event_kind::timer` (`absolute`), `anchor` = the task's `delay`: as rt-app's t_first (the use case's start plus the delay), the first expiry is delay + period wherever the program first reaches the timer, and a timer first reached after it has overrun; `unique*` refs are per instance, other refs shared by every thread (engine rule); period 0 is a no-op in rt-app: dropped, noted |
+/// | `timer` {ref, period, mode relative (default) / absolute} | `event_kind::timer` (`absolute`), `anchor` = the task's `delay`: as rt-app's t_first (the use case's start plus the delay), the first expiry is delay + period wherever the program first reaches the timer, and a timer first reached after it has overrun; `unique*` refs are per instance, other refs shared by every thread (engine rule); the mode is the timer's (any event saying absolute makes all its uses absolute, rt-app's rule); period 0 is a no-op in rt-app: dropped, noted |
 /// | `suspend` "name" / bare `"suspend",` / "" (= the task's own name), `resume` "name" | `suspend` / `resume` on the named point |
 /// | `lock`, `unlock` | `lock`, `unlock` |
 /// | `wait` {ref, mutex}, `signal`, `broad`, `sync` {ref, mutex} | `wait`, `signal`, `broadcast`, `sync` |
-/// | `barrier` | `barrier` (parties = instances of the tasks that mention it) |
+/// | `barrier` | `barrier` (parties = instances of the tasks that mention it; a task may name a barrier once, as rt-app counts a party per reference) |
 /// | `yield` (string ignored, may be bare) | `yield` |
 /// | `fork` "task" | `fork` (the task must exist) |
 /// | `mem` / `iorun` (bytes) | `run` of bytes / 4 ns (a 4 GB/s copy loop; the io device and memory traffic are not modelled; noted) |
@@ -72,7 +72,8 @@
 /// `resume` of a name nobody suspends on; `suspend` on a name nobody resumes; `unlock` of a
 /// mutex never locked and `lock` of one never unlocked; `wait`/`sync` whose mutex is never
 /// locked or whose condition nobody signals; `signal`/`broad` of a condition nobody waits on;
-/// `fork` of an unknown task or of a task that uses a barrier; duplicate task names; events
+/// `fork` of an unknown task or of a task that uses a barrier; a barrier named twice by one task
+/// (rt-app would count two parties for one thread and wait forever); duplicate task names; events
 /// at task level beside `phases`; a resume cycle: tasks that block on suspend/wait before
 /// anything that could wake them has run (static approximation: a task starts live unless
 /// its first suspend/wait can only be satisfied by tasks that are themselves blocked);
@@ -297,6 +298,7 @@ class importer {
     }
     for (std::size_t k = 0; k < tasks->items.size(); ++k) w_.tasks.push_back(parse_task(tasks->items[k], static_cast<int>(k)));
     cross_check();
+    share_timer_modes();
     for (std::size_t k = 0; k < w_.tasks.size(); ++k) check_progress(w_.tasks[k], *progress_[k].first, progress_[k].second);
     w_.cpus = static_cast<int>(std::max<std::int64_t>(1, max_cpu_seen_ + 1));
     if (w_.cpus > 1)
@@ -1155,6 +1157,18 @@ class importer {
         case use_kind::barrier: break;
       }
     }
+    // rt-app counts a barrier's parties per reference: every barrier event adds its task's
+    // instance count (src/rt-app_parse_config.c). A task that names a barrier twice would
+    // make rt-app wait for more arrivals than there are threads, forever.
+    std::map<std::pair<std::string, int>, int> barrier_refs;
+    for (const use& u : uses_) {
+      if (u.kind != use_kind::barrier || w_.tasks[static_cast<std::size_t>(u.task)].instances == 0) continue;
+      if (++barrier_refs[{u.name, u.task}] == 2)
+        fail(u.pos, "task " + quote(w_.tasks[static_cast<std::size_t>(u.task)].name) + ": barrier " + quote(u.name) +
+                        " named a second time: rt-app counts every reference to a barrier as a party (the task's "
+                        "instances at each barrier event), so its threads would wait there forever: expected one "
+                        "name per sync point, each named once per task (rt-app's tutorial)");
+    }
     for (const auto& [name, specs] : barrier_tasks) {
       std::int64_t parties = 0;
       for (int s : specs) parties += w_.tasks[static_cast<std::size_t>(s)].instances;
@@ -1164,6 +1178,26 @@ class importer {
       if (w_.tasks[s].instances == 0 && !forked.count(static_cast<int>(s)))
         note("task '" + w_.tasks[s].name + "' has instance 0 and nothing forks it: it never runs");
     check_start_deadlock();
+  }
+
+  // A timer's mode is the timer's: rt-app creates each timer resource relative and makes it
+  // absolute at any event that says so, for every use (src/rt-app_parse_config.c). Unique refs
+  // are the task's own timers, the others are shared by the whole file.
+  void share_timer_modes() {
+    std::set<std::pair<int, std::string>> absolute, relative;
+    auto key = [](int task, const event& e) { return std::make_pair(e.ref.rfind("unique", 0) == 0 ? task : -1, e.ref); };
+    for (std::size_t k = 0; k < w_.tasks.size(); ++k)
+      for (const phase& ph : w_.tasks[k].phases)
+        for (const event& e : ph.events)
+          if (e.kind == event_kind::timer) (e.absolute ? absolute : relative).insert(key(static_cast<int>(k), e));
+    for (std::size_t k = 0; k < w_.tasks.size(); ++k)
+      for (phase& ph : w_.tasks[k].phases)
+        for (event& e : ph.events)
+          if (e.kind == event_kind::timer && !e.absolute && absolute.count(key(static_cast<int>(k), e))) {
+            e.absolute = true;
+            note("timer " + quote(e.ref) + " is absolute at every use, as one of its events says \"absolute\" (an rt-app "
+                 "timer has one mode)");
+          }
   }
 
   // Static "can it ever start" analysis (see the file comment): catches resume cycles.

@@ -778,6 +778,23 @@ TEST(RtAppRun, CpusBeyondTheMachineAreRefused) {
   }
 }
 
+// A forked thread's "delay" counts from the use case's start, like everyone's: rt-app's
+// thread_body sets t_first = t_zero + delay and sleeps until then (absolute), forked or not
+// (src/rt-app.c). Forked at 1 ms with a 50 ms delay, the child starts at 50 ms; forked at 60 ms,
+// after its delay, it starts at once. schedsim started a forked child at the fork, whatever
+// its delay.
+TEST(RtAppRun, AForkedThreadsDelayCountsFromTheStart) {
+  const auto child_start = [](int parent_sleep_us) {
+    const workload w = parse_rtapp(R"({"global": {"duration": 1}, "tasks": {
+        "parent": {"loop": 1, "sleep": )" + std::to_string(parent_sleep_us) + R"(, "run": 1000, "fork": "child", "sleep1": 100000},
+        "child": {"instance": 0, "delay": 50000, "loop": 1, "run": 1000}}})", "w.json");
+    const run_result r = ref_entry().run(w, exact(msec(300)), {});
+    return result_of(r, "child-0").start_ns;
+  };
+  EXPECT_EQ(child_start(0), msec(50));
+  EXPECT_EQ(child_start(60000), msec(61));
+}
+
 std::string shared_dir() {
   std::string f = __FILE__;  // .../tests/unit/sim_rtapp_test.cpp
   for (int i = 0; i < 3; ++i) f = f.substr(0, f.find_last_of('/'));

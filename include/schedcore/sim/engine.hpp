@@ -2092,7 +2092,11 @@ class engine {
           cspec& cs = specs_[static_cast<std::size_t>(e->res)];
           task_type* child = create(e->res, cs.next_instance);
           if (cs.cgroup < 0) child->cold->cgroup = t.cold->cgroup;  // a fork starts in its parent's group
-          start(*child, &t);
+          // Its delay counts from the run's start, as rt-app's (t_zero + delay): a child forked
+          // before then waits for it, one forked later starts at once.
+          const std::int64_t at = w_.tasks[static_cast<std::size_t>(e->res)].delay;
+          if (at > now_) push(at, ev_start, child->id, 0);
+          else start(*child, &t);
           break;
         }
         case event_kind::exit: die(t); return;

@@ -76,7 +76,7 @@ enum class event_kind : std::uint8_t {
   broadcast,  ///< wake every waiter of condition `ref` (rt-app `broad`)
   sync,       ///< `signal` `ref` then `wait` on it with `mutex`, atomically (rt-app `sync`)
   barrier,    ///< wait until every party of barrier `ref` arrived
-  fork,       ///< start one new instance of task spec `ref` (instantaneous for the parent)
+  fork,       ///< start one new instance of task spec `ref` (instantaneous for the parent), at once or at the spec's `delay` if that is later
   exit,       ///< terminate the task now
   yield,      ///< give up the CPU (the policy's `yield` hook), stay runnable
   set_nice,   ///< change nice to `params.nice` (dequeue(save), setup, enqueue(restore))
@@ -246,10 +246,11 @@ struct task_spec {
   /// class (or the real-time class at priority 99 when the stack has none), normal/batch/idle to
   /// the policy under test.
   sched_params params{};
-  /// Allowed CPUs (indices); empty = all. Indices >= the machine's CPU count are ignored; an
-  /// affinity with no valid CPU left means all.
+  /// Allowed CPUs (indices); empty = all. An index the machine lacks (>= its CPU count) is a
+  /// workload error, as sched_setaffinity's EINVAL and rt-app's "Invalid cpu".
   std::vector<int> cpus;
-  /// Wall time before the instances start, ns (>= 0).
+  /// Wall time before the instances start, ns (>= 0): the time of the run at which they start
+  /// (a forked instance starts at its fork, or here if that is later).
   duration_ns delay = 0;
   /// Passes over `phases` (>= 1; -1 = forever).
   std::int64_t loop = -1;

@@ -43,7 +43,9 @@
 /// Event keys keep file order, repeat freely (`"run"` twice in a phase) and may carry a
 /// suffix: digits (`run0`, `timer1`, `lock4`) or `_`/`-` and anything (`memrun_a`), as rt-app
 /// recognises event types by prefix. A key that is neither a property nor such an event is an
-/// error (rt-app ignores nothing silently either), except the keys below.
+/// error, except the keys below. (rt-app itself reads only the keys it knows and ignores the
+/// rest silently, rt-app issue #37, and takes any key that merely starts with an event name,
+/// `running`, as that event; schedsim refuses both, so that a typo cannot quietly change a run.)
 ///
 /// @par Keys accepted without effect (each documented by rt-app; a note says so)
 /// - global: `calibration` (no calibration: `run` is already simulated work in ns),

@@ -135,9 +135,29 @@ TEST(SimCapacity, AMisfitMovesToAnIdleBigCpuWhenItsUtilPassesEightyPercent) {
     w.name = "grow";
     w.duration = sec(20);
     w.tasks = {finite("filler", {ev::run(msec(20))}), finite("grow", {ev::run(sec(3))})};
-    const run_result r = e.run(w, machine({1024, 446}), {});
+    run_config cfg = machine({1024, 446});
+    trace_writer trace;
+    cfg.trace = &trace;
+    const run_result r = e.run(w, cfg, {});
     expect_conserved(r);
     const task_result& grow = find(r, "grow");
+    // The trace's util_avg counter on the little CPU: it rises from 223 and the move follows
+    // the first tick that reads 357 or more, on the next switch of CPU 1.
+    const std::string& text = trace.text();
+    std::size_t at = 0;
+    int first = -1, last_little = -1;
+    while ((at = text.find("|util_avg|", at)) != std::string::npos) {
+      const std::size_t line = text.rfind('\n', at) + 1;
+      const int value = std::stoi(text.substr(at + 10));
+      if (text.substr(line, at - line).find(" [001] ") != std::string::npos) {
+        if (first < 0) first = value;
+        last_little = value;
+      }
+      at += 10;
+    }
+    EXPECT_EQ(first, 223) << e.name << ": a fork on an idle CPU of capacity 446";
+    EXPECT_GE(last_little, 357) << e.name << ": the last sample on the little CPU is the misfit's";
+    EXPECT_LT(last_little, 446) << e.name;
     EXPECT_EQ(grow.migrations, 1u) << e.name;
     EXPECT_EQ(r.totals.misfit_moves, 1u) << e.name;
     // Within two ticks and a PELT period of the curve's crossing.

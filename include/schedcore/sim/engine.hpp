@@ -1243,6 +1243,11 @@ class engine {
       c.balance_left = balance_ticks_;
       balance(ci, false);
     }
+    if (cfg_.trace != nullptr && pelt_on_ && is_fair(*c.curr) && c.curr->cold->pelt_born) {
+      // The running task's PELT util at each tick: a counter track per task in Perfetto.
+      pelt_sync_task(*c.curr);
+      cfg_.trace->counter(now_, ci, comm_of(*c.curr), c.curr->pid, "util_avg", c.curr->cold->pelt.util_avg);
+    }
     if (asym_) kick_misfit(ci);
     if (idle_kick_ && c.queued.size() >= 2 && now_ >= next_idle_balance_) kick_idle_balance();
     if (!c.completion_pushed && c.completion <= c.next_tick && !c.need_resched) {

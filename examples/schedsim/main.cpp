@@ -92,19 +92,7 @@ long long parse_int_arg(const std::string& flag, const std::string& v, long long
 
 // A list the user typed: an empty item ("sd,,cfs", a trailing comma) is refused rather than
 // skipped, since it is almost always a spec that went missing (a shell variable left empty).
-std::vector<std::string> split(const std::string& s, char sep, const std::string& flag) {
-  std::vector<std::string> v;
-  std::size_t pos = 0;
-  while (pos <= s.size()) {
-    const std::size_t n = s.find(sep, pos);
-    const std::string item = s.substr(pos, n == std::string::npos ? std::string::npos : n - pos);
-    if (item.empty()) throw sim::usage_error(flag + ": empty entry in '" + s + "'");
-    v.push_back(item);
-    if (n == std::string::npos) break;
-    pos = n + 1;
-  }
-  return v;
-}
+using schedsim_report::split;
 
 options parse_args(int argc, char** argv) {
   options o;

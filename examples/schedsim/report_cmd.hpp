@@ -60,7 +60,7 @@ inline std::int64_t parse_num(const std::string& flag, const std::string& v, sch
   return x;
 }
 
-// As main.cpp's: an empty item of a typed list is a usage error, not something to skip.
+// An empty item of a typed list is a usage error, not something to skip (main.cpp's lists too).
 inline std::vector<std::string> split(const std::string& s, char sep, const std::string& flag) {
   std::vector<std::string> v;
   std::size_t pos = 0;

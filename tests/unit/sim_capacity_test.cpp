@@ -231,6 +231,34 @@ TEST(SimCapacity, AWakingTaskTakesAnIdleCpuItsUtilFits) {
   }
 }
 
+// A hog left sharing a big CPU with a task pinned there, while another big CPU idles and so
+// does a little one that comes first. The busy CPU's tick kicks an idle CPU to balance
+// (nohz_balancer_kick); the kernel's idle-load-balance CPU then balances on behalf of every
+// idle CPU whose tick is stopped (_nohz_idle_balance), so the idle big CPU takes the hog.
+// Here the little CPU 0 is kicked: the hog exceeds its capacity and the other task is
+// pinned, so it takes nothing, and the idle big CPU must still get its turn. Over the times
+// at which CPU 2's short task leaves (the hog then running or waiting on CPU 1), the hog ends
+// up alone on the big CPU 2 within a few balance intervals.
+TEST(SimCapacity, AnIdleBigCpuTakesAHogSharingABusyOneWhenTheKickedIdleCpuIsLittle) {
+  for (const policy_entry& e : fair_entries()) {
+    for (const std::int64_t leave_us : {1500, 2000, 2500, 3000, 3500, 5000, 7000}) {
+      workload w;
+      w.name = "strand";
+      w.duration = sec(2);
+      w.tasks = {finite("z", {ev::run(msec(1))}), finite("y", {ev::run(usec(leave_us))}),
+                 scen::task("hog", 0, {ev::run(msec(100))}, false),
+                 scen::task("pinned", 0, {ev::run(msec(100))}, false)};
+      w.tasks[0].cpus = {0};
+      w.tasks[1].cpus = {2};
+      w.tasks[3].cpus = {1};
+      const run_result r = e.run(w, machine({446, 1024, 1024}), {});
+      expect_conserved(r);
+      EXPECT_GE(find(r, "hog").cpu_ns, sec(2) - msec(30)) << e.name << ", y leaves at " << leave_us << " us";
+      EXPECT_GE(find(r, "pinned").cpu_ns, sec(2) - msec(30)) << e.name << ", y leaves at " << leave_us << " us";
+    }
+  }
+}
+
 // Capacity lists the engine refuses, as a workload error that names the problem.
 TEST(SimCapacity, BadCapacityListsAreRefused) {
   workload w;

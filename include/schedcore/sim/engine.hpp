@@ -1869,17 +1869,18 @@ class engine {
     t.cold->push_to = to;
     resched(from);
   }
-  /// A busy CPU's tick found it has company while some CPU idles: the first idle CPU balances
-  /// for itself (nohz_balancer_kick with nr_running >= 2, the idle-load-balance CPU): it pulls
-  /// a queued task as a newly idle CPU would, else a misfit. At most once per balance interval
-  /// (nohz.next_balance).
+  /// A busy CPU's tick found it has company while some CPU idles: the idle CPUs balance, in
+  /// index order (nohz_balancer_kick with nr_running >= 2; the idle-load-balance CPU balances
+  /// on behalf of every idle CPU whose tick is stopped, _nohz_idle_balance): each pulls a
+  /// queued task as a newly idle CPU would, else a misfit. The first idle CPU may take nothing
+  /// (a little CPU whose capacity the queued tasks exceed, tasks pinned elsewhere) while a
+  /// later one can. At most once per balance interval (nohz.next_balance).
   void kick_idle_balance() {
     next_idle_balance_ = now_ + cfg_.machine.balance_ns;
     for (int k = 0; k < ncpu_; ++k) {
       if (!idle(k)) continue;
       balance(k, true);
       if (!cpu(k).queued.empty()) resched(k);  // a newly-idle pull leaves the pick to the caller's schedule()
-      return;
     }
   }
   /// At CPU ci's tick: a misfit running there is sent to the biggest idle CPU of greater capacity.

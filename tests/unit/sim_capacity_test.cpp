@@ -259,6 +259,42 @@ TEST(SimCapacity, AnIdleBigCpuTakesAHogSharingABusyOneWhenTheKickedIdleCpuIsLitt
   }
 }
 
+// An active balance that moves a misfit to a big CPU where another task runs: the little CPU
+// it left goes idle and balances at once, and the misfit (util <= 446, so no larger than the
+// little CPU) is queued, not running, on a CPU with two tasks: the newly-idle pull took it
+// straight back, a round trip in zero time that counted two migrations and a misfit move and
+// left it where it was. The kernel's newly-idle balance does not take it: it ran within
+// sysctl_sched_migration_cost (task_hot). Oracle: every migration of the misfit is followed
+// by a run on the CPU it moved to (a CPU change between its switches in the trace), and a
+// few misfit moves at most.
+TEST(SimCapacity, AnActiveBalanceIsNotUndoneByTheNewlyIdlePullOfTheCpuItLeft) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "bounce";
+    w.duration = msec(200);
+    w.tasks = {scen::task("b", 0, {ev::run(msec(2)), ev::timer("t", msec(4), true)}, false),
+               scen::task("m", 0, {ev::run(msec(100))}, false)};
+    w.tasks[0].cpus = {0};
+    run_config cfg = machine({1024, 446});
+    trace_writer trace;
+    cfg.trace = &trace;
+    const run_result r = e.run(w, cfg, {});
+    expect_conserved(r);
+    const std::string& text = trace.text();
+    std::uint64_t changes = 0;
+    int last = -1;
+    for (std::size_t at = 0; (at = text.find("next_comm=m", at)) != std::string::npos; ++at) {
+      const std::size_t line = text.rfind('\n', at) + 1;
+      const std::size_t open = text.find(" [", line);
+      const int on = std::stoi(text.substr(open + 2, 3));
+      if (last >= 0 && on != last) ++changes;
+      last = on;
+    }
+    EXPECT_EQ(find(r, "m").migrations, changes) << e.name;
+    EXPECT_LE(r.totals.misfit_moves, changes) << e.name;
+  }
+}
+
 // Capacity lists the engine refuses, as a workload error that names the problem.
 TEST(SimCapacity, BadCapacityListsAreRefused) {
   workload w;

@@ -1551,15 +1551,23 @@ class engine {
       c.rq.put_prev(*prev, st(now_));
       prev->state = task_core::st::runnable;
     }
+    const task_type* pushed = nullptr;
     if (prev != nullptr && prev->cold->push_to >= 0) {  // an active balance (asymmetric capacity)
       const int to = prev->cold->push_to;
       prev->cold->push_to = -1;
       if (prev_runnable && to != ci && allowed(*prev, to) && prev->sched_class == static_cast<int>(stack_type::nr_classes - 1)) {
         migrate(ci, to, *prev, false);
         ++misfit_moves_;
+        pushed = prev;
       }
     }
-    if (c.queued.empty()) balance(ci, true);
+    if (c.queued.empty()) {
+      // The task just pushed away ran until now: cache-hot (task_hot, sysctl_sched_migration_cost),
+      // this CPU's newly-idle balance leaves it where the active balance put it.
+      hot_ = pushed;
+      balance(ci, true);
+      hot_ = nullptr;
+    }
     task_type* next = c.rq.pick_next(st(now_));
     if (next != nullptr) {
       pelt_sync_task(*next);  // queued, not running, until now
@@ -1683,7 +1691,7 @@ class engine {
     cpu_state& b = cpu(busiest);
     task_type* pick = nullptr;
     for (task_type* t : b.queued) {
-      if (t == b.curr || !allowed(*t, ci)) continue;
+      if (t == b.curr || t == hot_ || !allowed(*t, ci)) continue;
       // On an asymmetric machine an idle CPU fills its spare capacity (migrate_util): a task
       // whose util exceeds this CPU's capacity stays where it is.
       if (asym_ && is_fair(*t) && exceeds_capacity(*t, ci)) continue;
@@ -2492,6 +2500,7 @@ class engine {
   std::uint32_t max_cap_ = cpu_capacity_max;  ///< the biggest of them
   bool asym_ = false;               ///< the capacities differ: capacity-aware placement and balance
   std::uint64_t misfit_moves_ = 0;  ///< active balances that moved a misfit to a bigger CPU
+  const task_type* hot_ = nullptr;  ///< a task the newly-idle balance under way must not pull (just pushed away)
   bool idle_kick_ = false;          ///< busy ticks kick an idle CPU to balance (asymmetric machines)
   std::int64_t next_idle_balance_ = 0;  ///< earliest time of the next such kick
   std::vector<pelt_avg> group_pelt_;  ///< each group queue's signal, [cpu x ngroups + group]

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim_results.hpp"
 #include "schedcore/policy/cfs.hpp"
 #include "schedcore/policy/eevdf.hpp"
 #include "schedcore/policy/rt.hpp"
@@ -48,20 +49,8 @@ task_spec finite(const std::string& name, std::vector<event> evs, std::int64_t d
   return t;
 }
 
-const task_result& find(const run_result& r, const std::string& name) {
-  for (const auto& t : r.tasks)
-    if (t.name == name) return t;
-  static task_result none;
-  ADD_FAILURE() << "no task " << name;
-  return none;
-}
-
-void expect_conserved(const run_result& r) {
-  std::int64_t cpu = 0;
-  for (const auto& t : r.tasks) cpu += t.cpu_ns;
-  EXPECT_EQ(cpu + r.totals.overhead_ns + r.totals.idle_ns, static_cast<std::int64_t>(r.cpus) * r.duration_ns)
-      << r.scenario << " under " << r.policy;
-}
+using schedcore_test::expect_conserved;
+using schedcore_test::find;
 
 // PELT's time to climb from `from` to `to` while running all the time on a CPU of `capacity`
 // (util -> capacity with half-life 32 periods of 1.048576 ms), ms: the independent oracle of

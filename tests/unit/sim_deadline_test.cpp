@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "sim_results.hpp"
 #include "schedcore/policy/edf.hpp"
 #include "schedcore/policy/rt.hpp"
 #include "schedcore/sim/engine.hpp"
@@ -58,19 +59,8 @@ sched_params deadline(duration_ns runtime, duration_ns period) {
   return p;
 }
 
-const task_result& find(const run_result& r, const std::string& name) {
-  for (const auto& t : r.tasks)
-    if (t.name == name) return t;
-  static task_result none;
-  ADD_FAILURE() << "no task " << name;
-  return none;
-}
-
-void expect_conserved(const run_result& r) {
-  std::int64_t cpu = 0;
-  for (const auto& t : r.tasks) cpu += t.cpu_ns;
-  EXPECT_EQ(cpu + r.totals.overhead_ns + r.totals.idle_ns, static_cast<std::int64_t>(r.cpus) * r.duration_ns);
-}
+using schedcore_test::expect_conserved;
+using schedcore_test::find;
 
 TEST(SimDeadline, BindingPutsEachKindInItsClass) {
   using stack = dl_binding::stack_type;

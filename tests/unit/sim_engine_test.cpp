@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "sim_results.hpp"
 #include "schedcore/policy/cfs.hpp"
 #include "schedcore/policy/eevdf.hpp"
 #include "schedcore/policy/group.hpp"
@@ -65,21 +66,8 @@ task_spec finite(const std::string& name, std::vector<event> evs, std::int64_t l
   return t;
 }
 
-const task_result& find(const run_result& r, const std::string& name) {
-  for (const auto& t : r.tasks)
-    if (t.name == name) return t;
-  static task_result none;
-  ADD_FAILURE() << "no task " << name;
-  return none;
-}
-
-void expect_conserved(const run_result& r) {
-  std::int64_t cpu = 0;
-  for (const auto& t : r.tasks) cpu += t.cpu_ns;
-  EXPECT_EQ(cpu, r.totals.task_cpu_ns);
-  EXPECT_EQ(cpu + r.totals.overhead_ns + r.totals.idle_ns, static_cast<std::int64_t>(r.cpus) * r.duration_ns)
-      << r.scenario << " under " << r.policy;
-}
+using schedcore_test::expect_conserved;
+using schedcore_test::find;
 
 // Two 25 ms CPU hogs, 10 ms slices, 1 CPU, HZ 1000, no costs:
 //   A 0-10, B 10-20, A 20-30, B 30-40, A 40-45 (exits), B 45-50 (exits).

@@ -8,7 +8,7 @@
 //
 // options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
 //          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME
-//          --capacity C,C,...  --jobs N
+//          --capacity C,C,...  --energy-model FILE  --jobs N
 //          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
 // Exit: 0 ok, 2 usage error, 3 bad input file.
 #include <algorithm>
@@ -26,6 +26,7 @@
 #include "policies.hpp"
 #include "progress.hpp"
 #include "report_cmd.hpp"  // schedsim plot / report (kept apart: schedsim_report_main)
+#include "schedcore/sim/energy_file.hpp"
 #include "schedcore/sim/engine.hpp"
 #include "schedcore/sim/registry.hpp"
 #include "schedcore/sim/report.hpp"
@@ -49,6 +50,7 @@ struct input_error : std::runtime_error {
 struct options {
   std::string command;
   std::string scenario, rtapp, policy, policies, knob, format = "table", trace;
+  std::string energy_model;  // --energy-model FILE
   int cpus = 0, hz = 0, jobs = 0;
   std::int64_t duration = 0;
   std::int64_t warmup = 0;  // statistics cover [warmup, end)
@@ -68,6 +70,7 @@ const char* usage_text =
     "options: --cpus N --hz N --duration TIME --warmup TIME --seed N --format table|json|csv --trace FILE\n"
     "         --cs-cost TIME --refill TIME --refill-half TIME --balance TIME --balance-failed N --balance-by count|load\n"
     "         --tick-phase TIME --capacity C,C,... (one per CPU, 1..1024: an asymmetric machine)\n"
+    "         --energy-model FILE (performance domains: frequencies, power, capacities; schedutil and energy)\n"
     "         --jobs N\n"
     "         --no-host-timing\n"
     "--seeds N: run every policy under seeds --seed .. --seed + N - 1; tables show mean +-sd (sample) over them,\n"
@@ -142,8 +145,29 @@ options parse_args(int argc, char** argv) {
         o.machine.capacity.push_back(static_cast<std::uint32_t>(parse_int_arg(a, item, 1, 1024)));
       if (o.machine.capacity.size() > 64) throw sim::usage_error("--capacity: at most 64 CPUs");
     }
+    else if (a == "--energy-model") o.energy_model = val();
     else if (a == "--no-host-timing") o.host_timing = false;
     else throw sim::usage_error("unknown option '" + a + "'");
+  }
+  if (!o.energy_model.empty()) {
+    // The file sets the CPU count and capacities; --cpus and --capacity may repeat them.
+    sim::energy_model_file em;
+    try {
+      em = sim::load_energy_model(o.energy_model);
+    } catch (const std::exception& e) {
+      throw input_error(e.what());
+    }
+    const int held = em.cpus();
+    if (o.cpus != 0 && o.cpus != held)
+      throw sim::usage_error("--energy-model's domains hold " + std::to_string(held) + " CPUs but --cpus is " + std::to_string(o.cpus));
+    if (!o.machine.capacity.empty()) {
+      std::vector<std::uint32_t> caps;
+      for (const auto& d : em.domains) caps.insert(caps.end(), static_cast<std::size_t>(d.cpus), d.capacity);
+      if (caps != o.machine.capacity) throw sim::usage_error("--capacity disagrees with --energy-model's domain capacities");
+    }
+    o.cpus = held;
+    o.machine.perf_domains = std::move(em.domains);
+    o.machine.dvfs_rate_limit_ns = em.rate_limit_ns;
   }
   if (!o.machine.capacity.empty()) {
     const int listed = static_cast<int>(o.machine.capacity.size());

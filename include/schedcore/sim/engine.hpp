@@ -98,11 +98,23 @@
 #include "schedcore/sim/trace.hpp"
 #include "schedcore/sim/workload.hpp"
 #include "schedcore/smp/capacity.hpp"
+#include "schedcore/smp/energy_model.hpp"
 #include "schedcore/smp/group_shares.hpp"
 #include "schedcore/smp/pelt.hpp"
 
 namespace schedcore {
 namespace sim {
+
+/// One performance domain of a machine with DVFS (machine_model::perf_domains): `cpus`
+/// consecutive CPUs sharing one clock, their capacity at the top frequency, and their
+/// performance states.
+struct perf_domain_model {
+  std::string name;                                           ///< a label for tables ("little", "big"), may be empty
+  int cpus = 1;                                               ///< CPUs in the domain, >= 1
+  std::uint32_t capacity = 1024;                              ///< each CPU's capacity at the top state, 1..1024
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> states;  ///< (kHz, µW of one busy CPU), ascending kHz
+  std::uint32_t idle_uw = 0;  ///< µW of one idle CPU of the domain (the kernel's Energy Model has none: 0)
+};
 
 /// Machine cost model parameters (all ns).
 struct machine_model {
@@ -144,6 +156,19 @@ struct machine_model {
   /// misfit) is moved to an idle or lightly loaded bigger one, preempted if it runs (active
   /// balance). docs/guides/simulator.md, "Asymmetric CPU capacity".
   std::vector<std::uint32_t> capacity;
+  /// Frequency scaling and energy (smp/energy_model.hpp): the machine's performance domains,
+  /// in CPU order (the first `cpus` CPUs form domain 0, the next ones domain 1, ...); empty
+  /// (the default): no DVFS, every CPU always at its top speed, no energy reported. With
+  /// domains, each CPU's capacity is its domain's (so `capacity` must be empty or agree), a
+  /// CPU at frequency f does capacity x f / f_max of a 1024 CPU's work per unit of time, and
+  /// schedutil sets each domain's frequency from its busiest CPU's utilisation (PELT, frequency-
+  /// invariant) at most once per `dvfs_rate_limit_ns` after a change. Energy is each CPU's
+  /// state's power while it is busy (a task or a switch) plus the domain's idle power while it
+  /// is idle. docs/guides/simulator.md, "Frequency and energy".
+  std::vector<perf_domain_model> perf_domains;
+  /// schedutil's rate_limit_us, ns: a domain's frequency changes at most once per this
+  /// interval (2 ms: the cpufreq default since Linux 6.8). 0: at every update.
+  std::int64_t dvfs_rate_limit_ns = 2000000;
 };
 
 /// Samples one run may keep for exact percentiles (wakeup latencies, slacks, frame gaps and
@@ -439,6 +464,7 @@ class engine {
         if (c < 1 || c > cpu_capacity_max) throw workload_error("a CPU capacity must be in 1..1024, not " + std::to_string(c));
       cap_ = cfg.machine.capacity;
     }
+    setup_perf_domains();
     max_cap_ = *std::max_element(cap_.begin(), cap_.end());
     asym_ = *std::min_element(cap_.begin(), cap_.end()) != max_cap_;
     // The idle-balance kick is modelled on asymmetric machines only: there the capacity rules
@@ -472,6 +498,9 @@ class engine {
     }
     if (cfg_.warmup_ns > 0) push(cfg_.warmup_ns, ev_warmup, 0, 0);
     push(duration_, ev_end, 0, 0);
+    if (cfg_.trace != nullptr)
+      for (const domain_state& dm : doms_)
+        for (int k = dm.first; k < dm.first + dm.count; ++k) cfg_.trace->cpu_frequency(0, k, dm.states[dm.cur].frequency_khz);
     program_event_budget_ = program_event_budget(ncpu_, duration_);
     // Two queues, one order: ticks (at most one per CPU) live in their own small heap, every
     // other event in the main heap; the next event is the earlier of the two tops by (time,
@@ -492,6 +521,7 @@ class engine {
       ++events_;
       handle(e);
       flush_resched();
+      if (dvfs_dirty_ != 0) dvfs_update();
       if (cfg_.trace != nullptr && SCHEDCORE_UNLIKELY(cfg_.trace->size() > cfg_.max_trace_bytes))
         throw workload_error("the trace exceeds " + std::to_string(cfg_.max_trace_bytes) + " bytes by simulated time " +
                              std::to_string(now_ / 1000000) + " ms: trace a shorter run (--duration)");
@@ -510,6 +540,20 @@ class engine {
 
  private:
   enum : std::uint32_t { ev_tick, ev_complete, ev_wake, ev_start, ev_end, ev_ctimer, ev_warmup };
+
+  /// A performance domain's run-time state (machine_model::perf_domains).
+  struct domain_state {
+    std::vector<em_perf_state> states;     ///< the table `pd` points into (never resized once bound)
+    em_perf_domain pd{};
+    int first = 0, count = 1;              ///< CPUs first .. first + count - 1
+    std::uint32_t idle_uw = 0;             ///< power of one idle CPU, µW
+    std::uint32_t cur = 0;                 ///< the current state
+    bool changed = false;                  ///< the frequency changed at least once (the rate limit applies)
+    std::int64_t last_change = 0;          ///< when it last changed
+    std::int64_t state_since = 0;          ///< start of the current state's residency (window start at the latest)
+    std::vector<std::int64_t> residency;   ///< ns at each state within the window
+    std::uint64_t changes = 0;             ///< changes within the window
+  };
 
   struct cpu_state {
     stack_type rq{};
@@ -715,11 +759,64 @@ class engine {
     }
     compile_cgroups(cgroup_ids);
     if (ncpu_ > 1 && (cfg_.machine.balance_by_load || asym_)) pelt_on_ = true;
+    balance_load_ = pelt_on_;
+    if (dvfs_on_) pelt_on_ = true;  // schedutil reads the CPUs' utilisation
     for (auto& [b, ss] : barrier_specs) {
       std::sort(ss.begin(), ss.end());
       ss.erase(std::unique(ss.begin(), ss.end()), ss.end());
       for (int s : ss) barriers_[static_cast<std::size_t>(b)].parties += w_.tasks[static_cast<std::size_t>(s)].instances;
     }
+  }
+
+  /// Builds the performance domains of machine_model::perf_domains (none: every CPU runs at
+  /// its capacity, speed_ = cap_). Each domain starts at its top state. Called once the
+  /// capacity list is known: the domains' capacities replace it (a list given too must agree).
+  void setup_perf_domains() {
+    const auto& spec = cfg_.machine.perf_domains;
+    if (spec.empty()) {
+      speed_ = cap_;
+      return;
+    }
+    if (cfg_.machine.dvfs_rate_limit_ns < 0) throw workload_error("the DVFS rate limit must be >= 0 ns");
+    long long total = 0;
+    for (std::size_t d = 0; d < spec.size(); ++d) {
+      if (spec[d].cpus < 1) throw workload_error("performance domain " + std::to_string(d) + " needs at least one CPU");
+      total += spec[d].cpus;
+    }
+    if (total != ncpu_)
+      throw workload_error("the performance domains hold " + std::to_string(total) + " CPUs for " + std::to_string(ncpu_) + " CPUs");
+    doms_.resize(spec.size());
+    std::vector<std::uint32_t> caps;
+    for (std::size_t d = 0; d < spec.size(); ++d) {
+      const perf_domain_model& m = spec[d];
+      domain_state& ds = doms_[d];
+      const std::string where = "performance domain " + std::to_string(d);
+      if (m.states.empty() || m.states.size() > 256) throw workload_error(where + " needs 1..256 states, not " + std::to_string(m.states.size()));
+      for (const auto& [khz, uw] : m.states) ds.states.push_back(em_perf_state{khz, uw, 0, false});
+      switch (em_perf_domain_init(ds.pd, ds.states.data(), static_cast<std::uint32_t>(ds.states.size()), m.capacity)) {
+        case errc::ok: break;
+        case errc::inverted: throw workload_error(where + ": state frequencies must ascend strictly");
+        default:
+          throw workload_error(where + ": every state needs a non-zero kHz and µW, and the capacity must be in 1..1024, not " +
+                               std::to_string(m.capacity));
+      }
+      ds.first = static_cast<int>(caps.size());
+      ds.count = m.cpus;
+      ds.idle_uw = m.idle_uw;
+      ds.cur = ds.pd.nr_states - 1;
+      ds.residency.assign(ds.states.size(), 0);
+      for (int k = 0; k < m.cpus; ++k) {
+        caps.push_back(m.capacity);
+        dom_of_.push_back(static_cast<int>(d));
+      }
+    }
+    if (!cfg_.machine.capacity.empty() && cfg_.machine.capacity != caps)
+      throw workload_error("the CPU capacity list disagrees with the performance domains' capacities");
+    cap_ = caps;
+    speed_ = cap_;
+    energy_nj_.assign(static_cast<std::size_t>(ncpu_), 0);
+    energy_fj_.assign(static_cast<std::size_t>(ncpu_), 0);
+    dvfs_on_ = true;
   }
 
   /// Validates workload::cgroups (unique names, parents declared first, cpu.weight in range);
@@ -872,7 +969,7 @@ class engine {
     if constexpr (detail_sim::grouped<fair_class>::value) {
       const std::uint64_t load = fair_class::group_load(groups_[static_cast<std::size_t>(ci)][static_cast<std::size_t>(g)]);
       pelt_update_queue(group_pelt_[pelt_index(ci, g)], static_cast<std::uint64_t>(now_), load, load != 0 ? 1u : 0u,
-                        group_running(ci, g), cap_[static_cast<std::size_t>(ci)]);
+                        group_running(ci, g), speed_[static_cast<std::size_t>(ci)]);
     } else {
       (void)ci;
       (void)g;
@@ -900,7 +997,7 @@ class engine {
     const bool queued = fair && (running || t.state == task_core::st::runnable ||
                                  (t.state == task_core::st::blocked && t.cpu >= 0 && cpu(t.cpu).rq.delayed(t)));
     pelt_update_entity(t.cold->pelt, static_cast<std::uint64_t>(now_), fair_weight_of(t), queued, running,
-                       running ? cap_[static_cast<std::size_t>(t.cpu)] : cpu_capacity_max);
+                       running ? speed_[static_cast<std::size_t>(t.cpu)] : cpu_capacity_max);
   }
   /// Before a change on CPU `ci` (and of task `t`, when given): every signal whose inputs it
   /// may change is brought up to now.
@@ -1147,6 +1244,7 @@ class engine {
   void account(int ci, std::int64_t upto) {
     cpu_state& c = cpu(ci);
     if (upto <= c.acct) return;
+    if (dvfs_on_) charge_energy(ci, c.curr != nullptr, upto - c.acct);
     if (c.curr == nullptr) {
       c.idle_ns += upto - c.acct;
     } else {
@@ -1160,7 +1258,7 @@ class engine {
         t.cpu_ns += ran;
         c.busy += static_cast<std::uint64_t>(ran);
         if (t.action == task_core::act::work) {
-          const std::uint32_t capacity = cap_[static_cast<std::size_t>(ci)];
+          const std::uint32_t capacity = speed_[static_cast<std::size_t>(ci)];
           if (capacity == cpu_capacity_max) {
             t.remaining -= ran;
           } else {  // c/1024 ns of work per ns, the fraction carried to the next charge
@@ -1179,8 +1277,14 @@ class engine {
   void start_window() {
     window_ = now_;
     misfit_moves_ = 0;
+    for (domain_state& dm : doms_) {
+      dm.residency.assign(dm.residency.size(), 0);
+      dm.state_since = now_;
+      dm.changes = 0;
+    }
     for (int ci = 0; ci < ncpu_; ++ci) {
       account(ci, now_);
+      if (dvfs_on_) energy_nj_[static_cast<std::size_t>(ci)] = energy_fj_[static_cast<std::size_t>(ci)] = 0;
       cpu_state& c = cpu(ci);
       c.idle_ns = 0;
       c.overhead_ns = 0;
@@ -1234,6 +1338,7 @@ class engine {
       return;
     }
     account(ci, now_);
+    dvfs_mark(ci);
     ++c.ticks;
     c.next_tick = now_ + tick_ns_;
     push_tick(ci, c.next_tick);
@@ -1279,11 +1384,11 @@ class engine {
     push(when, ev_ctimer, static_cast<std::uint32_t>(ci), c.ctimer_gen);
   }
 
-  /// Wall time CPU ci takes for `t`'s remaining work: the work itself at capacity 1024, else
+  /// Wall time CPU ci takes for `t`'s remaining work: the work itself at speed 1024, else
   /// rounded up so that the work is done by then (account() then leaves `remaining` <= 0).
   std::int64_t work_wall_ns(const task_type& t, int ci) const {
     const std::int64_t rem = std::max<std::int64_t>(0, t.remaining);
-    const std::uint32_t capacity = cap_[static_cast<std::size_t>(ci)];
+    const std::uint32_t capacity = speed_[static_cast<std::size_t>(ci)];
     if (capacity == cpu_capacity_max || rem == 0) return rem;
     const std::uint64_t units = static_cast<std::uint64_t>(rem) * cpu_capacity_max - t.cold->work_carry;  // 1/1024 ns
     return static_cast<std::int64_t>((units + capacity - 1) / capacity);
@@ -1316,11 +1421,13 @@ class engine {
 
   // ---------------------------------------------------------------- queues and placement
   void rq_add(int ci, task_type& t) {
+    dvfs_mark(ci);
     cpu_state& c = cpu(ci);
     t.qidx = static_cast<std::uint32_t>(c.queued.size());
     c.queued.push_back(&t);
   }
   void rq_remove(int ci, task_type& t) {
+    dvfs_mark(ci);
     cpu_state& c = cpu(ci);
     task_type* last = c.queued.back();
     c.queued[t.qidx] = last;
@@ -1541,6 +1648,7 @@ class engine {
   }
 
   void schedule(int ci) {
+    dvfs_mark(ci);
     cpu_state& c = cpu(ci);
     c.need_resched = false;
     resched_mask_ &= ~(std::uint64_t{1} << ci);
@@ -1655,7 +1763,7 @@ class engine {
   // ---------------------------------------------------------------- balance
   void balance(int ci, bool newidle) {
     if (ncpu_ == 1) return;
-    const bool moved = pelt_on_ && !newidle ? balance_by_load(ci) : balance_by_count(ci, newidle);
+    const bool moved = balance_load_ && !newidle ? balance_by_load(ci) : balance_by_count(ci, newidle);
     if (asym_ && !moved) pull_misfit(ci);  // group_misfit_task ranks below an overloaded CPU
   }
   /// The balance by task count (the default, and every newly-idle pull): the busiest CPU gives
@@ -1932,6 +2040,94 @@ class engine {
     if (source < 0) return false;
     request_push(source, ci);
     return true;
+  }
+
+  // ---------------------------------------------------------------- frequency and energy
+  // With performance domains (machine_model::perf_domains) each domain runs at one of its
+  // states, chosen by schedutil (smp/energy_model.hpp): a CPU's utilisation is the PELT
+  // util_avg of the fair tasks whose CPU it is (runnable, running, or blocked there: the
+  // kernel's root cfs_rq util_avg keeps a sleeper's decaying util until it wakes elsewhere),
+  // or the maximum while an RT or deadline task is runnable there (effective_cpu_util
+  // without uclamp); the domain follows its busiest CPU (sugov_next_freq_shared). An update
+  // is due after any event that enqueued, dequeued or switched tasks on one of its CPUs and
+  // at its CPUs' ticks; it runs at the end of that event (as the kernel's irq_work for a
+  // slow-switching driver), and a change comes at most once per dvfs_rate_limit_ns
+  // (sugov_should_update_freq). A change settles every CPU of the domain at the old speed
+  // and power, then recomputes when running work completes. PELT is frequency-invariant: a
+  // running task's util grows by its CPU's speed (capacity x f / f_max) / 1024 per unit of time.
+  // Not modelled: iowait boost, uclamp, the deadline class's bandwidth (a runnable deadline
+  // task asks for f_max), sugov's "busy CPU keeps its frequency" hold, the transition's own
+  // latency, and energy-aware placement (find_energy_efficient_cpu).
+
+  /// Charges `ns` of CPU ci at its domain's power: the current state's while `busy`, the idle
+  /// power otherwise. Exact: nJ plus a remainder in fJ (µW x ns = fJ).
+  void charge_energy(int ci, bool busy, std::int64_t ns) {
+    const domain_state& d = doms_[static_cast<std::size_t>(dom_of_[static_cast<std::size_t>(ci)])];
+    const std::uint64_t uw = busy ? d.states[d.cur].power_uw : d.idle_uw;
+    const std::uint64_t n = static_cast<std::uint64_t>(ns);
+    std::uint64_t& nj = energy_nj_[static_cast<std::size_t>(ci)];
+    std::uint32_t& fj = energy_fj_[static_cast<std::size_t>(ci)];
+    nj += uw * (n / 1000000);  // whole ms: µW x ms = nJ
+    const std::uint64_t part = uw * (n % 1000000) + fj;  // < 2^32 x 10^6 + 10^6: no overflow
+    nj += part / 1000000;
+    fj = static_cast<std::uint32_t>(part % 1000000);
+  }
+  /// CPU ci's queues changed or it ticked: its domain's frequency is re-evaluated at the end of
+  /// the current event.
+  void dvfs_mark(int ci) {
+    if (dvfs_on_) dvfs_dirty_ |= std::uint64_t{1} << dom_of_[static_cast<std::size_t>(ci)];
+  }
+  /// Re-evaluates every marked domain.
+  void dvfs_update() {
+    while (dvfs_dirty_ != 0) {
+      const int d = __builtin_ctzll(dvfs_dirty_);
+      dvfs_dirty_ &= dvfs_dirty_ - 1;
+      dvfs_update_domain(d);
+    }
+  }
+  /// schedutil for domain d: the state for its busiest CPU's utilisation, applied unless the
+  /// rate limit holds the last change. @par Complexity O(tasks + CPUs of the domain).
+  void dvfs_update_domain(int d) {
+    domain_state& dm = doms_[static_cast<std::size_t>(d)];
+    if (dm.changed && now_ - dm.last_change < cfg_.machine.dvfs_rate_limit_ns) return;
+    std::uint64_t busiest = 0;
+    bool rt_runnable = false;
+    for (int k = dm.first; k < dm.first + dm.count; ++k)
+      for (const task_type* t : cpu(k).queued) rt_runnable = rt_runnable || !is_fair(*t);
+    if (rt_runnable) {
+      busiest = cpu_capacity_max;
+    } else {
+      std::vector<std::uint64_t> util(static_cast<std::size_t>(dm.count), 0);
+      for (task_type* t : tasks_) {
+        if (t->cpu < dm.first || t->cpu >= dm.first + dm.count || !t->cold->pelt_born || !is_fair(*t) ||
+            t->state == task_core::st::unborn || t->state == task_core::st::dead)
+          continue;
+        pelt_sync_task(*t);
+        util[static_cast<std::size_t>(t->cpu - dm.first)] += t->cold->pelt.util_avg;
+      }
+      for (const std::uint64_t u : util) busiest = std::max(busiest, u);
+    }
+    const std::uint32_t want = schedutil_state(dm.pd, static_cast<std::uint32_t>(std::min<std::uint64_t>(busiest, 1u << 20)));
+    if (want == dm.cur) return;
+    for (int k = dm.first; k < dm.first + dm.count; ++k) {  // settle at the old speed and power
+      account(k, now_);
+      pelt_sync_cpu(k);
+      if (task_type* t = cpu(k).curr) pelt_sync_task(*t);
+    }
+    dm.residency[dm.cur] += now_ - dm.state_since;
+    dm.state_since = now_;
+    dm.cur = want;
+    dm.changed = true;
+    dm.last_change = now_;
+    ++dm.changes;
+    const std::uint32_t speed = std::max<std::uint32_t>(1, em_state_capacity(dm.pd, want));
+    for (int k = dm.first; k < dm.first + dm.count; ++k) {
+      speed_[static_cast<std::size_t>(k)] = speed;
+      const cpu_state& c = cpu(k);
+      if (c.curr != nullptr && c.curr->state == task_core::st::running && c.curr->action == task_core::act::work)
+        arm_completion(k);
+      if (cfg_.trace != nullptr) cfg_.trace->cpu_frequency(now_, k, dm.states[want].frequency_khz);
+    }
   }
 
   // ---------------------------------------------------------------- programs
@@ -2360,6 +2556,20 @@ class engine {
     r.scenario = w_.name;
     r.cpus = ncpu_;
     r.capacity = cfg_.machine.capacity;
+    for (const domain_state& dm : doms_) {
+      domain_result x;
+      x.name = cfg_.machine.perf_domains[static_cast<std::size_t>(&dm - doms_.data())].name;
+      x.first_cpu = dm.first;
+      x.cpus = dm.count;
+      x.capacity = dm.pd.capacity;
+      for (int k = dm.first; k < dm.first + dm.count; ++k) x.energy_nj += energy_nj_[static_cast<std::size_t>(k)];
+      x.freq_changes = dm.changes;
+      for (std::size_t i = 0; i < dm.states.size(); ++i)
+        x.time_in_state.emplace_back(dm.states[i].frequency_khz,
+                                     dm.residency[i] + (i == dm.cur ? std::max<std::int64_t>(0, end_ - dm.state_since) : 0));
+      r.domains.push_back(std::move(x));
+      if (r.capacity.empty()) r.capacity = cap_;
+    }
     r.hz = hz_;
     r.seed = cfg_.seed;
     const std::int64_t span = end_ - window_;  // the statistics window (all of the run without a warm-up)
@@ -2505,6 +2715,14 @@ class engine {
   bool idle_kick_ = false;          ///< busy ticks kick an idle CPU to balance (asymmetric machines)
   std::int64_t next_idle_balance_ = 0;  ///< earliest time of the next such kick
   std::vector<pelt_avg> group_pelt_;  ///< each group queue's signal, [cpu x ngroups + group]
+  std::vector<std::uint32_t> speed_;  ///< each CPU's work rate: its capacity at its frequency (cap x f / f_max), >= 1
+  std::vector<domain_state> doms_;    ///< performance domains (machine_model::perf_domains), empty without DVFS
+  std::vector<int> dom_of_;           ///< each CPU's domain
+  std::vector<std::uint64_t> energy_nj_;  ///< each CPU's energy in the window, nJ
+  std::vector<std::uint32_t> energy_fj_;  ///< and the part of a nJ not yet counted, fJ (< 10^6)
+  bool dvfs_on_ = false;              ///< the machine has performance domains
+  bool balance_load_ = false;         ///< the periodic balance compares loads (cgroups on SMP, balance by load, asymmetric capacity)
+  std::uint64_t dvfs_dirty_ = 0;      ///< domains whose frequency to re-evaluate after the current event, a bit each
   std::vector<timer_res> timers_;
   std::vector<mutex_res> mutexes_;
   std::vector<cond_res> conds_;

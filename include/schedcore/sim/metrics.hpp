@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace schedcore {
@@ -160,12 +161,25 @@ struct pipe_result {
   std::int64_t max_items = 0;       ///< the most items it held
 };
 
+/// One performance domain of a machine with DVFS (machine_model::perf_domains): its energy
+/// and frequencies over the statistics window.
+struct domain_result {
+  std::string name;                   ///< its label (perf_domain_model::name), may be empty
+  int first_cpu = 0;                  ///< its CPUs are first_cpu .. first_cpu + cpus - 1
+  int cpus = 1;                       ///< CPUs in the domain
+  std::uint32_t capacity = 1024;      ///< each CPU's capacity at the top state
+  std::uint64_t energy_nj = 0;        ///< energy its CPUs drew, nJ (busy at the state's power, idle at the idle power)
+  std::uint64_t freq_changes = 0;     ///< frequency changes
+  std::vector<std::pair<std::uint32_t, std::int64_t>> time_in_state;  ///< (kHz, ns at that frequency), every state
+};
+
 /// Everything one run produces.
 struct run_result {
   std::string policy;                 ///< policy spec as given ("cfs2007:granularity=2ms")
   std::string scenario;               ///< workload name
   int cpus = 1;                       ///< CPUs simulated
   std::vector<std::uint32_t> capacity;  ///< each CPU's capacity when the machine gave them (machine_model::capacity), else empty
+  std::vector<domain_result> domains;   ///< per performance domain when the machine has DVFS (machine_model::perf_domains), else empty
   int hz = 1000;                      ///< tick rate
   std::uint64_t seed = 0;             ///< PRNG seed
   std::int64_t duration_ns = 0;       ///< span the statistics cover: the run (ends early when all non-daemons exited) minus any warm-up

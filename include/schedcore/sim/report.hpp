@@ -61,6 +61,22 @@ inline std::string csv_field(const std::string& s) {
 }  // namespace rep
 /// @endcond
 
+/// Energy of a run with DVFS (run_result::domains), mJ, summed over its domains.
+inline double energy_mj(const run_result& r) {
+  std::uint64_t nj = 0;
+  for (const domain_result& d : r.domains) nj += d.energy_nj;
+  return static_cast<double>(nj) / 1e6;
+}
+/// A domain's mean frequency over the window, kHz, weighted by time.
+inline double mean_khz(const domain_result& d) {
+  double weighted = 0, span = 0;
+  for (const auto& [khz, ns] : d.time_in_state) {
+    weighted += static_cast<double>(khz) * static_cast<double>(ns);
+    span += static_cast<double>(ns);
+  }
+  return span > 0 ? weighted / span : 0;
+}
+
 /// One run as a JSON object (indented by `ind` spaces).
 inline std::string to_json(const run_result& r, int ind = 0) {
   using namespace rep;
@@ -81,6 +97,20 @@ inline std::string to_json(const run_result& r, int ind = 0) {
        i64(t.task_cpu_ns) + ", \"longest_starvation_ns\": " + i64(t.longest_starvation_ns) + ", \"migrations\": " +
        u64(t.migrations) + (r.capacity.empty() ? std::string() : ", \"misfit_moves\": " + u64(t.misfit_moves)) + ", \"events\": " + u64(t.events) + ", \"events_per_sec\": " + fmt("%.0f", t.events_per_sec) +
        " },\n";
+  if (!r.domains.empty()) {  // only for a machine with performance domains
+    o += p + "  \"energy\": { \"total_mj\": " + fmt("%.6f", energy_mj(r)) + ", \"domains\": [";
+    for (std::size_t i = 0; i < r.domains.size(); ++i) {
+      const domain_result& d = r.domains[i];
+      o += (i ? ", " : "") + std::string("{ \"name\": ") + str(d.name) + ", \"first_cpu\": " + std::to_string(d.first_cpu) +
+           ", \"cpus\": " + std::to_string(d.cpus) + ", \"capacity\": " + std::to_string(d.capacity) +
+           ", \"energy_nj\": " + u64(d.energy_nj) + ", \"freq_changes\": " + u64(d.freq_changes) +
+           ", \"mean_khz\": " + fmt("%.0f", mean_khz(d)) + ", \"time_in_state_ns\": {";
+      for (std::size_t k = 0; k < d.time_in_state.size(); ++k)
+        o += (k ? ", " : " ") + str(std::to_string(d.time_in_state[k].first)) + ": " + i64(d.time_in_state[k].second);
+      o += " } }";
+    }
+    o += "] },\n";
+  }
   o += p + "  \"fairness\": { \"jain\": " + fmt("%.6f", r.jain) + ", \"tasks\": " + u64(r.jain_tasks) + " },\n";
   o += p + "  \"devices\": [";
   for (std::size_t i = 0; i < r.devices.size(); ++i) {
@@ -185,6 +215,7 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
   auto cell = [](double v, const char* f) { return metric_cell{true, false, v, f}; };
   if (c.task.empty()) {
     if (c.metric == "cs_s") return cell(t.cs_per_sec, "%.0f");
+    if (c.metric == "energy_mj") return r.domains.empty() ? metric_cell{} : cell(energy_mj(r), "%.1f");
     if (c.metric == "idle") return cell(t.idle_pct, "%.1f");
     if (c.metric == "makespan_s") return cell(static_cast<double>(t.makespan_ns) / 1e9, "%.3f");
     if (c.metric == "jain") return cell(r.jain, "%.3f");
@@ -442,7 +473,11 @@ inline std::string render_table(const std::vector<std::vector<std::string>>& row
 /// seed; see metric_over_runs).
 inline std::string seed_table_replicated(const std::vector<std::vector<const run_result*>>& groups,
                                          const std::string& family) {
-  const auto cols = family_columns(family);
+  auto cols = family_columns(family);
+  bool dvfs = false;  // a machine with performance domains: the energy column too
+  for (const auto& g : groups)
+    for (const run_result* r : g) dvfs = dvfs || !r->domains.empty();
+  if (dvfs) cols.push_back({"energy mJ", "", "energy_mj"});
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> head = {"policy"};
   for (const auto& c : cols) head.push_back(c.header);
@@ -496,6 +531,14 @@ inline std::string task_table(const run_result& r) {
        fmt("%.1f", t.idle_pct) + "%  makespan " + fmt("%.3f", static_cast<double>(t.makespan_ns) / 1e9) + " s  jain " +
        fmt("%.3f", r.jain) + "  longest starvation " + fmt("%.1f", static_cast<double>(t.longest_starvation_ns) / 1e6) +
        " ms  events " + std::to_string(t.events) + " (" + fmt("%.0f", t.events_per_sec) + "/s host)\n";
+  if (!r.domains.empty()) {
+    o += "energy " + fmt("%.1f", energy_mj(r)) + " mJ:";
+    for (const domain_result& d : r.domains)
+      o += "  " + (d.name.empty() ? "CPUs " + std::to_string(d.first_cpu) + "-" + std::to_string(d.first_cpu + d.cpus - 1) : d.name) +
+           " " + fmt("%.1f", static_cast<double>(d.energy_nj) / 1e6) + " mJ (mean " + fmt("%.0f", mean_khz(d) / 1000) + " MHz, " +
+           std::to_string(d.freq_changes) + " changes)";
+    o += "\n";
+  }
   for (const auto& n : r.notes) o += "note: " + n + "\n";
   return o;
 }

@@ -66,6 +66,15 @@ class trace_writer {
     text_ += buf;
   }
 
+  /// A frequency change of `cpu` to `khz` (cpufreq's `cpu_frequency: state=<kHz> cpu_id=<cpu>`,
+  /// which Perfetto draws as a per-CPU frequency counter track).
+  void cpu_frequency(std::int64_t ns, int cpu, unsigned khz) {
+    prefix(ns, cpu, "<idle>", 0);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "cpu_frequency: state=%u cpu_id=%d\n", khz, cpu);
+    text_ += buf;
+  }
+
   /// The text so far.
   const std::string& text() const { return text_; }
 

@@ -1,0 +1,421 @@
+// schedsim with performance domains (machine_model::perf_domains): frequency-scaled work,
+// schedutil's choice of state, the rate limit, RT at f_max, and exact energy accounting, each
+// against an oracle from the definitions (energy = power x time; a CPU at f does f / f_max of
+// its work per unit of time; schedutil asks for 1.25 x the frequency-invariant utilisation);
+// a model whose frequency cannot change changes no schedule; refused models.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim_results.hpp"
+#include "schedcore/policy/cfs.hpp"
+#include "schedcore/policy/eevdf.hpp"
+#include "schedcore/policy/rt.hpp"
+#include "schedcore/sim/energy_file.hpp"
+#include "schedcore/sim/engine.hpp"
+#include "schedcore/sim/registry.hpp"
+#include "schedcore/sim/report.hpp"
+#include "schedcore/sim/scenarios.hpp"
+#include "schedcore/sim/trace.hpp"
+
+namespace {
+
+using namespace schedcore;
+using namespace schedcore::sim;
+using schedcore_test::expect_conserved;
+using schedcore_test::find;
+
+using eevdf_sim_task = sim_task<eevdf_entity, rt_entity>;
+using cfs_sim_task = sim_task<cfs_entity, rt_entity>;
+std::vector<policy_entry> fair_entries() {
+  return {make_entry<eevdf_sim_task, rt_policy<eevdf_sim_task>, eevdf_policy<eevdf_sim_task>>("eevdf", "rt + eevdf"),
+          make_entry<cfs_sim_task, rt_policy<cfs_sim_task>, cfs_policy<cfs_sim_task>>("cfs", "rt + cfs")};
+}
+
+perf_domain_model domain(int cpus, std::uint32_t capacity, std::vector<std::pair<std::uint32_t, std::uint32_t>> states,
+                         std::uint32_t idle_uw = 0) {
+  perf_domain_model d;
+  d.cpus = cpus;
+  d.capacity = capacity;
+  d.states = std::move(states);
+  d.idle_uw = idle_uw;
+  return d;
+}
+
+run_config machine(std::vector<perf_domain_model> domains, std::int64_t rate_limit_ns = msec(2)) {
+  run_config c;
+  c.machine.cs_cost_ns = 0;
+  c.machine.refill_ns = 0;
+  c.host_timing = false;
+  int cpus = 0;
+  for (const auto& d : domains) cpus += d.cpus;
+  c.cpus = cpus;
+  c.machine.perf_domains = std::move(domains);
+  c.machine.dvfs_rate_limit_ns = rate_limit_ns;
+  return c;
+}
+
+std::int64_t time_at(const domain_result& d, std::uint32_t khz) {
+  for (const auto& [f, ns] : d.time_in_state)
+    if (f == khz) return ns;
+  ADD_FAILURE() << "no state " << khz;
+  return 0;
+}
+
+// Every cpu_frequency line of a trace: (seconds, kHz), in order.
+std::vector<std::pair<double, unsigned>> frequency_changes(const std::string& text) {
+  std::vector<std::pair<double, unsigned>> out;
+  std::size_t line = 0;
+  while (line < text.size()) {
+    std::size_t end = text.find('\n', line);
+    if (end == std::string::npos) end = text.size();
+    const std::string l = text.substr(line, end - line);
+    const auto at = l.find(": cpu_frequency: state=");
+    if (at != std::string::npos) {
+      const auto space = l.rfind(' ', at - 1);
+      out.emplace_back(std::stod(l.substr(space + 1, at - space - 1)),
+                       static_cast<unsigned>(std::stoul(l.substr(at + 23))));
+    }
+    line = end + 1;
+  }
+  return out;
+}
+
+// Five states at 20 % steps of 1 GHz; power grows faster than frequency (every state efficient).
+std::vector<std::pair<std::uint32_t, std::uint32_t>> five_states() {
+  return {{200000, 20000}, {400000, 50000}, {600000, 100000}, {800000, 180000}, {1000000, 300000}};
+}
+
+// Energy is power x time, exactly: with one state per domain (no frequency to choose), each
+// domain's energy is its busy power times its CPUs' busy time plus its idle power times their
+// idle time (no switch cost here, so busy time is the CPU time of the tasks pinned there), to
+// the nanojoule (each CPU floors once), and every domain spends the whole window in its state.
+TEST(SimEnergy, EnergyIsPowerTimesBusyAndIdleTime) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "mixed";
+    w.duration = sec(3);
+    task_spec hog = scen::task("hog", 0, {ev::run(msec(100))});
+    hog.cpus = {2};
+    task_spec blinker = scen::task("blinker", 0, {ev::run(msec(3)), ev::sleep(msec(7))});
+    blinker.cpus = {0, 1};
+    task_spec rare = scen::task("rare", 0, {ev::run(msec(1)), ev::sleep(msec(50))});
+    rare.cpus = {0, 1};
+    w.tasks = {hog, blinker, rare};
+    const run_result r =
+        e.run(w, machine({domain(2, 1024, {{1000000, 700000}}, 30000), domain(1, 512, {{600000, 90000}}, 5000)}), {});
+    expect_conserved(r);
+    ASSERT_EQ(r.domains.size(), 2u);
+    const std::uint64_t T = static_cast<std::uint64_t>(r.duration_ns);
+    const std::uint64_t busy0 = static_cast<std::uint64_t>(find(r, "blinker").cpu_ns + find(r, "rare").cpu_ns);
+    const std::uint64_t busy1 = static_cast<std::uint64_t>(find(r, "hog").cpu_ns);
+    EXPECT_EQ(busy1, T) << e.name;
+    const std::uint64_t fj0 = 700000 * busy0 + 30000 * (2 * T - busy0), fj1 = 90000 * busy1 + 5000 * (T - busy1);
+    EXPECT_LE(r.domains[0].energy_nj, fj0 / 1000000) << e.name;
+    EXPECT_GE(r.domains[0].energy_nj + 1, fj0 / 1000000) << e.name;  // two CPUs, two floors
+    EXPECT_EQ(r.domains[1].energy_nj, fj1 / 1000000) << e.name;
+    EXPECT_EQ(time_at(r.domains[0], 1000000), r.duration_ns);
+    EXPECT_EQ(time_at(r.domains[1], 600000), r.duration_ns);
+    EXPECT_EQ(r.domains[0].freq_changes, 0u);
+  }
+}
+
+// Exactly, on one CPU: a single-state domain's energy is p_busy x busy + p_idle x idle (fJ to nJ).
+TEST(SimEnergy, OneCpuEnergyIsExact) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "one";
+    w.duration = msec(1234);
+    w.tasks = {scen::task("blinker", 0, {ev::run(usec(3333)), ev::sleep(usec(7777))})};
+    const run_result r = e.run(w, machine({domain(1, 1024, {{1500000, 123457}}, 4321)}), {});
+    expect_conserved(r);
+    const std::uint64_t busy = static_cast<std::uint64_t>(r.duration_ns - r.totals.idle_ns);
+    const std::uint64_t idle = static_cast<std::uint64_t>(r.totals.idle_ns);
+    const std::uint64_t fj_busy = 123457ull * busy, fj_idle = 4321ull * idle;
+    // Charged in pieces with an fJ remainder carried: the total is floor(sum / 1e6) exactly.
+    EXPECT_EQ(r.domains[0].energy_nj, (fj_busy + fj_idle) / 1000000) << e.name;
+  }
+}
+
+// A CPU at frequency f does capacity x f / f_max of a 1024 CPU's work per unit of time, that
+// speed floored to 1/1024 as the kernel's frequency scale is (arch_scale_freq_capacity): a
+// light periodic task (3 ms of work every 20 ms: util ~154, asking for ~192 / 1024 of f_max)
+// runs at the lowest state, 200 MHz of 1 GHz, speed 204 / 1024, where each period's 3 ms of
+// work takes ceil(3 ms x 1024 / 204) of CPU time, exactly.
+TEST(SimEnergy, WorkStretchesByTheTopFrequencyOverTheFrequency) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "light";
+    w.duration = sec(4);
+    w.tasks = {scen::task("periodic", 0, {ev::run(msec(3)), ev::timer("t", msec(20), true)})};
+    run_config c = machine({domain(1, 1024, five_states())});
+    c.warmup_ns = sec(1);  // the start: the initial state is the top one, until util settles
+    const run_result r = e.run(w, c, {});
+    expect_conserved(r);
+    const domain_result& d = r.domains[0];
+    EXPECT_EQ(time_at(d, 200000), r.duration_ns) << e.name << ": the whole window at the lowest state";
+    // 150 periods in the 3 s window, each 3 ms of work at speed 204: 15.058824 ms.
+    const std::int64_t per_period = (msec(3) * 1024 + 203) / 204;
+    EXPECT_EQ(per_period, 15058824);
+    EXPECT_EQ(find(r, "periodic").cpu_ns, 150 * per_period) << e.name;
+    // Energy: 20 mW for that CPU time.
+    EXPECT_EQ(d.energy_nj, 20000ull * static_cast<std::uint64_t>(150 * per_period) / 1000000) << e.name;
+  }
+}
+
+// Work is conserved across frequency changes: a task that sleeps 300 ms (the domain drops to
+// its lowest state when it wakes) and then runs 200 ms of work while schedutil steps the
+// frequency up exits when the speed integrated over its run, read back from the trace's
+// frequency changes, reaches 200 ms x 1024 (within the trace's microsecond timestamps).
+TEST(SimEnergy, WorkIsConservedAcrossFrequencyChanges) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "ramp";
+    w.duration = sec(2);
+    task_spec t = scen::task("worker", 0, {ev::sleep(msec(300)), ev::run(msec(200))}, false);
+    t.phases[0].loop = 1;
+    t.loop = 1;
+    w.tasks = {t};
+    trace_writer trace;
+    run_config c = machine({domain(1, 1024, five_states())});
+    c.trace = &trace;
+    const run_result r = e.run(w, c, {});
+    const std::int64_t exit_ns = find(r, "worker").exit_ns;
+    ASSERT_GT(exit_ns, msec(500)) << e.name;
+    const auto changes = frequency_changes(trace.text());
+    ASSERT_GE(changes.size(), 3u) << e.name << ": the run should step through several states";
+    double work = 0, from = 0.3;
+    unsigned khz = 0;
+    std::size_t steps = 0;
+    for (const auto& [at, f] : changes) {
+      if (at > from && khz != 0 && at < static_cast<double>(exit_ns) / 1e9) {
+        work += (at - from) * std::floor(1024.0 * khz / 1e6);
+        from = at;
+        ++steps;
+      }
+      if (at <= 0.3) khz = f;  // the state in force at the wakeup
+      else if (at < static_cast<double>(exit_ns) / 1e9) khz = f;
+    }
+    work += (static_cast<double>(exit_ns) / 1e9 - from) * std::floor(1024.0 * khz / 1e6);
+    EXPECT_GE(steps, 2u) << e.name;
+    EXPECT_NEAR(work, 0.2 * 1024, 1024 * 2e-6 * static_cast<double>(steps + 1)) << e.name;
+    EXPECT_LT(exit_ns, msec(300) + msec(200) * 5) << e.name;
+  }
+}
+
+// schedutil's state follows 1.25 x the frequency-invariant utilisation. A task with 30 % of a
+// 1 GHz CPU's work per period (util ~307) needs 384 / 1024: the 40 % state (capacity 409),
+// where the work takes 75 % of each period. Were util measured in time (not invariant), it
+// would read 768 and ask for f_max.
+TEST(SimEnergy, SchedutilPicksTheStateCoveringOneAndAQuarterTimesTheUtilisation) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "thirty";
+    w.duration = sec(4);
+    w.tasks = {scen::task("periodic", 0, {ev::run(msec(3)), ev::timer("t", msec(10), true)})};
+    run_config c = machine({domain(1, 1024, five_states())});
+    c.warmup_ns = sec(1);
+    const run_result r = e.run(w, c, {});
+    const domain_result& d = r.domains[0];
+    EXPECT_GE(time_at(d, 400000), r.duration_ns * 95 / 100) << e.name;
+    const task_result& t = find(r, "periodic");
+    EXPECT_NEAR(static_cast<double>(t.cpu_ns) / static_cast<double>(r.duration_ns), 0.75, 0.03) << e.name;
+    EXPECT_EQ(t.slack.overruns, 0u) << e.name;
+  }
+}
+
+// A CPU-bound task saturates whatever state it runs at; its invariant util climbs past that
+// state's capacity / 1.25 and schedutil steps up until f_max, where it stays. From the lowest
+// state (an idle start: a sleeper first brings the domain down) it gets there within the
+// PELT climb to 820 (= 1024 / 1.25) plus a rate-limit interval per step.
+TEST(SimEnergy, AHogDrivesItsDomainToTheTopState) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "hog";
+    w.duration = sec(2);
+    task_spec hog = scen::task("hog", 0, {ev::run(sec(10))});
+    hog.delay = msec(500);
+    w.tasks = {scen::task("idler", 0, {ev::run(usec(100)), ev::sleep(msec(100))}), hog};
+    trace_writer trace;
+    run_config c = machine({domain(1, 1024, five_states())});
+    c.trace = &trace;
+    const run_result r = e.run(w, c, {});
+    const domain_result& d = r.domains[0];
+    // The top state: until the idler first brings the domain down, and after the climb.
+    EXPECT_GT(time_at(d, 1000000), sec(1)) << e.name;
+    EXPECT_LT(time_at(d, 1000000), sec(1) + msec(500)) << e.name;
+    EXPECT_GT(time_at(d, 200000), msec(300)) << e.name;  // from the idler's second wakeup to the hog's start
+    // The last frequency change: to the top, within the PELT climb from a fork's util (at
+    // least 204 here: 32 x log2(1024 / 204) periods) to 820, plus a rate-limit interval for
+    // each of the four steps.
+    const auto changes = frequency_changes(trace.text());
+    ASSERT_FALSE(changes.empty());
+    EXPECT_EQ(changes.back().second, 1000000u) << e.name;
+    EXPECT_GT(changes.back().first, 0.5) << e.name;
+    EXPECT_LT(changes.back().first, 0.5 + 32 * 1.048576e-3 * std::log2(1024.0 / 204.0) + 4 * 0.002) << e.name;
+  }
+}
+
+// A runnable RT task asks for f_max (effective_cpu_util without uclamp): with no rate limit,
+// every ns an RT task runs is at the top state, so the busy energy is exactly p_top x its CPU
+// time, while a fair task with the same program runs at the lowest state.
+TEST(SimEnergy, RealTimeRunsAtTheTopFrequency) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "rt";
+    w.duration = sec(2);
+    task_spec rt = scen::task("rt", 0, {ev::run(msec(1)), ev::timer("t", msec(20), true)});
+    rt.params.kind = sched_kind::fifo;
+    rt.params.rt_priority = 50;
+    w.tasks = {rt};
+    const run_result r = e.run(w, machine({domain(1, 1024, five_states())}, 0), {});
+    const std::uint64_t cpu = static_cast<std::uint64_t>(find(r, "rt").cpu_ns);
+    EXPECT_EQ(cpu, static_cast<std::uint64_t>(100 * msec(1))) << e.name;
+    EXPECT_EQ(r.domains[0].energy_nj, 300000ull * cpu / 1000000) << e.name;
+  }
+}
+
+// The rate limit: a domain changes frequency at most once per interval, and with a longer
+// interval never more often.
+TEST(SimEnergy, TheRateLimitSpacesFrequencyChanges) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "bursty";
+    w.duration = sec(2);
+    w.tasks = {scen::task("burst", 0, {ev::run(msec(8)), ev::sleep(msec(12))}),
+               scen::task("flicker", 0, {ev::run(usec(300)), ev::sleep(usec(2700))})};
+    std::uint64_t previous = ~std::uint64_t{0};
+    for (const std::int64_t limit : {std::int64_t{0}, msec(2), msec(10), msec(50)}) {
+      trace_writer trace;
+      run_config c = machine({domain(1, 1024, five_states())}, limit);
+      c.trace = &trace;
+      const run_result r = e.run(w, c, {});
+      const std::uint64_t changes = r.domains[0].freq_changes;
+      EXPECT_GT(changes, 0u) << e.name << " limit " << limit;
+      EXPECT_LE(changes, previous) << e.name << " limit " << limit;
+      if (limit > 0) {
+        EXPECT_LE(static_cast<std::int64_t>(changes), r.duration_ns / limit + 1) << e.name;
+      }
+      // In the trace (one line per CPU at 0, then one per change): changes >= limit apart.
+      const auto lines = frequency_changes(trace.text());
+      ASSERT_EQ(lines.size(), changes + 1) << e.name;
+      for (std::size_t i = 2; i < lines.size(); ++i)
+        EXPECT_GE(lines[i].first - lines[i - 1].first, static_cast<double>(limit) / 1e9 - 1e-6) << e.name << " limit " << limit;
+      previous = changes;
+    }
+  }
+}
+
+// A model whose frequencies cannot change (one state per domain, at the CPUs' capacities)
+// changes no schedule: every task's numbers equal those of the same machine without it.
+TEST(SimEnergy, AFixedFrequencyModelChangesNoSchedule) {
+  for (const policy_entry& e : fair_entries()) {
+    for (const char* name : {"desktop-2007", "kernbench-4cpu"}) {
+      std::vector<resolved_scenario> found;
+      std::string error;
+      ASSERT_TRUE(resolve_scenario(name, found, error)) << error;
+      const workload& w = found.front().w;
+      run_config plain;
+      plain.host_timing = false;
+      plain.duration_ns = sec(3);
+      run_config dvfs = plain;
+      const int cpus = w.cpus;
+      dvfs.machine.perf_domains = {domain(cpus, 1024, {{2000000, 1000000}})};
+      const run_result a = e.run(w, plain, {}), b = e.run(w, dvfs, {});
+      ASSERT_EQ(a.tasks.size(), b.tasks.size());
+      for (std::size_t i = 0; i < a.tasks.size(); ++i) {
+        EXPECT_EQ(a.tasks[i].cpu_ns, b.tasks[i].cpu_ns) << name << " " << a.tasks[i].name;
+        EXPECT_EQ(a.tasks[i].switches, b.tasks[i].switches) << name << " " << a.tasks[i].name;
+        EXPECT_EQ(a.tasks[i].latency.max, b.tasks[i].latency.max) << name << " " << a.tasks[i].name;
+      }
+      EXPECT_EQ(a.totals.context_switches, b.totals.context_switches) << name;
+      EXPECT_EQ(a.totals.migrations, b.totals.migrations) << name;
+      ASSERT_EQ(b.domains.size(), 1u);
+      // 1 W while busy: the energy in nJ is the busy time in ns.
+      EXPECT_EQ(b.domains[0].energy_nj,
+                static_cast<std::uint64_t>(static_cast<std::int64_t>(b.cpus) * b.duration_ns - b.totals.idle_ns)) << name;
+    }
+  }
+}
+
+// Two runs with the same seed give the same bytes, and CPU time is conserved, with DVFS on
+// an asymmetric machine (the example file's big.LITTLE).
+TEST(SimEnergy, DeterministicAndConservedOnBigLittle) {
+  const energy_model_file em = parse_energy_model(R"({ "domains": [
+      { "name": "little", "cpus": 2, "capacity": 446, "states": [ { "khz": 450000, "uw": 40320 }, { "khz": 850000, "uw": 119000 } ] },
+      { "name": "big", "cpus": 2, "capacity": 1024, "states": [ { "khz": 450000, "uw": 160367 }, { "khz": 1100000, "uw": 642758 } ] } ] })",
+                                                  "inline");
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "mix";
+    w.duration = sec(3);
+    w.tasks = {scen::task("hog", 0, {ev::run(msec(50))}), scen::task("light", 0, {ev::run(msec(2)), ev::sleep(msec(18))}),
+               scen::task("mid", 0, {ev::run(msec(6)), ev::sleep(msec(10))})};
+    run_config c = machine(em.domains);
+    const run_result a = e.run(w, c, {}), b = e.run(w, c, {});
+    EXPECT_EQ(to_json(a), to_json(b)) << e.name;
+    expect_conserved(a);
+    EXPECT_GT(energy_mj(a), 0) << e.name;
+    EXPECT_NE(to_json(a).find("\"energy\": { \"total_mj\""), std::string::npos);
+  }
+}
+
+// Bad models: the engine refuses domains that do not match the machine or hold bad tables,
+// and the file reader names the file, line and column of what is wrong.
+TEST(SimEnergy, BadModelsAreRefused) {
+  const policy_entry e = fair_entries().front();
+  workload w;
+  w.name = "one";
+  w.duration = msec(100);
+  w.tasks = {scen::task("t", 0, {ev::run(msec(1)), ev::sleep(msec(1))})};
+  auto refused = [&](run_config c, const std::string& says) {
+    try {
+      (void)e.run(w, c, {});
+      ADD_FAILURE() << "accepted; expected: " << says;
+    } catch (const workload_error& x) {
+      EXPECT_NE(std::string(x.what()).find(says), std::string::npos) << x.what();
+    }
+  };
+  run_config c = machine({domain(2, 1024, five_states())});
+  c.cpus = 3;
+  refused(c, "hold 2 CPUs for 3 CPUs");
+  refused(machine({domain(1, 1024, {{2000, 5}, {1000, 9}})}), "ascend strictly");
+  refused(machine({domain(1, 0, five_states())}), "capacity must be in 1..1024");
+  refused(machine({domain(1, 1024, {{1000, 0}})}), "non-zero");
+  refused(machine({domain(1, 1024, {})}), "1..256 states");
+  refused(machine({domain(1, 1024, five_states())}, -1), "rate limit");
+  c = machine({domain(1, 512, five_states()), domain(1, 1024, five_states())});
+  c.machine.capacity = {1024, 1024};
+  refused(c, "disagrees");
+
+  auto file_error = [](const char* text, const std::string& says) {
+    try {
+      (void)parse_energy_model(text, "em.json");
+      ADD_FAILURE() << "accepted; expected: " << says;
+    } catch (const energy_model_error& x) {
+      EXPECT_NE(std::string(x.what()).find(says), std::string::npos) << x.what() << " / expected: " << says;
+    }
+  };
+  file_error("{ \"domains\": [ ] }", "em.json:1:14: 'domains' must be a non-empty array");
+  file_error("{ \"domains\": [ { \"cpus\": 1, \"capacity\": 1024, \"states\": [ { \"khz\": 5, \"uw\": 1 } ], \"colour\": 3 } ] }",
+             "em.json:1:84: unknown key 'colour' in a performance domain");
+  file_error("{\n \"domains\": [ { \"cpus\": 1, \"capacity\": 1024,\n \"states\": [ { \"khz\": 5, \"uw\": 1 }, { \"khz\": 5, \"uw\": 2 } ] } ] }",
+             "em.json:3:46: state frequencies must ascend strictly");
+  file_error("{ \"domains\": [ { \"cpus\": 1, \"capacity\": 1025, \"states\": [ { \"khz\": 5, \"uw\": 1 } ] } ] }",
+             "em.json:1:41: 'capacity' must be an integer in 1..1024, not 1025");
+  file_error("{ \"domains\": [ { \"cpus\": 1.5, \"capacity\": 1024, \"states\": [ { \"khz\": 5, \"uw\": 1 } ] } ] }",
+             "'cpus' must be an integer in 1..64, not 1.5");
+  file_error("{ \"domains\": [ { \"cpus\": 1, \"capacity\": 1024 } ] }", "missing 'states'");
+  file_error("{ \"rate_limit_us\": -1, \"domains\": [ ] }", "'rate_limit_us' must be an integer in 0..1000000, not -1");
+  file_error("{ \"domains\": [ { \"cpus\": 40, \"capacity\": 1, \"states\": [ { \"khz\": 5, \"uw\": 1 } ] }, "
+             "{ \"cpus\": 40, \"capacity\": 1, \"states\": [ { \"khz\": 5, \"uw\": 1 } ] } ] }",
+             "the domains hold 80 CPUs, more than 64");
+  file_error("{ \"domains\": [ { \"cpus\": 1, \"cpus\": 2, \"capacity\": 1, \"states\": [ { \"khz\": 5, \"uw\": 1 } ] } ] }",
+             "key 'cpus' repeated");
+  file_error("{ \"domains\": [ ", "em.json:1:");
+}
+
+}  // namespace

@@ -45,6 +45,51 @@ TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("run --scenario kernbench-4cpu --capacity").code, 2);  // no value
 }
 
+// --energy-model FILE: the example big.LITTLE model sets 6 CPUs and their capacities, and the
+// JSON and tables report energy; bad files exit 3 naming file:line:column, and a --cpus or
+// --capacity that disagrees with the file is a usage error.
+TEST(SchedsimCli, EnergyModel) {
+  const std::string model = std::string(SCHEDCORE_EXAMPLES_DIR) + "/energy-models/big-little.json";
+  const std::string json_args = "run --scenario kernbench-4cpu --policy eevdf --duration 300ms --format json --no-host-timing --energy-model ";
+  const result json = run(json_args + model);
+  ASSERT_EQ(json.code, 0);
+  EXPECT_NE(json.out.find("\"cpus\": 6,"), std::string::npos);
+  EXPECT_NE(json.out.find("\"capacity\": [446, 446, 446, 446, 1024, 1024]"), std::string::npos) << json.out.substr(0, 400);
+  EXPECT_NE(json.out.find("\"energy\": { \"total_mj\": "), std::string::npos);
+  EXPECT_NE(json.out.find("{ \"name\": \"big\", \"first_cpu\": 4, \"cpus\": 2, \"capacity\": 1024"), std::string::npos);
+  const auto parsed = schedcore::sim::json::parse(json.out);  // the output is valid JSON
+  EXPECT_TRUE(parsed.is_object());
+  const result table = run("compare --scenario kernbench-4cpu --policies cfs,eevdf --duration 300ms --energy-model " + model);
+  ASSERT_EQ(table.code, 0);
+  EXPECT_NE(table.out.find("energy mJ"), std::string::npos) << table.out;
+  const result one = run("run --scenario kernbench-4cpu --policy cfs --duration 300ms --energy-model " + model);
+  EXPECT_NE(one.out.find("  little "), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("  big "), std::string::npos) << one.out;
+  // Determinism with the model.
+  EXPECT_EQ(json.out, run(json_args + model).out);
+  // Agreeing repetitions are fine; disagreement is a usage error.
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --duration 100ms --cpus 6 --capacity 446,446,446,446,1024,1024 --energy-model " + model).code, 0);
+  const result cpus = run("run --scenario kernbench-4cpu --cpus 4 --energy-model " + model, " 2>&1");
+  EXPECT_EQ(cpus.code, 2);
+  EXPECT_NE(cpus.out.find("--energy-model's domains hold 6 CPUs but --cpus is 4"), std::string::npos) << cpus.out;
+  const result caps = run("run --scenario kernbench-4cpu --capacity 1024,1024,1024,1024,1024,1024 --energy-model " + model, " 2>&1");
+  EXPECT_EQ(caps.code, 2);
+  EXPECT_NE(caps.out.find("--capacity disagrees"), std::string::npos) << caps.out;
+  // Bad files: exit 3 with the place.
+  const std::string bad = std::string(SCHEDSIM_TMP) + "/bad-energy-model.json";
+  {
+    std::ofstream f(bad);
+    f << "{ \"domains\": [ { \"cpus\": 2, \"capacity\": 1024,\n  \"states\": [ { \"khz\": 0, \"uw\": 5 } ] } ] }\n";
+  }
+  const result b = run("run --scenario kernbench-4cpu --energy-model " + bad, " 2>&1");
+  EXPECT_EQ(b.code, 3);
+  EXPECT_NE(b.out.find(bad + ":2:24: 'khz' must be an integer in 1..4294967295, not 0"), std::string::npos) << b.out;
+  const result missing = run("run --scenario kernbench-4cpu --energy-model /nonexistent/em.json", " 2>&1");
+  EXPECT_EQ(missing.code, 3);
+  EXPECT_NE(missing.out.find("/nonexistent/em.json: cannot open"), std::string::npos) << missing.out;
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --energy-model").code, 2);  // no value
+}
+
 // --capacity in the JSON: the list, and the misfit moves among the totals; absent without it.
 TEST(SchedsimCli, CapacityListShowsInTheJson) {
   const result asym = run("run --scenario kernbench-4cpu --policy cfs --duration 300ms --format json --capacity 1024,446,446");

@@ -8,7 +8,7 @@
 //
 // options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
 //          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME
-//          --capacity C,C,...  --energy-model FILE  --jobs N
+//          --capacity C,C,...  --energy-model FILE  --eas on|off  --jobs N
 //          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
 // Exit: 0 ok, 2 usage error, 3 bad input file.
 #include <algorithm>
@@ -71,6 +71,7 @@ const char* usage_text =
     "         --cs-cost TIME --refill TIME --refill-half TIME --balance TIME --balance-failed N --balance-by count|load\n"
     "         --tick-phase TIME --capacity C,C,... (one per CPU, 1..1024: an asymmetric machine)\n"
     "         --energy-model FILE (performance domains: frequencies, power, capacities; schedutil and energy)\n"
+    "         --eas on|off (energy-aware placement with an asymmetric --energy-model; default on)\n"
     "         --jobs N\n"
     "         --no-host-timing\n"
     "--seeds N: run every policy under seeds --seed .. --seed + N - 1; tables show mean +-sd (sample) over them,\n"
@@ -146,6 +147,11 @@ options parse_args(int argc, char** argv) {
       if (o.machine.capacity.size() > 64) throw sim::usage_error("--capacity: at most 64 CPUs");
     }
     else if (a == "--energy-model") o.energy_model = val();
+    else if (a == "--eas") {
+      const std::string how = val();
+      if (how != "on" && how != "off") throw sim::usage_error("--eas must be on or off, not '" + how + "'");
+      o.machine.energy_aware = how == "on";
+    }
     else if (a == "--no-host-timing") o.host_timing = false;
     else throw sim::usage_error("unknown option '" + a + "'");
   }

@@ -341,6 +341,107 @@ TEST(SimEnergy, AFixedFrequencyModelChangesNoSchedule) {
   }
 }
 
+// Energy-aware placement. CPU 0 is big (1024) and CPU 1 little (446), each its own domain,
+// with the example model's tables. The Energy Model's cost per unit of util at the lowest
+// states: little 40 320 µW x 850 / 450 / 446 = 170.8, big 160 367 µW x 1100 / 450 / 1024 =
+// 382.8 (computed below with em_pd_energy), so a small task is cheaper on the little CPU.
+std::vector<perf_domain_model> big_then_little() {
+  return {domain(1, 1024, {{450000, 160367}, {625000, 239328}, {800000, 343440}, {950000, 478640}, {1100000, 642758}}),
+          domain(1, 446, {{450000, 40320}, {575000, 58161}, {700000, 79380}, {775000, 97921}, {850000, 119000}})};
+}
+
+TEST(SimEnergy, EnergyAwarePlacementPutsASmallTaskWhereItCostsLeast) {
+  // The oracle: the estimate of each domain with the task's util (~52: 1 ms in 20) added.
+  std::vector<em_perf_state> big_states, little_states;
+  const std::vector<perf_domain_model> model = big_then_little();
+  for (const auto& [khz, uw] : model[0].states) big_states.push_back({khz, uw, 0, false});
+  for (const auto& [khz, uw] : model[1].states) little_states.push_back({khz, uw, 0, false});
+  em_perf_domain big{}, little{};
+  ASSERT_EQ(em_perf_domain_init(big, big_states.data(), 5, 1024), errc::ok);
+  ASSERT_EQ(em_perf_domain_init(little, little_states.data(), 5, 446), errc::ok);
+  EXPECT_LT(em_pd_energy(little, 52, 52, 446), em_pd_energy(big, 52, 52, 1024));
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "small";
+    w.duration = sec(3);
+    w.tasks = {scen::task("small", 0, {ev::run(msec(1)), ev::timer("t", msec(20), true)})};
+    run_config c = machine(big_then_little());
+    c.warmup_ns = sec(1);
+    const run_result on = e.run(w, c, {});
+    EXPECT_EQ(on.domains[0].energy_nj, 0u) << e.name << ": nothing runs on the big CPU";
+    EXPECT_GT(on.domains[1].energy_nj, 0u) << e.name;
+    EXPECT_GT(on.totals.eas_wakeups, 90u) << e.name;  // every wakeup in the 2 s window (100)
+    c.machine.energy_aware = false;
+    const run_result off = e.run(w, c, {});
+    EXPECT_GT(off.domains[0].energy_nj, 0u) << e.name << ": without EAS it stays on the big CPU it started on";
+    EXPECT_EQ(off.domains[1].energy_nj, 0u) << e.name;
+    EXPECT_EQ(off.totals.eas_wakeups, 0u) << e.name;
+    EXPECT_LT(on.domains[1].energy_nj, off.domains[0].energy_nj) << e.name;
+  }
+}
+
+// Two small tasks that wake together both go to the little CPU (each adds little energy
+// there), and while nothing is overutilized the balancer leaves them: one waits its turn on
+// the little CPU rather than being pulled to the idle big one, the known price of EAS.
+TEST(SimEnergy, EnergyAwarePackingIsNotUndoneByTheBalancer) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "pair";
+    w.duration = sec(3);
+    w.tasks = {scen::task("a", 0, {ev::run(msec(1)), ev::anchored_timer("ta", msec(20), 0)}),
+               scen::task("b", 0, {ev::run(msec(1)), ev::anchored_timer("tb", msec(20), 0)})};
+    run_config c = machine(big_then_little());
+    c.warmup_ns = sec(1);
+    const run_result r = e.run(w, c, {});
+    EXPECT_EQ(r.domains[0].energy_nj, 0u) << e.name << ": the big CPU stays idle";
+    EXPECT_GT(find(r, "a").wait_ns + find(r, "b").wait_ns, 100 * msec(1)) << e.name << ": one waits every period";
+    c.machine.energy_aware = false;
+    const run_result off = e.run(w, c, {});
+    EXPECT_GT(off.domains[0].energy_nj, 0u) << e.name;
+  }
+}
+
+// A task whose util does not fit the little CPU (10 ms in 20: util ~512 > 356) is never placed
+// there by energy, however cheap the little CPU is.
+TEST(SimEnergy, EnergyAwarePlacementKeepsABigTaskOnTheBigCpu) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "big";
+    w.duration = sec(3);
+    w.tasks = {scen::task("big", 0, {ev::run(msec(10)), ev::timer("t", msec(20), true)})};
+    run_config c = machine(big_then_little());
+    c.warmup_ns = sec(1);
+    const run_result r = e.run(w, c, {});
+    EXPECT_EQ(r.domains[1].energy_nj, 0u) << e.name;
+    EXPECT_EQ(find(r, "big").slack.overruns, 0u) << e.name;
+  }
+}
+
+// An overutilized machine (CPU hogs: util 1024 fits no CPU) is scheduled exactly as without
+// energy awareness: placement by capacity and the load balancer, every decision the same.
+TEST(SimEnergy, EnergyAwarenessStandsAsideWhenOverutilized) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "hogs";
+    w.duration = sec(2);
+    for (int i = 0; i < 5; ++i) w.tasks.push_back(scen::task("hog" + std::to_string(i), 0, {ev::run(msec(30)), ev::sleep(usec(100))}));
+    std::vector<perf_domain_model> doms = big_then_little();
+    doms[0].cpus = 2;
+    doms[1].cpus = 2;
+    run_config c = machine(doms);
+    c.warmup_ns = msec(500);  // the hogs' util is past every CPU's 80 % by then
+    const run_result on = e.run(w, c, {});
+    c.machine.energy_aware = false;
+    const run_result off = e.run(w, c, {});
+    EXPECT_EQ(on.totals.eas_wakeups, 0u) << e.name;
+    ASSERT_EQ(on.tasks.size(), off.tasks.size());
+    for (std::size_t i = 0; i < on.tasks.size(); ++i) {
+      EXPECT_EQ(on.tasks[i].cpu_ns, off.tasks[i].cpu_ns) << e.name << " " << on.tasks[i].name;
+      EXPECT_EQ(on.tasks[i].migrations, off.tasks[i].migrations) << e.name << " " << on.tasks[i].name;
+    }
+  }
+}
+
 // Two runs with the same seed give the same bytes, and CPU time is conserved, with DVFS on
 // an asymmetric machine (the example file's big.LITTLE).
 TEST(SimEnergy, DeterministicAndConservedOnBigLittle) {

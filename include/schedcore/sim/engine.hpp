@@ -169,6 +169,13 @@ struct machine_model {
   /// schedutil's rate_limit_us, ns: a domain's frequency changes at most once per this
   /// interval (2 ms: the cpufreq default since Linux 6.8). 0: at every update.
   std::int64_t dvfs_rate_limit_ns = 2000000;
+  /// Energy-aware scheduling on a machine with performance domains whose capacities differ
+  /// (Linux's EAS, 5.0+): while no CPU is overutilized (util above 80 % of its capacity), a
+  /// waking fair task goes where the Energy Model says the machine draws least
+  /// (find_energy_efficient_cpu), and the load balancer stands aside. false: the capacity-aware
+  /// placement and balance alone (as a kernel without an Energy Model, or with
+  /// sched_energy_aware = 0).
+  bool energy_aware = true;
 };
 
 /// Samples one run may keep for exact percentiles (wakeup latencies, slacks, frame gaps and
@@ -473,6 +480,7 @@ class engine {
     // autogroup, kernbench and eevdf-hackbench do not move; eevdf-slices does (cyclictest's max
     // 2.00 -> 1.71 and 2.00 -> 2.80 ms in two rows, the delay sums by up to 3 %).
     idle_kick_ = asym_;
+    eas_ = dvfs_on_ && asym_ && cfg.machine.energy_aware;
     tick_ns_ = 1000000000 / hz_;
     tick_phase_ = cfg.machine.tick_phase_ns % tick_ns_;
     balance_ticks_ = std::max<std::int64_t>(1, cfg.machine.balance_ns / tick_ns_);
@@ -992,11 +1000,23 @@ class engine {
   /// or not, running or not. Time outside the fair class counts as neither.
   void pelt_sync_task(task_type& t) {
     if (!pelt_on_ || !t.cold->pelt_born) return;
+    pelt_advance(t, t.cold->pelt);
+  }
+  /// `t`'s util_avg as it would read now, without updating its signal: a read at an instant
+  /// the schedule does not depend on (schedutil, the energy estimates) leaves the signal's
+  /// update points, hence its integer rounding, as they were.
+  std::uint32_t util_now(const task_type& t) {
+    pelt_avg copy = t.cold->pelt;
+    pelt_advance(t, copy);
+    return copy.util_avg;
+  }
+  /// Advances signal `a` of task `t` to now (the inputs since its last update are constant).
+  void pelt_advance(const task_type& t, pelt_avg& a) {
     const bool fair = is_fair(t);
     const bool running = fair && t.state == task_core::st::running;
     const bool queued = fair && (running || t.state == task_core::st::runnable ||
                                  (t.state == task_core::st::blocked && t.cpu >= 0 && cpu(t.cpu).rq.delayed(t)));
-    pelt_update_entity(t.cold->pelt, static_cast<std::uint64_t>(now_), fair_weight_of(t), queued, running,
+    pelt_update_entity(a, static_cast<std::uint64_t>(now_), fair_weight_of(t), queued, running,
                        running ? speed_[static_cast<std::size_t>(t.cpu)] : cpu_capacity_max);
   }
   /// Before a change on CPU `ci` (and of task `t`, when given): every signal whose inputs it
@@ -1277,6 +1297,7 @@ class engine {
   void start_window() {
     window_ = now_;
     misfit_moves_ = 0;
+    eas_wakeups_ = 0;
     for (domain_state& dm : doms_) {
       dm.residency.assign(dm.residency.size(), 0);
       dm.state_since = now_;
@@ -1439,6 +1460,13 @@ class engine {
 
   int select_wake_cpu(task_type& t) {
     const int prev = t.cpu;
+    if (eas_ && is_fair(t) && !overutilized()) {
+      const int found = find_energy_efficient_cpu(t);
+      if (found >= 0) {
+        ++eas_wakeups_;
+        return found;
+      }
+    }
     if (asym_ && is_fair(t)) {
       // select_idle_capacity from the previous CPU, the task's util brought up to now
       // (sync_entity_load_avg); no idle CPU: the previous one, as without capacities.
@@ -1763,6 +1791,7 @@ class engine {
   // ---------------------------------------------------------------- balance
   void balance(int ci, bool newidle) {
     if (ncpu_ == 1) return;
+    if (eas_ && !overutilized()) return;  // energy placed the tasks: find_busiest_group's out_balanced
     const bool moved = balance_load_ && !newidle ? balance_by_load(ci) : balance_by_count(ci, newidle);
     if (asym_ && !moved) pull_misfit(ci);  // group_misfit_task ranks below an overloaded CPU
   }
@@ -2085,27 +2114,38 @@ class engine {
       dvfs_update_domain(d);
     }
   }
+  /// The fair utilisation of CPUs first .. first + count - 1 (each the util_avg of the fair
+  /// tasks whose CPU it is: cpu_util_cfs), as of now (util_now: no signal is updated), into `util`.
+  /// @par Complexity O(tasks).
+  void fair_util_of(int first, int count, std::vector<std::uint64_t>& util) {
+    util.assign(static_cast<std::size_t>(count), 0);
+    for (task_type* t : tasks_) {
+      if (t->cpu < first || t->cpu >= first + count || !t->cold->pelt_born || !is_fair(*t) ||
+          t->state == task_core::st::unborn || t->state == task_core::st::dead)
+        continue;
+      util[static_cast<std::size_t>(t->cpu - first)] += util_now(*t);
+    }
+  }
+  /// Whether an RT or deadline task is runnable on CPU k (schedutil then asks for f_max).
+  bool rt_runnable(int k) {
+    for (const task_type* t : cpu(k).queued)
+      if (!is_fair(*t)) return true;
+    return false;
+  }
+
   /// schedutil for domain d: the state for its busiest CPU's utilisation, applied unless the
   /// rate limit holds the last change. @par Complexity O(tasks + CPUs of the domain).
   void dvfs_update_domain(int d) {
     domain_state& dm = doms_[static_cast<std::size_t>(d)];
     if (dm.changed && now_ - dm.last_change < cfg_.machine.dvfs_rate_limit_ns) return;
     std::uint64_t busiest = 0;
-    bool rt_runnable = false;
-    for (int k = dm.first; k < dm.first + dm.count; ++k)
-      for (const task_type* t : cpu(k).queued) rt_runnable = rt_runnable || !is_fair(*t);
-    if (rt_runnable) {
+    bool rt = false;
+    for (int k = dm.first; k < dm.first + dm.count; ++k) rt = rt || rt_runnable(k);
+    if (rt) {
       busiest = cpu_capacity_max;
     } else {
-      std::vector<std::uint64_t> util(static_cast<std::size_t>(dm.count), 0);
-      for (task_type* t : tasks_) {
-        if (t->cpu < dm.first || t->cpu >= dm.first + dm.count || !t->cold->pelt_born || !is_fair(*t) ||
-            t->state == task_core::st::unborn || t->state == task_core::st::dead)
-          continue;
-        pelt_sync_task(*t);
-        util[static_cast<std::size_t>(t->cpu - dm.first)] += t->cold->pelt.util_avg;
-      }
-      for (const std::uint64_t u : util) busiest = std::max(busiest, u);
+      fair_util_of(dm.first, dm.count, util_scratch_);
+      for (const std::uint64_t u : util_scratch_) busiest = std::max(busiest, u);
     }
     const std::uint32_t want = schedutil_state(dm.pd, static_cast<std::uint32_t>(std::min<std::uint64_t>(busiest, 1u << 20)));
     if (want == dm.cur) return;
@@ -2128,6 +2168,94 @@ class engine {
         arm_completion(k);
       if (cfg_.trace != nullptr) cfg_.trace->cpu_frequency(now_, k, dm.states[want].frequency_khz);
     }
+  }
+
+  // Energy-aware scheduling (machine_model::energy_aware, Linux 5.0+ EAS; 6.x rules): while the
+  // machine is not overutilized, a waking fair task is placed by find_energy_efficient_cpu
+  // and the periodic, newly-idle and idle-kick balances stand aside (find_busiest_group's
+  // out_balanced), so that tasks stay where energy put them. Overutilized: some CPU's fair
+  // util does not fit its capacity (cpu_overutilized, util x 1280 >= capacity x 1024),
+  // evaluated when needed rather than latched at enqueue and the tick. Placement: in each
+  // performance domain, among the CPUs the task may use, the one with the most spare capacity
+  // once the task's util is added (the task's previous CPU considered on its own), if the
+  // task fits there; the Energy Model's estimate of each candidate's domain with the task
+  // there, minus the domain's estimate without it, picks the cheapest; the previous CPU stays
+  // unless another candidate costs strictly less (6.x: no 6 % margin). No candidate fits: the
+  // capacity-aware placement. Utilisation of the waking task: its util_avg (no util_est);
+  // an RT or deadline task runnable on a CPU makes its max_util the capacity (f_max).
+
+  /// Whether some CPU's fair utilisation does not fit its capacity.
+  bool overutilized() {
+    fair_util_of(0, ncpu_, util_scratch_);
+    for (int k = 0; k < ncpu_; ++k)
+      if (!util_fits_capacity(static_cast<std::uint32_t>(std::min<std::uint64_t>(util_scratch_[static_cast<std::size_t>(k)], 1u << 20)),
+                              cap_[static_cast<std::size_t>(k)]))
+        return true;
+    return false;
+  }
+  /// The Energy Model's estimate for domain d when CPU k's utilisation is util[k] (util has
+  /// one entry per CPU of the machine).
+  std::uint64_t domain_energy(int d, const std::vector<std::uint64_t>& util, const std::vector<char>& rt) const {
+    const domain_state& dm = doms_[static_cast<std::size_t>(d)];
+    std::uint64_t max_util = 0, sum_util = 0;
+    for (int k = dm.first; k < dm.first + dm.count; ++k) {
+      const std::uint64_t u = std::min<std::uint64_t>(util[static_cast<std::size_t>(k)], dm.pd.capacity);
+      max_util = std::max(max_util, rt[static_cast<std::size_t>(k)] ? std::uint64_t{dm.pd.capacity} : u);
+      sum_util += u;
+    }
+    return em_pd_energy(dm.pd, static_cast<std::uint32_t>(max_util), sum_util, dm.pd.capacity);
+  }
+  /// find_energy_efficient_cpu for waking fair task t: the CPU to wake it on, or -1 (no
+  /// candidate fits: the caller's capacity-aware placement decides).
+  int find_energy_efficient_cpu(task_type& t) {
+    const std::uint64_t p_util = util_now(t);
+    const int prev = t.cpu;
+    if (p_util == 0 && prev >= 0 && allowed(t, prev)) return prev;  // nothing to place (feec's early exit)
+    std::vector<std::uint64_t> util;
+    fair_util_of(0, ncpu_, util);
+    if (prev >= 0) util[static_cast<std::size_t>(prev)] -= std::min(util[static_cast<std::size_t>(prev)], p_util);  // cpu_util without p
+    std::vector<char> rt(static_cast<std::size_t>(ncpu_), 0);
+    for (int k = 0; k < ncpu_; ++k) rt[static_cast<std::size_t>(k)] = rt_runnable(k) ? 1 : 0;
+    const std::uint64_t none = ~std::uint64_t{0};
+    std::uint64_t prev_delta = none, best_delta = none;
+    int best = -1;
+    for (int d = 0; d < static_cast<int>(doms_.size()); ++d) {
+      const domain_state& dm = doms_[static_cast<std::size_t>(d)];
+      std::int64_t max_spare = -1, prev_spare = -1;
+      int max_spare_cpu = -1;
+      for (int k = dm.first; k < dm.first + dm.count; ++k) {
+        if (!allowed(t, k)) continue;
+        const std::uint64_t with = util[static_cast<std::size_t>(k)] + p_util;
+        const std::uint32_t capacity = cap_[static_cast<std::size_t>(k)];
+        if (!util_fits_capacity(static_cast<std::uint32_t>(std::min<std::uint64_t>(with, 1u << 20)), capacity)) continue;
+        const std::int64_t spare = static_cast<std::int64_t>(capacity) - static_cast<std::int64_t>(with);
+        if (k == prev) {
+          prev_spare = spare;
+        } else if (spare > max_spare) {
+          max_spare = spare;
+          max_spare_cpu = k;
+        }
+      }
+      if (max_spare_cpu < 0 && prev_spare < 0) continue;
+      const std::uint64_t base = domain_energy(d, util, rt);
+      auto delta_on = [&](int k) {
+        util[static_cast<std::size_t>(k)] += p_util;
+        const std::uint64_t e = domain_energy(d, util, rt);
+        util[static_cast<std::size_t>(k)] -= p_util;
+        return e - std::min(e, base);
+      };
+      if (prev_spare >= 0) prev_delta = delta_on(prev);
+      if (max_spare_cpu >= 0 && max_spare > prev_spare) {
+        const std::uint64_t dlt = delta_on(max_spare_cpu);
+        if (dlt < best_delta) {
+          best_delta = dlt;
+          best = max_spare_cpu;
+        }
+      }
+    }
+    if (best >= 0 && best_delta < prev_delta) return best;
+    if (prev_delta != none) return prev;
+    return -1;
   }
 
   // ---------------------------------------------------------------- programs
@@ -2651,6 +2779,7 @@ class engine {
     }
     if (!w_.cgroups.empty()) entitle_by_cgroup(counted, shares);
     T.misfit_moves = misfit_moves_;
+    T.eas_wakeups = eas_wakeups_;
     r.jain = jain_index(shares);
     r.jain_tasks = shares.size();
     for (std::size_t d = 0; d < devices_.size(); ++d) {
@@ -2721,7 +2850,10 @@ class engine {
   std::vector<std::uint64_t> energy_nj_;  ///< each CPU's energy in the window, nJ
   std::vector<std::uint32_t> energy_fj_;  ///< and the part of a nJ not yet counted, fJ (< 10^6)
   bool dvfs_on_ = false;              ///< the machine has performance domains
+  bool eas_ = false;                  ///< energy-aware placement (performance domains, asymmetric, machine.energy_aware)
+  std::uint64_t eas_wakeups_ = 0;     ///< wakeups placed by find_energy_efficient_cpu in the window
   bool balance_load_ = false;         ///< the periodic balance compares loads (cgroups on SMP, balance by load, asymmetric capacity)
+  std::vector<std::uint64_t> util_scratch_;  ///< fair_util_of's output (reused)
   std::uint64_t dvfs_dirty_ = 0;      ///< domains whose frequency to re-evaluate after the current event, a bit each
   std::vector<timer_res> timers_;
   std::vector<mutex_res> mutexes_;

@@ -139,6 +139,7 @@ struct run_totals {
   double events_per_sec = 0;           ///< events per host second (the only host-dependent field)
   std::uint64_t migrations = 0;        ///< task CPU changes
   std::uint64_t misfit_moves = 0;      ///< of which running tasks moved to a bigger CPU (asymmetric capacity)
+  std::uint64_t eas_wakeups = 0;       ///< wakeups placed by energy (machine_model::energy_aware)
 };
 
 /// One device (workload.hpp `device_submit`): how busy it was.

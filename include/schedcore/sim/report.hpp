@@ -98,7 +98,7 @@ inline std::string to_json(const run_result& r, int ind = 0) {
        u64(t.migrations) + (r.capacity.empty() ? std::string() : ", \"misfit_moves\": " + u64(t.misfit_moves)) + ", \"events\": " + u64(t.events) + ", \"events_per_sec\": " + fmt("%.0f", t.events_per_sec) +
        " },\n";
   if (!r.domains.empty()) {  // only for a machine with performance domains
-    o += p + "  \"energy\": { \"total_mj\": " + fmt("%.6f", energy_mj(r)) + ", \"domains\": [";
+    o += p + "  \"energy\": { \"total_mj\": " + fmt("%.6f", energy_mj(r)) + ", \"eas_wakeups\": " + u64(t.eas_wakeups) + ", \"domains\": [";
     for (std::size_t i = 0; i < r.domains.size(); ++i) {
       const domain_result& d = r.domains[i];
       o += (i ? ", " : "") + std::string("{ \"name\": ") + str(d.name) + ", \"first_cpu\": " + std::to_string(d.first_cpu) +

@@ -161,6 +161,10 @@ TEST(SimEnergy, WorkStretchesByTheTopFrequencyOverTheFrequency) {
     const std::int64_t per_period = (msec(3) * 1024 + 203) / 204;
     EXPECT_EQ(per_period, 15058824);
     EXPECT_EQ(find(r, "periodic").cpu_ns, 150 * per_period) << e.name;
+    // The work reported is CPU time x speed / 1024: the 3 ms asked for in each period plus the
+    // part of a ns the rounded-up wall time adds (0.09 ns per period).
+    EXPECT_EQ(d.work_ns, 150 * per_period * 204 / 1024) << e.name;
+    EXPECT_NEAR(static_cast<double>(d.work_ns), static_cast<double>(150 * msec(3)), 150.0) << e.name;
     // Energy: 20 mW for that CPU time.
     EXPECT_EQ(d.energy_nj, 20000ull * static_cast<std::uint64_t>(150 * per_period) / 1000000) << e.name;
   }
@@ -203,6 +207,7 @@ TEST(SimEnergy, WorkIsConservedAcrossFrequencyChanges) {
     EXPECT_GE(steps, 2u) << e.name;
     EXPECT_NEAR(work, 0.2 * 1024, 1024 * 2e-6 * static_cast<double>(steps + 1)) << e.name;
     EXPECT_LT(exit_ns, msec(300) + msec(200) * 5) << e.name;
+    EXPECT_NEAR(static_cast<double>(r.domains[0].work_ns), static_cast<double>(msec(200)), 1.0) << e.name;
   }
 }
 

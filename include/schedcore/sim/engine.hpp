@@ -824,6 +824,7 @@ class engine {
     speed_ = cap_;
     energy_nj_.assign(static_cast<std::size_t>(ncpu_), 0);
     energy_fj_.assign(static_cast<std::size_t>(ncpu_), 0);
+    work_units_.assign(static_cast<std::size_t>(ncpu_), 0);
     dvfs_on_ = true;
   }
 
@@ -1277,6 +1278,7 @@ class engine {
         task_type& t = *c.curr;
         t.cpu_ns += ran;
         c.busy += static_cast<std::uint64_t>(ran);
+        if (dvfs_on_) work_units_[static_cast<std::size_t>(ci)] += static_cast<std::uint64_t>(ran) * speed_[static_cast<std::size_t>(ci)];
         if (t.action == task_core::act::work) {
           const std::uint32_t capacity = speed_[static_cast<std::size_t>(ci)];
           if (capacity == cpu_capacity_max) {
@@ -1305,7 +1307,10 @@ class engine {
     }
     for (int ci = 0; ci < ncpu_; ++ci) {
       account(ci, now_);
-      if (dvfs_on_) energy_nj_[static_cast<std::size_t>(ci)] = energy_fj_[static_cast<std::size_t>(ci)] = 0;
+      if (dvfs_on_) {
+        energy_nj_[static_cast<std::size_t>(ci)] = work_units_[static_cast<std::size_t>(ci)] = 0;
+        energy_fj_[static_cast<std::size_t>(ci)] = 0;
+      }
       cpu_state& c = cpu(ci);
       c.idle_ns = 0;
       c.overhead_ns = 0;
@@ -2690,7 +2695,12 @@ class engine {
       x.first_cpu = dm.first;
       x.cpus = dm.count;
       x.capacity = dm.pd.capacity;
-      for (int k = dm.first; k < dm.first + dm.count; ++k) x.energy_nj += energy_nj_[static_cast<std::size_t>(k)];
+      std::uint64_t units = 0;
+      for (int k = dm.first; k < dm.first + dm.count; ++k) {
+        x.energy_nj += energy_nj_[static_cast<std::size_t>(k)];
+        units += work_units_[static_cast<std::size_t>(k)];
+      }
+      x.work_ns = static_cast<std::int64_t>(units >> 10);
       x.freq_changes = dm.changes;
       for (std::size_t i = 0; i < dm.states.size(); ++i)
         x.time_in_state.emplace_back(dm.states[i].frequency_khz,
@@ -2849,6 +2859,7 @@ class engine {
   std::vector<int> dom_of_;           ///< each CPU's domain
   std::vector<std::uint64_t> energy_nj_;  ///< each CPU's energy in the window, nJ
   std::vector<std::uint32_t> energy_fj_;  ///< and the part of a nJ not yet counted, fJ (< 10^6)
+  std::vector<std::uint64_t> work_units_;  ///< each CPU's task time in the window times its speed, 1/1024 ns of a 1024 CPU at f_max
   bool dvfs_on_ = false;              ///< the machine has performance domains
   bool eas_ = false;                  ///< energy-aware placement (performance domains, asymmetric, machine.energy_aware)
   std::uint64_t eas_wakeups_ = 0;     ///< wakeups placed by find_energy_efficient_cpu in the window

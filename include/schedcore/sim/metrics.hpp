@@ -171,6 +171,10 @@ struct domain_result {
   std::uint32_t capacity = 1024;      ///< each CPU's capacity at the top state
   std::uint64_t energy_nj = 0;        ///< energy its CPUs drew, nJ (busy at the state's power, idle at the idle power)
   std::uint64_t freq_changes = 0;     ///< frequency changes
+  /// Work its CPUs did for tasks: their CPU time times their speed (capacity x f / f_max / 1024),
+  /// ns of a 1024 CPU at its top frequency. Energy per unit of work compares runs that did
+  /// different amounts (a workload whose loops run as often as the schedule lets them).
+  std::int64_t work_ns = 0;
   std::vector<std::pair<std::uint32_t, std::int64_t>> time_in_state;  ///< (kHz, ns at that frequency), every state
 };
 

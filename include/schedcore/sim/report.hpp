@@ -67,6 +67,12 @@ inline double energy_mj(const run_result& r) {
   for (const domain_result& d : r.domains) nj += d.energy_nj;
   return static_cast<double>(nj) / 1e6;
 }
+/// Work done for tasks over the run's domains, ns of a 1024 CPU at f_max (domain_result::work_ns).
+inline std::int64_t work_ns(const run_result& r) {
+  std::int64_t ns = 0;
+  for (const domain_result& d : r.domains) ns += d.work_ns;
+  return ns;
+}
 /// A domain's mean frequency over the window, kHz, weighted by time.
 inline double mean_khz(const domain_result& d) {
   double weighted = 0, span = 0;
@@ -98,12 +104,12 @@ inline std::string to_json(const run_result& r, int ind = 0) {
        u64(t.migrations) + (r.capacity.empty() ? std::string() : ", \"misfit_moves\": " + u64(t.misfit_moves)) + ", \"events\": " + u64(t.events) + ", \"events_per_sec\": " + fmt("%.0f", t.events_per_sec) +
        " },\n";
   if (!r.domains.empty()) {  // only for a machine with performance domains
-    o += p + "  \"energy\": { \"total_mj\": " + fmt("%.6f", energy_mj(r)) + ", \"eas_wakeups\": " + u64(t.eas_wakeups) + ", \"domains\": [";
+    o += p + "  \"energy\": { \"total_mj\": " + fmt("%.6f", energy_mj(r)) + ", \"work_ns\": " + i64(work_ns(r)) + ", \"eas_wakeups\": " + u64(t.eas_wakeups) + ", \"domains\": [";
     for (std::size_t i = 0; i < r.domains.size(); ++i) {
       const domain_result& d = r.domains[i];
       o += (i ? ", " : "") + std::string("{ \"name\": ") + str(d.name) + ", \"first_cpu\": " + std::to_string(d.first_cpu) +
            ", \"cpus\": " + std::to_string(d.cpus) + ", \"capacity\": " + std::to_string(d.capacity) +
-           ", \"energy_nj\": " + u64(d.energy_nj) + ", \"freq_changes\": " + u64(d.freq_changes) +
+           ", \"energy_nj\": " + u64(d.energy_nj) + ", \"work_ns\": " + i64(d.work_ns) + ", \"freq_changes\": " + u64(d.freq_changes) +
            ", \"mean_khz\": " + fmt("%.0f", mean_khz(d)) + ", \"time_in_state_ns\": {";
       for (std::size_t k = 0; k < d.time_in_state.size(); ++k)
         o += (k ? ", " : " ") + str(std::to_string(d.time_in_state[k].first)) + ": " + i64(d.time_in_state[k].second);
@@ -216,6 +222,11 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
   if (c.task.empty()) {
     if (c.metric == "cs_s") return cell(t.cs_per_sec, "%.0f");
     if (c.metric == "energy_mj") return r.domains.empty() ? metric_cell{} : cell(energy_mj(r), "%.1f");
+    if (c.metric == "work_s") return r.domains.empty() ? metric_cell{} : cell(static_cast<double>(work_ns(r)) / 1e9, "%.3f");
+    if (c.metric == "mj_per_work_s") {  // energy per second of big-CPU work
+      if (r.domains.empty() || work_ns(r) == 0) return metric_cell{};
+      return cell(energy_mj(r) / (static_cast<double>(work_ns(r)) / 1e9), "%.1f");
+    }
     if (c.metric == "idle") return cell(t.idle_pct, "%.1f");
     if (c.metric == "makespan_s") return cell(static_cast<double>(t.makespan_ns) / 1e9, "%.3f");
     if (c.metric == "jain") return cell(r.jain, "%.3f");
@@ -477,7 +488,7 @@ inline std::string seed_table_replicated(const std::vector<std::vector<const run
   bool dvfs = false;  // a machine with performance domains: the energy column too
   for (const auto& g : groups)
     for (const run_result* r : g) dvfs = dvfs || !r->domains.empty();
-  if (dvfs) cols.push_back({"energy mJ", "", "energy_mj"});
+  if (dvfs) cols.insert(cols.end(), {{"energy mJ", "", "energy_mj"}, {"work s", "", "work_s"}, {"mJ/work s", "", "mj_per_work_s"}});
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> head = {"policy"};
   for (const auto& c : cols) head.push_back(c.header);
@@ -532,7 +543,8 @@ inline std::string task_table(const run_result& r) {
        fmt("%.3f", r.jain) + "  longest starvation " + fmt("%.1f", static_cast<double>(t.longest_starvation_ns) / 1e6) +
        " ms  events " + std::to_string(t.events) + " (" + fmt("%.0f", t.events_per_sec) + "/s host)\n";
   if (!r.domains.empty()) {
-    o += "energy " + fmt("%.1f", energy_mj(r)) + " mJ:";
+    o += "energy " + fmt("%.1f", energy_mj(r)) + " mJ for " + fmt("%.3f", static_cast<double>(work_ns(r)) / 1e9) +
+         " s of work (at a 1024 CPU's top speed):";
     for (const domain_result& d : r.domains)
       o += "  " + (d.name.empty() ? "CPUs " + std::to_string(d.first_cpu) + "-" + std::to_string(d.first_cpu + d.cpus - 1) : d.name) +
            " " + fmt("%.1f", static_cast<double>(d.energy_nj) / 1e6) + " mJ (mean " + fmt("%.0f", mean_khz(d) / 1000) + " MHz, " +

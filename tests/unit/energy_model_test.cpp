@@ -177,6 +177,34 @@ TEST(EnergyModel, AllowedCapacityCapsTheStateOfTheEstimate) {
   EXPECT_EQ(em_pd_energy(pd, 0, 0, 1024), 0u);
 }
 
+// No 64-bit product may wrap, whatever the table and the utilisation (the header promises
+// this for 32-bit powers and frequencies): with f_max near 2^32 kHz, an utilisation past the
+// capacity asks for f_max (the kernel clamps it to the capacity first), and the estimate
+// stays exact where it fits in 64 bits and saturates where it does not. Without the clamps
+// the first product wrapped to ~4 GHz (state 0) and the estimate halved.
+TEST(EnergyModel, NoProductWrapsForAnyTableOrUtilisation) {
+  std::vector<em_perf_state> fast = {{5000000, 1000, 0, false}, {4294967295u, 2000000, 0, false}};
+  em_perf_domain pd{};
+  ASSERT_EQ(em_perf_domain_init(pd, fast.data(), 2, 1024), errc::ok);
+  EXPECT_EQ(schedutil_state(pd, 1024), 1u);
+  EXPECT_EQ(schedutil_state(pd, 3435973839u), 1u);  // 1.25 x util x f_max is 2^64 + 2^32 - 2
+  EXPECT_EQ(schedutil_state(pd, 0xffffffffu), 1u);
+  EXPECT_EQ(em_pd_energy(pd, 3435973839u, 1024, 0xffffffffu), fast[1].cost);
+
+  // Every state kept (no inefficiency skipping): the slowest state's cost is nearly 2^64.
+  std::vector<em_perf_state> steep = {{1, 0xffffffffu, 0, false}, {0xffffffffu, 0xffffffffu, 0, false}};
+  ASSERT_EQ(em_perf_domain_init(pd, steep.data(), 2, 1024), errc::ok);
+  pd.skip_inefficient = false;
+  const u64 c0 = steep[0].cost;
+  ASSERT_EQ(c0, 0xffffffffull * 0xffffffffull);
+  EXPECT_EQ(em_pd_energy(pd, 0, 2, 1024), c0 / 512);
+  EXPECT_EQ(em_pd_energy(pd, 0, 1024, 1024), c0);
+  EXPECT_EQ(em_pd_energy(pd, 0, 1000, 1024), c0 / 1024 * 1000 + c0 % 1024 * 1000 / 1024);
+  EXPECT_EQ(em_pd_energy(pd, 0, 2048, 1024), ~u64{0});  // 2 x c0 does not fit: saturated
+  for (u64 sum = 0; sum < 4096; sum += 97)  // never decreasing in the utilisation
+    EXPECT_LE(em_pd_energy(pd, 0, sum, 1024), em_pd_energy(pd, 0, sum + 97, 1024)) << sum;
+}
+
 TEST(EnergyModel, BadTablesAreRefusedAndChangeNothing) {
   auto good = three_states();
   em_perf_domain pd{};

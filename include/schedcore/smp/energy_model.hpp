@@ -34,10 +34,13 @@
 ///
 /// @par Implementation notes
 /// Integer only, caller-owned tables (no heap), every function noexcept. Units: kHz and µW as
-/// in the kernel (any consistent pair works: the estimate is relative). 64-bit products:
-/// `power x f_max` and `cost x sum_util` cannot overflow for 32-bit powers and frequencies and
-/// any sum of up to 2^20 CPUs' utilisations. Rounding follows the kernel's order of
-/// operations (each division floors). Not modelled: the 6.8+ reformulation by performance
+/// in the kernel (any consistent pair works: the estimate is relative). 64-bit arithmetic
+/// that cannot wrap for any 32-bit powers, frequencies and utilisations: `power x f_max` fits;
+/// a utilisation is clamped to the capacity before it becomes a frequency (as
+/// effective_cpu_util does); `cost x sum_util / capacity` is computed as quotient and
+/// remainder of `cost / capacity`, exact wherever the result fits in 64 bits and saturated
+/// (~0) where it does not (only with skip_inefficient off can a cost exceed 2^32). Rounding
+/// follows the kernel's order of operations (each division floors). Not modelled: the 6.8+ reformulation by performance
 /// level (same states and estimates up to rounding), uclamp, thermal pressure and the
 /// allowed-capacity cap it feeds, idle states (the Energy Model has none), runtime-modified
 /// tables. Complexity: init O(states); lookups O(states), which is what the kernel does
@@ -131,9 +134,11 @@ constexpr u32 em_state_capacity(const em_perf_domain& pd, u32 index) noexcept {
 /// at 0.5, 1.0 and 2.0 GHz: util 410 asks for exactly 1 000 000 kHz, state 1; util 411 for
 /// 1 001 953 kHz, state 2. @pre pd initialised. @par Complexity O(nr_states).
 constexpr u32 schedutil_state(const em_perf_domain& pd, u32 util) noexcept {
-  // effective_cpu_util first clamps util to the capacity; that cannot change the state (a util
-  // at or above the capacity asks for more than f_max either way), so it is left out.
-  return em_state_at_or_above(pd, util_to_khz(util_with_headroom(util), em_max_khz(pd), pd.capacity));
+  // effective_cpu_util first clamps util to the capacity. That cannot change the state (a util
+  // at or above the capacity asks for more than f_max either way), but it keeps
+  // f_max x 1.25 util within 64 bits for any util.
+  const u32 clamped = util < pd.capacity ? util : pd.capacity;
+  return em_state_at_or_above(pd, util_to_khz(util_with_headroom(clamped), em_max_khz(pd), pd.capacity));
 }
 
 /// Estimated power of domain `pd`, in the table's power unit (µW), when its CPUs' utilisations
@@ -145,8 +150,17 @@ constexpr u32 schedutil_state(const em_perf_domain& pd, u32 util) noexcept {
 constexpr u64 em_pd_energy(const em_perf_domain& pd, u32 max_util, u64 sum_util, u32 allowed_capacity) noexcept {
   u64 wanted = util_with_headroom(max_util);
   if (wanted > allowed_capacity) wanted = allowed_capacity;
+  if (wanted > pd.capacity) wanted = pd.capacity;  // f_max either way; keeps f_max x wanted in 64 bits
   const u32 index = em_state_at_or_above(pd, util_to_khz(wanted, em_max_khz(pd), pd.capacity));
-  return pd.states[index].cost * sum_util / pd.capacity;
+  // cost x sum_util / capacity, floored, without the 128-bit product: with cost = q x capacity
+  // + r and sum_util = a x capacity + b, it is q x sum_util + r x a + r x b / capacity, where
+  // r x a < sum_util and r x b < capacity^2 cannot wrap; only q x sum_util can, and saturates.
+  const u64 cost = pd.states[index].cost, cap = pd.capacity;
+  const u64 q = cost / cap, r = cost % cap;
+  const u64 part = r * (sum_util / cap) + r * (sum_util % cap) / cap;
+  const u64 max = ~static_cast<u64>(0);
+  if (q != 0 && sum_util > (max - part) / q) return max;
+  return q * sum_util + part;
 }
 
 }  // namespace schedcore

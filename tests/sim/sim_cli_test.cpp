@@ -88,6 +88,10 @@ TEST(SchedsimCli, EnergyModel) {
   EXPECT_EQ(missing.code, 3);
   EXPECT_NE(missing.out.find("/nonexistent/em.json: cannot open"), std::string::npos) << missing.out;
   EXPECT_EQ(run("run --scenario kernbench-4cpu --energy-model").code, 2);  // no value
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --duration 100ms --util-est off --eas off --energy-model " + model).code, 0);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --duration 100ms --util-est on --capacity 1024,446").code, 0);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --util-est maybe").code, 2);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --eas 1").code, 2);
 }
 
 // --capacity in the JSON: the list, and the misfit moves among the totals; absent without it.

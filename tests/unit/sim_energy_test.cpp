@@ -55,6 +55,7 @@ run_config machine(std::vector<perf_domain_model> domains, std::int64_t rate_lim
   c.cpus = cpus;
   c.machine.perf_domains = std::move(domains);
   c.machine.dvfs_rate_limit_ns = rate_limit_ns;
+  c.machine.util_est = 0;  // util_avg alone: the oracles below are PELT's (util_est has its own tests)
   return c;
 }
 
@@ -403,6 +404,33 @@ TEST(SimEnergy, EnergyAwarePackingIsNotUndoneByTheBalancer) {
     c.machine.energy_aware = false;
     const run_result off = e.run(w, c, {});
     EXPECT_GT(off.domains[0].energy_nj, 0u) << e.name;
+  }
+}
+
+// util_est: a task that runs 30 ms of work then sleeps 170 ms ends each burst with a util of
+// about 1024 (1 - y^30) / (1 - y^200) = 490 on the big CPU (more than the little CPU's 356),
+// and wakes with that decayed to about 12 after 170 ms. Sized by its util_avg, EAS puts it on
+// the little CPU at each wakeup (its util then climbs only to about 340 in the 69 ms the burst
+// takes there: never a misfit); sized by util_est (the end-of-burst util, remembered), it never
+// fits the little CPU and stays big.
+TEST(SimEnergy, UtilEstKeepsABurstyTaskOffACpuItOutgrows) {
+  const double y = std::pow(0.5, 1.0 / 32), per_ms = 1 / 1.048576;
+  const double end = 1024 * (1 - std::pow(y, 30 * per_ms)) / (1 - std::pow(y, 200 * per_ms));
+  ASSERT_GT(end, 356.0);
+  ASSERT_LT(end * std::pow(y, 170 * per_ms), 20.0);
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "bursty";
+    w.duration = sec(4);
+    w.tasks = {scen::task("bursty", 0, {ev::run(msec(30)), ev::sleep(msec(170))})};
+    run_config c = machine(big_then_little());
+    c.warmup_ns = sec(1);
+    c.machine.util_est = 1;
+    const run_result with = e.run(w, c, {});
+    EXPECT_EQ(with.domains[1].energy_nj, 0u) << e.name << ": with util_est it never runs little";
+    c.machine.util_est = 0;
+    const run_result without = e.run(w, c, {});
+    EXPECT_GT(without.domains[1].energy_nj, 0u) << e.name << ": by util_avg it wakes little";
   }
 }
 

@@ -101,6 +101,7 @@
 #include "schedcore/smp/energy_model.hpp"
 #include "schedcore/smp/group_shares.hpp"
 #include "schedcore/smp/pelt.hpp"
+#include "schedcore/smp/util_est.hpp"
 
 namespace schedcore {
 namespace sim {
@@ -176,6 +177,12 @@ struct machine_model {
   /// placement and balance alone (as a kernel without an Energy Model, or with
   /// sched_energy_aware = 0).
   bool energy_aware = true;
+  /// util_est (smp/util_est.hpp): a fair task's size is the larger of its util_avg and the
+  /// EWMA of its util at each sleep, for every decision that sizes a task or a CPU (the idle
+  /// CPU a wakeup takes, misfit, the newly-idle pull's capacity check, spare capacity,
+  /// schedutil, EAS). -1 (the default): on with performance domains, off otherwise (the
+  /// capacity-only results were measured without it); 0 off; 1 on.
+  int util_est = -1;
 };
 
 /// Samples one run may keep for exact percentiles (wakeup latencies, slacks, frame gaps and
@@ -252,6 +259,7 @@ struct task_cold {
   std::int64_t last_read = 0;      ///< items its last pipe_read took (pipe_write count 0 forwards them)
   // load tracking (grouped SMP runs only: Engine::pelt_on_)
   pelt_avg pelt{};                 ///< its own PELT signal (fair class only)
+  std::uint32_t util_est = 0;      ///< its utilisation estimate with the unchanged mark (smp/util_est.hpp)
   bool pelt_born = false;          ///< the signal was initialised (pelt_init_new_entity)
   int pelt_slot = -1;              ///< group queue it is attached to (cpu x ngroups + group), -1: none
   std::uint32_t pelt_weight = 0;   ///< its load weight when attached
@@ -481,6 +489,7 @@ class engine {
     // 2.00 -> 1.71 and 2.00 -> 2.80 ms in two rows, the delay sums by up to 3 %).
     idle_kick_ = asym_;
     eas_ = dvfs_on_ && asym_ && cfg.machine.energy_aware;
+    util_est_ = cfg.machine.util_est < 0 ? dvfs_on_ : cfg.machine.util_est != 0;
     tick_ns_ = 1000000000 / hz_;
     tick_phase_ = cfg.machine.tick_phase_ns % tick_ns_;
     balance_ticks_ = std::max<std::int64_t>(1, cfg.machine.balance_ns / tick_ns_);
@@ -768,7 +777,7 @@ class engine {
     compile_cgroups(cgroup_ids);
     if (ncpu_ > 1 && (cfg_.machine.balance_by_load || asym_)) pelt_on_ = true;
     balance_load_ = pelt_on_;
-    if (dvfs_on_) pelt_on_ = true;  // schedutil reads the CPUs' utilisation
+    if (dvfs_on_ || util_est_) pelt_on_ = true;  // schedutil and util_est read the utilisation
     for (auto& [b, ss] : barrier_specs) {
       std::sort(ss.begin(), ss.end());
       ss.erase(std::unique(ss.begin(), ss.end()), ss.end());
@@ -1001,7 +1010,13 @@ class engine {
   /// or not, running or not. Time outside the fair class counts as neither.
   void pelt_sync_task(task_type& t) {
     if (!pelt_on_ || !t.cold->pelt_born) return;
-    pelt_advance(t, t.cold->pelt);
+    if (pelt_advance(t, t.cold->pelt)) util_est_util_changed(t.cold->util_est);  // a new sample is due
+  }
+  /// `t`'s size for the capacity and energy decisions: its util_avg brought up to now, or with
+  /// util_est the larger of that and its estimate (task_util_est). Updates its signal.
+  std::uint32_t task_size(task_type& t) {
+    pelt_sync_task(t);
+    return util_est_ ? task_util_est(t.cold->pelt.util_avg, t.cold->util_est) : t.cold->pelt.util_avg;
   }
   /// `t`'s util_avg as it would read now, without updating its signal: a read at an instant
   /// the schedule does not depend on (schedutil, the energy estimates) leaves the signal's
@@ -1012,13 +1027,14 @@ class engine {
     return copy.util_avg;
   }
   /// Advances signal `a` of task `t` to now (the inputs since its last update are constant).
-  void pelt_advance(const task_type& t, pelt_avg& a) {
+  /// @return whether its averages were refreshed.
+  bool pelt_advance(const task_type& t, pelt_avg& a) {
     const bool fair = is_fair(t);
     const bool running = fair && t.state == task_core::st::running;
     const bool queued = fair && (running || t.state == task_core::st::runnable ||
                                  (t.state == task_core::st::blocked && t.cpu >= 0 && cpu(t.cpu).rq.delayed(t)));
-    pelt_update_entity(a, static_cast<std::uint64_t>(now_), fair_weight_of(t), queued, running,
-                       running ? speed_[static_cast<std::size_t>(t.cpu)] : cpu_capacity_max);
+    return pelt_update_entity(a, static_cast<std::uint64_t>(now_), fair_weight_of(t), queued, running,
+                              running ? speed_[static_cast<std::size_t>(t.cpu)] : cpu_capacity_max);
   }
   /// Before a change on CPU `ci` (and of task `t`, when given): every signal whose inputs it
   /// may change is brought up to now.
@@ -1477,7 +1493,7 @@ class engine {
       // (sync_entity_load_avg); no idle CPU: the previous one, as without capacities.
       pelt_sync_task(t);
       const int found = select_idle_capacity(
-          ncpu_, prev >= 0 ? prev : 0, t.cold->pelt.util_avg, [&](int k) noexcept { return allowed(t, k) && idle(k); },
+          ncpu_, prev >= 0 ? prev : 0, task_size(t), [&](int k) noexcept { return allowed(t, k) && idle(k); },
           [&](int k) noexcept { return cap_[static_cast<std::size_t>(k)]; });
       if (found >= 0) return found;
       if (prev >= 0 && allowed(t, prev)) return prev;
@@ -1635,8 +1651,12 @@ class engine {
   }
 
   void block(task_type& t) {
-    leave_rq(t, dequeue_flags::sleep);
+    const int ci = t.cpu;
+    leave_rq(t, dequeue_flags::sleep);  // brings its signal up to now
     t.state = task_core::st::blocked;
+    if (util_est_ && t.cold->pelt_born && is_fair(t))  // util_est_update(task_sleep)
+      util_est_dequeue_sleep(t.cold->util_est, t.cold->pelt.util_avg, static_cast<std::uint32_t>(t.cold->pelt.runnable_avg),
+                             cap_[static_cast<std::size_t>(ci)]);
   }
 
   /// How a timed sleep ends, for the woken task's policy (carried in the wake event's `gen`).
@@ -2006,13 +2026,11 @@ class engine {
   bool misfit(int k) {
     task_type* t = cpu(k).curr;
     if (t == nullptr || t->state != task_core::st::running || !is_fair(*t)) return false;
-    pelt_sync_task(*t);
-    return task_misfit(t->cold->pelt.util_avg, cap_[static_cast<std::size_t>(k)], max_cap_);
+    return task_misfit(task_size(*t), cap_[static_cast<std::size_t>(k)], max_cap_);
   }
   /// Whether `t`'s util (brought up to now) exceeds CPU ci's capacity.
   bool exceeds_capacity(task_type& t, int ci) {
-    pelt_sync_task(t);
-    return t.cold->pelt.util_avg > cap_[static_cast<std::size_t>(ci)];
+    return task_size(t) > cap_[static_cast<std::size_t>(ci)];
   }
   /// Asks CPU `from` to move its running task to `to` at once (active balance).
   void request_push(int from, int to) {
@@ -2052,8 +2070,7 @@ class engine {
     if (c.queued.empty()) return true;
     if (c.queued.size() > 1 || !is_fair(*c.queued.front())) return false;
     task_type& t = *c.queued.front();
-    pelt_sync_task(t);
-    return static_cast<std::uint64_t>(t.cold->pelt.util_avg) * 117 < static_cast<std::uint64_t>(cap_[static_cast<std::size_t>(ci)]) * 100;
+    return static_cast<std::uint64_t>(task_size(t)) * 117 < static_cast<std::uint64_t>(cap_[static_cast<std::size_t>(ci)]) * 100;
   }
   /// CPU ci's balance found nothing to move: it pulls the misfit of greatest load (load_avg)
   /// from a CPU of smaller capacity if it has room. @return whether it asked for one.
@@ -2119,17 +2136,28 @@ class engine {
       dvfs_update_domain(d);
     }
   }
-  /// The fair utilisation of CPUs first .. first + count - 1 (each the util_avg of the fair
-  /// tasks whose CPU it is: cpu_util_cfs), as of now (util_now: no signal is updated), into `util`.
-  /// @par Complexity O(tasks).
-  void fair_util_of(int first, int count, std::vector<std::uint64_t>& util) {
-    util.assign(static_cast<std::size_t>(count), 0);
+  /// The fair utilisation of CPUs first .. first + count - 1, as of now (util_now: no signal
+  /// is updated): `avg[i]` sums the util_avg of the fair tasks whose CPU it is (runnable,
+  /// running or asleep there: the root cfs_rq's util_avg), `est[i]` the estimates of those
+  /// queued there (the root cfs_rq's util_est; zero without util_est). @par Complexity O(tasks).
+  void fair_util_sums(int first, int count, std::vector<std::uint64_t>& avg, std::vector<std::uint64_t>& est) {
+    avg.assign(static_cast<std::size_t>(count), 0);
+    est.assign(static_cast<std::size_t>(count), 0);
     for (task_type* t : tasks_) {
       if (t->cpu < first || t->cpu >= first + count || !t->cold->pelt_born || !is_fair(*t) ||
           t->state == task_core::st::unborn || t->state == task_core::st::dead)
         continue;
-      util[static_cast<std::size_t>(t->cpu - first)] += util_now(*t);
+      const std::uint32_t u = util_now(*t);
+      const std::size_t i = static_cast<std::size_t>(t->cpu - first);
+      avg[i] += u;
+      if (util_est_ && (t->state == task_core::st::runnable || t->state == task_core::st::running))
+        est[i] += task_util_est(u, t->cold->util_est);
     }
+  }
+  /// Each CPU's fair utilisation, the larger of the two sums above (cpu_util_cfs), into `util`.
+  void fair_util_of(int first, int count, std::vector<std::uint64_t>& util) {
+    fair_util_sums(first, count, util, est_scratch_);
+    for (std::size_t i = 0; i < util.size(); ++i) util[i] = std::max(util[i], est_scratch_[i]);
   }
   /// Whether an RT or deadline task is runnable on CPU k (schedutil then asks for f_max).
   bool rt_runnable(int k) {
@@ -2213,12 +2241,21 @@ class engine {
   /// find_energy_efficient_cpu for waking fair task t: the CPU to wake it on, or -1 (no
   /// candidate fits: the caller's capacity-aware placement decides).
   int find_energy_efficient_cpu(task_type& t) {
-    const std::uint64_t p_util = util_now(t);
+    const std::uint64_t p_avg = util_now(t);
+    const std::uint64_t p_size = util_est_ ? task_util_est(static_cast<std::uint32_t>(p_avg), t.cold->util_est) : p_avg;
     const int prev = t.cpu;
-    if (p_util == 0 && prev >= 0 && allowed(t, prev)) return prev;  // nothing to place (feec's early exit)
-    std::vector<std::uint64_t> util;
-    fair_util_of(0, ncpu_, util);
-    if (prev >= 0) util[static_cast<std::size_t>(prev)] -= std::min(util[static_cast<std::size_t>(prev)], p_util);  // cpu_util without p
+    if (p_size == 0 && prev >= 0 && allowed(t, prev)) return prev;  // nothing to place (feec's early exit)
+    std::vector<std::uint64_t> avg, est;
+    fair_util_sums(0, ncpu_, avg, est);
+    if (prev >= 0) avg[static_cast<std::size_t>(prev)] -= std::min(avg[static_cast<std::size_t>(prev)], p_avg);  // cpu_util without p
+    // A CPU's utilisation with or without p (cpu_util(cpu, p, dst)): p adds its util_avg to the
+    // CPU's and its estimate to the CPU's estimates (it is not queued anywhere yet).
+    auto util_at = [&](int k, bool with_p) {
+      const std::size_t i = static_cast<std::size_t>(k);
+      return std::max(avg[i] + (with_p ? p_avg : 0), est[i] + (with_p && util_est_ ? p_size : 0));
+    };
+    std::vector<std::uint64_t> util(static_cast<std::size_t>(ncpu_));
+    for (int k = 0; k < ncpu_; ++k) util[static_cast<std::size_t>(k)] = util_at(k, false);
     std::vector<char> rt(static_cast<std::size_t>(ncpu_), 0);
     for (int k = 0; k < ncpu_; ++k) rt[static_cast<std::size_t>(k)] = rt_runnable(k) ? 1 : 0;
     const std::uint64_t none = ~std::uint64_t{0};
@@ -2230,7 +2267,7 @@ class engine {
       int max_spare_cpu = -1;
       for (int k = dm.first; k < dm.first + dm.count; ++k) {
         if (!allowed(t, k)) continue;
-        const std::uint64_t with = util[static_cast<std::size_t>(k)] + p_util;
+        const std::uint64_t with = util_at(k, true);
         const std::uint32_t capacity = cap_[static_cast<std::size_t>(k)];
         if (!util_fits_capacity(static_cast<std::uint32_t>(std::min<std::uint64_t>(with, 1u << 20)), capacity)) continue;
         const std::int64_t spare = static_cast<std::int64_t>(capacity) - static_cast<std::int64_t>(with);
@@ -2244,9 +2281,9 @@ class engine {
       if (max_spare_cpu < 0 && prev_spare < 0) continue;
       const std::uint64_t base = domain_energy(d, util, rt);
       auto delta_on = [&](int k) {
-        util[static_cast<std::size_t>(k)] += p_util;
+        util[static_cast<std::size_t>(k)] = util_at(k, true);
         const std::uint64_t e = domain_energy(d, util, rt);
-        util[static_cast<std::size_t>(k)] -= p_util;
+        util[static_cast<std::size_t>(k)] = util_at(k, false);
         return e - std::min(e, base);
       };
       if (prev_spare >= 0) prev_delta = delta_on(prev);
@@ -2861,10 +2898,12 @@ class engine {
   std::vector<std::uint32_t> energy_fj_;  ///< and the part of a nJ not yet counted, fJ (< 10^6)
   std::vector<std::uint64_t> work_units_;  ///< each CPU's task time in the window times its speed, 1/1024 ns of a 1024 CPU at f_max
   bool dvfs_on_ = false;              ///< the machine has performance domains
+  bool util_est_ = false;             ///< tasks and CPUs are sized with util_est (machine_model::util_est)
   bool eas_ = false;                  ///< energy-aware placement (performance domains, asymmetric, machine.energy_aware)
   std::uint64_t eas_wakeups_ = 0;     ///< wakeups placed by find_energy_efficient_cpu in the window
   bool balance_load_ = false;         ///< the periodic balance compares loads (cgroups on SMP, balance by load, asymmetric capacity)
   std::vector<std::uint64_t> util_scratch_;  ///< fair_util_of's output (reused)
+  std::vector<std::uint64_t> est_scratch_;   ///< fair_util_sums' estimates (reused)
   std::uint64_t dvfs_dirty_ = 0;      ///< domains whose frequency to re-evaluate after the current event, a bit each
   std::vector<timer_res> timers_;
   std::vector<mutex_res> mutexes_;

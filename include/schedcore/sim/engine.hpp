@@ -2213,9 +2213,12 @@ class engine {
   // once the task's util is added (the task's previous CPU considered on its own), if the
   // task fits there; the Energy Model's estimate of each candidate's domain with the task
   // there, minus the domain's estimate without it, picks the cheapest; the previous CPU stays
-  // unless another candidate costs strictly less (6.x: no 6 % margin). No candidate fits: the
-  // capacity-aware placement. Utilisation of the waking task: its util_avg (no util_est);
-  // an RT or deadline task runnable on a CPU makes its max_util the capacity (f_max).
+  // unless another candidate costs strictly less (6.x: no 6 % margin), and stays when no
+  // candidate fits. The waking task's size: task_util_est with util_est, else its util_avg;
+  // a CPU's: cpu_util_cfs (fair_util_of). An RT or deadline task runnable on a CPU makes its
+  // max_util the capacity (f_max) but adds nothing to sum_util, and the overutilized test
+  // compares fair util with the whole capacity (capacity_of's RT, deadline and IRQ pressure
+  // are not modelled).
 
   /// Whether some CPU's fair utilisation does not fit its capacity.
   bool overutilized() {
@@ -2238,8 +2241,9 @@ class engine {
     }
     return em_pd_energy(dm.pd, static_cast<std::uint32_t>(max_util), sum_util, dm.pd.capacity);
   }
-  /// find_energy_efficient_cpu for waking fair task t: the CPU to wake it on, or -1 (no
-  /// candidate fits: the caller's capacity-aware placement decides).
+  /// find_energy_efficient_cpu for waking fair task t: the CPU to wake it on, its previous CPU
+  /// when no candidate is cheaper or none fits (feec's target starts as prev_cpu), -1 only for
+  /// a task with no allowed previous CPU (the caller's capacity-aware placement decides).
   int find_energy_efficient_cpu(task_type& t) {
     const std::uint64_t p_avg = util_now(t);
     const std::uint64_t p_size = util_est_ ? task_util_est(static_cast<std::uint32_t>(p_avg), t.cold->util_est) : p_avg;
@@ -2296,8 +2300,7 @@ class engine {
       }
     }
     if (best >= 0 && best_delta < prev_delta) return best;
-    if (prev_delta != none) return prev;
-    return -1;
+    return prev >= 0 && allowed(t, prev) ? prev : -1;  // nothing cheaper, or nothing fits: where it was
   }
 
   // ---------------------------------------------------------------- programs

@@ -7,7 +7,11 @@
 // (group_policy, PELT load tracking, calc_group_shares, the balance by hierarchical load), and
 // all of them for 20 ms on an asymmetric 3-CPU machine (capacities 1024, 446 and one taken from
 // the input: work scaled by capacity, capacity-aware wakeups, misfit active balance); the
-// engine may refuse them only with workload_error.
+// engine may refuse them only with workload_error. Then on a 3-CPU machine with frequency
+// scaling (a big domain of one CPU, a little one of two whose capacity comes from the input):
+// schedutil, util_est and energy-aware placement. The same bytes are also read as an energy-model
+// file (sim/energy_file.hpp): accepted, and then a small fixed workload runs on that machine, or
+// refused with an energy_model_error naming fuzz.json.
 //
 // Built and run by run_fuzzer.sh (ctest fuzz/rtapp); by hand:
 //   tests/fuzz/run_fuzzer.sh clang++ include tests/fuzz/rtapp_fuzz.cpp build/fuzz/rtapp \
@@ -24,9 +28,11 @@
 #include "schedcore/policy/eevdf.hpp"
 #include "schedcore/policy/group.hpp"
 #include "schedcore/policy/rt.hpp"
+#include "schedcore/sim/energy_file.hpp"
 #include "schedcore/sim/reference_rr.hpp"
 #include "schedcore/sim/registry.hpp"
 #include "schedcore/sim/rtapp.hpp"
+#include "schedcore/sim/scenarios.hpp"
 
 namespace {
 
@@ -89,6 +95,27 @@ const policy_entry& grouped_entry() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > (1u << 20)) return 0;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    const energy_model_file em = parse_energy_model(text, "fuzz.json");
+    if (em.domains.empty() || em.cpus() < 1 || em.cpus() > 64) finding("energy model accepted with 0 or > 64 CPUs");
+    workload small_w;
+    small_w.name = "em";
+    small_w.tasks = {scen::task("a", 0, {ev::run(100000), ev::sleep(300000)}), scen::task("b", 0, {ev::run(1000000)})};
+    run_config cfg;
+    cfg.cpus = em.cpus();
+    cfg.duration_ns = 5000000;
+    cfg.host_timing = false;
+    cfg.machine.perf_domains = em.domains;
+    cfg.machine.dvfs_rate_limit_ns = em.rate_limit_ns;
+    ::fuzz::checks() = {};
+    try {
+      (void)grouped_entry().run(small_w, cfg, {});
+    } catch (const workload_error&) {
+    }
+    FUZZ_REQUIRE(::fuzz::checks().count == 0);
+  } catch (const energy_model_error& e) {
+    if (std::strncmp(e.what(), "fuzz.json:", 10) != 0) finding("energy-model error message without the file name");
+  }
   workload w;
   try {
     w = parse_rtapp(text, "fuzz.json");
@@ -121,6 +148,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     cfg.cpus = 3;
     cfg.duration_ns = 20000000;
     cfg.machine.capacity = {1024, 446, static_cast<std::uint32_t>(1 + size % 1024)};
+    try {
+      (void)grouped_entry().run(w, cfg, {});
+    } catch (const workload_error&) {
+    }
+    FUZZ_REQUIRE(::fuzz::checks().count == 0);
+    perf_domain_model big, little;
+    big.cpus = 1;
+    big.capacity = 1024;
+    big.states = {{500000, 100000}, {1000000, 300000}, {2000000, 1200000}};
+    little.cpus = 2;
+    little.capacity = static_cast<std::uint32_t>(1 + (size * 7) % 1024);
+    little.states = {{1000, 5}, {400000, 20000}, {800000, 90000}};
+    little.idle_uw = static_cast<std::uint32_t>(size % 50);
+    cfg.machine.capacity.clear();
+    cfg.machine.perf_domains = {big, little};
+    cfg.machine.dvfs_rate_limit_ns = static_cast<std::int64_t>(size % 3) * 1000000;
     try {
       (void)grouped_entry().run(w, cfg, {});
     } catch (const workload_error&) {

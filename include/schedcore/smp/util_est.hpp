@@ -22,7 +22,7 @@
 ///   1/4), computed as `((ewma << 2) - (ewma - dequeued)) >> 2`.
 /// After an update the estimate is marked *unchanged* (UTIL_AVG_UNCHANGED); a dequeue finds it
 /// still marked when util_avg was not refreshed since (no PELT period boundary crossed: too
-/// short to be a new sample) and skips. The caller clears the mark whenever PELT refreshes the
+/// short to be another sample) and skips. The caller clears the mark whenever PELT refreshes the
 /// task's averages (`util_est_util_changed`, where pelt_update_entity returns true).
 ///
 /// The task's estimate is then `max(util_avg, ewma)` (task_util_est); a CPU's is `max(its
@@ -44,13 +44,13 @@ namespace schedcore {
 inline constexpr u32 util_est_unchanged = 0x80000000u;
 /// A change below this (1 % of the capacity scale) does not move the estimate (UTIL_EST_MARGIN).
 inline constexpr u32 util_est_margin = 1024 / 100;
-/// Each new sample weighs 1 / 2^shift (UTIL_EST_WEIGHT_SHIFT).
+/// Each sample weighs 1 / 2^shift (UTIL_EST_WEIGHT_SHIFT).
 inline constexpr unsigned util_est_weight_shift = 2;
 
 /// The estimate without its mark.
 constexpr u32 util_est_value(u32 est) noexcept { return est & ~util_est_unchanged; }
 
-/// PELT refreshed the task's averages: its next dequeue is a new sample.
+/// PELT refreshed the task's averages: its next dequeue is another sample.
 constexpr void util_est_util_changed(u32& est) noexcept { est &= ~util_est_unchanged; }
 
 /// The task dequeues to sleep with `util_avg` and `runnable_avg` (its PELT signal, brought up

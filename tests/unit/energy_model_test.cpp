@@ -26,6 +26,20 @@ std::vector<em_perf_state> three_states() {
   return {{500000, 100000, 0, false}, {1000000, 300000, 0, false}, {2000000, 1200000, 0, false}};
 }
 
+// A random table: 1..max_states states, frequencies rising by min_step + U[0, 400000) kHz,
+// powers min_power + U[0, 3000000) µW (drawn in that order, state by state).
+std::vector<em_perf_state> random_states(std::mt19937_64& rng, u32 max_states, u32 min_step, u32 min_power) {
+  const u32 n = 1 + static_cast<u32>(rng() % max_states);
+  std::vector<em_perf_state> states(n);
+  u32 f = 0;
+  for (auto& s : states) {
+    f += min_step + static_cast<u32>(rng() % 400000);
+    s.frequency_khz = f;
+    s.power_uw = min_power + static_cast<u32>(rng() % 3000000);
+  }
+  return states;
+}
+
 TEST(EnergyModel, CostIsPowerTimesTopFrequencyOverFrequency) {
   auto states = three_states();
   em_perf_domain pd{};
@@ -44,14 +58,9 @@ TEST(EnergyModel, CostIsPowerTimesTopFrequencyOverFrequency) {
 TEST(EnergyModel, InefficientStatesAreThoseAFasterStateBeatsOnCost) {
   std::mt19937_64 rng(0x5eed);
   for (int round = 0; round < 2000; ++round) {
-    const u32 n = 1 + static_cast<u32>(rng() % 12);
-    std::vector<em_perf_state> states(n);
-    u32 f = 0;
-    for (auto& s : states) {
-      f += 1 + static_cast<u32>(rng() % 400000);
-      s.frequency_khz = f;
-      s.power_uw = 1 + static_cast<u32>(rng() % 3000000);
-    }
+    std::vector<em_perf_state> states = random_states(rng, 12, 1, 1);
+    const u32 n = static_cast<u32>(states.size());
+    const u32 f = states.back().frequency_khz;
     em_perf_domain pd{};
     ASSERT_EQ(em_perf_domain_init(pd, states.data(), n, 1 + static_cast<u32>(rng() % 1024)), errc::ok);
     for (u32 i = 0; i < n; ++i) {
@@ -96,14 +105,9 @@ TEST(EnergyModel, SchedutilAsksForOneAndAQuarterTimesTheUtilisation) {
 TEST(EnergyModel, SchedutilStateIsTheLowestEfficientStateCoveringTheHeadroomedUtilisation) {
   std::mt19937_64 rng(0xfeed);
   for (int round = 0; round < 300; ++round) {
-    const u32 n = 1 + static_cast<u32>(rng() % 10);
-    std::vector<em_perf_state> states(n);
-    u32 f = 0;
-    for (auto& s : states) {
-      f += 1000 + static_cast<u32>(rng() % 400000);
-      s.frequency_khz = f;
-      s.power_uw = 1 + static_cast<u32>(rng() % 3000000);
-    }
+    std::vector<em_perf_state> states = random_states(rng, 10, 1000, 1);
+    const u32 n = static_cast<u32>(states.size());
+    const u32 f = states.back().frequency_khz;
     const u32 capacity = 1 + static_cast<u32>(rng() % 1024);
     em_perf_domain pd{};
     ASSERT_EQ(em_perf_domain_init(pd, states.data(), n, capacity), errc::ok);
@@ -129,14 +133,9 @@ TEST(EnergyModel, SchedutilStateIsTheLowestEfficientStateCoveringTheHeadroomedUt
 TEST(EnergyModel, EstimateIsWhatTheCpusDrawBusyAtTheChosenState) {
   std::mt19937_64 rng(0xbeef);
   for (int round = 0; round < 3000; ++round) {
-    const u32 n = 1 + static_cast<u32>(rng() % 8);
-    std::vector<em_perf_state> states(n);
-    u32 f = 0;
-    for (auto& s : states) {
-      f += 10000 + static_cast<u32>(rng() % 400000);
-      s.frequency_khz = f;
-      s.power_uw = 1000 + static_cast<u32>(rng() % 3000000);
-    }
+    std::vector<em_perf_state> states = random_states(rng, 8, 10000, 1000);
+    const u32 n = static_cast<u32>(states.size());
+    const u32 f = states.back().frequency_khz;
     const u32 capacity = 64 + static_cast<u32>(rng() % 961);
     em_perf_domain pd{};
     ASSERT_EQ(em_perf_domain_init(pd, states.data(), n, capacity), errc::ok);

@@ -31,7 +31,7 @@ TEST(UtilEst, DecreasesFollowAQuarterWeightEwma) {
         const long double oracle = sample + (static_cast<long double>(e0) - sample) * std::pow(0.75L, n);
         const u32 value = util_est_value(est);
         // Each step floors by < 1; and the ewma stops moving once within the 1 % margin.
-        if (oracle - sample >= util_est_margin + n) {
+        if (oracle - sample >= static_cast<long double>(util_est_margin) + n) {
           EXPECT_LE(static_cast<long double>(value), oracle) << e0 << " -> " << sample << " step " << n;
           EXPECT_GE(static_cast<long double>(value) + n, oracle) << e0 << " -> " << sample << " step " << n;
         }

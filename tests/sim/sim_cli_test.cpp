@@ -92,6 +92,25 @@ TEST(SchedsimCli, EnergyModel) {
   EXPECT_EQ(run("run --scenario kernbench-4cpu --duration 100ms --util-est on --capacity 1024,446").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --util-est maybe").code, 2);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --eas 1").code, 2);
+  // The RT default boost: 0 lets an RT task's frequency follow its CPU's fair util (less
+  // energy than the default's top frequency); out of range is a usage error.
+  const std::string rt_file = ::testing::TempDir() + "/rt.json";
+  {
+    std::ofstream f(rt_file);
+    f << R"({"global": {"duration": 1}, "tasks": {"rt": {"policy": "SCHED_FIFO", "run": 2000, "timer": {"ref": "t", "period": 20000}}}})";
+  }
+  const result top = run("run --rt-app " + rt_file + " --policy cfs --format json --energy-model " + model);
+  const result low = run("run --rt-app " + rt_file + " --policy cfs --format json --uclamp-rt-min 0 --energy-model " + model);
+  ASSERT_EQ(top.code, 0);
+  ASSERT_EQ(low.code, 0);
+  auto total_mj = [](const std::string& text) {
+    const auto at = text.find("\"total_mj\": ");
+    return at == std::string::npos ? -1.0 : std::stod(text.substr(at + 12));
+  };
+  EXPECT_GT(total_mj(top.out), 0.0) << top.out;
+  EXPECT_LT(total_mj(low.out), total_mj(top.out) * 0.8);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --uclamp-rt-min 1025").code, 2);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --uclamp-rt-min").code, 2);
 }
 
 // --capacity in the JSON: the list, and the misfit moves among the totals; absent without it.

@@ -2,12 +2,15 @@
 // schedutil's choice of state, the rate limit, RT at f_max, and exact energy accounting, each
 // against an oracle from the definitions (energy = power x time; a CPU at f does f / f_max of
 // its work per unit of time; schedutil asks for 1.25 x the frequency-invariant utilisation);
-// a model whose frequency cannot change changes no schedule; refused models.
+// a model whose frequency cannot change changes no schedule; refused models; utilisation
+// clamps (boosts and caps on the frequency, placement and misfit; neutral clamps change nothing).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sim_results.hpp"
@@ -18,6 +21,7 @@
 #include "schedcore/sim/engine.hpp"
 #include "schedcore/sim/registry.hpp"
 #include "schedcore/sim/report.hpp"
+#include "schedcore/sim/rtapp.hpp"
 #include "schedcore/sim/scenarios.hpp"
 #include "schedcore/sim/trace.hpp"
 
@@ -356,6 +360,17 @@ std::vector<perf_domain_model> big_then_little() {
           domain(1, 446, {{450000, 40320}, {575000, 58161}, {700000, 79380}, {775000, 97921}, {850000, 119000}})};
 }
 
+// Two CPUs, little (446) then big (1024), no frequencies, no switch or refill cost.
+run_config little_then_big() {
+  run_config c;
+  c.cpus = 2;
+  c.host_timing = false;
+  c.machine.cs_cost_ns = 0;
+  c.machine.refill_ns = 0;
+  c.machine.capacity = std::vector<std::uint32_t>{446, 1024};
+  return c;
+}
+
 TEST(SimEnergy, EnergyAwarePlacementPutsASmallTaskWhereItCostsLeast) {
   // The oracle: the estimate of each domain with the task's util (~52: 1 ms in 20) added.
   std::vector<em_perf_state> big_states, little_states;
@@ -550,6 +565,340 @@ TEST(SimEnergy, BadModelsAreRefused) {
   file_error("{ \"domains\": [ { \"cpus\": 1, \"cpus\": 2, \"capacity\": 1, \"states\": [ { \"khz\": 5, \"uw\": 1 } ] } ] }",
              "key 'cpus' repeated");
   file_error("{ \"domains\": [ ", "em.json:1:");
+}
+
+// ---------------------------------------------------------------- utilisation clamps
+// The oracles: schedutil's state for a clamped utilisation (schedutil_state of the clamp),
+// energy = the state's power x busy time, util_fits_cpu's rules for placement and misfit, and
+// neutral clamps (min 0, max 1024 everywhere) changing nothing at all.
+
+// A boost raises the frequency to the one the boost asks for: a 30 %-duty task (util ~307,
+// the 40 % state unclamped) with util_min 600 asks for 1.25 x 600 = 750 of 1024: the 80 %
+// state (capacity 819), where its 3 ms of work take 3.75 ms. With util_min 820 (1.25 x 820 >
+// 1024) the top state, 3 ms.
+TEST(SimUclamp, ABoostRaisesTheFrequencyToWhatTheBoostAsksFor) {
+  std::vector<em_perf_state> states;
+  for (const auto& [khz, uw] : five_states()) states.push_back({khz, uw, 0, false});
+  em_perf_domain pd{};
+  ASSERT_EQ(em_perf_domain_init(pd, states.data(), 5, 1024), errc::ok);
+  ASSERT_EQ(pd.states[schedutil_state(pd, 600)].frequency_khz, 800000u);
+  ASSERT_EQ(pd.states[schedutil_state(pd, 820)].frequency_khz, 1000000u);
+  for (const policy_entry& e : fair_entries()) {
+    for (const auto& [boost, khz, duty] : {std::tuple<int, std::uint32_t, double>{600, 800000u, 0.375},
+                                           std::tuple<int, std::uint32_t, double>{820, 1000000u, 0.3}}) {
+      workload w;
+      w.name = "boosted";
+      w.duration = sec(3);
+      task_spec t = scen::task("periodic", 0, {ev::run(msec(3)), ev::timer("t", msec(10), true)});
+      t.util_min = boost;
+      w.tasks = {t};
+      run_config c = machine({domain(1, 1024, five_states())}, 0);
+      c.warmup_ns = sec(1);
+      const run_result r = e.run(w, c, {});
+      const task_result& tr = find(r, "periodic");
+      EXPECT_NEAR(static_cast<double>(tr.cpu_ns) / static_cast<double>(r.duration_ns), duty, 0.001) << e.name << " " << boost;
+      // Busy time is all at the boosted state: energy = its power x the CPU time (idle power 0).
+      const std::uint64_t uw = five_states()[khz / 200000 - 1].second;
+      EXPECT_NEAR(static_cast<double>(r.domains[0].energy_nj), static_cast<double>(uw) * static_cast<double>(tr.cpu_ns) / 1e6, 2.0)
+          << e.name << " " << boost;
+    }
+  }
+}
+
+// A cap holds a CPU hog's frequency down: util_max 300 asks for 375 of 1024, the 40 % state
+// (capacity 409), whatever the hog's util. A set_uclamp event that lifts the cap once the
+// capped work is done lets the domain climb to the top.
+TEST(SimUclamp, ACapHoldsAHogsFrequencyAndLiftingItReleasesIt) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "capped";
+    w.duration = sec(4);
+    task_spec hog = scen::task("hog", 0, {ev::run(sec(2))});
+    hog.phases[0].events = {ev::set_uclamp(-2, 300), ev::run(sec(2)), ev::set_uclamp(-2, -1), ev::run(sec(100))};
+    hog.phases[0].loop = 1;
+    w.tasks = {hog};
+    trace_writer trace;
+    run_config c = machine({domain(1, 1024, five_states())}, 0);
+    c.trace = &trace;
+    const run_result r = e.run(w, c, {});
+    const auto changes = frequency_changes(trace.text());
+    ASSERT_FALSE(changes.empty()) << e.name;
+    // 2 s of a 1024 CPU's work at 40 % speed take 5 s: the cap holds for the whole run.
+    EXPECT_EQ(changes.back().second, 400000u) << e.name;
+    EXPECT_GE(time_at(r.domains[0], 400000), r.duration_ns - msec(5)) << e.name;
+    // With 0.8 s of capped work the cap is lifted at 2 s and the hog climbs to the top.
+    hog.phases[0].events[1] = ev::run(msec(800));
+    w.tasks = {hog};
+    trace_writer trace2;
+    c.trace = &trace2;
+    const run_result lifted = e.run(w, c, {});
+    const auto changes2 = frequency_changes(trace2.text());
+    ASSERT_FALSE(changes2.empty()) << e.name;
+    EXPECT_EQ(changes2.back().second, 1000000u) << e.name;
+    // Capped until the work is done: 0.8 s of work at speed floor(1024 x 400 / 1000) = 409.
+    EXPECT_NEAR(static_cast<double>(time_at(lifted.domains[0], 400000)), 8e8 * 1024 / 409, 1e3) << e.name;
+  }
+}
+
+// RT tasks reach the top through their default boost (1024); the sysctl's default lowered to
+// 400 asks for 1.25 x 400 = 500 of 1024: the 60 % state (capacity 614), at its power.
+TEST(SimUclamp, RtDefaultBoostSetsTheFrequencyOfRtTasks) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "rt";
+    w.duration = sec(2);
+    task_spec rt = scen::task("rt", 0, {ev::run(msec(1)), ev::timer("t", msec(20), true)});
+    rt.params.kind = sched_kind::fifo;
+    rt.params.rt_priority = 50;
+    w.tasks = {rt};
+    for (const auto& [boost, uw] : {std::pair<std::uint32_t, std::uint64_t>{1024, 300000}, {400, 100000}}) {
+      run_config c = machine({domain(1, 1024, five_states())}, 0);
+      c.machine.uclamp_rt_min_default = boost;
+      const run_result r = e.run(w, c, {});
+      const std::uint64_t cpu = static_cast<std::uint64_t>(find(r, "rt").cpu_ns);
+      EXPECT_NEAR(static_cast<double>(r.domains[0].energy_nj), static_cast<double>(uw * cpu) / 1e6, 1.0) << e.name << " " << boost;
+    }
+  }
+}
+
+// Placement with energy awareness: a small task (util ~52) boosted to 700 cannot have its boost
+// met by the little CPU (util_fits_cpu: -1) and goes big, at the 950 MHz state its boost asks
+// for (1.25 x 700 = 875 of 1024: 950 of 1100 MHz gives capacity 884); a task of util ~512 that
+// does not fit the little CPU goes there when capped at 300 (a cap within the little CPU's
+// capacity fits), and pays in overruns, its work taking longer than its period there.
+TEST(SimUclamp, EnergyAwarePlacementHonoursBoostsAndCaps) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "boost";
+    w.duration = sec(3);
+    task_spec small = scen::task("small", 0, {ev::run(msec(1)), ev::timer("t", msec(20), true)});
+    small.util_min = 700;
+    w.tasks = {small};
+    run_config c = machine(big_then_little(), 0);
+    c.warmup_ns = sec(1);
+    const run_result boosted = e.run(w, c, {});
+    EXPECT_EQ(boosted.domains[1].energy_nj, 0u) << e.name << ": never little";
+    const std::uint64_t cpu = static_cast<std::uint64_t>(find(boosted, "small").cpu_ns);
+    EXPECT_NEAR(static_cast<double>(boosted.domains[0].energy_nj), 478640.0 * static_cast<double>(cpu) / 1e6, 2.0) << e.name;
+    // 1 ms of work per period at speed floor(1024 x 950 / 1100) = 884, 100 periods.
+    EXPECT_EQ(cpu, 100u * static_cast<std::uint64_t>((msec(1) * 1024 + 883) / 884)) << e.name;
+
+    task_spec big = scen::task("big", 0, {ev::run(msec(10)), ev::timer("t", msec(20), true)});
+    w.tasks = {big};
+    const run_result uncapped = e.run(w, c, {});
+    EXPECT_EQ(uncapped.domains[1].energy_nj, 0u) << e.name;
+    EXPECT_EQ(find(uncapped, "big").slack.overruns, 0u) << e.name;
+    big.util_max = 300;
+    w.tasks = {big};
+    const run_result capped = e.run(w, c, {});
+    EXPECT_EQ(capped.domains[0].energy_nj, 0u) << e.name << ": capped, it fits the little CPU and stays there";
+    EXPECT_GT(find(capped, "big").slack.overruns, 10u) << e.name;
+
+    // 7.5 ms in 20 (util ~384 > 356) capped at 300 fits the little CPU at its capped speed
+    // (406: 18.9 ms of each 20), and its CPU is not overutilized (the cap fits), so energy
+    // awareness keeps placing it: every wakeup of the window.
+    task_spec heavy = scen::task("heavy", 0, {ev::run(usec(7500)), ev::timer("t", msec(20), true)});
+    heavy.util_max = 300;
+    w.tasks = {heavy};
+    const run_result kept = e.run(w, c, {});
+    EXPECT_EQ(kept.domains[0].energy_nj, 0u) << e.name;
+    EXPECT_EQ(find(kept, "heavy").slack.overruns, 0u) << e.name;
+    EXPECT_GE(kept.totals.eas_wakeups, 99u) << e.name;
+  }
+}
+
+// The energy of a boost: a task of util ~52 boosted to 440 fits the little CPUs (440 <= 446),
+// but the boost takes their whole domain to 850 MHz, where a pinned task of util ~205 beside
+// it then runs too. The Energy Model's deltas (em_pd_energy, below): little 14 808 + 13 874,
+// big (its own idle domain, at the 625 MHz the boost asks for there) 21 390: the boosted task
+// goes big. Estimated at its util alone (no clamps in the frequency), little would win.
+TEST(SimUclamp, ABoostsFrequencyCountsInTheEnergyEstimate) {
+  std::vector<perf_domain_model> doms = big_then_little();
+  doms[1].cpus = 2;
+  std::vector<em_perf_state> big_states, little_states;
+  for (const auto& [khz, uw] : doms[0].states) big_states.push_back({khz, uw, 0, false});
+  for (const auto& [khz, uw] : doms[1].states) little_states.push_back({khz, uw, 0, false});
+  em_perf_domain big{}, little{};
+  ASSERT_EQ(em_perf_domain_init(big, big_states.data(), 5, 1024), errc::ok);
+  ASSERT_EQ(em_perf_domain_init(little, little_states.data(), 5, 446), errc::ok);
+  const std::uint64_t little_delta = em_pd_energy(little, 440, 205 + 52, 446) - em_pd_energy(little, 205, 205, 446);
+  const std::uint64_t big_delta = em_pd_energy(big, 440, 52, 1024);
+  ASSERT_LT(big_delta, little_delta);
+  ASSERT_GT(em_pd_energy(big, 52, 52, 1024), em_pd_energy(little, 205, 205 + 52, 446) - em_pd_energy(little, 205, 205, 446));
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "boost-energy";
+    w.duration = sec(3);
+    task_spec steady = scen::task("steady", 0, {ev::run(msec(4)), ev::timer("s", msec(20), true)});
+    steady.cpus = {1};
+    task_spec boosted = scen::task("boosted", 0, {ev::run(msec(1)), ev::anchored_timer("b", msec(20), msec(7))});
+    boosted.util_min = 440;
+    w.tasks = {steady, boosted};
+    run_config c = machine(doms, 0);
+    c.warmup_ns = sec(1);
+    const run_result r = e.run(w, c, {});
+    const std::uint64_t cpu = static_cast<std::uint64_t>(find(r, "boosted").cpu_ns);
+    EXPECT_NEAR(static_cast<double>(r.domains[0].energy_nj), 239328.0 * static_cast<double>(cpu) / 1e6, 2.0)
+        << e.name << ": every run of the boosted task on the big CPU, at 625 MHz";
+  }
+}
+
+// The non-energy path (capacity only): a waking task takes an idle CPU whose capacity meets
+// its boost (select_idle_capacity with clamps); a small task boosted to 700 leaves the little
+// CPU it started on for the big one, where it stays.
+TEST(SimUclamp, ABoostedTaskWakesOnABigEnoughCpu) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "boost-wake";
+    w.duration = sec(1);
+    // Runs of 0.3 ms of work (0.69 ms on the little CPU) from 0.2 ms into each 20 ms: never
+    // running at a tick, so never moved as a misfit; only the wakeup's choice can move it.
+    // A first sleep of 300 ms lets the fork's initial util decay (it would not fit the little
+    // CPU by itself).
+    task_spec small = scen::task("small", 0, {ev::run(usec(300)), ev::anchored_timer("t", msec(20), msec(300) + usec(200))});
+    small.delay = usec(200);
+    phase settle;
+    settle.name = "settle";
+    settle.events = {ev::sleep(msec(300))};
+    small.phases.insert(small.phases.begin(), settle);
+    small.loop = 1;
+    w.tasks = {small};
+    const run_config c = little_then_big();
+    const run_result plain = e.run(w, c, {});
+    EXPECT_EQ(find(plain, "small").migrations, 0u) << e.name << ": it starts little, where it fits";
+    w.tasks[0].util_min = 700;
+    const run_result boosted = e.run(w, c, {});
+    EXPECT_EQ(find(boosted, "small").migrations, 1u) << e.name << ": one move to the big CPU";
+  }
+}
+
+// A class change recounts the task's clamps at once: a fair task that becomes SCHED_FIFO
+// before a long run gets the RT default boost (600 here: 1.25 x 600 = 750, the 80 % state)
+// for the rest of that run, not at its next wakeup.
+TEST(SimUclamp, AClassChangeRecountsTheClampsAtOnce) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "to-rt";
+    w.duration = sec(2);
+    sched_params fifo{};
+    fifo.kind = sched_kind::fifo;
+    fifo.rt_priority = 50;
+    task_spec t = scen::task("t", 0, {ev::run(msec(1)), ev::sleep(msec(99))});
+    t.phases[0].loop = 5;  // 0.5 s of a light fair task
+    phase rt;
+    rt.name = "rt";
+    rt.loop = 1;
+    rt.events = {ev::set_policy(fifo), ev::run(msec(500)), ev::sleep(sec(10))};
+    t.phases.push_back(rt);
+    w.tasks = {t};
+    run_config c = machine({domain(1, 1024, five_states())}, 0);
+    c.machine.uclamp_rt_min_default = 600;
+    trace_writer tr;
+    c.trace = &tr;
+    (void)e.run(w, c, {});
+    // The change to 800 MHz comes as the class changes (the fair phase ends at 0.5 s plus its
+    // last run), and the next one when the RT run ends: 500 ms of work at speed
+    // floor(1024 x 800 / 1000) = 819 later.
+    const auto changes = frequency_changes(tr.text());
+    std::size_t at = 0;
+    while (at < changes.size() && !(changes[at].first >= 0.5 && changes[at].second == 800000u)) ++at;
+    ASSERT_LT(at + 1, changes.size()) << e.name;
+    EXPECT_LT(changes[at].first, 0.52) << e.name;
+    EXPECT_NEAR(changes[at + 1].first - changes[at].first, 0.5 * 1024 / 819, 1e-5) << e.name;
+    EXPECT_EQ(changes[at + 1].second, 200000u) << e.name;
+  }
+}
+
+// Misfit with a cap (capacity only, no frequencies): a hog on a little CPU outgrows it (its
+// util reaches 446 > 356) and is moved to the big one; capped at 300 it fits the little CPU
+// (util_fits_cpu: the cap is within its capacity) and stays.
+TEST(SimUclamp, ACappedHogIsNoMisfit) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "misfit";
+    w.duration = sec(2);
+    task_spec hog = scen::task("hog", 0, {ev::run(sec(10))});
+    hog.cpus = {0, 1};
+    w.tasks = {scen::task("sitter", 0, {ev::run(sec(10))}), hog};
+    w.tasks[0].cpus = {1};
+    w.tasks[0].delay = 0;
+    w.tasks[1].delay = usec(1);  // CPU 1 (big) is taken: the hog starts on CPU 0 (little)
+    const run_config c = little_then_big();
+    w.tasks[0].phases[0].events = {ev::run(msec(300))};
+    w.tasks[0].phases[0].loop = 1;
+    w.tasks[0].loop = 1;  // the sitter leaves at 300 ms: the big CPU idles, the hog is a misfit
+    const run_result free_run = e.run(w, c, {});
+    EXPECT_GE(find(free_run, "hog").migrations, 1u) << e.name;
+    w.tasks[1].util_max = 300;
+    const run_result capped = e.run(w, c, {});
+    EXPECT_EQ(find(capped, "hog").migrations, 0u) << e.name;
+    expect_conserved(capped);
+  }
+}
+
+// Neutral clamps change nothing: every task of the rt-app video pipeline given util_min 0 and
+// util_max 1024 (uclamp on, every rule in play) schedules exactly as without clamps, on the
+// example big.LITTLE model, with and without EAS.
+TEST(SimUclamp, NeutralClampsChangeNothing) {
+  std::string here = __FILE__;
+  for (int i = 0; i < 3; ++i) here = here.substr(0, here.find_last_of('/'));
+  const workload plain = load_rtapp(here + "/../shared/workloads/rt-app/video-short.json");
+  const energy_model_file em = load_energy_model(here + "/examples/energy-models/big-little.json");
+  workload neutral = plain;
+  for (task_spec& t : neutral.tasks) {
+    t.util_min = 0;
+    t.util_max = 1024;
+  }
+  for (const policy_entry& e : fair_entries()) {
+    for (const bool eas : {true, false}) {
+      run_config c = machine(em.domains);
+      c.duration_ns = sec(3);
+      c.machine.energy_aware = eas;
+      c.machine.util_est = -1;
+      const run_result a = e.run(plain, c, {}), b = e.run(neutral, c, {});
+      EXPECT_EQ(to_json(a), to_json(b)) << e.name << " eas " << eas;
+      EXPECT_GT(a.totals.eas_wakeups + (eas ? 0u : 1u), 0u);
+    }
+  }
+}
+
+// Bad clamps: out of range or inverted in a task, an event that would invert the clamps in
+// force (sched_setattr's EINVAL), and a bad RT default, each refused with a message.
+TEST(SimUclamp, BadClampsAreRefused) {
+  const policy_entry e = fair_entries().front();
+  auto refused = [&](workload w, run_config c, const std::string& says) {
+    try {
+      (void)e.run(w, c, {});
+      ADD_FAILURE() << "accepted; expected: " << says;
+    } catch (const workload_error& x) {
+      EXPECT_NE(std::string(x.what()).find(says), std::string::npos) << x.what();
+    }
+  };
+  const run_config c = machine({domain(1, 1024, five_states())});
+  workload w;
+  w.name = "bad";
+  w.duration = msec(100);
+  w.tasks = {scen::task("t", 0, {ev::run(msec(1)), ev::sleep(msec(1))})};
+  workload bad = w;
+  bad.tasks[0].util_min = 1025;
+  refused(bad, c, "util_min and util_max must be in 0..1024");
+  bad = w;
+  bad.tasks[0].util_min = 600;
+  bad.tasks[0].util_max = 500;
+  refused(bad, c, "util_min 600 is above util_max 500");
+  bad = w;
+  bad.tasks[0].phases[0].events.push_back(ev::set_uclamp(700, 600));
+  refused(bad, c, "sets util_min 700 above util_max 600");
+  bad = w;
+  bad.tasks[0].phases[0].events.push_back(ev::set_uclamp(-3, 600));
+  refused(bad, c, "-1 (default) or -2 (unchanged)");
+  bad = w;
+  bad.tasks[0].util_max = 300;
+  bad.tasks[0].phases[0].events.push_back(ev::set_uclamp(400, -2));
+  refused(bad, c, "task 't': its clamps would become util_min 400 above util_max 300");
+  run_config rt = c;
+  rt.machine.uclamp_rt_min_default = 2000;
+  refused(w, rt, "uclamp_rt_min_default) must be in 0..1024, not 2000");
 }
 
 }  // namespace

@@ -518,13 +518,46 @@ TEST(RtApp, GlobalKeysAndNotes) {
   for (const auto& n : w.notes) all += n + "\n";
   EXPECT_NE(all.find("calibration ignored"), std::string::npos);
   EXPECT_NE(all.find("priority inheritance"), std::string::npos);
-  EXPECT_NE(all.find("util_min"), std::string::npos);
+  EXPECT_EQ(all.find("util_min"), std::string::npos) << "clamps are modelled, not noted";
+  EXPECT_EQ(w.tasks[0].util_min, 10);
   EXPECT_NE(all.find("NUMA"), std::string::npos);
   EXPECT_NE(all.find("resources"), std::string::npos);
   EXPECT_RTAPP_ERROR(R"({"global": {"durration": 1}, "tasks": {"t": {"run": 1}}})", "1:13", "did you mean 'duration'?");
   EXPECT_RTAPP_ERROR(R"({"global": {"gnuplot": "yes"}, "tasks": {"t": {"run": 1}}})", "1:24", "expected true or false");
   EXPECT_RTAPP_ERROR(R"({"global": {"duration": 0}, "tasks": {"t": {"run": 1}}})", "1:25", "expected -1 (until all tasks exit) or >= 1 second");
   EXPECT_RTAPP_ERROR(R"({"global": {"duration": 2000000}, "tasks": {"t": {"run": 1}}})", "1:25", "absurd duration");
+}
+
+// util_min / util_max: task level into the spec, phase level as a set_uclamp at the start of
+// the phase (after its set_policy: one sched_setattr), changing only the clamps it gives;
+// out of range or inverted pairs refused at the key.
+TEST(RtApp, UtilisationClamps) {
+  const workload w = parse_rtapp(R"({"tasks": {"t": {"util_max": 512, "util_min": 128, "phases": {
+      "a": {"util_min": 300, "policy": "SCHED_FIFO", "run": 10},
+      "b": {"run": 10},
+      "c": {"util_max": 1024, "util_min": 0, "run": 10}}}}})", "w.json");
+  const task_spec& t = w.tasks.at(0);
+  EXPECT_EQ(t.util_min, 128);
+  EXPECT_EQ(t.util_max, 512);
+  ASSERT_EQ(t.phases.size(), 3u);
+  ASSERT_GE(t.phases[0].events.size(), 3u);
+  EXPECT_EQ(t.phases[0].events[0].kind, event_kind::set_policy);
+  EXPECT_EQ(t.phases[0].events[1].kind, event_kind::set_uclamp);
+  EXPECT_EQ(t.phases[0].events[1].util_min, 300);
+  EXPECT_EQ(t.phases[0].events[1].util_max, -2) << "not given: the one in force stays";
+  for (const event& e : t.phases[1].events) EXPECT_NE(e.kind, event_kind::set_uclamp);
+  EXPECT_EQ(t.phases[2].events[0].kind, event_kind::set_uclamp);
+  EXPECT_EQ(t.phases[2].events[0].util_min, 0);
+  EXPECT_EQ(t.phases[2].events[0].util_max, 1024);
+  const workload only = parse_rtapp(R"({"tasks": {"t": {"run": 1}}})", "w.json");
+  EXPECT_EQ(only.tasks.at(0).util_min, -1);
+  EXPECT_EQ(only.tasks.at(0).util_max, -1);
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": 1, "util_min": 1025}}})", "1:40", "0..1024");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"util_max": 100, "run": 1, "util_min": 200}}})", "1:45",
+                     "util_min 200 is above util_max 100 (sched_setattr refuses the pair)");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"phases": {"p": {"util_min": 900, "util_max": 800, "run": 1}}}}})", "1:52",
+                     "util_min 900 is above util_max 800");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": 1, "util_max": -1}}})", "1:40", "0..1024");
 }
 
 // ----------------------------------------------------------------------------- errors

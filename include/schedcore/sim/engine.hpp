@@ -101,6 +101,7 @@
 #include "schedcore/smp/energy_model.hpp"
 #include "schedcore/smp/group_shares.hpp"
 #include "schedcore/smp/pelt.hpp"
+#include "schedcore/smp/uclamp.hpp"
 #include "schedcore/smp/util_est.hpp"
 
 namespace schedcore {
@@ -183,6 +184,13 @@ struct machine_model {
   /// schedutil, EAS). -1 (the default): on with performance domains, off otherwise (the
   /// capacity-only results were measured without it); 0 off; 1 on.
   int util_est = -1;
+  /// The boost a real-time task gets when it requests none (sysctl_sched_uclamp_util_min_rt_default,
+  /// 0..1024; the kernel's default 1024 runs RT tasks at the top frequency; Android sets 0 to
+  /// save power). A value other than 1024 turns utilisation clamping on, as writing the sysctl
+  /// does; so do clamps in the workload (task_spec::util_min and friends). Without either, a
+  /// runnable RT task asks for the top frequency as schedutil does without uclamp: the same
+  /// as a boost of 1024.
+  std::uint32_t uclamp_rt_min_default = 1024;
 };
 
 /// Samples one run may keep for exact percentiles (wakeup latencies, slacks, frame gaps and
@@ -266,6 +274,9 @@ struct task_cold {
   // asymmetric capacity (Engine::asym_)
   std::uint32_t work_carry = 0;    ///< work done on a CPU of capacity < 1024 not yet a whole ns, in 1/1024 ns
   int push_to = -1;                ///< CPU an active balance moves it to at its next switch (-1: none)
+  // utilisation clamps (Engine::uclamp_on_)
+  std::int32_t uclamp_req[2] = {-1, -1};  ///< requested min, max (-1: the default)
+  uclamp_task uclamp{};            ///< its contribution to its CPU's clamp buckets while runnable there
 };
 
 /// The engine-side hot state of a simulated task (what switches, ticks and accounting touch);
@@ -594,6 +605,7 @@ class engine {
     std::int64_t idle_ns = 0, overhead_ns = 0;
     std::uint64_t switches = 0;
     std::vector<task_type*> queued;  ///< every task enqueued here (running one included)
+    uclamp_rq<> uclamp;              ///< the clamps of its runnable fair and RT tasks (Engine::uclamp_on_)
   };
 
   // Compiled program: names resolved to ids once.
@@ -609,6 +621,7 @@ class engine {
     std::int64_t count = 0, per_item = 0;  ///< pipe_write items / pipe_read messages; pipe_read ns per item
     bool uninterruptible = false;          ///< sleep: TASK_UNINTERRUPTIBLE
     bool nopreempt = false;                ///< run: not preemptible
+    std::int32_t util_min = -2, util_max = -2;  ///< set_uclamp: the new requests (-1 default, -2 unchanged)
   };
   struct cphase {
     std::int64_t loop;
@@ -683,6 +696,11 @@ class engine {
       if (ts.loop == 0 || ts.loop < -1) throw workload_error(where + ": loop must be >= 1 or -1");
       if (validate(ts.params) != errc::ok) throw workload_error(where + ": invalid scheduling parameters");
       if (ts.phases.empty()) throw workload_error(where + ": empty program");
+      if (ts.util_min < -1 || ts.util_min > 1024 || ts.util_max < -1 || ts.util_max > 1024)
+        fail_at(ts, where + ": util_min and util_max must be in 0..1024 (or -1 for the default)");
+      if (ts.util_min >= 0 && ts.util_max >= 0 && ts.util_min > ts.util_max)
+        fail_at(ts, where + ": util_min " + std::to_string(ts.util_min) + " is above util_max " + std::to_string(ts.util_max));
+      if (ts.util_min >= 0 || ts.util_max >= 0) uclamp_used_ = true;
       for (int c : ts.cpus)  // as rt-app and sched_setaffinity: no affinity to a CPU the machine lacks
         if (c < 0 || c >= ncpu_)
           fail_at(ts, where + ": \"cpus\" names CPU " + std::to_string(c) + ", but the machine has " + std::to_string(ncpu_) +
@@ -693,7 +711,7 @@ class engine {
         cphase cp{p.loop, {}};
         for (const event& e : p.events) {
           cevent c{e.kind, e.duration, e.jitter, e.period, e.pushback, e.absolute, e.anchor, -1, -1, -1, e.params, e.count,
-                   e.per_item, e.uninterruptible, e.nopreempt};
+                   e.per_item, e.uninterruptible, e.nopreempt, e.util_min, e.util_max};
           if (e.duration < 0 || e.jitter < 0 || e.period < 0 || e.pushback < 0 || e.per_item < 0)
             throw workload_error(where + ": negative time in an event");
           if (e.count < 0) throw workload_error(where + ": negative count in a pipe event");
@@ -737,6 +755,14 @@ class engine {
               break;
             case event_kind::job:
               break;
+            case event_kind::set_uclamp:
+              if (e.util_min < -2 || e.util_min > 1024 || e.util_max < -2 || e.util_max > 1024)
+                throw workload_error(where + ": a clamp change must give 0..1024, -1 (default) or -2 (unchanged)");
+              if (e.util_min >= 0 && e.util_max >= 0 && e.util_min > e.util_max)
+                throw workload_error(where + ": a clamp change sets util_min " + std::to_string(e.util_min) + " above util_max " +
+                                     std::to_string(e.util_max));
+              uclamp_used_ = true;
+              break;
             case event_kind::set_cgroup:
               if (!e.ref.empty()) {
                 auto it = cgroup_ids.find(e.ref);
@@ -778,6 +804,13 @@ class engine {
     if (ncpu_ > 1 && (cfg_.machine.balance_by_load || asym_)) pelt_on_ = true;
     balance_load_ = pelt_on_;
     if (dvfs_on_ || util_est_) pelt_on_ = true;  // schedutil and util_est read the utilisation
+    if (cfg_.machine.uclamp_rt_min_default > cpu_capacity_max)
+      throw workload_error("the RT tasks' default boost (uclamp_rt_min_default) must be in 0..1024, not " +
+                           std::to_string(cfg_.machine.uclamp_rt_min_default));
+    if (cfg_.machine.uclamp_rt_min_default != cpu_capacity_max) uclamp_used_ = true;  // the sysctl's write turns uclamp on
+    // Clamps act where utilisation decides something: frequencies, or fits on CPUs of
+    // different capacity (the kernel's uclamp static key turns on at the first request).
+    uclamp_on_ = uclamp_used_ && (dvfs_on_ || asym_);
     for (auto& [b, ss] : barrier_specs) {
       std::sort(ss.begin(), ss.end());
       ss.erase(std::unique(ss.begin(), ss.end()), ss.end());
@@ -1151,6 +1184,8 @@ class engine {
     const bool suffix = ts.suffix_instances || ts.instances > 1 || instance > 0;
     k.instance = suffix ? instance : -1;  // the name is built on first use (name_of)
     t->params = ts.params;
+    k.uclamp_req[0] = ts.util_min;
+    k.uclamp_req[1] = ts.util_max;
     std::uint64_t mask = 0;
     for (int c : ts.cpus)
       if (c >= 0 && c < ncpu_) mask |= 1ull << c;
@@ -1467,10 +1502,12 @@ class engine {
     cpu_state& c = cpu(ci);
     t.qidx = static_cast<std::uint32_t>(c.queued.size());
     c.queued.push_back(&t);
+    if (uclamp_on_) uclamp_count_in(c, t);
   }
   void rq_remove(int ci, task_type& t) {
     dvfs_mark(ci);
     cpu_state& c = cpu(ci);
+    if (t.cold->uclamp.active()) c.uclamp.dequeue(t.cold->uclamp);
     task_type* last = c.queued.back();
     c.queued[t.qidx] = last;
     last->qidx = t.qidx;
@@ -1493,7 +1530,8 @@ class engine {
       // (sync_entity_load_avg); no idle CPU: the previous one, as without capacities.
       pelt_sync_task(t);
       const int found = select_idle_capacity(
-          ncpu_, prev >= 0 ? prev : 0, task_size(t), [&](int k) noexcept { return allowed(t, k) && idle(k); },
+          ncpu_, prev >= 0 ? prev : 0, task_size(t), uclamp_on_ ? uclamp_eff(t, 0) : 0,
+          uclamp_on_ ? uclamp_eff(t, 1) : cpu_capacity_max, [&](int k) noexcept { return allowed(t, k) && idle(k); },
           [&](int k) noexcept { return cap_[static_cast<std::size_t>(k)]; });
       if (found >= 0) return found;
       if (prev >= 0 && allowed(t, prev)) return prev;
@@ -2026,7 +2064,10 @@ class engine {
   bool misfit(int k) {
     task_type* t = cpu(k).curr;
     if (t == nullptr || t->state != task_core::st::running || !is_fair(*t)) return false;
-    return task_misfit(task_size(*t), cap_[static_cast<std::size_t>(k)], max_cap_);
+    const std::uint32_t capacity = cap_[static_cast<std::size_t>(k)];
+    if (uclamp_on_)  // 6.x task_fits_cpu: only a full fit (1) is not a misfit; a boost short of the CPU is one
+      return capacity < max_cap_ && util_fits_cpu(task_size(*t), uclamp_eff(*t, 0), uclamp_eff(*t, 1), capacity, capacity) <= 0;
+    return task_misfit(task_size(*t), capacity, max_cap_);
   }
   /// Whether `t`'s util (brought up to now) exceeds CPU ci's capacity.
   bool exceeds_capacity(task_type& t, int ci) {
@@ -2099,16 +2140,16 @@ class engine {
   // util_avg of the fair tasks whose CPU it is (runnable, running, or blocked there: the
   // kernel's root cfs_rq util_avg keeps a sleeper's decaying util until it wakes elsewhere),
   // or the maximum while an RT or deadline task is runnable there (effective_cpu_util
-  // without uclamp); the domain follows its busiest CPU (sugov_next_freq_shared). An update
+  // without uclamp; with clamps in the workload, see "utilisation clamps"); the domain follows its busiest CPU (sugov_next_freq_shared). An update
   // is due after any event that enqueued, dequeued or switched tasks on one of its CPUs and
   // at its CPUs' ticks; it runs at the end of that event (as the kernel's irq_work for a
   // slow-switching driver), and a change comes at most once per dvfs_rate_limit_ns
   // (sugov_should_update_freq). A change settles every CPU of the domain at the old speed
   // and power, then recomputes when running work completes. PELT is frequency-invariant: a
   // running task's util grows by its CPU's speed (capacity x f / f_max) / 1024 per unit of time.
-  // Not modelled: iowait boost, uclamp, the deadline class's bandwidth (a runnable deadline
-  // task asks for f_max), sugov's "busy CPU keeps its frequency" hold, the transition's own
-  // latency, and energy-aware placement (find_energy_efficient_cpu).
+  // Not modelled: iowait boost, the deadline class's bandwidth (a runnable deadline
+  // task asks for f_max), sugov's "busy CPU keeps its frequency" hold and the transition's own
+  // latency. Energy-aware placement is below (find_energy_efficient_cpu).
 
   /// Charges `ns` of CPU ci at its domain's power: the current state's while `busy`, the idle
   /// power otherwise. Exact: nJ plus a remainder in fJ (µW x ns = fJ).
@@ -2172,13 +2213,19 @@ class engine {
     domain_state& dm = doms_[static_cast<std::size_t>(d)];
     if (dm.changed && now_ - dm.last_change < cfg_.machine.dvfs_rate_limit_ns) return;
     std::uint64_t busiest = 0;
-    bool rt = false;
-    for (int k = dm.first; k < dm.first + dm.count; ++k) rt = rt || rt_runnable(k);
-    if (rt) {
-      busiest = cpu_capacity_max;
-    } else {
+    if (uclamp_on_) {  // effective_cpu_util with uclamp: each CPU's util clamped by its clamps
       fair_util_of(dm.first, dm.count, util_scratch_);
-      for (const std::uint64_t u : util_scratch_) busiest = std::max(busiest, u);
+      for (int k = dm.first; k < dm.first + dm.count; ++k)
+        busiest = std::max(busiest, clamped_freq_util(k, util_scratch_[static_cast<std::size_t>(k - dm.first)]));
+    } else {
+      bool rt = false;
+      for (int k = dm.first; k < dm.first + dm.count; ++k) rt = rt || rt_runnable(k);
+      if (rt) {
+        busiest = cpu_capacity_max;
+      } else {
+        fair_util_of(dm.first, dm.count, util_scratch_);
+        for (const std::uint64_t u : util_scratch_) busiest = std::max(busiest, u);
+      }
     }
     const std::uint32_t want = schedutil_state(dm.pd, static_cast<std::uint32_t>(std::min<std::uint64_t>(busiest, 1u << 20)));
     if (want == dm.cur) return;
@@ -2203,6 +2250,81 @@ class engine {
     }
   }
 
+  // ---------------------------------------------------------------- utilisation clamps
+  // With clamps in the workload (task_spec::util_min/util_max, event set_uclamp) on a machine
+  // where utilisation decides something (uclamp_on_), each CPU aggregates the effective clamps
+  // of its runnable fair and RT tasks (smp/uclamp.hpp's buckets, counted in rq_add and
+  // rq_remove, recounted when a task's clamps or class change), and Linux 6.x's uses follow:
+  // - schedutil: a CPU's utilisation is its fair util clamped by its CPU's clamps
+  //   (effective_cpu_util: uclamp_rq_util_with); RT tasks reach the top frequency through
+  //   their default boost (machine_model::uclamp_rt_min_default) instead of the "RT runnable"
+  //   rule, and a runnable deadline task still asks for the top;
+  // - fits (util_fits_cpu): the wakeup's idle-CPU choice and misfit take the task's clamps,
+  //   overutilized takes each CPU's, and find_energy_efficient_cpu ranks candidates by fit
+  //   (1 above -1) with the task's clamps max-aggregated with a busy CPU's;
+  // - the energy estimate's frequency per CPU is its clamped util, the waking task's clamps
+  //   joining on the candidate CPU (eenv_pd_max_util); the busy-time sum is not clamped.
+  // Not modelled: the RT class's own util_avg (an RT task whose boost is lowered adds nothing
+  // to its CPU's frequency request), task-group clamps (cpu.uclamp.*), the system-wide limits
+  // (sysctl_sched_uclamp_util_min/max at 1024) and a fork's inheritance of its parent's
+  // requests (an instance starts with its spec's).
+
+  /// Whether `t`'s class takes part in uclamp (fair and RT; a deadline task has its bandwidth).
+  static bool uclamp_class(const task_type& t) { return t.params.kind != sched_kind::deadline; }
+  /// `t`'s effective clamp `id` (0 min, 1 max): its request, or the default (min 0, or the RT
+  /// default for a real-time task; max 1024).
+  std::uint32_t uclamp_eff(const task_type& t, int id) const {
+    const std::int32_t r = t.cold->uclamp_req[id];
+    if (r >= 0) return static_cast<std::uint32_t>(r);
+    if (id == 1) return cpu_capacity_max;
+    const bool rt = t.params.kind == sched_kind::fifo || t.params.kind == sched_kind::rr;
+    return rt ? cfg_.machine.uclamp_rt_min_default : 0;
+  }
+  /// Counts runnable `t` in CPU c's clamp buckets (uclamp_rq_inc), if its class takes part.
+  void uclamp_count_in(cpu_state& c, task_type& t) {
+    if (uclamp_class(t) && !t.cold->uclamp.active()) c.uclamp.enqueue(t.cold->uclamp, uclamp_eff(t, 0), uclamp_eff(t, 1));
+  }
+  /// `t`, runnable on CPU ci, changed clamps or class: counted again with its values now
+  /// (uclamp_update_active), and the domain's frequency re-evaluated.
+  void uclamp_recount(int ci, task_type& t) {
+    cpu_state& c = cpu(ci);
+    if (t.cold->uclamp.active()) c.uclamp.dequeue(t.cold->uclamp);
+    uclamp_count_in(c, t);
+    dvfs_mark(ci);
+  }
+  /// set_uclamp: new requests (-1 default, -2 unchanged), validated as sched_setattr does
+  /// against the values that would be in force (a default counts as its number; a reset to
+  /// -1 is not checked). min above max is a workload error naming the task: sched_setattr
+  /// refuses it (EINVAL) and rt-app stops.
+  void set_uclamp(task_type& t, int ci, std::int32_t util_min, std::int32_t util_max) {
+    std::int32_t* req = t.cold->uclamp_req;
+    const std::int32_t check_min = util_min != -2 ? util_min : static_cast<std::int32_t>(uclamp_eff(t, 0));
+    const std::int32_t check_max = util_max != -2 ? util_max : static_cast<std::int32_t>(uclamp_eff(t, 1));
+    if (check_min >= 0 && check_max >= 0 && check_min > check_max)
+      fail_at(w_.tasks[static_cast<std::size_t>(t.spec)],
+              "task '" + name_of(t) + "': its clamps would become util_min " + std::to_string(check_min) + " above util_max " +
+                  std::to_string(check_max) + " at " + std::to_string(now_) + " ns (sched_setattr refuses the pair)");
+    if (util_min != -2) req[0] = util_min;
+    if (util_max != -2) req[1] = util_max;
+    if (uclamp_on_) uclamp_recount(ci, t);
+  }
+  /// Whether a deadline task is runnable on CPU k (schedutil then asks for the top frequency).
+  bool dl_runnable(int k) {
+    for (const task_type* t : cpu(k).queued)
+      if (t->params.kind == sched_kind::deadline) return true;
+    return false;
+  }
+  /// CPU k's utilisation for a frequency request with clamps: the top for a runnable deadline
+  /// task, else `util` clamped by k's clamps, and by those of a task (`task_min`, `task_max`)
+  /// being placed there when `with_task` (uclamp_rq_util_with).
+  std::uint64_t clamped_freq_util(int k, std::uint64_t util, bool with_task = false, std::uint32_t task_min = 0,
+                                  std::uint32_t task_max = cpu_capacity_max) {
+    if (dl_runnable(k)) return cpu_capacity_max;
+    const std::uint32_t u = static_cast<std::uint32_t>(std::min<std::uint64_t>(util, 1u << 20));
+    const uclamp_rq<>& rq = cpu(k).uclamp;
+    return with_task ? rq.util_with(u, task_min, task_max) : rq.util_with(u);
+  }
+
   // Energy-aware scheduling (machine_model::energy_aware, Linux 5.0+ EAS; 6.x rules): while the
   // machine is not overutilized, a waking fair task is placed by find_energy_efficient_cpu
   // and the periodic, newly-idle and idle-kick balances stand aside (find_busiest_group's
@@ -2223,32 +2345,43 @@ class engine {
   /// Whether some CPU's fair utilisation does not fit its capacity.
   bool overutilized() {
     fair_util_of(0, ncpu_, util_scratch_);
-    for (int k = 0; k < ncpu_; ++k)
-      if (!util_fits_capacity(static_cast<std::uint32_t>(std::min<std::uint64_t>(util_scratch_[static_cast<std::size_t>(k)], 1u << 20)),
-                              cap_[static_cast<std::size_t>(k)]))
+    for (int k = 0; k < ncpu_; ++k) {
+      const std::uint32_t u = static_cast<std::uint32_t>(std::min<std::uint64_t>(util_scratch_[static_cast<std::size_t>(k)], 1u << 20));
+      const std::uint32_t capacity = cap_[static_cast<std::size_t>(k)];
+      if (uclamp_on_) {  // 6.x cpu_overutilized: the CPU's clamps; "fits but the boost is short" is not overutilized
+        const uclamp_rq<>& rq = cpu(k).uclamp;
+        if (util_fits_cpu(u, rq.value(uclamp_id::min), rq.value(uclamp_id::max), capacity, capacity) == 0) return true;
+      } else if (!util_fits_capacity(u, capacity)) {
         return true;
+      }
+    }
     return false;
   }
-  /// The Energy Model's estimate for domain d when CPU k's utilisation is util[k] (util has
-  /// one entry per CPU of the machine).
-  std::uint64_t domain_energy(int d, const std::vector<std::uint64_t>& util, const std::vector<char>& rt) const {
+  /// The Energy Model's estimate for domain d when CPU k's utilisation is util[k] and its
+  /// frequency request freq[k] (both have one entry per CPU of the machine; each is capped at
+  /// the domain's capacity, as eenv_pd_max_util and the busy-time sum are).
+  std::uint64_t domain_energy(int d, const std::vector<std::uint64_t>& util, const std::vector<std::uint64_t>& freq) const {
     const domain_state& dm = doms_[static_cast<std::size_t>(d)];
     std::uint64_t max_util = 0, sum_util = 0;
     for (int k = dm.first; k < dm.first + dm.count; ++k) {
-      const std::uint64_t u = std::min<std::uint64_t>(util[static_cast<std::size_t>(k)], dm.pd.capacity);
-      max_util = std::max(max_util, rt[static_cast<std::size_t>(k)] ? std::uint64_t{dm.pd.capacity} : u);
-      sum_util += u;
+      max_util = std::max(max_util, std::min<std::uint64_t>(freq[static_cast<std::size_t>(k)], dm.pd.capacity));
+      sum_util += std::min<std::uint64_t>(util[static_cast<std::size_t>(k)], dm.pd.capacity);
     }
     return em_pd_energy(dm.pd, static_cast<std::uint32_t>(max_util), sum_util, dm.pd.capacity);
   }
   /// find_energy_efficient_cpu for waking fair task t: the CPU to wake it on, its previous CPU
-  /// when no candidate is cheaper or none fits (feec's target starts as prev_cpu), -1 only for
+  /// when no candidate is better (feec's target starts as prev_cpu) or none fits, -1 only for
   /// a task with no allowed previous CPU (the caller's capacity-aware placement decides).
+  /// Candidates rank by fit first (util_fits_cpu: 1 above -1; without clamps every candidate
+  /// fits with 1), then by energy among those that fit, by capacity among those whose boost
+  /// falls short (the 6.2+ rules).
   int find_energy_efficient_cpu(task_type& t) {
     const std::uint64_t p_avg = util_now(t);
     const std::uint64_t p_size = util_est_ ? task_util_est(static_cast<std::uint32_t>(p_avg), t.cold->util_est) : p_avg;
+    const std::uint32_t p_min = uclamp_on_ ? uclamp_eff(t, 0) : 0;
+    const std::uint32_t p_max = uclamp_on_ ? uclamp_eff(t, 1) : cpu_capacity_max;
     const int prev = t.cpu;
-    if (p_size == 0 && prev >= 0 && allowed(t, prev)) return prev;  // nothing to place (feec's early exit)
+    if (p_size == 0 && p_min == 0 && prev >= 0 && allowed(t, prev)) return prev;  // nothing to place (feec's early exit)
     std::vector<std::uint64_t> avg, est;
     fair_util_sums(0, ncpu_, avg, est);
     if (prev >= 0) avg[static_cast<std::size_t>(prev)] -= std::min(avg[static_cast<std::size_t>(prev)], p_avg);  // cpu_util without p
@@ -2258,49 +2391,79 @@ class engine {
       const std::size_t i = static_cast<std::size_t>(k);
       return std::max(avg[i] + (with_p ? p_avg : 0), est[i] + (with_p && util_est_ ? p_size : 0));
     };
-    std::vector<std::uint64_t> util(static_cast<std::size_t>(ncpu_));
-    for (int k = 0; k < ncpu_; ++k) util[static_cast<std::size_t>(k)] = util_at(k, false);
-    std::vector<char> rt(static_cast<std::size_t>(ncpu_), 0);
-    for (int k = 0; k < ncpu_; ++k) rt[static_cast<std::size_t>(k)] = rt_runnable(k) ? 1 : 0;
+    // Its frequency request: clamped with uclamp (p's clamps joining where p goes), else the
+    // top while an RT or deadline task is runnable there, else the utilisation.
+    auto freq_at = [&](int k, std::uint64_t util, bool with_p) -> std::uint64_t {
+      if (uclamp_on_) return clamped_freq_util(k, util, with_p, p_min, p_max);
+      return rt_runnable(k) ? std::uint64_t{cpu_capacity_max} : util;
+    };
+    std::vector<std::uint64_t> util(static_cast<std::size_t>(ncpu_)), freq(static_cast<std::size_t>(ncpu_));
+    for (int k = 0; k < ncpu_; ++k) {
+      util[static_cast<std::size_t>(k)] = util_at(k, false);
+      freq[static_cast<std::size_t>(k)] = freq_at(k, util[static_cast<std::size_t>(k)], false);
+    }
     const std::uint64_t none = ~std::uint64_t{0};
     std::uint64_t prev_delta = none, best_delta = none;
-    int best = -1;
+    int best = -1, best_fits = -1, prev_fits = -1;
+    std::uint32_t best_cap = 0, prev_cap = 0;
     for (int d = 0; d < static_cast<int>(doms_.size()); ++d) {
       const domain_state& dm = doms_[static_cast<std::size_t>(d)];
       std::int64_t max_spare = -1, prev_spare = -1;
-      int max_spare_cpu = -1;
+      int max_spare_cpu = -1, max_fits = -1;
       for (int k = dm.first; k < dm.first + dm.count; ++k) {
         if (!allowed(t, k)) continue;
         const std::uint64_t with = util_at(k, true);
         const std::uint32_t capacity = cap_[static_cast<std::size_t>(k)];
-        if (!util_fits_capacity(static_cast<std::uint32_t>(std::min<std::uint64_t>(with, 1u << 20)), capacity)) continue;
-        const std::int64_t spare = static_cast<std::int64_t>(capacity) - static_cast<std::int64_t>(with);
+        const std::uint32_t with32 = static_cast<std::uint32_t>(std::min<std::uint64_t>(with, 1u << 20));
+        int fits = util_fits_capacity(with32, capacity) ? 1 : 0;
+        if (uclamp_on_) {  // p's clamps, max-aggregated with a busy CPU's
+          const uclamp_rq<>& rq = cpu(k).uclamp;
+          const std::uint32_t lo = rq.idle() ? p_min : std::max(p_min, rq.value(uclamp_id::min));
+          const std::uint32_t hi = rq.idle() ? p_max : std::max(p_max, rq.value(uclamp_id::max));
+          fits = util_fits_cpu(with32, lo, hi, capacity, capacity);
+        }
+        if (fits == 0) continue;
+        const std::int64_t spare = std::max<std::int64_t>(0, static_cast<std::int64_t>(capacity) - static_cast<std::int64_t>(with));
         if (k == prev) {
           prev_spare = spare;
-        } else if (spare > max_spare) {
+          prev_fits = fits;
+        } else if (fits > max_fits || (fits == max_fits && spare > max_spare)) {
           max_spare = spare;
           max_spare_cpu = k;
+          max_fits = fits;
         }
       }
       if (max_spare_cpu < 0 && prev_spare < 0) continue;
-      const std::uint64_t base = domain_energy(d, util, rt);
+      const std::uint64_t base = domain_energy(d, util, freq);
       auto delta_on = [&](int k) {
-        util[static_cast<std::size_t>(k)] = util_at(k, true);
-        const std::uint64_t e = domain_energy(d, util, rt);
-        util[static_cast<std::size_t>(k)] = util_at(k, false);
+        const std::size_t i = static_cast<std::size_t>(k);
+        util[i] = util_at(k, true);
+        freq[i] = freq_at(k, util[i], true);
+        const std::uint64_t e = domain_energy(d, util, freq);
+        util[i] = util_at(k, false);
+        freq[i] = freq_at(k, util[i], false);
         return e - std::min(e, base);
       };
-      if (prev_spare >= 0) prev_delta = delta_on(prev);
+      if (prev_spare >= 0) {
+        prev_delta = delta_on(prev);
+        best_delta = std::min(best_delta, prev_delta);
+        prev_cap = cap_[static_cast<std::size_t>(prev)];
+      }
       if (max_spare_cpu >= 0 && max_spare > prev_spare) {
+        const std::uint32_t cand_cap = cap_[static_cast<std::size_t>(max_spare_cpu)];
+        if (max_fits < best_fits) continue;                       // the best so far fits better
+        if (max_fits < 0 && cand_cap <= best_cap) continue;       // both short of the boost: capacity decides
         const std::uint64_t dlt = delta_on(max_spare_cpu);
-        if (dlt < best_delta) {
-          best_delta = dlt;
-          best = max_spare_cpu;
-        }
+        if (max_fits > 0 && best_fits > 0 && dlt >= best_delta) continue;  // both fit: energy decides
+        best_delta = dlt;
+        best = max_spare_cpu;
+        best_fits = max_fits;
+        best_cap = cand_cap;
       }
     }
-    if (best >= 0 && best_delta < prev_delta) return best;
-    return prev >= 0 && allowed(t, prev) ? prev : -1;  // nothing cheaper, or nothing fits: where it was
+    if (best >= 0 && (best_fits > prev_fits || (best_fits > 0 && best_delta < prev_delta) || (best_fits < 0 && best_cap > prev_cap)))
+      return best;
+    return prev >= 0 && allowed(t, prev) ? prev : -1;  // nothing better, or nothing fits: where it was
   }
 
   // ---------------------------------------------------------------- programs
@@ -2506,6 +2669,7 @@ class engine {
           break;
         }
         case event_kind::set_cgroup: move_cgroup(t, ci, e->res); break;
+        case event_kind::set_uclamp: set_uclamp(t, ci, e->util_min, e->util_max); break;
         case event_kind::frame: {
           ++t.cold->frames;
           if (t.cold->last_frame >= 0) keep_sample(t.cold->frame_gaps, now_ - t.cold->last_frame);
@@ -2688,6 +2852,7 @@ class engine {
     pelt_track(ci, t);
     c.rq.enqueue(t, st(now_), enqueue_flags::restore);
     c.rq.set_next(t, st(now_));  // it is still the running task
+    if (uclamp_on_) uclamp_recount(ci, t);  // a class change changes the RT default and whether it counts
     c.rq.prio_changed(t, st(now_));
     resched(ci);
   }
@@ -2902,6 +3067,8 @@ class engine {
   std::vector<std::uint64_t> work_units_;  ///< each CPU's task time in the window times its speed, 1/1024 ns of a 1024 CPU at f_max
   bool dvfs_on_ = false;              ///< the machine has performance domains
   bool util_est_ = false;             ///< tasks and CPUs are sized with util_est (machine_model::util_est)
+  bool uclamp_used_ = false;          ///< the workload requests utilisation clamps somewhere
+  bool uclamp_on_ = false;            ///< ... and the machine has decisions they act on (DVFS or asymmetry)
   bool eas_ = false;                  ///< energy-aware placement (performance domains, asymmetric, machine.energy_aware)
   std::uint64_t eas_wakeups_ = 0;     ///< wakeups placed by find_energy_efficient_cpu in the window
   bool balance_load_ = false;         ///< the periodic balance compares loads (cgroups on SMP, balance by load, asymmetric capacity)

@@ -25,6 +25,7 @@
 /// | `priority`: the nice value for OTHER/BATCH/IDLE (-20..19, default 0); 1..99 for FIFO/RR (default 10); ignored for DEADLINE | `nice` / `rt_priority` |
 /// | `dl-runtime`, `dl-period` (default runtime), `dl-deadline` (default period), us; legacy task-level `period`, `deadline`, and `runtime` when dl-runtime is absent | `runtime` / `period` / `deadline` |
 /// | `dl-runtime` on a SCHED_OTHER/BATCH/IDLE task (us; rt-app's custom slice, Linux 6.12+) | `runtime`: eevdf's per-task slice, ignored by the other fair policies |
+/// | `util_min`, `util_max` (0..1024; util_min above util_max in one object is an error) | `task_spec::util_min` / `util_max` at task level; at phase level a `set_uclamp` at the start of the phase, after its `set_policy` (one sched_setattr in rt-app), changing only the clamps the phase gives. They act with `--energy-model` or `--capacity` (simulator guide, "Utilisation clamps") |
 /// | policy/priority/dl-* at phase level | a `set_policy` event at the start of that phase, as rt-app resolves it: an absent policy is the one in force (the task's or an earlier phase's), an absent priority the named policy's default or else the one in force, dl-* the phase's own (period defaults to its dl-runtime). A phase whose result would differ between passes of the task's loop is an error |
 /// | task `cpus` [i, ...] (0..63) | `task_spec::cpus`; the workload's default CPU count is the highest index + 1 (a smaller machine refuses the file, as rt-app refuses a CPU it lacks) |
 /// | `run` (calibrated work) | `event_kind::run` (CPU work: grows with preemption and cache refill) |
@@ -54,8 +55,7 @@
 ///   `mem_buffer_size`, `cumulative_slack`, and `frag` (a legacy key present in rt-app's own
 ///   example files). Their types are still checked.
 /// - top level: `resources` (legacy; resources are created on first use).
-/// - task/phase: `util_min`, `util_max` (no utilisation clamping), `nodes_membind` /
-///   `membind_nodes` (no NUMA), `cpus` at phase level (the model has no affinity-change event:
+/// - task/phase: `nodes_membind` / `membind_nodes` (no NUMA), `cpus` at phase level (the model has no affinity-change event:
 ///   the task-level affinity applies to every phase).
 ///
 /// @par Task groups
@@ -775,10 +775,14 @@ class importer {
   static bool common_ignored_key(const std::string& k) {
     return k == "util_min" || k == "util_max" || k == "nodes_membind" || k == "membind_nodes" || k == "taskgroup";
   }
-  void ignored_key(const json::value& m, const std::string& what, task_spec& ts) {
+  /// A key of the common set: a clamp goes to `clamps` ([0] util_min, [1] util_max, with
+  /// `clamp_keys` their keys for messages), the others act or are noted.
+  void ignored_key(const json::value& m, const std::string& what, task_spec& ts, std::int32_t (&clamps)[2],
+                   const json::value* (&clamp_keys)[2]) {
     if (m.key == "util_min" || m.key == "util_max") {
-      get_range(m, what, 0, 1024);
-      note("util_min/util_max ignored: no utilisation clamping in the simulator");
+      const int id = m.key == "util_max" ? 1 : 0;
+      clamps[id] = static_cast<std::int32_t>(get_range(m, what, 0, 1024));
+      clamp_keys[id] = &m;
     } else if (m.key == "taskgroup") {
       ts.group = get_string(m, what);
       check_label(ts.group, m.pos, what);
@@ -787,6 +791,18 @@ class importer {
       check_int_array(m, what);
       note(m.key + " ignored: no NUMA in the simulator");
     }
+  }
+
+  /// util_min above util_max in one object: sched_setattr refuses it (EINVAL), and rt-app
+  /// stops; the error points at the later of the two keys.
+  void check_clamps(const std::int32_t (&clamps)[2], const json::value* const (&keys)[2], const std::string& where) const {
+    if (keys[0] == nullptr || keys[1] == nullptr || clamps[0] <= clamps[1]) return;
+    const json::value* later = keys[0]->key_pos.line > keys[1]->key_pos.line ||
+                                       (keys[0]->key_pos.line == keys[1]->key_pos.line && keys[0]->key_pos.column > keys[1]->key_pos.column)
+                                   ? keys[0]
+                                   : keys[1];
+    fail(later->key_pos, where + ": util_min " + std::to_string(clamps[0]) + " is above util_max " + std::to_string(clamps[1]) +
+                             " (sched_setattr refuses the pair): expected util_min <= util_max");
   }
 
   [[noreturn]] void unknown_key(const json::value& m, const std::string& where, bool task_level) const {
@@ -817,6 +833,8 @@ class importer {
     ts.loop = -1;
     const json::value* phases = t.find("phases");
     sched_in sched;
+    std::int32_t task_clamps[2] = {-1, -1};  // task-level util_min, util_max (-1: the default)
+    const json::value* task_clamp_keys[2] = {nullptr, nullptr};
     const json::value* legacy_runtime = nullptr;
     std::vector<const json::value*> inline_events;
     for (const json::value& m : t.items) {
@@ -848,7 +866,7 @@ class importer {
         } else if (k == "cpus") {
           ts.cpus = get_cpus(m, what);
         } else {
-          ignored_key(m, what, ts);
+          ignored_key(m, what, ts, task_clamps, task_clamp_keys);
         }
       } else if (sched_key(m, sched, true)) {
         no_duplicate(t, m, where);
@@ -867,6 +885,9 @@ class importer {
         fail(t.key_pos, where + ": too many threads: more than the limit " + std::to_string(o_.max_instances));
     }
     ts.params = resolve(sched, nullptr, legacy_runtime, where, t.key_pos);
+    check_clamps(task_clamps, task_clamp_keys, where);
+    ts.util_min = task_clamps[0];
+    ts.util_max = task_clamps[1];
     if (phases != nullptr && legacy_runtime != nullptr &&
         (ts.params.kind != sched_kind::deadline || sched.dl_runtime != nullptr))
       fail(legacy_runtime->key_pos, where + ": event 'runtime' at task level beside \"phases\" (rt-app reads it only as "
@@ -1034,6 +1055,8 @@ class importer {
     std::vector<event> events;
     std::string move_to;  // phase-level taskgroup: the group the task moves into as the phase begins
     bool moves = false;
+    std::int32_t clamps[2] = {-2, -2};  // phase-level util_min, util_max (-2: not given, the one in force stays)
+    const json::value* clamp_keys[2] = {nullptr, nullptr};
     for (const json::value& m : p.items) {
       const std::string what = where + " " + what_key(m);
       const std::string& k = m.key;
@@ -1055,7 +1078,7 @@ class importer {
         if (ts.group.empty()) ts.group = get_string(m, what);
       } else if (common_ignored_key(k)) {
         no_duplicate(p, m, where);
-        ignored_key(m, what, ts);
+        ignored_key(m, what, ts, clamps, clamp_keys);
       } else if (sched_key(m, sched, false)) {
         no_duplicate(p, m, where);
       } else if (match_event(k, kind, base)) {
@@ -1069,8 +1092,10 @@ class importer {
     // rt-app's order as a phase begins (src/rt-app.c, thread_body): affinity, scheduling
     // parameters, NUMA binding, task group.
     if (sched.any()) ph.events.push_back(ev::set_policy(sched_params{}));  // filled by resolve_phases
+    check_clamps(clamps, clamp_keys, where);
+    if (clamp_keys[0] != nullptr || clamp_keys[1] != nullptr) ph.events.push_back(ev::set_uclamp(clamps[0], clamps[1]));  // same sched_setattr
     if (moves) ph.events.push_back(ev::set_cgroup(move_to));
-    if (events.empty() && !sched.any()) {
+    if (events.empty() && !sched.any() && clamp_keys[0] == nullptr && clamp_keys[1] == nullptr) {
       bool had_event = false;
       for (const json::value& m : p.items) {
         ek kind{};

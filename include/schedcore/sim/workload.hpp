@@ -89,6 +89,7 @@ enum class event_kind : std::uint8_t {
   pipe_read,      ///< take up to `count` messages from pipe `ref` (blocks while empty), then work
   pipe_close,     ///< no more data: a read of pipe `ref` once it is empty ends the reader's phase (EOF)
   set_cgroup,     ///< move into task group `ref` (a `cgroup_spec` name; empty = the root), as writing the pid to cgroup.procs
+  set_uclamp,     ///< change the utilisation clamp requests to `util_min` / `util_max` (sched_setattr with SCHED_FLAG_UTIL_CLAMP)
 };
 
 /// One step of a task's program. Only the fields the kind uses are read.
@@ -148,6 +149,13 @@ struct event {
   /// also `interrupt`), and traces show the task in state D.
   bool uninterruptible = false;
 
+  /// set_uclamp: the new utilisation clamp requests (smp/uclamp.hpp), 0..1024 each, -1 for the
+  /// default (sched_setattr's reset: min 0, or the RT default for a real-time task; max 1024),
+  /// -2 to leave that clamp as it is. A change that would leave min above max (with the one
+  /// in force, a default counting as its number) is a workload error when it executes:
+  /// sched_setattr refuses it with EINVAL, and rt-app stops.
+  std::int32_t util_min = -2;
+  std::int32_t util_max = -2;  ///< see `util_min`
   /// run: the work cannot be preempted, as kernel code under PREEMPT_NONE (a kernel thread
   /// between two cond_resched() points) or a preempt_disable() section: a reschedule asked for
   /// its CPU meanwhile (a wakeup's preemption, the tick) is held until the work is done. The
@@ -223,6 +231,10 @@ inline event set_policy(const sched_params& p) { event e; e.kind = event_kind::s
 /// yield / exit.
 inline event simple(event_kind kind) { event e; e.kind = kind; return e; }
 inline event set_cgroup(std::string group) { event e; e.kind = event_kind::set_cgroup; e.ref = std::move(group); return e; }
+/// Change the utilisation clamp requests (`event::util_min`: -1 default, -2 unchanged).
+inline event set_uclamp(std::int32_t util_min, std::int32_t util_max) {
+  event e; e.kind = event_kind::set_uclamp; e.util_min = util_min; e.util_max = util_max; return e;
+}
 }  // namespace ev
 
 /// A named list of events repeated `loop` times.
@@ -256,6 +268,13 @@ struct task_spec {
   std::int64_t loop = -1;
   /// The program.
   std::vector<phase> phases;
+  /// Utilisation clamp requests (smp/uclamp.hpp, Linux 5.3+), capacity units 0..1024; -1 =
+  /// not requested: min 0 (a real-time task: machine_model::uclamp_rt_min_default), max 1024.
+  /// They act on machines where utilisation decides something (performance domains, or CPUs
+  /// of different capacity): schedutil's frequency, the fit of a task to a CPU, misfit,
+  /// overutilized and energy-aware placement. A forked instance starts with its spec's.
+  std::int32_t util_min = -1;
+  std::int32_t util_max = -1;  ///< see `util_min`
   /// A daemon does not keep the run alive: the run ends at the workload's duration or when
   /// every non-daemon task has exited, whichever is first. Background loads are daemons.
   bool daemon = false;

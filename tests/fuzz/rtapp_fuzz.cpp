@@ -9,9 +9,10 @@
 // the input: work scaled by capacity, capacity-aware wakeups, misfit active balance); the
 // engine may refuse them only with workload_error. Then on a 3-CPU machine with frequency
 // scaling (a big domain of one CPU, a little one of two whose capacity comes from the input):
-// schedutil, util_est and energy-aware placement. The same bytes are also read as an energy-model
-// file (sim/energy_file.hpp): accepted, and then a small fixed workload runs on that machine, or
-// refused with an energy_model_error naming fuzz.json.
+// schedutil, util_est, energy-aware placement and utilisation clamps (the file's util_min and
+// util_max, and a lowered RT boost for every other input). The same bytes are also read as an
+// energy-model file (sim/energy_file.hpp): accepted, and then a small fixed workload runs on
+// that machine, or refused with an energy_model_error naming fuzz.json.
 //
 // Built and run by run_fuzzer.sh (ctest fuzz/rtapp); by hand:
 //   tests/fuzz/run_fuzzer.sh clang++ include tests/fuzz/rtapp_fuzz.cpp build/fuzz/rtapp \
@@ -164,6 +165,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     cfg.machine.capacity.clear();
     cfg.machine.perf_domains = {big, little};
     cfg.machine.dvfs_rate_limit_ns = static_cast<std::int64_t>(size % 3) * 1000000;
+    // Every other input with a lowered RT boost (utilisation clamping on even for a file
+    // without util_min/util_max).
+    if (size % 2 == 1) cfg.machine.uclamp_rt_min_default = static_cast<std::uint32_t>((size / 2) % 1025);
     try {
       (void)grouped_entry().run(w, cfg, {});
     } catch (const workload_error&) {

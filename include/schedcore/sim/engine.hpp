@@ -1503,11 +1503,13 @@ class engine {
     t.qidx = static_cast<std::uint32_t>(c.queued.size());
     c.queued.push_back(&t);
     if (uclamp_on_) uclamp_count_in(c, t);
+    SCHEDCORE_INVARIANT(c.uclamp.verify());
   }
   void rq_remove(int ci, task_type& t) {
     dvfs_mark(ci);
     cpu_state& c = cpu(ci);
     if (t.cold->uclamp.active()) c.uclamp.dequeue(t.cold->uclamp);
+    SCHEDCORE_INVARIANT(c.uclamp.verify());
     task_type* last = c.queued.back();
     c.queued[t.qidx] = last;
     last->qidx = t.qidx;

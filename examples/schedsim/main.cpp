@@ -8,7 +8,8 @@
 //
 // options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
 //          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME
-//          --capacity C,C,...  --energy-model FILE  --eas on|off  --util-est on|off  --uclamp-rt-min N  --jobs N
+//          --capacity C,C,...  --energy-model FILE  --eas on|off  --util-est on|off  --uclamp-rt-min N
+//          --iowait-boost on|off  --jobs N
 //          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
 // Exit: 0 ok, 2 usage error, 3 bad input file.
 #include <algorithm>
@@ -74,6 +75,7 @@ const char* usage_text =
     "         --eas on|off (energy-aware placement with an asymmetric --energy-model; default on)\n"
     "         --util-est on|off (size tasks by util_est; default on with --energy-model, else off)\n"
     "         --uclamp-rt-min N (0..1024: the boost of RT tasks without util_min, sched_util_clamp_min_rt_default; default 1024)\n"
+    "         --iowait-boost on|off (schedutil's boost after I/O waits, with --energy-model; default on)\n"
     "         --jobs N\n"
     "         --no-host-timing\n"
     "--seeds N: run every policy under seeds --seed .. --seed + N - 1; tables show mean +-sd (sample) over them,\n"
@@ -155,6 +157,11 @@ options parse_args(int argc, char** argv) {
       o.machine.util_est = how == "on" ? 1 : 0;
     }
     else if (a == "--uclamp-rt-min") o.machine.uclamp_rt_min_default = static_cast<std::uint32_t>(parse_int_arg(a, val(), 0, 1024));
+    else if (a == "--iowait-boost") {
+      const std::string how = val();
+      if (how != "on" && how != "off") throw sim::usage_error("--iowait-boost must be on or off, not '" + how + "'");
+      o.machine.iowait_boost = how == "on";
+    }
     else if (a == "--eas") {
       const std::string how = val();
       if (how != "on" && how != "off") throw sim::usage_error("--eas must be on or off, not '" + how + "'");

@@ -46,10 +46,12 @@
 #include "schedcore/policy/rt.hpp"
 #include "schedcore/policy/sd.hpp"
 
-// SMP helpers: capacity, energy model, load tracking, util_est and uclamp, group shares
+// SMP helpers: capacity, energy model and schedutil's I/O boost, load tracking, util_est and
+// uclamp, group shares
 #include "schedcore/smp/capacity.hpp"
 #include "schedcore/smp/energy_model.hpp"
 #include "schedcore/smp/group_shares.hpp"
+#include "schedcore/smp/iowait_boost.hpp"
 #include "schedcore/smp/pelt.hpp"
 #include "schedcore/smp/uclamp.hpp"
 #include "schedcore/smp/util_est.hpp"

@@ -110,6 +110,8 @@ TEST(SchedsimCli, EnergyModel) {
   EXPECT_GT(total_mj(top.out), 0.0) << top.out;
   EXPECT_LT(total_mj(low.out), total_mj(top.out) * 0.8);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --uclamp-rt-min 1025").code, 2);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --duration 100ms --iowait-boost off --energy-model " + model).code, 0);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --iowait-boost sometimes").code, 2);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --uclamp-rt-min").code, 2);
 }
 

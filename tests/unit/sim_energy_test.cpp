@@ -567,6 +567,59 @@ TEST(SimEnergy, BadModelsAreRefused) {
   file_error("{ \"domains\": [ ", "em.json:1:");
 }
 
+// util_est of a task alone at a low frequency: 0.2 ms of work every 0.5 ms of sleep settles at
+// the 40 % state (util ~205: 1.25 x 205 fits 409), and its estimate follows its util down from
+// the fork's value. Its runnable_avg counts wall time (512 while it runs half the time at 40 %
+// speed) where util counts work; compared unscaled, util_est's "it waited" test skipped every
+// sample, the estimate stayed at the fork's ~512, and each wakeup took the domain to 800 MHz
+// (found in development; the engine scales runnable by the CPU's speed, as clock_pelt does).
+TEST(SimEnergy, UtilEstFollowsATaskAloneAtALowFrequency) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "alone";
+    w.duration = sec(1);
+    w.tasks = {scen::task("t", 0, {ev::run(usec(200)), ev::sleep(usec(500))})};
+    run_config c = machine({domain(1, 1024, five_states())});
+    c.warmup_ns = msec(100);
+    c.machine.util_est = 1;
+    const run_result r = e.run(w, c, {});
+    EXPECT_EQ(time_at(r.domains[0], 400000), r.duration_ns) << e.name;
+    EXPECT_EQ(r.domains[0].freq_changes, 0u) << e.name;
+  }
+}
+
+// schedutil's I/O-wait boost: the same task with I/O waits starts or doubles its CPU's boost at
+// each wakeup (each sooner than a tick after the last update), once per frequency evaluation.
+// An evaluation without a new wakeup halves it: the one at the task's sleep, when the frequency
+// did not just change (the rate limit counts from the last change, as in the kernel). So the
+// domain climbs to the top within a few wakeups and then moves between the top (boost 1024,
+// 1.25 x 1024) and 800 MHz (halved to 512: 1.25 x 512 = 640 <= 819), never below. Without the
+// boost, or with the same waits interruptible (not I/O), it stays at the 40 % state.
+TEST(SimEnergy, IoWaitBoostClimbsToTheTopForAnIoBoundTask) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "io";
+    w.duration = sec(1);
+    w.tasks = {scen::task("io", 0, {ev::run(usec(200)), ev::io_sleep(usec(500))})};
+    run_config c = machine({domain(1, 1024, five_states())});
+    c.warmup_ns = msec(100);
+    const run_result boosted = e.run(w, c, {});
+    const std::int64_t window = boosted.duration_ns;
+    EXPECT_EQ(time_at(boosted.domains[0], 1000000) + time_at(boosted.domains[0], 800000), window) << e.name;
+    EXPECT_GE(time_at(boosted.domains[0], 1000000), window / 3) << e.name;
+    c.machine.iowait_boost = false;
+    const run_result off = e.run(w, c, {});
+    EXPECT_LE(time_at(off.domains[0], 1000000), window / 100) << e.name;
+    EXPECT_GE(time_at(off.domains[0], 400000), window * 9 / 10) << e.name;
+    c.machine.iowait_boost = true;
+    w.tasks = {scen::task("io", 0, {ev::run(usec(200)), ev::sleep(usec(500))})};
+    const run_result plain = e.run(w, c, {});
+    EXPECT_EQ(to_json(plain), to_json(e.run(w, [&] { run_config o = c; o.machine.iowait_boost = false; return o; }(), {})))
+        << e.name << ": no I/O wait, no boost";
+    EXPECT_LE(time_at(plain.domains[0], 1000000), window / 100) << e.name;
+  }
+}
+
 // ---------------------------------------------------------------- utilisation clamps
 // The oracles: schedutil's state for a clamped utilisation (schedutil_state of the clamp),
 // energy = the state's power x busy time, util_fits_cpu's rules for placement and misfit, and

@@ -100,6 +100,7 @@
 #include "schedcore/smp/capacity.hpp"
 #include "schedcore/smp/energy_model.hpp"
 #include "schedcore/smp/group_shares.hpp"
+#include "schedcore/smp/iowait_boost.hpp"
 #include "schedcore/smp/pelt.hpp"
 #include "schedcore/smp/uclamp.hpp"
 #include "schedcore/smp/util_est.hpp"
@@ -191,6 +192,11 @@ struct machine_model {
   /// runnable RT task asks for the top frequency as schedutil does without uclamp: the same
   /// as a boost of 1024.
   std::uint32_t uclamp_rt_min_default = 1024;
+  /// schedutil's I/O-wait boost (smp/iowait_boost.hpp) with performance domains: a fair task
+  /// waking from an uninterruptible sleep (`event::uninterruptible`, the kernel's in_iowait)
+  /// starts or doubles its CPU's boost, a floor under the CPU's utilisation that halves at
+  /// each frequency evaluation without another. On by default, as in the kernel; false: off.
+  bool iowait_boost = true;
 };
 
 /// Samples one run may keep for exact percentiles (wakeup latencies, slacks, frame gaps and
@@ -606,6 +612,7 @@ class engine {
     std::uint64_t switches = 0;
     std::vector<task_type*> queued;  ///< every task enqueued here (running one included)
     uclamp_rq<> uclamp;              ///< the clamps of its runnable fair and RT tasks (Engine::uclamp_on_)
+    iowait_boost iowait;             ///< schedutil's I/O-wait boost (machine_model::iowait_boost)
   };
 
   // Compiled program: names resolved to ids once.
@@ -1497,8 +1504,9 @@ class engine {
   }
 
   // ---------------------------------------------------------------- queues and placement
-  void rq_add(int ci, task_type& t) {
-    dvfs_mark(ci);
+  /// `t` joins CPU ci's queued tasks; `iowait`: it woke from an I/O wait (schedutil's boost).
+  void rq_add(int ci, task_type& t, bool iowait = false) {
+    dvfs_mark(ci, iowait);
     cpu_state& c = cpu(ci);
     t.qidx = static_cast<std::uint32_t>(c.queued.size());
     c.queued.push_back(&t);
@@ -1669,7 +1677,8 @@ class engine {
     bind_group(ci, t);
     pelt_track(ci, t);
     cpu(ci).rq.enqueue(t, st(now_), f);
-    rq_add(ci, t);
+    // enqueue_task_fair's cpufreq_update_util(SCHED_CPUFREQ_IOWAIT) for a task in_iowait
+    rq_add(ci, t, has(f, enqueue_flags::uninterruptible) && is_fair(t));
     t.state = task_core::st::runnable;
     t.wait_since = now_;
     t.lat_pending = true;
@@ -1694,9 +1703,17 @@ class engine {
     const int ci = t.cpu;
     leave_rq(t, dequeue_flags::sleep);  // brings its signal up to now
     t.state = task_core::st::blocked;
-    if (util_est_ && t.cold->pelt_born && is_fair(t))  // util_est_update(task_sleep)
-      util_est_dequeue_sleep(t.cold->util_est, t.cold->pelt.util_avg, static_cast<std::uint32_t>(t.cold->pelt.runnable_avg),
+    // util_est_update(task_sleep). Its "the task waited" test compares util with runnable, both
+    // in the kernel's clock_pelt time, which runs at the CPU's speed while it is busy: here util
+    // is scaled by the speed and runnable counts wall time, so runnable is scaled by the CPU's
+    // current speed first. Unscaled, a task running alone at a low frequency or on a little CPU
+    // (util 205, runnable 512 at 40 % speed) would look as if it had waited, and every sample
+    // would be skipped: its estimate would never come down from its fork-time value.
+    if (util_est_ && t.cold->pelt_born && is_fair(t)) {
+      const std::uint64_t runnable = t.cold->pelt.runnable_avg * speed_[static_cast<std::size_t>(ci)] / cpu_capacity_max;
+      util_est_dequeue_sleep(t.cold->util_est, t.cold->pelt.util_avg, static_cast<std::uint32_t>(runnable),
                              cap_[static_cast<std::size_t>(ci)]);
+    }
   }
 
   /// How a timed sleep ends, for the woken task's policy (carried in the wake event's `gen`).
@@ -2149,7 +2166,9 @@ class engine {
   // (sugov_should_update_freq). A change settles every CPU of the domain at the old speed
   // and power, then recomputes when running work completes. PELT is frequency-invariant: a
   // running task's util grows by its CPU's speed (capacity x f / f_max) / 1024 per unit of time.
-  // Not modelled: iowait boost, the deadline class's bandwidth (a runnable deadline
+  // A fair task waking from an I/O wait starts or doubles its CPU's I/O-wait boost
+  // (smp/iowait_boost.hpp, machine_model::iowait_boost), a floor under that CPU's utilisation
+  // at each evaluation. Not modelled: the deadline class's bandwidth (a runnable deadline
   // task asks for f_max), sugov's "busy CPU keeps its frequency" hold and the transition's own
   // latency. Energy-aware placement is below (find_energy_efficient_cpu).
 
@@ -2166,10 +2185,14 @@ class engine {
     nj += part / 1000000;
     fj = static_cast<std::uint32_t>(part % 1000000);
   }
-  /// CPU ci's queues changed or it ticked: its domain's frequency is re-evaluated at the end of
-  /// the current event.
-  void dvfs_mark(int ci) {
-    if (dvfs_on_) dvfs_dirty_ |= std::uint64_t{1} << dom_of_[static_cast<std::size_t>(ci)];
+  /// CPU ci's queues changed or it ticked (the kernel's cpufreq_update_util hook; `iowait`: a
+  /// wakeup from an I/O wait): its I/O-wait boost is updated, and its domain's frequency is
+  /// re-evaluated at the end of the current event.
+  void dvfs_mark(int ci, bool iowait = false) {
+    if (!dvfs_on_) return;
+    dvfs_dirty_ |= std::uint64_t{1} << dom_of_[static_cast<std::size_t>(ci)];
+    if (cfg_.machine.iowait_boost)
+      iowait_boost_request(cpu(ci).iowait, static_cast<std::uint64_t>(now_), static_cast<std::uint64_t>(tick_ns_), iowait);
   }
   /// Re-evaluates every marked domain.
   void dvfs_update() {
@@ -2215,8 +2238,15 @@ class engine {
     domain_state& dm = doms_[static_cast<std::size_t>(d)];
     if (dm.changed && now_ - dm.last_change < cfg_.machine.dvfs_rate_limit_ns) return;
     std::uint64_t busiest = 0;
+    fair_util_of(dm.first, dm.count, util_scratch_);
+    if (cfg_.machine.iowait_boost) {  // sugov_iowait_apply: each CPU's boost is a floor under its util
+      for (int k = dm.first; k < dm.first + dm.count; ++k) {
+        std::uint64_t& u = util_scratch_[static_cast<std::size_t>(k - dm.first)];
+        u = std::max<std::uint64_t>(u, iowait_boost_apply(cpu(k).iowait, static_cast<std::uint64_t>(now_),
+                                                          static_cast<std::uint64_t>(tick_ns_), cap_[static_cast<std::size_t>(k)]));
+      }
+    }
     if (uclamp_on_) {  // effective_cpu_util with uclamp: each CPU's util clamped by its clamps
-      fair_util_of(dm.first, dm.count, util_scratch_);
       for (int k = dm.first; k < dm.first + dm.count; ++k)
         busiest = std::max(busiest, clamped_freq_util(k, util_scratch_[static_cast<std::size_t>(k - dm.first)]));
     } else {
@@ -2225,7 +2255,6 @@ class engine {
       if (rt) {
         busiest = cpu_capacity_max;
       } else {
-        fair_util_of(dm.first, dm.count, util_scratch_);
         for (const std::uint64_t u : util_scratch_) busiest = std::max(busiest, u);
       }
     }

@@ -269,18 +269,24 @@ TEST(SimEnergy, AHogDrivesItsDomainToTheTopState) {
   }
 }
 
+// A SCHED_FIFO task (priority 50) running 1 ms every 20 ms for 2 s.
+workload rt_periodic() {
+  workload w;
+  w.name = "rt";
+  w.duration = sec(2);
+  task_spec rt = scen::task("rt", 0, {ev::run(msec(1)), ev::timer("t", msec(20), true)});
+  rt.params.kind = sched_kind::fifo;
+  rt.params.rt_priority = 50;
+  w.tasks = {rt};
+  return w;
+}
+
 // A runnable RT task asks for f_max (effective_cpu_util without uclamp): with no rate limit,
 // every ns an RT task runs is at the top state, so the busy energy is exactly p_top x its CPU
 // time, while a fair task with the same program runs at the lowest state.
 TEST(SimEnergy, RealTimeRunsAtTheTopFrequency) {
   for (const policy_entry& e : fair_entries()) {
-    workload w;
-    w.name = "rt";
-    w.duration = sec(2);
-    task_spec rt = scen::task("rt", 0, {ev::run(msec(1)), ev::timer("t", msec(20), true)});
-    rt.params.kind = sched_kind::fifo;
-    rt.params.rt_priority = 50;
-    w.tasks = {rt};
+    const workload w = rt_periodic();
     const run_result r = e.run(w, machine({domain(1, 1024, five_states())}, 0), {});
     const std::uint64_t cpu = static_cast<std::uint64_t>(find(r, "rt").cpu_ns);
     EXPECT_EQ(cpu, static_cast<std::uint64_t>(100 * msec(1))) << e.name;
@@ -697,13 +703,7 @@ TEST(SimUclamp, ACapHoldsAHogsFrequencyAndLiftingItReleasesIt) {
 // 400 asks for 1.25 x 400 = 500 of 1024: the 60 % state (capacity 614), at its power.
 TEST(SimUclamp, RtDefaultBoostSetsTheFrequencyOfRtTasks) {
   for (const policy_entry& e : fair_entries()) {
-    workload w;
-    w.name = "rt";
-    w.duration = sec(2);
-    task_spec rt = scen::task("rt", 0, {ev::run(msec(1)), ev::timer("t", msec(20), true)});
-    rt.params.kind = sched_kind::fifo;
-    rt.params.rt_priority = 50;
-    w.tasks = {rt};
+    const workload w = rt_periodic();
     for (const auto& [boost, uw] : {std::pair<std::uint32_t, std::uint64_t>{1024, 300000}, {400, 100000}}) {
       run_config c = machine({domain(1, 1024, five_states())}, 0);
       c.machine.uclamp_rt_min_default = boost;

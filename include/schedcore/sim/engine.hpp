@@ -1516,7 +1516,7 @@ class engine {
   void rq_remove(int ci, task_type& t) {
     dvfs_mark(ci);
     cpu_state& c = cpu(ci);
-    if (t.cold->uclamp.active()) c.uclamp.dequeue(t.cold->uclamp);
+    if (uclamp_on_ && t.cold->uclamp.active()) c.uclamp.dequeue(t.cold->uclamp);  // uclamp off: no cold read
     SCHEDCORE_INVARIANT(c.uclamp.verify());
     task_type* last = c.queued.back();
     c.queued[t.qidx] = last;

@@ -752,3 +752,298 @@ TEST(EdfPolicy, ImmediateReplenishReschedulesOnlyWhenNoLongerLeftmost) {
 }
 
 }  // namespace
+
+namespace {
+
+// Scale invariance (kernel/sched/deadline.c update_curr_dl, 4.16+): the time run is charged as
+// cap_scale(cap_scale(delta, freq), cpu) = ((delta·f >> 10)·c) >> 10. Q = 2 ms per P = 10 ms:
+// at full scale the budget lasts 2 ms; at half frequency 4 ms; at half frequency on a CPU of
+// capacity 512, 8 ms. Checked with the tick driver (a hog, 1 ms ticks, exact at the tick
+// boundaries) and with the hrtick (exact to the ns).
+TEST(EdfScale, ABudgetLastsItsRuntimeTimesTheInverseScale) {
+  struct row {
+    std::uint32_t f, c;
+    std::int64_t per_period;
+  };
+  for (const row r : {row{1024, 1024, msec(2)}, row{512, 1024, msec(4)}, row{512, 512, msec(8)}, row{1024, 256, msec(8)}}) {
+    for (int hrtick = 0; hrtick <= 1; ++hrtick) {
+      driven p;
+      ASSERT_EQ(p.configure(knobs_with(95, hrtick)), errc::ok);
+      ASSERT_EQ(p.set_capacity(r.f, r.c), errc::ok);
+      task t;
+      ASSERT_EQ(p.setup(t, dl(msec(2), msec(10))), errc::ok);
+      tick_driver<driven> d(p, 1000);
+      d.add(t, behaviour::hog());
+      for (int k = 1; k <= 20; ++k) {
+        d.run_until(msec(10) * k);
+        EXPECT_EQ(d.stats(0).cpu_ns, r.per_period * k) << r.f << "/" << r.c << " hrtick " << hrtick << " period " << k;
+      }
+      EXPECT_TRUE(p.verify());
+    }
+  }
+}
+
+// The truncation and the hrtick's inverse: scaled_delta(t) >= q exactly when
+// t >= time_for_budget(q), over random budgets and scales (including 1 and 1024), and the
+// kernel's two truncations on small deltas (3 ns at f = 512 charge 1 ns; at f = c = 1, 0).
+TEST(EdfScale, TheHrtickInstantIsTheExactInverseOfTheCharge) {
+  policy_t p;
+  ASSERT_EQ(p.set_capacity(512, 1024), errc::ok);
+  EXPECT_EQ(p.scaled_delta(3), 1);
+  EXPECT_EQ(p.scaled_delta(1), 0);
+  ASSERT_EQ(p.set_capacity(1, 1), errc::ok);
+  EXPECT_EQ(p.scaled_delta(1024 * 1024 - 1), 0);
+  EXPECT_EQ(p.scaled_delta(1024 * 1024), 1);
+  std::uint64_t s = 0x9e3779b97f4a7c15ull;
+  auto next = [&] {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+  };
+  for (int i = 0; i < 100000; ++i) {
+    const std::uint32_t f = i % 7 == 0 ? 1024u : static_cast<std::uint32_t>(next() % 1024 + 1);
+    const std::uint32_t c = i % 5 == 0 ? 1024u : static_cast<std::uint32_t>(next() % 1024 + 1);
+    ASSERT_EQ(p.set_capacity(f, c), errc::ok);
+    const std::int64_t q = static_cast<std::int64_t>(next() % sec(5)) + 1;
+    const std::int64_t t = p.time_for_budget(q);
+    ASSERT_GE(p.scaled_delta(t), q) << f << " " << c << " " << q;
+    ASSERT_LT(p.scaled_delta(t - 1), q) << f << " " << c << " " << q;
+  }
+  EXPECT_EQ(p.time_for_budget(0), 0);
+  EXPECT_EQ(p.time_for_budget(-5), 0);
+}
+
+TEST(EdfScale, OutOfRangeScalesAreRefusedWithoutChange) {
+  policy_t p;
+  ASSERT_EQ(p.set_capacity(700, 300), errc::ok);
+  EXPECT_EQ(p.set_capacity(0, 300), errc::invalid_argument);
+  EXPECT_EQ(p.set_capacity(700, 0), errc::invalid_argument);
+  EXPECT_EQ(p.set_capacity(1025, 300), errc::invalid_argument);
+  EXPECT_EQ(p.set_capacity(700, 1025), errc::invalid_argument);
+  EXPECT_EQ(p.freq_scale(), 700u);
+  EXPECT_EQ(p.cpu_scale(), 300u);
+}
+
+// Active utilisation (GRUB, 4.13+; Abeni, Lelli, Scordino, Palopoli, "Greedy CPU reclaiming for
+// SCHED_DEADLINE", 2014, and the "inactive timer" patch): a task counts from its wakeup; when
+// it sleeps it keeps counting until its 0-lag time d - q·P/Q. Q = 2 ms, P = D = 10 ms
+// (bw = 2^20 / 5 = 209715, cpu_bw_dl 204): it runs 1 ms from 0 and sleeps, so q = 1 ms,
+// d = 10 ms and the 0-lag time is 10 - 1 x 10 / 2 = 5 ms.
+TEST(EdfActive, ASleeperCountsUntilItsZeroLagTime) {
+  const sched_time t0{};
+  policy_t p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl(msec(2), msec(10))), errc::ok);
+  const std::uint64_t bw = (std::uint64_t{2} << 20) / 10;
+  EXPECT_EQ(p.running_bw(), 0u);
+  p.enqueue(t, t0, enqueue_flags::wakeup);
+  EXPECT_EQ(p.running_bw(), bw);
+  EXPECT_EQ(p.active_util(), 204u);
+  p.set_next(t, t0);
+  p.dequeue(t, t0 + msec(1), dequeue_flags::sleep);
+  EXPECT_EQ(t.runtime, msec(1));
+  EXPECT_EQ(p.running_bw(), bw) << "still active while asleep";
+  EXPECT_TRUE(t.non_contending);
+  sched_time when{};
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, t0 + msec(5));
+  EXPECT_TRUE(p.verify());
+  EXPECT_FALSE(p.timer(t0 + msec(5) - 1));
+  EXPECT_EQ(p.running_bw(), bw);
+  EXPECT_FALSE(p.timer(t0 + msec(5)));
+  EXPECT_EQ(p.running_bw(), 0u) << "the inactive timer ends its activity";
+  EXPECT_FALSE(t.non_contending);
+  EXPECT_FALSE(p.next_timer(when));
+  EXPECT_TRUE(p.verify());
+  // It wakes later: counted again, once.
+  p.enqueue(t, t0 + msec(7), enqueue_flags::wakeup);
+  EXPECT_EQ(p.running_bw(), bw);
+  EXPECT_TRUE(p.verify());
+}
+
+// Woken before its 0-lag time, a sleeper is still counted: its timer is cancelled and its
+// bandwidth is not added twice. A sleep after the 0-lag time has passed (q·P/Q >= d - now)
+// ends the activity at once. An overrun (q < 0) puts the 0-lag time after d.
+TEST(EdfActive, AWakeupBeforeTheZeroLagTimeKeepsOneCount) {
+  const sched_time t0{};
+  const std::uint64_t bw = (std::uint64_t{2} << 20) / 10;
+  {
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(2), msec(10))), errc::ok);
+    p.enqueue(t, t0, enqueue_flags::wakeup);
+    p.set_next(t, t0);
+    p.dequeue(t, t0 + msec(1), dequeue_flags::sleep);
+    p.enqueue(t, t0 + msec(3), enqueue_flags::wakeup);
+    EXPECT_EQ(p.running_bw(), bw);
+    EXPECT_FALSE(t.non_contending);
+    sched_time when{};
+    EXPECT_FALSE(p.next_timer(when)) << "the inactive timer was cancelled";
+    EXPECT_TRUE(p.verify());
+  }
+  {
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(2), msec(10))), errc::ok);
+    p.enqueue(t, t0, enqueue_flags::wakeup);
+    p.set_next(t, t0);
+    // Ran 1.5 ms: q = 0.5 ms, 0-lag at 10 - 2.5 = 7.5 ms; it sleeps at 8 ms (after 6.5 ms
+    // off-CPU bookkeeping is irrelevant: only d and q matter).
+    p.put_prev(t, t0 + usec(1500));
+    p.dequeue(t, t0 + msec(8), dequeue_flags::sleep);
+    EXPECT_EQ(p.running_bw(), 0u);
+    EXPECT_FALSE(t.non_contending);
+    EXPECT_TRUE(p.verify());
+  }
+  {
+    policy_t p;  // tick-enforced overrun: q = -1 ms at the dequeue, 0-lag at 10 + 5 = 15 ms
+    task t;
+    ASSERT_EQ(p.setup(t, dl(msec(2), msec(10))), errc::ok);
+    p.enqueue(t, t0, enqueue_flags::wakeup);
+    p.set_next(t, t0);
+    p.dequeue(t, t0 + msec(3), dequeue_flags::sleep);
+    EXPECT_EQ(t.runtime, -msec(1));
+    sched_time when{};
+    ASSERT_TRUE(p.next_timer(when));
+    EXPECT_EQ(when, t0 + msec(15));
+    EXPECT_EQ(p.running_bw(), bw);
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+// Throttled tasks stay active; a migration, a save and an exit end the count at once, and a
+// sleeper woken on another CPU's queue leaves the first queue's count (migrate_task_rq_dl); a
+// parameter change of a non-contending sleeper drops it (dl_change_utilization), and the
+// next wakeup counts the new bandwidth.
+TEST(EdfActive, EachWayOutOfAQueueEndsItsCountWhereItIs) {
+  const sched_time t0{};
+  policy_t a, b;
+  ASSERT_EQ(a.configure(knobs_with(-1)), errc::ok);
+  task t;
+  ASSERT_EQ(a.setup(t, dl(msec(2), msec(10))), errc::ok);
+  const std::uint64_t bw = (std::uint64_t{2} << 20) / 10;
+  a.enqueue(t, t0, enqueue_flags::wakeup);
+  a.set_next(t, t0);
+  EXPECT_TRUE(a.tick(t, t0 + msec(2)));
+  EXPECT_TRUE(t.throttled);
+  EXPECT_EQ(a.running_bw(), bw) << "throttled, still contending";
+  a.dequeue(t, t0 + msec(2), dequeue_flags::migrating);
+  EXPECT_EQ(a.running_bw(), 0u);
+  b.enqueue(t, t0 + msec(2), enqueue_flags::migrated);
+  EXPECT_EQ(b.running_bw(), bw);
+  EXPECT_TRUE(a.verify());
+  EXPECT_TRUE(b.verify());
+  // Replenished at 10 ms on b, runs 1 ms, sleeps there (0-lag 10 + 10 - 1 x 5 = 15 ms)...
+  EXPECT_TRUE(b.timer(t0 + msec(10)));
+  b.set_next(t, t0 + msec(10));
+  b.dequeue(t, t0 + msec(11), dequeue_flags::sleep);
+  EXPECT_TRUE(t.non_contending);
+  EXPECT_EQ(b.running_bw(), bw);
+  // ... and wakes on a at 12 ms: b stops counting it, a starts.
+  a.enqueue(t, t0 + msec(12), enqueue_flags::wakeup);
+  EXPECT_EQ(b.running_bw(), 0u);
+  EXPECT_EQ(a.running_bw(), bw);
+  sched_time when{};
+  EXPECT_FALSE(b.next_timer(when)) << "b's inactive timer for it was cancelled";
+  EXPECT_TRUE(a.verify());
+  EXPECT_TRUE(b.verify());
+  // Save / restore around a change of parameters counts the new bandwidth.
+  a.dequeue(t, t0 + msec(12), dequeue_flags::save);
+  EXPECT_EQ(a.running_bw(), 0u);
+  ASSERT_EQ(a.setup(t, dl(msec(3), msec(10))), errc::ok);
+  a.enqueue(t, t0 + msec(12), enqueue_flags::restore);
+  EXPECT_EQ(a.running_bw(), (std::uint64_t{3} << 20) / 10);
+  // A sleeper's change of parameters: dropped at once, the wakeup counts the new value.
+  a.dequeue(t, t0 + msec(12), dequeue_flags::sleep);
+  EXPECT_TRUE(t.non_contending);
+  ASSERT_EQ(a.setup(t, dl(msec(5), msec(10))), errc::ok);
+  EXPECT_EQ(a.running_bw(), 0u);
+  EXPECT_FALSE(t.non_contending);
+  EXPECT_TRUE(a.verify());
+  a.enqueue(t, t0 + msec(13), enqueue_flags::wakeup);
+  EXPECT_EQ(a.running_bw(), (std::uint64_t{5} << 20) / 10);
+  // Exit through another object (the root domain's): the count where it sleeps ends (q = 1 ms,
+  // d = 20 ms: 0-lag at 20 - 1 x 10 / 5 = 18 ms).
+  a.dequeue(t, t0 + msec(13), dequeue_flags::sleep);
+  EXPECT_TRUE(t.non_contending);
+  EXPECT_EQ(a.running_bw(), (std::uint64_t{5} << 20) / 10);
+  b.task_dead(t, t0 + msec(13));
+  EXPECT_EQ(a.running_bw(), 0u);
+  EXPECT_TRUE(a.verify());
+  // A dequeue for exit ends it at once too.
+  task u;
+  ASSERT_EQ(a.setup(u, dl(msec(1), msec(10))), errc::ok);
+  a.enqueue(u, t0 + msec(14), enqueue_flags::wakeup);
+  a.dequeue(u, t0 + msec(14), dequeue_flags::sleep | dequeue_flags::dead);
+  EXPECT_EQ(a.running_bw(), 0u);
+  EXPECT_TRUE(a.verify());
+}
+
+// Over random schedules of several tasks on two queues (wakeups on either, sleeps, ticks,
+// timers, migrations of queued tasks), each queue's running_bw equals the sum over the tasks
+// it counts, and a task is counted by at most one queue: verify() checks the first, the sum
+// over both queues of running_bw equals the bandwidths of the counted tasks.
+TEST(EdfActive, RandomSchedulesKeepOneCountPerTask) {
+  policy_t q[2];
+  ASSERT_EQ(q[0].configure(knobs_with(-1)), errc::ok);
+  task ts[6];
+  int where[6];
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_EQ(q[0].setup(ts[i], dl(usec(500) * (i + 1), msec(5) * (i + 2))), errc::ok);
+    where[i] = -1;
+  }
+  std::uint64_t s = 12345;
+  auto next = [&] {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return s >> 33;
+  };
+  sched_time now{};
+  task* curr[2] = {nullptr, nullptr};
+  for (int step = 0; step < 200000; ++step) {
+    now = now + static_cast<std::int64_t>(next() % 700 + 1) * 1000;
+    for (int c = 0; c < 2; ++c) {
+      if (q[c].timer(now) || (curr[c] != nullptr && q[c].tick(*curr[c], now))) {
+        if (curr[c] != nullptr) q[c].put_prev(*curr[c], now);
+        curr[c] = nullptr;
+      }
+      if (curr[c] == nullptr) {
+        if (task* n = q[c].pick_next(now)) {
+          q[c].set_next(*n, now);
+          curr[c] = n;
+        }
+      }
+    }
+    const int i = static_cast<int>(next() % 6);
+    task& t = ts[i];
+    if (where[i] < 0) {
+      const int c = static_cast<int>(next() % 2);
+      q[c].enqueue(t, now, enqueue_flags::wakeup);
+      where[i] = c;
+    } else if (next() % 3 == 0) {
+      const int c = where[i];
+      if (curr[c] == &t) curr[c] = nullptr;
+      q[c].dequeue(t, now, dequeue_flags::sleep);
+      where[i] = -1;
+    } else if (next() % 5 == 0) {
+      const int c = where[i];
+      if (curr[c] == &t) curr[c] = nullptr;
+      q[c].dequeue(t, now, dequeue_flags::migrating);
+      q[1 - c].enqueue(t, now, enqueue_flags::migrated);
+      where[i] = 1 - c;
+    }
+    ASSERT_TRUE(q[0].verify()) << step;
+    ASSERT_TRUE(q[1].verify()) << step;
+    std::uint64_t counted = 0;
+    for (const task& x : ts)
+      if (x.active_rq != nullptr) counted += x.dl_bw;
+    ASSERT_EQ(q[0].running_bw() + q[1].running_bw(), counted) << step;
+    for (int k = 0; k < 6; ++k) {
+      if (where[k] >= 0) {
+        ASSERT_EQ(ts[k].active_rq, static_cast<void*>(&q[where[k]])) << step;
+      }
+    }
+  }
+}
+
+}  // namespace

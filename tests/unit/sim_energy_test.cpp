@@ -3,7 +3,9 @@
 // against an oracle from the definitions (energy = power x time; a CPU at f does f / f_max of
 // its work per unit of time; schedutil asks for 1.25 x the frequency-invariant utilisation);
 // a model whose frequency cannot change changes no schedule; refused models; utilisation
-// clamps (boosts and caps on the frequency, placement and misfit; neutral clamps change nothing).
+// clamps (boosts and caps on the frequency, placement and misfit; neutral clamps change nothing);
+// the RT and deadline classes' terms (the RT class's util_avg, the deadline class's active
+// utilisation held to the 0-lag time, reservations charged in the biggest CPU's work).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,6 +17,7 @@
 
 #include "sim_results.hpp"
 #include "schedcore/policy/cfs.hpp"
+#include "schedcore/policy/edf.hpp"
 #include "schedcore/policy/eevdf.hpp"
 #include "schedcore/policy/rt.hpp"
 #include "schedcore/sim/energy_file.hpp"
@@ -827,7 +830,11 @@ TEST(SimUclamp, ABoostedTaskWakesOnABigEnoughCpu) {
 
 // A class change recounts the task's clamps at once: a fair task that becomes SCHED_FIFO
 // before a long run gets the RT default boost (600 here: 1.25 x 600 = 750, the 80 % state)
-// for the rest of that run, not at its next wakeup.
+// from the change, not at its next wakeup. The boost holds until the RT class's own util_avg
+// (from 0: this CPU never ran RT before) passes it: running at speed 819 it grows as
+// 819 (1 - y^n) over n PELT periods, so 1.25 x util exceeds the 80 % state's 819 when
+// y^n < 1 - 655.2 / 819 = 0.2, n > 32 log2 5 = 74.3 periods (77.9 ms), at the first period
+// boundary after that; from then on the top.
 TEST(SimUclamp, AClassChangeRecountsTheClampsAtOnce) {
   for (const policy_entry& e : fair_entries()) {
     workload w;
@@ -850,15 +857,16 @@ TEST(SimUclamp, AClassChangeRecountsTheClampsAtOnce) {
     c.trace = &tr;
     (void)e.run(w, c, {});
     // The change to 800 MHz comes as the class changes (the fair phase ends at 0.5 s plus its
-    // last run), and the next one when the RT run ends: 500 ms of work at speed
-    // floor(1024 x 800 / 1000) = 819 later.
+    // last run), the next one to the top when the RT class's util passes the boost.
     const auto changes = frequency_changes(tr.text());
     std::size_t at = 0;
     while (at < changes.size() && !(changes[at].first >= 0.5 && changes[at].second == 800000u)) ++at;
     ASSERT_LT(at + 1, changes.size()) << e.name;
     EXPECT_LT(changes[at].first, 0.52) << e.name;
-    EXPECT_NEAR(changes[at + 1].first - changes[at].first, 0.5 * 1024 / 819, 1e-5) << e.name;
-    EXPECT_EQ(changes[at + 1].second, 200000u) << e.name;
+    const double crossing = 32 * std::log2(5.0) * 1.048576e-3;
+    EXPECT_GE(changes[at + 1].first - changes[at].first, crossing) << e.name;
+    EXPECT_LE(changes[at + 1].first - changes[at].first, crossing + 1.048576e-3) << e.name;
+    EXPECT_EQ(changes[at + 1].second, 1000000u) << e.name;
   }
 }
 
@@ -985,6 +993,120 @@ TEST(SimUclamp, BadClampsAreRefused) {
   run_config rt = c;
   rt.machine.uclamp_rt_min_default = 2000;
   refused(w, rt, "uclamp_rt_min_default) must be in 0..1024, not 2000");
+}
+
+
+// ---------------------------------------------------------------- RT and deadline classes
+
+using dl_sim_task = sim_task<cfs_entity, rt_entity, edf_entity>;
+policy_entry dl_entry() {
+  return make_entry<dl_sim_task, rt_policy<dl_sim_task>, cfs_policy<dl_sim_task>, edf_policy<dl_sim_task>>("cfs",
+                                                                                                       "edf + rt + cfs");
+}
+sched_params reservation(std::int64_t runtime, std::int64_t period) {
+  sched_params p;
+  p.kind = sched_kind::deadline;
+  p.runtime = runtime;
+  p.deadline = period;
+  p.period = period;
+  return p;
+}
+
+// The RT class's util_avg (rq->avg_rt, Linux 4.19+) joins the fair util in schedutil: after an
+// RT task sleeps, its CPU's frequency follows the class's decaying util instead of dropping to
+// the bottom. An RT task running 10 ms of every 20 ms at f_max: in PELT's steady state
+// (y^32 = 1/2, periods of 1.048576 ms, r = 10 / 1.048576 periods per half) its util swings
+// between 1024 y^r / (1 + y^r) = 459 and 1024 / (1 + y^r) = 565. While it sleeps schedutil asks
+// for 1.25 x that, 574..706; an idle CPU has no tick to re-evaluate, so the state chosen when
+// the task sleeps, for 1.25 x 565 = 706, the 80 % state (up to 819; 60 % ends at 614), holds
+// until it wakes; while it runs, the top (RT runnable, no clamps). Without the RT class's util
+// the sleeping half would be at the bottom. Window after 0.5 s of warm-up.
+TEST(SimEnergy, TheRtClassUtilHoldsTheFrequencyWhileItsTaskSleeps) {
+  const double yr = std::pow(0.5, 10.0 / 1.048576 / 32.0);
+  EXPECT_NEAR(1024 * yr / (1 + yr), 459, 1);
+  EXPECT_NEAR(1024 / (1 + yr), 565, 1);
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "rt-half";
+    w.duration = sec(2);
+    task_spec rt = scen::task("rt", 0, {ev::run(msec(10)), ev::timer("t", msec(20), true)});
+    rt.params.kind = sched_kind::fifo;
+    rt.params.rt_priority = 50;
+    w.tasks = {rt};
+    run_config c = machine({domain(1, 1024, five_states())}, 0);
+    c.warmup_ns = msec(500);
+    const run_result r = e.run(w, c, {});
+    const domain_result& d = r.domains[0];
+    EXPECT_EQ(time_at(d, 200000), 0) << e.name;
+    EXPECT_EQ(time_at(d, 400000), 0) << e.name;
+    EXPECT_EQ(time_at(d, 600000), 0) << e.name;
+    EXPECT_EQ(time_at(d, 1000000), find(r, "rt").cpu_ns) << e.name;
+    EXPECT_EQ(time_at(d, 800000) + time_at(d, 1000000), msec(1500)) << e.name;
+    EXPECT_NEAR(static_cast<double>(time_at(d, 800000)), static_cast<double>(msec(750)), static_cast<double>(msec(1))) << e.name;
+  }
+}
+
+// A reservation is in units of the biggest CPU's work (update_curr_dl's scale invariance,
+// 4.16+): Q = 2 ms per 10 ms buys 2 ms of CPU per period on a CPU of capacity 1024 and 4 ms
+// on one of capacity 512 (the charge is the time run x 512 / 1024), each pinned hog throttled
+// at its budget. Exact to a tick's overrun, paid back the next period.
+TEST(SimDeadlineScaled, AReservationBuysTheSameWorkOnALittleCpu) {
+  workload w;
+  w.name = "dl-asym";
+  w.duration = sec(1);
+  task_spec big = scen::task("on-big", 0, {ev::run(sec(5))});
+  big.params = reservation(msec(2), msec(10));
+  big.cpus = {0};
+  task_spec little = scen::task("on-little", 0, {ev::run(sec(5))});
+  little.params = reservation(msec(2), msec(10));
+  little.cpus = {1};
+  w.tasks = {big, little};
+  run_config c;
+  c.machine.cs_cost_ns = 0;
+  c.machine.refill_ns = 0;
+  c.host_timing = false;
+  c.cpus = 2;
+  c.machine.capacity = {1024, 512};
+  const run_result r = dl_entry().run(w, c, {});
+  expect_conserved(r);
+  EXPECT_NEAR(static_cast<double>(find(r, "on-big").cpu_ns), static_cast<double>(msec(200)), static_cast<double>(msec(1)));
+  EXPECT_NEAR(static_cast<double>(find(r, "on-little").cpu_ns), static_cast<double>(msec(400)), static_cast<double>(msec(1)));
+}
+
+// schedutil gives a reservation its bandwidth (cpu_bw_dl, 4.16+) instead of f_max, and the
+// bandwidth stays until the sleeper's 0-lag time (GRUB's inactive timer, 4.13+). A job of
+// 1 ms of work (at f_max) every 10 ms under Q = 2.5 ms, P = 10 ms: bandwidth 2.5 / 10 x 1024 =
+// 256, x 1.25 = 320, the 40 % state (capacity 409). The job runs 1 ms x 1024 / 409 = 2.50 ms
+// of wall time, charged 2.50 x 409 / 1024 = 1 ms of budget, so q = 1.5 ms at its sleep and the
+// 0-lag time is d - q P / Q = 10 - 6 = 4 ms into the period. Then the domain drops to the
+// bottom (its util_avg alone asks for less than 204), and the next wakeup brings it back.
+// Every busy ns is at 400 MHz (energy = 50 mW x CPU time), no deadline is missed.
+TEST(SimDeadlineScaled, AReservationRunsAtItsBandwidthUntilItsZeroLagTime) {
+  workload w;
+  w.name = "dl-freq";
+  w.duration = sec(1);
+  task_spec job = scen::task("job", 0, {ev::timer("t", msec(10)), ev::run(msec(1)), ev::frame(msec(10))});
+  job.params = reservation(usec(2500), msec(10));
+  w.tasks = {job};
+  trace_writer trace;
+  run_config c = machine({domain(1, 1024, five_states())}, 0);
+  c.trace = &trace;
+  const run_result r = dl_entry().run(w, c, {});
+  const auto& t = find(r, "job");
+  EXPECT_EQ(t.deadlines_missed, 0u);
+  EXPECT_GE(t.frames, 99u);
+  EXPECT_EQ(r.domains[0].energy_nj, 50000ull * static_cast<std::uint64_t>(t.cpu_ns) / 1000000);
+  EXPECT_EQ(time_at(r.domains[0], 1000000), 0) << "never at f_max";
+  // Each drop to the bottom comes at the 0-lag time, 4 ms into the period (±10 µs of rounding);
+  // the first, at 0, is the task's first sleep with its whole budget (0-lag time = d - P = now).
+  int drops = 0;
+  for (const auto& [when, khz] : frequency_changes(trace.text())) {
+    if (khz != 200000 || when == 0.0) continue;
+    ++drops;
+    const double into = std::fmod(when * 1e3, 10.0);
+    EXPECT_NEAR(into, 4.0, 0.01) << when;
+  }
+  EXPECT_GE(drops, 99);
 }
 
 }  // namespace

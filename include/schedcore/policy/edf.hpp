@@ -56,11 +56,32 @@
 ///   once, as before 4.13; later kernels hold it until the 0-lag time). In a
 ///   multi-CPU simulation one object (or a shared copy of its accounting) must see every
 ///   setup, as a root domain does.
-/// - Complexity: enqueue, dequeue, tick and charging O(log n) (a tree move when throttling);
-///   pick_next, next_timer O(1); timer O(log n) per replenished task; verify O(n).
+/// - Scale invariance (4.16+, `update_curr_dl`): a reservation is in units of the work the
+///   biggest CPU does at its top frequency. The time a task runs is charged as
+///   `((delta * freq_scale) >> 10) * cpu_scale >> 10` (the kernel's two `cap_scale` steps),
+///   where `set_capacity(freq_scale, cpu_scale)` gives the CPU's current frequency over its
+///   highest and its capacity, both out of 1024 (default 1024 and 1024: no scaling). A task
+///   with Q = 2 ms per 10 ms runs 4 ms per period on a CPU at half speed. The scale in force at
+///   a charge applies to the whole interval since the previous one, as with the kernel's
+///   cpufreq-driven `arch_scale_freq_capacity`.
+/// - Active utilisation (4.13+, GRUB's `running_bw`, Abeni et al.): Σ dl_bw of the tasks that
+///   contend for this CPU, which schedutil reads as the deadline class's minimum frequency
+///   (`active_util()`, the kernel's `cpu_bw_dl`). A task is active from its wakeup (or arrival)
+///   until it sleeps; throttled tasks stay active. A task that sleeps stays active until its
+///   0-lag time `d − q·P/Q` (`task_non_contending`), when its inactive timer (the class timer,
+///   as the replenishments) removes it, unless it wakes first. A task that leaves this queue
+///   otherwise (migration, parameter change, class change, exit) stops counting at once. Each
+///   entity records which queue counts it (`active_rq`), so a wakeup on another CPU, a
+///   parameter change or an exit through the root domain's object ends the count where it is
+///   (the kernel's `migrate_task_rq_dl`, `dl_change_utilization`); a caller running CPUs in
+///   parallel must serialise those with the counting queue, as the kernel holds its lock.
+/// - Complexity: enqueue, dequeue, tick and charging O(log n) (a tree move when throttling or
+///   arming an inactive timer); pick_next, next_timer O(1); timer O(log n) per replenished or
+///   deactivated task; verify O(n).
 /// - Reconstructed [R] (§8 of the reference marks these as recalled): Q >= 1024 ns and the
 ///   timer instant d − D + P for D < P; implemented as documented here.
-/// - Omissions: GRUB reclaiming (SCHED_FLAG_RECLAIM), priority/deadline inheritance
+/// - Omissions: GRUB reclaiming (SCHED_FLAG_RECLAIM) and its `this_bw`, the admission bandwidth
+///   of a dead or departed task held until its 0-lag time, priority/deadline inheritance
 ///   (boosting), the fair-class dl_server, SMP push/pull, and fork (a -deadline task cannot
 ///   fork: task_new does nothing).
 #ifndef SCHEDCORE_POLICY_EDF_HPP
@@ -82,9 +103,13 @@ namespace schedcore {
 struct edf_ready_tag {};
 /// Tag of the edf replenishment-timer hook.
 struct edf_timer_tag {};
+/// Tag of the edf inactive-timer hook (a sleeper's 0-lag time).
+struct edf_inactive_tag {};
 
 /// Per-task state of the edf class, embedded in the task (the kernel's `sched_dl_entity`).
-struct edf_entity : rb_hook<link_mode::normal, edf_ready_tag>, rb_hook<link_mode::normal, edf_timer_tag> {
+struct edf_entity : rb_hook<link_mode::normal, edf_ready_tag>,
+                    rb_hook<link_mode::normal, edf_timer_tag>,
+                    rb_hook<link_mode::normal, edf_inactive_tag> {
   duration_ns dl_runtime = 0;   ///< Q: budget per period, ns
   duration_ns dl_deadline = 0;  ///< D: relative deadline, ns
   duration_ns dl_period = 0;    ///< P: period, ns
@@ -94,6 +119,9 @@ struct edf_entity : rb_hook<link_mode::normal, edf_ready_tag>, rb_hook<link_mode
   sched_time deadline{};        ///< d: absolute deadline of the current period
   sched_time timer_at{};        ///< replenishment instant while throttled
   sched_time exec_start{};      ///< when it last started running or was last charged
+  sched_time inactive_at{};     ///< 0-lag time of a non-contending sleeper (its inactive timer)
+  u64 active_bw = 0;            ///< the bandwidth `active_rq` counts for it (dl_bw when counted)
+  void* active_rq = nullptr;    ///< the queue whose active utilisation counts it, or none
   bool on_rq = false;           ///< queued (running or throttled counts as queued)
   bool throttled = false;       ///< budget exhausted (or yielded) until timer_at
   bool in_ready = false;        ///< linked in the ready tree
@@ -101,6 +129,7 @@ struct edf_entity : rb_hook<link_mode::normal, edf_ready_tag>, rb_hook<link_mode
   bool yielded = false;         ///< gave up its budget (sched_yield)
   bool dl_new = true;           ///< no period started yet (set by setup)
   bool admitted = false;        ///< its bandwidth is counted by admission control
+  bool non_contending = false;  ///< asleep before its 0-lag time, still active (dl_non_contending)
 };
 
 /// SCHED_DEADLINE run queue of one CPU (EDF + CBS) with admission control.
@@ -123,6 +152,11 @@ class edf_policy {
     // One wrap-safe key: the tree's insert descent compares raw counters (rb_has_wrap_key).
     static const u64& wrap_key(const Task& a) noexcept { return rb_time_key(E(a).timer_at); }
   };
+  struct by_inactive {
+    bool operator()(const Task& a, const Task& b) const noexcept { return E(a).inactive_at < E(b).inactive_at; }
+    // One wrap-safe key: the tree's insert descent compares raw counters (rb_has_wrap_key).
+    static const u64& wrap_key(const Task& a) noexcept { return rb_time_key(E(a).inactive_at); }
+  };
   /// @endcond
 
  public:
@@ -131,6 +165,8 @@ class edf_policy {
   static constexpr unsigned bw_shift = 20;    ///< fixed-point shift of bandwidths (BW_SHIFT)
   static constexpr unsigned dl_scale = 10;    ///< DL_SCALE: the wakeup test works in ~1 us units
   static constexpr duration_ns runtime_min = static_cast<duration_ns>(1) << dl_scale;  ///< smallest Q, 1024 ns
+  static constexpr unsigned capacity_shift = 10;                 ///< SCHED_CAPACITY_SHIFT
+  static constexpr u32 capacity_scale = 1u << capacity_shift;    ///< SCHED_CAPACITY_SCALE, 1024
 
   /// Tunables (`sched_deadline_period_{min,max}_us`; the admission bound is the kernel's
   /// sched_rt_runtime_us / sched_rt_period_us as a percentage).
@@ -174,6 +210,43 @@ class edf_policy {
   /// Bandwidth admitted so far (Σ dl_bw).
   u64 total_bandwidth() const noexcept { return total_bw_; }
 
+  /// Sets the scale of the time charged from now on: the CPU's current frequency over its
+  /// highest (`freq_scale`, the kernel's arch_scale_freq_capacity) and its capacity
+  /// (`cpu_scale`, arch_scale_cpu_capacity), each in [1, 1024]. Out of range:
+  /// `errc::invalid_argument`, nothing changes. Nothing is charged here: the next charge
+  /// scales the whole interval since the previous one by the values then in force.
+  errc set_capacity(u32 freq_scale, u32 cpu_scale) noexcept {
+    if (freq_scale < 1 || freq_scale > capacity_scale || cpu_scale < 1 || cpu_scale > capacity_scale)
+      return errc::invalid_argument;
+    freq_scale_ = freq_scale;
+    cpu_scale_ = cpu_scale;
+    return errc::ok;
+  }
+  /// The frequency scale in force (1024 = the highest frequency).
+  u32 freq_scale() const noexcept { return freq_scale_; }
+  /// The capacity scale in force (1024 = the biggest CPU).
+  u32 cpu_scale() const noexcept { return cpu_scale_; }
+  /// The budget that `delta` ns of running consume at the scales in force (the kernel's
+  /// `cap_scale(cap_scale(delta, freq), cpu)`, truncated at each step).
+  duration_ns scaled_delta(duration_ns delta) const noexcept {
+    if (delta <= 0) return 0;
+    const u64 at_freq = (static_cast<u64>(delta) * freq_scale_) >> capacity_shift;
+    return static_cast<duration_ns>((at_freq * cpu_scale_) >> capacity_shift);
+  }
+  /// The least running time whose scaled charge reaches `budget` ns (0 for budget <= 0): the
+  /// instant an hrtick enforces the budget. Exact inverse of scaled_delta():
+  /// `scaled_delta(t) >= budget` exactly when `t >= time_for_budget(budget)`.
+  duration_ns time_for_budget(duration_ns budget) const noexcept {
+    if (budget <= 0) return 0;
+    // scaled_delta(t) >= q  <=>  floor(t·f / 1024) >= A = ceil(q·1024 / c)  <=>  t >= ceil(A·1024 / f)
+    const u64 at_freq = ((static_cast<u64>(budget) << capacity_shift) + cpu_scale_ - 1) / cpu_scale_;
+    return static_cast<duration_ns>(((at_freq << capacity_shift) + freq_scale_ - 1) / freq_scale_);
+  }
+  /// Active utilisation: Σ dl_bw (<< 20) of the tasks counted here (GRUB's `running_bw`).
+  u64 running_bw() const noexcept { return running_bw_; }
+  /// The active utilisation out of 1024 (`cpu_bw_dl`): schedutil's floor for this class.
+  u32 active_util() const noexcept { return static_cast<u32>((running_bw_ * capacity_scale) >> bw_shift); }
+
   /// Loads deadline parameters into `t` after admission control. A task becoming a deadline
   /// task starts a fresh period at its first enqueue; an admitted task whose parameters change
   /// keeps its remaining budget, deadline and throttling, as the kernel's `__setparam_dl`
@@ -194,6 +267,9 @@ class edf_policy {
     const u64 total = total_bw_ - old_bw + bw;
     if (knobs_.bound >= 0 && total > cap_of(knobs_)) return errc::overloaded;
     total_bw_ = total;
+    // A sleeper still active (before its 0-lag time) stops counting at once, wherever it is
+    // counted (dl_change_utilization): its next wakeup counts the new bandwidth.
+    release_active(t);
     e.dl_runtime = p.runtime;
     e.dl_deadline = p.deadline;
     e.dl_period = period;
@@ -222,6 +298,7 @@ class edf_policy {
     e.on_rq = true;
     ++nr_;
     e.exec_start = now;
+    contend(t);
     if (e.dl_new) {
       new_period(e, now);
       e.dl_new = false;
@@ -262,7 +339,7 @@ class edf_policy {
   /// instant is kept (`timer_at`): the kernel's dl_timer stays armed where the throttle put it,
   /// and the next enqueue of a throttled `t` waits for that instant, whatever parameters it has
   /// by then.
-  void dequeue(Task& t, sched_time now, dequeue_flags) noexcept {
+  void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept {
     edf_entity& e = E(t);
     if (SCHEDCORE_MISUSE(!e.on_rq)) return;
     update_curr(now);
@@ -271,6 +348,11 @@ class edf_policy {
     if (e.timer_armed) cancel_timer(t);
     e.on_rq = false;
     --nr_;
+    if (has(flags, dequeue_flags::sleep) && !has(flags, dequeue_flags::dead)) {
+      non_contending(t, now);
+    } else {
+      release_active(t);
+    }
   }
   /// The ready task with the earliest absolute deadline, or nullptr. No side effects.
   Task* pick_next(sched_time) noexcept { return ready_.front(); }
@@ -326,26 +408,35 @@ class edf_policy {
     E(curr).yielded = true;
     update_curr(now);
   }
-  /// The earliest replenishment instant (and with `hrtick`, curr's budget exhaustion).
+  /// The earliest replenishment or 0-lag instant (and with `hrtick`, curr's budget exhaustion).
   bool next_timer(sched_time& when) const noexcept {
     bool any = false;
     if (Task* t = timers_.front()) {
       when = E(*t).timer_at;
       any = true;
     }
+    if (Task* t = inactive_.front()) {
+      if (!any || E(*t).inactive_at < when) when = E(*t).inactive_at;
+      any = true;
+    }
     if (knobs_.hrtick != 0 && curr_ != nullptr && !E(*curr_).throttled) {
-      const sched_time out = E(*curr_).exec_start + (E(*curr_).runtime > 0 ? E(*curr_).runtime : 0);
+      const sched_time out = E(*curr_).exec_start + time_for_budget(E(*curr_).runtime);
       if (!any || out < when) when = out;
       any = true;
     }
     return any;
   }
-  /// Replenishes every task whose timer is due (and enforces curr's budget with `hrtick`);
-  /// true when the running task must be reconsidered.
+  /// Replenishes every task whose timer is due, ends the activity of every sleeper past its
+  /// 0-lag time (and enforces curr's budget with `hrtick`); true when the running task must be
+  /// reconsidered.
   bool timer(sched_time now) noexcept {
     bool r = false;
+    while (Task* t = inactive_.front()) {  // inactive_task_timer: the sleeper stops contending
+      if (now < E(*t).inactive_at) break;
+      release_active(*t);
+    }
     if (knobs_.hrtick != 0 && curr_ != nullptr && !E(*curr_).throttled &&
-        E(*curr_).exec_start + E(*curr_).runtime <= now) {
+        E(*curr_).exec_start + time_for_budget(E(*curr_).runtime) <= now) {
       update_curr(now);
     }
     if (resched_) {
@@ -363,35 +454,46 @@ class edf_policy {
     }
     return r;
   }
-  /// Exit: releases the task's admitted bandwidth. @pre `t` was dequeued
+  /// Exit: releases the task's admitted bandwidth and its active utilisation. @pre `t` was
+  /// dequeued
   void task_dead(Task& t, sched_time) noexcept {
     edf_entity& e = E(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    release_active(t);  // a sleeper before its 0-lag time, counted by whichever queue it slept on
     if (e.admitted) total_bw_ -= e.dl_bw;
     e.admitted = false;
   }
-  /// `t` moves to another class: its admitted bandwidth is released at once, as at exit.
-  /// That is the pre-4.13 kernel; from 4.13 (GRUB's active utilisation) `switched_from_dl`
-  /// and `sched_dl_overflow` keep it accounted until the task's 0-lag time
-  /// (`task_non_contending`, the inactive timer), which this policy does not model.
+  /// `t` moves to another class: its admitted bandwidth and its active utilisation are
+  /// released at once, as at exit. The admission bandwidth is released as before 4.13; from
+  /// 4.13 `switched_from_dl` and `sched_dl_overflow` keep it accounted until the task's 0-lag
+  /// time, which this policy does not model.
   void switched_from(Task& t, sched_time now) noexcept { task_dead(t, now); }
   /// The running task of this class, or nullptr.
   Task* current() const noexcept { return curr_; }
 
-  /// Structural check: both trees, each queued task in exactly one, flags consistent, and
-  /// nothing ready is throttled.
+  /// Structural check: the three trees, each queued task in exactly one of the first two,
+  /// flags consistent, nothing ready is throttled, and the active utilisation is the sum over
+  /// the queued tasks and the non-contending sleepers, each counted here.
   bool verify() const noexcept {
-    if (!ready_.verify() || !timers_.verify()) return false;
+    if (!ready_.verify() || !timers_.verify() || !inactive_.verify()) return false;
+    u64 active = 0;
     for (auto it = ready_.begin(); it != ready_.end(); ++it) {
       const edf_entity& e = E(*it);
-      if (!e.on_rq || !e.in_ready || e.timer_armed || e.throttled) return false;
+      if (!e.on_rq || !e.in_ready || e.timer_armed || e.throttled || !counted_here(e)) return false;
+      active += e.active_bw;
     }
     for (auto it = timers_.begin(); it != timers_.end(); ++it) {
       const edf_entity& e = E(*it);
-      if (!e.on_rq || e.in_ready || !e.timer_armed || !e.throttled) return false;
+      if (!e.on_rq || e.in_ready || !e.timer_armed || !e.throttled || !counted_here(e)) return false;
+      active += e.active_bw;
+    }
+    for (auto it = inactive_.begin(); it != inactive_.end(); ++it) {
+      const edf_entity& e = E(*it);
+      if (e.on_rq || !e.non_contending || !counted_here(e)) return false;
+      active += e.active_bw;
     }
     if (curr_ != nullptr && !E(*curr_).on_rq) return false;
-    return ready_.size() + timers_.size() == nr_;
+    return ready_.size() + timers_.size() == nr_ && active == running_bw_;
   }
 
  private:
@@ -441,7 +543,7 @@ class edf_policy {
     const duration_ns delta = now - e.exec_start;
     if (delta > 0) {
       e.exec_start = now;
-      e.runtime -= delta;
+      e.runtime -= scaled_delta(delta);
     }
     if (e.runtime > 0 && !e.yielded) return;
     // Throttle: out of budget (or yielded) until the next period.
@@ -459,6 +561,60 @@ class edf_policy {
       insert_ready(t);
       if (ready_.front() != &t) resched_ = true;
     }
+  }
+  bool counted_here(const edf_entity& e) const noexcept {
+    return e.active_rq == static_cast<const void*>(this) && e.active_bw == e.dl_bw;
+  }
+  /// `t` contends here (task_contending / add_running_bw): a sleeper still active here is simply
+  /// woken (its inactive timer cancelled); one still counted by another queue stops counting
+  /// there first (migrate_task_rq_dl).
+  void contend(Task& t) noexcept {
+    edf_entity& e = E(t);
+    if (e.active_rq == static_cast<void*>(this)) {
+      if (e.non_contending) {
+        inactive_.erase(t);
+        e.non_contending = false;
+      }
+      return;
+    }
+    release_active(t);
+    e.active_rq = this;
+    e.active_bw = e.dl_bw;
+    running_bw_ += e.dl_bw;
+  }
+  /// `t` stops counting in the queue that counts it (sub_running_bw there; its inactive timer,
+  /// if armed, is cancelled). Nothing when it is not counted.
+  static void release_active(Task& t) noexcept {
+    edf_entity& e = E(t);
+    if (e.active_rq == nullptr) return;
+    edf_policy& owner = *static_cast<edf_policy*>(e.active_rq);
+    if (e.non_contending) {
+      owner.inactive_.erase(t);
+      e.non_contending = false;
+    }
+    owner.running_bw_ -= e.active_bw;
+    e.active_rq = nullptr;
+    e.active_bw = 0;
+  }
+  /// `t` went to sleep (task_non_contending): active until its 0-lag time d − q·P/Q, or not at
+  /// all if that instant has passed.
+  void non_contending(Task& t, sched_time now) noexcept {
+    edf_entity& e = E(t);
+    if (e.active_rq != static_cast<void*>(this)) return;
+    // q·P/Q truncated toward zero, with q's sign (an overrun puts the 0-lag time after d).
+    // |q| = a·Q + b gives |q|·P/Q = a·P + b·P/Q, each term in 64 bits (b, P < 2^32).
+    const u64 q = static_cast<u64>(e.runtime < 0 ? -e.runtime : e.runtime);
+    const u64 big_q = static_cast<u64>(e.dl_runtime), period = static_cast<u64>(e.dl_period);
+    const u64 magnitude = q / big_q * period + q % big_q * period / big_q;
+    const duration_ns lag = e.runtime < 0 ? -static_cast<duration_ns>(magnitude) : static_cast<duration_ns>(magnitude);
+    const sched_time zero_lag = e.deadline - lag;
+    if (!(now < zero_lag)) {
+      release_active(t);
+      return;
+    }
+    e.inactive_at = zero_lag;
+    e.non_contending = true;
+    inactive_.insert(t);
   }
   void insert_ready(Task& t) noexcept {
     E(t).in_ready = true;
@@ -482,9 +638,13 @@ class edf_policy {
 
   rb_tree<Task, value_traits<edf_ready_tag>, by_deadline> ready_{};  ///< unthrottled, by absolute deadline
   rb_tree<Task, value_traits<edf_timer_tag>, by_timer> timers_{};    ///< throttled, by replenishment instant
+  rb_tree<Task, value_traits<edf_inactive_tag>, by_inactive> inactive_{};  ///< non-contending sleepers, by 0-lag time
   Task* curr_ = nullptr;  ///< the running task of this class
   usize nr_ = 0;          ///< queued tasks (ready + throttled)
   u64 total_bw_ = 0;      ///< admitted bandwidth, Σ dl_bw
+  u64 running_bw_ = 0;    ///< active utilisation: Σ active_bw of the tasks counted here
+  u32 freq_scale_ = capacity_scale;  ///< current frequency / highest, out of 1024
+  u32 cpu_scale_ = capacity_scale;   ///< this CPU's capacity, out of 1024
   knobs knobs_{};         ///< tunables in force
   bool resched_ = false;  ///< curr was throttled (and lost the CPU's leftmost) since the last check
 };

@@ -452,6 +452,18 @@ inline const char* kind_name(sched_kind k) {
   }
   return "normal";
 }
+/// True when binding B's stack has a deadline class at index 0 (`B::has_deadline_class`).
+template <class B, class = void>
+struct binding_has_dl : std::false_type {};
+template <class B>
+struct binding_has_dl<B, std::enable_if_t<B::has_deadline_class>> : std::true_type {};
+/// True when class D scales its charges and counts an active utilisation (edf_policy's
+/// `set_capacity` and `active_util`).
+template <class D, class = void>
+struct dl_scales : std::false_type {};
+template <class D>
+struct dl_scales<D, std::void_t<decltype(std::declval<D&>().set_capacity(1u, 1u)),
+                                decltype(std::declval<const D&>().active_util())>> : std::true_type {};
 /// True when policy P has `trace_prio(const Task&)` (its dynamic priority for traces).
 template <class P, class T, class = void>
 struct has_trace_prio : std::false_type {};
@@ -515,6 +527,7 @@ class engine {
     for (int c = 0; c < ncpu_; ++c) {
       configure(cpus_[static_cast<std::size_t>(c)].rq, c);
       cpus_[static_cast<std::size_t>(c)].balance_left = balance_ticks_;
+      if (dvfs_on_ || asym_) dl_set_capacity(c);  // reservations in the biggest CPU's work
     }
     compile();
   }
@@ -613,6 +626,7 @@ class engine {
     std::vector<task_type*> queued;  ///< every task enqueued here (running one included)
     uclamp_rq<> uclamp;              ///< the clamps of its runnable fair and RT tasks (Engine::uclamp_on_)
     iowait_boost iowait;             ///< schedutil's I/O-wait boost (machine_model::iowait_boost)
+    pelt_avg rt_avg{}, dl_avg{};     ///< the RT and deadline classes' PELT util here (rq->avg_rt, avg_dl)
   };
 
   // Compiled program: names resolved to ids once.
@@ -1079,6 +1093,7 @@ class engine {
   /// Before a change on CPU `ci` (and of task `t`, when given): every signal whose inputs it
   /// may change is brought up to now.
   void pelt_before_change(int ci, task_type* t) {
+    class_pelt_sync(ci);  // a change of the current task's class
     if (!pelt_on_) return;
     pelt_sync_cpu(ci);
     if (t != nullptr) pelt_sync_task(*t);
@@ -1312,6 +1327,7 @@ class engine {
         account(ci, now_);
         if (c.rq.timer(st(now_))) resched(ci);
         arm_class_timer(ci);
+        dvfs_mark(ci);  // a replenishment or a 0-lag time changed what the classes ask for
         break;
       }
       default: break;
@@ -1802,6 +1818,7 @@ class engine {
         if (prev_runnable) prev->wait_since = now_;
       }
       if (cfg_.trace != nullptr) trace_switch(ci, prev, next);
+      class_pelt_sync(ci);  // the class that ran until now
       c.curr = next;
       if (next != nullptr) {
         next->state = task_core::st::running;
@@ -2158,8 +2175,21 @@ class engine {
   // states, chosen by schedutil (smp/energy_model.hpp): a CPU's utilisation is the PELT
   // util_avg of the fair tasks whose CPU it is (runnable, running, or blocked there: the
   // kernel's root cfs_rq util_avg keeps a sleeper's decaying util until it wakes elsewhere),
-  // or the maximum while an RT or deadline task is runnable there (effective_cpu_util
-  // without uclamp; with clamps in the workload, see "utilisation clamps"); the domain follows its busiest CPU (sugov_next_freq_shared). An update
+  // plus the RT and deadline classes' own util_avg and the deadline class's active
+  // utilisation, as Linux 4.19-6.7's effective_cpu_util(FREQUENCY_UTIL) composes them:
+  // - an RT task runnable there asks for the top (without uclamp; with clamps in the workload,
+  //   see "utilisation clamps");
+  // - else the fair util plus the RT class's util_avg (rq->avg_rt, a PELT signal fed while an
+  //   RT task runs), clamped by the CPU's clamps when clamps are on;
+  // - the top if that plus the deadline class's util_avg (rq->avg_dl) reaches the capacity
+  //   (no idle time left);
+  // - else that plus the deadline class's active utilisation (cpu_bw_dl: Σ bandwidth of the
+  //   deadline tasks contending there, kept until a sleeper's 0-lag time; policy/edf.hpp),
+  //   at most the capacity.
+  // The deadline class charges its runtime scaled by the CPU's frequency and capacity
+  // (edf_policy::set_capacity, given at each change), so a reservation buys the same work at
+  // any speed and schedutil may run it at its bandwidth. The domain follows its busiest CPU
+  // (sugov_next_freq_shared). An update
   // is due after any event that enqueued, dequeued or switched tasks on one of its CPUs and
   // at its CPUs' ticks; it runs at the end of that event (as the kernel's irq_work for a
   // slow-switching driver), and a change comes at most once per dvfs_rate_limit_ns
@@ -2168,9 +2198,9 @@ class engine {
   // running task's util grows by its CPU's speed (capacity x f / f_max) / 1024 per unit of time.
   // A fair task waking from an I/O wait starts or doubles its CPU's I/O-wait boost
   // (smp/iowait_boost.hpp, machine_model::iowait_boost), a floor under that CPU's utilisation
-  // at each evaluation. Not modelled: the deadline class's bandwidth (a runnable deadline
-  // task asks for f_max), sugov's "busy CPU keeps its frequency" hold and the transition's own
-  // latency. Energy-aware placement is below (find_energy_efficient_cpu).
+  // after the utilisation above is composed (sugov_iowait_apply, 5.x-6.7). Not modelled:
+  // sugov's "busy CPU keeps its frequency" hold, the transition's own latency, IRQ time and
+  // GRUB reclaiming. Energy-aware placement is below (find_energy_efficient_cpu).
 
   /// Charges `ns` of CPU ci at its domain's power: the current state's while `busy`, the idle
   /// power otherwise. Exact: nJ plus a remainder in fJ (µW x ns = fJ).
@@ -2225,11 +2255,91 @@ class engine {
     fair_util_sums(first, count, util, est_scratch_);
     for (std::size_t i = 0; i < util.size(); ++i) util[i] = std::max(util[i], est_scratch_[i]);
   }
-  /// Whether an RT or deadline task is runnable on CPU k (schedutil then asks for f_max).
+  /// Whether `t` is in the deadline class (index 0 of a stack that has one).
+  bool in_dl_class(const task_type& t) const { return dl_class_ && t.sched_class == 0; }
+  /// Whether an RT task is runnable on CPU k (schedutil then asks for f_max without uclamp).
   bool rt_runnable(int k) {
     for (const task_type* t : cpu(k).queued)
-      if (!is_fair(*t)) return true;
+      if (!is_fair(*t) && !in_dl_class(*t)) return true;
     return false;
+  }
+  /// Which class signal CPU ci's current task feeds: 1 the RT class's, 2 the deadline
+  /// class's, 0 none (idle or fair). The CPU ran that task since the signals' last update.
+  int class_signal_running(int ci) const {
+    const task_type* t = cpus_[static_cast<std::size_t>(ci)].curr;
+    if (t == nullptr || is_fair(*t)) return 0;
+    return in_dl_class(*t) ? 2 : 1;
+  }
+  /// Brings CPU ci's RT and deadline signals up to now (update_rt_rq_load_avg,
+  /// update_dl_rq_load_avg: running, runnable and load all 1 while the class runs there),
+  /// before its current task, its class or its speed changes. Only schedutil and EAS read them.
+  void class_pelt_sync(int ci) {
+    if (!dvfs_on_) return;
+    cpu_state& c = cpu(ci);
+    const int r = class_signal_running(ci);
+    const std::uint32_t speed = speed_[static_cast<std::size_t>(ci)];
+    pelt_update_queue(c.rt_avg, static_cast<std::uint64_t>(now_), r == 1 ? 1u : 0u, r == 1 ? 1u : 0u, r == 1, speed);
+    pelt_update_queue(c.dl_avg, static_cast<std::uint64_t>(now_), r == 2 ? 1u : 0u, r == 2 ? 1u : 0u, r == 2, speed);
+  }
+  /// CPU k's RT (`dl` false) or deadline class util_avg as it would read now, without updating
+  /// the signal (see util_now).
+  std::uint32_t class_util_now(int k, bool dl) {
+    pelt_avg copy = dl ? cpu(k).dl_avg : cpu(k).rt_avg;
+    const bool running = class_signal_running(k) == (dl ? 2 : 1);
+    pelt_update_queue(copy, static_cast<std::uint64_t>(now_), running ? 1u : 0u, running ? 1u : 0u, running,
+                      speed_[static_cast<std::size_t>(k)]);
+    return copy.util_avg;
+  }
+  /// CPU k's frequency scale, its domain's current frequency over its highest out of 1024
+  /// (arch_scale_freq_capacity); 1024 without performance domains.
+  std::uint32_t freq_scale_of(int k) const {
+    if (!dvfs_on_) return cpu_capacity_max;
+    const domain_state& dm = doms_[static_cast<std::size_t>(dom_of_[static_cast<std::size_t>(k)])];
+    const std::uint64_t top = dm.states.back().frequency_khz;
+    return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (std::uint64_t{dm.states[dm.cur].frequency_khz} << 10) / top));
+  }
+  /// Gives CPU k's deadline class its current frequency and capacity scales (update_curr_dl
+  /// charges runtime scaled by both), and re-arms its class timer (an hrtick's exhaustion
+  /// instant moves with the scale).
+  void dl_set_capacity(int k) {
+    if constexpr (dl_class_) {
+      using dl_type = typename stack_type::template class_type<0>;
+      if constexpr (detail_sim::dl_scales<dl_type>::value) {
+        (void)cpu(k).rq.template get<0>().set_capacity(freq_scale_of(k), cap_[static_cast<std::size_t>(k)]);
+        arm_class_timer(k);
+      }
+    }
+  }
+  /// CPU k's deadline active utilisation out of 1024 (cpu_bw_dl), 0 without a deadline class.
+  std::uint32_t dl_bw_util(int k) {
+    if constexpr (dl_class_) {
+      using dl_type = typename stack_type::template class_type<0>;
+      if constexpr (detail_sim::dl_scales<dl_type>::value) return cpu(k).rq.template get<0>().active_util();
+    }
+    (void)k;
+    return 0;
+  }
+  /// CPU k's utilisation for its frequency request (effective_cpu_util with FREQUENCY_UTIL,
+  /// 4.19-6.7, see above) from its fair util `util_cfs`; with `with_task` the clamps of a task
+  /// being placed there join the CPU's (`task_min`, `task_max`; uclamp_rq_util_with).
+  std::uint64_t freq_util(int k, std::uint64_t util_cfs, bool with_task = false, std::uint32_t task_min = 0,
+                          std::uint32_t task_max = cpu_capacity_max) {
+    const std::uint64_t capacity = cap_[static_cast<std::size_t>(k)];
+    if (!uclamp_on_ && rt_runnable(k)) return capacity;
+    std::uint64_t util = util_cfs + class_util_now(k, false);
+    if (uclamp_on_) {
+      const std::uint32_t u = static_cast<std::uint32_t>(std::min<std::uint64_t>(util, 1u << 20));
+      const uclamp_rq<>& rq = cpu(k).uclamp;
+      util = with_task ? rq.util_with(u, task_min, task_max) : rq.util_with(u);
+    }
+    if (util + class_util_now(k, true) >= capacity) return capacity;
+    return std::min(capacity, util + dl_bw_util(k));
+  }
+  /// CPU k's utilisation for the energy estimate's busy time (ENERGY_UTIL): its fair, RT and
+  /// deadline util_avg, at most its capacity (no clamps, no bandwidth).
+  std::uint64_t energy_util(int k, std::uint64_t util_cfs) {
+    const std::uint64_t util = util_cfs + class_util_now(k, false) + class_util_now(k, true);
+    return std::min<std::uint64_t>(cap_[static_cast<std::size_t>(k)], util);
   }
 
   /// schedutil for domain d: the state for its busiest CPU's utilisation, applied unless the
@@ -2239,30 +2349,19 @@ class engine {
     if (dm.changed && now_ - dm.last_change < cfg_.machine.dvfs_rate_limit_ns) return;
     std::uint64_t busiest = 0;
     fair_util_of(dm.first, dm.count, util_scratch_);
-    if (cfg_.machine.iowait_boost) {  // sugov_iowait_apply: each CPU's boost is a floor under its util
-      for (int k = dm.first; k < dm.first + dm.count; ++k) {
-        std::uint64_t& u = util_scratch_[static_cast<std::size_t>(k - dm.first)];
+    for (int k = dm.first; k < dm.first + dm.count; ++k) {
+      std::uint64_t u = freq_util(k, util_scratch_[static_cast<std::size_t>(k - dm.first)]);
+      if (cfg_.machine.iowait_boost)  // sugov_iowait_apply: each CPU's boost is a floor under its util
         u = std::max<std::uint64_t>(u, iowait_boost_apply(cpu(k).iowait, static_cast<std::uint64_t>(now_),
                                                           static_cast<std::uint64_t>(tick_ns_), cap_[static_cast<std::size_t>(k)]));
-      }
-    }
-    if (uclamp_on_) {  // effective_cpu_util with uclamp: each CPU's util clamped by its clamps
-      for (int k = dm.first; k < dm.first + dm.count; ++k)
-        busiest = std::max(busiest, clamped_freq_util(k, util_scratch_[static_cast<std::size_t>(k - dm.first)]));
-    } else {
-      bool rt = false;
-      for (int k = dm.first; k < dm.first + dm.count; ++k) rt = rt || rt_runnable(k);
-      if (rt) {
-        busiest = cpu_capacity_max;
-      } else {
-        for (const std::uint64_t u : util_scratch_) busiest = std::max(busiest, u);
-      }
+      busiest = std::max(busiest, u);
     }
     const std::uint32_t want = schedutil_state(dm.pd, static_cast<std::uint32_t>(std::min<std::uint64_t>(busiest, 1u << 20)));
     if (want == dm.cur) return;
     for (int k = dm.first; k < dm.first + dm.count; ++k) {  // settle at the old speed and power
       account(k, now_);
       pelt_sync_cpu(k);
+      class_pelt_sync(k);
       if (task_type* t = cpu(k).curr) pelt_sync_task(*t);
     }
     dm.residency[dm.cur] += now_ - dm.state_since;
@@ -2274,6 +2373,7 @@ class engine {
     const std::uint32_t speed = std::max<std::uint32_t>(1, em_state_capacity(dm.pd, want));
     for (int k = dm.first; k < dm.first + dm.count; ++k) {
       speed_[static_cast<std::size_t>(k)] = speed;
+      dl_set_capacity(k);
       const cpu_state& c = cpu(k);
       if (c.curr != nullptr && c.curr->state == task_core::st::running && c.curr->action == task_core::act::work)
         arm_completion(k);
@@ -2289,14 +2389,14 @@ class engine {
   // - schedutil: a CPU's utilisation is its fair util clamped by its CPU's clamps
   //   (effective_cpu_util: uclamp_rq_util_with); RT tasks reach the top frequency through
   //   their default boost (machine_model::uclamp_rt_min_default) instead of the "RT runnable"
-  //   rule, and a runnable deadline task still asks for the top;
+  //   rule; the RT class's util_avg joins the fair util before the clamps, the deadline
+  //   class's terms come after them (freq_util);
   // - fits (util_fits_cpu): the wakeup's idle-CPU choice and misfit take the task's clamps,
   //   overutilized takes each CPU's, and find_energy_efficient_cpu ranks candidates by fit
   //   (1 above -1) with the task's clamps max-aggregated with a busy CPU's;
   // - the energy estimate's frequency per CPU is its clamped util, the waking task's clamps
   //   joining on the candidate CPU (eenv_pd_max_util); the busy-time sum is not clamped.
-  // Not modelled: the RT class's own util_avg (an RT task whose boost is lowered adds nothing
-  // to its CPU's frequency request), task-group clamps (cpu.uclamp.*), the system-wide limits
+  // Not modelled: task-group clamps (cpu.uclamp.*), the system-wide limits
   // (sysctl_sched_uclamp_util_min/max at 1024) and a fork's inheritance of its parent's
   // requests (an instance starts with its spec's).
 
@@ -2339,22 +2439,6 @@ class engine {
     if (util_max != -2) req[1] = util_max;
     if (uclamp_on_) uclamp_recount(ci, t);
   }
-  /// Whether a deadline task is runnable on CPU k (schedutil then asks for the top frequency).
-  bool dl_runnable(int k) {
-    for (const task_type* t : cpu(k).queued)
-      if (t->params.kind == sched_kind::deadline) return true;
-    return false;
-  }
-  /// CPU k's utilisation for a frequency request with clamps: the top for a runnable deadline
-  /// task, else `util` clamped by k's clamps, and by those of a task (`task_min`, `task_max`)
-  /// being placed there when `with_task` (uclamp_rq_util_with).
-  std::uint64_t clamped_freq_util(int k, std::uint64_t util, bool with_task = false, std::uint32_t task_min = 0,
-                                  std::uint32_t task_max = cpu_capacity_max) {
-    if (dl_runnable(k)) return cpu_capacity_max;
-    const std::uint32_t u = static_cast<std::uint32_t>(std::min<std::uint64_t>(util, 1u << 20));
-    const uclamp_rq<>& rq = cpu(k).uclamp;
-    return with_task ? rq.util_with(u, task_min, task_max) : rq.util_with(u);
-  }
 
   // Energy-aware scheduling (machine_model::energy_aware, Linux 5.0+ EAS; 6.x rules): while the
   // machine is not overutilized, a waking fair task is placed by find_energy_efficient_cpu
@@ -2368,8 +2452,9 @@ class engine {
   // there, minus the domain's estimate without it, picks the cheapest; the previous CPU stays
   // unless another candidate costs strictly less (6.x: no 6 % margin), and stays when no
   // candidate fits. The waking task's size: task_util_est with util_est, else its util_avg;
-  // a CPU's: cpu_util_cfs (fair_util_of). An RT or deadline task runnable on a CPU makes its
-  // max_util the capacity (f_max) but adds nothing to sum_util, and the overutilized test
+  // a CPU's: cpu_util_cfs (fair_util_of). A CPU's frequency in the estimate is freq_util's
+  // (an RT task runnable there: f_max; the deadline class's bandwidth), its busy time
+  // energy_util's (the fair, RT and deadline util_avg), and the overutilized test
   // compares fair util with the whole capacity (capacity_of's RT, deadline and IRQ pressure
   // are not modelled).
 
@@ -2416,23 +2501,22 @@ class engine {
     std::vector<std::uint64_t> avg, est;
     fair_util_sums(0, ncpu_, avg, est);
     if (prev >= 0) avg[static_cast<std::size_t>(prev)] -= std::min(avg[static_cast<std::size_t>(prev)], p_avg);  // cpu_util without p
-    // A CPU's utilisation with or without p (cpu_util(cpu, p, dst)): p adds its util_avg to the
-    // CPU's and its estimate to the CPU's estimates (it is not queued anywhere yet).
+    // A CPU's fair utilisation with or without p (cpu_util(cpu, p, dst)): p adds its util_avg
+    // to the CPU's and its estimate to the CPU's estimates (it is not queued anywhere yet).
     auto util_at = [&](int k, bool with_p) {
       const std::size_t i = static_cast<std::size_t>(k);
       return std::max(avg[i] + (with_p ? p_avg : 0), est[i] + (with_p && util_est_ ? p_size : 0));
     };
-    // Its frequency request: clamped with uclamp (p's clamps joining where p goes), else the
-    // top while an RT or deadline task is runnable there, else the utilisation.
-    auto freq_at = [&](int k, std::uint64_t util, bool with_p) -> std::uint64_t {
-      if (uclamp_on_) return clamped_freq_util(k, util, with_p, p_min, p_max);
-      return rt_runnable(k) ? std::uint64_t{cpu_capacity_max} : util;
-    };
+    // Each CPU's busy time for the estimate (ENERGY_UTIL) and its frequency request
+    // (FREQUENCY_UTIL, p's clamps joining where p goes: eenv_pd_max_util).
     std::vector<std::uint64_t> util(static_cast<std::size_t>(ncpu_)), freq(static_cast<std::size_t>(ncpu_));
-    for (int k = 0; k < ncpu_; ++k) {
-      util[static_cast<std::size_t>(k)] = util_at(k, false);
-      freq[static_cast<std::size_t>(k)] = freq_at(k, util[static_cast<std::size_t>(k)], false);
-    }
+    auto place = [&](int k, bool with_p) {
+      const std::size_t i = static_cast<std::size_t>(k);
+      const std::uint64_t cfs = util_at(k, with_p);
+      util[i] = energy_util(k, cfs);
+      freq[i] = freq_util(k, cfs, with_p, p_min, p_max);
+    };
+    for (int k = 0; k < ncpu_; ++k) place(k, false);
     const std::uint64_t none = ~std::uint64_t{0};
     std::uint64_t prev_delta = none, best_delta = none;
     int best = -1, best_fits = -1, prev_fits = -1;
@@ -2467,12 +2551,9 @@ class engine {
       if (max_spare_cpu < 0 && prev_spare < 0) continue;
       const std::uint64_t base = domain_energy(d, util, freq);
       auto delta_on = [&](int k) {
-        const std::size_t i = static_cast<std::size_t>(k);
-        util[i] = util_at(k, true);
-        freq[i] = freq_at(k, util[i], true);
+        place(k, true);
         const std::uint64_t e = domain_energy(d, util, freq);
-        util[i] = util_at(k, false);
-        freq[i] = freq_at(k, util[i], false);
+        place(k, false);
         return e - std::min(e, base);
       };
       if (prev_spare >= 0) {
@@ -3097,6 +3178,8 @@ class engine {
   std::vector<std::uint32_t> energy_fj_;  ///< and the part of a nJ not yet counted, fJ (< 10^6)
   std::vector<std::uint64_t> work_units_;  ///< each CPU's task time in the window times its speed, 1/1024 ns of a 1024 CPU at f_max
   bool dvfs_on_ = false;              ///< the machine has performance domains
+  /// The stack's class 0 is a deadline class (the binding's has_deadline_class).
+  static constexpr bool dl_class_ = detail_sim::binding_has_dl<Binding>::value;
   bool util_est_ = false;             ///< tasks and CPUs are sized with util_est (machine_model::util_est)
   bool uclamp_used_ = false;          ///< the workload requests utilisation clamps somewhere
   bool uclamp_on_ = false;            ///< ... and the machine has decisions they act on (DVFS or asymmetry)

@@ -15,16 +15,21 @@ cd "$here"
 schedcore_install_deps "${SCHEDCORE_HOST_PACKAGES[@]}" "${SCHEDCORE_CROSS_PACKAGES[@]}" \
   "${SCHEDCORE_PORT_PACKAGES[@]}" "${SCHEDCORE_DOCS_PACKAGES[@]}"
 jobs=$(nproc 2>/dev/null || echo 2)
+# Each phase prints its wall time, so a CI run shows where its budget (30 minutes on 2 cores) goes.
+phase_start=$SECONDS
+phase_done() { echo "   ($1: $((SECONDS - phase_start)) s; $SECONDS s in all)"; phase_start=$SECONDS; }
 
 echo "== release (g++)"
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$jobs"
 ctest --preset release -j "$jobs"
+phase_done "release build and suite"
 
 echo "== unit tests under ASan + UBSan (g++, debug)"
 cmake --preset debug-asan >/dev/null
 cmake --build --preset debug-asan -j "$jobs"
 ctest --preset debug-asan -j "$jobs" -L unit
+phase_done "ASan + UBSan"
 
 echo "== unit tests on 32-bit x86 (g++ -m32): policies and containers give identical results"
 # A kernel built without IA32 emulation (or booted with ia32_emulation=0) refuses to run 32-bit
@@ -41,8 +46,10 @@ rm -rf "$m32_probe"
 cmake --preset m32 "${m32_args[@]}" >/dev/null
 cmake --build --preset m32 -j "$jobs"
 ctest --preset m32 -j "$jobs" -L unit
+phase_done "32-bit x86"
 
 echo "== unit tests with clang++"
 cmake --preset clang -DSCHEDCORE_BUILD_BENCH=OFF -DSCHEDCORE_BUILD_DOCS=OFF -DSCHEDCORE_CROSS_TESTS=OFF >/dev/null
 cmake --build --preset clang -j "$jobs"
 ctest --preset clang -j "$jobs" -L unit
+phase_done "clang"

@@ -2,9 +2,11 @@
 // output for identical runs, and the trace file.
 #include <gtest/gtest.h>
 
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -67,6 +69,24 @@ TEST(SchedsimCli, EnergyModel) {
   EXPECT_NE(one.out.find("  big "), std::string::npos) << one.out;
   // Determinism with the model.
   EXPECT_EQ(json.out, run(json_args + model).out);
+  // CSV: the _total row carries the JSON's total_mj and work_ns (fields 21 and 22); task rows
+  // leave them empty, as does every row without a model.
+  const std::string csv_args = "run --scenario kernbench-4cpu --policy eevdf --duration 300ms --format csv --no-host-timing";
+  const result csv = run(csv_args + " --energy-model " + model);
+  ASSERT_EQ(csv.code, 0);
+  const auto json_field = [&](const char* key) {
+    const auto at = json.out.find(std::string("\"energy\": { \"total_mj\": "));
+    const auto k = json.out.find(std::string("\"") + key + "\": ", at);
+    const auto from = k + std::strlen(key) + 4;
+    return json.out.substr(from, json.out.find_first_of(",}", from) - from);
+  };
+  const std::string total = csv.out.substr(csv.out.find("eevdf,kernbench-4cpu,_total,"));
+  const std::string want = "," + json_field("total_mj") + "," + json_field("work_ns") + ",";
+  EXPECT_NE(total.find(want), std::string::npos) << total << " lacks " << want;
+  EXPECT_NE(csv.out.find(",energy_mj,work_ns,seed\n"), std::string::npos);
+  const result no_model = run(csv_args);
+  const std::string plain = no_model.out.substr(no_model.out.find("eevdf,kernbench-4cpu,_total,"));
+  EXPECT_NE(plain.find(",,,"), std::string::npos) << plain;
   // Agreeing repetitions are fine; disagreement is a usage error.
   EXPECT_EQ(run("run --scenario kernbench-4cpu --duration 100ms --cpus 6 --capacity 446,446,446,446,1024,1024 --energy-model " + model).code, 0);
   const result cpus = run("run --scenario kernbench-4cpu --cpus 4 --energy-model " + model, " 2>&1");
@@ -415,7 +435,7 @@ TEST(SchedsimCli, CsvAndSweep) {
   const result c = run("sweep --scenario kernbench-4cpu --policy ref-rr --knob timeslice=1ms,100ms --format csv --duration 2s");
   ASSERT_EQ(c.code, 0);
   EXPECT_EQ(c.out.rfind("policy,scenario,task,", 0), 0u);
-  EXPECT_NE(c.out.find(",events,seed\n"), std::string::npos);  // every row ends with its run's seed
+  EXPECT_NE(c.out.find(",events,energy_mj,work_ns,seed\n"), std::string::npos);  // every row ends with its run's seed
   EXPECT_NE(c.out.find("ref-rr:timeslice=1ms,kernbench-4cpu,_total"), std::string::npos);
   EXPECT_NE(c.out.find("ref-rr:timeslice=100ms,kernbench-4cpu,_total"), std::string::npos);
 }
@@ -444,7 +464,7 @@ TEST(SchedsimCli, CsvRowsHaveTheHeadersFieldCount) {
     std::string header, line;
     ASSERT_TRUE(std::getline(in, header)) << args;
     const std::size_t want = csv_fields(header);
-    EXPECT_EQ(want, 21u);
+    EXPECT_EQ(want, 23u);
     int tasks = 0, totals = 0;
     while (std::getline(in, line)) {
       EXPECT_EQ(csv_fields(line), want) << args << "\n" << line;

@@ -10,7 +10,8 @@
 // engine may refuse them only with workload_error. Then on a 3-CPU machine with frequency
 // scaling (a big domain of one CPU, a little one of two whose capacity comes from the input):
 // schedutil, util_est, energy-aware placement and utilisation clamps (the file's util_min and
-// util_max, and a lowered RT boost for every other input). The same bytes are also read as an
+// util_max, and a lowered RT boost for every other input), with task groups or, for every
+// other input, with the deadline class on top (scaled reservations, active utilisation). The same bytes are also read as an
 // energy-model file (sim/energy_file.hpp): accepted, and then a small fixed workload runs on
 // that machine, or refused with an energy_model_error naming fuzz.json.
 //
@@ -26,6 +27,7 @@
 #include <string_view>
 
 #include "fuzz_common.hpp"
+#include "schedcore/policy/edf.hpp"
 #include "schedcore/policy/eevdf.hpp"
 #include "schedcore/policy/group.hpp"
 #include "schedcore/policy/rt.hpp"
@@ -88,6 +90,15 @@ const policy_entry& grouped_entry() {
   static const policy_entry e =
       make_entry<task_t, rt_policy<task_t>, group_policy<task_t, eevdf_policy<group_node<eevdf_entity>>>>(
           "eevdf", "rt + grouped eevdf");
+  return e;
+}
+
+// With the deadline class on top (edf's scaled charging and active utilisation under
+// schedutil: the file's SCHED_DEADLINE tasks are reservations, not FIFO 99).
+const policy_entry& deadline_entry() {
+  using task_t = sim_task<eevdf_entity, rt_entity, edf_entity>;
+  static const policy_entry e = make_entry<task_t, rt_policy<task_t>, eevdf_policy<task_t>, edf_policy<task_t>>(
+      "eevdf", "edf + rt + eevdf");
   return e;
 }
 
@@ -168,8 +179,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Every other input with a lowered RT boost (utilisation clamping on even for a file
     // without util_min/util_max).
     if (size % 2 == 1) cfg.machine.uclamp_rt_min_default = static_cast<std::uint32_t>((size / 2) % 1025);
+    // Alternately (by size / 2) with task groups, or with the deadline class on top.
     try {
-      (void)grouped_entry().run(w, cfg, {});
+      if ((size / 2) % 2 == 0) {
+        (void)grouped_entry().run(w, cfg, {});
+      } else {
+        (void)deadline_entry().run(w, cfg, {});
+      }
     } catch (const workload_error&) {
     }
     FUZZ_REQUIRE(::fuzz::checks().count == 0);

@@ -1047,3 +1047,51 @@ TEST(EdfActive, RandomSchedulesKeepOneCountPerTask) {
 }
 
 }  // namespace
+
+namespace {
+
+// Capacity-aware admission and fit (5.9+, dl_bw_capacity and dl_task_fits_capacity): the cap
+// is cap_scale(per-CPU bw, Σ capacities) = 996147 x C >> 10. CPUs of capacity 1024 and 446
+// (C = 1470) admit 996147 x 1470 >> 10 = 1430040: two reservations of 0.6 (629145 each) fit,
+// a third of 0.2 (209715) does not, though two full CPUs (1992294) would take it.
+TEST(EdfCapacity, AdmissionCountsTheRootDomainsCapacity) {
+  policy_t::knobs k;
+  k.cpus = 2;
+  policy_t p;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  ASSERT_EQ(p.set_root_capacity(1470), errc::ok);
+  EXPECT_EQ(p.bandwidth_cap(), (996147ull * 1470) >> 10);
+  task a, b, c;
+  ASSERT_EQ(p.setup(a, dl(msec(6), msec(10))), errc::ok);
+  ASSERT_EQ(p.setup(b, dl(msec(6), msec(10))), errc::ok);
+  EXPECT_EQ(p.setup(c, dl(msec(2), msec(10))), errc::overloaded);
+  EXPECT_EQ(p.total_bandwidth(), 2 * ((std::uint64_t{6} << 20) / 10));
+  // A capacity below what is admitted, or absurd, is refused without change.
+  EXPECT_EQ(p.set_root_capacity(1024), errc::overloaded);
+  EXPECT_EQ(p.set_root_capacity((std::uint64_t{4096} << 10) + 1), errc::invalid_argument);
+  EXPECT_EQ(p.root_capacity(), 1470u);
+  // 0 restores cpus x 1024: the third fits.
+  ASSERT_EQ(p.set_root_capacity(0), errc::ok);
+  EXPECT_EQ(p.bandwidth_cap(), 2 * 996147ull);
+  EXPECT_EQ(p.setup(c, dl(msec(2), msec(10))), errc::ok);
+}
+
+// dl_task_fits_capacity: D x c >> 10 >= Q. Q = 6 ms, D = 10 ms: not on 446 (4.355 ms), on
+// 1024; the boundary Q = D x c >> 10 fits, one ns more does not.
+TEST(EdfCapacity, AReservationFitsWhereItsRuntimeFitsItsDeadline) {
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_with(-1)), errc::ok);
+  task t, edge, over;
+  ASSERT_EQ(p.setup(t, dl(msec(6), msec(10))), errc::ok);
+  EXPECT_FALSE(policy_t::fits_capacity(t, 446));
+  EXPECT_TRUE(policy_t::fits_capacity(t, 1024));
+  EXPECT_TRUE(policy_t::fits_capacity(t, 615));   // 10 ms x 615 >> 10 = 6.0059 ms
+  EXPECT_FALSE(policy_t::fits_capacity(t, 614));  // 5.996 ms
+  const std::int64_t q = (msec(10) * 446) >> 10;
+  ASSERT_EQ(p.setup(edge, dl(q, msec(10))), errc::ok);
+  ASSERT_EQ(p.setup(over, dl(q + 1, msec(10))), errc::ok);
+  EXPECT_TRUE(policy_t::fits_capacity(edge, 446));
+  EXPECT_FALSE(policy_t::fits_capacity(over, 446));
+}
+
+}  // namespace

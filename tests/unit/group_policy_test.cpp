@@ -901,6 +901,50 @@ TEST(GroupPolicyDelayDequeue, ADelayedSleeperStaysInItsGroupUntilAPickCompletesI
   EXPECT_TRUE(rq.verify());
 }
 
+// A delayed sleeper that changes class leaves its queue at once (eevdf's switched_from); a
+// group it leaves empty must then leave its parent, as the kernel's DEQUEUE_DELAYED walk
+// before a class change does. Found by fuzz/policies (grouped eevdf, delay_dequeue, a class
+// change of a delayed sleeper: the group stayed queued with nothing in it).
+TEST(GroupPolicyDelayDequeue, AClassChangeOfTheLastDelayedSleeperTakesItsGroupOut) {
+  using S = eevdf_setup;
+  S::policy rq;
+  eevdf_policy<S::node>::knobs k;
+  k.delay_dequeue = 1;
+  ASSERT_EQ(rq.configure(k), errc::ok);
+  S::group g, h;
+  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+  ASSERT_EQ(rq.attach_group(h, nullptr), errc::ok);
+  S::task t, u, v;
+  ASSERT_EQ(rq.set_group(t, &g, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.set_group(u, &g, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.set_group(v, &h, sched_time{}), errc::ok);
+  review::mini_cpu<S::policy> cpu(rq);
+  cpu.wake(t);
+  cpu.wake(u);
+  cpu.wake(v);
+  while (cpu.curr != &t) cpu.run_for(review::kMs);
+  cpu.now_ns += 5 * review::kMs;
+  cpu.block(t);
+  ASSERT_TRUE(rq.delayed(t));
+  cpu.block(u);  // behind t in g: eligible, out at once
+  ASSERT_FALSE(rq.delayed(u));
+  ASSERT_TRUE(g.queued) << "g holds only the delayed t";
+  EXPECT_TRUE(rq.verify());
+  rq.switched_from(t, cpu.now());
+  EXPECT_FALSE(rq.delayed(t));
+  // Nothing left in g: it leaves the root queue as a sleeper (or stays there delayed, if it
+  // is ineligible in the root, as any entity).
+  EXPECT_TRUE(!g.queued || (g.dequeue_delayed && rq.delayed_groups() == 1u));
+  EXPECT_TRUE(rq.verify());
+  EXPECT_EQ(rq.nr_runnable(), 1u);
+  // t comes back (as a fair task again) and runs in g.
+  ASSERT_EQ(rq.setup(t, sched_params{}), errc::ok);
+  cpu.wake(t);
+  EXPECT_TRUE(g.queued);
+  cpu.run_for(50 * review::kMs);
+  EXPECT_TRUE(rq.verify());
+}
+
 // setup_group validates on a probe entity. An inner policy whose setup has side effects on
 // its queue (SCHED_DEADLINE's admission control: the kernel's sched_dl_overflow) must not be
 // charged for the probe: hierarchical EDF (a group is a bandwidth server) leaks bandwidth.

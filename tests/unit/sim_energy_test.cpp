@@ -1109,4 +1109,44 @@ TEST(SimDeadlineScaled, AReservationRunsAtItsBandwidthUntilItsZeroLagTime) {
   EXPECT_GE(drops, 99);
 }
 
+
+// Deadline tasks on CPUs of different capacity (5.9+): a reservation of Q = 6 ms per 10 ms fits
+// no CPU of capacity 446 (10 ms x 446 / 1024 = 4.36 ms of big-CPU work < 6 ms) and wakes on
+// the big CPU (select_task_rq_dl with dl_task_fits_capacity), where each 5 ms job takes 5 ms
+// and misses nothing; admission counts Σ capacity (dl_bw_capacity): on 446 + 446 + 1024 the
+// cap is 0.95 x 1916 / 1024 = 1.78 CPUs, so a second 0.6 reservation fits and a third does
+// not (it would on three full CPUs, 2.85).
+TEST(SimDeadlineScaled, AReservationWakesWhereItFitsAndAdmissionCountsCapacity) {
+  workload w;
+  w.name = "dl-fit";
+  w.duration = sec(1);
+  task_spec job = scen::task("job", 0, {ev::timer("t", msec(10)), ev::run(msec(5)), ev::frame(msec(10))});
+  job.params = reservation(msec(6), msec(10));
+  w.tasks = {job};
+  run_config c;
+  c.machine.cs_cost_ns = 0;
+  c.machine.refill_ns = 0;
+  c.host_timing = false;
+  c.cpus = 3;
+  c.machine.capacity = {446, 446, 1024};
+  const run_result r = dl_entry().run(w, c, {});
+  const auto& t = find(r, "job");
+  EXPECT_EQ(t.deadlines_missed, 0u);
+  EXPECT_GE(t.frames, 99u);
+  EXPECT_LE(t.migrations, 1u) << "to the big CPU at the first wakeup, never back";
+  EXPECT_GE(t.cpu_ns, 99 * msec(5));
+  EXPECT_EQ(t.cpu_ns % msec(5), 0) << "every job at full speed (on a little CPU one takes 11.48 ms)";
+  // Admission against Σ capacity.
+  task_spec second = job;
+  second.name = "second";
+  w.tasks.push_back(second);
+  EXPECT_NO_THROW(dl_entry().run(w, c, {}));
+  task_spec third = job;
+  third.name = "third";
+  w.tasks.push_back(third);
+  EXPECT_THROW(dl_entry().run(w, c, {}), workload_error);
+  c.machine.capacity = {1024, 1024, 1024};
+  EXPECT_NO_THROW(dl_entry().run(w, c, {}));
+}
+
 }  // namespace

@@ -55,7 +55,12 @@
 ///   returns `errc::overloaded` and changes nothing; task_dead() releases the bandwidth (at
 ///   once, as before 4.13; later kernels hold it until the 0-lag time). In a
 ///   multi-CPU simulation one object (or a shared copy of its accounting) must see every
-///   setup, as a root domain does.
+///   setup, as a root domain does. On CPUs of different capacities (5.9+, `dl_bw_capacity`)
+///   the cap is `((bound% << 20) / 100) · C >> 10` for C the sum of the root domain's
+///   capacities (`set_root_capacity`; 0, the default, means cpus · 1024, which gives the
+///   formula above): two CPUs of capacity 1024 and 446 admit 0.95 · 1470 / 1024 = 1.36 CPUs of
+///   bandwidth, not 1.9. `fits_capacity(t, c)` is the matching placement test
+///   (`dl_task_fits_capacity`: D · c >> 10 >= Q).
 /// - Scale invariance (4.16+, `update_curr_dl`): a reservation is in units of the work the
 ///   biggest CPU does at its top frequency. The time a task runs is charged as
 ///   `((delta * freq_scale) >> 10) * cpu_scale >> 10` (the kernel's two `cap_scale` steps),
@@ -194,19 +199,39 @@ class edf_policy {
   errc configure(const knobs& k) noexcept {
     if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
     if (k.deadline_period_min > k.deadline_period_max) return errc::inverted;
-    if (k.bound >= 0 && total_bw_ > cap_of(k)) return errc::overloaded;
+    if (k.bound >= 0 && total_bw_ > cap_of(k, root_capacity_)) return errc::overloaded;
     knobs_ = k;
     return errc::ok;
   }
   /// The knobs in force.
   const knobs& config() const noexcept { return knobs_; }
 
+  /// Sets the root domain's total CPU capacity for admission control (Σ capacities, 1024 per
+  /// full CPU; `dl_bw_capacity` on asymmetric machines); 0 restores cpus · 1024. A capacity
+  /// below the admitted bandwidth's need is refused (`errc::overloaded`), as is one above
+  /// 4096 CPUs' worth (`errc::invalid_argument`); nothing changes then.
+  errc set_root_capacity(u64 capacity) noexcept {
+    if (capacity > (static_cast<u64>(4096) << capacity_shift)) return errc::invalid_argument;
+    if (knobs_.bound >= 0 && total_bw_ > cap_of(knobs_, capacity)) return errc::overloaded;
+    root_capacity_ = capacity;
+    return errc::ok;
+  }
+  /// The root domain's capacity in force (0: cpus · 1024).
+  u64 root_capacity() const noexcept { return root_capacity_; }
+  /// Whether `t`'s reservation fits a CPU of `capacity` (`dl_task_fits_capacity`, 5.9+): its
+  /// runtime, in the biggest CPU's work, can be done within its relative deadline there,
+  /// D · capacity >> 10 >= Q. @pre `t` set up.
+  static bool fits_capacity(const Task& t, u32 capacity) noexcept {
+    const edf_entity& e = E(t);
+    return ((static_cast<u64>(e.dl_deadline) * capacity) >> capacity_shift) >= static_cast<u64>(e.dl_runtime);
+  }
+
   /// `(runtime << 20) / period`, the kernel's `to_ratio(period, runtime)`. @pre period > 0
   static constexpr u64 to_ratio(duration_ns period, duration_ns runtime) noexcept {
     return (static_cast<u64>(runtime) << bw_shift) / static_cast<u64>(period);
   }
   /// The admission cap in bw units: cpus · (bound << 20) / 100.
-  u64 bandwidth_cap() const noexcept { return cap_of(knobs_); }
+  u64 bandwidth_cap() const noexcept { return cap_of(knobs_, root_capacity_); }
   /// Bandwidth admitted so far (Σ dl_bw).
   u64 total_bandwidth() const noexcept { return total_bw_; }
 
@@ -265,7 +290,7 @@ class edf_policy {
     const u64 bw = to_ratio(period, p.runtime);
     const u64 old_bw = e.admitted ? e.dl_bw : 0;
     const u64 total = total_bw_ - old_bw + bw;
-    if (knobs_.bound >= 0 && total > cap_of(knobs_)) return errc::overloaded;
+    if (knobs_.bound >= 0 && total > cap_of(knobs_, root_capacity_)) return errc::overloaded;
     total_bw_ = total;
     // A sleeper still active (before its 0-lag time) stops counting at once, wherever it is
     // counted (dl_change_utilization): its next wakeup counts the new bandwidth.
@@ -497,9 +522,13 @@ class edf_policy {
   }
 
  private:
-  static u64 cap_of(const knobs& k) noexcept {
+  // cpus · per-CPU bw, or with a root capacity C: per-CPU bw · C >> 10 (cap_scale; the same
+  // for C = cpus · 1024).
+  static u64 cap_of(const knobs& k, u64 root_capacity) noexcept {
     if (k.bound < 0) return ~static_cast<u64>(0);
-    return static_cast<u64>(k.cpus) * ((static_cast<u64>(k.bound) << bw_shift) / 100u);
+    const u64 per_cpu = (static_cast<u64>(k.bound) << bw_shift) / 100u;
+    if (root_capacity == 0) return static_cast<u64>(k.cpus) * per_cpu;
+    return (per_cpu * root_capacity) >> capacity_shift;
   }
   static sched_time next_period(const edf_entity& e) noexcept { return e.deadline - e.dl_deadline + e.dl_period; }
   static void new_period(edf_entity& e, sched_time now) noexcept {
@@ -645,6 +674,7 @@ class edf_policy {
   u64 running_bw_ = 0;    ///< active utilisation: Σ active_bw of the tasks counted here
   u32 freq_scale_ = capacity_scale;  ///< current frequency / highest, out of 1024
   u32 cpu_scale_ = capacity_scale;   ///< this CPU's capacity, out of 1024
+  u64 root_capacity_ = 0;            ///< Σ capacities of the root domain for admission; 0: cpus · 1024
   knobs knobs_{};         ///< tunables in force
   bool resched_ = false;  ///< curr was throttled (and lost the CPU's leftmost) since the last check
 };

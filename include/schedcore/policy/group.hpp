@@ -475,8 +475,20 @@ class group_policy : public detail::group_knob_names<Inner> {
   }
   /// Optional hook `task_dead`: in `t`'s own queue.
   void task_dead(Task& t, sched_time now) noexcept { traits::task_dead(queue_of(t), t, now); }
-  /// Optional hook `switched_from`: in `t`'s own queue.
-  void switched_from(Task& t, sched_time now) noexcept { traits::switched_from(queue_of(t), t, now); }
+  /// Optional hook `switched_from`: in `t`'s own queue. A delayed sleeper the inner hook takes
+  /// out of its queue (eevdf's DELAY_DEQUEUE) may leave a group empty: that group, and each
+  /// one above left empty, leaves its parent as a sleeper (the kernel's dequeue with
+  /// DEQUEUE_DELAYED before a class change walks up the same way).
+  void switched_from(Task& t, sched_time now) noexcept {
+    node_type& leaf = t;
+    sync(leaf);
+    const bool was_delayed = leaf.queued && leaf.dequeue_delayed;
+    traits::switched_from(queue_of(t), t, now);
+    if (was_delayed && !traits::delayed(queue_of(leaf), leaf)) {
+      leaf.queued = leaf.dequeue_delayed = false;
+      (void)leave_empty_groups(leaf.parent, now);
+    }
+  }
   /// Optional hook `delayed`: asked of `t`'s own queue.
   bool delayed(const Task& t) const noexcept { return traits::delayed(queue_of(t), t); }
   /// The earliest class timer of any queue.

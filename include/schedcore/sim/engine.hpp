@@ -457,13 +457,17 @@ template <class B, class = void>
 struct binding_has_dl : std::false_type {};
 template <class B>
 struct binding_has_dl<B, std::enable_if_t<B::has_deadline_class>> : std::true_type {};
-/// True when class D scales its charges and counts an active utilisation (edf_policy's
-/// `set_capacity` and `active_util`).
+/// True when deadline class D is capacity-aware as edf_policy is: it scales its charges
+/// (`set_capacity`), counts an active utilisation (`active_util`), admits against a root
+/// capacity (`set_root_capacity`) and tells whether a task fits a CPU (`fits_capacity`).
 template <class D, class = void>
 struct dl_scales : std::false_type {};
 template <class D>
 struct dl_scales<D, std::void_t<decltype(std::declval<D&>().set_capacity(1u, 1u)),
-                                decltype(std::declval<const D&>().active_util())>> : std::true_type {};
+                                decltype(std::declval<const D&>().active_util()),
+                                decltype(std::declval<D&>().set_root_capacity(std::uint64_t{})),
+                                decltype(D::fits_capacity(std::declval<const typename D::task_type&>(), 1u))>>
+    : std::true_type {};
 /// True when policy P has `trace_prio(const Task&)` (its dynamic priority for traces).
 template <class P, class T, class = void>
 struct has_trace_prio : std::false_type {};
@@ -529,6 +533,7 @@ class engine {
       cpus_[static_cast<std::size_t>(c)].balance_left = balance_ticks_;
       if (dvfs_on_ || asym_) dl_set_capacity(c);  // reservations in the biggest CPU's work
     }
+    if (asym_) dl_set_root_capacity();
     compile();
   }
 
@@ -1544,6 +1549,10 @@ class engine {
 
   int select_wake_cpu(task_type& t) {
     const int prev = t.cpu;
+    if (asym_ && in_dl_class(t)) {
+      const int found = select_dl_capacity(t);
+      if (found >= 0) return found;
+    }
     if (eas_ && is_fair(t) && !overutilized()) {
       const int found = find_energy_efficient_cpu(t);
       if (found >= 0) {
@@ -1571,6 +1580,31 @@ class engine {
     }
     if (prev >= 0 && allowed(t, prev)) return prev;
     return least_loaded(t, -1);
+  }
+  /// A waking deadline task on CPUs of different capacity (select_task_rq_dl and cpudl_find,
+  /// 5.9+): its previous CPU if it fits there and no other reservation runs there; else, among
+  /// the allowed CPUs with no deadline task queued, the first that fits in scan order from
+  /// the previous one, or if none fits the biggest (the previous one on a tie). -1 when every
+  /// allowed CPU has a deadline task (the general rule decides). Simplification: a CPU
+  /// running another reservation counts as taken even when the waking task's deadline is
+  /// earlier (the kernel's dl_entity_preempt test).
+  int select_dl_capacity(const task_type& t) {
+    const int prev = t.cpu;
+    auto has_dl = [&](int k) {
+      for (const task_type* q : cpu(k).queued)
+        if (q != &t && in_dl_class(*q)) return true;
+      return false;
+    };
+    if (prev >= 0 && allowed(t, prev) && dl_fits(t, prev) && !has_dl(prev)) return prev;
+    const int from = prev >= 0 ? prev : 0;
+    int biggest = -1;
+    for (int i = 0; i < ncpu_; ++i) {
+      const int k = (from + i) % ncpu_;
+      if (!allowed(t, k) || has_dl(k)) continue;
+      if (dl_fits(t, k)) return k;
+      if (biggest < 0 || cap_[static_cast<std::size_t>(k)] > cap_[static_cast<std::size_t>(biggest)]) biggest = k;
+    }
+    return biggest;
   }
   int least_loaded(const task_type& t, int prefer) {
     int best = -1;
@@ -2309,6 +2343,29 @@ class engine {
         arm_class_timer(k);
       }
     }
+  }
+  /// On CPUs of different capacity the root domain (CPU 0's deadline class) admits against
+  /// the sum of the capacities (dl_bw_capacity, 5.9+), not the CPU count.
+  void dl_set_root_capacity() {
+    if constexpr (dl_class_) {
+      using dl_type = typename stack_type::template class_type<0>;
+      if constexpr (detail_sim::dl_scales<dl_type>::value) {
+        std::uint64_t sum = 0;
+        for (const std::uint32_t c : cap_) sum += c;
+        (void)cpu(0).rq.template get<0>().set_root_capacity(sum);  // nothing admitted yet: cannot fail
+      }
+    }
+  }
+  /// Whether deadline task `t` fits CPU k (dl_task_fits_capacity); true without a
+  /// capacity-aware deadline class.
+  bool dl_fits(const task_type& t, int k) {
+    if constexpr (dl_class_) {
+      using dl_type = typename stack_type::template class_type<0>;
+      if constexpr (detail_sim::dl_scales<dl_type>::value) return dl_type::fits_capacity(t, cap_[static_cast<std::size_t>(k)]);
+    }
+    (void)t;
+    (void)k;
+    return true;
   }
   /// CPU k's deadline active utilisation out of 1024 (cpu_bw_dl), 0 without a deadline class.
   std::uint32_t dl_bw_util(int k) {

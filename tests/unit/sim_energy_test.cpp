@@ -1149,4 +1149,38 @@ TEST(SimDeadlineScaled, AReservationWakesWhereItFitsAndAdmissionCountsCapacity) 
   EXPECT_NO_THROW(dl_entry().run(w, c, {}));
 }
 
+
+// The example examples/rt-app/camera-reservation.json (a 30 fps stage of 4 ms of work as a
+// reservation of 8 ms per 33.3 ms, beside a light UI task) against the same file with the
+// camera at SCHED_FIFO 50, on big-little.json: the reservation's frequency is its bandwidth
+// x 1.25, the RT task's f_max while it runs, so the reservation costs less energy for the same
+// work (measured: 384.9 against 462.6 mJ over 10 s, both policies) and both make every frame.
+TEST(SimDeadlineScaled, TheExampleCameraReservationCostsLessThanRtForTheSameFrames) {
+  std::string here = __FILE__;
+  for (int i = 0; i < 3; ++i) here = here.substr(0, here.find_last_of('/'));
+  const workload reserved = load_rtapp(here + "/examples/rt-app/camera-reservation.json");
+  workload fifo = reserved;
+  for (task_spec& t : fifo.tasks) {
+    if (t.params.kind != sched_kind::deadline) continue;
+    t.params = sched_params{};
+    t.params.kind = sched_kind::fifo;
+    t.params.rt_priority = 50;
+  }
+  const energy_model_file em = load_energy_model(here + "/examples/energy-models/big-little.json");
+  run_config c = machine(em.domains);
+  c.duration_ns = sec(3);
+  c.machine.util_est = -1;
+  const run_result dl = dl_entry().run(reserved, c, {}), rt = dl_entry().run(fifo, c, {});
+  EXPECT_EQ(find(dl, "camera-0").kind, "deadline");
+  EXPECT_EQ(find(rt, "camera-0").kind, "fifo");
+  // The same work, but for the frame in progress at the end.
+  EXPECT_NEAR(static_cast<double>(work_ns(dl)), static_cast<double>(work_ns(rt)), static_cast<double>(msec(5)));
+  EXPECT_LT(energy_mj(dl), energy_mj(rt) * 0.9);
+  for (const run_result* r : {&dl, &rt}) {
+    EXPECT_EQ(find(*r, "camera-0").slack.overruns, 0u);
+    EXPECT_GE(find(*r, "camera-0").slack.periods, 89u);
+    expect_conserved(*r);
+  }
+}
+
 }  // namespace

@@ -1,5 +1,5 @@
-// Helpers the simulator's GoogleTest suites share for reading a run_result: a task by name, and
-// the engine's exact conservation of CPU time.
+// Helpers the simulator's GoogleTest suites share: a task of a run_result by name, the engine's
+// exact conservation of CPU time, a machine of given capacities and SCHED_DEADLINE parameters.
 #ifndef SCHEDCORE_TESTS_SIM_RESULTS_HPP
 #define SCHEDCORE_TESTS_SIM_RESULTS_HPP
 
@@ -7,7 +7,11 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "schedcore/policy/params.hpp"
+#include "schedcore/sim/engine.hpp"
 #include "schedcore/sim/metrics.hpp"
 
 namespace schedcore_test {
@@ -29,6 +33,28 @@ inline void expect_conserved(const schedcore::sim::run_result& r) {
   EXPECT_EQ(cpu, r.totals.task_cpu_ns) << r.scenario << " under " << r.policy;
   EXPECT_EQ(cpu + r.totals.overhead_ns + r.totals.idle_ns, static_cast<std::int64_t>(r.cpus) * r.duration_ns)
       << r.scenario << " under " << r.policy;
+}
+
+/// A machine of CPUs of the given capacities (no performance domains), with no switch or
+/// cache-refill cost and no host timing: exact results.
+inline schedcore::sim::run_config capacity_machine(std::vector<std::uint32_t> capacity) {
+  schedcore::sim::run_config c;
+  c.machine.cs_cost_ns = 0;
+  c.machine.refill_ns = 0;
+  c.host_timing = false;
+  c.cpus = static_cast<int>(capacity.size());
+  c.machine.capacity = std::move(capacity);
+  return c;
+}
+
+/// SCHED_DEADLINE parameters with the relative deadline equal to the period (ns).
+inline schedcore::sched_params reservation(std::int64_t runtime, std::int64_t period) {
+  schedcore::sched_params p;
+  p.kind = schedcore::sched_kind::deadline;
+  p.runtime = runtime;
+  p.deadline = period;
+  p.period = period;
+  return p;
 }
 
 }  // namespace schedcore_test

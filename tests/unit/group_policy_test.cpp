@@ -848,33 +848,42 @@ TEST(GroupPolicyClassStack, ATaskInAGroupSwitchesToRtAndBack) {
   EXPECT_TRUE(st.verify());
 }
 
+// Grouped eevdf with delay_dequeue: t and u in group g, v in group h, all woken; t runs 5 ms
+// past a tick (no tick in between) and blocks: not eligible in g then (u is behind it), so
+// g's queue keeps it as a delayed sleeper.
+struct delayed_in_group {
+  using S = eevdf_setup;
+  S::policy rq;
+  S::group g, h;
+  S::task t, u, v;
+  review::mini_cpu<S::policy> cpu{rq};
+  void start() {
+    eevdf_policy<S::node>::knobs k;
+    k.delay_dequeue = 1;
+    ASSERT_EQ(rq.configure(k), errc::ok);
+    ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+    ASSERT_EQ(rq.attach_group(h, nullptr), errc::ok);
+    ASSERT_EQ(rq.set_group(t, &g, sched_time{}), errc::ok);
+    ASSERT_EQ(rq.set_group(u, &g, sched_time{}), errc::ok);
+    ASSERT_EQ(rq.set_group(v, &h, sched_time{}), errc::ok);
+    cpu.wake(t);
+    cpu.wake(u);
+    cpu.wake(v);
+    while (cpu.curr != &t) cpu.run_for(review::kMs);
+    cpu.now_ns += 5 * review::kMs;
+    cpu.block(t);
+    ASSERT_TRUE(rq.delayed(t));
+  }
+};
+
 // eevdf's delay_dequeue (6.12+) under groups, as the kernel's dequeue_entities does it: an
 // ineligible sleeper stays in its group's queue (and the groups above stay queued), is not
 // runnable, is requeued where it is if it wakes first, and otherwise leaves when a pick of its
 // queue meets it; a group left holding nothing then leaves its parent. No misuse anywhere.
 TEST(GroupPolicyDelayDequeue, ADelayedSleeperStaysInItsGroupUntilAPickCompletesIt) {
-  using S = eevdf_setup;
-  S::policy rq;
-  eevdf_policy<S::node>::knobs k;
-  k.delay_dequeue = 1;
-  ASSERT_EQ(rq.configure(k), errc::ok);
-  S::group g, h;
-  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
-  ASSERT_EQ(rq.attach_group(h, nullptr), errc::ok);
-  S::task t, u, v;
-  ASSERT_EQ(rq.set_group(t, &g, sched_time{}), errc::ok);
-  ASSERT_EQ(rq.set_group(u, &g, sched_time{}), errc::ok);
-  ASSERT_EQ(rq.set_group(v, &h, sched_time{}), errc::ok);
-  review::mini_cpu<S::policy> cpu(rq);
-  cpu.wake(t);
-  cpu.wake(u);
-  cpu.wake(v);
-  // t runs 5 ms past a tick (no tick in between) and blocks: not eligible in g then (u is
-  // behind it), so g's queue keeps it
-  while (cpu.curr != &t) cpu.run_for(review::kMs);
-  cpu.now_ns += 5 * review::kMs;
-  cpu.block(t);
-  ASSERT_TRUE(rq.delayed(t));
+  delayed_in_group f;
+  ASSERT_NO_FATAL_FAILURE(f.start());
+  auto& [rq, g, h, t, u, v, cpu] = f;
   EXPECT_TRUE(g.queued);
   EXPECT_EQ(rq.nr_runnable(), 2u);  // u and v: a delayed sleeper is not runnable
   EXPECT_TRUE(rq.verify());
@@ -906,26 +915,9 @@ TEST(GroupPolicyDelayDequeue, ADelayedSleeperStaysInItsGroupUntilAPickCompletesI
 // before a class change does. Found by fuzz/policies (grouped eevdf, delay_dequeue, a class
 // change of a delayed sleeper: the group stayed queued with nothing in it).
 TEST(GroupPolicyDelayDequeue, AClassChangeOfTheLastDelayedSleeperTakesItsGroupOut) {
-  using S = eevdf_setup;
-  S::policy rq;
-  eevdf_policy<S::node>::knobs k;
-  k.delay_dequeue = 1;
-  ASSERT_EQ(rq.configure(k), errc::ok);
-  S::group g, h;
-  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
-  ASSERT_EQ(rq.attach_group(h, nullptr), errc::ok);
-  S::task t, u, v;
-  ASSERT_EQ(rq.set_group(t, &g, sched_time{}), errc::ok);
-  ASSERT_EQ(rq.set_group(u, &g, sched_time{}), errc::ok);
-  ASSERT_EQ(rq.set_group(v, &h, sched_time{}), errc::ok);
-  review::mini_cpu<S::policy> cpu(rq);
-  cpu.wake(t);
-  cpu.wake(u);
-  cpu.wake(v);
-  while (cpu.curr != &t) cpu.run_for(review::kMs);
-  cpu.now_ns += 5 * review::kMs;
-  cpu.block(t);
-  ASSERT_TRUE(rq.delayed(t));
+  delayed_in_group f;
+  ASSERT_NO_FATAL_FAILURE(f.start());
+  auto& [rq, g, h, t, u, v, cpu] = f;
   cpu.block(u);  // behind t in g: eligible, out at once
   ASSERT_FALSE(rq.delayed(u));
   ASSERT_TRUE(g.queued) << "g holds only the delayed t";

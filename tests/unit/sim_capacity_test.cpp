@@ -31,15 +31,7 @@ std::vector<policy_entry> fair_entries() {
           make_entry<cfs_sim_task, rt_policy<cfs_sim_task>, cfs_policy<cfs_sim_task>>("cfs", "rt + cfs")};
 }
 
-run_config machine(std::vector<std::uint32_t> capacity) {
-  run_config c;
-  c.machine.cs_cost_ns = 0;
-  c.machine.refill_ns = 0;
-  c.host_timing = false;
-  c.cpus = static_cast<int>(capacity.size());
-  c.machine.capacity = std::move(capacity);
-  return c;
-}
+using schedcore_test::capacity_machine;
 
 task_spec finite(const std::string& name, std::vector<event> evs, std::int64_t delay = 0) {
   task_spec t = scen::task(name, 0, std::move(evs), false);
@@ -70,7 +62,7 @@ TEST(SimCapacity, WorkTakesLongerOnASmallerCpuInProportionToItsCapacity) {
       w.name = "one-cpu";
       w.duration = sec(400);
       w.tasks.push_back(finite("worker", {ev::run(msec(100))}));
-      const run_result alone = e.run(w, machine({capacity}), {});
+      const run_result alone = e.run(w, capacity_machine({capacity}), {});
       const std::int64_t expected = (msec(100) * 1024 + capacity - 1) / capacity;
       EXPECT_EQ(find(alone, "worker").exit_ns, expected) << e.name << " capacity " << capacity;
       expect_conserved(alone);
@@ -78,14 +70,14 @@ TEST(SimCapacity, WorkTakesLongerOnASmallerCpuInProportionToItsCapacity) {
       // Two tasks that preempt each other: the carried fractions lose nothing, so the last
       // one ends when the pair's 150 ms of work is done, within a nanosecond per switch.
       w.tasks = {finite("a", {ev::run(msec(100))}), finite("b", {ev::run(msec(50))})};
-      const run_result shared = e.run(w, machine({capacity}), {});
+      const run_result shared = e.run(w, capacity_machine({capacity}), {});
       const double last = static_cast<double>(std::max(find(shared, "a").exit_ns, find(shared, "b").exit_ns));
       EXPECT_NEAR(last, msec(150) * 1024.0 / capacity,
                   static_cast<double>(find(shared, "a").switches + find(shared, "b").switches) + 2)
           << e.name << " capacity " << capacity;
       // A runtime is wall time: 30 ms on any CPU.
       w.tasks = {finite("wall", {ev::runtime(msec(30))})};
-      EXPECT_EQ(find(e.run(w, machine({capacity}), {}), "wall").exit_ns, msec(30)) << e.name;
+      EXPECT_EQ(find(e.run(w, capacity_machine({capacity}), {}), "wall").exit_ns, msec(30)) << e.name;
       expect_conserved(shared);
     }
   }
@@ -95,10 +87,10 @@ TEST(SimCapacity, WorkTakesLongerOnASmallerCpuInProportionToItsCapacity) {
 TEST(SimCapacity, ACapacityListOfEqualBigCpusChangesNothing) {
   const workload w = kernbench_4cpu();
   for (const policy_entry& e : fair_entries()) {
-    run_config plain = machine({1024, 1024, 1024, 1024});
+    run_config plain = capacity_machine({1024, 1024, 1024, 1024});
     plain.machine.capacity.clear();
     plain.duration_ns = msec(1500);
-    run_config listed = machine({1024, 1024, 1024, 1024});
+    run_config listed = capacity_machine({1024, 1024, 1024, 1024});
     listed.duration_ns = msec(1500);
     std::string a = to_json(e.run(w, plain, {})), b = to_json(e.run(w, listed, {}));
     for (const std::string cut : {", \"capacity\": [1024, 1024, 1024, 1024]", ", \"misfit_moves\": 0"}) {
@@ -124,7 +116,7 @@ TEST(SimCapacity, AMisfitMovesToAnIdleBigCpuWhenItsUtilPassesEightyPercent) {
     w.name = "grow";
     w.duration = sec(20);
     w.tasks = {finite("filler", {ev::run(msec(20))}), finite("grow", {ev::run(sec(3))})};
-    run_config cfg = machine({1024, 446});
+    run_config cfg = capacity_machine({1024, 446});
     trace_writer trace;
     cfg.trace = &trace;
     const run_result r = e.run(w, cfg, {});
@@ -165,7 +157,7 @@ TEST(SimCapacity, AMisfitStaysWhenTheBigCpuHasNoSpareCapacity) {
     w.duration = sec(2);
     w.tasks = {scen::task("big", 0, {ev::run(sec(100))}), scen::task("little", 0, {ev::run(sec(100))})};
     w.tasks[1].delay = msec(100);
-    const run_result r = e.run(w, machine({1024, 446}), {});
+    const run_result r = e.run(w, capacity_machine({1024, 446}), {});
     expect_conserved(r);
     EXPECT_EQ(r.totals.migrations, 0u) << e.name;
     EXPECT_EQ(find(r, "little").cpu_ns, sec(2) - msec(100)) << e.name;
@@ -198,7 +190,7 @@ TEST(SimCapacity, AWakingTaskTakesAnIdleCpuItsUtilFits) {
     w.duration = msec(300);
     w.hz = 100;
     w.tasks = {scen::task("periodic", 0, {ev::run(msec(4)), ev::timer("tick", msec(10), true)})};
-    run_config cfg = machine({446, 1024});
+    run_config cfg = capacity_machine({446, 1024});
     cfg.machine.tick_phase_ns = usec(8800);
     trace_writer trace;
     cfg.trace = &trace;
@@ -240,7 +232,7 @@ TEST(SimCapacity, AnIdleBigCpuTakesAHogSharingABusyOneWhenTheKickedIdleCpuIsLitt
       w.tasks[0].cpus = {0};
       w.tasks[1].cpus = {2};
       w.tasks[3].cpus = {1};
-      const run_result r = e.run(w, machine({446, 1024, 1024}), {});
+      const run_result r = e.run(w, capacity_machine({446, 1024, 1024}), {});
       expect_conserved(r);
       EXPECT_GE(find(r, "hog").cpu_ns, sec(2) - msec(30)) << e.name << ", y leaves at " << leave_us << " us";
       EXPECT_GE(find(r, "pinned").cpu_ns, sec(2) - msec(30)) << e.name << ", y leaves at " << leave_us << " us";
@@ -264,7 +256,7 @@ TEST(SimCapacity, AnActiveBalanceIsNotUndoneByTheNewlyIdlePullOfTheCpuItLeft) {
     w.tasks = {scen::task("b", 0, {ev::run(msec(2)), ev::timer("t", msec(4), true)}, false),
                scen::task("m", 0, {ev::run(msec(100))}, false)};
     w.tasks[0].cpus = {0};
-    run_config cfg = machine({1024, 446});
+    run_config cfg = capacity_machine({1024, 446});
     trace_writer trace;
     cfg.trace = &trace;
     const run_result r = e.run(w, cfg, {});
@@ -299,11 +291,11 @@ TEST(SimCapacity, BadCapacityListsAreRefused) {
     }
     return "accepted";
   };
-  run_config three = machine({1024, 446, 446});
+  run_config three = capacity_machine({1024, 446, 446});
   three.cpus = 2;
   EXPECT_NE(message(three).find("3 entries for 2 CPUs"), std::string::npos) << message(three);
-  EXPECT_NE(message(machine({1024, 0})).find("1..1024"), std::string::npos);
-  EXPECT_NE(message(machine({1025, 512})).find("1..1024"), std::string::npos);
+  EXPECT_NE(message(capacity_machine({1024, 0})).find("1..1024"), std::string::npos);
+  EXPECT_NE(message(capacity_machine({1025, 512})).find("1..1024"), std::string::npos);
 }
 
 }  // namespace

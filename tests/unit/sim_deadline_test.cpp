@@ -50,17 +50,10 @@ task_spec forever(const std::string& name, std::vector<event> evs) {
   return t;
 }
 
-sched_params deadline(duration_ns runtime, duration_ns period) {
-  sched_params p;
-  p.kind = sched_kind::deadline;
-  p.runtime = runtime;
-  p.deadline = period;
-  p.period = period;
-  return p;
-}
 
 using schedcore_test::expect_conserved;
 using schedcore_test::find;
+using schedcore_test::reservation;
 
 TEST(SimDeadline, BindingPutsEachKindInItsClass) {
   using stack = dl_binding::stack_type;
@@ -74,7 +67,7 @@ TEST(SimDeadline, BindingPutsEachKindInItsClass) {
   EXPECT_EQ(t.sched_class, 1);
   EXPECT_EQ(dl_binding::setup(local, root, t, sched_params{}, sched_time(0)), errc::ok);
   EXPECT_EQ(t.sched_class, 2);
-  EXPECT_EQ(dl_binding::setup(local, root, t, deadline(msec(2), msec(10)), sched_time(0)), errc::ok);
+  EXPECT_EQ(dl_binding::setup(local, root, t, reservation(msec(2), msec(10)), sched_time(0)), errc::ok);
   EXPECT_EQ(t.sched_class, 0);
   EXPECT_EQ(root.get<0>().total_bandwidth(), edf_policy<dl_task>::to_ratio(msec(10), msec(2)));
   EXPECT_EQ(local.get<0>().total_bandwidth(), 0u);  // admission is the root domain's
@@ -91,7 +84,7 @@ TEST(SimDeadline, DeadlineTaskGetsItsBudgetAboveRt) {
   w.name = "dl";
   w.duration = sec(1);
   task_spec d = forever("dl", {ev::run(sec(1))});
-  d.params = deadline(msec(2), msec(10));
+  d.params = reservation(msec(2), msec(10));
   w.tasks.push_back(d);
   task_spec f = forever("fifo", {ev::run(sec(1))});
   f.params.kind = sched_kind::fifo;
@@ -115,7 +108,7 @@ TEST(SimDeadline, PeriodicDeadlineJobsBeatAnRtHog) {
   w.name = "dl-periodic";
   w.duration = sec(1);
   task_spec d = forever("cam", {ev::timer("t", msec(10)), ev::run(msec(3)), ev::frame(msec(10))});
-  d.params = deadline(msec(4), msec(10));
+  d.params = reservation(msec(4), msec(10));
   w.tasks.push_back(d);
   task_spec f = forever("rt-hog", {ev::run(sec(1))});
   f.params.kind = sched_kind::fifo;
@@ -134,7 +127,7 @@ TEST(SimDeadline, AdmissionRefusalNamesTheTask) {
   w.name = "overload";
   w.duration = msec(100);
   task_spec a = forever("dl-a", {ev::run(sec(1))});
-  a.params = deadline(msec(6), msec(10));
+  a.params = reservation(msec(6), msec(10));
   task_spec b = a;
   b.name = "dl-b";
   w.tasks.push_back(a);
@@ -159,7 +152,7 @@ TEST(SimDeadline, InvalidDeadlineParametersAreAWorkloadError) {
   w.name = "bad";
   w.duration = msec(10);
   task_spec a = forever("tiny", {ev::run(sec(1))});
-  a.params = deadline(500, msec(10));  // runtime < 1024 ns
+  a.params = reservation(500, msec(10));  // runtime < 1024 ns
   w.tasks.push_back(a);
   EXPECT_THROW((void)dl_entry().run(w, cfg_exact(), {}), workload_error);
 }
@@ -172,12 +165,12 @@ TEST(SimDeadline, ExitReleasesBandwidth) {
   task_spec a;
   a.name = "first";
   a.loop = 1;
-  a.params = deadline(msec(6), msec(10));
+  a.params = reservation(msec(6), msec(10));
   phase p;
   p.events = {ev::run(msec(5))};
   a.phases.push_back(p);
   task_spec b = forever("second", {ev::run(sec(1))});
-  b.params = deadline(msec(6), msec(10));
+  b.params = reservation(msec(6), msec(10));
   b.delay = msec(50);
   b.daemon = false;  // keeps the run going after `first` exits
   w.tasks.push_back(a);
@@ -194,16 +187,16 @@ TEST(SimDeadline, PolicyChangesGoThroughAdmission) {
   w.name = "setattr";
   w.duration = msec(300);
   task_spec hold = forever("holder", {ev::run(msec(30)), ev::set_policy(sched_params{}), ev::run(sec(10))});
-  hold.params = deadline(msec(6), msec(10));
+  hold.params = reservation(msec(6), msec(10));
   task_spec want;
   want.name = "wants-dl";
   want.loop = -1;
   phase p0;
   p0.loop = 1;
-  p0.events = {ev::set_policy(deadline(msec(6), msec(10))), ev::sleep(msec(100))};
+  p0.events = {ev::set_policy(reservation(msec(6), msec(10))), ev::sleep(msec(100))};
   phase p1;
   p1.loop = -1;
-  p1.events = {ev::set_policy(deadline(msec(6), msec(10))), ev::run(sec(10))};
+  p1.events = {ev::set_policy(reservation(msec(6), msec(10))), ev::run(sec(10))};
   want.phases = {p0, p1};
   want.daemon = true;
   w.tasks.push_back(hold);

@@ -1003,13 +1003,18 @@ policy_entry dl_entry() {
   return make_entry<dl_sim_task, rt_policy<dl_sim_task>, cfs_policy<dl_sim_task>, edf_policy<dl_sim_task>>("cfs",
                                                                                                        "edf + rt + cfs");
 }
-sched_params reservation(std::int64_t runtime, std::int64_t period) {
-  sched_params p;
-  p.kind = sched_kind::deadline;
-  p.runtime = runtime;
-  p.deadline = period;
-  p.period = period;
-  return p;
+using schedcore_test::reservation;
+using schedcore_test::capacity_machine;
+// One periodic reservation "job" for 1 s: a frame of `work` every 10 ms (its deadline the
+// period), Q = `runtime` per 10 ms.
+workload periodic_reservation(const std::string& name, std::int64_t work, std::int64_t runtime) {
+  workload w;
+  w.name = name;
+  w.duration = sec(1);
+  task_spec job = scen::task("job", 0, {ev::timer("t", msec(10)), ev::run(work), ev::frame(msec(10))});
+  job.params = reservation(runtime, msec(10));
+  w.tasks = {job};
+  return w;
 }
 
 // The RT class's util_avg (rq->avg_rt, Linux 4.19+) joins the fair util in schedutil: after an
@@ -1061,12 +1066,7 @@ TEST(SimDeadlineScaled, AReservationBuysTheSameWorkOnALittleCpu) {
   little.params = reservation(msec(2), msec(10));
   little.cpus = {1};
   w.tasks = {big, little};
-  run_config c;
-  c.machine.cs_cost_ns = 0;
-  c.machine.refill_ns = 0;
-  c.host_timing = false;
-  c.cpus = 2;
-  c.machine.capacity = {1024, 512};
+  const run_config c = capacity_machine({1024, 512});
   const run_result r = dl_entry().run(w, c, {});
   expect_conserved(r);
   EXPECT_NEAR(static_cast<double>(find(r, "on-big").cpu_ns), static_cast<double>(msec(200)), static_cast<double>(msec(1)));
@@ -1082,12 +1082,7 @@ TEST(SimDeadlineScaled, AReservationBuysTheSameWorkOnALittleCpu) {
 // bottom (its util_avg alone asks for less than 204), and the next wakeup brings it back.
 // Every busy ns is at 400 MHz (energy = 50 mW x CPU time), no deadline is missed.
 TEST(SimDeadlineScaled, AReservationRunsAtItsBandwidthUntilItsZeroLagTime) {
-  workload w;
-  w.name = "dl-freq";
-  w.duration = sec(1);
-  task_spec job = scen::task("job", 0, {ev::timer("t", msec(10)), ev::run(msec(1)), ev::frame(msec(10))});
-  job.params = reservation(usec(2500), msec(10));
-  w.tasks = {job};
+  const workload w = periodic_reservation("dl-freq", msec(1), usec(2500));
   trace_writer trace;
   run_config c = machine({domain(1, 1024, five_states())}, 0);
   c.trace = &trace;
@@ -1117,18 +1112,9 @@ TEST(SimDeadlineScaled, AReservationRunsAtItsBandwidthUntilItsZeroLagTime) {
 // cap is 0.95 x 1916 / 1024 = 1.78 CPUs, so a second 0.6 reservation fits and a third does
 // not (it would on three full CPUs, 2.85).
 TEST(SimDeadlineScaled, AReservationWakesWhereItFitsAndAdmissionCountsCapacity) {
-  workload w;
-  w.name = "dl-fit";
-  w.duration = sec(1);
-  task_spec job = scen::task("job", 0, {ev::timer("t", msec(10)), ev::run(msec(5)), ev::frame(msec(10))});
-  job.params = reservation(msec(6), msec(10));
-  w.tasks = {job};
-  run_config c;
-  c.machine.cs_cost_ns = 0;
-  c.machine.refill_ns = 0;
-  c.host_timing = false;
-  c.cpus = 3;
-  c.machine.capacity = {446, 446, 1024};
+  workload w = periodic_reservation("dl-fit", msec(5), msec(6));
+  const task_spec job = w.tasks[0];
+  run_config c = capacity_machine({446, 446, 1024});
   const run_result r = dl_entry().run(w, c, {});
   const auto& t = find(r, "job");
   EXPECT_EQ(t.deadlines_missed, 0u);

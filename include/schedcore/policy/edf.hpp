@@ -293,7 +293,7 @@ class edf_policy {
     if (knobs_.bound >= 0 && total > cap_of(knobs_, root_capacity_)) return errc::overloaded;
     total_bw_ = total;
     // A sleeper still active (before its 0-lag time) stops counting at once, wherever it is
-    // counted (dl_change_utilization): its next wakeup counts the new bandwidth.
+    // counted (dl_change_utilization): its next wakeup counts the changed bandwidth.
     release_active(t);
     e.dl_runtime = p.runtime;
     e.dl_deadline = p.deadline;

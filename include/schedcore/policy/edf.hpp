@@ -80,13 +80,38 @@
 ///   parameter change or an exit through the root domain's object ends the count where it is
 ///   (the kernel's `migrate_task_rq_dl`, `dl_change_utilization`); a caller running CPUs in
 ///   parallel must serialise those with the counting queue, as the kernel holds its lock.
+/// - GRUB reclaiming (4.13+, SCHED_FLAG_RECLAIM: `sched_params::reclaim`; Abeni, Lelli,
+///   Scordino, Palopoli, "Greedy CPU reclaiming for SCHED_DEADLINE", 2014): a reclaiming task's
+///   budget drains at `dq = −(max{Ui, Umax − Uinact − Uextra} / Umax)·dt`
+///   (sched-deadline.rst §2.2), so it may run on into the bandwidth that nobody else uses,
+///   up to Umax of the CPU in all. Per queue, with bandwidths << 20:
+///   - `this_bw`: Σ dl_bw of the tasks that belong to this CPU: queued, or asleep after they
+///     last ran here (until they wake elsewhere, leave the class or exit; a parameter change
+///     of a sleeper changes its share in place, `dl_change_utilization`);
+///   - Uinact = this_bw − running_bw: the bandwidth of its sleepers past their 0-lag time;
+///   - Umax = `max_bw` = (bound << 20) / 100 (2^20 with no bound) and `bw_ratio` = 1 / Umax
+///     in RATIO_SHIFT = 8 bits, ((100 << 20) / bound) >> 12 (269 for 95 %);
+///   - Uextra = `extra_bw` = Umax − Σ dl_bw / cpus of the root domain: what admission leaves
+///     unreserved, per CPU (the kernel subtracts each task's dl_bw / cpus, truncated; here
+///     the sum is divided once, which can differ by one 2^-20 per task).
+///   The charge is `delta·u_act >> 20` with, by default (knob `grub_umax` = 1, 6.5+, "Improve
+///   reclaim bandwidth accuracy for GRUB"), `u_act = max{dl_bw, max_bw − Uinact − Uextra}`
+///   scaled by bw_ratio, and with `grub_umax` = 0 (4.15-6.4) `u_act = max{dl_bw·bw_ratio,
+///   1 − Uinact − Uextra}`, which on one CPU lets reclaiming tasks have only
+///   Σu / (1 − Umax + Σu) of it (0.6 / 0.65 = 92.3 % for two of 0.3 each) instead of Umax.
+///   The arithmetic is signed where the kernel's unsigned one would wrap: a task bigger than
+///   Umax (admitted on several CPUs) is charged at least u / Umax, and a negative Uextra (more
+///   admitted than Umax per CPU, possible only with no bound) counts as 0. A reclaiming task is not charged by frequency and capacity (GRUB-PA:
+///   schedutil lowers the frequency to its active bandwidth instead, `dl_scaled_delta_exec`).
+///   The GRUB parameters (bound, cpus, grub_umax, the admitted sum) are those of the object
+///   that admitted the task (`root_rq`: in a simulation, the root domain's object).
 /// - Complexity: enqueue, dequeue, tick and charging O(log n) (a tree move when throttling or
 ///   arming an inactive timer); pick_next, next_timer O(1); timer O(log n) per replenished or
 ///   deactivated task; verify O(n).
 /// - Reconstructed [R] (§8 of the reference marks these as recalled): Q >= 1024 ns and the
 ///   timer instant d − D + P for D < P; implemented as documented here.
-/// - Omissions: GRUB reclaiming (SCHED_FLAG_RECLAIM) and its `this_bw`, the admission bandwidth
-///   of a dead or departed task held until its 0-lag time, priority/deadline inheritance
+/// - Omissions: the admission bandwidth (and `this_bw` share) of a dead or departed task held
+///   until its 0-lag time, priority/deadline inheritance
 ///   (boosting), the fair-class dl_server, SMP push/pull, and fork (a -deadline task cannot
 ///   fork: task_new does nothing).
 #ifndef SCHEDCORE_POLICY_EDF_HPP
@@ -127,6 +152,9 @@ struct edf_entity : rb_hook<link_mode::normal, edf_ready_tag>,
   sched_time inactive_at{};     ///< 0-lag time of a non-contending sleeper (its inactive timer)
   u64 active_bw = 0;            ///< the bandwidth `active_rq` counts for it (dl_bw when counted)
   void* active_rq = nullptr;    ///< the queue whose active utilisation counts it, or none
+  u64 home_bw = 0;              ///< the bandwidth `home_rq` counts for it in its this_bw
+  void* home_rq = nullptr;      ///< the queue it belongs to (GRUB's this_bw), or none
+  const void* root_rq = nullptr;  ///< the object that admitted it (the root domain: GRUB's Umax, Uextra)
   bool on_rq = false;           ///< queued (running or throttled counts as queued)
   bool throttled = false;       ///< budget exhausted (or yielded) until timer_at
   bool in_ready = false;        ///< linked in the ready tree
@@ -135,6 +163,7 @@ struct edf_entity : rb_hook<link_mode::normal, edf_ready_tag>,
   bool dl_new = true;           ///< no period started yet (set by setup)
   bool admitted = false;        ///< its bandwidth is counted by admission control
   bool non_contending = false;  ///< asleep before its 0-lag time, still active (dl_non_contending)
+  bool reclaim = false;         ///< SCHED_FLAG_RECLAIM: charged by the GRUB rule
 };
 
 /// SCHED_DEADLINE run queue of one CPU (EDF + CBS) with admission control.
@@ -172,6 +201,7 @@ class edf_policy {
   static constexpr duration_ns runtime_min = static_cast<duration_ns>(1) << dl_scale;  ///< smallest Q, 1024 ns
   static constexpr unsigned capacity_shift = 10;                 ///< SCHED_CAPACITY_SHIFT
   static constexpr u32 capacity_scale = 1u << capacity_shift;    ///< SCHED_CAPACITY_SCALE, 1024
+  static constexpr unsigned ratio_shift = 8;                     ///< RATIO_SHIFT of GRUB's bw_ratio
 
   /// Tunables (`sched_deadline_period_{min,max}_us`; the admission bound is the kernel's
   /// sched_rt_runtime_us / sched_rt_period_us as a percentage).
@@ -181,6 +211,7 @@ class edf_policy {
     s64 deadline_period_min = usec(100);      ///< smallest period
     s64 deadline_period_max = usec(1 << 22);  ///< largest period (2^22 us ≈ 4.19 s)
     s64 hrtick = 0;                           ///< HRTICK_DL: enforce budgets exactly (off in the kernel)
+    s64 grub_umax = 1;                        ///< GRUB rule: 1 = 6.5+ (Umax in both terms), 0 = 4.15-6.4
   };
   /// Bounds and meaning of each knob.
   static constexpr knob_info<knobs> knob_table[] = {
@@ -191,6 +222,8 @@ class edf_policy {
       {"deadline_period_max", knob_unit::time_ns, &knobs::deadline_period_max, usec(1), sec(1000),
        "largest accepted period (sched_deadline_period_max_us)"},
       {"hrtick", knob_unit::flag, &knobs::hrtick, 0, 1, "HRTICK_DL: exact budget enforcement by class timer"},
+      {"grub_umax", knob_unit::flag, &knobs::grub_umax, 0, 1,
+       "GRUB reclaiming rule: 1 = max{u, Umax - Uinact - Uextra} / Umax (6.5+), 0 = max{u / Umax, 1 - Uinact - Uextra} (4.15-6.4)"},
   };
 
   /// Validates and installs knobs; nothing changes on error: out-of-range values
@@ -271,6 +304,44 @@ class edf_policy {
   u64 running_bw() const noexcept { return running_bw_; }
   /// The active utilisation out of 1024 (`cpu_bw_dl`): schedutil's floor for this class.
   u32 active_util() const noexcept { return static_cast<u32>((running_bw_ * capacity_scale) >> bw_shift); }
+  /// GRUB's total bandwidth here: Σ dl_bw (<< 20) of the tasks that belong to this CPU, asleep
+  /// or not (`this_bw`).
+  u64 this_bw() const noexcept { return this_bw_; }
+  /// GRUB's Umax (<< 20): the bound's share of one CPU, (bound << 20) / 100; 2^20 with no bound.
+  u64 max_bw() const noexcept { return knobs_.bound < 0 ? (u64{1} << bw_shift) : (static_cast<u64>(knobs_.bound) << bw_shift) / 100u; }
+  /// GRUB's 1 / Umax in RATIO_SHIFT = 8 bits: ((100 << 20) / bound) >> 12 (269 for 95 %; 256
+  /// with no bound, or a bound of 0, under which nothing is admitted).
+  u64 bw_ratio() const noexcept {
+    if (knobs_.bound <= 0) return u64{1} << ratio_shift;
+    return ((u64{100} << bw_shift) / static_cast<u64>(knobs_.bound)) >> (bw_shift - ratio_shift);
+  }
+  /// GRUB's Uextra (<< 20): Umax less the admitted bandwidth's share of each CPU,
+  /// max_bw − total_bandwidth / cpus (negative only with no bound).
+  s64 extra_bw() const noexcept {
+    return static_cast<s64>(max_bw()) - static_cast<s64>(total_bw_ / static_cast<u64>(knobs_.cpus));
+  }
+  /// The budget a reclaiming `t` running here consumes per ns, << 20 (GRUB's u_act after the
+  /// bw_ratio scaling): its charge for delta ns is `delta·rate >> 20`. Read from this queue's
+  /// this_bw and running_bw and the admitting object's Umax, Uextra and rule. @pre `t` admitted
+  u64 grub_rate(const Task& t) const noexcept {
+    const edf_entity& e = E(t);
+    const edf_policy& root = e.root_rq != nullptr ? *static_cast<const edf_policy*>(e.root_rq) : *this;
+    const s64 u_inact = static_cast<s64>(this_bw_ - running_bw_);
+    const s64 extra = root.extra_bw() > 0 ? root.extra_bw() : 0;  // nothing extra when overcommitted
+    const u64 ratio = root.bw_ratio();
+    const s64 u = static_cast<s64>(e.dl_bw);
+    if (root.knobs_.grub_umax != 0) {
+      // max{u, Umax − Uinact − Uextra}, then / Umax.
+      s64 act = static_cast<s64>(root.max_bw()) - u_inact - extra;
+      if (act < u) act = u;
+      return (static_cast<u64>(act) * ratio) >> ratio_shift;
+    }
+    // 4.15-6.4: max{u / Umax, 1 − Uinact − Uextra}.
+    const s64 floor_act = static_cast<s64>((static_cast<u64>(u) * ratio) >> ratio_shift);
+    s64 act = static_cast<s64>(u64{1} << bw_shift) - u_inact - extra;
+    if (act < floor_act) act = floor_act;
+    return static_cast<u64>(act);
+  }
 
   /// Loads deadline parameters into `t` after admission control. A task becoming a deadline
   /// task starts a fresh period at its first enqueue; an admitted task whose parameters change
@@ -295,6 +366,14 @@ class edf_policy {
     // A sleeper still active (before its 0-lag time) stops counting at once, wherever it is
     // counted (dl_change_utilization): its next wakeup counts the changed bandwidth.
     release_active(t);
+    if (e.home_rq != nullptr) {
+      // A sleeper that belongs to a CPU: its share of that CPU's this_bw follows the change.
+      edf_policy& home = *static_cast<edf_policy*>(e.home_rq);
+      home.this_bw_ = home.this_bw_ - e.home_bw + bw;
+      e.home_bw = bw;
+    }
+    e.root_rq = this;
+    e.reclaim = p.reclaim;
     e.dl_runtime = p.runtime;
     e.dl_deadline = p.deadline;
     e.dl_period = period;
@@ -323,6 +402,7 @@ class edf_policy {
     e.on_rq = true;
     ++nr_;
     e.exec_start = now;
+    attach(t);
     contend(t);
     if (e.dl_new) {
       new_period(e, now);
@@ -374,9 +454,10 @@ class edf_policy {
     e.on_rq = false;
     --nr_;
     if (has(flags, dequeue_flags::sleep) && !has(flags, dequeue_flags::dead)) {
-      non_contending(t, now);
+      non_contending(t, now);  // a sleeper still belongs here (this_bw)
     } else {
-      release_active(t);
+      release_active(t);  // save, migration, exit: it leaves this CPU
+      detach(t);
     }
   }
   /// The ready task with the earliest absolute deadline, or nullptr. No side effects.
@@ -445,7 +526,7 @@ class edf_policy {
       any = true;
     }
     if (knobs_.hrtick != 0 && curr_ != nullptr && !E(*curr_).throttled) {
-      const sched_time out = E(*curr_).exec_start + time_for_budget(E(*curr_).runtime);
+      const sched_time out = E(*curr_).exec_start + time_to_exhaust(*curr_);
       if (!any || out < when) when = out;
       any = true;
     }
@@ -461,7 +542,7 @@ class edf_policy {
       release_active(*t);
     }
     if (knobs_.hrtick != 0 && curr_ != nullptr && !E(*curr_).throttled &&
-        E(*curr_).exec_start + time_for_budget(E(*curr_).runtime) <= now) {
+        E(*curr_).exec_start + time_to_exhaust(*curr_) <= now) {
       update_curr(now);
     }
     if (resched_) {
@@ -485,6 +566,7 @@ class edf_policy {
     edf_entity& e = E(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
     release_active(t);  // a sleeper before its 0-lag time, counted by whichever queue it slept on
+    detach(t);
     if (e.admitted) total_bw_ -= e.dl_bw;
     e.admitted = false;
   }
@@ -497,28 +579,30 @@ class edf_policy {
   Task* current() const noexcept { return curr_; }
 
   /// Structural check: the three trees, each queued task in exactly one of the first two,
-  /// flags consistent, nothing ready is throttled, and the active utilisation is the sum over
-  /// the queued tasks and the non-contending sleepers, each counted here.
+  /// flags consistent, nothing ready is throttled, the active utilisation is the sum over
+  /// the queued tasks and the non-contending sleepers, each counted here and belonging here,
+  /// and it does not exceed this_bw.
   bool verify() const noexcept {
     if (!ready_.verify() || !timers_.verify() || !inactive_.verify()) return false;
     u64 active = 0;
     for (auto it = ready_.begin(); it != ready_.end(); ++it) {
       const edf_entity& e = E(*it);
-      if (!e.on_rq || !e.in_ready || e.timer_armed || e.throttled || !counted_here(e)) return false;
+      if (!e.on_rq || !e.in_ready || e.timer_armed || e.throttled || !counted_here(e) || !belongs_here(e)) return false;
       active += e.active_bw;
     }
     for (auto it = timers_.begin(); it != timers_.end(); ++it) {
       const edf_entity& e = E(*it);
-      if (!e.on_rq || e.in_ready || !e.timer_armed || !e.throttled || !counted_here(e)) return false;
+      if (!e.on_rq || e.in_ready || !e.timer_armed || !e.throttled || !counted_here(e) || !belongs_here(e)) return false;
       active += e.active_bw;
     }
     for (auto it = inactive_.begin(); it != inactive_.end(); ++it) {
       const edf_entity& e = E(*it);
-      if (e.on_rq || !e.non_contending || !counted_here(e)) return false;
+      if (e.on_rq || !e.non_contending || !counted_here(e) || !belongs_here(e)) return false;
       active += e.active_bw;
     }
     if (curr_ != nullptr && !E(*curr_).on_rq) return false;
-    return ready_.size() + timers_.size() == nr_ && active == running_bw_;
+    // Every task counted active here belongs here; sleepers past their 0-lag time add to this_bw only.
+    return ready_.size() + timers_.size() == nr_ && active == running_bw_ && running_bw_ <= this_bw_;
   }
 
  private:
@@ -572,7 +656,7 @@ class edf_policy {
     const duration_ns delta = now - e.exec_start;
     if (delta > 0) {
       e.exec_start = now;
-      e.runtime -= scaled_delta(delta);
+      e.runtime -= charge(*curr_, delta);
     }
     if (e.runtime > 0 && !e.yielded) return;
     // Throttle: out of budget (or yielded) until the next period.
@@ -593,6 +677,47 @@ class edf_policy {
   }
   bool counted_here(const edf_entity& e) const noexcept {
     return e.active_rq == static_cast<const void*>(this) && e.active_bw == e.dl_bw;
+  }
+  bool belongs_here(const edf_entity& e) const noexcept {
+    return e.home_rq == static_cast<const void*>(this) && e.home_bw == e.dl_bw;
+  }
+  /// The budget `delta` ns of running consume: GRUB's rate for a reclaiming task, else the
+  /// frequency and capacity scaling. delta·rate >> 20 is taken in two parts, so it cannot
+  /// overflow for any delta below 2^63 / rate·2^20 (the kernel's single product wraps past 64 s).
+  duration_ns charge(const Task& t, duration_ns delta) const noexcept {
+    if (delta <= 0) return 0;
+    if (!E(t).reclaim) return scaled_delta(delta);
+    const u64 rate = grub_rate(t);
+    const u64 d = static_cast<u64>(delta);
+    const u64 low_mask = (u64{1} << bw_shift) - 1;
+    return static_cast<duration_ns>((d >> bw_shift) * rate + (((d & low_mask) * rate) >> bw_shift));
+  }
+  /// The least running time after which curr's budget is spent, the exact inverse of charge():
+  /// ceil(q·2^20 / rate) for a reclaiming task (q < 2^43 ns as periods are at most 1000 s).
+  duration_ns time_to_exhaust(const Task& t) const noexcept {
+    const edf_entity& e = E(t);
+    if (!e.reclaim) return time_for_budget(e.runtime);
+    if (e.runtime <= 0) return 0;
+    const u64 rate = grub_rate(t);
+    return static_cast<duration_ns>(((static_cast<u64>(e.runtime) << bw_shift) + rate - 1) / rate);
+  }
+  /// `t` belongs to this CPU from now (add_rq_bw); it leaves the CPU it belonged to first.
+  void attach(Task& t) noexcept {
+    edf_entity& e = E(t);
+    if (e.home_rq == static_cast<void*>(this)) return;
+    detach(t);
+    e.home_rq = this;
+    e.home_bw = e.dl_bw;
+    this_bw_ += e.dl_bw;
+  }
+  /// `t` no longer belongs to a CPU (sub_rq_bw where it belonged).
+  static void detach(Task& t) noexcept {
+    edf_entity& e = E(t);
+    if (e.home_rq == nullptr) return;
+    edf_policy& owner = *static_cast<edf_policy*>(e.home_rq);
+    owner.this_bw_ -= e.home_bw;
+    e.home_rq = nullptr;
+    e.home_bw = 0;
   }
   /// `t` contends here (task_contending / add_running_bw): a sleeper still active here is simply
   /// woken (its inactive timer cancelled); one still counted by another queue stops counting
@@ -672,6 +797,7 @@ class edf_policy {
   usize nr_ = 0;          ///< queued tasks (ready + throttled)
   u64 total_bw_ = 0;      ///< admitted bandwidth, Σ dl_bw
   u64 running_bw_ = 0;    ///< active utilisation: Σ active_bw of the tasks counted here
+  u64 this_bw_ = 0;       ///< GRUB's total: Σ home_bw of the tasks that belong here
   u32 freq_scale_ = capacity_scale;  ///< current frequency / highest, out of 1024
   u32 cpu_scale_ = capacity_scale;   ///< this CPU's capacity, out of 1024
   u64 root_capacity_ = 0;            ///< Σ capacities of the root domain for admission; 0: cpus · 1024

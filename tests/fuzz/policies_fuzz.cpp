@@ -139,6 +139,7 @@ struct use_edf {
     const unsigned bad = in.u8();
     if (bad >= 252) p.runtime = deadline + 1;  // refused: Q > D
     if (bad == 251) p.runtime = 1000;          // refused: Q < 1024 ns
+    p.reclaim = (bad & 1u) != 0;               // GRUB reclaiming on about half the tasks
     return p;
   }
 };

@@ -159,6 +159,15 @@ struct edf_hrtick_traits : edf_traits {
     EXPECT_EQ(p.configure(k), errc::ok);
   }
 };
+// GRUB reclaiming (SCHED_FLAG_RECLAIM) on every other task, budgets enforced by the class timer
+// with the reclaiming rate (its instant moves as tasks wake and sleep).
+struct edf_reclaim_traits : edf_hrtick_traits {
+  static sched_params deadline(int level) {
+    sched_params p = edf_traits::deadline(level);
+    p.reclaim = level % 2 == 0;
+    return p;
+  }
+};
 // RR slices counted in jiffies, and a tight bandwidth so that throttling happens often.
 struct rt_hz_traits : rt_traits {
   static void configure(policy_type& p) {
@@ -299,6 +308,7 @@ INSTANTIATE_TYPED_TEST_SUITE_P(edf, PolicyContract, ::testing::Types<edf_traits>
 // class timers for budget and bandwidth.
 INSTANTIATE_TYPED_TEST_SUITE_P(eevdf_modern, PolicyContract, ::testing::Types<eevdf_modern_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(edf_hrtick, PolicyContract, ::testing::Types<edf_hrtick_traits>, names);
+INSTANTIATE_TYPED_TEST_SUITE_P(edf_reclaim, PolicyContract, ::testing::Types<edf_reclaim_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(rt_throttled, PolicyContract, ::testing::Types<rt_hz_traits>, names);
 // Policies written outside the library go through the same suite.
 INSTANTIATE_TYPED_TEST_SUITE_P(stride_example, PolicyContract, ::testing::Types<stride_traits>, names);

@@ -18,6 +18,7 @@
 #include "schedcore/sim/engine.hpp"
 #include "schedcore/sim/reference_rr.hpp"
 #include "schedcore/sim/registry.hpp"
+#include "schedcore/sim/rtapp.hpp"
 
 namespace {
 
@@ -118,6 +119,66 @@ TEST(SimDeadline, PeriodicDeadlineJobsBeatAnRtHog) {
   const auto& cam = find(r, "cam");
   EXPECT_GE(cam.frames, 99u);
   EXPECT_EQ(cam.deadlines_missed, 0u);
+}
+
+// GRUB reclaiming in the engine: a reclaiming 2 ms / 10 ms hog above a FIFO 99 hog on one CPU
+// reclaims up to Umax of the CPU (95 %, within bw_ratio's truncation, 256 / 269 = 95.2 %: its
+// budget drains at 0.2 / 0.95 of the time it runs); the real-time class gets the rest. Without
+// the flag it keeps exactly its 20 % (tick enforcement: within a tick per second).
+TEST(SimDeadlineReclaim, AReclaimingHogRunsOnToUmaxAboveAnRtHog) {
+  for (const bool reclaim : {false, true}) {
+    workload w;
+    w.name = "grub";
+    w.duration = sec(2);
+    task_spec d = forever("dl", {ev::run(sec(2))});
+    d.params = reservation(msec(2), msec(10));
+    d.params.reclaim = reclaim;
+    w.tasks.push_back(d);
+    task_spec f = forever("fifo", {ev::run(sec(2))});
+    f.params.kind = sched_kind::fifo;
+    f.params.rt_priority = 99;
+    w.tasks.push_back(f);
+    const run_result r = dl_entry().run(w, cfg_exact(), {});
+    expect_conserved(r);
+    const double share = static_cast<double>(find(r, "dl").cpu_ns) / static_cast<double>(sec(2));
+    EXPECT_NEAR(share, reclaim ? 0.95 : 0.20, reclaim ? 0.004 : 0.001) << "reclaim " << reclaim;
+    EXPECT_NEAR(static_cast<double>(find(r, "fifo").cpu_ns) / static_cast<double>(sec(2)), 1.0 - share, 1e-9);
+  }
+}
+
+// examples/rt-app/decoder-reclaim.json: a 30 fps decoder reserved 4 ms per 33.3 ms, enough for
+// its average frame (3.75 ms) but not for every fourth one, a 9 ms I-frame, beside a background
+// build on the same CPU. Reclaiming, it keeps every period (its budget drains at 0.12 / 0.95 of
+// the time it runs: the I-frame costs 1.2 ms of budget) and does all its frames' work, 120 x
+// 3.75 = 450 ms in 4 s. Without the flag CBS holds it to its reservation (4 / 33.3 of the time,
+// within a tick per second): each I-frame is throttled after 4 ms and finishes in a later
+// period, so the frame timer overruns and periods are lost.
+TEST(SimDeadlineReclaim, TheExampleDecoderKeepsItsIFramesOnlyWithReclaiming) {
+  std::string here = __FILE__;
+  for (int i = 0; i < 3; ++i) here = here.substr(0, here.find_last_of('/'));
+  const workload reclaiming = load_rtapp(here + "/examples/rt-app/decoder-reclaim.json");
+  workload plain = reclaiming;
+  for (task_spec& t : plain.tasks) {
+    if (t.params.kind == sched_kind::deadline) {
+      EXPECT_TRUE(t.params.reclaim);
+      t.params.reclaim = false;
+    }
+  }
+  run_config c = cfg_exact();
+  c.duration_ns = sec(4);
+  const run_result with = dl_entry().run(reclaiming, c, {}), without = dl_entry().run(plain, c, {});
+  const auto& a = find(with, "decoder-0");
+  const auto& b = find(without, "decoder-0");
+  EXPECT_EQ(a.slack.overruns, 0u);
+  EXPECT_GE(a.slack.periods, 119u);
+  EXPECT_GT(a.slack.min, msec(20)) << "an I-frame (9 ms) ends well within its period";
+  EXPECT_GE(a.cpu_ns, msec(450) - msec(9)) << "every frame's work, but for the one in progress at the end";
+  // 30 I-frames in 4 s.
+  EXPECT_GE(b.slack.overruns, 20u);
+  EXPECT_LE(b.slack.periods, 110u);
+  EXPECT_LT(b.slack.min, -msec(20));
+  EXPECT_LE(b.cpu_ns, sec(4) * 4000 / 33333 + msec(4));
+  for (const run_result* r : {&with, &without}) expect_conserved(*r);
 }
 
 // Admission is global (root domain, cap = cpus x 95 %): two 60 % tasks fit on 2 CPUs, not on 1;

@@ -463,6 +463,30 @@ TEST(RtApp, PhaseLevelPolicyBecomesSetPolicyEvent) {
       R"({"tasks": {"t": {"loop": 1, "phases": {"a": {"priority": 3, "run": 1}, "b": {"policy": "SCHED_FIFO", "priority": 50, "run": 1}}}}})"));
 }
 
+// "dl-reclaim" (schedsim's extension; rt-app ignores keys it does not know): SCHED_FLAG_RECLAIM
+// on a SCHED_DEADLINE task or phase, false by default; like the dl-* keys a phase's own. A
+// reclaim request on another policy is an error at the key, as is a value that is not a boolean.
+TEST(RtApp, DlReclaimAsksForGrubReclaiming) {
+  const workload w = parse_rtapp(R"({"tasks": {
+      "on": {"policy": "SCHED_DEADLINE", "dl-runtime": 1000, "dl-period": 10000, "dl-reclaim": true, "run": 1},
+      "off": {"policy": "SCHED_DEADLINE", "dl-runtime": 1000, "dl-period": 10000, "run": 1},
+      "phased": {"policy": "SCHED_DEADLINE", "dl-runtime": 1000, "dl-period": 10000, "dl-reclaim": true, "phases": {
+        "a": {"run": 1}, "b": {"dl-runtime": 2000, "dl-period": 10000, "run": 1},
+        "c": {"dl-runtime": 2000, "dl-period": 10000, "dl-reclaim": true, "run": 1}}}}})");
+  EXPECT_TRUE(w.tasks[0].params.reclaim);
+  EXPECT_FALSE(w.tasks[1].params.reclaim);
+  EXPECT_TRUE(w.tasks[2].params.reclaim);
+  const auto& ph = w.tasks[2].phases;
+  ASSERT_EQ(ph[1].events[0].kind, event_kind::set_policy);
+  EXPECT_FALSE(ph[1].events[0].params.reclaim) << "a phase's own dl-* keys, not the task's";
+  ASSERT_EQ(ph[2].events[0].kind, event_kind::set_policy);
+  EXPECT_TRUE(ph[2].events[0].params.reclaim);
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"policy": "SCHED_RR", "dl-reclaim": true, "run": 1}}})", "1:54",
+                     "which only SCHED_DEADLINE has");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"policy": "SCHED_DEADLINE", "dl-runtime": 100, "dl-reclaim": "yes", "run": 1}}})",
+                     "1:79", "'dl-reclaim': expected true or false, got a string");
+}
+
 TEST(RtApp, CpusAffinityAndMachineSize) {
   const workload w = one(R"("cpus": [0, 3], "run": 1)", R"(, "u": {"phases": {"p": {"cpus": [7], "run": 1}}})");
   EXPECT_EQ(w.tasks[0].cpus, (std::vector<int>{0, 3}));

@@ -24,6 +24,7 @@
 /// | `policy` SCHED_OTHER / BATCH / IDLE / FIFO / RR / DEADLINE (default `global.default_policy`) | `sched_params::kind` |
 /// | `priority`: the nice value for OTHER/BATCH/IDLE (-20..19, default 0); 1..99 for FIFO/RR (default 10); ignored for DEADLINE | `nice` / `rt_priority` |
 /// | `dl-runtime`, `dl-period` (default runtime), `dl-deadline` (default period), us; legacy task-level `period`, `deadline`, and `runtime` when dl-runtime is absent | `runtime` / `period` / `deadline` |
+/// | `dl-reclaim` true / false (default false; schedsim's extension, which rt-app itself ignores as it ignores any key it does not know): SCHED_FLAG_RECLAIM, GRUB reclaiming (policy/edf.hpp); at phase level the phase's own, as the dl-* keys; an error on any other policy | `reclaim` |
 /// | `dl-runtime` on a SCHED_OTHER/BATCH/IDLE task (us; rt-app's custom slice, Linux 6.12+) | `runtime`: eevdf's per-task slice, ignored by the other fair policies |
 /// | `util_min`, `util_max` (0..1024; util_min above util_max in one object is an error) | `task_spec::util_min` / `util_max` at task level; at phase level a `set_uclamp` at the start of the phase, after its `set_policy` (one sched_setattr in rt-app), changing only the clamps the phase gives. They act with `--energy-model` or `--capacity` (simulator guide, "Utilisation clamps") |
 /// | policy/priority/dl-* at phase level | a `set_policy` event at the start of that phase, as rt-app resolves it: an absent policy is the one in force (the task's or an earlier phase's), an absent priority the named policy's default or else the one in force, dl-* the phase's own (period defaults to its dl-runtime). A phase whose result would differ between passes of the task's loop is an error |
@@ -247,7 +248,8 @@ struct sched_in {
   const json::value* dl_runtime = nullptr;
   const json::value* dl_period = nullptr;
   const json::value* dl_deadline = nullptr;
-  bool any() const { return policy || priority || dl_runtime || dl_period || dl_deadline; }
+  const json::value* dl_reclaim = nullptr;  // schedsim's extension: SCHED_FLAG_RECLAIM
+  bool any() const { return policy || priority || dl_runtime || dl_period || dl_deadline || dl_reclaim; }
 };
 
 // One use of a named resource, for the cross-checks.
@@ -543,6 +545,7 @@ class importer {
     if (k == "policy") in.policy = &m;
     else if (k == "priority") in.priority = &m;
     else if (k == "dl-runtime") in.dl_runtime = &m;
+    else if (k == "dl-reclaim") in.dl_reclaim = &m;
     else if (k == "dl-period" || (task_level && k == "period")) {
       if (in.dl_period == nullptr || k == "dl-period") in.dl_period = &m;
     } else if (k == "dl-deadline" || (task_level && k == "deadline")) {
@@ -572,6 +575,10 @@ class importer {
     duration_ns runtime = rt ? get_us(*rt, where + " " + what_key(*rt)) : 0;
     const duration_ns period = per ? get_us(*per, where + " " + what_key(*per)) : 0;
     const duration_ns deadline = dl ? get_us(*dl, where + " " + what_key(*dl)) : 0;
+    const bool reclaim = s.dl_reclaim != nullptr && get_bool(*s.dl_reclaim, where + " 'dl-reclaim'");
+    if (reclaim && p.kind != sched_kind::deadline)
+      fail(s.dl_reclaim->pos, where + ": \"dl-reclaim\" asks for GRUB reclaiming (SCHED_FLAG_RECLAIM), which only "
+                              "SCHED_DEADLINE has: expected it beside \"policy\": \"SCHED_DEADLINE\"");
     switch (p.kind) {
       case sched_kind::normal:
       case sched_kind::batch:
@@ -600,6 +607,7 @@ class importer {
                                                                      "deadline parameters from the task")
                                                        : std::string()));
         p.runtime = runtime;
+        p.reclaim = reclaim;
         p.period = period > 0 ? period : runtime;
         p.deadline = deadline > 0 ? deadline : p.period;
         if (validate(p) != errc::ok)
@@ -806,7 +814,7 @@ class importer {
   }
 
   [[noreturn]] void unknown_key(const json::value& m, const std::string& where, bool task_level) const {
-    std::vector<std::string> names = {"loop", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline", "cpus",
+    std::vector<std::string> names = {"loop", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline", "dl-reclaim", "cpus",
                                       "util_min", "util_max", "nodes_membind", "taskgroup"};
     if (task_level) {
       names.insert(names.end(), {"instance", "delay", "phases"});
@@ -1028,7 +1036,7 @@ class importer {
   }
   static bool same_params(const sched_params& a, const sched_params& b) {
     return a.kind == b.kind && a.nice == b.nice && a.rt_priority == b.rt_priority && a.runtime == b.runtime &&
-           a.deadline == b.deadline && a.period == b.period;
+           a.deadline == b.deadline && a.period == b.period && a.reclaim == b.reclaim;
   }
   static std::string describe(const sched_params& p) {
     switch (p.kind) {

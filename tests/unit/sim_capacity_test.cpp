@@ -277,6 +277,109 @@ TEST(SimCapacity, AnActiveBalanceIsNotUndoneByTheNewlyIdlePullOfTheCpuItLeft) {
 }
 
 // Capacity lists the engine refuses, as a workload error that names the problem.
+// RT placement on CPUs of different capacity (select_task_rq_rt with rt_task_fits_capacity,
+// 5.6+; cpupri_find_fitness, 5.10+). Oracle: a CPU fits an RT task when its capacity covers
+// min(uclamp_min, uclamp_max), RT tasks' uclamp_min defaulting to uclamp_rt_min_default (1024).
+// A FIFO 50 task of 1 ms every 10 ms starts on little CPU 0 of {446, 446, 1024}: by default
+// its first wakeup moves it to the big CPU 2 and it stays there; with the default boost lowered
+// to 0 (what Android writes to sched_util_clamp_min_rt_default) or its own util_min 400, little
+// CPUs fit it and it never moves (it stays on its previous CPU: the RT class does not look for
+// an idle one while nothing of its priority runs there).
+task_spec rt_periodic(const std::string& name, int prio, std::int64_t delay = 0) {
+  task_spec t = scen::task(name, 0, {ev::run(msec(1)), ev::timer("tick", msec(10), true)});
+  t.params = sched_params{};
+  t.params.kind = sched_kind::fifo;
+  t.params.rt_priority = static_cast<std::uint8_t>(prio);
+  t.delay = delay;
+  return t;
+}
+task_spec rt_hog(const std::string& name, int prio, int pinned, std::int64_t delay = 0) {
+  task_spec t = scen::task(name, 0, {ev::run(sec(10))});
+  t.params = sched_params{};
+  t.params.kind = sched_kind::fifo;
+  t.params.rt_priority = static_cast<std::uint8_t>(prio);
+  t.cpus = {pinned};
+  t.delay = delay;
+  t.daemon = true;
+  return t;
+}
+
+TEST(SimRtCapacity, ARealTimeTaskMovesToABigCpuUnlessItsBoostFitsALittleOne) {
+  for (const policy_entry& e : fair_entries()) {
+    for (int variant = 0; variant < 3; ++variant) {
+      workload w;
+      w.name = "rt-fit";
+      w.duration = msec(300);
+      w.tasks = {rt_periodic("rt", 50)};
+      run_config cfg = capacity_machine({446, 446, 1024});
+      if (variant == 1) cfg.machine.uclamp_rt_min_default = 0;
+      if (variant == 2) w.tasks[0].util_min = 400;
+      trace_writer trace;
+      cfg.trace = &trace;
+      const run_result r = e.run(w, cfg, {});
+      expect_conserved(r);
+      EXPECT_EQ(find(r, "rt").migrations, variant == 0 ? 1u : 0u) << e.name << " variant " << variant;
+      const bool on_big = trace.text().find("target_cpu=002") != std::string::npos;
+      EXPECT_EQ(on_big, variant == 0) << e.name << " variant " << variant;
+      EXPECT_GE(find(r, "rt").cpu_ns, msec(29)) << e.name;
+    }
+  }
+}
+
+// When no CPU below its priority fits, the lowest-priority CPUs are taken without the fit, but
+// a move made only for the fit is not made to a CPU that does not fit either: on {446, 1024}
+// with a FIFO 90 hog pinned to the big CPU, the FIFO 50 task stays on little CPU 0. When a
+// FIFO 60 hog pinned to its big CPU arrives (at 100.5 ms, preempting it), it leaves for the
+// little CPU, which does not fit but runs nothing of higher priority. On {446, 1024, 1024},
+// a FIFO 60 hog allowed on both big CPUs arrives on CPU 1 while the task sleeps: at its next
+// wakeup (112.3 ms) CPU 1 runs a task of higher priority, so it goes to the other big CPU.
+TEST(SimRtCapacity, WithoutAFittingCpuItTakesTheLowestPriorityOne) {
+  for (const policy_entry& e : fair_entries()) {
+    {
+      workload w;
+      w.name = "rt-nofit";
+      w.duration = msec(300);
+      w.tasks = {rt_hog("hog90", 90, 1), rt_periodic("rt", 50, msec(1))};
+      const run_result r = e.run(w, capacity_machine({446, 1024}), {});
+      expect_conserved(r);
+      EXPECT_EQ(find(r, "rt").migrations, 0u) << e.name;
+      EXPECT_GE(find(r, "rt").cpu_ns, msec(29)) << e.name;
+    }
+    {
+      workload w;
+      w.name = "rt-displaced";
+      w.duration = msec(300);
+      w.tasks = {rt_periodic("rt", 50), rt_hog("hog60", 60, 1, msec(100) + usec(500))};
+      trace_writer trace;
+      run_config cfg = capacity_machine({446, 1024});
+      cfg.trace = &trace;
+      const run_result r = e.run(w, cfg, {});
+      expect_conserved(r);
+      EXPECT_EQ(find(r, "rt").migrations, 2u) << e.name << ": to the big CPU, then back when the hog takes it";
+      EXPECT_LT(find(r, "rt").latency.max, msec(2)) << e.name << ": never waits long behind the hog";
+    }
+    {
+      workload w;
+      w.name = "rt-outranked";
+      w.duration = msec(300);
+      task_spec hog = rt_hog("hog60", 60, 1, msec(105));
+      hog.cpus = {1, 2};
+      w.tasks = {rt_periodic("rt", 50), hog};
+      trace_writer trace;
+      run_config cfg = capacity_machine({446, 1024, 1024});
+      cfg.trace = &trace;
+      const run_result r = e.run(w, cfg, {});
+      expect_conserved(r);
+      EXPECT_EQ(find(r, "rt").migrations, 2u) << e.name;
+      // Its wakeups come 2.295 ms into each 10 ms (the first run of 1 ms on the little CPU
+      // takes 2.295 ms): the first after the hog's arrival.
+      EXPECT_NE(trace.text().find(" 0.112295: sched_waking: comm=rt pid=1000 prio=49 target_cpu=002"), std::string::npos)
+          << e.name;
+      EXPECT_EQ(find(r, "rt").latency.max, 0) << e.name;
+    }
+  }
+}
+
 TEST(SimCapacity, BadCapacityListsAreRefused) {
   workload w;
   w.name = "bad";

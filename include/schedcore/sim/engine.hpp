@@ -1545,6 +1545,12 @@ class engine {
     c.queued.pop_back();
   }
   bool allowed(const task_type& t, int ci) const { return (t.affinity >> ci) & 1u; }
+  /// How many of the machine's CPUs `t` may run on (nr_cpus_allowed).
+  int allowed_cpus(const task_type& t) const {
+    int n = 0;
+    for (int k = 0; k < ncpu_; ++k) n += allowed(t, k) ? 1 : 0;
+    return n;
+  }
   bool idle(int ci) const { return cpus_[static_cast<std::size_t>(ci)].curr == nullptr && cpus_[static_cast<std::size_t>(ci)].queued.empty(); }
 
   int select_wake_cpu(task_type& t) {
@@ -1553,6 +1559,7 @@ class engine {
       const int found = select_dl_capacity(t);
       if (found >= 0) return found;
     }
+    if (asym_ && !is_fair(t) && !in_dl_class(t) && prev >= 0 && allowed(t, prev)) return select_rt_capacity(t);
     if (eas_ && is_fair(t) && !overutilized()) {
       const int found = find_energy_efficient_cpu(t);
       if (found >= 0) {
@@ -1605,6 +1612,68 @@ class engine {
       if (biggest < 0 || cap_[static_cast<std::size_t>(k)] > cap_[static_cast<std::size_t>(biggest)]) biggest = k;
     }
     return biggest;
+  }
+  /// An RT task's priority as cpupri ranks it (rt_priority 1..99; a deadline task run by the
+  /// RT class for want of a deadline class is FIFO 99), and a CPU's: the highest priority of
+  /// its queued RT tasks (running one included; `except` left out), 0 for none (5.11+ ranks an
+  /// idle CPU with one running only fair tasks: no CPUPRI_IDLE).
+  static int rt_level(const task_type& t) {
+    return t.params.kind == sched_kind::fifo || t.params.kind == sched_kind::rr ? t.params.rt_priority : rt_priority_max;
+  }
+  int cpu_rt_level(int k, const task_type* except) {
+    int level = 0;
+    for (const task_type* q : cpu(k).queued)
+      if (q != except && !is_fair(*q) && !in_dl_class(*q)) level = std::max(level, rt_level(*q));
+    return level;
+  }
+  /// rt_task_fits_capacity (5.6+): the CPU's capacity covers min(uclamp_min, uclamp_max) of the
+  /// task; RT tasks' default uclamp_min is uclamp_rt_min_default (1024: only the biggest CPUs
+  /// fit, unless the sysctl lowers it, as Android does).
+  bool rt_fits(const task_type& t, int k) const {
+    return cap_[static_cast<std::size_t>(k)] >= std::min(uclamp_eff(t, 0), uclamp_eff(t, 1));
+  }
+  /// A waking RT task on CPUs of different capacity (select_task_rq_rt, 5.6+): it stays on its
+  /// previous CPU unless that CPU runs a task of at least its priority (an RT task of higher or
+  /// equal priority, a deadline task, or one pinned there) or does not fit it; then
+  /// find_lowest_rq: the allowed CPUs of the lowest cpupri level below its priority at which
+  /// some CPU fits (cpupri_find_fitness), or of the lowest level at all if none fits anywhere,
+  /// the previous CPU among them first, else the first in scan order from it. It moves there
+  /// when that CPU's highest RT priority is below its own, except that a move made only for
+  /// fitness is not made to a CPU that does not fit either. On symmetric machines the
+  /// engine's general rule (an idle CPU first) stays.
+  int select_rt_capacity(const task_type& t) {
+    const int prev = t.cpu;
+    const task_type* curr = cpu(prev).curr;
+    const bool test = curr != nullptr && curr != &t && !is_fair(*curr) &&
+                      (in_dl_class(*curr) || rt_level(*curr) >= rt_level(t) || allowed_cpus(*curr) < 2);
+    const bool fits = rt_fits(t, prev);
+    if (!test && fits) return prev;
+    const int target = find_lowest_rt(t);
+    if (target < 0) return prev;
+    if (!test && !rt_fits(t, target)) return prev;
+    return rt_level(t) > cpu_rt_level(target, &t) ? target : prev;
+  }
+  /// find_lowest_rq with cpupri_find_fitness (5.10+): -1 when no allowed CPU is below `t`'s
+  /// priority (or it may run on one CPU only).
+  int find_lowest_rt(const task_type& t) {
+    if (allowed_cpus(t) < 2) return -1;
+    const int prev = t.cpu;
+    const int mine = rt_level(t);
+    int best_fit = -1, best_fit_level = mine, best_any = -1, best_any_level = mine;
+    for (int i = 0; i < ncpu_; ++i) {
+      const int k = (prev + i) % ncpu_;  // the previous CPU first, then scan order
+      if (!allowed(t, k)) continue;
+      const int level = cpu_rt_level(k, &t);
+      if (level < best_any_level) {
+        best_any = k;
+        best_any_level = level;
+      }
+      if (level < best_fit_level && rt_fits(t, k)) {
+        best_fit = k;
+        best_fit_level = level;
+      }
+    }
+    return best_fit >= 0 ? best_fit : best_any;
   }
   int least_loaded(const task_type& t, int prefer) {
     int best = -1;

@@ -16,6 +16,14 @@
 
 namespace schedcore_test {
 
+/// The checkout's root directory (this header is tests/support/sim_results.hpp in it), for the
+/// tests that load the examples' files and the shared workloads (`repo_root() + "/examples/..."`).
+inline std::string repo_root() {
+  std::string here = __FILE__;
+  for (int i = 0; i < 3; ++i) here = here.substr(0, here.find_last_of('/'));
+  return here;
+}
+
 /// The task named `name` in `r` (a failure and an empty result when there is none).
 inline const schedcore::sim::task_result& find(const schedcore::sim::run_result& r, const std::string& name) {
   for (const auto& t : r.tasks)

@@ -154,8 +154,7 @@ TEST(SimDeadlineReclaim, AReclaimingHogRunsOnToUmaxAboveAnRtHog) {
 // within a tick per second): each I-frame is throttled after 4 ms and finishes in a later
 // period, so the frame timer overruns and periods are lost.
 TEST(SimDeadlineReclaim, TheExampleDecoderKeepsItsIFramesOnlyWithReclaiming) {
-  std::string here = __FILE__;
-  for (int i = 0; i < 3; ++i) here = here.substr(0, here.find_last_of('/'));
+  const std::string here = schedcore_test::repo_root();
   const workload reclaiming = load_rtapp(here + "/examples/rt-app/decoder-reclaim.json");
   workload plain = reclaiming;
   for (task_spec& t : plain.tasks) {

@@ -901,8 +901,7 @@ TEST(SimUclamp, ACappedHogIsNoMisfit) {
 // util_max 1024 (uclamp on, every rule in play) schedules exactly as without clamps, on the
 // example big.LITTLE model, with and without EAS.
 TEST(SimUclamp, NeutralClampsChangeNothing) {
-  std::string here = __FILE__;
-  for (int i = 0; i < 3; ++i) here = here.substr(0, here.find_last_of('/'));
+  const std::string here = schedcore_test::repo_root();
   const workload plain = load_rtapp(here + "/../shared/workloads/rt-app/video-short.json");
   const energy_model_file em = load_energy_model(here + "/examples/energy-models/big-little.json");
   workload neutral = plain;
@@ -929,8 +928,7 @@ TEST(SimUclamp, NeutralClampsChangeNothing) {
 // at the top), and boosting the UI thread finishes its frames earlier (a larger least slack
 // before the next vsync) with nothing waiting. The docs' table comes from these runs (10 s).
 TEST(SimUclamp, TheExampleUiAndBackgroundWorkload) {
-  std::string here = __FILE__;
-  for (int i = 0; i < 3; ++i) here = here.substr(0, here.find_last_of('/'));
+  const std::string here = schedcore_test::repo_root();
   const workload clamped = load_rtapp(here + "/examples/rt-app/ui-and-background.json");
   workload plain = clamped;
   for (task_spec& t : plain.tasks) t.util_min = t.util_max = -1;
@@ -1142,8 +1140,7 @@ TEST(SimDeadlineScaled, AReservationWakesWhereItFitsAndAdmissionCountsCapacity) 
 // x 1.25, the RT task's f_max while it runs, so the reservation costs less energy for the same
 // work (measured: 384.9 against 462.6 mJ over 10 s, both policies) and both make every frame.
 TEST(SimDeadlineScaled, TheExampleCameraReservationCostsLessThanRtForTheSameFrames) {
-  std::string here = __FILE__;
-  for (int i = 0; i < 3; ++i) here = here.substr(0, here.find_last_of('/'));
+  const std::string here = schedcore_test::repo_root();
   const workload reserved = load_rtapp(here + "/examples/rt-app/camera-reservation.json");
   workload fifo = reserved;
   for (task_spec& t : fifo.tasks) {

@@ -101,8 +101,9 @@
 ///   Σu / (1 − Umax + Σu) of it (0.6 / 0.65 = 92.3 % for two of 0.3 each) instead of Umax.
 ///   The arithmetic is signed where the kernel's unsigned one would wrap: a task bigger than
 ///   Umax (admitted on several CPUs) is charged at least u / Umax, and a negative Uextra (more
-///   admitted than Umax per CPU, possible only with no bound) counts as 0. A reclaiming task is not charged by frequency and capacity (GRUB-PA:
-///   schedutil lowers the frequency to its active bandwidth instead, `dl_scaled_delta_exec`).
+///   admitted than Umax per CPU, possible only with no bound) counts as 0. A reclaiming task
+///   is not charged by frequency and capacity (GRUB-PA: schedutil lowers the frequency to its
+///   active bandwidth instead, `dl_scaled_delta_exec`).
 ///   The GRUB parameters (bound, cpus, grub_umax, the admitted sum) are those of the object
 ///   that admitted the task (`root_rq`: in a simulation, the root domain's object).
 /// - Complexity: enqueue, dequeue, tick and charging O(log n) (a tree move when throttling or
@@ -682,8 +683,9 @@ class edf_policy {
     return e.home_rq == static_cast<const void*>(this) && e.home_bw == e.dl_bw;
   }
   /// The budget `delta` ns of running consume: GRUB's rate for a reclaiming task, else the
-  /// frequency and capacity scaling. delta·rate >> 20 is taken in two parts, so it cannot
-  /// overflow for any delta below 2^63 / rate·2^20 (the kernel's single product wraps past 64 s).
+  /// frequency and capacity scaling. floor(delta·rate / 2^20) is taken in two exact parts, so
+  /// it cannot overflow below delta = 2^84 / rate ns (four years at the largest rate, 100·2^20
+  /// with a bound of 1 %), where the kernel's single product wraps past 64 s.
   duration_ns charge(const Task& t, duration_ns delta) const noexcept {
     if (delta <= 0) return 0;
     if (!E(t).reclaim) return scaled_delta(delta);

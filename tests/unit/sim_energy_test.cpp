@@ -1133,12 +1133,60 @@ TEST(SimDeadlineScaled, AReservationWakesWhereItFitsAndAdmissionCountsCapacity) 
   EXPECT_NO_THROW(dl_entry().run(w, c, {}));
 }
 
+// select_task_rq_dl (5.9+) and task_woken_dl's push: a waking reservation stays on its CPU
+// when it would preempt the reservation running there (by the deadline it had, strictly
+// earlier: dl_entity_preempt), and looks for a CPU without a reservation when that one is
+// pinned there; woken where it does not preempt (its renewed deadline not earlier), it is
+// pushed to such a CPU at once. On {1024, 1024, 446}, fair hogs pinned to CPUs 1 and 2 (so
+// that no idle CPU pulls), B (1 ms per 10 ms, 0.5 ms of work) starts on CPU 0 and a hog A
+// (allowed on CPUs 0 and 1) arrives at 7 ms, while B sleeps, and takes CPU 0:
+// - A with 30 ms per 50 ms: its deadlines are at least 17 ms away when B wakes, every 10 ms,
+//   so B preempts it each time and never moves;
+// - A with 6 ms per 10 ms: at 10 ms B's old deadline (10) is before A's (17), so it stays,
+//   but its renewed one (20) is not, so it is pushed to CPU 1, once;
+// - A (6 / 10) pinned to CPU 0: B leaves for CPU 1 at its wakeup, once.
+// Every time B runs at once. (Before, any reservation queued on B's CPU sent it away.)
+TEST(SimDeadlineScaled, AReservationStaysWhereItPreemptsTheRunningOneAndIsPushedOtherwise) {
+  struct variant {
+    std::int64_t a_runtime, a_period;
+    bool pinned;
+    std::uint64_t moves;
+  };
+  for (const variant v : {variant{msec(30), msec(50), false, 0}, variant{msec(6), msec(10), false, 1},
+                          variant{msec(6), msec(10), true, 1}}) {
+    workload w;
+    w.name = "dl-preempt";
+    w.duration = msec(500);
+    task_spec b = scen::task("b", 0, {ev::timer("t", msec(10)), ev::run(usec(500)), ev::frame(msec(10))});
+    b.params = reservation(msec(1), msec(10));
+    task_spec a = scen::task("a", 0, {ev::run(sec(1))});
+    a.params = reservation(v.a_runtime, v.a_period);
+    a.delay = msec(7);
+    a.cpus = v.pinned ? std::vector<int>{0} : std::vector<int>{0, 1};
+    a.daemon = true;
+    task_spec h1 = scen::task("hog-1", 0, {ev::run(sec(1))}), h2 = scen::task("hog-2", 0, {ev::run(sec(1))});
+    h1.daemon = h2.daemon = true;
+    h1.cpus = {1};
+    h2.cpus = {2};
+    w.tasks = {b, a, h1, h2};
+    const run_result r = dl_entry().run(w, capacity_machine({1024, 1024, 446}), {});
+    expect_conserved(r);
+    const std::string what = "A " + std::to_string(v.a_runtime / msec(1)) + "/" + std::to_string(v.a_period / msec(1)) +
+                             (v.pinned ? " pinned" : "");
+    EXPECT_EQ(find(r, "b").migrations, v.moves) << what;
+    EXPECT_EQ(find(r, "b").deadlines_missed, 0u) << what;
+    EXPECT_GE(find(r, "b").frames, 49u) << what;
+    EXPECT_EQ(find(r, "b").latency.max, 0) << what;
+  }
+}
 
 // The example examples/rt-app/camera-reservation.json (a 30 fps stage of 4 ms of work as a
 // reservation of 8 ms per 33.3 ms, beside a light UI task) against the same file with the
 // camera at SCHED_FIFO 50, on big-little.json: the reservation's frequency is its bandwidth
-// x 1.25, the RT task's f_max while it runs, so the reservation costs less energy for the same
-// work (measured: 384.9 against 462.6 mJ over 10 s, both policies) and both make every frame.
+// x 1.25; the RT task, with RT tasks' default boost, fits only a big CPU and runs there at
+// f_max, so the reservation costs less energy for the same work (measured: 384.9 against
+// 875.6 mJ over 10 s, both policies) and both make every frame. With the boost lowered to 0
+// the RT task stays on a little CPU (315.2 mJ).
 TEST(SimDeadlineScaled, TheExampleCameraReservationCostsLessThanRtForTheSameFrames) {
   const std::string here = schedcore_test::repo_root();
   const workload reserved = load_rtapp(here + "/examples/rt-app/camera-reservation.json");

@@ -260,6 +260,9 @@ class edf_policy {
     return ((static_cast<u64>(e.dl_deadline) * capacity) >> capacity_shift) >= static_cast<u64>(e.dl_runtime);
   }
 
+  /// `t`'s absolute deadline d (its current period's), for placement: whether it would
+  /// preempt a CPU's earliest deadline (`dl_entity_preempt`, `cpudl_find`).
+  static sched_time deadline_of(const Task& t) noexcept { return E(t).deadline; }
   /// `(runtime << 20) / period`, the kernel's `to_ratio(period, runtime)`. @pre period > 0
   static constexpr u64 to_ratio(duration_ns period, duration_ns runtime) noexcept {
     return (static_cast<u64>(runtime) << bw_shift) / static_cast<u64>(period);

@@ -466,7 +466,8 @@ template <class D>
 struct dl_scales<D, std::void_t<decltype(std::declval<D&>().set_capacity(1u, 1u)),
                                 decltype(std::declval<const D&>().active_util()),
                                 decltype(std::declval<D&>().set_root_capacity(std::uint64_t{})),
-                                decltype(D::fits_capacity(std::declval<const typename D::task_type&>(), 1u))>>
+                                decltype(D::fits_capacity(std::declval<const typename D::task_type&>(), 1u)),
+                                decltype(D::deadline_of(std::declval<const typename D::task_type&>()))>>
     : std::true_type {};
 /// True when policy P has `trace_prio(const Task&)` (its dynamic priority for traces).
 template <class P, class T, class = void>
@@ -1588,30 +1589,84 @@ class engine {
     if (prev >= 0 && allowed(t, prev)) return prev;
     return least_loaded(t, -1);
   }
-  /// A waking deadline task on CPUs of different capacity (select_task_rq_dl and cpudl_find,
-  /// 5.9+): its previous CPU if it fits there and no other reservation runs there; else, among
-  /// the allowed CPUs with no deadline task queued, the first that fits in scan order from
-  /// the previous one, or if none fits the biggest (the previous one on a tie). -1 when every
-  /// allowed CPU has a deadline task (the general rule decides). Simplification: a CPU
-  /// running another reservation counts as taken even when the waking task's deadline is
-  /// earlier (the kernel's dl_entity_preempt test).
+  /// A waking deadline task on CPUs of different capacity (select_task_rq_dl with
+  /// find_later_rq and cpudl_find, 5.9+). It stays on its previous CPU unless that CPU does not
+  /// fit it (`dl_task_fits_capacity`) or runs another reservation that it would not preempt
+  /// (its deadline not strictly earlier, `dl_entity_preempt`) or that is pinned there. Then the
+  /// CPUs with no reservation queued (cpudl's free CPUs) are the candidates, those that fit
+  /// it, or if none fits the biggest (the previous one on a tie); among them the previous CPU,
+  /// else the first in scan order from it. With no such CPU, the CPU whose earliest deadline
+  /// is the latest, if the task's deadline is earlier. It moves there when that CPU has no
+  /// reservation or the task's deadline is earlier than that CPU's earliest. -1 leaves the
+  /// choice to the general rule (the previous CPU not allowed and nothing found). The
+  /// deadline read is the one the task had before this wakeup renews it, as in the kernel.
+  /// Simplification: a throttled reservation still queued here counts as queued (the kernel
+  /// takes it off its deadline queue, so its CPU can be free).
   int select_dl_capacity(const task_type& t) {
     const int prev = t.cpu;
-    auto has_dl = [&](int k) {
-      for (const task_type* q : cpu(k).queued)
-        if (q != &t && in_dl_class(*q)) return true;
-      return false;
-    };
-    if (prev >= 0 && allowed(t, prev) && dl_fits(t, prev) && !has_dl(prev)) return prev;
-    const int from = prev >= 0 ? prev : 0;
-    int biggest = -1;
-    for (int i = 0; i < ncpu_; ++i) {
-      const int k = (from + i) % ncpu_;
-      if (!allowed(t, k) || has_dl(k)) continue;
-      if (dl_fits(t, k)) return k;
-      if (biggest < 0 || cap_[static_cast<std::size_t>(k)] > cap_[static_cast<std::size_t>(biggest)]) biggest = k;
+    bool select = prev < 0 || !allowed(t, prev) || !dl_fits(t, prev);
+    if (!select) {
+      const task_type* curr = cpu(prev).curr;
+      select = curr != nullptr && curr != &t && in_dl_class(*curr) && allowed_cpus(t) > 1 &&
+               (allowed_cpus(*curr) < 2 || !(dl_deadline(t) < dl_deadline(*curr)));
     }
-    return biggest;
+    if (!select) return prev;
+    const int target = find_later_dl(t);
+    if (target >= 0) {
+      sched_time earliest{};
+      if (!earliest_dl(target, &t, earliest) || dl_deadline(t) < earliest) return target;
+    }
+    return prev >= 0 && allowed(t, prev) ? prev : -1;
+  }
+  /// find_later_rq / cpudl_find: -1 when no CPU qualifies.
+  int find_later_dl(const task_type& t) {
+    const int prev = t.cpu >= 0 ? t.cpu : 0;
+    int fit = -1, biggest = -1;
+    bool any_free = false;
+    for (int i = 0; i < ncpu_; ++i) {
+      const int k = (prev + i) % ncpu_;  // the previous CPU first, then scan order
+      sched_time earliest{};
+      if (!allowed(t, k) || earliest_dl(k, &t, earliest)) continue;
+      any_free = true;
+      if (dl_fits(t, k)) {
+        if (fit < 0) fit = k;
+      } else if (biggest < 0 || cap_[static_cast<std::size_t>(k)] > cap_[static_cast<std::size_t>(biggest)]) {
+        biggest = k;
+      }
+    }
+    if (any_free) return fit >= 0 ? fit : biggest;
+    // No free CPU: cpudl's maximum, the CPU whose earliest deadline is the latest.
+    int latest = -1;
+    sched_time latest_dl{};
+    for (int k = 0; k < ncpu_; ++k) {
+      sched_time earliest{};
+      if (!earliest_dl(k, &t, earliest)) continue;
+      if (latest < 0 || latest_dl < earliest) {
+        latest = k;
+        latest_dl = earliest;
+      }
+    }
+    return latest >= 0 && allowed(t, latest) && dl_deadline(t) < latest_dl ? latest : -1;
+  }
+  /// The earliest deadline of the reservations queued on CPU k (`except` left out); false
+  /// when there is none.
+  bool earliest_dl(int k, const task_type* except, sched_time& earliest) {
+    bool any = false;
+    for (const task_type* q : cpu(k).queued) {
+      if (q == except || !in_dl_class(*q)) continue;
+      const sched_time d = dl_deadline(*q);
+      if (!any || d < earliest) earliest = d;
+      any = true;
+    }
+    return any;
+  }
+  sched_time dl_deadline(const task_type& t) const {
+    if constexpr (dl_class_) {
+      using dl_type = typename stack_type::template class_type<0>;
+      if constexpr (detail_sim::dl_scales<dl_type>::value) return dl_type::deadline_of(t);
+    }
+    (void)t;
+    return sched_time{};
   }
   /// An RT task's priority as cpupri ranks it (rt_priority 1..99; a deadline task run by the
   /// RT class for want of a deadline class is FIFO 99), and a CPU's: the highest priority of
@@ -1807,6 +1862,22 @@ class engine {
       cfg_.trace->wakeup(now_, wc, who(wc), comm_of(t), t.pid, prio(t), ci, false);
     }
     check_preempt(ci, t);
+    if (asym_ && in_dl_class(t)) push_woken_dl(ci, t);
+  }
+  /// task_woken_dl's push (push_dl_task), on asymmetric machines: a reservation woken on CPU ci
+  /// that does not preempt the reservation running there (its deadline, now renewed, not
+  /// earlier, or that one pinned) moves at once to the CPU find_later_rq gives, if that CPU
+  /// has no reservation or only later deadlines.
+  void push_woken_dl(int ci, task_type& t) {
+    const cpu_state& c = cpu(ci);
+    const task_type* curr = c.curr;
+    if (c.need_resched || curr == nullptr || curr == &t || !in_dl_class(*curr) || allowed_cpus(t) < 2) return;
+    if (allowed_cpus(*curr) >= 2 && dl_deadline(t) < dl_deadline(*curr)) return;
+    const int target = find_later_dl(t);
+    if (target < 0 || target == ci) return;
+    sched_time earliest{};
+    if (earliest_dl(target, &t, earliest) && !(dl_deadline(t) < earliest)) return;
+    migrate(ci, target, t, false);
   }
 
   /// The running task `t` stops being runnable (block or exit).

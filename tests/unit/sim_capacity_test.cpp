@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim_entries.hpp"
 #include "sim_results.hpp"
 #include "schedcore/policy/cfs.hpp"
 #include "schedcore/policy/eevdf.hpp"
@@ -24,12 +25,7 @@ namespace {
 using namespace schedcore;
 using namespace schedcore::sim;
 
-using eevdf_sim_task = sim_task<eevdf_entity, rt_entity>;
-using cfs_sim_task = sim_task<cfs_entity, rt_entity>;
-std::vector<policy_entry> fair_entries() {
-  return {make_entry<eevdf_sim_task, rt_policy<eevdf_sim_task>, eevdf_policy<eevdf_sim_task>>("eevdf", "rt + eevdf"),
-          make_entry<cfs_sim_task, rt_policy<cfs_sim_task>, cfs_policy<cfs_sim_task>>("cfs", "rt + cfs")};
-}
+std::vector<policy_entry> fair_entries() { return {schedcore_test::eevdf_entry(), schedcore_test::cfs_entry()}; }
 
 using schedcore_test::capacity_machine;
 

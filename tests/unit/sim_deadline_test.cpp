@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "sim_entries.hpp"
 #include "sim_results.hpp"
 #include "schedcore/policy/edf.hpp"
 #include "schedcore/policy/rt.hpp"
@@ -28,9 +29,7 @@ using namespace schedcore::sim;
 using dl_task = sim_task<reference_rr_entity, rt_entity, edf_entity>;
 using dl_binding = stack_binding<dl_task, rt_policy<dl_task>, reference_rr_policy<dl_task>, edf_policy<dl_task>>;
 
-policy_entry dl_entry() {
-  return make_entry<dl_task, rt_policy<dl_task>, reference_rr_policy<dl_task>, edf_policy<dl_task>>("ref-rr", "ref + edf");
-}
+policy_entry dl_entry() { return schedcore_test::ref_dl_entry(); }
 
 run_config cfg_exact() {
   run_config c;

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim_entries.hpp"
 #include "sim_results.hpp"
 #include "schedcore/policy/cfs.hpp"
 #include "schedcore/policy/edf.hpp"
@@ -35,12 +36,7 @@ using namespace schedcore::sim;
 using schedcore_test::expect_conserved;
 using schedcore_test::find;
 
-using eevdf_sim_task = sim_task<eevdf_entity, rt_entity>;
-using cfs_sim_task = sim_task<cfs_entity, rt_entity>;
-std::vector<policy_entry> fair_entries() {
-  return {make_entry<eevdf_sim_task, rt_policy<eevdf_sim_task>, eevdf_policy<eevdf_sim_task>>("eevdf", "rt + eevdf"),
-          make_entry<cfs_sim_task, rt_policy<cfs_sim_task>, cfs_policy<cfs_sim_task>>("cfs", "rt + cfs")};
-}
+std::vector<policy_entry> fair_entries() { return {schedcore_test::eevdf_entry(), schedcore_test::cfs_entry()}; }
 
 perf_domain_model domain(int cpus, std::uint32_t capacity, std::vector<std::pair<std::uint32_t, std::uint32_t>> states,
                          std::uint32_t idle_uw = 0) {
@@ -996,11 +992,7 @@ TEST(SimUclamp, BadClampsAreRefused) {
 
 // ---------------------------------------------------------------- RT and deadline classes
 
-using dl_sim_task = sim_task<cfs_entity, rt_entity, edf_entity>;
-policy_entry dl_entry() {
-  return make_entry<dl_sim_task, rt_policy<dl_sim_task>, cfs_policy<dl_sim_task>, edf_policy<dl_sim_task>>("cfs",
-                                                                                                       "edf + rt + cfs");
-}
+policy_entry dl_entry() { return schedcore_test::cfs_dl_entry(); }
 using schedcore_test::reservation;
 using schedcore_test::capacity_machine;
 // One periodic reservation "job" for 1 s: a frame of `work` every 10 ms (its deadline the

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "sim_entries.hpp"
 #include "sim_results.hpp"
 #include "schedcore/policy/cfs.hpp"
 #include "schedcore/policy/eevdf.hpp"
@@ -29,24 +30,14 @@ namespace {
 using namespace schedcore;
 using namespace schedcore::sim;
 
-using ref_task = sim_task<reference_rr_entity>;
-using rt_task = sim_task<rt_entity, reference_rr_entity>;
-
-policy_entry ref_entry() {
-  return make_entry<ref_task, reference_rr_policy<ref_task>, reference_rr_policy<ref_task>>("ref-rr", "reference");
-}
-policy_entry rt_entry() {
-  return make_entry<rt_task, rt_policy<rt_task>, reference_rr_policy<rt_task>>("ref-rr-rt", "reference + rt");
-}
-
-using eevdf_sim_task = sim_task<eevdf_entity, rt_entity>;
-policy_entry eevdf_entry() {
-  return make_entry<eevdf_sim_task, rt_policy<eevdf_sim_task>, eevdf_policy<eevdf_sim_task>>("eevdf", "rt + eevdf");
-}
-using cfs_sim_task = sim_task<cfs_entity, rt_entity>;
-policy_entry cfs_entry() {
-  return make_entry<cfs_sim_task, rt_policy<cfs_sim_task>, cfs_policy<cfs_sim_task>>("cfs", "rt + cfs");
-}
+using schedcore_test::cfs_entry;
+using schedcore_test::eevdf_entry;
+using schedcore_test::grouped_cfs_entry;
+using schedcore_test::grouped_eevdf_entry;
+using schedcore_test::o1_entry;
+using schedcore_test::ref_entry;
+using schedcore_test::sd_entry;
+policy_entry rt_entry() { return schedcore_test::ref_rt_entry(); }
 
 run_config exact_cfg() {
   run_config c;
@@ -749,20 +740,18 @@ TEST(SimEngine, TracesPrintTheDynamicPriority) {
   w.tasks = {sleeper, hog};
   run_config c = exact_cfg();
   {
-    using o1_task = sim_task<rt_entity, o1_entity>;
     trace_writer tw;
     c.trace = &tw;
-    make_entry<o1_task, rt_policy<o1_task>, o1_policy<o1_task>>("o1", "o1").run(w, c, {});
+    o1_entry("o1", "o1").run(w, c, {});
     int last_sleeper = 0, last_hog = 0;
     for (const auto& [comm, prio] : switched_in(tw.text())) (comm == "sleeper" ? last_sleeper : last_hog) = prio;
     EXPECT_EQ(last_sleeper, 115);
     EXPECT_EQ(last_hog, 125);
   }
   {
-    using sd_task = sim_task<rt_entity, sd_entity>;
     trace_writer tw;
     c.trace = &tw;
-    make_entry<sd_task, rt_policy<sd_task>, sd_policy<sd_task>>("sd", "sd").run(w, c, {});
+    sd_entry("sd", "sd").run(w, c, {});
     std::vector<int> hog_prios;
     for (const auto& [comm, prio] : switched_in(tw.text()))
       if (comm == "hog") hog_prios.push_back(prio);
@@ -1242,8 +1231,7 @@ TEST(SimEngine, KnobSpecsParseAndRefuse) {
 // ticks at that rate and the policy counts its ticks as jiffies, so o1:hz=100 on a 1000 Hz
 // machine would make its slices 10x shorter, not model HZ 100. The same value is accepted.
 TEST(SimEngine, APolicyHzKnobOtherThanTheMachinesIsRefused) {
-  using o1_task = sim_task<o1_entity, rt_entity>;
-  const policy_entry o1 = make_entry<o1_task, rt_policy<o1_task>, o1_policy<o1_task>>("o1", "rt + o1");
+  const policy_entry o1 = o1_entry();
   workload w;
   w.name = "one-hog";
   w.cpus = 1;
@@ -1412,12 +1400,7 @@ TEST(SimEngine, PipeCloseIsEndOfFile) {
 // consumer and the sink both reach EOF, every item written reaches the sink, and nothing
 // runs after the run is over.
 TEST(SimEngine, RandomPipelinesDeliverEveryItem) {
-  using o1_task = sim_task<rt_entity, o1_entity>;
-  using sd_task = sim_task<rt_entity, sd_entity>;
-  using cfs_task = sim_task<rt_entity, cfs_entity>;
-  const policy_entry entries[] = {ref_entry(), make_entry<o1_task, rt_policy<o1_task>, o1_policy<o1_task>>("o1", "o1"),
-                                  make_entry<sd_task, rt_policy<sd_task>, sd_policy<sd_task>>("sd", "sd"),
-                                  make_entry<cfs_task, rt_policy<cfs_task>, cfs_policy<cfs_task>>("cfs", "cfs")};
+  const policy_entry entries[] = {ref_entry(), o1_entry("o1", "o1"), sd_entry("sd", "sd"), cfs_entry("cfs", "cfs")};
   std::mt19937_64 rng(0x5eed);
   auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % static_cast<std::uint64_t>(hi - lo + 1)); };
   for (int round = 0; round < 24; ++round) {
@@ -1537,11 +1520,6 @@ TEST(SimEngine, TraceTextIsBoundedPerRun) {
 }  // namespace
 
 namespace {
-using grouped_sim_task = sim_task<group_node<eevdf_entity>, rt_entity>;
-policy_entry grouped_eevdf_entry() {
-  return make_entry<grouped_sim_task, rt_policy<grouped_sim_task>,
-                    group_policy<grouped_sim_task, eevdf_policy<group_node<eevdf_entity>>>>("eevdf", "rt + grouped eevdf");
-}
 std::string workload_error_of(const policy_entry& e, const workload& w) {
   try {
     (void)e.run(w, exact_cfg(), {});
@@ -1646,11 +1624,6 @@ TEST(SimEngine, GroupSharesAreDividedAmongCpusByLoad) {
 }  // namespace
 
 namespace {
-using grouped_cfs_task = sim_task<group_node<cfs_entity>, rt_entity>;
-policy_entry grouped_cfs_entry() {
-  return make_entry<grouped_cfs_task, rt_policy<grouped_cfs_task>,
-                    group_policy<grouped_cfs_task, cfs_policy<group_node<cfs_entity>>>>("cfs", "rt + grouped cfs");
-}
 
 // calc_group_shares reweights the running group at most ticks when the group's load elsewhere
 // comes and goes. A reweight must not renew the running group's slice (the kernel's

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "sim_entries.hpp"
 #include "schedcore/policy/cfs.hpp"
 #include "schedcore/policy/eevdf.hpp"
 #include "schedcore/policy/rt.hpp"
@@ -60,14 +61,8 @@ workload one(const std::string& members, const std::string& extra_tasks = "") {
 
 const std::vector<event>& events0(const workload& w) { return w.tasks.at(0).phases.at(0).events; }
 
-using ref_task = sim_task<reference_rr_entity>;
-using rt_task = sim_task<rt_entity, reference_rr_entity>;
-policy_entry ref_entry() {
-  return make_entry<ref_task, reference_rr_policy<ref_task>, reference_rr_policy<ref_task>>("ref-rr", "reference");
-}
-policy_entry rt_entry() {
-  return make_entry<rt_task, rt_policy<rt_task>, reference_rr_policy<rt_task>>("ref-rr-rt", "reference + rt");
-}
+using schedcore_test::ref_entry;
+policy_entry rt_entry() { return schedcore_test::ref_rt_entry(); }
 
 run_config quick(std::int64_t ns) {
   run_config c;
@@ -720,16 +715,14 @@ TEST(RtAppRun, DeadlineAndRtTasksRun) {
 // two hogs on one CPU, "long" asking for 20 ms. Under eevdf long then runs 20 ms per turn, so
 // "short" waits about 20 ms at a time (2-4 ticks without the slice); cfs, like kernels before
 // 6.12, ignores the slice: the same run, task for task, as without it.
-using eevdf_task = sim_task<eevdf_entity, rt_entity>;
-using cfs_task = sim_task<cfs_entity, rt_entity>;
 TEST(RtAppRun, DlRuntimeOnAFairTaskIsItsCustomSlice) {
   const auto file = [](bool slice) {
     return parse_rtapp(std::string(R"({"global": {"duration": 2}, "tasks": {"long": {"run": 1000000)") +
                            (slice ? R"(, "dl-runtime": 20000)" : "") + R"(}, "short": {"run": 1000000}}})",
                        "w.json");
   };
-  const policy_entry eevdf = make_entry<eevdf_task, rt_policy<eevdf_task>, eevdf_policy<eevdf_task>>("eevdf", "eevdf");
-  const policy_entry cfs = make_entry<cfs_task, rt_policy<cfs_task>, cfs_policy<cfs_task>>("cfs", "cfs");
+  const policy_entry eevdf = schedcore_test::eevdf_entry("eevdf", "eevdf");
+  const policy_entry cfs = schedcore_test::cfs_entry("cfs", "cfs");
   const run_result with = eevdf.run(file(true), quick(sec(2)), {});
   const run_result without = eevdf.run(file(false), quick(sec(2)), {});
   ASSERT_EQ(with.tasks.size(), 2u);
@@ -804,7 +797,7 @@ TEST(RtAppRun, RestatingTheParametersInForceChangesNothing) {
                            (restate ? R"("priority": 0, )" : "") + R"("run": 100}}}, "b": {"run": 1000000}}})",
                        "w.json");
   };
-  const policy_entry cfs = make_entry<cfs_task, rt_policy<cfs_task>, cfs_policy<cfs_task>>("cfs", "cfs");
+  const policy_entry cfs = schedcore_test::cfs_entry("cfs", "cfs");
   ASSERT_EQ(file(true).tasks[0].phases[0].events[0].kind, event_kind::set_policy);
   const run_result with = cfs.run(file(true), quick(sec(1)), {});
   const run_result without = cfs.run(file(false), quick(sec(1)), {});

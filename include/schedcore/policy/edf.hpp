@@ -263,6 +263,9 @@ class edf_policy {
   /// `t`'s absolute deadline d (its current period's), for placement: whether it would
   /// preempt a CPU's earliest deadline (`dl_entity_preempt`, `cpudl_find`).
   static sched_time deadline_of(const Task& t) noexcept { return E(t).deadline; }
+  /// Whether `t` has exhausted its budget and waits for its replenishment: queued, but not
+  /// runnable (the kernel takes it off its deadline queue, so it is neither pushed nor pulled).
+  static bool throttled_of(const Task& t) noexcept { return E(t).throttled; }
   /// `(runtime << 20) / period`, the kernel's `to_ratio(period, runtime)`. @pre period > 0
   static constexpr u64 to_ratio(duration_ns period, duration_ns runtime) noexcept {
     return (static_cast<u64>(runtime) << bw_shift) / static_cast<u64>(period);

@@ -221,6 +221,11 @@ struct run_config {
   std::int64_t warmup_ns = 0;     ///< statistics cover [warmup, end) (see the file notes); 0 = all
   std::uint64_t max_samples = max_samples_per_run;  ///< samples kept before the run is refused
   std::size_t max_trace_bytes = max_trace_bytes_per_run;  ///< trace text before the run is refused
+  /// Audit global priority order at the end of every instant (all events at one time handled):
+  /// count in totals.priority_inversions the instants at which a runnable RT task or reservation
+  /// waits while a CPU it may run on idles or runs a task it outranks (a fair task, a lower RT
+  /// priority, a later deadline). Global fixed priority and global EDF allow none. For tests.
+  bool audit_priority = false;
 };
 
 /// Thrown for a workload the engine cannot run (unknown names, bad durations): a bad input file.
@@ -467,7 +472,8 @@ struct dl_scales<D, std::void_t<decltype(std::declval<D&>().set_capacity(1u, 1u)
                                 decltype(std::declval<const D&>().active_util()),
                                 decltype(std::declval<D&>().set_root_capacity(std::uint64_t{})),
                                 decltype(D::fits_capacity(std::declval<const typename D::task_type&>(), 1u)),
-                                decltype(D::deadline_of(std::declval<const typename D::task_type&>()))>>
+                                decltype(D::deadline_of(std::declval<const typename D::task_type&>())),
+                                decltype(D::throttled_of(std::declval<const typename D::task_type&>()))>>
     : std::true_type {};
 /// True when policy P has `trace_prio(const Task&)` (its dynamic priority for traces).
 template <class P, class T, class = void>
@@ -521,7 +527,10 @@ class engine {
     // measured with. With the kick on everywhere the main job, interbench, massive-intr,
     // autogroup, kernbench and eevdf-hackbench do not move; eevdf-slices does (cyclictest's max
     // 2.00 -> 1.71 and 2.00 -> 2.80 ms in two rows, the delay sums by up to 3 %).
-    idle_kick_ = asym_;
+    // An RT or deadline task stays on its CPU and preempts the fair task there even beside an
+    // idle CPU (select_task_rq_rt / _dl): the kick is what moves that fair task, so it is on
+    // whenever such a task can run on a machine of two or more CPUs.
+    idle_kick_ = asym_ || (ncpu_ > 1 && has_rt_or_dl_task(w));
     eas_ = dvfs_on_ && asym_ && cfg.machine.energy_aware;
     util_est_ = cfg.machine.util_est < 0 ? dvfs_on_ : cfg.machine.util_est != 0;
     tick_ns_ = 1000000000 / hz_;
@@ -575,6 +584,7 @@ class engine {
       handle(e);
       flush_resched();
       if (dvfs_dirty_ != 0) dvfs_update();
+      if (cfg_.audit_priority && next_event_time() != now_) audit_priority();
       if (cfg_.trace != nullptr && SCHEDCORE_UNLIKELY(cfg_.trace->size() > cfg_.max_trace_bytes))
         throw workload_error("the trace exceeds " + std::to_string(cfg_.max_trace_bytes) + " bytes by simulated time " +
                              std::to_string(now_ / 1000000) + " ms: trace a shorter run (--duration)");
@@ -1065,6 +1075,19 @@ class engine {
   static std::uint32_t fair_weight_of(const task_type& t) {
     return t.params.kind == sched_kind::idle ? weight_idleprio : nice_to_weight(t.params.nice);
   }
+  /// Whether a task of `w` is, or becomes, a real-time or deadline task.
+  static bool has_rt_or_dl_task(const workload& w) {
+    const auto special = [](const sched_params& p) {
+      return p.kind == sched_kind::fifo || p.kind == sched_kind::rr || p.kind == sched_kind::deadline;
+    };
+    for (const task_spec& t : w.tasks) {
+      if (special(t.params)) return true;
+      for (const phase& ph : t.phases)
+        for (const event& e : ph.events)
+          if (e.kind == event_kind::set_policy && special(e.params)) return true;
+    }
+    return false;
+  }
   bool is_fair(const task_type& t) const { return t.sched_class == static_cast<int>(stack_type::nr_classes - 1); }
   /// `t`'s own signal up to now: queued (runnable, running, or a sleeper its class still holds)
   /// or not, running or not. Time outside the fair class counts as neither.
@@ -1332,6 +1355,7 @@ class engine {
         c.ctimer_at = -1;
         account(ci, now_);
         if (c.rq.timer(st(now_))) resched(ci);
+        if (ncpu_ > 1) push_dl(ci);  // dl_task_timer: a replenished reservation may wait here
         arm_class_timer(ci);
         dvfs_mark(ci);  // a replenishment or a 0-lag time changed what the classes ask for
         break;
@@ -1380,6 +1404,8 @@ class engine {
     window_ = now_;
     misfit_moves_ = 0;
     eas_wakeups_ = 0;
+    rt_pushes_ = rt_pulls_ = dl_pushes_ = dl_pulls_ = 0;
+    priority_inversions_ = 0;
     for (domain_state& dm : doms_) {
       dm.residency.assign(dm.residency.size(), 0);
       dm.state_since = now_;
@@ -1556,11 +1582,11 @@ class engine {
 
   int select_wake_cpu(task_type& t) {
     const int prev = t.cpu;
-    if (asym_ && in_dl_class(t)) {
-      const int found = select_dl_capacity(t);
+    if (in_dl_class(t)) {
+      const int found = select_dl_cpu(t);
       if (found >= 0) return found;
     }
-    if (asym_ && !is_fair(t) && !in_dl_class(t) && prev >= 0 && allowed(t, prev)) return select_rt_capacity(t);
+    if (is_rt(t) && prev >= 0 && allowed(t, prev)) return select_rt_cpu(t);
     if (eas_ && is_fair(t) && !overutilized()) {
       const int found = find_energy_efficient_cpu(t);
       if (found >= 0) {
@@ -1589,20 +1615,19 @@ class engine {
     if (prev >= 0 && allowed(t, prev)) return prev;
     return least_loaded(t, -1);
   }
-  /// A waking deadline task on CPUs of different capacity (select_task_rq_dl with
-  /// find_later_rq and cpudl_find, 5.9+). It stays on its previous CPU unless that CPU does not
-  /// fit it (`dl_task_fits_capacity`) or runs another reservation that it would not preempt
-  /// (its deadline not strictly earlier, `dl_entity_preempt`) or that is pinned there. Then the
-  /// CPUs with no reservation queued (cpudl's free CPUs) are the candidates, those that fit
+  /// A waking deadline task's CPU (select_task_rq_dl with find_later_rq and cpudl_find; the
+  /// capacity test 5.9+, always true on a symmetric machine). It stays on its previous CPU
+  /// unless that CPU does not fit it (`dl_task_fits_capacity`) or runs another reservation
+  /// that it would not preempt (its deadline not strictly earlier, `dl_entity_preempt`) or that
+  /// is pinned there. Then the CPUs with no runnable reservation queued (cpudl's free CPUs) are
+  /// the candidates, those that fit
   /// it, or if none fits the biggest (the previous one on a tie); among them the previous CPU,
   /// else the first in scan order from it. With no such CPU, the CPU whose earliest deadline
   /// is the latest, if the task's deadline is earlier. It moves there when that CPU has no
   /// reservation or the task's deadline is earlier than that CPU's earliest. -1 leaves the
   /// choice to the general rule (the previous CPU not allowed and nothing found). The
   /// deadline read is the one the task had before this wakeup renews it, as in the kernel.
-  /// Simplification: a throttled reservation still queued here counts as queued (the kernel
-  /// takes it off its deadline queue, so its CPU can be free).
-  int select_dl_capacity(const task_type& t) {
+  int select_dl_cpu(const task_type& t) {
     const int prev = t.cpu;
     bool select = prev < 0 || !allowed(t, prev) || !dl_fits(t, prev);
     if (!select) {
@@ -1648,17 +1673,25 @@ class engine {
     }
     return latest >= 0 && allowed(t, latest) && dl_deadline(t) < latest_dl ? latest : -1;
   }
-  /// The earliest deadline of the reservations queued on CPU k (`except` left out); false
-  /// when there is none.
+  /// The earliest deadline of the runnable reservations queued on CPU k (`except` left out;
+  /// throttled ones are off the kernel's deadline queue); false when there is none.
   bool earliest_dl(int k, const task_type* except, sched_time& earliest) {
     bool any = false;
     for (const task_type* q : cpu(k).queued) {
-      if (q == except || !in_dl_class(*q)) continue;
+      if (q == except || !dl_runnable(*q)) continue;
       const sched_time d = dl_deadline(*q);
       if (!any || d < earliest) earliest = d;
       any = true;
     }
     return any;
+  }
+  /// Whether `t` is a reservation in the deadline class that is not throttled.
+  bool dl_runnable(const task_type& t) const {
+    if constexpr (dl_class_) {
+      using dl_type = typename stack_type::template class_type<0>;
+      if constexpr (detail_sim::dl_scales<dl_type>::value) return in_dl_class(t) && !dl_type::throttled_of(t);
+    }
+    return in_dl_class(t);
   }
   sched_time dl_deadline(const task_type& t) const {
     if constexpr (dl_class_) {
@@ -1668,17 +1701,25 @@ class engine {
     (void)t;
     return sched_time{};
   }
+  /// Whether `t` is in the real-time class (fifo/rr; deadline tasks too when the stack has no
+  /// deadline class).
+  bool is_rt(const task_type& t) const { return !is_fair(t) && !in_dl_class(t); }
   /// An RT task's priority as cpupri ranks it (rt_priority 1..99; a deadline task run by the
   /// RT class for want of a deadline class is FIFO 99), and a CPU's: the highest priority of
   /// its queued RT tasks (running one included; `except` left out), 0 for none (5.11+ ranks an
-  /// idle CPU with one running only fair tasks: no CPUPRI_IDLE).
+  /// idle CPU with one running only fair tasks: no CPUPRI_IDLE), and above every RT level
+  /// (CPUPRI_HIGHER, 5.11+) while a runnable reservation is queued there.
   static int rt_level(const task_type& t) {
     return t.params.kind == sched_kind::fifo || t.params.kind == sched_kind::rr ? t.params.rt_priority : rt_priority_max;
   }
-  int cpu_rt_level(int k, const task_type* except) {
+  static constexpr int cpupri_higher = rt_priority_max + 1;
+  int cpu_rt_level(int k, const task_type* except, bool count_dl = true) {
     int level = 0;
-    for (const task_type* q : cpu(k).queued)
-      if (q != except && !is_fair(*q) && !in_dl_class(*q)) level = std::max(level, rt_level(*q));
+    for (const task_type* q : cpu(k).queued) {
+      if (q == except) continue;
+      if (count_dl && dl_runnable(*q)) return cpupri_higher;
+      if (is_rt(*q)) level = std::max(level, rt_level(*q));
+    }
     return level;
   }
   /// rt_task_fits_capacity (5.6+): the CPU's capacity covers min(uclamp_min, uclamp_max) of the
@@ -1687,16 +1728,18 @@ class engine {
   bool rt_fits(const task_type& t, int k) const {
     return cap_[static_cast<std::size_t>(k)] >= std::min(uclamp_eff(t, 0), uclamp_eff(t, 1));
   }
-  /// A waking RT task on CPUs of different capacity (select_task_rq_rt, 5.6+): it stays on its
-  /// previous CPU unless that CPU runs a task of at least its priority (an RT task of higher or
-  /// equal priority, a deadline task, or one pinned there) or does not fit it; then
+  /// A waking RT task's CPU (select_task_rq_rt; the capacity test 5.6+, always true on a
+  /// symmetric machine): it stays on its previous CPU, preempting what runs there, unless that
+  /// CPU runs a task of at least its priority (an RT task of higher or equal priority, a
+  /// deadline task, or one pinned there) or does not fit it; then
   /// find_lowest_rq: the allowed CPUs of the lowest cpupri level below its priority at which
   /// some CPU fits (cpupri_find_fitness), or of the lowest level at all if none fits anywhere,
   /// the previous CPU among them first, else the first in scan order from it. It moves there
   /// when that CPU's highest RT priority is below its own, except that a move made only for
-  /// fitness is not made to a CPU that does not fit either. On symmetric machines the
-  /// engine's general rule (an idle CPU first) stays.
-  int select_rt_capacity(const task_type& t) {
+  /// fitness is not made to a CPU that does not fit either. An idle CPU ranks with one running
+  /// a fair task: an RT task that may preempt its previous CPU's fair task does, beside an idle
+  /// CPU; the idle-balance kick then moves the fair task (as nohz_balancer_kick does).
+  int select_rt_cpu(const task_type& t) {
     const int prev = t.cpu;
     const task_type* curr = cpu(prev).curr;
     const bool test = curr != nullptr && curr != &t && !is_fair(*curr) &&
@@ -1775,6 +1818,7 @@ class engine {
       cfg_.trace->wakeup(now_, wcpu, who(wcpu), comm_of(t), t.pid, prio(t), ci, true);
     }
     check_preempt(ci, t);
+    push_woken(ci, t);  // wake_up_new_task's task_woken
   }
 
   void setup_params(task_type& t, int ci) {
@@ -1862,22 +1906,163 @@ class engine {
       cfg_.trace->wakeup(now_, wc, who(wc), comm_of(t), t.pid, prio(t), ci, false);
     }
     check_preempt(ci, t);
-    if (asym_ && in_dl_class(t)) push_woken_dl(ci, t);
+    push_woken(ci, t);
   }
-  /// task_woken_dl's push (push_dl_task), on asymmetric machines: a reservation woken on CPU ci
-  /// that does not preempt the reservation running there (its deadline, now renewed, not
-  /// earlier, or that one pinned) moves at once to the CPU find_later_rq gives, if that CPU
-  /// has no reservation or only later deadlines.
-  void push_woken_dl(int ci, task_type& t) {
+
+  // ---------------------------------------------------------------- RT and deadline push / pull
+  // The kernel's SMP real-time balancing (kernel/sched/rt.c, deadline.c): the fair balancer
+  // never moves RT or deadline tasks; these do, at once, at the points where one of them can
+  // come to wait while a CPU runs something of lower priority:
+  // - push: a task woken behind a running task of at least its priority (task_woken_rt /
+  //   task_woken_dl), after every switch to an RT or deadline task (the balance callback that
+  //   set_next_task_{rt,dl} queues: a preempted task is pushable now), and after a
+  //   replenishment (dl_task_timer). The waiting, migratable task of highest priority (earliest
+  //   deadline) goes to find_lowest_rq's (find_later_rq's) CPU if it outranks what that CPU
+  //   runs, and again while one does (push_rt_tasks, push_dl_tasks).
+  // - pull: when a CPU's RT (deadline) task stops being queued there, before the next pick
+  //   (balance_rt / balance_dl): from every CPU with two or more queued tasks of the class, one
+  //   migratable, in index order, the best waiting task that outranks this CPU's best and would
+  //   not run at once where it is (pull_rt_task, pull_dl_task).
+  // Together they keep global fixed priority (the M highest RT priorities run on M CPUs) and
+  // global EDF among reservations, as far as the kernel's own triggers do: an RT task left
+  // waiting behind a reservation that preempted it is not pushed (nothing in the kernel does),
+  // a running reservation whose deadline is renewed without a throttle does not pull, and a
+  // policy change does not pull (switched_from_rt). Ties: the task that waited longest, then
+  // creation order. RT throttling is not consulted.
+
+  /// Whether CPU ci has two or more queued tasks of `t`'s class and kind, one of them migratable
+  /// (rt_rq->overloaded / dl_rq->overloaded, which set the root domain's rto / dlo masks).
+  bool overloaded_rt(int ci) {
+    int n = 0;
+    bool migratable = false;
+    for (const task_type* q : cpu(ci).queued) {
+      if (!is_rt(*q)) continue;
+      ++n;
+      migratable = migratable || allowed_cpus(*q) > 1;
+    }
+    return n > 1 && migratable;
+  }
+  bool overloaded_dl(int ci) {
+    int n = 0;
+    bool migratable = false;
+    for (const task_type* q : cpu(ci).queued) {
+      if (!dl_runnable(*q)) continue;
+      ++n;
+      migratable = migratable || allowed_cpus(*q) > 1;
+    }
+    return n > 1 && migratable;
+  }
+  /// Ranks two waiting tasks of one class: a before b.
+  static bool waited_longer(const task_type& a, const task_type& b) {
+    return a.wait_since < b.wait_since || (a.wait_since == b.wait_since && a.id < b.id);
+  }
+  /// The waiting (queued, not running) migratable RT task of highest priority on CPU ci that
+  /// may run on CPU `on` (-1: anywhere): pick_next_pushable_task, pick_highest_pushable_task.
+  task_type* best_waiting_rt(int ci, int on) {
+    task_type* best = nullptr;
+    for (task_type* q : cpu(ci).queued) {
+      if (!is_rt(*q) || q == cpu(ci).curr || allowed_cpus(*q) < 2 || (on >= 0 && !allowed(*q, on))) continue;
+      if (best == nullptr || rt_level(*q) > rt_level(*best) || (rt_level(*q) == rt_level(*best) && waited_longer(*q, *best)))
+        best = q;
+    }
+    return best;
+  }
+  /// The same for reservations: the earliest deadline (pick_earliest_pushable_dl_task).
+  task_type* best_waiting_dl(int ci, int on) {
+    task_type* best = nullptr;
+    for (task_type* q : cpu(ci).queued) {
+      if (!dl_runnable(*q) || q == cpu(ci).curr || allowed_cpus(*q) < 2 || (on >= 0 && !allowed(*q, on))) continue;
+      if (best == nullptr || dl_deadline(*q) < dl_deadline(*best) ||
+          (!(dl_deadline(*best) < dl_deadline(*q)) && waited_longer(*q, *best)))
+        best = q;
+    }
+    return best;
+  }
+
+  /// After `t` woke on CPU ci: task_woken_rt / task_woken_dl. When it does not preempt the RT
+  /// or deadline task running there (that one outranks it or is pinned there), the CPU pushes.
+  void push_woken(int ci, task_type& t) {
     const cpu_state& c = cpu(ci);
     const task_type* curr = c.curr;
-    if (c.need_resched || curr == nullptr || curr == &t || !in_dl_class(*curr) || allowed_cpus(t) < 2) return;
-    if (allowed_cpus(*curr) >= 2 && dl_deadline(t) < dl_deadline(*curr)) return;
-    const int target = find_later_dl(t);
-    if (target < 0 || target == ci) return;
-    sched_time earliest{};
-    if (earliest_dl(target, &t, earliest) && !(dl_deadline(t) < earliest)) return;
-    migrate(ci, target, t, false);
+    if (c.need_resched || curr == nullptr || curr == &t || allowed_cpus(t) < 2) return;
+    if (in_dl_class(t)) {
+      if (!in_dl_class(*curr)) return;
+      if (allowed_cpus(*curr) >= 2 && dl_deadline(t) < dl_deadline(*curr)) return;
+      push_dl(ci);
+    } else if (is_rt(t)) {
+      if (is_fair(*curr)) return;
+      if (allowed_cpus(*curr) >= 2 && !in_dl_class(*curr) && rt_level(*curr) < rt_level(t)) return;
+      push_rt(ci);
+    }
+  }
+  /// push_rt_tasks: CPU ci gives its best waiting RT task to the lowest-ranked CPU below it,
+  /// while there is one. Each move puts a task on a CPU of strictly lower rank, so it ends.
+  void push_rt(int ci) {
+    while (overloaded_rt(ci)) {
+      task_type* next = best_waiting_rt(ci, -1);
+      if (next == nullptr) return;
+      const task_type* curr = cpu(ci).curr;
+      if (curr == nullptr || (is_rt(*curr) ? rt_level(*next) > rt_level(*curr) : !in_dl_class(*curr))) {
+        resched(ci);  // it outranks what runs here: it runs here
+        return;
+      }
+      const int target = find_lowest_rt(*next);
+      if (target < 0 || target == ci || !(rt_level(*next) > cpu_rt_level(target, nullptr))) return;
+      migrate(ci, target, *next, false);
+      ++rt_pushes_;
+    }
+  }
+  /// pull_rt_task: CPU ci, whose best RT priority just fell, takes from each overloaded CPU
+  /// the best waiting task that outranks its own best and would not run at once where it is.
+  void pull_rt(int ci) {
+    for (int k = 0; k < ncpu_; ++k) {
+      if (k == ci || !overloaded_rt(k)) continue;
+      task_type* p = best_waiting_rt(k, ci);
+      if (p == nullptr || !(rt_level(*p) > cpu_rt_level(ci, nullptr, false))) continue;
+      const task_type* src = cpu(k).curr;
+      if (src == nullptr || (is_rt(*src) && rt_level(*p) > rt_level(*src)) || is_fair(*src)) continue;
+      migrate(k, ci, *p, true);
+      ++rt_pulls_;
+    }
+  }
+  /// push_dl_tasks: CPU ci gives its earliest waiting reservation to find_later_rq's CPU
+  /// while that CPU has none or only later deadlines.
+  void push_dl(int ci) {
+    while (overloaded_dl(ci)) {
+      task_type* next = best_waiting_dl(ci, -1);
+      if (next == nullptr) return;
+      const task_type* curr = cpu(ci).curr;
+      if (curr == nullptr || !in_dl_class(*curr) || (dl_deadline(*next) < dl_deadline(*curr) && allowed_cpus(*curr) > 1)) {
+        resched(ci);
+        return;
+      }
+      const int target = find_later_dl(*next);
+      if (target < 0 || target == ci) return;
+      sched_time earliest{};
+      if (earliest_dl(target, nullptr, earliest) && !(dl_deadline(*next) < earliest)) return;
+      migrate(ci, target, *next, false);
+      ++dl_pushes_;
+    }
+  }
+  /// pull_dl_task: CPU ci, whose reservation stopped being queued (blocked, throttled, gone),
+  /// takes from each overloaded CPU the earliest waiting reservation that is earlier than its
+  /// own earliest and than the one it pulled before, unless it would run at once where it is.
+  void pull_dl(int ci) {
+    bool pulled = false;
+    sched_time dmin{};
+    for (int k = 0; k < ncpu_; ++k) {
+      if (k == ci || !overloaded_dl(k)) continue;
+      task_type* p = best_waiting_dl(k, ci);
+      if (p == nullptr || (pulled && !(dl_deadline(*p) < dmin))) continue;
+      sched_time mine{};
+      if (earliest_dl(ci, nullptr, mine) && !(dl_deadline(*p) < mine)) continue;
+      const task_type* src = cpu(k).curr;
+      if (src == nullptr || !in_dl_class(*src) || dl_deadline(*p) < dl_deadline(*src)) continue;
+      migrate(k, ci, *p, true);
+      ++dl_pulls_;
+      pulled = true;
+      dmin = dl_deadline(*p);
+    }
   }
 
   /// The running task `t` stops being runnable (block or exit).
@@ -1970,6 +2155,7 @@ class engine {
         pushed = prev;
       }
     }
+    if (prev != nullptr && ncpu_ > 1) pull_before_pick(ci, *prev, prev_runnable);
     if (c.queued.empty()) {
       // The task just pushed away ran until now: cache-hot (task_hot, sysctl_sched_migration_cost),
       // this CPU's newly-idle balance leaves it where the active balance put it.
@@ -2022,8 +2208,50 @@ class engine {
     } else if (next != nullptr) {
       next->state = task_core::st::running;
     }
+    if (next != nullptr && ncpu_ > 1) {  // the balance callback of set_next_task_{rt,dl}
+      if (in_dl_class(*next)) push_dl(ci);
+      else if (is_rt(*next)) push_rt(ci);
+    }
     arm_completion(ci);
     arm_class_timer(ci);
+  }
+  /// The time of the next queued event (INT64_MAX: none).
+  std::int64_t next_event_time() const {
+    std::int64_t t = INT64_MAX;
+    if (!q_.empty()) t = q_.top().t;
+    if (!tq_.empty()) t = std::min(t, tq_.top().t);
+    return t;
+  }
+  /// run_config::audit_priority.
+  void audit_priority() {
+    for (int k = 0; k < ncpu_; ++k)
+      for (const task_type* w : cpu(k).queued) {
+        if (w == cpu(k).curr || !(is_rt(*w) || dl_runnable(*w))) continue;
+        for (int j = 0; j < ncpu_; ++j) {
+          if (!allowed(*w, j) || !outranks(*w, cpu(j).curr)) continue;
+          if (priority_inversions_++ == 0) first_inversion_ns_ = now_;
+          return;
+        }
+      }
+  }
+  /// Whether waiting task `w` (RT or a runnable reservation) should run instead of `r` (null:
+  /// an idle CPU).
+  bool outranks(const task_type& w, const task_type* r) const {
+    if (r == nullptr || is_fair(*r)) return true;
+    if (in_dl_class(w)) return !in_dl_class(*r) || dl_deadline(w) < dl_deadline(*r);
+    return !in_dl_class(*r) && rt_level(w) > rt_level(*r);
+  }
+  /// balance_dl / balance_rt before CPU ci picks, `prev` having run there: when its reservation
+  /// is no longer queued (or throttled) it pulls reservations, then, with no runnable
+  /// reservation left, RT tasks; when its RT task left and its best RT priority fell, RT tasks.
+  void pull_before_pick(int ci, const task_type& prev, bool prev_runnable) {
+    if (in_dl_class(prev)) {
+      if (prev_runnable && dl_runnable(prev)) return;
+      pull_dl(ci);
+      if (cpu_rt_level(ci, nullptr) < cpupri_higher) pull_rt(ci);
+    } else if (is_rt(prev) && !prev_runnable && cpu_rt_level(ci, nullptr, false) < rt_level(prev)) {
+      pull_rt(ci);
+    }
   }
 
   void trace_switch(int ci, task_type* prev, task_type* next) {
@@ -2102,7 +2330,8 @@ class engine {
     cpu_state& b = cpu(busiest);
     task_type* pick = nullptr;
     for (task_type* t : b.queued) {
-      if (t == b.curr || t == hot_ || !allowed(*t, ci)) continue;
+      // The fair balancer moves fair tasks only (RT and deadline tasks have push / pull).
+      if (t == b.curr || t == hot_ || !is_fair(*t) || !allowed(*t, ci)) continue;
       // On an asymmetric machine an idle CPU fills its spare capacity (migrate_util): a task
       // whose util exceeds this CPU's capacity stays where it is.
       if (asym_ && is_fair(*t) && exceeds_capacity(*t, ci)) continue;
@@ -3304,6 +3533,12 @@ class engine {
     if (!w_.cgroups.empty()) entitle_by_cgroup(counted, shares);
     T.misfit_moves = misfit_moves_;
     T.eas_wakeups = eas_wakeups_;
+    T.rt_pushes = rt_pushes_;
+    T.rt_pulls = rt_pulls_;
+    T.dl_pushes = dl_pushes_;
+    T.dl_pulls = dl_pulls_;
+    T.priority_inversions = priority_inversions_;
+    T.first_inversion_ns = first_inversion_ns_;
     r.jain = jain_index(shares);
     r.jain_tasks = shares.size();
     for (std::size_t d = 0; d < devices_.size(); ++d) {
@@ -3364,6 +3599,9 @@ class engine {
   std::uint32_t max_cap_ = cpu_capacity_max;  ///< the biggest of them
   bool asym_ = false;               ///< the capacities differ: capacity-aware placement and balance
   std::uint64_t misfit_moves_ = 0;  ///< active balances that moved a misfit to a bigger CPU
+  std::uint64_t rt_pushes_ = 0, rt_pulls_ = 0, dl_pushes_ = 0, dl_pulls_ = 0;  ///< RT / deadline balancing moves
+  std::uint64_t priority_inversions_ = 0;  ///< run_config::audit_priority's count
+  std::int64_t first_inversion_ns_ = -1;   ///< when the audit first found one
   const task_type* hot_ = nullptr;  ///< a task the newly-idle balance under way must not pull (just pushed away)
   bool idle_kick_ = false;          ///< busy ticks kick an idle CPU to balance (asymmetric machines)
   std::int64_t next_idle_balance_ = 0;  ///< earliest time of the next such kick

@@ -140,6 +140,12 @@ struct run_totals {
   std::uint64_t migrations = 0;        ///< task CPU changes
   std::uint64_t misfit_moves = 0;      ///< of which running tasks moved to a bigger CPU (asymmetric capacity)
   std::uint64_t eas_wakeups = 0;       ///< wakeups placed by energy (machine_model::energy_aware)
+  std::uint64_t rt_pushes = 0;         ///< RT tasks pushed to a CPU running something of lower priority
+  std::uint64_t rt_pulls = 0;          ///< RT tasks pulled by a CPU whose RT priority fell
+  std::uint64_t dl_pushes = 0;         ///< reservations pushed to a CPU with a later (or no) deadline
+  std::uint64_t dl_pulls = 0;          ///< reservations pulled by a CPU whose reservation left
+  std::uint64_t priority_inversions = 0;  ///< instants found out of global priority order (run_config::audit_priority)
+  std::int64_t first_inversion_ns = -1;   ///< the first of them (-1: none)
 };
 
 /// One device (workload.hpp `device_submit`): how busy it was.

@@ -101,7 +101,12 @@ inline std::string to_json(const run_result& r, int ind = 0) {
        ", \"idle_pct\": " + fmt("%.3f", t.idle_pct) + ", \"makespan_ns\": " + i64(t.makespan_ns) +
        ", \"idle_ns\": " + i64(t.idle_ns) + ", \"overhead_ns\": " + i64(t.overhead_ns) + ", \"task_cpu_ns\": " +
        i64(t.task_cpu_ns) + ", \"longest_starvation_ns\": " + i64(t.longest_starvation_ns) + ", \"migrations\": " +
-       u64(t.migrations) + (r.capacity.empty() ? std::string() : ", \"misfit_moves\": " + u64(t.misfit_moves)) + ", \"events\": " + u64(t.events) + ", \"events_per_sec\": " + fmt("%.0f", t.events_per_sec) +
+       u64(t.migrations) + (r.capacity.empty() ? std::string() : ", \"misfit_moves\": " + u64(t.misfit_moves)) +
+       (t.rt_pushes + t.rt_pulls + t.dl_pushes + t.dl_pulls == 0
+            ? std::string()
+            : ", \"rt_pushes\": " + u64(t.rt_pushes) + ", \"rt_pulls\": " + u64(t.rt_pulls) +
+                  ", \"dl_pushes\": " + u64(t.dl_pushes) + ", \"dl_pulls\": " + u64(t.dl_pulls)) +
+       ", \"events\": " + u64(t.events) + ", \"events_per_sec\": " + fmt("%.0f", t.events_per_sec) +
        " },\n";
   if (!r.domains.empty()) {  // only for a machine with performance domains
     o += p + "  \"energy\": { \"total_mj\": " + fmt("%.6f", energy_mj(r)) + ", \"work_ns\": " + i64(work_ns(r)) + ", \"eas_wakeups\": " + u64(t.eas_wakeups) + ", \"domains\": [";

@@ -19,14 +19,16 @@
 ///   the CPU's reschedules are held and applied when that work is done.
 ///
 /// @par SMP placement (kernel-like, deliberately simple)
-/// - Wakeup: the previous CPU if it is allowed and idle; else the first idle allowed CPU
-///   scanning upward from the previous one (wrapping); else the previous CPU if allowed; else
-///   the allowed CPU with the fewest runnable tasks (lowest index on ties).
+/// - Wakeup of a fair task: the previous CPU if it is allowed and idle; else the first idle
+///   allowed CPU scanning upward from the previous one (wrapping); else the previous CPU if
+///   allowed; else the allowed CPU with the fewest runnable tasks (lowest index on ties). RT
+///   tasks and reservations follow select_task_rq_rt / _dl and move by push / pull only (see
+///   "RT and deadline push / pull" below; docs/guides/simulator.md).
 /// - New tasks (start, fork): the allowed CPU with the fewest runnable tasks; ties prefer the
 ///   parent's CPU, then the lowest index.
 /// - Periodic balance: every `balance_ns` of ticks each busy CPU looks for the CPU with the
 ///   most runnable tasks; when it has at least 2 more than this one, one queued (not running)
-///   task allowed here moves: `dequeue(migrating)` there, `enqueue(migrated)` here. The task
+///   fair task allowed here moves: `dequeue(migrating)` there, `enqueue(migrated)` here. The task
 ///   chosen is the one that last ran longest ago (the cache-coldest), lowest id on ties.
 /// - A one-task imbalance between busy CPUs (busiest = this + 1) is left alone by default.
 ///   With `machine_model::balance_failed` = k > 0, the (k + 1)-th consecutive periodic balance

@@ -1932,28 +1932,22 @@ class engine {
   // policy change does not pull (switched_from_rt). Ties: the task that waited longest, then
   // creation order. RT throttling is not consulted.
 
-  /// Whether CPU ci has two or more queued tasks of `t`'s class and kind, one of them migratable
-  /// (rt_rq->overloaded / dl_rq->overloaded, which set the root domain's rto / dlo masks).
-  bool overloaded_rt(int ci) {
+  /// Whether CPU ci has two or more queued tasks of a class (`in_class`), one of them
+  /// migratable (rt_rq->overloaded / dl_rq->overloaded, which set the root domain's rto / dlo
+  /// masks).
+  template <class InClass>
+  bool overloaded(int ci, InClass in_class) {
     int n = 0;
     bool migratable = false;
     for (const task_type* q : cpu(ci).queued) {
-      if (!is_rt(*q)) continue;
+      if (!in_class(*q)) continue;
       ++n;
       migratable = migratable || allowed_cpus(*q) > 1;
     }
     return n > 1 && migratable;
   }
-  bool overloaded_dl(int ci) {
-    int n = 0;
-    bool migratable = false;
-    for (const task_type* q : cpu(ci).queued) {
-      if (!dl_runnable(*q)) continue;
-      ++n;
-      migratable = migratable || allowed_cpus(*q) > 1;
-    }
-    return n > 1 && migratable;
-  }
+  bool overloaded_rt(int ci) { return overloaded(ci, [this](const task_type& q) { return is_rt(q); }); }
+  bool overloaded_dl(int ci) { return overloaded(ci, [this](const task_type& q) { return dl_runnable(q); }); }
   /// Ranks two waiting tasks of one class: a before b.
   static bool waited_longer(const task_type& a, const task_type& b) {
     return a.wait_since < b.wait_since || (a.wait_since == b.wait_since && a.id < b.id);

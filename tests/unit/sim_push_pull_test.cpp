@@ -108,6 +108,39 @@ TEST(SimPushPull, ACpuWhoseRtTaskSleepsPullsTheWaitingOne) {
   }
 }
 
+// Pull after a change of policy (switched_from_rt). Two CPUs: a fair hog H, then A (FIFO 50),
+// which preempts it on CPU 0, and B (FIFO 60, a hog) on CPU 1; C (FIFO 40) starts at 5 ms on
+// the less loaded CPU 1, behind B, with no CPU below it. At 10 ms A makes itself SCHED_NORMAL:
+// CPU 0 has no RT task left and pulls C, which preempts A there. C waits exactly 5 ms (without
+// the pull, forever: B never sleeps and the fair balancer does not move RT tasks). A lowering
+// its RT priority to 30 instead (prio_changed_rt) pulls C the same way.
+TEST(SimPushPull, ACpuWhoseRtTaskLowersItsPriorityPulls) {
+  for (const bool to_normal : {true, false}) {
+    SCOPED_TRACE(to_normal ? "to SCHED_NORMAL" : "to FIFO 30");
+    workload w;
+    w.name = "pull-on-change";
+    w.cpus = 2;
+    w.duration = msec(40);
+    w.tasks.push_back(looping("H", {ev::run(sec(10))}));
+    task_spec b = looping("B", {ev::run(sec(10))});
+    b.params = fifo(60);
+    w.tasks.push_back(b);
+    const sched_params after = to_normal ? sched_params{} : fifo(30);
+    task_spec a = looping("A", {ev::run(msec(10)), ev::set_policy(after), ev::run(sec(10))}, 1);
+    a.params = fifo(50);
+    w.tasks.push_back(a);
+    task_spec c = looping("C", {ev::run(sec(10))});
+    c.params = fifo(40);
+    c.delay = msec(5);
+    w.tasks.push_back(c);
+    const run_result r = schedcore_test::cfs_entry().run(w, exact(), {});
+    EXPECT_EQ(find(r, "C").wait_ns, msec(5));
+    EXPECT_EQ(find(r, "C").cpu_ns, msec(30));
+    EXPECT_EQ(find(r, "B").cpu_ns, msec(40));
+    EXPECT_EQ(r.totals.rt_pulls, 1u);
+  }
+}
+
 // A waking RT task whose previous CPU runs a fair task preempts it there, as the kernel does,
 // even beside an idle CPU; the idle-balance kick then moves the fair task at the busy CPU's next
 // tick. Two CPUs: a fair hog H starts on CPU 0, R (FIFO 10: 5 ms of work, 5 ms of sleep) on

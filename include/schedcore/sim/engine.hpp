@@ -1924,13 +1924,13 @@ class engine {
   // - pull: when a CPU's RT (deadline) task stops being queued there, before the next pick
   //   (balance_rt / balance_dl): from every CPU with two or more queued tasks of the class, one
   //   migratable, in index order, the best waiting task that outranks this CPU's best and would
-  //   not run at once where it is (pull_rt_task, pull_dl_task).
+  //   not run at once where it is (pull_rt_task, pull_dl_task). Also when the running task
+  //   lowers its priority or leaves its class (pull_after_change).
   // Together they keep global fixed priority (the M highest RT priorities run on M CPUs) and
   // global EDF among reservations, as far as the kernel's own triggers do: an RT task left
   // waiting behind a reservation that preempted it is not pushed (nothing in the kernel does),
-  // a running reservation whose deadline is renewed without a throttle does not pull, and a
-  // policy change does not pull (switched_from_rt). Ties: the task that waited longest, then
-  // creation order. RT throttling is not consulted.
+  // and a running reservation whose deadline is renewed without a throttle does not pull. Ties:
+  // the task that waited longest, then creation order. RT throttling is not consulted.
 
   /// Whether CPU ci has two or more queued tasks of a class (`in_class`), one of them
   /// migratable (rt_rq->overloaded / dl_rq->overloaded, which set the root domain's rto / dlo
@@ -3388,7 +3388,24 @@ class engine {
     c.rq.set_next(t, st(now_));  // it is still the running task
     if (uclamp_on_) uclamp_recount(ci, t);  // a class change changes the RT default and whether it counts
     c.rq.prio_changed(t, st(now_));
+    if (ncpu_ > 1) pull_after_change(ci, t, old);
     resched(ci);
+  }
+  /// The pulls a running task's change of parameters queues (switched_from_rt, prio_changed_rt,
+  /// switched_from_dl, prio_changed_dl): its CPU's best RT priority or earliest deadline may
+  /// have fallen. Leaving the RT class pulls when no other RT task is queued here; a lower RT
+  /// priority pulls; leaving the deadline class pulls when no other runnable reservation is
+  /// queued here; new deadline parameters pull.
+  void pull_after_change(int ci, const task_type& t, const sched_params& old) {
+    const bool old_dl = dl_class_ && old.kind == sched_kind::deadline;
+    const bool old_rt = !old_dl && (old.kind == sched_kind::fifo || old.kind == sched_kind::rr || old.kind == sched_kind::deadline);
+    if (old_dl) {
+      sched_time earliest{};
+      if (in_dl_class(t) || !earliest_dl(ci, &t, earliest)) pull_dl(ci);
+    } else if (old_rt) {
+      const int old_level = old.kind == sched_kind::deadline ? rt_priority_max : old.rt_priority;
+      if (is_rt(t) ? rt_level(t) < old_level : cpu_rt_level(ci, &t, false) == 0) pull_rt(ci);
+    }
   }
 
   // interbench job steps (interbench.md section 2; the rules are in interbench_job.hpp), the

@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target with clang++ (-fsanitize=fuzzer,address,undefined; every UBSan
-# finding aborts) and runs it over its committed seed corpus plus a scratch corpus for a fixed
-# number of runs. The main build uses g++, so ctest calls this script instead of a CMake target
-# (as tests/freestanding/check_link.sh does for the bare-metal links).
+# finding aborts) and runs it over its committed seed corpus for a fixed number of runs. The main
+# build uses g++, so ctest calls this script instead of a CMake target (as
+# tests/freestanding/check_link.sh does for the bare-metal links).
 #
 #   run_fuzzer.sh CXX INCLUDE_ROOT SOURCE WORK_DIR SEED_CORPUS RUNS MAX_SECONDS [-Dextra ...]
 #
-# The binary and the scratch corpus stay in WORK_DIR (a crash leaves WORK_DIR/crash-<sha1>);
-# longer campaigns: WORK_DIR/<name> -max_total_time=600 WORK_DIR/corpus SEED_CORPUS
+# Deterministic, as every test of the suite: libFuzzer's random seed is fixed (FUZZ_SEED, 1 by
+# default), the scratch corpus starts empty at every run, and address randomisation is off
+# (setarch -R, where the kernel allows it: libFuzzer's comparison tracing feeds the operands it
+# sees, pointers included, back into its mutations, so with ASLR two runs of one seed diverge).
+# A run then explores the same inputs here and on a clean CI clone, and stops after RUNS inputs. MAX_SECONDS is only a safety net
+# for a machine far slower than expected (a run that hits it explores fewer inputs; the log
+# says so). FUZZ_SEED=0 draws a new seed at each run, for exploration.
+#
+# The binary and the scratch corpus stay in WORK_DIR (a crash leaves WORK_DIR/crash-<sha1>,
+# reproduced by `WORK_DIR/<name> WORK_DIR/crash-<sha1>`); longer campaigns:
+#   WORK_DIR/<name> -max_total_time=600 WORK_DIR/corpus SEED_CORPUS
 set -u
 cxx=$1; root=$2; src=$3; work=$4; seeds=$5; runs=$6; max_time=$7
 shift 7
 name=$(basename "$src" .cpp)
-mkdir -p "$work/corpus" || exit 1
+seed=${FUZZ_SEED:-1}
+rm -rf "$work/corpus" && mkdir -p "$work/corpus" || exit 1
 command -v "$cxx" >/dev/null || { echo "missing $cxx"; exit 1; }
 flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -31,10 +41,16 @@ if [ ! -x "$work/$name" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] ||
 fi
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export ASAN_OPTIONS=detect_leaks=1
-"$work/$name" -runs="$runs" -max_total_time="$max_time" -timeout=10 -print_final_stats=1 \
+fixed_layout=()
+if setarch "$(uname -m)" -R true 2>/dev/null; then fixed_layout=(setarch "$(uname -m)" -R); fi
+"${fixed_layout[@]}" "$work/$name" -runs="$runs" -max_total_time="$max_time" -timeout=10 -seed="$seed" -reload=0 -print_final_stats=1 \
   -artifact_prefix="$work/" "$work/corpus" "$seeds" 2>"$work/$name.log"
 rc=$?
-grep -E '^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$work/$name.log" || tail -n 5 "$work/$name.log"
+grep -E '^(INFO: Seed|#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$work/$name.log" || tail -n 5 "$work/$name.log"
+done_runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name.log")
+if [ $rc -eq 0 ] && [ -n "$done_runs" ] && [ "$done_runs" -lt "$runs" ]; then
+  echo "note: the $max_time s safety limit stopped $name after $done_runs of $runs runs"
+fi
 if [ $rc -ne 0 ]; then
   echo "FAIL: $name exited with $rc; log: $work/$name.log"
   grep -E 'FUZZ FAILURE|runtime error|ERROR: AddressSanitizer|last check|Test unit written' "$work/$name.log" | head -n 20

@@ -43,13 +43,19 @@ inline void expect_conserved(const schedcore::sim::run_result& r) {
       << r.scenario << " under " << r.policy;
 }
 
-/// A machine of CPUs of the given capacities (no performance domains), with no switch or
-/// cache-refill cost and no host timing: exact results.
-inline schedcore::sim::run_config capacity_machine(std::vector<std::uint32_t> capacity) {
+/// The default machine with no switch or cache-refill cost and no host timing: every CPU time is
+/// the workload's own, so tests can compare results with hand-computed values to the ns.
+inline schedcore::sim::run_config exact_machine() {
   schedcore::sim::run_config c;
   c.machine.cs_cost_ns = 0;
   c.machine.refill_ns = 0;
   c.host_timing = false;
+  return c;
+}
+
+/// exact_machine() with CPUs of the given capacities (no performance domains).
+inline schedcore::sim::run_config capacity_machine(std::vector<std::uint32_t> capacity) {
+  schedcore::sim::run_config c = exact_machine();
   c.cpus = static_cast<int>(capacity.size());
   c.machine.capacity = std::move(capacity);
   return c;

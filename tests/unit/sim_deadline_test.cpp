@@ -31,14 +31,6 @@ using dl_binding = stack_binding<dl_task, rt_policy<dl_task>, reference_rr_polic
 
 policy_entry dl_entry() { return schedcore_test::ref_dl_entry(); }
 
-run_config cfg_exact() {
-  run_config c;
-  c.machine.cs_cost_ns = 0;
-  c.machine.refill_ns = 0;
-  c.host_timing = false;
-  return c;
-}
-
 task_spec forever(const std::string& name, std::vector<event> evs) {
   task_spec t;
   t.name = name;
@@ -52,6 +44,7 @@ task_spec forever(const std::string& name, std::vector<event> evs) {
 
 
 using schedcore_test::expect_conserved;
+using schedcore_test::exact_machine;
 using schedcore_test::find;
 using schedcore_test::reservation;
 
@@ -92,7 +85,7 @@ TEST(SimDeadline, DeadlineTaskGetsItsBudgetAboveRt) {
   w.tasks.push_back(f);
   w.tasks.push_back(forever("hog-a", {ev::run(sec(1))}));
   w.tasks.push_back(forever("hog-b", {ev::run(sec(1))}));
-  const run_result r = dl_entry().run(w, cfg_exact(), {});
+  const run_result r = dl_entry().run(w, exact_machine(), {});
   expect_conserved(r);
   const auto& dl = find(r, "dl");
   EXPECT_EQ(dl.kind, "deadline");
@@ -114,7 +107,7 @@ TEST(SimDeadline, PeriodicDeadlineJobsBeatAnRtHog) {
   f.params.kind = sched_kind::fifo;
   f.params.rt_priority = 99;
   w.tasks.push_back(f);
-  const run_result r = dl_entry().run(w, cfg_exact(), {});
+  const run_result r = dl_entry().run(w, exact_machine(), {});
   const auto& cam = find(r, "cam");
   EXPECT_GE(cam.frames, 99u);
   EXPECT_EQ(cam.deadlines_missed, 0u);
@@ -137,7 +130,7 @@ TEST(SimDeadlineReclaim, AReclaimingHogRunsOnToUmaxAboveAnRtHog) {
     f.params.kind = sched_kind::fifo;
     f.params.rt_priority = 99;
     w.tasks.push_back(f);
-    const run_result r = dl_entry().run(w, cfg_exact(), {});
+    const run_result r = dl_entry().run(w, exact_machine(), {});
     expect_conserved(r);
     const double share = static_cast<double>(find(r, "dl").cpu_ns) / static_cast<double>(sec(2));
     EXPECT_NEAR(share, reclaim ? 0.95 : 0.20, reclaim ? 0.004 : 0.001) << "reclaim " << reclaim;
@@ -162,7 +155,7 @@ TEST(SimDeadlineReclaim, TheExampleDecoderKeepsItsIFramesOnlyWithReclaiming) {
       t.params.reclaim = false;
     }
   }
-  run_config c = cfg_exact();
+  run_config c = exact_machine();
   c.duration_ns = sec(4);
   const run_result with = dl_entry().run(reclaiming, c, {}), without = dl_entry().run(plain, c, {});
   const auto& a = find(with, "decoder-0");
@@ -192,14 +185,14 @@ TEST(SimDeadline, AdmissionRefusalNamesTheTask) {
   w.tasks.push_back(a);
   w.tasks.push_back(b);
   try {
-    (void)dl_entry().run(w, cfg_exact(), {});
+    (void)dl_entry().run(w, exact_machine(), {});
     ADD_FAILURE() << "expected an admission refusal";
   } catch (const workload_error& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("task 'dl-b'"), std::string::npos) << m;
     EXPECT_NE(m.find("admission"), std::string::npos) << m;
   }
-  run_config two = cfg_exact();
+  run_config two = exact_machine();
   two.cpus = 2;
   const run_result r = dl_entry().run(w, two, {});
   EXPECT_GE(find(r, "dl-a").cpu_ns, msec(59));
@@ -213,7 +206,7 @@ TEST(SimDeadline, InvalidDeadlineParametersAreAWorkloadError) {
   task_spec a = forever("tiny", {ev::run(sec(1))});
   a.params = reservation(500, msec(10));  // runtime < 1024 ns
   w.tasks.push_back(a);
-  EXPECT_THROW((void)dl_entry().run(w, cfg_exact(), {}), workload_error);
+  EXPECT_THROW((void)dl_entry().run(w, exact_machine(), {}), workload_error);
 }
 
 // An exited deadline task returns its bandwidth: a second 60 % task starting after it is admitted.
@@ -234,7 +227,7 @@ TEST(SimDeadline, ExitReleasesBandwidth) {
   b.daemon = false;  // keeps the run going after `first` exits
   w.tasks.push_back(a);
   w.tasks.push_back(b);
-  const run_result r = dl_entry().run(w, cfg_exact(), {});
+  const run_result r = dl_entry().run(w, exact_machine(), {});
   EXPECT_GE(find(r, "first").exit_ns, 0);
   EXPECT_GE(find(r, "second").cpu_ns, msec(80));
 }
@@ -260,7 +253,7 @@ TEST(SimDeadline, PolicyChangesGoThroughAdmission) {
   want.daemon = true;
   w.tasks.push_back(hold);
   w.tasks.push_back(want);
-  const run_result r = dl_entry().run(w, cfg_exact(), {});
+  const run_result r = dl_entry().run(w, exact_machine(), {});
   EXPECT_EQ(find(r, "holder").kind, "normal");  // switched away, bandwidth released
   EXPECT_EQ(find(r, "wants-dl").kind, "deadline");
 }
@@ -302,7 +295,7 @@ TEST(SimEngineInternals, NamesAreBuiltOnDemandAndSpeedIsMeasured) {
   h.instances = 3;
   w.tasks.push_back(h);
   w.tasks.push_back(forever("solo", {ev::run(sec(1))}));
-  run_config c = cfg_exact();
+  run_config c = exact_machine();
   c.host_timing = true;
   engine<dl_binding> eng(w, c, [](dl_binding::stack_type&, int) {});
   const run_result r = eng.run();

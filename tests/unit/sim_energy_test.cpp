@@ -34,6 +34,7 @@ namespace {
 using namespace schedcore;
 using namespace schedcore::sim;
 using schedcore_test::expect_conserved;
+using schedcore_test::exact_machine;
 using schedcore_test::find;
 
 std::vector<policy_entry> fair_entries() { return {schedcore_test::eevdf_entry(), schedcore_test::cfs_entry()}; }
@@ -49,10 +50,7 @@ perf_domain_model domain(int cpus, std::uint32_t capacity, std::vector<std::pair
 }
 
 run_config machine(std::vector<perf_domain_model> domains, std::int64_t rate_limit_ns = msec(2)) {
-  run_config c;
-  c.machine.cs_cost_ns = 0;
-  c.machine.refill_ns = 0;
-  c.host_timing = false;
+  run_config c = exact_machine();
   int cpus = 0;
   for (const auto& d : domains) cpus += d.cpus;
   c.cpus = cpus;
@@ -367,11 +365,8 @@ std::vector<perf_domain_model> big_then_little() {
 
 // Two CPUs, little (446) then big (1024), no frequencies, no switch or refill cost.
 run_config little_then_big() {
-  run_config c;
+  run_config c = exact_machine();
   c.cpus = 2;
-  c.host_timing = false;
-  c.machine.cs_cost_ns = 0;
-  c.machine.refill_ns = 0;
   c.machine.capacity = std::vector<std::uint32_t>{446, 1024};
   return c;
 }

@@ -39,14 +39,6 @@ using schedcore_test::ref_entry;
 using schedcore_test::sd_entry;
 policy_entry rt_entry() { return schedcore_test::ref_rt_entry(); }
 
-run_config exact_cfg() {
-  run_config c;
-  c.machine.cs_cost_ns = 0;
-  c.machine.refill_ns = 0;
-  c.host_timing = false;
-  return c;
-}
-
 task_spec finite(const std::string& name, std::vector<event> evs, std::int64_t loops = 1) {
   task_spec t;
   t.name = name;
@@ -59,6 +51,7 @@ task_spec finite(const std::string& name, std::vector<event> evs, std::int64_t l
 
 using schedcore_test::expect_conserved;
 using schedcore_test::find;
+using schedcore_test::exact_machine;
 
 // Two 25 ms CPU hogs, 10 ms slices, 1 CPU, HZ 1000, no costs:
 //   A 0-10, B 10-20, A 20-30, B 30-40, A 40-45 (exits), B 45-50 (exits).
@@ -68,7 +61,7 @@ TEST(SimEngine, HandComputedRoundRobin) {
   w.duration = sec(1);
   w.tasks.push_back(finite("A", {ev::run(msec(25))}));
   w.tasks.push_back(finite("B", {ev::run(msec(25))}));
-  const run_result r = ref_entry().run(w, exact_cfg(), {{"timeslice", msec(10)}});
+  const run_result r = ref_entry().run(w, exact_machine(), {{"timeslice", msec(10)}});
   const auto& a = find(r, "A");
   const auto& b = find(r, "B");
   EXPECT_EQ(a.exit_ns, msec(45));
@@ -100,7 +93,7 @@ TEST(SimEngine, WarmupWindowCountsOnlyWhatFollowsIt) {
   w.duration = sec(1);
   w.tasks.push_back(finite("A", {ev::run(msec(25))}));
   w.tasks.push_back(finite("B", {ev::run(msec(25))}));
-  run_config c = exact_cfg();
+  run_config c = exact_machine();
   c.warmup_ns = msec(15);
   const run_result r = ref_entry().run(w, c, {{"timeslice", msec(10)}});
   const auto& a = find(r, "A");
@@ -145,7 +138,7 @@ TEST(SimEngine, WarmupWindowCoversDevicesAndPipes) {
   w.tasks.push_back(finite("a", {ev::device_submit("gpu", msec(30)), ev::device_wait("gpu")}));
   w.tasks.push_back(finite("w", {ev::sleep(msec(4)), ev::pipe_write("p", 1)}, 5));
   w.tasks.push_back(finite("r", {ev::pipe_read("p", 1, 0, 0)}, 5));
-  run_config c = exact_cfg();
+  run_config c = exact_machine();
   c.warmup_ns = msec(10);
   const run_result r = ref_entry().run(w, c, {});
   EXPECT_EQ(r.duration_ns, msec(20));  // the last task (a) is done at 30 ms
@@ -165,7 +158,7 @@ TEST(SimEngine, SwitchCostAndRefillAreCharged) {
   w.duration = sec(1);
   w.tasks.push_back(finite("A", {ev::run(msec(25))}));
   w.tasks.push_back(finite("B", {ev::run(msec(25))}));
-  run_config c = exact_cfg();
+  run_config c = exact_machine();
   c.machine.cs_cost_ns = 1000;
   c.machine.refill_ns = usec(100);
   c.machine.refill_half_ns = msec(10);
@@ -246,7 +239,7 @@ TEST(SimEngine, MutexHandoffAndTimers) {
   w.tasks.push_back(waiter);
   task_spec per = finite("periodic", {ev::timer("t", msec(10)), ev::run(msec(1)), ev::frame(msec(10))}, 5);
   w.tasks.push_back(per);
-  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  const run_result r = ref_entry().run(w, exact_machine(), {});
   EXPECT_EQ(find(r, "holder").exit_ns, msec(5));
   EXPECT_EQ(find(r, "waiter").exit_ns, msec(6));  // gets the mutex at 5 ms, runs 1 ms
   const auto& p = find(r, "periodic");
@@ -269,7 +262,7 @@ TEST(SimEngine, ResponseTimeRunsFromTheTimersExpiryToTheFrame) {
   w.tasks.push_back(finite("hog", {ev::run(msec(100))}));
   w.tasks.push_back(finite("periodic",
                            {ev::timer("t", msec(25)), ev::run(msec(1)), ev::frame(msec(5)), ev::run(msec(1)), ev::frame()}, 3));
-  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  const run_result r = ref_entry().run(w, exact_machine(), {});
   const auto& p = find(r, "periodic");
   EXPECT_EQ(p.frames, 6u);
   EXPECT_EQ(p.response.count, 3u);
@@ -284,7 +277,7 @@ TEST(SimEngine, ResponseTimeRunsFromTheTimersExpiryToTheFrame) {
   // 3000, 10000 at the frames (41, 63, 95 ms), slacks 18000 and 21000 at the timer events
   // (42 and 64 ms); the task is the second created (pid 1001).
   trace_writer tw;
-  run_config c = exact_cfg();
+  run_config c = exact_machine();
   c.trace = &tw;
   ref_entry().run(w, c, {});
   std::vector<std::string> marks;
@@ -311,7 +304,7 @@ TEST(SimEngine, SlackIsTheTimeLeftToTheNextExpiryAndNegativeOnOverrun) {
     w.duration = sec(1);
     w.tasks.push_back(finite("hog", {ev::run(msec(100))}));
     w.tasks.push_back(finite("periodic", {ev::timer("t", msec(25)), ev::run(msec(1)), ev::frame(), ev::run(msec(1))}, 3));
-    const run_result r = ref_entry().run(w, exact_cfg(), {});
+    const run_result r = ref_entry().run(w, exact_machine(), {});
     const auto& p = find(r, "periodic");
     EXPECT_EQ(p.slack.periods, 2u);  // the first use only arms the timer
     EXPECT_EQ(p.slack.overruns, 0u);
@@ -324,7 +317,7 @@ TEST(SimEngine, SlackIsTheTimeLeftToTheNextExpiryAndNegativeOnOverrun) {
     w.name = "overrun";
     w.duration = sec(1);
     w.tasks.push_back(finite("late", {ev::timer("t", msec(10), absolute), ev::run(msec(12))}, 4));
-    const run_result r = ref_entry().run(w, exact_cfg(), {});
+    const run_result r = ref_entry().run(w, exact_machine(), {});
     const auto& p = find(r, "late");
     EXPECT_EQ(p.slack.periods, 3u) << absolute;
     EXPECT_EQ(p.slack.overruns, 3u) << absolute;
@@ -347,7 +340,7 @@ TEST(SimEngine, AnchoredTimerKeepsTheGridWhereverTheTaskFirstReachesIt) {
     w.name = "anchored";
     w.duration = sec(1);
     w.tasks.push_back(finite("a", {ev::anchored_timer("t", msec(2), msec(5)), ev::run(msec(1))}, 3));
-    const run_result r = ref_entry().run(w, exact_cfg(), {});
+    const run_result r = ref_entry().run(w, exact_machine(), {});
     const auto& a = find(r, "a");
     EXPECT_EQ(a.exit_ns, msec(12));
     EXPECT_EQ(a.cpu_ns, msec(3));
@@ -364,7 +357,7 @@ TEST(SimEngine, AnchoredTimerKeepsTheGridWhereverTheTaskFirstReachesIt) {
     late.phases.push_back(phase{"start", 1, {ev::sleep(msec(10))}});
     late.phases.push_back(phase{"periodic", 3, {ev::anchored_timer("t", msec(2), msec(5)), ev::run(msec(1))}});
     w.tasks.push_back(late);
-    const run_result r = ref_entry().run(w, exact_cfg(), {});
+    const run_result r = ref_entry().run(w, exact_machine(), {});
     const auto& l = find(r, "late");
     EXPECT_EQ(l.exit_ns, msec(13));
     EXPECT_EQ(l.slack.periods, 2u);
@@ -383,7 +376,7 @@ TEST(SimEngine, AnchoredTimerKeepsTheGridWhereverTheTaskFirstReachesIt) {
     late.phases.push_back(phase{"start", 1, {ev::sleep(msec(10))}});
     late.phases.push_back(phase{"periodic", 3, {relative, ev::run(msec(1))}});
     w.tasks.push_back(late);
-    const run_result r = ref_entry().run(w, exact_cfg(), {});
+    const run_result r = ref_entry().run(w, exact_machine(), {});
     const auto& l = find(r, "late");
     EXPECT_EQ(l.exit_ns, msec(15));  // 7 ms passed: restarts at 10; runs 10-11, 12-13, 14-15
     EXPECT_EQ(l.slack.periods, 2u);
@@ -394,9 +387,9 @@ TEST(SimEngine, AnchoredTimerKeepsTheGridWhereverTheTaskFirstReachesIt) {
   bad.name = "bad-anchor";
   bad.duration = sec(1);
   bad.tasks.push_back(finite("a", {ev::anchored_timer("t", msec(2), -2), ev::run(msec(1))}));
-  EXPECT_THROW(ref_entry().run(bad, exact_cfg(), {}), workload_error);
+  EXPECT_THROW(ref_entry().run(bad, exact_machine(), {}), workload_error);
   bad.tasks[0] = finite("a", {ev::anchored_timer("t", msec(2), 0), ev::run(msec(1))});
-  EXPECT_NO_THROW(ref_entry().run(bad, exact_cfg(), {}));
+  EXPECT_NO_THROW(ref_entry().run(bad, exact_machine(), {}));
 }
 
 // Non-preemptible work (event::nopreempt: kernel code under PREEMPT_NONE). One CPU, no switch
@@ -417,7 +410,7 @@ TEST(SimEngine, NonPreemptibleRunHoldsAReschedUntilItEnds) {
     fifo.params.rt_priority = 50;
     w.tasks.push_back(fifo);  // first: it is asleep before the other starts its section
     w.tasks.push_back(finite("kernel", {held ? ev::run_nopreempt(msec(5)) : ev::run(msec(5)), ev::run(msec(5))}));
-    const run_result r = rt_entry().run(w, exact_cfg(), {});
+    const run_result r = rt_entry().run(w, exact_machine(), {});
     const auto& f = find(r, "fifo");
     const auto& k = find(r, "kernel");
     EXPECT_EQ(f.exit_ns, held ? msec(6) : msec(2)) << held;
@@ -436,7 +429,7 @@ TEST(SimEngine, NonPreemptibleRunHoldsAReschedUntilItEnds) {
     w.hz = 250;
     w.tasks.push_back(finite("kernel", {held ? ev::run_nopreempt(msec(30)) : ev::run(msec(30)), ev::sleep(msec(100))}));
     w.tasks.push_back(finite("hog", {ev::run(msec(1))}));
-    const run_result r = ref_entry().run(w, exact_cfg(), {});
+    const run_result r = ref_entry().run(w, exact_machine(), {});
     const auto& h = find(r, "hog");
     if (held) {
       EXPECT_EQ(h.max_wait_ns, msec(30));
@@ -452,7 +445,7 @@ TEST(SimEngine, NonPreemptibleRunHoldsAReschedUntilItEnds) {
   event s = ev::sleep(msec(1));
   s.nopreempt = true;
   bad.tasks.push_back(finite("a", {s, ev::run(msec(1))}));
-  EXPECT_THROW(ref_entry().run(bad, exact_cfg(), {}), workload_error);
+  EXPECT_THROW(ref_entry().run(bad, exact_machine(), {}), workload_error);
 }
 
 // Wakeup context as the policies see it. A task that stands in for a device (task_spec::
@@ -488,7 +481,7 @@ TEST(SimEngine, DeviceStandInsWakeFromInterruptContext) {
     task_spec x = finite("x", {ev::on(event_kind::suspend, "r"), ev::pipe_read("p", 0, usec(100), 0)}, -1);
     w.tasks.push_back(x);
     g_x_wakeups = g_x_interrupt_wakeups = 0;
-    spy.run(w, exact_cfg(), {});
+    spy.run(w, exact_machine(), {});
     EXPECT_GE(g_x_wakeups, 9u) << device;  // one resume per 10 ms period
     EXPECT_EQ(g_x_interrupt_wakeups, device ? g_x_wakeups : 0u) << device;
   }
@@ -501,7 +494,7 @@ TEST(SimEngine, DeviceStandInsWakeFromInterruptContext) {
     w.tasks.push_back(finite("idle", {ev::sleep(sec(1))}));
     w.tasks.push_back(finite("x", {job ? ev::job(msec(1), msec(10)) : ev::sleep(msec(10))}, 6));
     g_x_wakeups = g_x_interrupt_wakeups = 0;
-    spy.run(w, exact_cfg(), {});
+    spy.run(w, exact_machine(), {});
     EXPECT_EQ(g_x_wakeups, 6u) << job;  // each of the 6 passes ends in a sleep
     EXPECT_EQ(g_x_interrupt_wakeups, job ? 0u : 6u) << job;
   }
@@ -515,7 +508,7 @@ TEST(SimEngine, DeviceStandInsWakeFromInterruptContext) {
     w.tasks.push_back(finite("x", {ev::run(usec(100)), ev::io_sleep(msec(10))}, 6));
     g_x_wakeups = g_x_interrupt_wakeups = g_x_uninterruptible_wakeups = 0;
     trace_writer tw;
-    run_config c = exact_cfg();
+    run_config c = exact_machine();
     c.trace = &tw;
     spy.run(w, c, {});
     EXPECT_EQ(g_x_wakeups, 6u);
@@ -560,7 +553,7 @@ TEST(SimEngine, InterbenchJobStepsAndMetricsByHand) {
     fifo.params.kind = sched_kind::fifo;
     fifo.params.rt_priority = 50;
     w.tasks.push_back(fifo);
-    const run_result r = rt_entry().run(w, exact_cfg(), {});
+    const run_result r = rt_entry().run(w, exact_machine(), {});
     const auto& j = find(r, "job");
     ASSERT_TRUE(j.has_jobs);
     EXPECT_EQ(j.jobs.samples, static_cast<std::uint64_t>(c.jobs));
@@ -577,7 +570,7 @@ TEST(SimEngine, InterbenchJobStepsAndMetricsByHand) {
   g.duration = sec(1);
   g.tasks.push_back(finite("game", {ev::job(msec(95), 0)}, 1));
   g.tasks.push_back(finite("hog", {ev::run(msec(500))}));
-  const run_result r = ref_entry().run(g, exact_cfg(), {});
+  const run_result r = ref_entry().run(g, exact_machine(), {});
   const auto& j = find(r, "game");
   ASSERT_TRUE(j.has_jobs);
   EXPECT_EQ(j.jobs.samples, 1u);
@@ -601,7 +594,7 @@ TEST(SimEngine, InterbenchXRampWakesEarlyAndMeetsEveryDeadlineWhenAlone) {
   w.name = "x-ramp";
   w.duration = sec(20);
   w.tasks.push_back(finite("x", steps, 1));
-  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  const run_result r = ref_entry().run(w, exact_machine(), {});
   const auto& x = find(r, "x");
   ASSERT_TRUE(x.has_jobs);
   EXPECT_EQ(x.jobs.samples, 101u);
@@ -628,7 +621,7 @@ TEST(SimEngine, ConditionPingPongCompletes) {
   xs.daemon = true;
   w.tasks.push_back(xs);
   w.tasks.push_back(finite("xterm", xterm, 5000));  // 5000 x (60 + 50) us = 550 ms exactly
-  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  const run_result r = ref_entry().run(w, exact_machine(), {});
   const auto& xt = find(r, "xterm");
   ASSERT_GE(xt.exit_ns, 0);
   EXPECT_EQ(xt.cpu_ns, 5000 * usec(60));
@@ -648,7 +641,7 @@ TEST(SimEngine, RtClassPreemptsAndBarrierReleasesAll) {
   task_spec b = finite("party", {ev::run(msec(1)), ev::on(event_kind::barrier, "b"), ev::run(msec(1))});
   b.instances = 3;
   w.tasks.push_back(b);
-  const run_result r = rt_entry().run(w, exact_cfg(), {});
+  const run_result r = rt_entry().run(w, exact_machine(), {});
   const auto& t = find(r, "rt");
   EXPECT_EQ(t.exit_ns, msec(5));  // woke at 3 ms, preempted the hog at once, ran 2 ms
   EXPECT_EQ(t.latency.max, 0);
@@ -658,7 +651,7 @@ TEST(SimEngine, RtClassPreemptsAndBarrierReleasesAll) {
 
 TEST(SimEngine, TraceLinesMatchFtraceAndPerfetto) {
   trace_writer tw;
-  run_config c = exact_cfg();
+  run_config c = exact_machine();
   c.trace = &tw;
   c.cpus = 2;
   c.duration_ns = msec(200);
@@ -704,7 +697,7 @@ TEST(SimEngine, TraceCommCutAtCharacterBoundary) {
   w.tasks.push_back(finite(std::string(13, 'b') + "\xC3\xA9x", {ev::run(msec(1))}));
   w.tasks.push_back(finite(std::string(13, 'c') + "\xE2\x82\xAC", {ev::run(msec(1))}));
   trace_writer tw;
-  run_config c = exact_cfg();
+  run_config c = exact_machine();
   c.trace = &tw;
   ref_entry().run(w, c, {});
   const std::string& t = tw.text();
@@ -738,7 +731,7 @@ TEST(SimEngine, TracesPrintTheDynamicPriority) {
   task_spec sleeper = finite("sleeper", {ev::sleep(msec(10)), ev::run(msec(1))}, -1);
   task_spec hog = finite("hog", {ev::run(msec(100))}, -1);
   w.tasks = {sleeper, hog};
-  run_config c = exact_cfg();
+  run_config c = exact_machine();
   {
     trace_writer tw;
     c.trace = &tw;
@@ -914,7 +907,7 @@ TEST(SimEngine, OneTaskImbalanceRotatesOnlyWithBalanceFailed) {
   w.hz = 250;
   w.duration = sec(20);
   for (const char* name : {"h0", "h1", "h2"}) w.tasks.push_back(finite(name, {ev::run(sec(100))}));
-  run_config cfg = exact_cfg();
+  run_config cfg = exact_machine();
   cfg.machine.balance_ns = msec(64);
   for (const policy_entry& e : {eevdf_entry(), ref_entry()}) {
     cfg.machine.balance_failed = 0;
@@ -953,7 +946,7 @@ TEST(SimEngine, BalanceByLoadPutsAHeavyTaskAloneAsLinuxDoes) {
   w.tasks.push_back(scen::task("heavy", -10, {ev::run(sec(100))}));
   for (const char* name : {"h1", "h2", "h3"}) w.tasks.push_back(scen::task(name, 0, {ev::run(sec(100))}));
   for (const policy_entry& e : {eevdf_entry(), cfs_entry()}) {
-    run_config cfg = exact_cfg();
+    run_config cfg = exact_machine();
     const run_result counted = e.run(w, cfg, {});
     cfg.machine.balance_by_load = true;
     const run_result loaded = e.run(w, cfg, {});
@@ -976,7 +969,7 @@ TEST(SimEngine, BalanceByLoadRotatesAOneTaskImbalanceOnlyWithBalanceFailed) {
   w.hz = 250;
   w.duration = sec(20);
   for (const char* name : {"h0", "h1", "h2"}) w.tasks.push_back(finite(name, {ev::run(sec(100))}));
-  run_config cfg = exact_cfg();
+  run_config cfg = exact_machine();
   cfg.machine.balance_ns = msec(64);
   cfg.machine.balance_by_load = true;
   cfg.machine.balance_failed = 0;
@@ -1020,7 +1013,7 @@ TEST(SimEngine, APullThatEndsTheSourcesRequestPreemptsThereAtOnce) {
   for (int i = 0; i < 8; ++i)
     w.tasks.push_back(finite("w" + std::to_string(i), {ev::run(i % 2 == 0 ? usec(1500) : usec(2500))}));
   trace_writer tw;
-  run_config c = exact_cfg();
+  run_config c = exact_machine();
   c.trace = &tw;
   c.machine.balance_ns = sec(10);  // no periodic balance: only CPU 1's newidle pulls move tasks
   const run_result r = eevdf_entry().run(w, c, {});
@@ -1053,7 +1046,7 @@ TEST(SimEngine, TickPhaseMovesTheTickGrid) {
   // Microseconds past the last whole ms of each preemption (prev_state=R+) in the trace.
   auto preemption_offsets = [&](std::int64_t phase) {
     trace_writer tw;
-    run_config c = exact_cfg();
+    run_config c = exact_machine();
     c.trace = &tw;
     c.machine.tick_phase_ns = phase;
     const run_result r = ref_entry().run(w, c, {});
@@ -1079,7 +1072,7 @@ TEST(SimEngine, InterbenchStartDelayPostsTheBenchmarkedThreadLater) {
     EXPECT_TRUE(parse_interbench_options("D=" + std::to_string(delay_us), o, error)) << error;
     EXPECT_EQ(o.start_delay_us, delay_us);
     trace_writer tw;
-    run_config c = exact_cfg();
+    run_config c = exact_machine();
     c.trace = &tw;
     c.duration_ns = msec(1100);
     (void)eevdf_entry().run(interbench("audio", "none", o), c, {});
@@ -1103,7 +1096,7 @@ TEST(SimEngine, EevdfSlicesJobOptionSetsCyclictestsWorkPerPeriod) {
     ASSERT_TRUE(resolve_scenario(name, found, error)) << error;
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].w.name, name);
-    run_config c = exact_cfg();
+    run_config c = exact_machine();
     c.duration_ns = sec(1);
     const run_result r = eevdf_entry().run(found[0].w, c, {});
     expect_conserved(r);
@@ -1144,7 +1137,7 @@ TEST(SimEngine, EevdfSlicesStaggerOptionSetsTheCyclictestGrids) {
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].w.name, stagger_us == eevdf_slices_default_stagger_us ? std::string("eevdf-slices/none") : name);
     trace_writer tw;
-    run_config c = exact_cfg();
+    run_config c = exact_machine();
     c.trace = &tw;
     c.duration_ns = msec(60);
     (void)eevdf_entry().run(found[0].w, c, {});
@@ -1177,7 +1170,7 @@ TEST(SimEngine, EevdfSlicesKernelThreadOptionRunsUnpreemptedOnCpu0) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].w.name, "eevdf-slices/custom:K=2000,P=20");
   trace_writer tw;
-  run_config c = exact_cfg();
+  run_config c = exact_machine();
   c.trace = &tw;
   c.duration_ns = sec(1);
   const std::vector<knob_setting> v612 = {{"delay_dequeue", 1}, {"preempt_short", 1}, {"place_rel_deadline", 1}};
@@ -1238,7 +1231,7 @@ TEST(SimEngine, APolicyHzKnobOtherThanTheMachinesIsRefused) {
   w.hz = 1000;
   w.duration = msec(50);
   w.tasks.push_back(finite("h", {ev::run(sec(1))}));
-  const run_config c = exact_cfg();
+  const run_config c = exact_machine();
   EXPECT_THROW((void)o1.run(w, c, {{"hz", 100}}), usage_error);
   const run_result r = o1.run(w, c, {{"hz", 1000}});
   EXPECT_EQ(r.tasks[0].cpu_ns, msec(50));
@@ -1262,7 +1255,7 @@ TEST(SimEngine, DeviceIsAFifoServerAndWaitsAreIdleTime) {
   w.tasks.push_back(finite("a", {ev::device_submit("gpu", msec(10)), ev::run(msec(2)), ev::device_wait("gpu"), ev::run(msec(1))}));
   w.tasks.push_back(finite("b", {ev::sleep(msec(1)), ev::device_submit("gpu", msec(5)), ev::device_wait("gpu")}));
   w.tasks.push_back(finite("c", {ev::sleep(msec(20)), ev::device_wait("gpu"), ev::run(msec(1))}));
-  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  const run_result r = ref_entry().run(w, exact_machine(), {});
   EXPECT_EQ(find(r, "a").exit_ns, msec(16));
   EXPECT_EQ(find(r, "b").exit_ns, msec(15));
   EXPECT_EQ(find(r, "c").exit_ns, msec(21));
@@ -1287,7 +1280,7 @@ TEST(SimEngine, DeviceBacklogAtTheEndIsCutAtTheEnd) {
   w.duration = msec(10);
   w.tasks.push_back(finite("a", {ev::device_submit("disk", msec(4)), ev::device_submit("disk", msec(26)),
                                  ev::device_wait("disk")}));
-  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  const run_result r = ref_entry().run(w, exact_machine(), {});
   EXPECT_EQ(find(r, "a").exit_ns, -1);  // still waiting at 10 ms
   ASSERT_EQ(r.devices.size(), 1u);
   EXPECT_EQ(r.devices[0].requests, 2u);
@@ -1296,7 +1289,7 @@ TEST(SimEngine, DeviceBacklogAtTheEndIsCutAtTheEnd) {
   EXPECT_EQ(r.totals.idle_ns, msec(10));
   expect_conserved(r);
   w.tasks[0] = finite("a", {ev::run(msec(1))});
-  EXPECT_TRUE(ref_entry().run(w, exact_cfg(), {}).devices.empty());
+  EXPECT_TRUE(ref_entry().run(w, exact_machine(), {}).devices.empty());
 }
 
 // Pipes (workload.hpp): a bounded FIFO of messages; a full pipe blocks the writer, an empty one
@@ -1315,7 +1308,7 @@ TEST(SimEngine, PipeBlocksOnFullAndEmptyAndALateReaderTakesABatch) {
   w.pipes.push_back({"p", 3});
   w.tasks.push_back(finite("w", {ev::run(msec(1)), ev::pipe_write("p", 1)}, 6));
   w.tasks.push_back(finite("r", {ev::pipe_read("p", 0, 0, msec(1))}, 2));
-  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  const run_result r = ref_entry().run(w, exact_machine(), {});
   EXPECT_EQ(find(r, "w").exit_ns, msec(9));
   EXPECT_EQ(find(r, "r").exit_ns, msec(12));
   EXPECT_EQ(find(r, "r").cpu_ns, msec(6));
@@ -1347,7 +1340,7 @@ TEST(SimEngine, PipeForwardsTheBatchItReadAsOneMessage) {
   w.tasks.push_back(finite("src", {ev::pipe_write("a", 1)}, 4));
   w.tasks.push_back(finite("filter", {ev::pipe_read("a", 0, msec(1), 0), ev::pipe_write("b", 0)}));
   w.tasks.push_back(finite("sink", {ev::pipe_read("b", 1, 0, msec(1))}));
-  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  const run_result r = ref_entry().run(w, exact_machine(), {});
   EXPECT_EQ(find(r, "filter").exit_ns, msec(1));
   EXPECT_EQ(find(r, "sink").exit_ns, msec(5));
   ASSERT_EQ(r.pipes.size(), 2u);
@@ -1360,7 +1353,7 @@ TEST(SimEngine, PipeForwardsTheBatchItReadAsOneMessage) {
   EXPECT_EQ(r.pipes[1].reader_blocks, 0u);  // sink first runs at 1 ms, after filter wrote
   expect_conserved(r);
   w.tasks = {finite("a", {ev::run(msec(1))})};
-  EXPECT_TRUE(ref_entry().run(w, exact_cfg(), {}).pipes.empty());
+  EXPECT_TRUE(ref_entry().run(w, exact_machine(), {}).pipes.empty());
 }
 
 // pipe_close is EOF: a reader that finds the pipe closed and empty exits (after taking what was
@@ -1381,7 +1374,7 @@ TEST(SimEngine, PipeCloseIsEndOfFile) {
   cat.phases[0].loop = -1;  // until EOF, which ends the phase and so the program
   w.tasks.push_back(cat);
   w.tasks.push_back(finite("late", {ev::sleep(msec(5)), ev::pipe_write("p", 1), ev::run(msec(1))}));
-  const run_result r = ref_entry().run(w, exact_cfg(), {});
+  const run_result r = ref_entry().run(w, exact_machine(), {});
   EXPECT_EQ(find(r, "cat").exit_ns, msec(2));
   EXPECT_EQ(find(r, "cat").cpu_ns, msec(2));
   EXPECT_EQ(find(r, "late").exit_ns, msec(7));
@@ -1429,7 +1422,7 @@ TEST(SimEngine, RandomPipelinesDeliverEveryItem) {
     sink.phases[0].loop = -1;  // until EOF
     w.tasks.push_back(sink);
     for (const policy_entry& e : entries) {
-      const run_result r = e.run(w, exact_cfg(), {});
+      const run_result r = e.run(w, exact_machine(), {});
       SCOPED_TRACE(w.name + " under " + e.name);
       EXPECT_GE(find(r, "consumer").exit_ns, 0);
       EXPECT_GE(find(r, "sink").exit_ns, 0);
@@ -1439,7 +1432,7 @@ TEST(SimEngine, RandomPipelinesDeliverEveryItem) {
       EXPECT_LE(r.pipes[0].max_items, w.pipes[0].capacity);
       EXPECT_LE(r.pipes[1].max_items, w.pipes[1].capacity);
       expect_conserved(r);
-      EXPECT_EQ(to_json(e.run(w, exact_cfg(), {})), to_json(r));  // deterministic
+      EXPECT_EQ(to_json(e.run(w, exact_machine(), {})), to_json(r));  // deterministic
     }
   }
 }
@@ -1450,16 +1443,16 @@ TEST(SimEngine, BadPipesAreRefused) {
   w.name = "bad-pipe";
   w.duration = sec(1);
   w.tasks.push_back(finite("a", {ev::pipe_write("p", -1)}));
-  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+  EXPECT_THROW(ref_entry().run(w, exact_machine(), {}), workload_error);
   w.tasks[0] = finite("a", {ev::pipe_read("p", 0, 0, -1)});
-  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+  EXPECT_THROW(ref_entry().run(w, exact_machine(), {}), workload_error);
   w.tasks[0] = finite("a", {ev::pipe_write("p", 1)});
   w.pipes = {{"p", 0}};
-  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+  EXPECT_THROW(ref_entry().run(w, exact_machine(), {}), workload_error);
   w.pipes = {{"p", 4}, {"p", 8}};
-  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+  EXPECT_THROW(ref_entry().run(w, exact_machine(), {}), workload_error);
   w.pipes = {{"p", 4}};
-  EXPECT_NO_THROW(ref_entry().run(w, exact_cfg(), {}));
+  EXPECT_NO_THROW(ref_entry().run(w, exact_machine(), {}));
 }
 
 TEST(SimEngine, BadWorkloadsAreRefused) {
@@ -1467,11 +1460,11 @@ TEST(SimEngine, BadWorkloadsAreRefused) {
   w.name = "bad";
   w.duration = sec(1);
   w.tasks.push_back(finite("a", {ev::on(event_kind::fork, "missing")}));
-  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+  EXPECT_THROW(ref_entry().run(w, exact_machine(), {}), workload_error);
   w.tasks[0] = finite("a", {ev::run(-5)});
-  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+  EXPECT_THROW(ref_entry().run(w, exact_machine(), {}), workload_error);
   w.tasks[0] = finite("a", {ev::timer("t", 0)});
-  EXPECT_THROW(ref_entry().run(w, exact_cfg(), {}), workload_error);
+  EXPECT_THROW(ref_entry().run(w, exact_machine(), {}), workload_error);
 }
 
 // The samples kept for exact percentiles are bounded per run (run_config::max_samples, by
@@ -1483,7 +1476,7 @@ TEST(SimEngine, SamplesKeptForPercentilesAreBoundedPerRun) {
   w.name = "chatty";
   w.duration = msec(10);
   w.tasks.push_back(finite("a", {ev::run(usec(1)), ev::sleep(usec(1))}, -1));
-  run_config c = exact_cfg();
+  run_config c = exact_machine();
   const run_result r = ref_entry().run(w, c, {});
   EXPECT_GE(r.tasks[0].latency.count, 4900u);
   c.max_samples = 4000;
@@ -1504,7 +1497,7 @@ TEST(SimEngine, TraceTextIsBoundedPerRun) {
   w.name = "two-hogs";
   w.duration = sec(1);
   for (const char* name : {"h0", "h1"}) w.tasks.push_back(finite(name, {ev::run(sec(10))}));
-  run_config c = exact_cfg();
+  run_config c = exact_machine();
   trace_writer whole;
   c.trace = &whole;
   (void)ref_entry().run(w, c, {});
@@ -1522,7 +1515,7 @@ TEST(SimEngine, TraceTextIsBoundedPerRun) {
 namespace {
 std::string workload_error_of(const policy_entry& e, const workload& w) {
   try {
-    (void)e.run(w, exact_cfg(), {});
+    (void)e.run(w, exact_machine(), {});
   } catch (const workload_error& x) {
     return x.what();
   }
@@ -1581,7 +1574,7 @@ TEST(SimEngine, GroupedRunsOnTwoCpusConserveTime) {
   mover.phases[0].loop = 50;
   mover.phases.push_back(phase{"moved", -1, {ev::set_cgroup("b"), ev::run(msec(3)), ev::sleep(msec(1)), ev::set_cgroup("a/x")}});
   w.tasks.push_back(mover);
-  run_config cfg = exact_cfg();
+  run_config cfg = exact_machine();
   cfg.machine.cs_cost_ns = usec(2);
   const run_result r = grouped_eevdf_entry().run(w, cfg, {});
   expect_conserved(r);
@@ -1613,7 +1606,7 @@ TEST(SimEngine, GroupSharesAreDividedAmongCpusByLoad) {
     t.cpus = {h.cpu};
     w.tasks.push_back(t);
   }
-  const run_result r = grouped_eevdf_entry().run(w, exact_cfg(), {});
+  const run_result r = grouped_eevdf_entry().run(w, exact_machine(), {});
   expect_conserved(r);
   const double total = static_cast<double>(w.duration);
   EXPECT_NEAR(static_cast<double>(find(r, "a0").cpu_ns) / total, 1024.0 / 1365.0, 0.01);
@@ -1648,7 +1641,7 @@ TEST(SimEngine, GroupSharesReweightKeepsTheRunningGroupsSlice) {
   bt.cpus = {1};
   w.tasks = {a, b, bt};
   for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
-    const run_result r = e.run(w, exact_cfg(), {});
+    const run_result r = e.run(w, exact_machine(), {});
     expect_conserved(r);
     const double share = static_cast<double>(find(r, "a").cpu_ns) / static_cast<double>(w.duration);
     EXPECT_GE(share, 0.49) << e.name;
@@ -1710,9 +1703,9 @@ TEST(SimEngine, GroupSharesFollowPeltsDecayingLoadAfterAGroupSleeps) {
   ASSERT_NEAR(oracle_ms, 121.6, 0.5);
   for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
     w.duration = sec(1);
-    const run_result before = e.run(w, exact_cfg(), {});
+    const run_result before = e.run(w, exact_machine(), {});
     w.duration = msec(1200);
-    const run_result after = e.run(w, exact_cfg(), {});
+    const run_result after = e.run(w, exact_machine(), {});
     expect_conserved(after);
     EXPECT_EQ(find(after, "bt").cpu_ns, sec(1)) << e.name;  // alone on CPU 1 for exactly its second
     // The first second: a gets 1024 / (1024 + 253) of CPU 0, 80 %.
@@ -1738,9 +1731,9 @@ TEST(SimEngine, GroupSharesMoveATasksLoadWithItWhenItChangesGroup) {
         into_b ? "C" : "B", true);
     for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
       w.duration = sec(1);
-      const run_result before = e.run(w, exact_cfg(), {});
+      const run_result before = e.run(w, exact_machine(), {});
       w.duration = msec(1200);
-      const run_result after = e.run(w, exact_cfg(), {});
+      const run_result after = e.run(w, exact_machine(), {});
       expect_conserved(after);
       const double first_ms = static_cast<double>(find(before, "a").cpu_ns) / 1e6;
       const double window_ms = static_cast<double>(find(after, "a").cpu_ns - find(before, "a").cpu_ns) / 1e6;
@@ -1778,7 +1771,7 @@ workload spread_workload(const char* name, std::int64_t duration) {
 TEST(SimEngine, CgroupsBalanceByHierarchicalLoadNotTaskCount) {
   const workload w = spread_workload("cgroup-spread", sec(4));
   for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
-    const run_result r = e.run(w, exact_cfg(), {});
+    const run_result r = e.run(w, exact_machine(), {});
     expect_conserved(r);
     const double cpu_time = static_cast<double>(w.duration);
     EXPECT_GT(static_cast<double>(find(r, "a0").cpu_ns) / cpu_time, 0.97) << e.name;
@@ -1810,7 +1803,7 @@ TEST(SimEngine, CgroupForkInheritsTheParentsGroup) {
   child.instances = 0;
   w.tasks = {parent, child, scen::task("other", 0, {ev::run(sec(100))})};
   for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
-    const run_result r = e.run(w, exact_cfg(), {});
+    const run_result r = e.run(w, exact_machine(), {});
     expect_conserved(r);
     const double total = static_cast<double>(w.duration);
     EXPECT_NEAR(static_cast<double>(find(r, "other").cpu_ns) / total, 0.5, 0.01) << e.name;
@@ -1838,7 +1831,7 @@ TEST(SimEngine, BalanceByLoadWithCgroupsUnderAnUngroupedPolicy) {
   }
   task_spec mover = scen::task("mover", 0, {ev::run(msec(2)), ev::set_cgroup("B"), ev::run(msec(2)), ev::set_cgroup("A")});
   w.tasks.push_back(mover);
-  run_config cfg = exact_cfg();
+  run_config cfg = exact_machine();
   cfg.machine.balance_by_load = true;
   for (const policy_entry& e : {cfs_entry(), eevdf_entry()}) {
     const run_result r = e.run(w, cfg, {});
@@ -1861,7 +1854,7 @@ namespace {
 // went back and forth, 42 migrations in 100 ms.
 TEST(SimEngine, CgroupsBalanceByLoadDoesNotPingPongAfterAMove) {
   const workload w = spread_workload("cgroup-spread-fast", msec(100));
-  run_config cfg = exact_cfg();
+  run_config cfg = exact_machine();
   cfg.machine.balance_failed = 1;
   for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
     const run_result r = e.run(w, cfg, {});
@@ -1885,7 +1878,7 @@ namespace {
 TEST(SimEngine, CgroupsBalanceByLoadMovesAGroupsLastTaskThatFitsTheImbalance) {
   const workload w = spread_workload("cgroup-spread-tie", msec(100));
   for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
-    const run_result r = e.run(w, exact_cfg(), {});
+    const run_result r = e.run(w, exact_machine(), {});
     expect_conserved(r);
     EXPECT_GT(static_cast<double>(find(r, "a0").cpu_ns) / static_cast<double>(w.duration), 0.9) << e.name;
     EXPECT_LE(r.totals.migrations, 4u) << e.name;

@@ -22,15 +22,8 @@ namespace {
 using namespace schedcore;
 using namespace schedcore::sim;
 using schedcore_test::find;
+using schedcore_test::exact_machine;
 using schedcore_test::reservation;
-
-run_config exact() {
-  run_config c;
-  c.machine.cs_cost_ns = 0;
-  c.machine.refill_ns = 0;
-  c.host_timing = false;
-  return c;
-}
 
 task_spec looping(const std::string& name, std::vector<event> evs, std::int64_t loops = -1) {
   task_spec t;
@@ -71,7 +64,7 @@ TEST(SimPushPull, APreemptedRtTaskIsPushedToTheCpuRunningAFairTask) {
     rt_f.cpus = {1};
     rt_f.delay = msec(10);
     w.tasks.push_back(rt_f);
-    const run_result r = e.run(w, exact(), {});
+    const run_result r = e.run(w, exact_machine(), {});
     EXPECT_EQ(find(r, "E").cpu_ns, msec(30));
     EXPECT_EQ(find(r, "E").wait_ns, 0);
     EXPECT_EQ(find(r, "F").cpu_ns, msec(5));
@@ -101,7 +94,7 @@ TEST(SimPushPull, ACpuWhoseRtTaskSleepsPullsTheWaitingOne) {
     c.params = fifo(40);
     c.delay = msec(5);
     w.tasks = {a, b, c};
-    const run_result r = e.run(w, exact(), {});
+    const run_result r = e.run(w, exact_machine(), {});
     EXPECT_EQ(find(r, "C").wait_ns, msec(5));
     EXPECT_EQ(find(r, "C").cpu_ns, msec(30));
     EXPECT_EQ(r.totals.rt_pulls, 1u);
@@ -133,7 +126,7 @@ TEST(SimPushPull, ACpuWhoseRtTaskLowersItsPriorityPulls) {
     c.params = fifo(40);
     c.delay = msec(5);
     w.tasks.push_back(c);
-    const run_result r = schedcore_test::cfs_entry().run(w, exact(), {});
+    const run_result r = schedcore_test::cfs_entry().run(w, exact_machine(), {});
     EXPECT_EQ(find(r, "C").wait_ns, msec(5));
     EXPECT_EQ(find(r, "C").cpu_ns, msec(30));
     EXPECT_EQ(find(r, "B").cpu_ns, msec(40));
@@ -160,7 +153,7 @@ TEST(SimPushPull, AWakingRtTaskStaysOnItsCpuAndTheFairTaskMoves) {
   s_task.cpus = {0};
   s_task.delay = msec(1);
   w.tasks.push_back(s_task);
-  const run_result r = schedcore_test::cfs_entry().run(w, exact(), {});
+  const run_result r = schedcore_test::cfs_entry().run(w, exact_machine(), {});
   const auto& rt = find(r, "R");
   EXPECT_EQ(rt.wait_ns, 0);
   EXPECT_EQ(rt.migrations, 0u);
@@ -266,7 +259,7 @@ TEST(SimPushPull, RtTasksRunByGlobalFixedPriority) {
     for (const policy_entry& e : {schedcore_test::ref_rt_entry(), schedcore_test::cfs_entry()}) {
       SCOPED_TRACE(w.name + " " + e.name);
       trace_writer tw;
-      run_config c = exact();
+      run_config c = exact_machine();
       c.trace = &tw;
       c.audit_priority = true;
       const run_result r = e.run(w, c, {});
@@ -322,7 +315,7 @@ TEST(SimPushPull, ReservationsRunByGlobalEdfAndMeetTheGfbBound) {
     }
     for (int i = 0; i < m; ++i) w.tasks.push_back(looping("hog" + std::to_string(i), {ev::run(sec(10))}));
     SCOPED_TRACE(w.name);
-    run_config c = exact();
+    run_config c = exact_machine();
     c.audit_priority = true;
     const run_result r = schedcore_test::cfs_dl_entry().run(w, c, {});
     EXPECT_EQ(r.totals.priority_inversions, 0u) << "first at " << r.totals.first_inversion_ns << " ns";

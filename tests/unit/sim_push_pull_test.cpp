@@ -332,4 +332,86 @@ TEST(SimPushPull, ReservationsRunByGlobalEdfAndMeetTheGfbBound) {
   EXPECT_GT(pulls, 100u);
 }
 
+// Where a woken RT task or reservation goes when its previous CPU runs something it may not
+// preempt: find_lowest_rq / find_later_rq take the waker's CPU if it is a candidate. Three
+// CPUs: a fair hog pinned to CPU 1 and a fair waker pinned to CPU 2. W starts on CPU 0 (the
+// idle one) and suspends there; at 1 ms a task pinned to CPU 0 starts and runs forever
+// (FIFO 50 against W at FIFO 10, or a reservation of 5 ms every 10 ms with a deadline before
+// W's). At 5 ms the waker resumes W. CPUs 1 and 2 both rank lowest (fair tasks only); the
+// kernel takes CPU 2, the waker's ("cheaper to preempt than a remote processor"), so W's 3 ms
+// come out of the waker's time: the hog runs all 20 ms, the waker 17. (Scanning from the
+// previous CPU instead would take CPU 1: the hog 17, the waker 20.)
+TEST(SimPushPull, AWokenRtTaskOrReservationTakesTheWakersCpuWhenItRanksLowest) {
+  for (const bool deadline : {false, true}) {
+    SCOPED_TRACE(deadline ? "reservations" : "FIFO");
+    workload w;
+    w.name = "waker-cpu";
+    w.cpus = 3;
+    w.duration = msec(20);
+    task_spec woken = looping("W", {ev::on(event_kind::suspend, "go"), ev::run(msec(3)),
+                                    ev::on(event_kind::suspend, "never")}, 1);
+    woken.params = deadline ? reservation(msec(4), msec(100)) : fifo(10);
+    task_spec hog = looping("hog", {ev::run(sec(1))});
+    hog.cpus = {1};
+    task_spec waker = looping("waker", {ev::run(msec(5)), ev::on(event_kind::resume, "go"), ev::run(sec(1))}, 1);
+    waker.cpus = {2};
+    task_spec boss = looping("boss", {ev::run(sec(1))});
+    boss.params = deadline ? reservation(msec(5), msec(10)) : fifo(50);
+    boss.cpus = {0};
+    boss.delay = msec(1);
+    w.tasks = {woken, hog, waker, boss};
+    const policy_entry e = deadline ? schedcore_test::ref_dl_entry() : schedcore_test::ref_rt_entry();
+    const run_result r = e.run(w, exact_machine(), {});
+    EXPECT_EQ(find(r, "W").cpu_ns, msec(3));
+    EXPECT_EQ(find(r, "W").wait_ns, 0);
+    EXPECT_EQ(find(r, "W").migrations, 1u);
+    EXPECT_EQ(find(r, "hog").cpu_ns, msec(20));
+    EXPECT_EQ(find(r, "waker").cpu_ns, msec(17));
+  }
+}
+
+// When neither the previous CPU nor the searching one is a candidate, cpumask_any_and_distribute
+// spreads successive choices over the candidates from the searching CPU's cursor (5.11+), which
+// starts at 0 and so first takes CPU 1. Four CPUs: fair hogs pinned to CPUs 1, 2 and 3; W1, W2
+// and W3 (FIFO 10) start on CPU 0 one after another, each suspending at once; from 1 ms B
+// (FIFO 90, pinned to CPU 0) runs there and resumes them at 2, 4 and 6 ms. Each wakes where B
+// runs, and the candidates are CPUs 1-3 every time (the one woken before has finished its
+// 1 ms): the cursor of CPU 0 gives CPU 1, then 2, then 3, so each hog loses 1 ms (with a
+// first-in-scan-order choice CPU 1 would take all three and its hog would lose 3 ms).
+TEST(SimPushPull, SuccessiveWakeupsFromOneCpuSpreadOverTheLowestCpus) {
+  workload w;
+  w.name = "distribute";
+  w.cpus = 4;
+  w.duration = msec(20);
+  for (int i = 1; i <= 3; ++i) {
+    const std::string go = "go" + std::to_string(i);
+    task_spec t = looping("W" + std::to_string(i), {ev::on(event_kind::suspend, go), ev::run(msec(1)),
+                                                     ev::on(event_kind::suspend, "never")}, 1);
+    t.params = fifo(10);
+    t.delay = usec(100) * (i - 1);
+    w.tasks.push_back(t);
+  }
+  for (int i = 1; i <= 3; ++i) {
+    task_spec h = looping("hog" + std::to_string(i), {ev::run(sec(1))});
+    h.cpus = {i};
+    w.tasks.push_back(h);
+  }
+  task_spec b = looping("B", {ev::run(msec(1)), ev::on(event_kind::resume, "go1"), ev::run(msec(2)),
+                              ev::on(event_kind::resume, "go2"), ev::run(msec(2)), ev::on(event_kind::resume, "go3"),
+                              ev::run(sec(1))}, 1);
+  b.params = fifo(90);
+  b.cpus = {0};
+  b.delay = msec(1);
+  w.tasks.push_back(b);
+  for (const policy_entry& e : {schedcore_test::ref_rt_entry(), schedcore_test::cfs_entry()}) {
+    SCOPED_TRACE(e.name);
+    const run_result r = e.run(w, exact_machine(), {});
+    for (int i = 1; i <= 3; ++i) {
+      EXPECT_EQ(find(r, "W" + std::to_string(i)).cpu_ns, msec(1));
+      EXPECT_EQ(find(r, "W" + std::to_string(i)).wait_ns, 0);
+      EXPECT_EQ(find(r, "hog" + std::to_string(i)).cpu_ns, msec(19)) << "hog" << i;
+    }
+  }
+}
+
 }  // namespace

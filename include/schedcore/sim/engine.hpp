@@ -513,6 +513,7 @@ class engine {
     if (duration_ <= 0) throw workload_error("duration must be > 0");
     if (cfg.warmup_ns < 0 || cfg.warmup_ns >= duration_) throw workload_error("warm-up must be >= 0 and shorter than the duration");
     cap_.assign(static_cast<std::size_t>(ncpu_), cpu_capacity_max);
+    distribute_prev_.assign(static_cast<std::size_t>(ncpu_), 0);
     if (!cfg.machine.capacity.empty()) {
       if (cfg.machine.capacity.size() != static_cast<std::size_t>(ncpu_))
         throw workload_error("the machine's capacity list has " + std::to_string(cfg.machine.capacity.size()) +
@@ -1582,13 +1583,15 @@ class engine {
   }
   bool idle(int ci) const { return cpus_[static_cast<std::size_t>(ci)].curr == nullptr && cpus_[static_cast<std::size_t>(ci)].queued.empty(); }
 
-  int select_wake_cpu(task_type& t) {
+  /// `t`'s CPU at a wakeup; `this_cpu`: the CPU the wakeup runs on (the waker's, or the one
+  /// whose timer or interrupt woke it).
+  int select_wake_cpu(task_type& t, int this_cpu) {
     const int prev = t.cpu;
     if (in_dl_class(t)) {
-      const int found = select_dl_cpu(t);
+      const int found = select_dl_cpu(t, this_cpu);
       if (found >= 0) return found;
     }
-    if (is_rt(t) && prev >= 0 && allowed(t, prev)) return select_rt_cpu(t);
+    if (is_rt(t) && prev >= 0 && allowed(t, prev)) return select_rt_cpu(t, this_cpu);
     if (eas_ && is_fair(t) && !overutilized()) {
       const int found = find_energy_efficient_cpu(t);
       if (found >= 0) {
@@ -1623,13 +1626,14 @@ class engine {
   /// that it would not preempt (its deadline not strictly earlier, `dl_entity_preempt`) or that
   /// is pinned there. Then the CPUs with no runnable reservation queued (cpudl's free CPUs) are
   /// the candidates, those that fit
-  /// it, or if none fits the biggest (the previous one on a tie); among them the previous CPU,
-  /// else the first in scan order from it. With no such CPU, the CPU whose earliest deadline
-  /// is the latest, if the task's deadline is earlier. It moves there when that CPU has no
-  /// reservation or the task's deadline is earlier than that CPU's earliest. -1 leaves the
+  /// it, or if none fits the biggest (the previous one on a tie, else the first in index
+  /// order); with no such CPU, the CPU whose earliest deadline is the latest, if the task's
+  /// deadline is earlier. Among the candidates pick_among() chooses (the previous CPU, else
+  /// `this_cpu`, else the next one from this_cpu's cursor). It moves there when that CPU has
+  /// no reservation or the task's deadline is earlier than that CPU's earliest. -1 leaves the
   /// choice to the general rule (the previous CPU not allowed and nothing found). The
   /// deadline read is the one the task had before this wakeup renews it, as in the kernel.
-  int select_dl_cpu(const task_type& t) {
+  int select_dl_cpu(const task_type& t, int this_cpu) {
     const int prev = t.cpu;
     bool select = prev < 0 || !allowed(t, prev) || !dl_fits(t, prev);
     if (!select) {
@@ -1638,30 +1642,32 @@ class engine {
                (allowed_cpus(*curr) < 2 || !(dl_deadline(t) < dl_deadline(*curr)));
     }
     if (!select) return prev;
-    const int target = find_later_dl(t);
+    const int target = find_later_dl(t, this_cpu);
     if (target >= 0) {
       sched_time earliest{};
       if (!earliest_dl(target, &t, earliest) || dl_deadline(t) < earliest) return target;
     }
     return prev >= 0 && allowed(t, prev) ? prev : -1;
   }
-  /// find_later_rq / cpudl_find: -1 when no CPU qualifies.
-  int find_later_dl(const task_type& t) {
+  /// find_later_rq / cpudl_find: -1 when no CPU qualifies. `this_cpu`: where it runs.
+  int find_later_dl(const task_type& t, int this_cpu) {
     const int prev = t.cpu >= 0 ? t.cpu : 0;
-    int fit = -1, biggest = -1;
+    std::uint64_t fit = 0;
+    int biggest = -1;
     bool any_free = false;
-    for (int i = 0; i < ncpu_; ++i) {
-      const int k = (prev + i) % ncpu_;  // the previous CPU first, then scan order
+    for (int k = 0; k < ncpu_; ++k) {
       sched_time earliest{};
       if (!allowed(t, k) || earliest_dl(k, &t, earliest)) continue;
       any_free = true;
+      const std::uint32_t cap = cap_[static_cast<std::size_t>(k)];
       if (dl_fits(t, k)) {
-        if (fit < 0) fit = k;
-      } else if (biggest < 0 || cap_[static_cast<std::size_t>(k)] > cap_[static_cast<std::size_t>(biggest)]) {
+        fit |= std::uint64_t{1} << k;
+      } else if (biggest < 0 || cap > cap_[static_cast<std::size_t>(biggest)] ||
+                 (k == prev && cap == cap_[static_cast<std::size_t>(biggest)])) {
         biggest = k;
       }
     }
-    if (any_free) return fit >= 0 ? fit : biggest;
+    if (any_free) return pick_among(fit != 0 ? fit : std::uint64_t{1} << biggest, prev, this_cpu);
     // No free CPU: cpudl's maximum, the CPU whose earliest deadline is the latest.
     int latest = -1;
     sched_time latest_dl{};
@@ -1736,44 +1742,67 @@ class engine {
   /// deadline task, or one pinned there) or does not fit it; then
   /// find_lowest_rq: the allowed CPUs of the lowest cpupri level below its priority at which
   /// some CPU fits (cpupri_find_fitness), or of the lowest level at all if none fits anywhere,
-  /// the previous CPU among them first, else the first in scan order from it. It moves there
+  /// and pick_among() them (the previous CPU, else `this_cpu`, else the next one from
+  /// this_cpu's cursor). It moves there
   /// when that CPU's highest RT priority is below its own, except that a move made only for
   /// fitness is not made to a CPU that does not fit either. An idle CPU ranks with one running
   /// a fair task: an RT task that may preempt its previous CPU's fair task does, beside an idle
   /// CPU; the idle-balance kick then moves the fair task (as nohz_balancer_kick does).
-  int select_rt_cpu(const task_type& t) {
+  int select_rt_cpu(const task_type& t, int this_cpu) {
     const int prev = t.cpu;
     const task_type* curr = cpu(prev).curr;
     const bool test = curr != nullptr && curr != &t && !is_fair(*curr) &&
                       (in_dl_class(*curr) || rt_level(*curr) >= rt_level(t) || allowed_cpus(*curr) < 2);
     const bool fits = rt_fits(t, prev);
     if (!test && fits) return prev;
-    const int target = find_lowest_rt(t);
+    const int target = find_lowest_rt(t, this_cpu);
     if (target < 0) return prev;
     if (!test && !rt_fits(t, target)) return prev;
     return rt_level(t) > cpu_rt_level(target, &t) ? target : prev;
   }
   /// find_lowest_rq with cpupri_find_fitness (5.10+): -1 when no allowed CPU is below `t`'s
-  /// priority (or it may run on one CPU only).
-  int find_lowest_rt(const task_type& t) {
+  /// priority (or it may run on one CPU only). `this_cpu`: the CPU it runs on.
+  int find_lowest_rt(const task_type& t, int this_cpu) {
     if (allowed_cpus(t) < 2) return -1;
-    const int prev = t.cpu;
     const int mine = rt_level(t);
-    int best_fit = -1, best_fit_level = mine, best_any = -1, best_any_level = mine;
-    for (int i = 0; i < ncpu_; ++i) {
-      const int k = (prev + i) % ncpu_;  // the previous CPU first, then scan order
+    // The lowest level below mine with a fitting CPU, else the lowest level at all, and the
+    // allowed CPUs at each (the fitting ones for the first).
+    int fit_level = mine, any_level = mine;
+    std::uint64_t fit = 0, any = 0;
+    for (int k = 0; k < ncpu_; ++k) {
       if (!allowed(t, k)) continue;
       const int level = cpu_rt_level(k, &t);
-      if (level < best_any_level) {
-        best_any = k;
-        best_any_level = level;
+      const std::uint64_t bit = std::uint64_t{1} << k;
+      if (level < any_level) {
+        any_level = level;
+        any = 0;
       }
-      if (level < best_fit_level && rt_fits(t, k)) {
-        best_fit = k;
-        best_fit_level = level;
+      if (level == any_level && level < mine) any |= bit;
+      if (!rt_fits(t, k)) continue;
+      if (level < fit_level) {
+        fit_level = level;
+        fit = 0;
       }
+      if (level == fit_level && level < mine) fit |= bit;
     }
-    return best_fit >= 0 ? best_fit : best_any;
+    return pick_among(fit != 0 ? fit : any, t.cpu, this_cpu);
+  }
+  /// The choice find_lowest_rq and find_later_rq make among their candidate CPUs `mask` (one
+  /// scheduling domain spanning the machine, SD_WAKE_AFFINE): the task's previous CPU (cache
+  /// hot), else `this_cpu`, the CPU running the search ("cheaper to preempt than a remote
+  /// processor"), else cpumask_any_and_distribute (5.11+): the first candidate after
+  /// this_cpu's cursor, wrapping, which then moves there, so that successive searches from one
+  /// CPU spread over the candidates. -1 for an empty mask.
+  int pick_among(std::uint64_t mask, int prev, int this_cpu) {
+    if (mask == 0) return -1;
+    if (prev >= 0 && ((mask >> prev) & 1u) != 0) return prev;
+    if (this_cpu >= 0 && ((mask >> this_cpu) & 1u) != 0) return this_cpu;
+    int& cursor = distribute_prev_[static_cast<std::size_t>(this_cpu >= 0 ? this_cpu : 0)];
+    for (int i = 1; i <= ncpu_; ++i) {
+      const int k = (cursor + i) % ncpu_;
+      if (((mask >> k) & 1u) != 0) return cursor = k;
+    }
+    return -1;  // unreachable: mask holds a CPU below ncpu_
   }
   int least_loaded(const task_type& t, int prefer) {
     int best = -1;
@@ -1882,7 +1911,10 @@ class engine {
   void wake(task_type& t, int waker_cpu, enqueue_flags extra = enqueue_flags::none) {
     // A sleeper its class still holds (EEVDF's delayed dequeue) is woken where it is queued, as
     // the kernel's ttwu_runnable() does: no CPU selection, no migration.
-    const int ci = t.cpu >= 0 && cpu(t.cpu).rq.delayed(t) ? t.cpu : select_wake_cpu(t);
+    // A timer or device interrupt is taken on the CPU the task slept on (its hrtimer was armed
+    // there while it ran), so the wakeup runs there.
+    const int this_cpu = waker_cpu >= 0 ? waker_cpu : std::max(t.cpu, 0);
+    const int ci = t.cpu >= 0 && cpu(t.cpu).rq.delayed(t) ? t.cpu : select_wake_cpu(t, this_cpu);
     enqueue_flags f = (waker_cpu < 0 ? enqueue_flags::wakeup | enqueue_flags::interrupt : enqueue_flags::wakeup) | extra;
     if (t.cpu != ci) {
       if (t.cpu >= 0) ++t.migrations;
@@ -2002,7 +2034,7 @@ class engine {
         resched(ci);  // it outranks what runs here: it runs here
         return;
       }
-      const int target = find_lowest_rt(*next);
+      const int target = find_lowest_rt(*next, ci);
       if (target < 0 || target == ci || !(rt_level(*next) > cpu_rt_level(target, nullptr))) return;
       migrate(ci, target, *next, false);
       ++rt_pushes_;
@@ -2032,7 +2064,7 @@ class engine {
         resched(ci);
         return;
       }
-      const int target = find_later_dl(*next);
+      const int target = find_later_dl(*next, ci);
       if (target < 0 || target == ci) return;
       sched_time earliest{};
       if (earliest_dl(target, nullptr, earliest) && !(dl_deadline(*next) < earliest)) return;
@@ -3613,6 +3645,9 @@ class engine {
   bool asym_ = false;               ///< the capacities differ: capacity-aware placement and balance
   std::uint64_t misfit_moves_ = 0;  ///< active balances that moved a misfit to a bigger CPU
   std::uint64_t rt_pushes_ = 0, rt_pulls_ = 0, dl_pushes_ = 0, dl_pulls_ = 0;  ///< RT / deadline balancing moves
+  /// Each CPU's cursor of cpumask_any_and_distribute (the per-CPU distribute_cpu_mask_prev,
+  /// 0 at boot): the CPU that CPU's last find_lowest_rq / find_later_rq spread choice took.
+  std::vector<int> distribute_prev_;
   std::uint64_t priority_inversions_ = 0;  ///< run_config::audit_priority's count
   std::int64_t first_inversion_ns_ = -1;   ///< when the audit first found one
   const task_type* hot_ = nullptr;  ///< a task the newly-idle balance under way must not pull (just pushed away)

@@ -22,7 +22,8 @@ cxx=$1; root=$2; src=$3; work=$4; seeds=$5; runs=$6; max_time=$7
 shift 7
 name=$(basename "$src" .cpp)
 seed=${FUZZ_SEED:-1}
-rm -rf "$work/corpus" && mkdir -p "$work/corpus" || exit 1
+rm -rf "$work/corpus" "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* "$work"/slow-unit-* &&
+  mkdir -p "$work/corpus" || exit 1
 command -v "$cxx" >/dev/null || { echo "missing $cxx"; exit 1; }
 flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -39,11 +40,16 @@ if [ ! -x "$work/$name" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] ||
   "$cxx" "${flags[@]}" "$src" -o "$work/$name.tmp" || { echo "FAIL: $name does not compile"; exit 1; }
   mv "$work/$name.tmp" "$work/$name" && printf '%s' "$want" > "$stamp"
 fi
+# FUZZ_DETECT_LEAKS=0 turns LeakSanitizer off: for targets whose code under test never
+# allocates (the freestanding containers and policies), where a leak could only be the
+# harness's and the leak checks (ptrace-based, stopping every thread) only add a way to fail
+# that does not depend on the input.
+leaks=${FUZZ_DETECT_LEAKS:-1}
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export ASAN_OPTIONS=detect_leaks=1
+export ASAN_OPTIONS=detect_leaks=$leaks
 fixed_layout=()
 if setarch "$(uname -m)" -R true 2>/dev/null; then fixed_layout=(setarch "$(uname -m)" -R); fi
-"${fixed_layout[@]}" "$work/$name" -runs="$runs" -max_total_time="$max_time" -timeout=10 -seed="$seed" -reload=0 -print_final_stats=1 \
+"${fixed_layout[@]}" "$work/$name" -runs="$runs" -max_total_time="$max_time" -timeout=10 -seed="$seed" -reload=0 -detect_leaks="$leaks" -print_final_stats=1 \
   -artifact_prefix="$work/" "$work/corpus" "$seeds" 2>"$work/$name.log"
 rc=$?
 grep -E '^(INFO: Seed|#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$work/$name.log" || tail -n 5 "$work/$name.log"
@@ -53,7 +59,13 @@ if [ $rc -eq 0 ] && [ -n "$done_runs" ] && [ "$done_runs" -lt "$runs" ]; then
 fi
 if [ $rc -ne 0 ]; then
   echo "FAIL: $name exited with $rc; log: $work/$name.log"
-  grep -E 'FUZZ FAILURE|runtime error|ERROR: AddressSanitizer|last check|Test unit written' "$work/$name.log" | head -n 20
+  grep -E 'FUZZ FAILURE|runtime error|ERROR: |==ERROR|fatal error|last check|Test unit written|SUMMARY' "$work/$name.log" | head -n 20
+  tail -n 15 "$work/$name.log"
+  # The failing input itself, so that a failure seen only in a CI log can be reproduced:
+  #   echo '<base64>' | base64 -d > input && WORK_DIR/<name> input
+  for artifact in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* "$work"/slow-unit-*; do
+    [ -f "$artifact" ] && echo "input $(basename "$artifact") (base64): $(base64 -w0 "$artifact")"
+  done
   exit 1
 fi
 echo "ok: $name"

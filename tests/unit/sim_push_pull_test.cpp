@@ -166,12 +166,16 @@ TEST(SimPushPull, AWakingRtTaskStaysOnItsCpuAndTheFairTaskMoves) {
 // The trace alone: replays sched_wakeup / sched_switch lines and, at the end of every instant,
 // finds the RT tasks (trace prio < 100) that are runnable but not running while some CPU idles
 // or runs a task of numerically greater prio (lower priority). Every task may run anywhere.
+// Also counts the wakeups of the tasks whose names start with `woken_prefix` logged on another CPU than the one
+// the task last ran on (by a task there: the search's CPU is not the previous one).
 struct trace_audit {
   int instants_out_of_order = 0;
   std::int64_t first_ns = -1;
+  std::uint64_t remote_wakeups = 0;
 };
-trace_audit audit_trace(const std::string& text, int cpus) {
+trace_audit audit_trace(const std::string& text, int cpus, const std::string& woken_prefix = "") {
   trace_audit out;
+  std::map<int, int> last_cpu;   // pid -> CPU it last ran on
   std::map<int, int> prio;       // pid -> trace prio
   std::map<int, bool> runnable;  // pid -> runnable
   std::vector<int> running(static_cast<std::size_t>(cpus), 0);
@@ -209,6 +213,8 @@ trace_audit audit_trace(const std::string& text, int cpus) {
       if (std::sscanf(body.c_str() + at, " pid=%d prio=%d", &pid, &p) == 2) {
         prio[pid] = p;
         runnable[pid] = true;
+        const bool named = !woken_prefix.empty() && body.find(" comm=" + woken_prefix) != std::string::npos;
+        if (named && last_cpu.count(pid) != 0 && last_cpu[pid] != cpu) ++out.remote_wakeups;
       }
     } else if (event == "sched_switch") {
       int prev_pid = 0, prev_prio = 0, next_pid = 0, next_prio = 0;
@@ -221,6 +227,7 @@ trace_audit audit_trace(const std::string& text, int cpus) {
         if (next_pid != 0) {
           prio[next_pid] = next_prio;
           runnable[next_pid] = true;
+          last_cpu[next_pid] = cpu;
         }
         running[static_cast<std::size_t>(cpu)] = next_pid;
       }
@@ -236,19 +243,32 @@ trace_audit audit_trace(const std::string& text, int cpus) {
 // each, under rt over reference and rt over cfs. At the end of every instant no runnable RT task
 // waits while a CPU idles or runs something it outranks: by the engine's own audit and by the
 // trace replayed independently. Pushes and pulls both happen.
-TEST(SimPushPull, RtTasksRunByGlobalFixedPriority) {
-  std::mt19937_64 rng(0xF1F0);
+// `chained`: tasks 4-7 are woken by tasks 0-3 instead of by their own timers (each of 0-3
+// resumes its partner after its work), so that wakeups run on the waker's CPU and the
+// placement's "CPU the search runs on" is not the woken task's previous CPU. The partners then
+// sleep 3-12 ms and the woken tasks run 0.2-1.5 ms, so that no CPU's RT class reaches its
+// 950 ms a second: RT throttling (per CPU, as the kernel's without RT_RUNTIME_SHARE) leaves a
+// throttled CPU's RT task waiting beside idle or fair CPUs, which this property excludes.
+struct fp_counts {
+  std::uint64_t pushes = 0, pulls = 0, remote_wakeups = 0;
+};
+fp_counts expect_global_fixed_priority(std::uint64_t seed, bool chained) {
+  std::mt19937_64 rng(seed);
   const auto pick = [&](std::int64_t lo, std::int64_t hi) {
     return lo + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(hi - lo + 1));
   };
-  std::uint64_t pushes = 0, pulls = 0;
+  fp_counts n;
   for (int round = 0; round < 24; ++round) {
     workload w;
     w.name = "global-fp-" + std::to_string(round);
     w.cpus = 4;
     w.duration = sec(2);
     for (int i = 0; i < 8; ++i) {
-      task_spec t = looping("rt" + std::to_string(i), {ev::run(usec(pick(200, 3000))), ev::sleep(usec(pick(1000, 12000)))});
+      const std::string partner = "kick" + std::to_string(i % 4);
+      std::vector<event> evs = {ev::run(usec(pick(200, 3000))), ev::sleep(usec(pick(chained ? 3000 : 1000, 12000)))};
+      if (chained && i >= 4) evs = {ev::on(event_kind::suspend, partner), ev::run(usec(pick(200, 1500)))};
+      if (chained && i < 4) evs.insert(evs.begin() + 1, ev::on(event_kind::resume, partner));
+      task_spec t = looping((chained && i >= 4 ? "rtw" : "rt") + std::to_string(i), evs);
       t.params = fifo(static_cast<int>(pick(1, 98)));
       if (i == 7) t.params.rt_priority = w.tasks[0].params.rt_priority;  // a tie
       if (rng() % 3 == 0) t.params.kind = sched_kind::rr;
@@ -264,14 +284,27 @@ TEST(SimPushPull, RtTasksRunByGlobalFixedPriority) {
       c.audit_priority = true;
       const run_result r = e.run(w, c, {});
       EXPECT_EQ(r.totals.priority_inversions, 0u) << "first at " << r.totals.first_inversion_ns << " ns";
-      const trace_audit a = audit_trace(tw.text(), 4);
+      const trace_audit a = audit_trace(tw.text(), 4, "rtw");
       EXPECT_EQ(a.instants_out_of_order, 0) << "first at " << a.first_ns << " ns";
-      pushes += r.totals.rt_pushes;
-      pulls += r.totals.rt_pulls;
+      n.pushes += r.totals.rt_pushes;
+      n.pulls += r.totals.rt_pulls;
+      n.remote_wakeups += a.remote_wakeups;
     }
   }
-  EXPECT_GT(pushes, 100u);
-  EXPECT_GT(pulls, 100u);
+  return n;
+}
+
+TEST(SimPushPull, RtTasksRunByGlobalFixedPriority) {
+  const fp_counts n = expect_global_fixed_priority(0xF1F0, false);
+  EXPECT_GT(n.pushes, 100u);
+  EXPECT_GT(n.pulls, 100u);
+}
+
+TEST(SimPushPull, RtTasksWokenByOtherTasksRunByGlobalFixedPriority) {
+  const fp_counts n = expect_global_fixed_priority(0xC4A1, true);
+  EXPECT_GT(n.pushes, 100u);
+  EXPECT_GT(n.pulls, 100u);
+  EXPECT_GT(n.remote_wakeups, 1000u);  // woken from another CPU than the one they last ran on
 }
 
 // Global EDF: on M CPUs, implicit-deadline periodic tasks meet every deadline when

@@ -1,0 +1,162 @@
+/// @file
+/// @brief Where to look for a CPU for a woken task on CPUs that share a last-level cache:
+/// Linux's wake-affine rules (the fast path of select_task_rq_fair, 4.14+; the form of 5.15+).
+///
+/// @par The model
+/// A task woken by another task may be better off near its waker (the data it is woken for is
+/// hot in the waker's cache) or on its previous CPU (its own data is). Linux decides in three
+/// steps, each one a function here:
+/// 1. **record_wakee / wake_wide.** Every waker counts *flips*: wakeups of another task than
+///    the one it woke last, halved once per second. A wakeup is *wide* when both the waker's
+///    and the wakee's counts reach the LLC's CPU count and one is that many times the other
+///    (a 1:N server pattern): pulling every wakee to the waker would pile them onto one CPU,
+///    so the wakee is not considered for the waker's CPU.
+/// 2. **wake_affine.** Otherwise, when the wakeup runs on another CPU (`this_cpu`) than the
+///    task's previous one (`prev_cpu`), it chooses the *target* of the idle search:
+///    - wake_affine_idle() (WA_IDLE): an idle `this_cpu` wins unless `prev_cpu` is idle too;
+///      a sync waker (about to sleep, WF_SYNC) alone on `this_cpu` hands it over; an idle
+///      `prev_cpu` keeps the task;
+///    - wake_affine_weight() (WA_WEIGHT with WA_BIAS): else `this_cpu` when the task's load
+///      there, with a sync waker's own load taken out, leaves it lighter than `prev_cpu`
+///      without the task, by the half-imbalance margin, per unit of capacity;
+///    - else `prev_cpu`.
+/// 3. **select_idle_sibling.** From that target: the target if idle; `prev_cpu` if idle; the
+///    task's `recent_used_cpu` if idle (it is replaced by `prev_cpu` at every search); the
+///    first idle CPU after the target, wrapping; else the target itself.
+///
+/// @par Implementation notes
+/// Integer only: loads are the kernel's integers (PELT load_avg, or weights), products in
+/// 64-bit signed arithmetic as the kernel's `s64`: exact for loads below 2^40 and capacities
+/// up to 1024. Time is u64 ns, compared wrap-safe. What the kernel adds and these functions
+/// leave to the caller: the cache-sharing tests (everything here is one LLC), SMT cores
+/// (select_idle_core), SIS_UTIL's cap on the scan, SCHED_IDLE CPUs counted as idle, the
+/// per-CPU kthread stacking rule, and the asymmetric-capacity search (smp/capacity.hpp's
+/// select_idle_capacity replaces step 3 there). Complexity: O(1) each, select_idle_sibling
+/// O(number of CPUs).
+#ifndef SCHEDCORE_SMP_WAKE_AFFINE_HPP
+#define SCHEDCORE_SMP_WAKE_AFFINE_HPP
+
+#include "schedcore/core/types.hpp"
+
+namespace schedcore {
+
+/// A waker's flip count (task_struct's wakee_flips, wakee_flip_decay_ts and last_wakee).
+struct wakee_flips {
+  u32 flips = 0;                  ///< wakeups of another task than the last one woken, halved each decay period
+  u64 decay_stamp_ns = 0;         ///< when `flips` was last halved (the first wakeup after boot halves 0)
+  u64 last_wakee = ~u64{0};       ///< an identifier of the task it woke last (~0: none yet)
+};
+
+/// The period after which a waker's flip count halves at its next wakeup (one second: the
+/// kernel's HZ jiffies).
+inline constexpr u64 wakee_flip_decay_ns = 1000000000u;
+
+/// record_wakee(): the task owning `w` wakes the task identified by `wakee` at `now_ns`. The
+/// count halves first if more than wakee_flip_decay_ns passed since it last did (time_after:
+/// strictly more, wrap-safe), then counts one flip if `wakee` is not the task it woke last.
+/// @par Example
+/// A waker alternating between two tasks flips at every wakeup: 1, 2, 3, ...; one waking the
+/// same task again and again flips once.
+constexpr void record_wakee(wakee_flips& w, u64 now_ns, u64 wakee) noexcept {
+  if (static_cast<s64>(now_ns - (w.decay_stamp_ns + wakee_flip_decay_ns)) > 0) {
+    w.flips >>= 1;
+    w.decay_stamp_ns = now_ns;
+  }
+  if (w.last_wakee != wakee) {
+    w.last_wakee = wakee;
+    ++w.flips;
+  }
+}
+
+/// wake_wide(): true when a wakeup between a waker of `waker_flips` and a wakee of
+/// `wakee_flips` is wide on an LLC of `llc_size` CPUs: the smaller count is at least
+/// `llc_size` and the larger at least `llc_size` times the smaller. Symmetric in the counts.
+/// @par Examples (llc_size 8)
+/// 64 and 8: wide; 63 and 8: not (63 < 64); 1000 and 7: not (7 < 8).
+constexpr bool wake_wide(u32 waker_flips, u32 wakee_flips, u32 llc_size) noexcept {
+  const u64 larger = waker_flips > wakee_flips ? waker_flips : wakee_flips;
+  const u64 smaller = waker_flips > wakee_flips ? wakee_flips : waker_flips;
+  return smaller >= llc_size && larger >= smaller * llc_size;
+}
+
+/// What a wake-affine rule decided.
+enum class wake_affine_choice : u8 {
+  this_cpu,   ///< search from the CPU the wakeup runs on
+  prev_cpu,   ///< search from the task's previous CPU
+  undecided,  ///< this rule does not decide (the kernel's nr_cpumask_bits)
+};
+
+/// wake_affine_idle() (WA_IDLE), for CPUs that share a cache: `this_cpu` idle (a wakeup from
+/// an interrupt taken there): `prev_cpu` if it is idle too, else `this_cpu`; a `sync` wakeup
+/// whose waker is the only task running on `this_cpu` (`this_nr_running` counts runnable tasks
+/// there, the waker included; 6.13+ leaves out sleepers the fair class still holds):
+/// `this_cpu`; `prev_cpu` idle: `prev_cpu`; else undecided.
+constexpr wake_affine_choice wake_affine_idle(bool this_idle, bool prev_idle, bool sync,
+                                              u32 this_nr_running) noexcept {
+  if (this_idle) return prev_idle ? wake_affine_choice::prev_cpu : wake_affine_choice::this_cpu;
+  if (sync && this_nr_running == 1) return wake_affine_choice::this_cpu;
+  if (prev_idle) return wake_affine_choice::prev_cpu;
+  return wake_affine_choice::undecided;
+}
+
+/// wake_affine_weight() (WA_WEIGHT with WA_BIAS): true when the woken task should be searched
+/// for from `this_cpu`:
+/// `(this_load [- waker_load if sync] + task_load) x 100 x prev_capacity <
+///  (prev_load - task_load) x (100 + (imbalance_pct - 100) / 2) x this_capacity [+ 1 if sync]`,
+/// and, for a sync wakeup, at once when the waker's load exceeds `this_load`.
+/// Loads as the kernel passes them: `this_load` and `prev_load` the CPUs' loads (cpu_load:
+/// with PELT, the root queue's load_avg, which still holds the sleeping task's blocked load
+/// on `prev_cpu`, hence the subtraction; a caller whose loads leave sleepers out adds
+/// `task_load` to `prev_load`), `task_load` the woken task's and `waker_load` the waker's
+/// (task_h_load); capacities in [1, 1024]; `imbalance_pct` the LLC domain's (117 since 5.10:
+/// a margin of 108 against 100).
+/// @par Example (weights, equal capacities, imbalance_pct 117)
+/// this_cpu runs a nice-0 waker (1024), prev_cpu two nice-0 hogs (2048), the task 1024:
+/// 2048 x 100 < 2048 x 108 (prev_load passed as 2048 + 1024): true. With one hog on prev_cpu:
+/// 204800 < 110592 is false; a sync waker: (1024 - 1024 + 1024) x 100 = 102400 < 110593: true.
+constexpr bool wake_affine_weight(u64 this_load, u64 prev_load, u64 task_load, u64 waker_load, bool sync,
+                                  u32 this_capacity, u32 prev_capacity, u32 imbalance_pct) noexcept {
+  s64 this_eff = static_cast<s64>(this_load);
+  if (sync) {
+    if (waker_load > this_load) return true;
+    this_eff -= static_cast<s64>(waker_load);
+  }
+  this_eff += static_cast<s64>(task_load);
+  this_eff *= 100;
+  this_eff *= static_cast<s64>(prev_capacity);
+  s64 prev_eff = static_cast<s64>(prev_load) - static_cast<s64>(task_load);
+  const s64 bias = 100 + (static_cast<s64>(imbalance_pct) - 100) / 2;
+  prev_eff *= bias;
+  prev_eff *= static_cast<s64>(this_capacity);
+  if (sync) prev_eff += 1;
+  return this_eff < prev_eff;
+}
+
+/// select_idle_sibling() on CPUs that share a cache, without SMT: `target` if
+/// `usable_idle(target)`; else `prev` if it differs and `usable_idle(prev)`; else
+/// `recent_used_cpu` if it is neither, is >= 0 and `usable_idle` (`recent_used_cpu` becomes
+/// `prev` in any case once this step is reached); else the first usable idle CPU of
+/// `target + 1`, `target + 2`, ... wrapping over `nr_cpus` (select_idle_cpu); else `target`.
+/// `usable_idle(cpu)` (an `int`, noexcept) says whether the task may run there (affinity) and
+/// nothing runs there.
+/// @pre 0 <= prev, target < nr_cpus.
+/// @par Complexity O(nr_cpus) calls of `usable_idle` at most.
+template <class UsableIdle>
+constexpr int select_idle_sibling(int nr_cpus, int prev, int target, int& recent_used_cpu,
+                                  UsableIdle&& usable_idle) noexcept {
+  if (usable_idle(target)) return target;
+  if (prev != target && usable_idle(prev)) return prev;
+  const int recent = recent_used_cpu;
+  recent_used_cpu = prev;
+  if (recent >= 0 && recent < nr_cpus && recent != prev && recent != target && usable_idle(recent)) return recent;
+  int cpu = target;
+  for (int seen = 1; seen < nr_cpus; ++seen) {
+    if (++cpu == nr_cpus) cpu = 0;
+    if (usable_idle(cpu)) return cpu;
+  }
+  return target;
+}
+
+}  // namespace schedcore
+
+#endif

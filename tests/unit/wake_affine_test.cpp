@@ -1,0 +1,198 @@
+// Unit tests of smp/wake_affine.hpp against the kernel's rules, restated independently:
+// - wake_wide: the smaller flip count reaches the LLC size and the ratio of the counts does too
+//   (rational arithmetic), for every pair of small counts;
+// - record_wakee: a flip per change of wakee, halving strictly after a second, across the
+//   64-bit wrap;
+// - wake_affine_idle: its decision table, all 16 cases;
+// - wake_affine_weight: worked examples in the kernel's integers, the sync rules, capacities,
+//   and monotonicity (more load on the waker's CPU never makes it more attractive);
+// - select_idle_sibling: against a brute force that walks the candidate list in order.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "schedcore/smp/wake_affine.hpp"
+
+namespace {
+
+using namespace schedcore;
+
+static_assert(wake_wide(64, 8, 8) && !wake_wide(63, 8, 8) && !wake_wide(1000, 7, 8), "the header's examples");
+static_assert(wake_affine_weight(1024, 3072, 1024, 0, false, 1024, 1024, 117), "two hogs on prev: pull");
+static_assert(!wake_affine_weight(1024, 2048, 1024, 0, false, 1024, 1024, 117), "one hog on prev: stay");
+
+TEST(WakeAffine, AWakeupIsWideWhenBothFlipCountsReachTheLlcSizeAndTheirRatioDoesToo) {
+  for (u32 llc = 1; llc <= 16; ++llc)
+    for (u32 a = 0; a <= 200; ++a)
+      for (u32 b = 0; b <= 200; ++b) {
+        const u32 lo = a < b ? a : b, hi = a < b ? b : a;
+        // hi / lo >= llc as a ratio of integers, lo >= llc > 0.
+        const bool expected = lo >= llc && static_cast<long double>(hi) / lo >= static_cast<long double>(llc);
+        ASSERT_EQ(wake_wide(a, b, llc), expected) << a << " " << b << " " << llc;
+      }
+  // The counts are 32-bit; the product is taken in 64 bits.
+  EXPECT_TRUE(wake_wide(0xFFFFFFFFu, 0x10000000u, 8));
+  EXPECT_FALSE(wake_wide(0xFFFFFFFFu, 0x20000001u, 8));
+}
+
+TEST(WakeAffine, RecordWakeeCountsAFlipPerChangeOfWakeeAndHalvesStrictlyAfterASecond) {
+  wakee_flips w;
+  w.decay_stamp_ns = 5000;
+  record_wakee(w, 5000, 7);  // the first wakee: a flip
+  EXPECT_EQ(w.flips, 1u);
+  record_wakee(w, 6000, 7);  // the same one again: none
+  EXPECT_EQ(w.flips, 1u);
+  for (u64 i = 0; i < 9; ++i) record_wakee(w, 7000 + i, i % 2 == 0 ? 8 : 7);  // alternating: 9 flips
+  EXPECT_EQ(w.flips, 10u);
+  EXPECT_EQ(w.last_wakee, 8u);
+  record_wakee(w, 5000 + wakee_flip_decay_ns, 8);  // exactly one second: no halving (time_after is strict)
+  EXPECT_EQ(w.flips, 10u);
+  record_wakee(w, 5001 + wakee_flip_decay_ns, 8);  // one ns more: halved, same wakee, no flip
+  EXPECT_EQ(w.flips, 5u);
+  EXPECT_EQ(w.decay_stamp_ns, 5001 + wakee_flip_decay_ns);
+  record_wakee(w, 5001 + 2 * wakee_flip_decay_ns, 9);  // not yet: only the flip
+  EXPECT_EQ(w.flips, 6u);
+
+  // Across the wrap of the 64-bit clock: the stamp half a second before it; 0.1 s after the
+  // wrap (0.6 s later) nothing, 0.6 s after it (1.1 s later) a halving.
+  wakee_flips x;
+  x.flips = 40;
+  x.decay_stamp_ns = ~u64{0} - 500000000u;
+  x.last_wakee = 3;
+  record_wakee(x, 100000000u, 3);
+  EXPECT_EQ(x.flips, 40u);
+  record_wakee(x, 600000000u, 3);
+  EXPECT_EQ(x.flips, 20u);
+  record_wakee(x, 700000000u, 3);  // 0.1 s after the new stamp: unchanged
+  EXPECT_EQ(x.flips, 20u);
+}
+
+TEST(WakeAffine, WakeAffineIdleDecisionTable) {
+  using c = wake_affine_choice;
+  for (const bool this_idle : {false, true})
+    for (const bool prev_idle : {false, true})
+      for (const bool sync : {false, true})
+        for (const u32 running : {1u, 2u}) {
+          // The kernel's order: an idle waking CPU first (it counts no running task then, but
+          // the rule does not look), then a sync waker alone, then an idle previous CPU.
+          c expected = c::undecided;
+          if (this_idle)
+            expected = prev_idle ? c::prev_cpu : c::this_cpu;
+          else if (sync && running == 1)
+            expected = c::this_cpu;
+          else if (prev_idle)
+            expected = c::prev_cpu;
+          EXPECT_EQ(wake_affine_idle(this_idle, prev_idle, sync, running), expected)
+              << this_idle << prev_idle << sync << running;
+        }
+  EXPECT_EQ(wake_affine_idle(false, true, true, 1), c::this_cpu);   // a sync waker beats an idle prev
+  EXPECT_EQ(wake_affine_idle(false, true, true, 2), c::prev_cpu);   // not alone: the idle prev
+  EXPECT_EQ(wake_affine_idle(false, false, false, 1), c::undecided);
+}
+
+TEST(WakeAffine, WakeAffineWeightWorkedExamples) {
+  // Weights, equal capacities, imbalance_pct 117 (margin 108). The woken task weighs 1024 and
+  // its blocked load is still in prev_load (the kernel's convention).
+  // Waker alone on this_cpu, two hogs on prev: 2048 x 100 = 204800 < 2048 x 108 = 221184.
+  EXPECT_TRUE(wake_affine_weight(1024, 2048 + 1024, 1024, 0, false, 1024, 1024, 117));
+  // One hog: 204800 against 110592.
+  EXPECT_FALSE(wake_affine_weight(1024, 1024 + 1024, 1024, 0, false, 1024, 1024, 117));
+  // Equal effective loads stay: 100 x (x + t) against 108 x (p - t) at the boundary.
+  // this 1024 + t 1024 = 2048 -> 204800; prev - t = 1896.3: 1896 x 108 = 204768 < 204800 (stay),
+  // 1897 x 108 = 204876 > 204800 (pull).
+  EXPECT_FALSE(wake_affine_weight(1024, 1896 + 1024, 1024, 0, false, 1024, 1024, 117));
+  EXPECT_TRUE(wake_affine_weight(1024, 1897 + 1024, 1024, 0, false, 1024, 1024, 117));
+  // Sync, one hog: the waker's 1024 leaves, (0 + 1024) x 100 = 102400 < 110592 + 1.
+  EXPECT_TRUE(wake_affine_weight(1024, 1024 + 1024, 1024, 1024, true, 1024, 1024, 117));
+  // An exact tie stays, except for sync (the + 1): (1000 + 80) x 100 = 108000 against
+  // (1080 - 80) x 108 = 108000; sync with a waker of 1000 on a CPU of 2000: the same 108000
+  // against 108001.
+  EXPECT_FALSE(wake_affine_weight(1000, 1000 + 80, 80, 0, false, 1024, 1024, 117));
+  EXPECT_TRUE(wake_affine_weight(2000, 1000 + 80, 80, 1000, true, 1024, 1024, 117));
+  // Sync with a waker heavier than its CPU's load (a waker that just arrived there): at once.
+  EXPECT_TRUE(wake_affine_weight(500, 100000, 1024, 900, true, 1024, 1024, 117));
+  EXPECT_FALSE(wake_affine_weight(500, 1024, 1024, 900, false, 1024, 1024, 117));
+  // Capacities: a little waking CPU (446) with no load, prev (1024) at 600 without the task,
+  // the task 300: 300 x 100 x 1024 = 30 720 000 against 600 x 108 x 446 = 28 900 800: stay.
+  // On a waking CPU of 1024 as well: 300 x 100 < 600 x 108: pull.
+  EXPECT_FALSE(wake_affine_weight(0, 900, 300, 0, false, 446, 1024, 117));
+  EXPECT_TRUE(wake_affine_weight(0, 900, 300, 0, false, 1024, 1024, 117));
+  // imbalance_pct 125 (before 5.10): a margin of 112.
+  EXPECT_FALSE(wake_affine_weight(1024, 1828 + 1024, 1024, 0, false, 1024, 1024, 125));  // 204736 < 204800
+  EXPECT_TRUE(wake_affine_weight(1024, 1829 + 1024, 1024, 0, false, 1024, 1024, 125));   // 204848
+  // A prev_load below the task's (its blocked load decayed elsewhere): negative, never pulls.
+  EXPECT_FALSE(wake_affine_weight(0, 10, 1024, 0, false, 1024, 1024, 117));
+}
+
+TEST(WakeAffine, MoreLoadOnTheWakersCpuNeverPullsAndMoreOnThePreviousNeverKeeps) {
+  std::mt19937_64 rng(0xAFF1);
+  for (int i = 0; i < 200000; ++i) {
+    const u64 this_load = rng() % 200000, prev_load = rng() % 200000, task = rng() % 90000, waker = rng() % 90000;
+    const bool sync = rng() % 2 == 0;
+    const u32 tc = 1 + static_cast<u32>(rng() % 1024), pc = 1 + static_cast<u32>(rng() % 1024);
+    const u64 more = 1 + rng() % 5000;
+    const bool base = wake_affine_weight(this_load, prev_load, task, waker, sync, tc, pc, 117);
+    // The waker's CPU heavier: a pull may become a stay, never the reverse. (A sync wakeup
+    // whose waker outweighs its CPU pulls at once; adding load there can only end that.)
+    if (!base) {
+      ASSERT_FALSE(wake_affine_weight(this_load + more, prev_load, task, waker, sync, tc, pc, 117)) << i;
+    }
+    // The previous CPU heavier: a stay may become a pull, never the reverse.
+    if (base) {
+      ASSERT_TRUE(wake_affine_weight(this_load, prev_load + more, task, waker, sync, tc, pc, 117)) << i;
+    }
+  }
+}
+
+// The brute force: candidates in the kernel's order, the first usable idle one wins; the
+// recent CPU counts only if it differs from both prev and the target.
+int brute_force(const std::vector<bool>& usable_idle, int prev, int target, int recent) {
+  const int n = static_cast<int>(usable_idle.size());
+  std::vector<int> order = {target, prev};
+  if (recent >= 0 && recent != prev && recent != target) order.push_back(recent);
+  for (int k = 1; k < n; ++k) order.push_back((target + k) % n);
+  for (const int c : order)
+    if (usable_idle[static_cast<std::size_t>(c)]) return c;
+  return target;
+}
+
+TEST(WakeAffine, SelectIdleSiblingTakesTheFirstIdleCandidateInTheKernelsOrder) {
+  // Hand cases on 4 CPUs.
+  const auto pick = [](std::vector<bool> idle, int prev, int target, int& recent) {
+    return select_idle_sibling(static_cast<int>(idle.size()), prev, target, recent,
+                               [&](int c) noexcept { return static_cast<bool>(idle[static_cast<std::size_t>(c)]); });
+  };
+  int recent = 3;
+  EXPECT_EQ(pick({false, true, false, true}, 2, 1, recent), 1);  // the target is idle
+  EXPECT_EQ(recent, 3);                                          // returned before the recent step
+  EXPECT_EQ(pick({false, false, true, true}, 2, 1, recent), 2);  // the previous CPU is idle
+  EXPECT_EQ(pick({true, false, false, true}, 2, 1, recent), 3);  // the recent CPU (the scan's too)
+  EXPECT_EQ(recent, 2);                                          // replaced by prev
+  recent = 0;
+  EXPECT_EQ(pick({true, false, false, true}, 2, 1, recent), 0);  // recent 0 beats the scan's 3
+  EXPECT_EQ(recent, 2);
+  EXPECT_EQ(pick({true, false, false, true}, 2, 1, recent), 3);  // recent is prev now: the scan, from 2
+  recent = -1;
+  EXPECT_EQ(pick({false, false, false, false}, 2, 1, recent), 1);  // nothing idle: the target
+  EXPECT_EQ(recent, 2);
+
+  std::mt19937_64 rng(0x515);
+  for (int i = 0; i < 100000; ++i) {
+    const int n = 1 + static_cast<int>(rng() % 9);
+    std::vector<bool> idle(static_cast<std::size_t>(n));
+    for (std::size_t c = 0; c < idle.size(); ++c) idle[c] = rng() % 3 == 0;
+    const int prev = static_cast<int>(rng() % static_cast<u64>(n));
+    const int target = static_cast<int>(rng() % static_cast<u64>(n));
+    const int recent0 = static_cast<int>(rng() % static_cast<u64>(n + 1)) - 1;  // -1: none
+    int recent_io = recent0;
+    const int got = pick(idle, prev, target, recent_io);
+    ASSERT_EQ(got, brute_force(idle, prev, target, recent0)) << i;
+    const bool reached_recent = !idle[static_cast<std::size_t>(target)] &&
+                                (prev == target || !idle[static_cast<std::size_t>(prev)]);
+    ASSERT_EQ(recent_io, reached_recent ? prev : recent0) << i;
+  }
+}
+
+}  // namespace

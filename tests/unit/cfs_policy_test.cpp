@@ -832,6 +832,55 @@ TEST(CfsPolicy, MigrationAndParameterChangeKeepRelativeVruntime) {
   EXPECT_TRUE(b.verify());
 }
 
+// Oracle: Linux 5.x-6.5 migrate_task_rq_fair() for a TASK_WAKING task: vruntime -= the old
+// cfs_rq's min_vruntime *at the wakeup*, then enqueue_entity() adds the new one's and
+// place_entity() gives the sleeper credit. s runs 1 ms on queue a and sleeps; h then runs 20 ms
+// alone there, so a's min_vruntime moves 20 ms past s. s wakes on queue b: with the hook it is
+// 19 ms behind a's min_vruntime, so the credit's floor places it at b's min_vruntime -
+// latency/2 (3 ms). Without the hook (a driver that only passes `migrated`), the offset at the
+// time s slept is all the entity knows: s lands 1 ms after b's min_vruntime.
+TEST(CfsPolicy, AMigratedWakeupIsRenormalisedByTheOldQueuesMinVruntimeAtTheWakeup) {
+  for (const bool hook : {true, false}) {
+    SCOPED_TRACE(hook ? "migrate_task_rq" : "no hook");
+    policy_t a, b;
+    policy_t::knobs k;
+    k.start_debit = 0;  // first enqueues at min_vruntime: the offsets below are the run times
+    ASSERT_EQ(a.configure(k), errc::ok);
+    ASSERT_EQ(b.configure(k), errc::ok);
+    task s = make(0), h = make(0), other = make(0);
+    sched_time now{};
+    a.enqueue(s, now, enqueue_flags::wakeup);
+    a.enqueue(h, now, enqueue_flags::wakeup);
+    a.set_next(s, now);
+    now += msec(1);
+    a.dequeue(s, now, dequeue_flags::sleep);  // s: 1 ms of vruntime, a's min_vruntime at 0
+    ASSERT_EQ(schedule(a, nullptr, false, now), &h);
+    for (int i = 0; i < 20; ++i) (void)a.tick(h, now += msec(1));
+    ASSERT_EQ(a.min_vruntime() - s.vruntime, msec(19));
+    b.enqueue(other, now, enqueue_flags::wakeup);
+    b.set_next(other, now);
+    for (int i = 0; i < 7; ++i) (void)b.tick(other, now += msec(1));
+    if (hook) {
+      policy_traits<policy_t>::migrate_task_rq(a, s, now);
+      const vtime rel = s.vruntime;
+      policy_traits<policy_t>::migrate_task_rq(a, s, now);  // a second call changes nothing
+      EXPECT_EQ(s.vruntime, rel);
+    }
+    b.enqueue(s, now, enqueue_flags::wakeup | enqueue_flags::migrated);
+    EXPECT_EQ(s.vruntime - b.min_vruntime(), hook ? -(b.sched_latency() / 2) : msec(1));
+    EXPECT_TRUE(a.verify());
+    EXPECT_TRUE(b.verify());
+  }
+  // A queued task is not touched (its migration is dequeue(migrating) / enqueue(migrated)).
+  policy_t a;
+  task q = make(0);
+  a.enqueue(q, sched_time{}, enqueue_flags::wakeup);
+  const vtime before = q.vruntime;
+  policy_traits<policy_t>::migrate_task_rq(a, q, sched_time{} + msec(1));
+  EXPECT_EQ(q.vruntime, before);
+  EXPECT_TRUE(a.verify());
+}
+
 // Oracle: Linux 6.5 switched_from_fair() → detach_task_cfs_rq(): a sleeping task that leaves
 // the fair class is placed as a wakeup (max(v, min_vruntime − latency/2), GENTLE_FAIR_SLEEPERS)
 // and kept relative; its return through enqueue_entity(ENQUEUE_RESTORE) adds the min_vruntime

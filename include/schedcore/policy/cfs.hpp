@@ -46,10 +46,14 @@
 /// - Relative vruntime (§2.4 last bullet): a task leaving other than by sleeping (`save`,
 ///   `migrating`) keeps vruntime − min_vruntime and is renormalised on its next enqueue;
 ///   task_new leaves the child relative too. A sleeping task keeps its absolute vruntime. A
-///   *migrated wakeup* (`wakeup|migrated`) is renormalised by the old queue's min_vruntime at
-///   the time the task slept (recorded in the entity), because a per-CPU policy cannot read
-///   the old queue at wake time as the kernel's `migrate_task_rq_fair` does; this can only
-///   place the task later, never earlier, than the kernel, and the sleeper credit applies after.
+///   *migrated wakeup* is renormalised as the kernel's `migrate_task_rq_fair` does (5.x-6.5):
+///   the driver calls migrate_task_rq() on the old queue just before the new queue's
+///   `enqueue(wakeup|migrated)`, which makes the vruntime relative to the old queue's
+///   min_vruntime *at the wakeup*; the enqueue adds the new queue's. A driver that does not
+///   call it gets the old queue's min_vruntime at the time the task slept (recorded in the
+///   entity) instead: that can only place the task later, never earlier, than the kernel
+///   (the old queue's min_vruntime has only grown since), by up to everything the old queue
+///   ran while the task slept. The sleeper credit applies after, either way.
 /// - A task enqueued for the first time without task_new() (a driver that only wakes tasks) is
 ///   placed as a fresh task: min_vruntime + vslice (START_DEBIT), as if forked by nobody. One
 ///   that enters from another class while queued (`restore`) lands at min_vruntime, no debit
@@ -518,6 +522,18 @@ class cfs_policy {
     if (e.on_rq || e.vstate != cfs_vstate::absolute) return;
     clear_buddies(t);
     place_entity(e, false);
+    e.vruntime = vtime{e.vruntime.ns() - min_vruntime_.ns()};
+    e.vstate = cfs_vstate::relative;
+  }
+
+  /// Optional hook `migrate_task_rq`: `t`, asleep after running here, is about to be woken on
+  /// another CPU's queue (the kernel's migrate_task_rq_fair for a TASK_WAKING task, 5.x-6.5):
+  /// its vruntime becomes relative to this queue's min_vruntime now, which the new queue's
+  /// enqueue adds back. Nothing for a task that is queued, already relative or fresh.
+  /// @par Complexity O(1).
+  void migrate_task_rq(Task& t, sched_time) noexcept {
+    cfs_entity& e = E(t);
+    if (e.on_rq || e.vstate != cfs_vstate::absolute) return;
     e.vruntime = vtime{e.vruntime.ns() - min_vruntime_.ns()};
     e.vstate = cfs_vstate::relative;
   }

@@ -169,6 +169,11 @@ class class_stack {
   void task_dead(task_type& t, sched_time now) noexcept {
     dispatch(t, [&](auto& cls) { policy_traits<remove_cvref_t<decltype(cls)>>::task_dead(cls, t, now); });
   }
+  /// Optional hook `migrate_task_rq`, forwarded to `t`'s class (or its default): call it on the
+  /// stack of the CPU `t` last ran on, before enqueuing it (asleep) on another CPU's stack.
+  void migrate_task_rq(task_type& t, sched_time now) noexcept {
+    dispatch(t, [&](auto& cls) { policy_traits<remove_cvref_t<decltype(cls)>>::migrate_task_rq(cls, t, now); });
+  }
   /// The earliest class timer over all classes; false when no class has one pending.
   bool next_timer(sched_time& when) const noexcept { return next_timer_from<0>(when, false); }
   /// Runs every class's due timers; true when any asks for a reschedule.

@@ -18,7 +18,7 @@
 /// | `yield` | the task's own queue, or every level when `Inner::yield_every_level` (cfs: set_skip_buddy) |
 /// | `set_next`, `put_prev`, `tick` | at every level from the task to the root (a tick asks for a reschedule if any level does) |
 /// | `wakeup_preempt` | the two nodes of the woken and the running task that share a queue decide, in that queue (find_matching_se) |
-/// | `prio_changed`, `task_new`, `task_dead`, `switched_from`, `delayed` | the task's own queue |
+/// | `prio_changed`, `task_new`, `task_dead`, `switched_from`, `migrate_task_rq`, `delayed` | the task's own queue |
 /// | `next_timer`, `timer`, `take_resched`, `verify` | every queue |
 ///
 /// So a policy needs nothing to be used hierarchically: cfs and eevdf give cgroup v2's
@@ -475,6 +475,9 @@ class group_policy : public detail::group_knob_names<Inner> {
   }
   /// Optional hook `task_dead`: in `t`'s own queue.
   void task_dead(Task& t, sched_time now) noexcept { traits::task_dead(queue_of(t), t, now); }
+  /// Optional hook `migrate_task_rq`: in `t`'s own queue (its group's queue on this CPU, as
+  /// the kernel's cfs_rq_of(se) there).
+  void migrate_task_rq(Task& t, sched_time now) noexcept { traits::migrate_task_rq(queue_of(t), t, now); }
   /// Optional hook `switched_from`: in `t`'s own queue. A delayed sleeper the inner hook takes
   /// out of its queue (eevdf's DELAY_DEQUEUE) may leave a group empty: that group, and each
   /// one above left empty, leaves its parent as a sleeper (the kernel's dequeue with

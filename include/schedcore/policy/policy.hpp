@@ -17,6 +17,7 @@
 ///   tick(t) -> resched?          periodically while t runs
 ///   put_prev(t)                  t stops running but stays runnable (preempted, yielded)
 ///   dequeue(t, sleep|dead|...)   t stops being runnable; if t was running, *no* put_prev follows
+///   migrate_task_rq(t)           asleep, t is about to wake on another CPU's queue (this one's last look)
 ///   task_dead(t)                 once, after the last dequeue
 /// ```
 /// A parameter change (nice, RT priority) is `dequeue(save)`, change, `enqueue(restore)`,
@@ -41,6 +42,7 @@
 /// | `task_new(child, parent, now)` | no | fork; parent may be nullptr | nothing |
 /// | `task_dead(t, now)` | no | after the final dequeue | nothing |
 /// | `switched_from(t, now)` | no | t (not queued) moves to another class: release per-class state | nothing |
+/// | `migrate_task_rq(t, now)` | no | t, asleep and last queued here, is about to be enqueued (woken) on another CPU's queue of the same class, with `migrated` (the kernel's `migrate_task_rq`): convert per-queue state (cfs: vruntime relative to this queue's min_vruntime now) | nothing: the new queue's enqueue sees `migrated` alone |
 /// | `delayed(t) const -> bool` | no | t blocked but is still queued here (EEVDF's delayed dequeue, finished by a later pick): its wakeup must enqueue it on this run queue, not migrate it | false |
 /// | `verify() const -> bool` | no | O(n) structural self-check | true |
 /// | `next_timer(sched_time& when) const -> bool` | no | earliest class-internal timer (replenish, unthrottle) | false: none |
@@ -106,6 +108,8 @@ SCHEDCORE_DETAIL_HOOK_DETECTOR(has_task_new, void,
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_task_dead, void, declval<P&>().task_dead(declval<task_t<P>&>(), sched_time{}))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_switched_from, void,
     declval<P&>().switched_from(declval<task_t<P>&>(), sched_time{}))
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_migrate_task_rq, void,
+    declval<P&>().migrate_task_rq(declval<task_t<P>&>(), sched_time{}))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_delayed, bool, declval<const P&>().delayed(declval<const task_t<P>&>()))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_verify, bool, declval<const P&>().verify())
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_next_timer, bool, declval<const P&>().next_timer(declval<sched_time&>()))
@@ -129,6 +133,7 @@ SCHEDCORE_DETAIL_NAME_DETECTOR(names_prio_changed, prio_changed)
 SCHEDCORE_DETAIL_NAME_DETECTOR(names_task_new, task_new)
 SCHEDCORE_DETAIL_NAME_DETECTOR(names_task_dead, task_dead)
 SCHEDCORE_DETAIL_NAME_DETECTOR(names_switched_from, switched_from)
+SCHEDCORE_DETAIL_NAME_DETECTOR(names_migrate_task_rq, migrate_task_rq)
 SCHEDCORE_DETAIL_NAME_DETECTOR(names_delayed, delayed)
 SCHEDCORE_DETAIL_NAME_DETECTOR(names_verify, verify)
 SCHEDCORE_DETAIL_NAME_DETECTOR(names_next_timer, next_timer)
@@ -197,6 +202,9 @@ constexpr bool check_policy() noexcept {
   static_assert(!detail::names_switched_from<P>::value || detail::has_switched_from<P>::value,
                 "schedcore policy: optional hook `switched_from` must be "
                 "`void switched_from(task_type&, sched_time) noexcept`");
+  static_assert(!detail::names_migrate_task_rq<P>::value || detail::has_migrate_task_rq<P>::value,
+                "schedcore policy: optional hook `migrate_task_rq` must be "
+                "`void migrate_task_rq(task_type&, sched_time) noexcept`");
   static_assert(!detail::names_delayed<P>::value || detail::has_delayed<P>::value,
                 "schedcore policy: optional hook `delayed` must be `bool delayed(const task_type&) const noexcept`");
   static_assert(!detail::names_verify<P>::value || detail::has_verify<P>::value,
@@ -238,6 +246,11 @@ struct policy_traits {
   static void switched_from([[maybe_unused]] P& p, [[maybe_unused]] task_type& t,
                             [[maybe_unused]] sched_time now) noexcept {
     if constexpr (detail::has_switched_from<P>::value) p.switched_from(t, now);
+  }
+  /// `p.migrate_task_rq(t, now)`, or nothing.
+  static void migrate_task_rq([[maybe_unused]] P& p, [[maybe_unused]] task_type& t,
+                              [[maybe_unused]] sched_time now) noexcept {
+    if constexpr (detail::has_migrate_task_rq<P>::value) p.migrate_task_rq(t, now);
   }
   /// `p.next_timer(when)`, or false (no timer).
   static bool next_timer([[maybe_unused]] const P& p, [[maybe_unused]] sched_time& when) noexcept {

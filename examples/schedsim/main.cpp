@@ -8,6 +8,7 @@
 //
 // options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
 //          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME
+//          --wake-affine on|off
 //          --capacity C,C,...  --energy-model FILE  --eas on|off  --util-est on|off  --uclamp-rt-min N
 //          --iowait-boost on|off  --jobs N
 //          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
@@ -71,6 +72,7 @@ const char* usage_text =
     "options: --cpus N --hz N --duration TIME --warmup TIME --seed N --format table|json|csv --trace FILE\n"
     "         --cs-cost TIME --refill TIME --refill-half TIME --balance TIME --balance-failed N --balance-by count|load\n"
     "         --tick-phase TIME --capacity C,C,... (one per CPU, 1..1024: an asymmetric machine)\n"
+    "         --wake-affine on|off (a fair wakeup may be searched from the waker's CPU, wake_affine; default on)\n"
     "         --energy-model FILE (performance domains: frequencies, power, capacities; schedutil and energy)\n"
     "         --eas on|off (energy-aware placement with an asymmetric --energy-model; default on)\n"
     "         --util-est on|off (size tasks by util_est; default on with --energy-model, else off)\n"
@@ -161,6 +163,11 @@ options parse_args(int argc, char** argv) {
       const std::string how = val();
       if (how != "on" && how != "off") throw sim::usage_error("--iowait-boost must be on or off, not '" + how + "'");
       o.machine.iowait_boost = how == "on";
+    }
+    else if (a == "--wake-affine") {
+      const std::string how = val();
+      if (how != "on" && how != "off") throw sim::usage_error("--wake-affine must be on or off, not '" + how + "'");
+      o.machine.wake_affine = how == "on";
     }
     else if (a == "--eas") {
       const std::string how = val();

@@ -106,6 +106,7 @@
 #include "schedcore/smp/pelt.hpp"
 #include "schedcore/smp/uclamp.hpp"
 #include "schedcore/smp/util_est.hpp"
+#include "schedcore/smp/wake_affine.hpp"
 
 namespace schedcore {
 namespace sim {
@@ -143,6 +144,12 @@ struct machine_model {
   /// cannot balance groups. With it, `balance_failed` lets a task's load count half after that
   /// many failed balances in a row, and a quarter after one more, and so on (nr_balance_failed).
   bool balance_by_load = false;
+  /// A fair task woken by a task on another CPU may be placed from the waker's CPU instead of
+  /// its previous one (select_task_rq_fair's wake_affine, Linux 4.14+ WA_IDLE, WA_WEIGHT and
+  /// WA_BIAS, gated by wake_wide's flip counts); true, the default, as in the kernel. false:
+  /// every fair wakeup searches from the previous CPU (what this simulator did before it
+  /// modelled wake_affine). docs/guides/simulator.md, "The machine".
+  bool wake_affine = true;
   /// Where the tick grid sits: ticks fall at `tick_phase_ns + k·(1e9/hz)` (taken modulo one
   /// tick; default 0, the grid through t = 0). A kernel's tick has no fixed relation to a
   /// workload's own timers, while a model whose timers and tick both start at 0 sees one
@@ -290,6 +297,9 @@ struct task_cold {
   // utilisation clamps (Engine::uclamp_on_)
   std::int32_t uclamp_req[2] = {-1, -1};  ///< requested min, max (-1: the default)
   uclamp_task uclamp{};            ///< its contribution to its CPU's clamp buckets while runnable there
+  // fair wakeup placement (Engine::select_fair_wake_cpu)
+  int recent_used_cpu = -1;        ///< p->recent_used_cpu: its previous CPU at its last fair wakeup (at a fork, the parent's CPU; -1: none)
+  wakee_flips flips{};             ///< as a waker: wake_wide's measure (smp/wake_affine.hpp)
 };
 
 /// The engine-side hot state of a simulated task (what switches, ticks and accounting touch);
@@ -1407,6 +1417,7 @@ class engine {
     window_ = now_;
     misfit_moves_ = 0;
     eas_wakeups_ = 0;
+    affine_wakeups_ = 0;
     rt_pushes_ = rt_pulls_ = dl_pushes_ = dl_pulls_ = 0;
     priority_inversions_ = 0;
     for (domain_state& dm : doms_) {
@@ -1584,14 +1595,17 @@ class engine {
   bool idle(int ci) const { return cpus_[static_cast<std::size_t>(ci)].curr == nullptr && cpus_[static_cast<std::size_t>(ci)].queued.empty(); }
 
   /// `t`'s CPU at a wakeup; `this_cpu`: the CPU the wakeup runs on (the waker's, or the one
-  /// whose timer or interrupt woke it).
-  int select_wake_cpu(task_type& t, int this_cpu) {
+  /// whose timer or interrupt woke it); `sync`: the waker is about to sleep (WF_SYNC).
+  int select_wake_cpu(task_type& t, int this_cpu, bool sync) {
     const int prev = t.cpu;
     if (in_dl_class(t)) {
       const int found = select_dl_cpu(t, this_cpu);
       if (found >= 0) return found;
     }
     if (is_rt(t) && prev >= 0 && allowed(t, prev)) return select_rt_cpu(t, this_cpu);
+    task_type* const current = cpu(this_cpu).curr;  // the task the wakeup runs in (or interrupts)
+    if (is_fair(t) && current != nullptr && current != &t && allowed_cpus(t) > 1)
+      record_wakee(current->cold->flips, static_cast<std::uint64_t>(now_), t.id);
     if (eas_ && is_fair(t) && !overutilized()) {
       const int found = find_energy_efficient_cpu(t);
       if (found >= 0) {
@@ -1611,6 +1625,20 @@ class engine {
       if (prev >= 0 && allowed(t, prev)) return prev;
       return least_loaded(t, -1);
     }
+    if (is_fair(t) && prev >= 0) {
+      int target = prev;
+      if (cfg_.machine.wake_affine && this_cpu != prev && allowed(t, this_cpu) &&
+          (current == nullptr ||
+           !wake_wide(current->cold->flips.flips, t.cold->flips.flips, static_cast<std::uint32_t>(ncpu_)))) {
+        target = wake_affine(t, this_cpu, prev, sync);
+        if (target == this_cpu) ++affine_wakeups_;
+      }
+      const int found = select_idle_sibling(ncpu_, prev, target, t.cold->recent_used_cpu,
+                                            [&](int k) noexcept { return allowed(t, k) && idle(k); });
+      return allowed(t, found) ? found : least_loaded(t, -1);
+    }
+    // Other classes' fallbacks (a reservation no deadline rule placed, an RT task whose
+    // previous CPU is no longer allowed): an idle CPU from the previous one.
     if (prev >= 0 && allowed(t, prev) && idle(prev)) return prev;
     const int from = prev >= 0 ? prev : 0;
     for (int k = 1; k <= ncpu_; ++k) {
@@ -1620,6 +1648,61 @@ class engine {
     if (prev >= 0 && allowed(t, prev)) return prev;
     return least_loaded(t, -1);
   }
+  // ---------------------------------------------------------------- fair wakeup placement
+  // select_task_rq_fair's wakeup fast path (Linux 5.15+, smp/wake_affine.hpp) on a symmetric
+  // machine that is one LLC (every CPU shares the last-level cache, so every cache-affinity
+  // test passes; llc_size is the CPU count):
+  // 1. record_wakee for the task the wakeup runs in (the waker, or the task an interrupt
+  //    interrupted), when the woken task may run on more than one CPU;
+  // 2. wake_affine when the wakeup runs on another CPU than the woken task's previous one (a
+  //    wakeup by a task there), that CPU is allowed and the wakeup is not wide: WA_IDLE, then
+  //    WA_WEIGHT with imbalance_pct 117, between the waker's CPU and the previous one;
+  // 3. select_idle_sibling from the chosen target, with the task's recent_used_cpu.
+  // Sync wakeups (WF_SYNC, the waker about to sleep): a pipe's, both ways (pipe_write waking a
+  // reader, pipe_read waking a writer, as fs/pipe.c and unix sockets do). Nothing else in the
+  // workload language is one. Loads: see wake_cpu_load(). Not modelled: SIS_UTIL's cap on the
+  // scan, SMT cores, SCHED_IDLE CPUs counting as idle, the per-CPU-kthread stacking rule,
+  // capacity_of's RT/IRQ pressure (capacities are equal here).
+
+  /// A CPU's fair load as wake_affine_weight reads it (cpu_load): with load tracking, its
+  /// root queue's PELT load, as the balancer compares it (see balance_by_load); without, the
+  /// summed weights of its runnable fair tasks (weighted_cpuload, the kernel's measure before
+  /// PELT). Neither holds a sleeper's blocked load (the kernel's PELT one does).
+  std::uint64_t wake_cpu_load(int k) {
+    if (pelt_on_) {
+      std::vector<bool> counted(group_pelt_.empty() ? 0 : w_.cgroups.size());
+      return static_cast<std::uint64_t>(root_fair_load(k, counted));
+    }
+    std::uint64_t sum = 0;
+    for (const task_type* q : cpu(k).queued)
+      if (is_fair(*q)) sum += fair_weight_of(*q);
+    return sum;
+  }
+  /// A task's load as wake_affine_weight reads it (task_h_load): its PELT load scaled by its
+  /// groups' share on CPU k with load tracking, its weight without; 0 for a task of another
+  /// class.
+  std::uint64_t wake_task_load(task_type& t, int k) {
+    if (!is_fair(t)) return 0;
+    if (!pelt_on_) return fair_weight_of(t);
+    pelt_sync_task(t);
+    return t.cold->pelt_born ? static_cast<std::uint64_t>(task_h_load(t, k)) : 0;
+  }
+  /// wake_affine(): the target of the idle search for `t`, woken from `this_cpu` (not its
+  /// previous CPU `prev`), `sync` or not: `this_cpu` or `prev`.
+  int wake_affine(task_type& t, int this_cpu, int prev, bool sync) {
+    std::uint32_t running = 0;  // runnable there, sleepers the fair class still holds left out (6.13+)
+    for (const task_type* q : cpu(this_cpu).queued) running += cpu(this_cpu).rq.delayed(*q) ? 0 : 1;
+    const wake_affine_choice by_idle = wake_affine_idle(idle(this_cpu), idle(prev), sync, running);
+    if (by_idle != wake_affine_choice::undecided) return by_idle == wake_affine_choice::this_cpu ? this_cpu : prev;
+    task_type* const current = cpu(this_cpu).curr;
+    const std::uint64_t task_load = wake_task_load(t, prev);
+    // The engine's loads leave the sleeping task out; the kernel's prev_cpu load holds it.
+    const bool pull = wake_affine_weight(wake_cpu_load(this_cpu), wake_cpu_load(prev) + task_load, task_load,
+                                         sync && current != nullptr ? wake_task_load(*current, this_cpu) : 0, sync,
+                                         cpu_capacity_max, cpu_capacity_max, 117);
+    return pull ? this_cpu : prev;
+  }
+
   /// A waking deadline task's CPU (select_task_rq_dl with find_later_rq and cpudl_find; the
   /// capacity test 5.9+, always true on a symmetric machine). It stays on its previous CPU
   /// unless that CPU does not fit it (`dl_task_fits_capacity`) or runs another reservation
@@ -1827,6 +1910,7 @@ class engine {
   void start(task_type& t, task_type* parent) {
     const int ci = least_loaded(t, parent != nullptr ? parent->cpu : -1);
     t.cpu = ci;
+    t.cold->recent_used_cpu = parent != nullptr ? parent->cpu : -1;  // wake_up_new_task: the forking CPU
     bind_group(ci, t);
     setup_params(t, ci);
     cpu_state& c = cpu(ci);
@@ -1908,16 +1992,19 @@ class engine {
 
   /// `t` (blocked) becomes runnable. `waker_cpu` is the CPU of the waking task (-1: a timer
   /// or a device completion, i.e. interrupt context: `enqueue_flags::interrupt`).
-  void wake(task_type& t, int waker_cpu, enqueue_flags extra = enqueue_flags::none) {
+  void wake(task_type& t, int waker_cpu, enqueue_flags extra = enqueue_flags::none, bool sync = false) {
     // A sleeper its class still holds (EEVDF's delayed dequeue) is woken where it is queued, as
     // the kernel's ttwu_runnable() does: no CPU selection, no migration.
     // A timer or device interrupt is taken on the CPU the task slept on (its hrtimer was armed
     // there while it ran), so the wakeup runs there.
     const int this_cpu = waker_cpu >= 0 ? waker_cpu : std::max(t.cpu, 0);
-    const int ci = t.cpu >= 0 && cpu(t.cpu).rq.delayed(t) ? t.cpu : select_wake_cpu(t, this_cpu);
+    const int ci = t.cpu >= 0 && cpu(t.cpu).rq.delayed(t) ? t.cpu : select_wake_cpu(t, this_cpu, sync && waker_cpu >= 0);
     enqueue_flags f = (waker_cpu < 0 ? enqueue_flags::wakeup | enqueue_flags::interrupt : enqueue_flags::wakeup) | extra;
     if (t.cpu != ci) {
-      if (t.cpu >= 0) ++t.migrations;
+      if (t.cpu >= 0) {
+        ++t.migrations;
+        cpu(t.cpu).rq.migrate_task_rq(t, st(now_));  // the old queue's last look (its class's clock)
+      }
       f = f | enqueue_flags::migrated;
       t.cpu = ci;
     }
@@ -2439,26 +2526,32 @@ class engine {
     if (g < 0) return own;
     return own * group_h_load(k, g) / (static_cast<double>(group_pelt_[pelt_index(k, g)].load_avg) + 1);
   }
+  /// CPU k's root queue load, brought up to now: the load_avg of each root task queued there
+  /// plus the entity load of each top-level group with a task queued there. `counted` is
+  /// scratch space, one flag per cgroup.
+  double root_fair_load(int k, std::vector<bool>& counted) {
+    double sum = 0;
+    pelt_sync_cpu(k);
+    std::fill(counted.begin(), counted.end(), false);
+    for (task_type* t : cpu(k).queued) {
+      if (!is_fair(*t)) continue;
+      pelt_sync_task(*t);
+      int g = pelt_group(*t);
+      if (g < 0) {
+        sum += static_cast<double>(t->cold->pelt.load_avg);
+        continue;
+      }
+      while (cgroup_parent_[static_cast<std::size_t>(g)] >= 0) g = cgroup_parent_[static_cast<std::size_t>(g)];
+      if (counted[static_cast<std::size_t>(g)]) continue;
+      counted[static_cast<std::size_t>(g)] = true;
+      sum += group_entity_load(k, g);
+    }
+    return sum;
+  }
   bool balance_by_load(int ci) {
     std::vector<double> cpu_load(static_cast<std::size_t>(ncpu_), 0.0);
     std::vector<bool> counted(group_pelt_.empty() ? 0 : w_.cgroups.size());  // top-level groups already in
-    for (int k = 0; k < ncpu_; ++k) {
-      pelt_sync_cpu(k);
-      std::fill(counted.begin(), counted.end(), false);
-      for (task_type* t : cpu(k).queued) {
-        if (!is_fair(*t)) continue;
-        pelt_sync_task(*t);
-        int g = pelt_group(*t);
-        if (g < 0) {
-          cpu_load[static_cast<std::size_t>(k)] += static_cast<double>(t->cold->pelt.load_avg);
-          continue;
-        }
-        while (cgroup_parent_[static_cast<std::size_t>(g)] >= 0) g = cgroup_parent_[static_cast<std::size_t>(g)];
-        if (counted[static_cast<std::size_t>(g)]) continue;
-        counted[static_cast<std::size_t>(g)] = true;
-        cpu_load[static_cast<std::size_t>(k)] += group_entity_load(k, g);
-      }
-    }
+    for (int k = 0; k < ncpu_; ++k) cpu_load[static_cast<std::size_t>(k)] = root_fair_load(k, counted);
     // On an asymmetric machine loads compare per unit of capacity (find_busiest_group's
     // avg_load = load x 1024 / capacity), and what moves brings both CPUs to the pair's
     // average per unit of capacity (calculate_imbalance); otherwise half the difference.
@@ -3345,11 +3438,12 @@ class engine {
   }
 
   /// Wakes every task in `ws` (blocked on a pipe) and empties it; each retries when it runs.
+  /// A pipe's wakeups are sync (fs/pipe.c's wake_up_interruptible_sync_poll).
   void wake_all(std::vector<task_type*>& ws, int ci) {
     if (ws.empty()) return;
     std::vector<task_type*> woken;
     woken.swap(ws);
-    for (task_type* w : woken) wake(*w, ci);
+    for (task_type* w : woken) wake(*w, ci, enqueue_flags::none, true);
   }
 
   void unlock(int mid, task_type& t, int ci) {
@@ -3578,6 +3672,7 @@ class engine {
     if (!w_.cgroups.empty()) entitle_by_cgroup(counted, shares);
     T.misfit_moves = misfit_moves_;
     T.eas_wakeups = eas_wakeups_;
+    T.affine_wakeups = affine_wakeups_;
     T.rt_pushes = rt_pushes_;
     T.rt_pulls = rt_pulls_;
     T.dl_pushes = dl_pushes_;
@@ -3668,6 +3763,7 @@ class engine {
   bool uclamp_on_ = false;            ///< ... and the machine has decisions they act on (DVFS or asymmetry)
   bool eas_ = false;                  ///< energy-aware placement (performance domains, asymmetric, machine.energy_aware)
   std::uint64_t eas_wakeups_ = 0;     ///< wakeups placed by find_energy_efficient_cpu in the window
+  std::uint64_t affine_wakeups_ = 0;  ///< fair wakeups whose search wake_affine moved to the waker's CPU, in the window
   bool balance_load_ = false;         ///< the periodic balance compares loads (cgroups on SMP, balance by load, asymmetric capacity)
   std::vector<std::uint64_t> util_scratch_;  ///< fair_util_of's output (reused)
   std::vector<std::uint64_t> est_scratch_;   ///< fair_util_sums' estimates (reused)

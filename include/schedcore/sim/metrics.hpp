@@ -140,6 +140,7 @@ struct run_totals {
   std::uint64_t migrations = 0;        ///< task CPU changes
   std::uint64_t misfit_moves = 0;      ///< of which running tasks moved to a bigger CPU (asymmetric capacity)
   std::uint64_t eas_wakeups = 0;       ///< wakeups placed by energy (machine_model::energy_aware)
+  std::uint64_t affine_wakeups = 0;    ///< fair wakeups searched from the waker's CPU (machine_model::wake_affine; not in the JSON)
   std::uint64_t rt_pushes = 0;         ///< RT tasks pushed to a CPU running something of lower priority
   std::uint64_t rt_pulls = 0;          ///< RT tasks pulled by a CPU whose RT priority fell
   std::uint64_t dl_pushes = 0;         ///< reservations pushed to a CPU with a later (or no) deadline

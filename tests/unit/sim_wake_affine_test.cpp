@@ -1,0 +1,230 @@
+// schedsim's fair wakeup placement (select_task_rq_fair's fast path, smp/wake_affine.hpp):
+// hand-computed machines where the waker's CPU, the previous CPU, a sync pipe wakeup, the
+// recent_used_cpu rule and wake_wide's flip counts each decide where a woken task goes. Where
+// it went is read from the trace's sched_wakeup target_cpu, and its cost from CPU times.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim_entries.hpp"
+#include "sim_results.hpp"
+#include "schedcore/sim/engine.hpp"
+#include "schedcore/sim/trace.hpp"
+
+namespace {
+
+using namespace schedcore;
+using namespace schedcore::sim;
+using schedcore_test::exact_machine;
+using schedcore_test::find;
+
+task_spec program(const std::string& name, std::vector<event> evs, std::int64_t loops = -1) {
+  task_spec t;
+  t.name = name;
+  t.loop = loops;
+  t.daemon = true;
+  phase p;
+  p.events = std::move(evs);
+  t.phases.push_back(p);
+  return t;
+}
+
+task_spec pinned(task_spec t, int cpu) {
+  t.cpus = {cpu};
+  return t;
+}
+
+task_spec delayed(task_spec t, std::int64_t ns) {
+  t.delay = ns;
+  return t;
+}
+
+// The CPUs the trace's sched_wakeup events put `comm` on, in order (wakeups of a blocked
+// task; not sched_wakeup_new).
+std::vector<int> wakeup_cpus(const std::string& trace, const std::string& comm) {
+  std::vector<int> cpus;
+  std::istringstream in(trace);
+  const std::string key = "sched_wakeup: comm=" + comm + " ";
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t at = line.find(key);
+    if (at == std::string::npos) continue;
+    cpus.push_back(std::stoi(line.substr(line.find("target_cpu=", at) + 11)));
+  }
+  return cpus;
+}
+
+struct traced {
+  run_result r;
+  std::vector<int> t_cpus;  // where task "T" was woken to
+};
+
+traced run_traced(const policy_entry& e, const workload& w, bool wake_affine = true) {
+  trace_writer tw;
+  run_config c = exact_machine();
+  c.trace = &tw;
+  c.machine.wake_affine = wake_affine;
+  traced out{e.run(w, c, {}), {}};
+  out.t_cpus = wakeup_cpus(tw.text(), "T");
+  return out;
+}
+
+// Two CPUs, 20 ms. W (pinned to CPU 0) runs 10 ms, then resumes T; T, started on the idle CPU
+// 1, suspended at once and runs 1 ms per wakeup. `prev_hogs` hogs pinned to CPU 1 join at
+// 1 ms. At 10 ms no CPU is idle and wake_affine_weight compares, in nice-0 weights
+// (1024 each), 100 x (W + T) = 204800 with 108 x CPU 1's load: 221184 with two hogs (T is
+// searched for from W's CPU and stacks there: nothing is idle), 110592 with one (T stays).
+workload waker_and_hogs(int prev_hogs, bool by_pipe) {
+  workload w;
+  w.name = "wake-affine";
+  w.cpus = 2;
+  w.duration = msec(20);
+  if (by_pipe) {
+    w.tasks.push_back(pinned(program("W", {ev::run(msec(10)), ev::pipe_write("p", 1)}), 0));
+    w.tasks.push_back(program("T", {ev::pipe_read("p", 1, msec(1), 0)}));
+  } else {
+    w.tasks.push_back(pinned(program("W", {ev::run(msec(10)), ev::on(event_kind::resume, "go")}), 0));
+    w.tasks.push_back(program("T", {ev::on(event_kind::suspend, "go"), ev::run(msec(1))}));
+  }
+  for (int i = 0; i < prev_hogs; ++i)
+    w.tasks.push_back(delayed(pinned(program("H" + std::to_string(i), {ev::run(sec(1))}), 1), msec(1)));
+  return w;
+}
+
+// Two hogs on T's previous CPU: T is woken onto W's CPU. Under cfs it preempts W there (its
+// sleeper credit, 6 ms, exceeds the 2 ms wakeup granularity of 2 CPUs) and runs 1 ms, so W runs
+// 19 of 20 ms and the hogs share all 19 ms of CPU 1. With wake_affine off T goes back to CPU 1:
+// W runs 20 ms and the hogs 18.
+TEST(SimWakeAffine, ALighterWakersCpuTakesTheWokenTask) {
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry(), schedcore_test::o1_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced on = run_traced(e, waker_and_hogs(2, false));
+    EXPECT_EQ(on.t_cpus, std::vector<int>({0}));
+    EXPECT_EQ(on.r.totals.affine_wakeups, 1u);
+    EXPECT_EQ(find(on.r, "T").migrations, 1u);
+    const traced off = run_traced(e, waker_and_hogs(2, false), false);
+    EXPECT_EQ(off.t_cpus, std::vector<int>({1}));
+    EXPECT_EQ(off.r.totals.affine_wakeups, 0u);
+  }
+  const traced on = run_traced(schedcore_test::cfs_entry(), waker_and_hogs(2, false));
+  EXPECT_EQ(find(on.r, "W").cpu_ns, msec(19));
+  EXPECT_EQ(find(on.r, "H0").cpu_ns + find(on.r, "H1").cpu_ns, msec(19));
+  const traced off = run_traced(schedcore_test::cfs_entry(), waker_and_hogs(2, false), false);
+  EXPECT_EQ(find(off.r, "W").cpu_ns, msec(20));
+  EXPECT_EQ(find(off.r, "H0").cpu_ns + find(off.r, "H1").cpu_ns, msec(18));
+}
+
+// One hog on T's previous CPU: W's CPU would be the heavier with T (204800 against 110592),
+// so T goes back to CPU 1 and W keeps all 20 ms.
+TEST(SimWakeAffine, AWakersCpuNoLighterLeavesTheTaskOnItsPreviousCpu) {
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry(), schedcore_test::o1_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced r = run_traced(e, waker_and_hogs(1, false));
+    EXPECT_EQ(r.t_cpus, std::vector<int>({1}));
+    EXPECT_EQ(r.r.totals.affine_wakeups, 0u);
+    EXPECT_EQ(find(r.r, "W").cpu_ns, msec(20));
+  }
+}
+
+// The same machine with one hog, but W wakes T by writing to a pipe: a sync wakeup, and W is
+// the only task running on CPU 0, so wake_affine_idle hands T that CPU (the kernel trusts the
+// hint; W here goes on running). Under cfs W then runs 19 ms, the hog all 19 ms of CPU 1.
+TEST(SimWakeAffine, ASyncPipeWakeupFromAWakerAloneOnItsCpuTakesThatCpu) {
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry(), schedcore_test::o1_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced r = run_traced(e, waker_and_hogs(1, true));
+    EXPECT_EQ(r.t_cpus, std::vector<int>({0}));
+    EXPECT_EQ(r.r.totals.affine_wakeups, 1u);
+  }
+  const traced r = run_traced(schedcore_test::cfs_entry(), waker_and_hogs(1, true));
+  EXPECT_EQ(find(r.r, "W").cpu_ns, msec(19));
+  EXPECT_EQ(find(r.r, "H0").cpu_ns, msec(19));
+  EXPECT_EQ(find(r.r, "T").cpu_ns, msec(1));
+}
+
+// recent_used_cpu. Three CPUs, T alone and woken by its own timer (1 ms of work every 5 ms).
+// It starts on CPU 0; P (pinned to CPU 0) runs there from 2 to 7 ms, Q (pinned to CPU 1) from
+// 7 ms on. At 5 ms CPU 0 is busy: T's recent CPU is none yet (it was not forked), it becomes
+// 0, and the scan from CPU 0 finds CPU 1. At 10 ms CPU 1 is busy: the recent CPU, 0, is idle
+// again and takes T, where the scan from CPU 1 would have found CPU 2 (wake_affine plays no
+// part: a timer wakeup runs on the task's own CPU). At 15 ms CPU 0 is idle: T stays.
+TEST(SimWakeAffine, ARecentlyUsedIdleCpuComesBeforeTheScan) {
+  workload w;
+  w.name = "recent-used";
+  w.cpus = 3;
+  w.duration = msec(19);
+  w.tasks.push_back(program("T", {ev::run(msec(1)), ev::sleep(msec(4))}));
+  w.tasks.push_back(delayed(pinned(program("P", {ev::run(msec(5))}, 1), 0), msec(2)));
+  w.tasks.push_back(delayed(pinned(program("Q", {ev::run(sec(1))}), 1), msec(7)));
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    for (const bool affine : {true, false}) {
+      const traced r = run_traced(e, w, affine);
+      EXPECT_EQ(r.t_cpus, std::vector<int>({1, 0, 0}));
+      EXPECT_EQ(find(r.r, "T").cpu_ns, msec(4));
+      EXPECT_EQ(find(r.r, "T").wait_ns, 0);
+    }
+  }
+}
+
+// wake_wide. Three CPUs. Before the hogs arrive (pinned: two to CPU 1 at 3 ms, one to CPU 2),
+// W (pinned to CPU 0) wakes ten helpers, a different one each time (10 flips), and T, on CPU 1,
+// wakes three different helpers (3 flips) or one (1 flip); the helpers do no work, land on
+// idle CPUs and exit. At 4 ms W wakes T, with every CPU busy. With 3 flips against W's 10 the
+// wakeup is wide (3 >= 3 CPUs and 10 >= 3 x 3): no wake_affine, and T stays on CPU 1. With 1
+// flip it is not, and the weights (W + T = 2048 against the two hogs on CPU 1) pull it to CPU
+// 0. (A pinned wakee records no flip, as in the kernel, where select_task_rq is skipped for
+// it, so the helpers may run anywhere.)
+workload wide_or_not(int t_flips) {
+  workload w;
+  w.name = "wake-wide";
+  w.cpus = 3;
+  w.duration = msec(6);
+  std::vector<event> waker = {ev::run(msec(1))};
+  for (int i = 0; i < 10; ++i) {
+    waker.push_back(ev::on(event_kind::resume, "e" + std::to_string(i)));
+    waker.push_back(ev::run(usec(50)));
+  }
+  waker.push_back(ev::run(msec(3) - usec(500)));  // to 4 ms
+  waker.push_back(ev::on(event_kind::resume, "go"));
+  waker.push_back(ev::run(sec(1)));
+  w.tasks.push_back(pinned(program("W", waker, 1), 0));
+  std::vector<event> wakee = {ev::sleep(usec(200))};
+  for (int i = 0; i < t_flips; ++i) {
+    wakee.push_back(ev::on(event_kind::resume, "c" + std::to_string(i)));
+    wakee.push_back(ev::run(usec(50)));
+  }
+  wakee.push_back(ev::on(event_kind::suspend, "go"));
+  wakee.push_back(ev::run(msec(1)));
+  wakee.push_back(ev::sleep(sec(1)));
+  w.tasks.push_back(program("T", wakee, 1));
+  for (int i = 0; i < 10; ++i) {
+    const std::string e = "e" + std::to_string(i);
+    w.tasks.push_back(program("helper-" + e, {ev::on(event_kind::suspend, e)}, 1));
+  }
+  for (int i = 0; i < t_flips; ++i) {
+    const std::string c = "c" + std::to_string(i);
+    w.tasks.push_back(program("helper-" + c, {ev::on(event_kind::suspend, c)}, 1));
+  }
+  w.tasks.push_back(delayed(pinned(program("H0", {ev::run(sec(1))}), 1), msec(3)));
+  w.tasks.push_back(delayed(pinned(program("H1", {ev::run(sec(1))}), 1), msec(3)));
+  w.tasks.push_back(delayed(pinned(program("H2", {ev::run(sec(1))}), 2), msec(3)));
+  return w;
+}
+
+TEST(SimWakeAffine, AWideWakeupIsNotPulledToTheWaker) {
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    // T's first wakeup is its own timer's at 0.2 ms, on its idle CPU 1; the second is W's.
+    const traced wide = run_traced(e, wide_or_not(3));
+    EXPECT_EQ(wide.t_cpus, std::vector<int>({1, 1}));
+    const traced narrow = run_traced(e, wide_or_not(1));
+    EXPECT_EQ(narrow.t_cpus, std::vector<int>({1, 0}));
+    // Two flips are not enough either (2 < 3 CPUs).
+    EXPECT_EQ(run_traced(e, wide_or_not(2)).t_cpus, std::vector<int>({1, 0}));
+  }
+}
+
+}  // namespace

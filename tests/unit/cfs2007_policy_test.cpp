@@ -235,6 +235,40 @@ TEST(Cfs2007Policy, SleeperCreditedFairTimeSleptClampedToLimit) {
   }
 }
 
+// 2.6.23's set_task_cpu (try_to_wake_up moving a sleeper): sleep_start_fair is shifted by
+// the two queues' fair-clock offset, so the credit is the fair clock the *old* queue ran while
+// b slept. Queue a: b sleeps while a nice -5 task (weight 3121) runs 8 ms alone there, so a's
+// fair clock advances 8 ms x 1024 / 3121 = 2.625 ms; b then wakes on queue b2. Through
+// migrate_task_rq b is credited those 2.625 ms; a driver that only passes `migrated` gets the
+// wall-clock 8 ms (the documented approximation).
+TEST(Cfs2007Policy, AMigratedSleeperIsCreditedTheFairClockItsOldQueueRan) {
+  for (const bool hook : {true, false}) {
+    SCOPED_TRACE(hook ? "migrate_task_rq" : "no hook");
+    policy_t a, b2;
+    task b = make(0), heavy = make(-5);
+    sched_time now{};
+    a.enqueue(b, now, enqueue_flags::wakeup);
+    schedule(a, nullptr, false, now);
+    ASSERT_EQ(a.current(), &b);
+    now += usec(10);
+    (void)a.tick(b, now);
+    a.dequeue(b, now, dequeue_flags::sleep);
+    const std::int64_t wr_before = b.wait_runtime;
+    a.enqueue(heavy, now, enqueue_flags::wakeup);
+    schedule(a, nullptr, false, now);
+    const vtime fc0 = a.fair_clock();
+    now += msec(8);
+    (void)a.tick(heavy, now);
+    const duration_ns ran = a.fair_clock() - fc0;
+    ASSERT_LE(std::abs(ran - 2624800), 1000) << ran;  // 8 ms x 1024 / 3121, within rounding
+    if (hook) policy_traits<policy_t>::migrate_task_rq(a, b, now);
+    b2.enqueue(b, now, enqueue_flags::wakeup | enqueue_flags::migrated);
+    EXPECT_EQ(b.wait_runtime, wr_before + (hook ? ran : msec(8)));
+    EXPECT_TRUE(a.verify());
+    EXPECT_TRUE(b2.verify());
+  }
+}
+
 TEST(Cfs2007Policy, ForkedChildRunsFirstWithStartDebit) {
   policy_t p;
   task parent = make(0), child = make(0);

@@ -79,12 +79,14 @@
 ///   dequeue gets no sleeper credit.
 /// - A task enqueued first without task_new() (a driver that only wakes tasks) is enqueued as
 ///   a plain fresh task (wait_runtime 0, no sleeper credit), as `activate_task(p, 0)`.
-/// - Migrated wakeups (`wakeup|migrated`): the kernel shifts sleep_start_fair by the two
-///   queues' fair-clock offset at migration, which a per-CPU policy cannot read; here the
-///   credit is the wall-clock sleep time (the fair clock's rate with one nice-0 task), capped at
-///   2·limit like any credit (our approximation, not from the reference). It exceeds the
-///   kernel's credit when the queues were busier (W > 1024) or idle during the sleep, and falls
-///   short of it when their load was below 1024 (only positive-nice tasks).
+/// - Migrated wakeups (`wakeup|migrated`): the kernel's set_task_cpu shifts sleep_start_fair by
+///   the two queues' fair-clock offset at migration, so the credit is the fair-clock time that
+///   passed on the *old* queue. The driver calls migrate_task_rq() on the old queue first, which
+///   records exactly that (its fair_clock as last updated, as set_task_cpu reads it). A driver
+///   that does not call it gets the wall-clock sleep time instead (the fair clock's rate with one
+///   nice-0 task; our approximation, not from the reference), which exceeds the kernel's credit
+///   when the queues were busier (W > 1024) or idle during the sleep, and falls short of it when
+///   their load was below 1024 (only positive-nice tasks). Either is capped at 2·limit.
 /// - Omitted: group scheduling, SLEEPER_AVG (off by default; SLEEPER_LOAD_AVG, on, only feeds
 ///   it), the load balancer's iterators, schedstats, sched_stat_granularity batching (0 by
 ///   default).
@@ -130,6 +132,8 @@ struct cfs2007_entity : rb_hook<link_mode::normal, cfs2007_hook_tag> {
   bool on_rq = false;                    ///< queued (running counts as queued)
   bool waiting = false;                  ///< wait_start_fair is set
   bool sleeping = false;                 ///< sleep_start_fair / sleep_start are set
+  bool slept_measured = false;           ///< migrate_task_rq set slept_fair (a migrated wakeup follows)
+  s64 slept_fair = 0;                    ///< fair-clock time its old queue ran while it slept, ns
   bool fresh = true;                     ///< never enqueued
   bool key_preset = false;               ///< task_new set fair_key for the first enqueue
 };
@@ -339,6 +343,7 @@ class cfs2007_policy {
       stats_enqueue(e, false);
     }
     e.sleeping = false;
+    e.slept_measured = false;
     e.fresh = false;
     e.on_rq = true;
     account(e.load.weight, true);
@@ -425,6 +430,17 @@ class cfs2007_policy {
     tree_.erase(curr);
     E(curr).fair_key = E(*last).fair_key + 1;
     tree_.insert(curr);
+  }
+
+  /// Optional hook `migrate_task_rq`: `t`, asleep after running here, is about to be woken on
+  /// another CPU's queue (2.6.23's set_task_cpu in try_to_wake_up): records how far this
+  /// queue's fair clock ran while `t` slept, the credit its enqueue(wakeup|migrated) there
+  /// gives. Nothing for a task that is queued or not asleep. O(1).
+  void migrate_task_rq(Task& t, sched_time) noexcept {
+    cfs2007_entity& e = E(t);
+    if (e.on_rq || !e.sleeping) return;
+    e.slept_fair = fair_clock_ - e.sleep_start_fair;
+    e.slept_measured = true;
   }
 
   /// Structural check: tree order and shape, every tree task queued, curr in the tree,
@@ -558,7 +574,8 @@ class cfs2007_policy {
   void enqueue_sleeper(cfs2007_entity& e, sched_time now, bool migrated) noexcept {
     if (e.kind == sched_kind::batch || !knobs_.fair_sleepers || !e.sleeping) return;
     const u64 cap = 2 * static_cast<u64>(runtime_limit_);
-    const duration_ns slept = migrated ? now - e.sleep_start : fair_clock_ - e.sleep_start_fair;
+    const duration_ns slept = !migrated ? fair_clock_ - e.sleep_start_fair
+                              : e.slept_measured ? duration_ns{e.slept_fair} : now - e.sleep_start;
     u64 delta_fair = slept <= 0 ? 0 : static_cast<u64>(slept);
     if (delta_fair > cap) delta_fair = cap;
     if (sleeper_bonus_ > static_cast<u64>(runtime_limit_)) return;

@@ -297,7 +297,7 @@ struct task_cold {
   // utilisation clamps (Engine::uclamp_on_)
   std::int32_t uclamp_req[2] = {-1, -1};  ///< requested min, max (-1: the default)
   uclamp_task uclamp{};            ///< its contribution to its CPU's clamp buckets while runnable there
-  // fair wakeup placement (Engine::select_fair_wake_cpu)
+  // fair wakeup placement (engine::select_wake_cpu, smp/wake_affine.hpp)
   int recent_used_cpu = -1;        ///< p->recent_used_cpu: its previous CPU at its last fair wakeup (at a fork, the parent's CPU; -1: none)
   wakee_flips flips{};             ///< as a waker: wake_wide's measure (smp/wake_affine.hpp)
 };

@@ -61,6 +61,20 @@ inline schedcore::sim::run_config capacity_machine(std::vector<std::uint32_t> ca
   return c;
 }
 
+/// A daemon task (the run ends without waiting for it) of one phase, `events`, repeated `loops`
+/// times (-1: forever).
+inline schedcore::sim::task_spec looping(const std::string& name, std::vector<schedcore::sim::event> events,
+                                         std::int64_t loops = -1) {
+  schedcore::sim::task_spec t;
+  t.name = name;
+  t.loop = loops;
+  t.daemon = true;
+  schedcore::sim::phase p;
+  p.events = std::move(events);
+  t.phases.push_back(p);
+  return t;
+}
+
 /// SCHED_DEADLINE parameters with the relative deadline equal to the period (ns).
 inline schedcore::sched_params reservation(std::int64_t runtime, std::int64_t period) {
   schedcore::sched_params p;

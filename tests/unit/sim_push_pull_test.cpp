@@ -23,18 +23,8 @@ using namespace schedcore;
 using namespace schedcore::sim;
 using schedcore_test::find;
 using schedcore_test::exact_machine;
+using schedcore_test::looping;
 using schedcore_test::reservation;
-
-task_spec looping(const std::string& name, std::vector<event> evs, std::int64_t loops = -1) {
-  task_spec t;
-  t.name = name;
-  t.loop = loops;
-  t.daemon = true;
-  phase p;
-  p.events = std::move(evs);
-  t.phases.push_back(p);
-  return t;
-}
 
 sched_params fifo(int prio) {
   sched_params p;

@@ -20,17 +20,7 @@ using namespace schedcore;
 using namespace schedcore::sim;
 using schedcore_test::exact_machine;
 using schedcore_test::find;
-
-task_spec program(const std::string& name, std::vector<event> evs, std::int64_t loops = -1) {
-  task_spec t;
-  t.name = name;
-  t.loop = loops;
-  t.daemon = true;
-  phase p;
-  p.events = std::move(evs);
-  t.phases.push_back(p);
-  return t;
-}
+using schedcore_test::looping;
 
 task_spec pinned(task_spec t, int cpu) {
   t.cpus = {cpu};
@@ -82,14 +72,14 @@ workload waker_and_hogs(int prev_hogs, bool by_pipe) {
   w.cpus = 2;
   w.duration = msec(20);
   if (by_pipe) {
-    w.tasks.push_back(pinned(program("W", {ev::run(msec(10)), ev::pipe_write("p", 1)}), 0));
-    w.tasks.push_back(program("T", {ev::pipe_read("p", 1, msec(1), 0)}));
+    w.tasks.push_back(pinned(looping("W", {ev::run(msec(10)), ev::pipe_write("p", 1)}), 0));
+    w.tasks.push_back(looping("T", {ev::pipe_read("p", 1, msec(1), 0)}));
   } else {
-    w.tasks.push_back(pinned(program("W", {ev::run(msec(10)), ev::on(event_kind::resume, "go")}), 0));
-    w.tasks.push_back(program("T", {ev::on(event_kind::suspend, "go"), ev::run(msec(1))}));
+    w.tasks.push_back(pinned(looping("W", {ev::run(msec(10)), ev::on(event_kind::resume, "go")}), 0));
+    w.tasks.push_back(looping("T", {ev::on(event_kind::suspend, "go"), ev::run(msec(1))}));
   }
   for (int i = 0; i < prev_hogs; ++i)
-    w.tasks.push_back(delayed(pinned(program("H" + std::to_string(i), {ev::run(sec(1))}), 1), msec(1)));
+    w.tasks.push_back(delayed(pinned(looping("H" + std::to_string(i), {ev::run(sec(1))}), 1), msec(1)));
   return w;
 }
 
@@ -155,9 +145,9 @@ TEST(SimWakeAffine, ARecentlyUsedIdleCpuComesBeforeTheScan) {
   w.name = "recent-used";
   w.cpus = 3;
   w.duration = msec(19);
-  w.tasks.push_back(program("T", {ev::run(msec(1)), ev::sleep(msec(4))}));
-  w.tasks.push_back(delayed(pinned(program("P", {ev::run(msec(5))}, 1), 0), msec(2)));
-  w.tasks.push_back(delayed(pinned(program("Q", {ev::run(sec(1))}), 1), msec(7)));
+  w.tasks.push_back(looping("T", {ev::run(msec(1)), ev::sleep(msec(4))}));
+  w.tasks.push_back(delayed(pinned(looping("P", {ev::run(msec(5))}, 1), 0), msec(2)));
+  w.tasks.push_back(delayed(pinned(looping("Q", {ev::run(sec(1))}), 1), msec(7)));
   for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
     SCOPED_TRACE(e.name);
     for (const bool affine : {true, false}) {
@@ -190,7 +180,7 @@ workload wide_or_not(int t_flips) {
   waker.push_back(ev::run(msec(3) - usec(500)));  // to 4 ms
   waker.push_back(ev::on(event_kind::resume, "go"));
   waker.push_back(ev::run(sec(1)));
-  w.tasks.push_back(pinned(program("W", waker, 1), 0));
+  w.tasks.push_back(pinned(looping("W", waker, 1), 0));
   std::vector<event> wakee = {ev::sleep(usec(200))};
   for (int i = 0; i < t_flips; ++i) {
     wakee.push_back(ev::on(event_kind::resume, "c" + std::to_string(i)));
@@ -199,18 +189,18 @@ workload wide_or_not(int t_flips) {
   wakee.push_back(ev::on(event_kind::suspend, "go"));
   wakee.push_back(ev::run(msec(1)));
   wakee.push_back(ev::sleep(sec(1)));
-  w.tasks.push_back(program("T", wakee, 1));
+  w.tasks.push_back(looping("T", wakee, 1));
   for (int i = 0; i < 10; ++i) {
     const std::string e = "e" + std::to_string(i);
-    w.tasks.push_back(program("helper-" + e, {ev::on(event_kind::suspend, e)}, 1));
+    w.tasks.push_back(looping("helper-" + e, {ev::on(event_kind::suspend, e)}, 1));
   }
   for (int i = 0; i < t_flips; ++i) {
     const std::string c = "c" + std::to_string(i);
-    w.tasks.push_back(program("helper-" + c, {ev::on(event_kind::suspend, c)}, 1));
+    w.tasks.push_back(looping("helper-" + c, {ev::on(event_kind::suspend, c)}, 1));
   }
-  w.tasks.push_back(delayed(pinned(program("H0", {ev::run(sec(1))}), 1), msec(3)));
-  w.tasks.push_back(delayed(pinned(program("H1", {ev::run(sec(1))}), 1), msec(3)));
-  w.tasks.push_back(delayed(pinned(program("H2", {ev::run(sec(1))}), 2), msec(3)));
+  w.tasks.push_back(delayed(pinned(looping("H0", {ev::run(sec(1))}), 1), msec(3)));
+  w.tasks.push_back(delayed(pinned(looping("H1", {ev::run(sec(1))}), 1), msec(3)));
+  w.tasks.push_back(delayed(pinned(looping("H2", {ev::run(sec(1))}), 2), msec(3)));
   return w;
 }
 

@@ -47,9 +47,9 @@
 ///   `migrating`) keeps vruntime − min_vruntime and is renormalised on its next enqueue;
 ///   task_new leaves the child relative too. A sleeping task keeps its absolute vruntime. A
 ///   *migrated wakeup* is renormalised as the kernel's `migrate_task_rq_fair` does (5.x-6.5):
-///   the driver calls migrate_task_rq() on the old queue just before the new queue's
+///   the driver calls migrate_task_rq() on the old queue just before the destination queue's
 ///   `enqueue(wakeup|migrated)`, which makes the vruntime relative to the old queue's
-///   min_vruntime *at the wakeup*; the enqueue adds the new queue's. A driver that does not
+///   min_vruntime *at the wakeup*; the enqueue adds the destination queue's. A driver that does not
 ///   call it gets the old queue's min_vruntime at the time the task slept (recorded in the
 ///   entity) instead: that can only place the task later, never earlier, than the kernel
 ///   (the old queue's min_vruntime has only grown since), by up to everything the old queue
@@ -528,7 +528,7 @@ class cfs_policy {
 
   /// Optional hook `migrate_task_rq`: `t`, asleep after running here, is about to be woken on
   /// another CPU's queue (the kernel's migrate_task_rq_fair for a TASK_WAKING task, 5.x-6.5):
-  /// its vruntime becomes relative to this queue's min_vruntime now, which the new queue's
+  /// its vruntime becomes relative to this queue's min_vruntime now, which the destination queue's
   /// enqueue adds back. Nothing for a task that is queued, already relative or fresh.
   /// @par Complexity O(1).
   void migrate_task_rq(Task& t, sched_time) noexcept {

@@ -42,7 +42,7 @@
 /// | `task_new(child, parent, now)` | no | fork; parent may be nullptr | nothing |
 /// | `task_dead(t, now)` | no | after the final dequeue | nothing |
 /// | `switched_from(t, now)` | no | t (not queued) moves to another class: release per-class state | nothing |
-/// | `migrate_task_rq(t, now)` | no | t, asleep and last queued here, is about to be enqueued (woken) on another CPU's queue of the same class, with `migrated` (the kernel's `migrate_task_rq`): convert per-queue state (cfs: vruntime relative to this queue's min_vruntime now) | nothing: the new queue's enqueue sees `migrated` alone |
+/// | `migrate_task_rq(t, now)` | no | t, asleep and last queued here, is about to be enqueued (woken) on another CPU's queue of the same class, with `migrated` (the kernel's `migrate_task_rq`): convert per-queue state (cfs: vruntime relative to this queue's min_vruntime now) | nothing: the destination queue's enqueue sees `migrated` alone |
 /// | `delayed(t) const -> bool` | no | t blocked but is still queued here (EEVDF's delayed dequeue, finished by a later pick): its wakeup must enqueue it on this run queue, not migrate it | false |
 /// | `verify() const -> bool` | no | O(n) structural self-check | true |
 /// | `next_timer(sched_time& when) const -> bool` | no | earliest class-internal timer (replenish, unthrottle) | false: none |

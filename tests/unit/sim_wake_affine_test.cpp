@@ -51,9 +51,11 @@ struct traced {
   std::vector<int> t_cpus;  // where task "T" was woken to
 };
 
-traced run_traced(const policy_entry& e, const workload& w, bool wake_affine = true) {
+traced run_traced(const policy_entry& e, const workload& w, bool wake_affine = true,
+                  std::vector<std::uint32_t> capacity = {}) {
   trace_writer tw;
   run_config c = exact_machine();
+  c.machine.capacity = std::move(capacity);
   c.trace = &tw;
   c.machine.wake_affine = wake_affine;
   traced out{e.run(w, c, {}), {}};
@@ -214,6 +216,77 @@ TEST(SimWakeAffine, AWideWakeupIsNotPulledToTheWaker) {
     EXPECT_EQ(narrow.t_cpus, std::vector<int>({1, 0}));
     // Two flips are not enough either (2 < 3 CPUs).
     EXPECT_EQ(run_traced(e, wide_or_not(2)).t_cpus, std::vector<int>({1, 0}));
+  }
+}
+
+// ---- asymmetric machines (Linux 6.x): wake_affine_weight per unit of capacity, the cache-hot
+// candidates only where the task fits, then select_idle_capacity from the target.
+
+// waker_and_hogs(1) on a big CPU 0 (1024) and a little CPU 1 (512): W, pinned to the big CPU,
+// runs 10 ms and then resumes T, placed on CPU 1 and suspended at once; a hog pinned to CPU 1
+// joins at 1 ms. At 10 ms neither CPU is idle. The loads (PELT, which asymmetric machines run)
+// are W's and the hog's, of tasks that ran about as long; T has none yet. Per unit of
+// capacity the big CPU is the lighter by about half: W x 100 x 512 < H x 108 x 1024 while
+// W < 2.16 H, so T is woken onto CPU 0 (nothing is idle: select_idle_capacity finds nothing
+// and the target stands). Read as equal capacities, W x 100 < H x 108 would need W < 1.08 H,
+// and W ran 1 ms longer than the hog. With wake_affine off T stays on CPU 1.
+TEST(SimWakeAffine, OnAnAsymmetricMachineLoadsCompareByCapacity) {
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced on = run_traced(e, waker_and_hogs(1, false), true, {1024, 512});
+    EXPECT_EQ(on.t_cpus, std::vector<int>({0}));
+    EXPECT_EQ(on.r.totals.affine_wakeups, 1u);
+    const traced off = run_traced(e, waker_and_hogs(1, false), false, {1024, 512});
+    EXPECT_EQ(off.t_cpus, std::vector<int>({1}));
+    EXPECT_EQ(off.r.totals.affine_wakeups, 0u);
+    // The same machine read as symmetric keeps T on CPU 1 (AWakersCpuNoLighter...).
+  }
+}
+
+// recent_used_cpu on an asymmetric machine: ARecentlyUsedIdleCpuComesBeforeTheScan's machine
+// with a smaller CPU 2 (800). At 10 ms T's previous CPU 1 is busy, its recent CPU 0 is idle
+// and fits: T goes there, where select_idle_capacity from CPU 1 would have found CPU 2 (T's
+// util then, its initial util decaying towards 1 ms in 5, fits 800 but not 512: on a CPU 2 of
+// 512 that scan too ends on CPU 0).
+TEST(SimWakeAffine, OnAnAsymmetricMachineTheRecentCpuComesFirstWhereTheTaskFits) {
+  workload w;
+  w.name = "recent-used-asym";
+  w.cpus = 3;
+  w.duration = msec(19);
+  w.tasks.push_back(looping("T", {ev::run(msec(1)), ev::sleep(msec(4))}));
+  w.tasks.push_back(delayed(pinned(looping("P", {ev::run(msec(5))}, 1), 0), msec(2)));
+  w.tasks.push_back(delayed(pinned(looping("Q", {ev::run(sec(1))}), 1), msec(7)));
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced r = run_traced(e, w, true, {1024, 1024, 800});
+    EXPECT_EQ(r.t_cpus, std::vector<int>({1, 0, 0}));
+    EXPECT_EQ(find(r.r, "T").wait_ns, 0);
+  }
+}
+
+// The capacity scan starts from the target wake_affine chose. Four CPUs of 800, 1024, 800 and
+// 1024: W pinned to CPU 3, T placed on CPU 1 (a task pinned to CPU 0 holds it at T's start)
+// with two hogs pinned there from 1 ms. At 10 ms W resumes T; both CPUs are busy and W's CPU
+// is the lighter (W against two hogs), so the target is CPU 3. Neither it nor CPU 1 is idle,
+// and T has no recent CPU; the scan from CPU 3 wraps to CPU 0, idle, which T's util fits
+// (under 640). With wake_affine off the scan starts from CPU 1 and finds CPU 2.
+TEST(SimWakeAffine, OnAnAsymmetricMachineTheCapacityScanStartsFromTheTarget) {
+  workload w;
+  w.name = "asym-scan";
+  w.cpus = 4;
+  w.duration = msec(12);
+  w.tasks.push_back(pinned(looping("W", {ev::run(msec(10)), ev::on(event_kind::resume, "go")}), 3));
+  w.tasks.push_back(pinned(looping("early", {ev::run(usec(500))}, 1), 0));
+  w.tasks.push_back(looping("T", {ev::on(event_kind::suspend, "go"), ev::run(msec(1))}));
+  w.tasks.push_back(delayed(pinned(looping("H0", {ev::run(sec(1))}), 1), msec(1)));
+  w.tasks.push_back(delayed(pinned(looping("H1", {ev::run(sec(1))}), 1), msec(1)));
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced on = run_traced(e, w, true, {800, 1024, 800, 1024});
+    EXPECT_EQ(on.t_cpus, std::vector<int>({0}));
+    EXPECT_EQ(on.r.totals.affine_wakeups, 1u);
+    const traced off = run_traced(e, w, false, {800, 1024, 800, 1024});
+    EXPECT_EQ(off.t_cpus, std::vector<int>({2}));
   }
 }
 

@@ -6,7 +6,8 @@
 // - wake_affine_idle: its decision table, all 16 cases;
 // - wake_affine_weight: worked examples in the kernel's integers, the sync rules, capacities,
 //   and monotonicity (more load on the waker's CPU never makes it more attractive);
-// - select_idle_sibling: against a brute force that walks the candidate list in order.
+// - select_idle_sibling: against a brute force that walks the candidate list in order;
+//   select_idle_cache_hot likewise, with a fit test.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -191,6 +192,58 @@ TEST(WakeAffine, SelectIdleSiblingTakesTheFirstIdleCandidateInTheKernelsOrder) {
     ASSERT_EQ(got, brute_force(idle, prev, target, recent0)) << i;
     const bool reached_recent = !idle[static_cast<std::size_t>(target)] &&
                                 (prev == target || !idle[static_cast<std::size_t>(prev)]);
+    ASSERT_EQ(recent_io, reached_recent ? prev : recent0) << i;
+  }
+}
+
+// select_idle_cache_hot with a fit test (an asymmetric machine): the candidates in the kernel's
+// order, each taken only when idle and fitting; -1 when none is. Brute force as above, over
+// 100 000 random machines, plus the rule that a fitting idle CPU after a non-fitting one wins.
+TEST(WakeAffine, TheCacheHotCandidatesCountOnlyWhereTheTaskFits) {
+  const auto pick = [](const std::vector<bool>& idle, const std::vector<bool>& fits, int prev, int target,
+                       int& recent) {
+    return select_idle_cache_hot(
+        static_cast<int>(idle.size()), prev, target, recent,
+        [&](int c) noexcept { return static_cast<bool>(idle[static_cast<std::size_t>(c)]); },
+        [&](int c) noexcept { return static_cast<bool>(fits[static_cast<std::size_t>(c)]); });
+  };
+  int recent = 3;
+  // The target idle but not fitting, prev idle and fitting: prev.
+  EXPECT_EQ(pick({false, true, true, true}, {true, false, true, false}, 2, 1, recent), 2);
+  EXPECT_EQ(recent, 3);
+  // Only the recent CPU fits: it, and recent becomes prev.
+  EXPECT_EQ(pick({true, true, true, true}, {false, false, false, true}, 2, 1, recent), 3);
+  EXPECT_EQ(recent, 2);
+  // Nothing idle fits: -1 (the caller scans by capacity).
+  recent = 0;
+  EXPECT_EQ(pick({true, true, true, true}, {false, false, false, false}, 2, 1, recent), -1);
+  EXPECT_EQ(recent, 2);
+
+  std::mt19937_64 rng(0xCA7);
+  for (int i = 0; i < 100000; ++i) {
+    const int n = 1 + static_cast<int>(rng() % 9);
+    std::vector<bool> idle(static_cast<std::size_t>(n)), fits(static_cast<std::size_t>(n)), both(idle.size());
+    for (std::size_t c = 0; c < idle.size(); ++c) {
+      idle[c] = rng() % 2 == 0;
+      fits[c] = rng() % 2 == 0;
+      both[c] = idle[c] && fits[c];
+    }
+    const int prev = static_cast<int>(rng() % static_cast<u64>(n));
+    const int target = static_cast<int>(rng() % static_cast<u64>(n));
+    const int recent0 = static_cast<int>(rng() % static_cast<u64>(n + 1)) - 1;
+    int recent_io = recent0;
+    const int got = pick(idle, fits, prev, target, recent_io);
+    std::vector<int> order = {target, prev};
+    if (recent0 >= 0 && recent0 != prev && recent0 != target) order.push_back(recent0);
+    int want = -1;
+    for (const int c : order)
+      if (both[static_cast<std::size_t>(c)]) {
+        want = c;
+        break;
+      }
+    ASSERT_EQ(got, want) << i;
+    const bool reached_recent = !both[static_cast<std::size_t>(target)] &&
+                                (prev == target || !both[static_cast<std::size_t>(prev)]);
     ASSERT_EQ(recent_io, reached_recent ? prev : recent0) << i;
   }
 }

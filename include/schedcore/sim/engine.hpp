@@ -1613,18 +1613,6 @@ class engine {
         return found;
       }
     }
-    if (asym_ && is_fair(t)) {
-      // select_idle_capacity from the previous CPU, the task's util brought up to now
-      // (sync_entity_load_avg); no idle CPU: the previous one, as without capacities.
-      pelt_sync_task(t);
-      const int found = select_idle_capacity(
-          ncpu_, prev >= 0 ? prev : 0, task_size(t), uclamp_on_ ? uclamp_eff(t, 0) : 0,
-          uclamp_on_ ? uclamp_eff(t, 1) : cpu_capacity_max, [&](int k) noexcept { return allowed(t, k) && idle(k); },
-          [&](int k) noexcept { return cap_[static_cast<std::size_t>(k)]; });
-      if (found >= 0) return found;
-      if (prev >= 0 && allowed(t, prev)) return prev;
-      return least_loaded(t, -1);
-    }
     if (is_fair(t) && prev >= 0) {
       int target = prev;
       if (cfg_.machine.wake_affine && this_cpu != prev && allowed(t, this_cpu) &&
@@ -1633,9 +1621,35 @@ class engine {
         target = wake_affine(t, this_cpu, prev, sync);
         if (target == this_cpu) ++affine_wakeups_;
       }
-      const int found = select_idle_sibling(ncpu_, prev, target, t.cold->recent_used_cpu,
-                                            [&](int k) noexcept { return allowed(t, k) && idle(k); });
+      const auto usable_idle = [&](int k) noexcept { return allowed(t, k) && idle(k); };
+      int found = -1;
+      if (asym_) {
+        // The cache-hot candidates where the task fits, then select_idle_capacity from the
+        // target; the task's util brought up to now (sync_entity_load_avg).
+        pelt_sync_task(t);
+        const std::uint32_t util = task_size(t);
+        const std::uint32_t umin = uclamp_on_ ? uclamp_eff(t, 0) : 0;
+        const std::uint32_t umax = uclamp_on_ ? uclamp_eff(t, 1) : cpu_capacity_max;
+        const auto capacity = [&](int k) noexcept { return cap_[static_cast<std::size_t>(k)]; };
+        found = select_idle_cache_hot(ncpu_, prev, target, t.cold->recent_used_cpu, usable_idle, [&](int k) noexcept {
+          return util_fits_cpu(util, umin, umax, capacity(k), capacity(k)) > 0;
+        });
+        if (found < 0) found = select_idle_capacity(ncpu_, target, util, umin, umax, usable_idle, capacity);
+        if (found < 0) found = target;
+      } else {
+        found = select_idle_sibling(ncpu_, prev, target, t.cold->recent_used_cpu, usable_idle);
+      }
       return allowed(t, found) ? found : least_loaded(t, -1);
+    }
+    if (asym_ && is_fair(t)) {
+      // No previous CPU (not yet placed): select_idle_capacity from CPU 0.
+      pelt_sync_task(t);
+      const int found = select_idle_capacity(
+          ncpu_, 0, task_size(t), uclamp_on_ ? uclamp_eff(t, 0) : 0,
+          uclamp_on_ ? uclamp_eff(t, 1) : cpu_capacity_max, [&](int k) noexcept { return allowed(t, k) && idle(k); },
+          [&](int k) noexcept { return cap_[static_cast<std::size_t>(k)]; });
+      if (found >= 0) return found;
+      return least_loaded(t, -1);
     }
     // Other classes' fallbacks (a reservation no deadline rule placed, an RT task whose
     // previous CPU is no longer allowed): an idle CPU from the previous one.
@@ -1649,20 +1663,24 @@ class engine {
     return least_loaded(t, -1);
   }
   // ---------------------------------------------------------------- fair wakeup placement
-  // select_task_rq_fair's wakeup fast path (Linux 5.15+, smp/wake_affine.hpp) on a symmetric
-  // machine that is one LLC (every CPU shares the last-level cache, so every cache-affinity
-  // test passes; llc_size is the CPU count):
+  // select_task_rq_fair's wakeup fast path (Linux 5.15+, smp/wake_affine.hpp) on a machine
+  // that is one LLC (every CPU shares the last-level cache, so every cache-affinity test
+  // passes; llc_size is the CPU count), after energy-aware placement where it runs and finds
+  // a CPU:
   // 1. record_wakee for the task the wakeup runs in (the waker, or the task an interrupt
   //    interrupted), when the woken task may run on more than one CPU;
   // 2. wake_affine when the wakeup runs on another CPU than the woken task's previous one (a
   //    wakeup by a task there), that CPU is allowed and the wakeup is not wide: WA_IDLE, then
   //    WA_WEIGHT with imbalance_pct 117, between the waker's CPU and the previous one;
-  // 3. select_idle_sibling from the chosen target, with the task's recent_used_cpu.
+  // 3. select_idle_sibling from the chosen target, with the task's recent_used_cpu. On an
+  //    asymmetric machine (6.x): the target, prev and recent_used_cpu only where the task's
+  //    util fits (asym_fits_cpu), then select_idle_capacity from the target, else the target.
   // Sync wakeups (WF_SYNC, the waker about to sleep): a pipe's, both ways (pipe_write waking a
   // reader, pipe_read waking a writer, as fs/pipe.c and unix sockets do). Nothing else in the
   // workload language is one. Loads: see wake_cpu_load(). Not modelled: SIS_UTIL's cap on the
   // scan, SMT cores, SCHED_IDLE CPUs counting as idle, the per-CPU-kthread stacking rule,
-  // capacity_of's RT/IRQ pressure (capacities are equal here).
+  // capacity_of's RT/IRQ pressure (wake_affine_weight and the fit tests read the CPUs'
+  // full capacities).
 
   /// A CPU's fair load as wake_affine_weight reads it (cpu_load): with load tracking, its
   /// root queue's PELT load, as the balancer compares it (see balance_by_load); without, the
@@ -1699,7 +1717,7 @@ class engine {
     // The engine's loads leave the sleeping task out; the kernel's prev_cpu load holds it.
     const bool pull = wake_affine_weight(wake_cpu_load(this_cpu), wake_cpu_load(prev) + task_load, task_load,
                                          sync && current != nullptr ? wake_task_load(*current, this_cpu) : 0, sync,
-                                         cpu_capacity_max, cpu_capacity_max, 117);
+                                         cap_[static_cast<std::size_t>(this_cpu)], cap_[static_cast<std::size_t>(prev)], 117);
     return pull ? this_cpu : prev;
   }
 

@@ -30,9 +30,10 @@
 /// up to 1024. Time is u64 ns, compared wrap-safe. What the kernel adds and these functions
 /// leave to the caller: the cache-sharing tests (everything here is one LLC), SMT cores
 /// (select_idle_core), SIS_UTIL's cap on the scan, SCHED_IDLE CPUs counted as idle, the
-/// per-CPU kthread stacking rule, and the asymmetric-capacity search (smp/capacity.hpp's
-/// select_idle_capacity replaces step 3 there). Complexity: O(1) each, select_idle_sibling
-/// O(number of CPUs).
+/// per-CPU kthread stacking rule. On an asymmetric machine step 3 keeps its cache-hot
+/// candidates only where the task fits (select_idle_cache_hot() with a fit test) and scans
+/// with smp/capacity.hpp's select_idle_capacity() instead of select_idle_sibling()'s scan.
+/// Complexity: O(1) each, select_idle_sibling O(number of CPUs).
 #ifndef SCHEDCORE_SMP_WAKE_AFFINE_HPP
 #define SCHEDCORE_SMP_WAKE_AFFINE_HPP
 
@@ -132,23 +133,42 @@ constexpr bool wake_affine_weight(u64 this_load, u64 prev_load, u64 task_load, u
   return this_eff < prev_eff;
 }
 
-/// select_idle_sibling() on CPUs that share a cache, without SMT: `target` if
-/// `usable_idle(target)`; else `prev` if it differs and `usable_idle(prev)`; else
-/// `recent_used_cpu` if it is neither, is >= 0 and `usable_idle` (`recent_used_cpu` becomes
-/// `prev` in any case once this step is reached); else the first usable idle CPU of
+/// The first three steps of select_idle_sibling(), the CPUs whose caches are likely hot for
+/// the task: `target` if `usable_idle(target)` and `fits(target)`; else `prev` if it differs
+/// and is usable, idle and fits; else `recent_used_cpu` if it is neither, is >= 0 and is
+/// usable, idle and fits (`recent_used_cpu` becomes `prev` in any case once this step is
+/// reached); else -1. `usable_idle(cpu)` says whether the task may run there (affinity) and
+/// nothing runs there; `fits(cpu)` is asym_fits_cpu: on an asymmetric machine whether the
+/// task's utilisation fits the CPU (smp/capacity.hpp's util_fits_cpu() == 1), elsewhere
+/// always true. Both take an `int` and are noexcept.
+/// @pre 0 <= prev, target < nr_cpus.
+/// @par Complexity O(1): at most three calls of each callable.
+template <class UsableIdle, class Fits>
+constexpr int select_idle_cache_hot(int nr_cpus, int prev, int target, int& recent_used_cpu,
+                                    UsableIdle&& usable_idle, Fits&& fits) noexcept {
+  if (usable_idle(target) && fits(target)) return target;
+  if (prev != target && usable_idle(prev) && fits(prev)) return prev;
+  const int recent = recent_used_cpu;
+  recent_used_cpu = prev;
+  if (recent >= 0 && recent < nr_cpus && recent != prev && recent != target && usable_idle(recent) && fits(recent))
+    return recent;
+  return -1;
+}
+
+/// select_idle_sibling() on CPUs that share a cache and do not differ in capacity, without
+/// SMT: select_idle_cache_hot() with every CPU fitting; else the first usable idle CPU of
 /// `target + 1`, `target + 2`, ... wrapping over `nr_cpus` (select_idle_cpu); else `target`.
 /// `usable_idle(cpu)` (an `int`, noexcept) says whether the task may run there (affinity) and
-/// nothing runs there.
+/// nothing runs there. On an asymmetric machine the kernel scans with select_idle_capacity
+/// (smp/capacity.hpp) from `target` instead, after select_idle_cache_hot() with the fit test.
 /// @pre 0 <= prev, target < nr_cpus.
 /// @par Complexity O(nr_cpus) calls of `usable_idle` at most.
 template <class UsableIdle>
 constexpr int select_idle_sibling(int nr_cpus, int prev, int target, int& recent_used_cpu,
                                   UsableIdle&& usable_idle) noexcept {
-  if (usable_idle(target)) return target;
-  if (prev != target && usable_idle(prev)) return prev;
-  const int recent = recent_used_cpu;
-  recent_used_cpu = prev;
-  if (recent >= 0 && recent < nr_cpus && recent != prev && recent != target && usable_idle(recent)) return recent;
+  const int hot = select_idle_cache_hot(nr_cpus, prev, target, recent_used_cpu, usable_idle,
+                                        [](int) noexcept { return true; });
+  if (hot >= 0) return hot;
   int cpu = target;
   for (int seen = 1; seen < nr_cpus; ++seen) {
     if (++cpu == nr_cpus) cpu = 0;

@@ -290,4 +290,30 @@ TEST(SimWakeAffine, OnAnAsymmetricMachineTheCapacityScanStartsFromTheTarget) {
   }
 }
 
+// A CPU that runs only SCHED_IDLE tasks counts as idle for the search (sched_idle_cpu, 5.4+).
+// Two CPUs: a hog H pinned to CPU 0, a SCHED_IDLE hog I pinned to CPU 1, and T (1 ms of work
+// after each 1 ms sleep) started on CPU 0 (both CPUs run one task: the lowest index). At each
+// of T's timer wakeups nothing is idle; CPU 1 runs only I, so T is woken there every time (its
+// previous CPU 1 from the second wakeup on). Counted as busy, CPU 1 would never be chosen:
+// T would share CPU 0 with H.
+TEST(SimWakeAffine, ACpuRunningOnlySchedIdleTasksCountsAsIdle) {
+  workload w;
+  w.name = "sched-idle-cpu";
+  w.cpus = 2;
+  w.duration = msec(10);
+  w.tasks.push_back(pinned(looping("H", {ev::run(sec(1))}), 0));
+  task_spec idle_hog = pinned(looping("I", {ev::run(sec(1))}), 1);
+  idle_hog.params.kind = sched_kind::idle;
+  w.tasks.push_back(idle_hog);
+  w.tasks.push_back(looping("T", {ev::sleep(msec(1)), ev::run(msec(1))}));
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced r = run_traced(e, w);
+    ASSERT_FALSE(r.t_cpus.empty());
+    for (const int cpu : r.t_cpus) EXPECT_EQ(cpu, 1);
+    EXPECT_EQ(find(r.r, "H").cpu_ns, msec(10));  // H keeps CPU 0 to itself
+    EXPECT_EQ(find(r.r, "T").migrations, 1u);
+  }
+}
+
 }  // namespace

@@ -1593,6 +1593,16 @@ class engine {
     return n;
   }
   bool idle(int ci) const { return cpus_[static_cast<std::size_t>(ci)].curr == nullptr && cpus_[static_cast<std::size_t>(ci)].queued.empty(); }
+  /// sched_idle_cpu() (Linux 5.4+): tasks are queued on `ci` and every one of them is
+  /// SCHED_IDLE. A wakeup's idle search takes such a CPU as it takes an idle one (the woken
+  /// task preempts what runs there at once or soon); wake_affine_idle does not.
+  bool sched_idle_cpu(int ci) const {
+    const std::vector<task_type*>& q = cpus_[static_cast<std::size_t>(ci)].queued;
+    if (q.empty()) return false;
+    for (const task_type* t : q)
+      if (t->params.kind != sched_kind::idle) return false;
+    return true;
+  }
 
   /// `t`'s CPU at a wakeup; `this_cpu`: the CPU the wakeup runs on (the waker's, or the one
   /// whose timer or interrupt woke it); `sync`: the waker is about to sleep (WF_SYNC).
@@ -1621,7 +1631,7 @@ class engine {
         target = wake_affine(t, this_cpu, prev, sync);
         if (target == this_cpu) ++affine_wakeups_;
       }
-      const auto usable_idle = [&](int k) noexcept { return allowed(t, k) && idle(k); };
+      const auto usable_idle = [&](int k) noexcept { return allowed(t, k) && (idle(k) || sched_idle_cpu(k)); };
       int found = -1;
       if (asym_) {
         // The cache-hot candidates where the task fits, then select_idle_capacity from the
@@ -1677,8 +1687,9 @@ class engine {
   //    util fits (asym_fits_cpu), then select_idle_capacity from the target, else the target.
   // Sync wakeups (WF_SYNC, the waker about to sleep): a pipe's, both ways (pipe_write waking a
   // reader, pipe_read waking a writer, as fs/pipe.c and unix sockets do). Nothing else in the
-  // workload language is one. Loads: see wake_cpu_load(). Not modelled: SIS_UTIL's cap on the
-  // scan, SMT cores, SCHED_IDLE CPUs counting as idle, the per-CPU-kthread stacking rule,
+  // workload language is one. A CPU running only SCHED_IDLE tasks counts as idle for the
+  // search of step 3 (sched_idle_cpu, 5.4+), not for WA_IDLE. Loads: see wake_cpu_load(). Not
+  // modelled: SIS_UTIL's cap on the scan, SMT cores, the per-CPU-kthread stacking rule,
   // capacity_of's RT/IRQ pressure (wake_affine_weight and the fit tests read the CPUs'
   // full capacities).
 

@@ -29,8 +29,9 @@
 /// 64-bit signed arithmetic as the kernel's `s64`: exact for loads below 2^40 and capacities
 /// up to 1024. Time is u64 ns, compared wrap-safe. What the kernel adds and these functions
 /// leave to the caller: the cache-sharing tests (everything here is one LLC), SMT cores
-/// (select_idle_core), SIS_UTIL's cap on the scan, SCHED_IDLE CPUs counted as idle, the
-/// per-CPU kthread stacking rule. On an asymmetric machine step 3 keeps its cache-hot
+/// (select_idle_core), SIS_UTIL's cap on the scan, the per-CPU kthread stacking rule, and
+/// what counts as idle (`usable_idle`: the kernel takes a CPU running only SCHED_IDLE tasks
+/// too, sched_idle_cpu). On an asymmetric machine step 3 keeps its cache-hot
 /// candidates only where the task fits (select_idle_cache_hot() with a fit test) and scans
 /// with smp/capacity.hpp's select_idle_capacity() instead of select_idle_sibling()'s scan.
 /// Complexity: O(1) each, select_idle_sibling O(number of CPUs).

@@ -1,7 +1,8 @@
 // libFuzzer target: every policy inside `class_stack<member_sched_class, rt_policy, POLICY>` on
 // an operation stream decoded from the input, driven as a uniprocessor kernel core would
 // (policy.hpp's contract): fork/create (task_new + enqueue(initial)), tick, wakeup (+ wakeup
-// preemption), sleep of the running task, yield, parameter changes (dequeue(save), setup,
+// preemption; a migrated wakeup with or without the migrate_task_rq hook first), sleep of
+// the running task, yield, parameter changes (dequeue(save), setup,
 // enqueue(restore), set_next if running, prio_changed; for eevdf also explicit weights through
 // set_weight, valid or not), class changes rt <-> policy,
 // migration round trips (dequeue(migrating)/enqueue(migrated)), exit (dequeue(dead) +
@@ -444,7 +445,11 @@ class harness {
     if (i == npos) return;
     task& t = tasks_[i];
     if constexpr (std::is_same_v<Use, use_o1>) t.wake_source = static_cast<o1_wake_source>(in_.below(3));
-    const enqueue_flags f = in_.below(6) == 0 ? (enqueue_flags::wakeup | enqueue_flags::migrated) : enqueue_flags::wakeup;
+    const bool migrated = in_.below(6) == 0;
+    // A migrated wakeup, shown to its old queue first (migrate_task_rq) or not: a driver may
+    // leave the optional hook out, and the policy must cope either way.
+    if (migrated && in_.flip()) stack_.migrate_task_rq(t, now_);
+    const enqueue_flags f = migrated ? (enqueue_flags::wakeup | enqueue_flags::migrated) : enqueue_flags::wakeup;
     stack_.enqueue(t, now_, f);
     slots_[i].state = st::runnable;
     if (curr_ == npos || stack_.wakeup_preempt(t, tasks_[curr_], now_)) resched_ = true;

@@ -138,6 +138,33 @@ TEST(EdfGrub, ALoneReclaimingHogGetsUmaxUnderTheCurrentRuleAndLessBefore) {
   }
 }
 
+// A reclaiming reservation whose bandwidth rounds to 0 (1024 ns every 2 s: 1024 x 2^20 / 2e9 <
+// 1), running alone: GRUB's rate max{u, Umax - Uinact - Uextra} is 0, so, as in the kernel's
+// grub_reclaim, running charges nothing. The budget's end is then never (the hrtick timer is
+// not due), where the exact inverse of the charge divided by that rate (found by the policies
+// fuzz target: a division by zero).
+TEST(EdfGrub, AReservationWhoseBandwidthRoundsToZeroIsChargedNothingAndNeverTimesOut) {
+  const sched_time t0{};
+  for (const std::int64_t bound : {90, 95, 100}) {
+    SCOPED_TRACE(bound);
+    policy_t p;
+    ASSERT_EQ(p.configure(knobs_with(bound, 1, 1)), errc::ok);
+    task t;
+    ASSERT_EQ(p.setup(t, reclaiming(1024, sec(2))), errc::ok);
+    EXPECT_EQ(t.dl_bw, 0u);
+    p.enqueue(t, t0, enqueue_flags::wakeup);
+    p.set_next(t, t0);
+    EXPECT_EQ(p.grub_rate(t), 0u);
+    sched_time when{};
+    ASSERT_TRUE(p.next_timer(when));
+    EXPECT_EQ(when, t0 + policy_t::never_exhausts);
+    EXPECT_FALSE(p.timer(t0 + msec(10)));
+    p.tick(t, t0 + msec(10));
+    EXPECT_EQ(t.runtime, 1024);
+    EXPECT_FALSE(t.throttled);
+  }
+}
+
 // Two reclaiming hogs of 0.1 and 0.3 on one CPU: the budgets drain at the same rate, so they
 // split what they get 1 : 3; in all Umax (6.5+) or Σu / (1 - Umax + Σu) = 0.4 / 0.45 (before).
 TEST(EdfGrub, ReclaimingHogsSplitTheCpuByTheirBandwidths) {

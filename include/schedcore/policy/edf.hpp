@@ -349,6 +349,10 @@ class edf_policy {
     if (act < floor_act) act = floor_act;
     return static_cast<u64>(act);
   }
+  /// When the budget of a reservation charged at GRUB's rate 0 runs out, counted from when it
+  /// started to run: 2^62 ns (146 years), never in practice, and still ordered on the
+  /// wrap-safe clock from any start (next_timer()'s hrtick entry).
+  static constexpr duration_ns never_exhausts = duration_ns{1} << 62;
 
   /// Loads deadline parameters into `t` after admission control. A task becoming a deadline
   /// task starts a fresh period at its first enqueue; an admitted task whose parameters change
@@ -702,11 +706,15 @@ class edf_policy {
   }
   /// The least running time after which curr's budget is spent, the exact inverse of charge():
   /// ceil(q·2^20 / rate) for a reclaiming task (q < 2^43 ns as periods are at most 1000 s).
+  /// A rate of 0 charges nothing: a reclaiming reservation whose bandwidth rounds to 0
+  /// (Q·2^20 < P, e.g. 1024 ns every 2 s) running while no other reservation is active, as in
+  /// the kernel's grub_reclaim. Its budget then never runs out at that rate: never_exhausts.
   duration_ns time_to_exhaust(const Task& t) const noexcept {
     const edf_entity& e = E(t);
     if (!e.reclaim) return time_for_budget(e.runtime);
     if (e.runtime <= 0) return 0;
     const u64 rate = grub_rate(t);
+    if (rate == 0) return never_exhausts;
     return static_cast<duration_ns>(((static_cast<u64>(e.runtime) << bw_shift) + rate - 1) / rate);
   }
   /// `t` belongs to this CPU from now (add_rq_bw); it leaves the CPU it belonged to first.

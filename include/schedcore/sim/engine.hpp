@@ -146,7 +146,8 @@ struct machine_model {
   bool balance_by_load = false;
   /// A fair task woken by a task on another CPU may be placed from the waker's CPU instead of
   /// its previous one (select_task_rq_fair's wake_affine, Linux 4.14+ WA_IDLE, WA_WEIGHT and
-  /// WA_BIAS, gated by wake_wide's flip counts); true, the default, as in the kernel. false:
+  /// WA_BIAS, gated by wake_wide's flip counts; loads per unit of capacity on an asymmetric
+  /// machine); true, the default, as in the kernel. false:
   /// every fair wakeup searches from the previous CPU (what this simulator did before it
   /// modelled wake_affine). docs/guides/simulator.md, "The machine".
   bool wake_affine = true;
@@ -163,7 +164,8 @@ struct machine_model {
   /// there (a `runtime` is wall time and does not), and PELT's util counts c/1024 of the time
   /// it runs there. When the capacities differ (an asymmetric machine: big.LITTLE, hybrid) the
   /// engine also tracks every task's PELT signal and schedules as Linux's capacity-aware code
-  /// does: a waking task takes an idle CPU its util fits (select_idle_capacity), the periodic
+  /// does: a waking task takes an idle CPU its util fits (the cache-hot candidates where it
+  /// fits, then select_idle_capacity from wake_affine's target), the periodic
   /// balance compares loads per unit of capacity, and a task that outgrows a smaller CPU (a
   /// misfit) is moved to an idle or lightly loaded bigger one, preempted if it runs (active
   /// balance). docs/guides/simulator.md, "Asymmetric CPU capacity".

@@ -142,7 +142,7 @@ TEST(SimWakeAffine, ASyncPipeWakeupFromAWakerAloneOnItsCpuTakesThatCpu) {
 // 0, and the scan from CPU 0 finds CPU 1. At 10 ms CPU 1 is busy: the recent CPU, 0, is idle
 // again and takes T, where the scan from CPU 1 would have found CPU 2 (wake_affine plays no
 // part: a timer wakeup runs on the task's own CPU). At 15 ms CPU 0 is idle: T stays.
-TEST(SimWakeAffine, ARecentlyUsedIdleCpuComesBeforeTheScan) {
+workload recent_used_machine() {
   workload w;
   w.name = "recent-used";
   w.cpus = 3;
@@ -150,6 +150,11 @@ TEST(SimWakeAffine, ARecentlyUsedIdleCpuComesBeforeTheScan) {
   w.tasks.push_back(looping("T", {ev::run(msec(1)), ev::sleep(msec(4))}));
   w.tasks.push_back(delayed(pinned(looping("P", {ev::run(msec(5))}, 1), 0), msec(2)));
   w.tasks.push_back(delayed(pinned(looping("Q", {ev::run(sec(1))}), 1), msec(7)));
+  return w;
+}
+
+TEST(SimWakeAffine, ARecentlyUsedIdleCpuComesBeforeTheScan) {
+  const workload w = recent_used_machine();
   for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
     SCOPED_TRACE(e.name);
     for (const bool affine : {true, false}) {
@@ -239,7 +244,8 @@ TEST(SimWakeAffine, OnAnAsymmetricMachineLoadsCompareByCapacity) {
     const traced off = run_traced(e, waker_and_hogs(1, false), false, {1024, 512});
     EXPECT_EQ(off.t_cpus, std::vector<int>({1}));
     EXPECT_EQ(off.r.totals.affine_wakeups, 0u);
-    // The same machine read as symmetric keeps T on CPU 1 (AWakersCpuNoLighter...).
+    // Read as equal capacities, this machine keeps T on CPU 1
+    // (AWakersCpuNoLighterLeavesTheTaskOnItsPreviousCpu).
   }
 }
 
@@ -249,13 +255,7 @@ TEST(SimWakeAffine, OnAnAsymmetricMachineLoadsCompareByCapacity) {
 // util then, its initial util decaying towards 1 ms in 5, fits 800 but not 512: on a CPU 2 of
 // 512 that scan too ends on CPU 0).
 TEST(SimWakeAffine, OnAnAsymmetricMachineTheRecentCpuComesFirstWhereTheTaskFits) {
-  workload w;
-  w.name = "recent-used-asym";
-  w.cpus = 3;
-  w.duration = msec(19);
-  w.tasks.push_back(looping("T", {ev::run(msec(1)), ev::sleep(msec(4))}));
-  w.tasks.push_back(delayed(pinned(looping("P", {ev::run(msec(5))}, 1), 0), msec(2)));
-  w.tasks.push_back(delayed(pinned(looping("Q", {ev::run(sec(1))}), 1), msec(7)));
+  const workload w = recent_used_machine();
   for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
     SCOPED_TRACE(e.name);
     const traced r = run_traced(e, w, true, {1024, 1024, 800});

@@ -1638,15 +1638,12 @@ class engine {
       if (asym_) {
         // The cache-hot candidates where the task fits, then select_idle_capacity from the
         // target; the task's util brought up to now (sync_entity_load_avg).
-        pelt_sync_task(t);
-        const std::uint32_t util = task_size(t);
-        const std::uint32_t umin = uclamp_on_ ? uclamp_eff(t, 0) : 0;
-        const std::uint32_t umax = uclamp_on_ ? uclamp_eff(t, 1) : cpu_capacity_max;
-        const auto capacity = [&](int k) noexcept { return cap_[static_cast<std::size_t>(k)]; };
+        const wake_fit fit = wake_fit_of(t);
         found = select_idle_cache_hot(ncpu_, prev, target, t.cold->recent_used_cpu, usable_idle, [&](int k) noexcept {
-          return util_fits_cpu(util, umin, umax, capacity(k), capacity(k)) > 0;
+          const std::uint32_t c = cap_[static_cast<std::size_t>(k)];
+          return util_fits_cpu(fit.util, fit.uclamp_min, fit.uclamp_max, c, c) > 0;
         });
-        if (found < 0) found = select_idle_capacity(ncpu_, target, util, umin, umax, usable_idle, capacity);
+        if (found < 0) found = idle_capacity_search(fit, target, usable_idle);
         if (found < 0) found = target;
       } else {
         found = select_idle_sibling(ncpu_, prev, target, t.cold->recent_used_cpu, usable_idle);
@@ -1655,11 +1652,7 @@ class engine {
     }
     if (asym_ && is_fair(t)) {
       // No previous CPU (not yet placed): select_idle_capacity from CPU 0.
-      pelt_sync_task(t);
-      const int found = select_idle_capacity(
-          ncpu_, 0, task_size(t), uclamp_on_ ? uclamp_eff(t, 0) : 0,
-          uclamp_on_ ? uclamp_eff(t, 1) : cpu_capacity_max, [&](int k) noexcept { return allowed(t, k) && idle(k); },
-          [&](int k) noexcept { return cap_[static_cast<std::size_t>(k)]; });
+      const int found = idle_capacity_search(wake_fit_of(t), 0, [&](int k) noexcept { return allowed(t, k) && idle(k); });
       if (found >= 0) return found;
       return least_loaded(t, -1);
     }
@@ -1694,6 +1687,22 @@ class engine {
   // modelled: SIS_UTIL's cap on the scan, SMT cores, the per-CPU-kthread stacking rule,
   // capacity_of's RT/IRQ pressure (wake_affine_weight and the fit tests read the CPUs'
   // full capacities).
+
+  /// What a waking task's fit on a CPU is judged by (asymmetric machines): its util brought up
+  /// to now (sync_entity_load_avg) and its effective clamps (0 and 1024 without clamps).
+  struct wake_fit {
+    std::uint32_t util, uclamp_min, uclamp_max;
+  };
+  wake_fit wake_fit_of(task_type& t) {
+    pelt_sync_task(t);
+    return {task_size(t), uclamp_on_ ? uclamp_eff(t, 0) : 0u, uclamp_on_ ? uclamp_eff(t, 1) : cpu_capacity_max};
+  }
+  /// select_idle_capacity from `from` over the CPUs `usable_idle` accepts; -1 if none.
+  template <class UsableIdle>
+  int idle_capacity_search(const wake_fit& fit, int from, UsableIdle&& usable_idle) {
+    return select_idle_capacity(ncpu_, from, fit.util, fit.uclamp_min, fit.uclamp_max, usable_idle,
+                                [&](int k) noexcept { return cap_[static_cast<std::size_t>(k)]; });
+  }
 
   /// A CPU's fair load as wake_affine_weight reads it (cpu_load): with load tracking, its
   /// root queue's PELT load, as the balancer compares it (see balance_by_load); without, the

@@ -8,7 +8,7 @@
 //
 // options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
 //          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME
-//          --wake-affine on|off
+//          --wake-affine on|off  --sis-util on|off
 //          --capacity C,C,...  --energy-model FILE  --eas on|off  --util-est on|off  --uclamp-rt-min N
 //          --iowait-boost on|off  --jobs N
 //          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
@@ -73,6 +73,8 @@ const char* usage_text =
     "         --cs-cost TIME --refill TIME --refill-half TIME --balance TIME --balance-failed N --balance-by count|load\n"
     "         --tick-phase TIME --capacity C,C,... (one per CPU, 1..1024: an asymmetric machine)\n"
     "         --wake-affine on|off (a fair wakeup may be searched from the waker's CPU, wake_affine; default on)\n"
+    "         --sis-util on|off (the idle-CPU scan shrinks as the machine's utilisation grows, SIS_UTIL;\n"
+    "         default on where load tracking runs on a symmetric machine)\n"
     "         --energy-model FILE (performance domains: frequencies, power, capacities; schedutil and energy)\n"
     "         --eas on|off (energy-aware placement with an asymmetric --energy-model; default on)\n"
     "         --util-est on|off (size tasks by util_est; default on with --energy-model, else off)\n"
@@ -98,6 +100,12 @@ long long parse_int_arg(const std::string& flag, const std::string& v, long long
     throw sim::usage_error(flag + ": bad value '" + v + "' (expected an integer in " + std::to_string(lo) + ".." +
                            std::to_string(hi) + ")");
   return out;
+}
+
+// An on|off switch's value; anything else is a usage error naming the flag.
+bool parse_on_off(const std::string& flag, const std::string& v) {
+  if (v != "on" && v != "off") throw sim::usage_error(flag + " must be on or off, not '" + v + "'");
+  return v == "on";
 }
 
 // A list the user typed: an empty item ("sd,,cfs", a trailing comma) is refused rather than
@@ -153,27 +161,12 @@ options parse_args(int argc, char** argv) {
       if (o.machine.capacity.size() > 64) throw sim::usage_error("--capacity: at most 64 CPUs");
     }
     else if (a == "--energy-model") o.energy_model = val();
-    else if (a == "--util-est") {
-      const std::string how = val();
-      if (how != "on" && how != "off") throw sim::usage_error("--util-est must be on or off, not '" + how + "'");
-      o.machine.util_est = how == "on" ? 1 : 0;
-    }
+    else if (a == "--util-est") o.machine.util_est = parse_on_off(a, val()) ? 1 : 0;
     else if (a == "--uclamp-rt-min") o.machine.uclamp_rt_min_default = static_cast<std::uint32_t>(parse_int_arg(a, val(), 0, 1024));
-    else if (a == "--iowait-boost") {
-      const std::string how = val();
-      if (how != "on" && how != "off") throw sim::usage_error("--iowait-boost must be on or off, not '" + how + "'");
-      o.machine.iowait_boost = how == "on";
-    }
-    else if (a == "--wake-affine") {
-      const std::string how = val();
-      if (how != "on" && how != "off") throw sim::usage_error("--wake-affine must be on or off, not '" + how + "'");
-      o.machine.wake_affine = how == "on";
-    }
-    else if (a == "--eas") {
-      const std::string how = val();
-      if (how != "on" && how != "off") throw sim::usage_error("--eas must be on or off, not '" + how + "'");
-      o.machine.energy_aware = how == "on";
-    }
+    else if (a == "--iowait-boost") o.machine.iowait_boost = parse_on_off(a, val());
+    else if (a == "--wake-affine") o.machine.wake_affine = parse_on_off(a, val());
+    else if (a == "--sis-util") o.machine.sis_util = parse_on_off(a, val()) ? 1 : 0;
+    else if (a == "--eas") o.machine.energy_aware = parse_on_off(a, val());
     else if (a == "--no-host-timing") o.host_timing = false;
     else throw sim::usage_error("unknown option '" + a + "'");
   }

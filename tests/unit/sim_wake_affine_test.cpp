@@ -316,4 +316,64 @@ TEST(SimWakeAffine, ACpuRunningOnlySchedIdleTasksCountsAsIdle) {
   }
 }
 
+// SIS_UTIL. Eight CPUs; hogs pinned to the CPUs in `busy` from 2 ms; T runs 1 ms on CPU 0 from
+// 0, sleeps 300 ms and is woken by its timer on CPU 0, now busy. By then each hog's util is
+// about 1022, and the depth the balances computed from the summed util is 3 with five hogs
+// (x = 5110 / 8 = 638: 1024 - 638²·117²/(10⁴·1024) = 482, 482·8/1024 = 3) and 0 with seven.
+// Returns the CPU of T's wakeup.
+int sis_util_wakeup(const policy_entry& e, const std::vector<int>& busy, int sis_util, bool by_load = false,
+                    std::vector<int> t_cpus = {}) {
+  workload w;
+  w.name = "sis-util";
+  w.cpus = 8;
+  w.duration = msec(305);
+  task_spec t = looping("T", {ev::run(msec(1)), ev::sleep(msec(300))});
+  t.cpus = std::move(t_cpus);
+  w.tasks.push_back(t);
+  for (const int k : busy)
+    w.tasks.push_back(delayed(pinned(looping("H" + std::to_string(k), {ev::run(sec(1))}), k), msec(2)));
+  trace_writer tw;
+  run_config c = exact_machine();
+  c.trace = &tw;
+  c.machine.sis_util = sis_util;
+  c.machine.balance_by_load = by_load;
+  const run_result r = e.run(w, c, {});
+  EXPECT_EQ(find(r, "T").cpu_ns, msec(2));  // both jobs ran: T was not left waiting
+  const std::vector<int> cpus = wakeup_cpus(tw.text(), "T");
+  EXPECT_EQ(cpus.size(), 1u);
+  return cpus.empty() ? -2 : cpus.front();
+}
+
+TEST(SimWakeAffine, SisUtilShortensTheIdleScanOnABusyMachine) {
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    // Five hogs: the scan looks at CPUs 1, 2, 3 only.
+    EXPECT_EQ(sis_util_wakeup(e, {0, 1, 2, 3, 4}, 1), 0);   // nothing idle within 3: T stays on its CPU
+    EXPECT_EQ(sis_util_wakeup(e, {0, 1, 2, 3, 4}, 0), 5);   // the full scan finds CPU 5
+    EXPECT_EQ(sis_util_wakeup(e, {0, 1, 2, 4, 5}, 1), 3);   // CPU 3 is within the depth
+    // Seven hogs (87 % busy): no scan at all, where the full one finds CPU 7.
+    EXPECT_EQ(sis_util_wakeup(e, {0, 1, 2, 3, 4, 5, 6}, 1), 0);
+    EXPECT_EQ(sis_util_wakeup(e, {0, 1, 2, 3, 4, 5, 6}, 0), 7);
+    // Four hogs: depth 5 reaches the idle CPU 4 (x = 511: 1024 - 267 = 757, 757·8/1024 = 5).
+    EXPECT_EQ(sis_util_wakeup(e, {0, 1, 2, 3}, 1), 4);
+    // Only the CPUs T may use count: allowed 0, 5, 6, 7, the three looked at are 5, 6, 7.
+    EXPECT_EQ(sis_util_wakeup(e, {0, 1, 2, 3, 4}, 1, false, {0, 5, 6, 7}), 5);
+    // The default: on with load tracking (balance by load), off without it.
+    EXPECT_EQ(sis_util_wakeup(e, {0, 1, 2, 3, 4}, -1, true), 0);
+    EXPECT_EQ(sis_util_wakeup(e, {0, 1, 2, 3, 4}, -1, false), 5);
+  }
+}
+
+// A value outside -1..1 is refused before the run starts.
+TEST(SimWakeAffine, AnSisUtilValueOutsideItsRangeIsRefused) {
+  workload w;
+  w.name = "sis-util-bad";
+  w.cpus = 2;
+  w.duration = msec(10);
+  w.tasks.push_back(looping("T", {ev::run(msec(1))}));
+  run_config c = exact_machine();
+  c.machine.sis_util = 2;
+  EXPECT_THROW(schedcore_test::cfs_entry().run(w, c, {}), workload_error);
+}
+
 }  // namespace

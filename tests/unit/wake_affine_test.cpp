@@ -248,4 +248,94 @@ TEST(WakeAffine, TheCacheHotCandidatesCountOnlyWhereTheTaskFits) {
   }
 }
 
+// SIS_UTIL's depth against the table of the commit that added it (Linux 5.19, "sched/fair:
+// Introduce SIS_UTIL to search idle CPU based on sum of util_avg"): the depth on LLCs of 112
+// and 16 CPUs at 0, 5, 15, ..., 85, 86 % of their capacity (sum_util = pct·llc·1024/100).
+TEST(WakeAffine, SisUtilDepthMatchesTheTableOfItsCommit) {
+  const int pcts[] = {0, 5, 15, 25, 35, 45, 55, 65, 75, 85, 86};
+  const int on_112[] = {112, 111, 108, 102, 93, 81, 65, 47, 25, 1, 0};
+  const int on_16[] = {16, 15, 15, 14, 13, 11, 9, 6, 3, 0, 0};
+  for (std::size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); ++i) {
+    SCOPED_TRACE(pcts[i]);
+    const auto sum = [&](u64 llc) { return llc * 1024u * static_cast<u64>(pcts[i]) / 100u; };
+    EXPECT_EQ(sis_util_scan_depth(sum(112), 112), on_112[i]);
+    EXPECT_EQ(sis_util_scan_depth(sum(16), 16), on_16[i]);
+  }
+  // 8 CPUs with n hogs (1024 each): the depths the simulator's tests rely on.
+  const int on_8[] = {8, 7, 7, 6, 5, 3, 1, 0, 0};
+  for (u64 n = 0; n <= 8; ++n) EXPECT_EQ(sis_util_scan_depth(n * 1024u, 8), on_8[n]) << n;
+  // Past full utilisation, and absurd sums, still 0 (x is capped before it is squared); one CPU.
+  EXPECT_EQ(sis_util_scan_depth(~u64{0}, 8), 0);
+  EXPECT_EQ(sis_util_scan_depth(0, 1), 1);
+  EXPECT_EQ(sis_util_scan_depth(1024, 1), 0);
+  // Monotone: more utilisation never deepens the scan; a higher imbalance_pct never either.
+  for (int llc = 1; llc <= 128; llc += 7) {
+    int last = llc;
+    for (u64 s = 0; s <= static_cast<u64>(llc) * 1100u; s += 13) {
+      const int d = sis_util_scan_depth(s, llc);
+      ASSERT_GE(d, 0);
+      ASSERT_LE(d, last) << llc << " " << s;
+      ASSERT_LE(sis_util_scan_depth(s, llc, 125), d) << llc << " " << s;
+      last = d;
+    }
+  }
+  static_assert(sis_util_scan_depth(5u * 1024u, 8) == 3, "usable in constant expressions");
+}
+
+// select_idle_cpu with a depth: the allowed CPUs from target + 1 on (wrapping, ending with the
+// target), at most `depth` of them looked at; CPUs the task may not use do not count. Hand
+// cases, then a brute force over 100 000 random machines.
+TEST(WakeAffine, SelectIdleCpuLooksAtNoMoreAllowedCpusThanTheDepth) {
+  const auto scan = [](const std::vector<bool>& allowed, const std::vector<bool>& idle, int target, int depth) {
+    return select_idle_cpu(
+        static_cast<int>(idle.size()), target, depth,
+        [&](int c) noexcept { return static_cast<bool>(allowed[static_cast<std::size_t>(c)]); },
+        [&](int c) noexcept { return allowed[static_cast<std::size_t>(c)] && idle[static_cast<std::size_t>(c)]; });
+  };
+  const std::vector<bool> all(8, true);
+  const std::vector<bool> idle5 = {false, false, false, false, false, true, false, false};
+  EXPECT_EQ(scan(all, idle5, 0, 8), 5);
+  EXPECT_EQ(scan(all, idle5, 0, 5), 5);   // CPUs 1..5
+  EXPECT_EQ(scan(all, idle5, 0, 4), -1);  // CPUs 1..4
+  EXPECT_EQ(scan(all, idle5, 0, 0), -1);  // an overloaded LLC: no scan
+  // Only CPUs 0, 5, 6, 7 allowed: a depth of 1 reaches CPU 5 (1..4 are not counted).
+  const std::vector<bool> some = {true, false, false, false, false, true, true, true};
+  EXPECT_EQ(scan(some, idle5, 0, 1), 5);
+  // The target itself comes last: idle there is found only with the whole LLC's depth.
+  const std::vector<bool> idle0 = {true, false, false, false, false, false, false, false};
+  EXPECT_EQ(scan(all, idle0, 0, 7), -1);
+  EXPECT_EQ(scan(all, idle0, 0, 8), 0);
+  // Through select_idle_sibling: nothing within the depth leaves the task on its target.
+  int recent = -1;
+  EXPECT_EQ(select_idle_sibling(
+                8, 0, 0, recent, 4, [](int) noexcept { return true; },
+                [&](int c) noexcept { return static_cast<bool>(idle5[static_cast<std::size_t>(c)]); }),
+            0);
+
+  std::mt19937_64 rng(0x5150);
+  for (int i = 0; i < 100000; ++i) {
+    const int n = 1 + static_cast<int>(rng() % 12);
+    std::vector<bool> allowed(static_cast<std::size_t>(n)), idle(allowed.size());
+    for (std::size_t c = 0; c < allowed.size(); ++c) {
+      allowed[c] = rng() % 4 != 0;
+      idle[c] = rng() % 4 == 0;
+    }
+    const int target = static_cast<int>(rng() % static_cast<u64>(n));
+    const int depth = static_cast<int>(rng() % static_cast<u64>(n + 3)) - 1;
+    // Brute force: the allowed CPUs in scan order, the first `depth` of them.
+    std::vector<int> order;
+    for (int k = 1; k <= n; ++k) {
+      const int c = (target + k) % n;
+      if (allowed[static_cast<std::size_t>(c)]) order.push_back(c);
+    }
+    int want = -1;
+    for (int k = 0; k < static_cast<int>(order.size()) && k < depth; ++k)
+      if (idle[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])]) {
+        want = order[static_cast<std::size_t>(k)];
+        break;
+      }
+    ASSERT_EQ(scan(allowed, idle, target, depth), want) << i;
+  }
+}
+
 }  // namespace

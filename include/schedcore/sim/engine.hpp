@@ -151,6 +151,15 @@ struct machine_model {
   /// every fair wakeup searches from the previous CPU (what this simulator did before it
   /// modelled wake_affine). docs/guides/simulator.md, "The machine".
   bool wake_affine = true;
+  /// SIS_UTIL (Linux 5.19+, smp/wake_affine.hpp): a fair wakeup's scan for an idle CPU looks at
+  /// no more CPUs than the machine's fair utilisation allows, and at none from about 85 % up.
+  /// The depth is recomputed at every periodic balance (not the newly-idle ones) from the CPUs'
+  /// summed cpu_util_cfs; it starts at the whole machine (as if idle before the run). It needs
+  /// PELT, and asymmetric machines scan by capacity without it. -1 (the default): on wherever
+  /// load tracking runs on a symmetric machine of 2 CPUs or more (balance by load, cgroups,
+  /// util_est, frequency scaling), off otherwise (the results measured by task count keep
+  /// their full scan); 0 off; 1 on, which turns load tracking on (not the balance by load).
+  int sis_util = -1;
   /// Where the tick grid sits: ticks fall at `tick_phase_ns + k·(1e9/hz)` (taken modulo one
   /// tick; default 0, the grid through t = 0). A kernel's tick has no fixed relation to a
   /// workload's own timers, while a model whose timers and tick both start at 0 sees one
@@ -856,6 +865,12 @@ class engine {
     if (ncpu_ > 1 && (cfg_.machine.balance_by_load || asym_)) pelt_on_ = true;
     balance_load_ = pelt_on_;
     if (dvfs_on_ || util_est_) pelt_on_ = true;  // schedutil and util_est read the utilisation
+    if (cfg_.machine.sis_util < -1 || cfg_.machine.sis_util > 1)
+      throw workload_error("sis_util must be -1 (automatic), 0 (off) or 1 (on), not " +
+                           std::to_string(cfg_.machine.sis_util));
+    if (ncpu_ > 1 && !asym_ && cfg_.machine.sis_util == 1) pelt_on_ = true;  // the depth reads the utilisation
+    sis_util_ = ncpu_ > 1 && !asym_ && pelt_on_ && cfg_.machine.sis_util != 0;
+    nr_idle_scan_ = ncpu_;
     if (cfg_.machine.uclamp_rt_min_default > cpu_capacity_max)
       throw workload_error("the RT tasks' default boost (uclamp_rt_min_default) must be in 0..1024, not " +
                            std::to_string(cfg_.machine.uclamp_rt_min_default));
@@ -1646,7 +1661,10 @@ class engine {
         if (found < 0) found = idle_capacity_search(fit, target, usable_idle);
         if (found < 0) found = target;
       } else {
-        found = select_idle_sibling(ncpu_, prev, target, t.cold->recent_used_cpu, usable_idle);
+        // SIS_UTIL: at most nr_idle_scan_ of the CPUs the task may use are looked at.
+        found = select_idle_sibling(
+            ncpu_, prev, target, t.cold->recent_used_cpu, sis_util_ ? nr_idle_scan_ : ncpu_,
+            [&](int k) noexcept { return allowed(t, k); }, usable_idle);
       }
       return allowed(t, found) ? found : least_loaded(t, -1);
     }
@@ -1680,11 +1698,13 @@ class engine {
   // 3. select_idle_sibling from the chosen target, with the task's recent_used_cpu. On an
   //    asymmetric machine (6.x): the target, prev and recent_used_cpu only where the task's
   //    util fits (asym_fits_cpu), then select_idle_capacity from the target, else the target.
+  //    On a symmetric machine with SIS_UTIL (machine_model::sis_util), the scan after the
+  //    cache-hot candidates looks at no more CPUs than update_idle_cpu_scan() allows.
   // Sync wakeups (WF_SYNC, the waker about to sleep): a pipe's, both ways (pipe_write waking a
   // reader, pipe_read waking a writer, as fs/pipe.c and unix sockets do). Nothing else in the
   // workload language is one. A CPU running only SCHED_IDLE tasks counts as idle for the
   // search of step 3 (sched_idle_cpu, 5.4+), not for WA_IDLE. Loads: see wake_cpu_load(). Not
-  // modelled: SIS_UTIL's cap on the scan, SMT cores, the per-CPU-kthread stacking rule,
+  // modelled: SMT cores, the per-CPU-kthread stacking rule,
   // capacity_of's RT/IRQ pressure (wake_affine_weight and the fit tests read the CPUs'
   // full capacities).
 
@@ -2447,6 +2467,7 @@ class engine {
   // ---------------------------------------------------------------- balance
   void balance(int ci, bool newidle) {
     if (ncpu_ == 1) return;
+    if (!newidle) update_idle_cpu_scan();
     if (eas_ && !overutilized()) return;  // energy placed the tasks: find_busiest_group's out_balanced
     const bool moved = balance_load_ && !newidle ? balance_by_load(ci) : balance_by_count(ci, newidle);
     if (asym_ && !moved) pull_misfit(ci);  // group_misfit_task ranks below an overloaded CPU
@@ -2687,6 +2708,7 @@ class engine {
   /// later one can. At most once per balance interval (nohz.next_balance).
   void kick_idle_balance() {
     next_idle_balance_ = now_ + cfg_.machine.balance_ns;
+    update_idle_cpu_scan();  // an idle balance, not a newly-idle one: it refreshes SIS_UTIL's depth
     for (int k = 0; k < ncpu_; ++k) {
       if (!idle(k)) continue;
       balance(k, true);
@@ -2818,6 +2840,17 @@ class engine {
   void fair_util_of(int first, int count, std::vector<std::uint64_t>& util) {
     fair_util_sums(first, count, util, est_scratch_);
     for (std::size_t i = 0; i < util.size(); ++i) util[i] = std::max(util[i], est_scratch_[i]);
+  }
+  /// SIS_UTIL's depth (update_idle_cpu_scan, from update_sd_lb_stats at the LLC's level): the
+  /// machine's summed fair utilisation, each CPU's capped at its capacity (cpu_util_cfs), into
+  /// sis_util_scan_depth(). Every CPU shares the one LLC. @par Complexity O(tasks + CPUs).
+  void update_idle_cpu_scan() {
+    if (!sis_util_) return;
+    fair_util_of(0, ncpu_, util_scratch_);
+    std::uint64_t sum = 0;
+    for (int k = 0; k < ncpu_; ++k)
+      sum += std::min<std::uint64_t>(util_scratch_[static_cast<std::size_t>(k)], cap_[static_cast<std::size_t>(k)]);
+    nr_idle_scan_ = sis_util_scan_depth(sum, ncpu_);
   }
   /// Whether `t` is in the deadline class (index 0 of a stack that has one).
   bool in_dl_class(const task_type& t) const { return dl_class_ && t.sched_class == 0; }
@@ -3798,6 +3831,8 @@ class engine {
   bool dvfs_on_ = false;              ///< the machine has performance domains
   /// The stack's class 0 is a deadline class (the binding's has_deadline_class).
   static constexpr bool dl_class_ = detail_sim::binding_has_dl<Binding>::value;
+  bool sis_util_ = false;             ///< wakeup scans are limited by SIS_UTIL (machine_model::sis_util)
+  int nr_idle_scan_ = 0;              ///< SIS_UTIL's depth: CPUs a wakeup's scan may look at (sd_llc_shared's nr_idle_scan)
   bool util_est_ = false;             ///< tasks and CPUs are sized with util_est (machine_model::util_est)
   bool uclamp_used_ = false;          ///< the workload requests utilisation clamps somewhere
   bool uclamp_on_ = false;            ///< ... and the machine has decisions they act on (DVFS or asymmetry)

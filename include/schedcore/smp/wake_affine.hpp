@@ -22,14 +22,27 @@
 ///    - else `prev_cpu`.
 /// 3. **select_idle_sibling.** From that target: the target if idle; `prev_cpu` if idle; the
 ///    task's `recent_used_cpu` if idle (it is replaced by `prev_cpu` at every search); the
-///    first idle CPU after the target, wrapping; else the target itself.
+///    first idle CPU after the target, wrapping (select_idle_cpu), looking at no more CPUs
+///    than SIS_UTIL allows when the caller limits the scan; else the target itself.
+///
+/// @par SIS_UTIL (Linux 5.19+, on by default)
+/// Scanning a busy LLC for an idle CPU mostly fails and costs the waker time, so the scan's
+/// depth shrinks as the LLC's utilisation grows. At each periodic (not newly-idle) balance of
+/// the LLC's domain the kernel sums its CPUs' fair utilisation (cpu_util_cfs, each at most
+/// its capacity) and sets the LLC's `nr_idle_scan` with sis_util_scan_depth(); a wakeup's
+/// select_idle_cpu() then examines at most that many of the CPUs the task may use, and none
+/// once the LLC is 85 % busy (100/117: an LLC group counts as overloaded at imbalance_pct
+/// 117). The depth is y·llc_weight/1024 with y = 1024 − min(1024, x²·pct²/(10⁴·1024)) and x the
+/// mean utilisation per CPU (sum/llc_weight), all divisions truncating; on 16 CPUs it falls
+/// 16, 15, 15, 14, 13, 11, 9, 6, 3, 0 at 0, 5, 15, ..., 85 % (the table of the commit that
+/// added it).
 ///
 /// @par Implementation notes
 /// Integer only: loads are the kernel's integers (PELT load_avg, or weights), products in
 /// 64-bit signed arithmetic as the kernel's `s64`: exact for loads below 2^40 and capacities
 /// up to 1024. Time is u64 ns, compared wrap-safe. What the kernel adds and these functions
 /// leave to the caller: the cache-sharing tests (everything here is one LLC), SMT cores
-/// (select_idle_core), SIS_UTIL's cap on the scan, the per-CPU kthread stacking rule, and
+/// (select_idle_core), keeping SIS_UTIL's depth up to date, the per-CPU kthread stacking rule, and
 /// what counts as idle (`usable_idle`: the kernel takes a CPU running only SCHED_IDLE tasks
 /// too, sched_idle_cpu). On an asymmetric machine step 3 keeps its cache-hot
 /// candidates only where the task fits (select_idle_cache_hot() with a fit test) and scans
@@ -156,26 +169,81 @@ constexpr int select_idle_cache_hot(int nr_cpus, int prev, int target, int& rece
   return -1;
 }
 
+/// The LLC imbalance_pct SIS_UTIL's depth is computed with: the MC domain's 117 (an LLC group
+/// counts as overloaded at 100/117, about 85 % busy).
+inline constexpr u32 sis_util_imbalance_pct = 117;
+
+/// SIS_UTIL's scan depth (update_idle_cpu_scan, Linux 5.19+): how many CPUs a wakeup's
+/// select_idle_cpu() may examine in an LLC of `llc_weight` CPUs whose summed fair utilisation
+/// is `sum_util` (each CPU's cpu_util_cfs, at most 1024 on a symmetric LLC). In [0,
+/// llc_weight]: llc_weight on an idle LLC, 0 from about 100/`imbalance_pct` of its capacity up.
+/// @par Example
+/// 8 CPUs, n of them running a hog each (util 1024): depths 8, 7, 7, 6, 5, 3, 1, 0, 0 for n =
+/// 0..8. 112 CPUs at 75 % (sum_util 86016): x = 768, x²·117²/(10⁴·1024) = 788, depth
+/// (1024 − 789)·112/1024 = 25.
+/// @pre llc_weight >= 1; imbalance_pct in 100..65535.
+/// @par Complexity O(1); 64-bit integer arithmetic, exact (x is capped at 1024 before squaring,
+/// past the point where the depth is 0 for any imbalance_pct >= 100).
+constexpr int sis_util_scan_depth(u64 sum_util, int llc_weight,
+                                  u32 imbalance_pct = sis_util_imbalance_pct) noexcept {
+  const u64 weight = static_cast<u64>(llc_weight);
+  u64 per_cpu = sum_util / weight;  // x' = sum_util / llc_weight, in 1/1024 of a CPU
+  if (per_cpu > 1024) per_cpu = 1024;
+  const u64 pct = imbalance_pct;
+  u64 cut = per_cpu * per_cpu * pct * pct / (10000u * 1024u);
+  if (cut > 1024) cut = 1024;
+  return static_cast<int>((1024 - cut) * weight / 1024);
+}
+
+/// select_idle_cpu() without SMT: the first CPU of `target + 1`, `target + 2`, ... wrapping
+/// over `nr_cpus` and ending with `target` itself, among those `allowed` (the task's affinity),
+/// for which `usable_idle` holds, looking at no more than `scan_depth` allowed CPUs (SIS_UTIL;
+/// `nr_cpus` or more: the whole LLC); -1 if none. Only allowed CPUs count toward the depth,
+/// as the kernel scans the LLC's span masked by the task's CPUs. Both callables take an `int`
+/// and are noexcept; `usable_idle` is asked only of allowed CPUs.
+/// @pre 0 <= target < nr_cpus.
+/// @par Complexity O(nr_cpus) calls of `allowed`, at most max(scan_depth, 0) of `usable_idle`.
+template <class Allowed, class UsableIdle>
+constexpr int select_idle_cpu(int nr_cpus, int target, int scan_depth, Allowed&& allowed,
+                              UsableIdle&& usable_idle) noexcept {
+  int cpu = target;
+  for (int seen = 0; seen < nr_cpus && scan_depth > 0; ++seen) {
+    if (++cpu == nr_cpus) cpu = 0;
+    if (!allowed(cpu)) continue;
+    --scan_depth;
+    if (usable_idle(cpu)) return cpu;
+  }
+  return -1;
+}
+
 /// select_idle_sibling() on CPUs that share a cache and do not differ in capacity, without
-/// SMT: select_idle_cache_hot() with every CPU fitting; else the first usable idle CPU of
-/// `target + 1`, `target + 2`, ... wrapping over `nr_cpus` (select_idle_cpu); else `target`.
+/// SMT: select_idle_cache_hot() with every CPU fitting; else select_idle_cpu() from `target`
+/// over at most `scan_depth` of the CPUs `allowed` accepts; else `target`.
 /// `usable_idle(cpu)` (an `int`, noexcept) says whether the task may run there (affinity) and
-/// nothing runs there. On an asymmetric machine the kernel scans with select_idle_capacity
-/// (smp/capacity.hpp) from `target` instead, after select_idle_cache_hot() with the fit test.
+/// nothing runs there; `allowed(cpu)` whether the task may run there. On an asymmetric
+/// machine the kernel scans with select_idle_capacity (smp/capacity.hpp) from `target`
+/// instead, after select_idle_cache_hot() with the fit test, and SIS_UTIL plays no part.
+/// @pre 0 <= prev, target < nr_cpus.
+/// @par Complexity O(nr_cpus) calls of each callable at most.
+template <class Allowed, class UsableIdle>
+constexpr int select_idle_sibling(int nr_cpus, int prev, int target, int& recent_used_cpu, int scan_depth,
+                                  Allowed&& allowed, UsableIdle&& usable_idle) noexcept {
+  const int hot = select_idle_cache_hot(nr_cpus, prev, target, recent_used_cpu, usable_idle,
+                                        [](int) noexcept { return true; });
+  if (hot >= 0) return hot;
+  const int found = select_idle_cpu(nr_cpus, target, scan_depth, allowed, usable_idle);
+  return found >= 0 ? found : target;
+}
+
+/// select_idle_sibling() with an unlimited scan (SIS_UTIL off, or an idle LLC): every CPU may
+/// be looked at, so `usable_idle` alone (which includes the affinity test) decides.
 /// @pre 0 <= prev, target < nr_cpus.
 /// @par Complexity O(nr_cpus) calls of `usable_idle` at most.
 template <class UsableIdle>
 constexpr int select_idle_sibling(int nr_cpus, int prev, int target, int& recent_used_cpu,
                                   UsableIdle&& usable_idle) noexcept {
-  const int hot = select_idle_cache_hot(nr_cpus, prev, target, recent_used_cpu, usable_idle,
-                                        [](int) noexcept { return true; });
-  if (hot >= 0) return hot;
-  int cpu = target;
-  for (int seen = 1; seen < nr_cpus; ++seen) {
-    if (++cpu == nr_cpus) cpu = 0;
-    if (usable_idle(cpu)) return cpu;
-  }
-  return target;
+  return select_idle_sibling(nr_cpus, prev, target, recent_used_cpu, nr_cpus, [](int) noexcept { return true; },
+                             usable_idle);
 }
 
 }  // namespace schedcore

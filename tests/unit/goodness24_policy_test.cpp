@@ -386,6 +386,37 @@ TEST(Goodness24Policy, ForkedChildCountsAsLastRunOnTheParentsCpu) {
   EXPECT_TRUE(p.verify());
 }
 
+// A fork placed on another CPU (the simulator sets the child up and calls task_new on the
+// child's run queue): the parent, running on CPU A with 1 tick left, keeps 1 / 2 = 0 and becomes
+// cold, the child (1 + 1) / 2 = 1 tick on CPU B. The class change is counted in A's counts,
+// where the parent is queued, not in B's: both queues verify (before the fix, A still counted
+// the parent hot and B's cold count went up for a task it does not hold). A's next tick then
+// finds nothing hot and recalculates: the parent gets 0 / 2 + 6 ticks.
+TEST(Goodness24Policy, AForkOnAnotherCpuCountsTheParentsChangeWhereItIsQueued) {
+  single_class<policy_t> a, b;
+  task parent, other_on_a, child;
+  make(a, parent, 0);
+  make(a, other_on_a, 0);
+  const sched_time t0{};
+  parent.counter = 1;
+  other_on_a.counter = 0;  // cold: the parent is A's only hot task
+  a.enqueue(parent, t0, enqueue_flags::initial);
+  a.enqueue(other_on_a, t0, enqueue_flags::initial);
+  ASSERT_EQ(a.schedule(nullptr, false, t0), &parent);
+  b.task_new(child, &parent, t0);
+  EXPECT_EQ(parent.counter, 0);
+  EXPECT_EQ(child.counter, 1);
+  b.enqueue(child, t0, enqueue_flags::initial);
+  EXPECT_TRUE(a.verify());
+  EXPECT_TRUE(b.verify());
+  EXPECT_EQ(b.nr_runnable(), 1u);
+  const auto recalcs = a.recalculations();
+  a.tick(parent, t0 + msec(10));
+  EXPECT_EQ(a.recalculations(), recalcs + 1);
+  EXPECT_EQ(parent.counter, 6);  // NICE_TO_TICKS(0) at HZ = 100
+  EXPECT_TRUE(a.verify());
+}
+
 // 2.4's setscheduler() changes the policy and rt_priority only: a nice 10 task made SCHED_RR
 // keeps nice 10, so its RR quantum is NICE_TO_TICKS(10) (§3: an exhausted RR task gets
 // counter = NICE_TO_TICKS(nice)), 3 ticks at HZ = 100, not nice 0's 6.

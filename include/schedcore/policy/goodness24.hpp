@@ -27,7 +27,11 @@
 ///   task to the head (`move_first_runqueue`), which a restore with a changed kind does.
 /// - fork (`task_new`): child `counter = (parent + 1)/2`, parent `counter /= 2`; the child
 ///   inherits the parent's CPU (`processor`), so it counts as having last run here when the
-///   parent is this instance's running task (PROC_CHANGE_PENALTY on SMP).
+///   parent is this instance's running task (PROC_CHANGE_PENALTY on SMP). `task_new` runs on
+///   the child's run queue, and on SMP the parent may be queued on another CPU's: the change of
+///   the parent's class (its counter may drop to 0) is counted in that queue's counts, which
+///   each queued entity points to (`counted_in`). A caller running CPUs in parallel holds both
+///   queues' locks for a fork across them. The parent's queue recalculates at its next hook.
 /// - sched_yield: if another task is runnable, SCHED_OTHER tasks get the SCHED_YIELD flag
 ///   (goodness -1 for the next pick only: it is cleared when the next task is set running, as
 ///   in `__schedule_tail`) and the task moves to the tail of the run list.
@@ -85,6 +89,13 @@ struct goodness24_run_tag {};
 struct goodness24_all_tag {};
 
 /// Per-task state of the goodness24 class, embedded in the task.
+/// One run queue's runnable tasks by goodness class (goodness24_policy keeps its own; see
+/// goodness24_entity::counted_in).
+struct goodness24_counts {
+  usize hot = 0;   ///< runnable tasks with goodness > 0
+  usize cold = 0;  ///< runnable SCHED_OTHER tasks with counter 0, not yielded
+};
+
 struct goodness24_entity : list_hook<goodness24_run_tag>, list_hook<goodness24_all_tag> {
   sched_kind kind = sched_kind::normal;  ///< normal (SCHED_OTHER), fifo or rr
   s8 nice = 0;                           ///< -20..19
@@ -94,6 +105,10 @@ struct goodness24_entity : list_hook<goodness24_run_tag>, list_hook<goodness24_a
   bool ran_here = false;                 ///< last ran on this CPU (2.4's `p->processor == this_cpu`)
   s32 counter = 0;                       ///< remaining ticks (2.4's `p->counter`)
   u32 mm_id = 0;                         ///< address space: 0 = its own; equal non-zero ids share one
+  /// While on_rq: the class counts of the run queue that holds it. A fork halves the parent's
+  /// counter from the child's queue, which on SMP may be another CPU's: the change of the
+  /// parent's class is counted where the parent is queued.
+  goodness24_counts* counted_in = nullptr;
 };
 
 /// Linux 2.4 goodness scheduler run queue (see the file notes).
@@ -205,6 +220,7 @@ class goodness24_policy {
     }
     saved_ = nullptr;
     e.on_rq = true;
+    e.counted_in = &counts_;
     count(e, +1);
     maybe_recalculate();
   }
@@ -227,6 +243,7 @@ class goodness24_policy {
     count(e, -1);
     run_.erase(t);
     e.on_rq = false;
+    e.counted_in = nullptr;
     if (yielder_ == &t) {
       e.yielded = false;
       yielder_ = nullptr;
@@ -352,7 +369,7 @@ class goodness24_policy {
     usize hot = 0, cold = 0;
     for (const Task& t : run_) {
       const goodness24_entity& e = EntityOf::get(t);
-      if (!e.on_rq || !registered(t) || e.counter < 0) return false;
+      if (!e.on_rq || e.counted_in != &counts_ || !registered(t) || e.counter < 0) return false;
       const int k = klass(e);
       hot += k > 0 ? 1u : 0u;
       cold += k == 0 ? 1u : 0u;
@@ -360,7 +377,7 @@ class goodness24_policy {
     for (const Task& t : all_) {
       if (EntityOf::get(t).counter < 0) return false;
     }
-    return hot == nr_hot_ && cold == nr_cold_;
+    return hot == counts_.hot && cold == counts_.cold;
   }
 
  private:
@@ -393,10 +410,12 @@ class goodness24_policy {
     if (is_rt(e) || e.counter > 0) return 1;
     return 0;
   }
-  void count(const goodness24_entity& e, int delta) noexcept {
-    if (!e.on_rq) return;
+  /// Counts `e` in (+1) or out of (-1) the class counts of the queue that holds it, if any
+  /// (this one, except for a forking parent running on another CPU).
+  static void count(const goodness24_entity& e, int delta) noexcept {
+    if (!e.on_rq || e.counted_in == nullptr) return;
     const int k = klass(e);
-    usize& n = k > 0 ? nr_hot_ : nr_cold_;
+    usize& n = k > 0 ? e.counted_in->hot : e.counted_in->cold;
     if (k < 0) return;
     if (delta > 0) {
       ++n;
@@ -412,7 +431,7 @@ class goodness24_policy {
 
   /// 2.4's `if (!c)` in schedule(): every runnable SCHED_OTHER task is out of ticks.
   void maybe_recalculate() noexcept {
-    if (nr_hot_ != 0 || nr_cold_ == 0) return;
+    if (counts_.hot != 0 || counts_.cold == 0) return;
     for (Task& t : all_) {
       goodness24_entity& e = EntityOf::get(t);
       count(e, -1);
@@ -431,8 +450,7 @@ class goodness24_policy {
   Task* saved_ = nullptr;                ///< the task a `dequeue(save)` took out, until its restore
   Task* saved_next_ = nullptr;           ///< the task that followed it in the run list (nullptr: it was last)
   sched_kind saved_kind_ = sched_kind::normal;  ///< its kind when saved
-  usize nr_hot_ = 0;                     ///< runnable tasks with goodness > 0
-  usize nr_cold_ = 0;                    ///< runnable SCHED_OTHER tasks with counter 0, not yielded
+  goodness24_counts counts_{};           ///< this queue's runnable tasks by class (its entities point here)
   u64 recalcs_ = 0;                      ///< epoch recalculations
   knobs knobs_{};                        ///< tunables in force
   /// @endcond

@@ -8,11 +8,12 @@
 //     dequeue charged that CPU's running task), enqueue(migrated) and a wakeup check on the other;
 //   - a fork whose child starts on the other CPU: setup and task_new on the child's CPU, the
 //     parent running elsewhere;
-// besides creation, ticks, sleeps, yields, exits, class timers, reschedules and full drains on
-// either CPU. The two queues' own clocks of virtual time (min_vruntime, epochs, array switches,
-// budgets) drift apart, which one queue's round trips (policies_fuzz.cpp) never show. Knobs, when
-// fuzzed, are the same on both CPUs. edf's admission control is global: every deadline setup and
-// exit goes through CPU 0's instance (the root domain), as in the simulator. Grouped classes:
+// besides creation, ticks, sleeps, yields, exits, parameter and class changes, class timers,
+// reschedules and full drains on either CPU. The two queues' own clocks of virtual time
+// (min_vruntime, epochs, array switches, budgets) drift apart, which one queue's round trips
+// (policies_fuzz.cpp) never show. Knobs, when fuzzed, are the same on both CPUs. edf's
+// admission control is global: every deadline setup and exit goes through CPU 0's instance (the
+// root domain), as in the simulator. Grouped classes:
 // each CPU's instance has its own copies of the three groups, and a migrating task joins the
 // destination's copy of its group before it is enqueued there (the simulator's bind_group).
 //
@@ -163,11 +164,12 @@ class smp_harness {
   // ---- ops ----------------------------------------------------------------------------------
   void step() {
     advance();
-    const unsigned op = in_.below(16);
+    const unsigned op = in_.below(18);
     const unsigned c = in_.below(nr_cpus);
     if (fuzz::tracing()) {
-      static const char* const names[16] = {"tick", "tick", "tick", "create", "fork", "fork-away", "sleep", "wake",
-                                            "wake", "yield", "exit", "pull", "pull", "timer", "drain?", "resched"};
+      static const char* const names[18] = {"tick", "tick",  "tick",  "create", "fork",   "fork-away",
+                                            "sleep", "wake", "wake",  "yield",  "exit",   "pull",
+                                            "pull", "timer", "drain?", "resched", "change", "class-change"};
       std::fprintf(stderr, "op %lu: t=%llu cpu %u %s (curr %d %d)\n", fuzz::op_index(),
                    static_cast<unsigned long long>(now_.ns()), c, names[op],
                    curr_[0] == npos ? -1 : static_cast<int>(curr_[0]), curr_[1] == npos ? -1 : static_cast<int>(curr_[1]));
@@ -197,7 +199,9 @@ class smp_harness {
       case 14:
         if (in_.u8() < 24) drain();
         break;
-      default: resched_[c] = true; break;  // need_resched from elsewhere
+      case 15: resched_[c] = true; break;  // need_resched from elsewhere
+      case 16: op_change(c, false); break;
+      default: op_change(c, true); break;
     }
     for (unsigned k = 0; k < nr_cpus; ++k)
       if (resched_[k] || curr_[k] == npos) schedule(k);
@@ -280,6 +284,48 @@ class smp_harness {
     }
     slots_[i] = slot{};
     set_curr(c, stacks_[c].schedule(&t, false, now_));
+  }
+
+  /// A parameter change (same class) or a class change of the task running on CPU c, or of a
+  /// sleeping or queued task wherever it is, as sched_setscheduler does it on the task's CPU:
+  /// dequeue(save), setup, enqueue(restore), set_next if it was running, prio_changed. With
+  /// edf's global admission a task leaving the deadline class is released by CPU 0's instance,
+  /// as the simulator does it; a refused setup changes nothing.
+  void op_change(unsigned c, bool switch_class) {
+    unsigned i = npos;
+    const unsigned which = in_.below(3);
+    if (which == 0) i = curr_[c];
+    if (i == npos) i = pick_slot(which == 1 ? st::sleeping : st::runnable);
+    if (i == npos) return;
+    task& t = tasks_[i];
+    const unsigned cpu = slots_[i].cpu;
+    const int old_cls = t.sched_class;
+    const int cls = switch_class ? 1 - old_cls : old_cls;
+    const sched_params p = cls == 0 ? rt_params(in_) : Use::params(in_);
+    const bool queued = slots_[i].state == st::runnable;
+    const bool was_running = running(i);
+    if (queued) stacks_[cpu].dequeue(t, now_, dequeue_flags::save);
+    if (setup(t, cpu, cls, p) == errc::ok) {
+      if (cls != old_cls) {
+        if constexpr (root_admission) {
+          if (old_cls == 1) {
+            stacks_[0].template get<1>().switched_from(t, now_);
+          } else {
+            stacks_[cpu].switched_from(t, now_);
+          }
+        } else {
+          stacks_[cpu].switched_from(t, now_);
+        }
+      }
+      t.sched_class = cls;
+      slots_[i].params = p;
+    }
+    if (queued) {
+      stacks_[cpu].enqueue(t, now_, enqueue_flags::restore);
+      if (was_running) stacks_[cpu].set_next(t, now_);
+      stacks_[cpu].prio_changed(t, now_);
+      resched_[cpu] = true;
+    }
   }
 
   /// CPU c pulls a queued, not running task from the other CPU (a load balancer's move).

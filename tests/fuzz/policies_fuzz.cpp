@@ -45,13 +45,7 @@ class harness {
   static constexpr unsigned npos = ~0u;
 
   explicit harness(reader& in) : in_(in) {
-    const unsigned origin = in_.below(4);
-    switch (origin) {
-      case 0: now_ = sched_time{}; break;
-      case 1: now_ = sched_time{0} - static_cast<duration_ns>(in_.u32()); break;       // < 4.3 s below 2^64
-      case 2: now_ = sched_time{0} - static_cast<duration_ns>(in_.u16()) * msec(1); break;
-      default: now_ = sched_time{in_.u64()}; break;
-    }
+    now_ = decode_origin(in_);
     if (in_.u8() >= 128) {
       fuzz_knobs(stack_.template get<1>(), in_);
       if (in_.flip()) fuzz_knobs(stack_.template get<0>(), in_);
@@ -81,11 +75,7 @@ class harness {
 
   // ---- clock and scheduling -----------------------------------------------------------------
   void advance() {
-    const unsigned k = in_.u8();
-    duration_ns d = 0;
-    if (k < 128) d = static_cast<duration_ns>(k) * usec(1);
-    else if (k < 240) d = static_cast<duration_ns>(k - 128) * usec(100);
-    else d = static_cast<duration_ns>(k - 239) * msec(50);
+    const duration_ns d = decode_step(in_);
     now_ += d;
     if (d != 0 && stack_.timer(now_)) resched_ = true;  // class timers are due at least every tick
   }
@@ -380,12 +370,6 @@ class harness {
   unsigned long verify_mask_ = 0;
 };
 
-template <class Use>
-void run(reader& in) {
-  harness<Use> h(in);
-  h.run();
-}
-
 }  // namespace
 
 #ifndef SCHEDCORE_FUZZ_NO_ENTRY
@@ -393,27 +377,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   reader in(data, size);
   fuzz::op_index() = 0;
   fuzz::checks() = fuzz::check_log{};
-#if SCHEDCORE_FUZZ_CFS
-  constexpr unsigned nr_policies = 11;
-#else
-  constexpr unsigned nr_policies = 8;
-#endif
-  switch (in.below(nr_policies)) {
-    case 0: run<use_o1>(in); break;
-    case 1: run<use_sd>(in); break;
-    case 2: run<use_goodness24>(in); break;
-    case 3: run<use_nicksched>(in); break;
-    case 4: run<use_eevdf>(in); break;
-    case 5: run<use_bfs>(in); break;
-    case 6: run<use_edf>(in); break;
-    case 7: run<use_grouped_eevdf>(in); break;
-#if SCHEDCORE_FUZZ_CFS
-    case 8: run<use_cfs>(in); break;
-    case 9: run<use_cfs2007>(in); break;
-    case 10: run<use_grouped_cfs>(in); break;
-#endif
-    default: break;
-  }
+  run_policy<harness>(in);
   return 0;
 }
 #endif

@@ -49,13 +49,7 @@ class smp_harness {
   static constexpr bool root_admission = std::is_same_v<Use, use_edf>;
 
   explicit smp_harness(reader& in) : in_(in) {
-    const unsigned origin = in_.below(4);
-    switch (origin) {
-      case 0: now_ = sched_time{}; break;
-      case 1: now_ = sched_time{0} - static_cast<duration_ns>(in_.u32()); break;
-      case 2: now_ = sched_time{0} - static_cast<duration_ns>(in_.u16()) * msec(1); break;
-      default: now_ = sched_time{in_.u64()}; break;
-    }
+    now_ = decode_origin(in_);
     // Both CPUs' classes know there are two CPUs (slices and bandwidth caps scale with it),
     // unless the knobs are fuzzed, and then both get the same ones.
     for (stack_t& s : stacks_) set_cpus(s.template get<1>());
@@ -101,11 +95,7 @@ class smp_harness {
 
   // ---- clock, CPUs and scheduling -----------------------------------------------------------
   void advance() {
-    const unsigned k = in_.u8();
-    duration_ns d = 0;
-    if (k < 128) d = static_cast<duration_ns>(k) * usec(1);
-    else if (k < 240) d = static_cast<duration_ns>(k - 128) * usec(100);
-    else d = static_cast<duration_ns>(k - 239) * msec(50);
+    const duration_ns d = decode_step(in_);
     now_ += d;
     if (d == 0) return;
     for (unsigned c = 0; c < nr_cpus; ++c)
@@ -424,38 +414,12 @@ class smp_harness {
   sched_time now_{};
 };
 
-template <class Use>
-void run(reader& in) {
-  smp_harness<Use> h(in);
-  h.run();
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   reader in(data, size);
   fuzz::op_index() = 0;
   fuzz::checks() = fuzz::check_log{};
-#if SCHEDCORE_FUZZ_CFS
-  constexpr unsigned nr_policies = 11;
-#else
-  constexpr unsigned nr_policies = 8;
-#endif
-  switch (in.below(nr_policies)) {
-    case 0: run<use_o1>(in); break;
-    case 1: run<use_sd>(in); break;
-    case 2: run<use_goodness24>(in); break;
-    case 3: run<use_nicksched>(in); break;
-    case 4: run<use_eevdf>(in); break;
-    case 5: run<use_bfs>(in); break;
-    case 6: run<use_edf>(in); break;
-    case 7: run<use_grouped_eevdf>(in); break;
-#if SCHEDCORE_FUZZ_CFS
-    case 8: run<use_cfs>(in); break;
-    case 9: run<use_cfs2007>(in); break;
-    case 10: run<use_grouped_cfs>(in); break;
-#endif
-    default: break;
-  }
+  run_policy<smp_harness>(in);
   return 0;
 }

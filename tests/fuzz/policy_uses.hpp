@@ -244,6 +244,51 @@ template <class P, class Task>
 struct has_place<P, Task, std::void_t<decltype(std::declval<P&>().place(std::declval<Task&>(), sched_time{}))>>
     : std::true_type {};
 
+/// The clock origin byte 1 selects: 0, just below 2^64 (< 4.3 s, or whole ms), or anywhere.
+inline sched_time decode_origin(reader& in) {
+  switch (in.below(4)) {
+    case 0: return sched_time{};
+    case 1: return sched_time{0} - static_cast<duration_ns>(in.u32());  // < 4.3 s below 2^64
+    case 2: return sched_time{0} - static_cast<duration_ns>(in.u16()) * msec(1);
+    default: return sched_time{in.u64()};
+  }
+}
+
+/// How far the clock moves before an op: 0-127 us, 0-11.1 ms in 100 us steps, or 50-800 ms.
+inline duration_ns decode_step(reader& in) {
+  const unsigned k = in.u8();
+  if (k < 128) return static_cast<duration_ns>(k) * usec(1);
+  if (k < 240) return static_cast<duration_ns>(k - 128) * usec(100);
+  return static_cast<duration_ns>(k - 239) * msec(50);
+}
+
+/// Byte 0 of an input names the policy, in the same order for every policies target:
+/// `Harness<use_...>(in).run()` for it.
+template <template <class> class Harness>
+void run_policy(reader& in) {
+#if SCHEDCORE_FUZZ_CFS
+  constexpr unsigned nr_policies = 11;
+#else
+  constexpr unsigned nr_policies = 8;
+#endif
+  switch (in.below(nr_policies)) {
+    case 0: Harness<use_o1>(in).run(); break;
+    case 1: Harness<use_sd>(in).run(); break;
+    case 2: Harness<use_goodness24>(in).run(); break;
+    case 3: Harness<use_nicksched>(in).run(); break;
+    case 4: Harness<use_eevdf>(in).run(); break;
+    case 5: Harness<use_bfs>(in).run(); break;
+    case 6: Harness<use_edf>(in).run(); break;
+    case 7: Harness<use_grouped_eevdf>(in).run(); break;
+#if SCHEDCORE_FUZZ_CFS
+    case 8: Harness<use_cfs>(in).run(); break;
+    case 9: Harness<use_cfs2007>(in).run(); break;
+    case 10: Harness<use_grouped_cfs>(in).run(); break;
+#endif
+    default: break;
+  }
+}
+
 }  // namespace
 
 #endif

@@ -88,7 +88,6 @@ struct goodness24_run_tag {};
 /// Tag of the goodness24 all-tasks hook.
 struct goodness24_all_tag {};
 
-/// Per-task state of the goodness24 class, embedded in the task.
 /// One run queue's runnable tasks by goodness class (goodness24_policy keeps its own; see
 /// goodness24_entity::counted_in).
 struct goodness24_counts {
@@ -96,6 +95,7 @@ struct goodness24_counts {
   usize cold = 0;  ///< runnable SCHED_OTHER tasks with counter 0, not yielded
 };
 
+/// Per-task state of the goodness24 class, embedded in the task.
 struct goodness24_entity : list_hook<goodness24_run_tag>, list_hook<goodness24_all_tag> {
   sched_kind kind = sched_kind::normal;  ///< normal (SCHED_OTHER), fifo or rr
   s8 nice = 0;                           ///< -20..19

@@ -417,6 +417,120 @@ TEST(Goodness24Policy, AForkOnAnotherCpuCountsTheParentsChangeWhereItIsQueued) {
   EXPECT_TRUE(a.verify());
 }
 
+// 2.4.16 kernel/exit.c release_task(): the reaper (the parent, in wait4) takes back the dead
+// child's counter, `current->counter += p->counter`, and `if (current->counter >= MAX_COUNTER)
+// current->counter = MAX_COUNTER` with MAX_COUNTER = 20*HZ/100 (include/linux/sched.h): 20
+// ticks at HZ = 100, 200 at HZ = 1000. Numbers: a nice 0 parent with NICE_TO_TICKS(0) = 6
+// forks (child (6+1)/2 = 3, parent 6/2 = 3); the child runs 1 tick (2 left) and exits: the
+// parent has 3 + 2 = 5. A parent at 19 getting 5 stops at 20; one at 21 (above the cap after
+// recalculations at nice -20: fixed point 2*11-1) getting 0 is cut to 20.
+TEST(Goodness24Policy, AnExitGivesTheChildsTicksBackToItsParentUpToMaxCounter) {
+  single_class<policy_t> p;
+  task parent, child;
+  make(p, parent, 0);
+  sched_time now{};
+  ASSERT_EQ(parent.counter, 6);
+  p.enqueue(parent, now, enqueue_flags::initial);
+  ASSERT_EQ(p.schedule(nullptr, false, now), &parent);
+  p.task_new(child, &parent, now);
+  ASSERT_EQ(parent.counter, 3);
+  ASSERT_EQ(child.counter, 3);
+  p.enqueue(child, now, enqueue_flags::initial);
+  p.dequeue(parent, now, dequeue_flags::sleep);  // the parent waits for the child
+  ASSERT_EQ(p.schedule(&parent, false, now), &child);
+  EXPECT_FALSE(p.tick(child, now += msec(10)));
+  ASSERT_EQ(child.counter, 2);
+  p.dequeue(child, now, dequeue_flags::dead);
+  p.task_dead(child, now);
+  EXPECT_EQ(parent.counter, 5);
+  EXPECT_EQ(child.parent, nullptr);
+  EXPECT_TRUE(p.verify());
+
+  EXPECT_EQ(p.max_counter(), 20);
+  auto exit_with = [&](int parent_ticks, int child_ticks) {
+    task c;
+    p.task_new(c, &parent, now);
+    parent.counter = parent_ticks;
+    c.counter = child_ticks;
+    p.task_dead(c, now);
+    return parent.counter;
+  };
+  EXPECT_EQ(exit_with(19, 5), 20);
+  EXPECT_EQ(exit_with(21, 0), 20) << "2.4 clamps with >=: a parent above MAX_COUNTER is cut to it";
+  EXPECT_EQ(exit_with(0, 0), 0);
+  EXPECT_EQ(exit_with(7, 12), 19);
+
+  policy_t fast;
+  policy_t::knobs k;
+  k.hz = 1000;
+  ASSERT_EQ(fast.configure(k), errc::ok);
+  EXPECT_EQ(fast.max_counter(), 200);
+  task p2, c2;
+  make(fast, p2, 0);
+  fast.task_new(c2, &p2, now);
+  p2.counter = 150;
+  c2.counter = 41;
+  fast.task_dead(c2, now);
+  EXPECT_EQ(p2.counter, 191);
+  fast.task_new(c2, &p2, now);  // halves the parent: 191 -> 95
+  p2.counter = 191;
+  c2.counter = 41;
+  fast.task_dead(c2, now);
+  EXPECT_EQ(p2.counter, 200);
+}
+
+// The credit goes only to a live parent of this class: none after the parent died (its entity
+// stays readable in the simulator, a reused one is cut off by orphan()), none after orphan(),
+// and a child that leaves the class (switched_from) keeps its link but pays nothing on the way
+// out. A parent queued cold on another CPU's queue turns hot there: that queue's counts follow
+// (verify), as for a fork.
+TEST(Goodness24Policy, AnExitCreditsOnlyALiveParentAndIsCountedWhereTheParentIsQueued) {
+  single_class<policy_t> a, b;
+  sched_time now{};
+  task parent, hot_on_a, child;
+  make(a, parent, 0);
+  make(a, hot_on_a, 0);
+  a.enqueue(hot_on_a, now, enqueue_flags::initial);
+  ASSERT_EQ(a.schedule(nullptr, false, now), &hot_on_a);
+  b.task_new(child, &parent, now);  // parent 6 -> 3, child 3
+  parent.counter = 0;
+  a.enqueue(parent, now, enqueue_flags::wakeup);  // queued cold on A
+  b.enqueue(child, now, enqueue_flags::initial);
+  ASSERT_EQ(b.schedule(nullptr, false, now), &child);
+  b.dequeue(child, now, dequeue_flags::dead);
+  b.task_dead(child, now);
+  EXPECT_EQ(parent.counter, 3);
+  EXPECT_TRUE(a.verify()) << "the parent's change of class is counted in A's counts";
+  EXPECT_TRUE(b.verify());
+  // A now has two hot tasks: the parent's goodness is 3 + 20 (no same-CPU bonus on UP).
+  EXPECT_EQ(a.goodness_of(parent), 23);
+
+  // Dead parent: no credit.
+  task p2, c2;
+  make(a, p2, 0);
+  a.task_new(c2, &p2, now);
+  a.task_dead(p2, now);
+  const int before = p2.counter;
+  c2.counter = 4;
+  a.task_dead(c2, now);
+  EXPECT_EQ(p2.counter, before);
+  // orphan(): no credit.
+  task p3, c3;
+  make(a, p3, 0);
+  a.task_new(c3, &p3, now);
+  policy_t::orphan(c3);
+  c3.counter = 4;
+  a.task_dead(c3, now);
+  EXPECT_EQ(p3.counter, 3);
+  // switched_from: no credit on leaving, the link kept.
+  task c4;
+  a.task_new(c4, &p3, now);  // p3: 3 -> 1, c4: 2
+  a.switched_from(c4, now);
+  EXPECT_EQ(p3.counter, 1);
+  EXPECT_EQ(c4.parent, &p3);
+  EXPECT_TRUE(a.verify());
+}
+
 // 2.4's setscheduler() changes the policy and rt_priority only: a nice 10 task made SCHED_RR
 // keeps nice 10, so its RR quantum is NICE_TO_TICKS(10) (§3: an exhausted RR task gets
 // counter = NICE_TO_TICKS(nice)), 3 ticks at HZ = 100, not nice 0's 6.

@@ -32,6 +32,12 @@
 ///   the parent's class (its counter may drop to 0) is counted in that queue's counts, which
 ///   each queued entity points to (`counted_in`). A caller running CPUs in parallel holds both
 ///   queues' locks for a fork across them. The parent's queue recalculates at its next hook.
+/// - exit (`task_dead`): the child's remaining ticks go back to its parent, capped at
+///   `MAX_COUNTER = 20*HZ/100` (2.4.16's `release_task`, run by the reaper, normally the parent
+///   in wait4; here at the child's exit, since the simulator has no wait). Every tick counts,
+///   recalculated ones included: Andrea Arcangeli's -aa trees limited the credit to children
+///   forked since the last recalculation (`get_child_timeslice`), mainline 2.4 did not. The
+///   parent link is an entity pointer: call `orphan(child)` if the parent's entity goes first.
 /// - sched_yield: if another task is runnable, SCHED_OTHER tasks get the SCHED_YIELD flag
 ///   (goodness -1 for the next pick only: it is cleared when the next task is set running, as
 ///   in `__schedule_tail`) and the task moves to the tail of the run list.
@@ -109,6 +115,9 @@ struct goodness24_entity : list_hook<goodness24_run_tag>, list_hook<goodness24_a
   /// counter from the child's queue, which on SMP may be another CPU's: the change of the
   /// parent's class is counted where the parent is queued.
   goodness24_counts* counted_in = nullptr;
+  /// The forking parent while both live (2.4's reaper at the child's exit), or nullptr: the
+  /// child's unused ticks go back to it (`release_task`). Cleared by `orphan`.
+  goodness24_entity* parent = nullptr;
 };
 
 /// Linux 2.4 goodness scheduler run queue (see the file notes).
@@ -332,31 +341,55 @@ class goodness24_policy {
     run_.push_back(curr);
     maybe_recalculate();
   }
-  /// Fork: child `counter = (parent + 1)/2`, parent `counter /= 2`; registers the child.
+  /// Fork: child `counter = (parent + 1)/2`, parent `counter /= 2`; registers the child and
+  /// links it to its parent for the exit credit.
   void task_new(Task& child, Task* parent, sched_time) noexcept {
     goodness24_entity& c = EntityOf::get(child);
     if (SCHEDCORE_MISUSE(c.on_rq)) return;
     if (!registered(child)) all_.push_back(child);
     // 2.4 copies the parent's `processor`: the child last ran where its parent runs now.
     c.ran_here = parent != nullptr && parent == curr_;
+    c.parent = nullptr;
     if (parent == nullptr) return;
     goodness24_entity& p = EntityOf::get(*parent);
+    c.parent = &p;
     count(p, -1);
     c.counter = (p.counter + 1) / 2;
     p.counter /= 2;
     count(p, +1);
   }
-  /// Exit: unregisters `t` from the list of all tasks. @pre t is not queued
+  /// Exit: unregisters `t` from the list of all tasks, and gives its remaining ticks back to
+  /// its parent if the parent is alive in this class (2.4's `release_task`: the reaper's
+  /// `counter += p->counter`, then `counter >= MAX_COUNTER` sets it to MAX_COUNTER, which can
+  /// also lower a parent already above it). @pre t is not queued
   void task_dead(Task& t, sched_time) noexcept {
-    if (SCHEDCORE_MISUSE(EntityOf::get(t).on_rq)) return;
-    if (registered(t)) all_.erase(t);
-    if (prev_ == &t) prev_ = nullptr;
-    if (yielder_ == &t) yielder_ = nullptr;
+    goodness24_entity& e = EntityOf::get(t);
+    if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    unregister(t);
+    goodness24_entity* const p = e.parent;
+    e.parent = nullptr;
+    if (p == nullptr || !static_cast<const list_hook<goodness24_all_tag>&>(*p).is_linked()) return;
+    // The parent may be queued, or running, on another CPU's queue: its class change is
+    // counted there (counted_in), as at a fork. A credit only adds ticks or clamps at the
+    // maximum, so no recalculation can become due.
+    count(*p, -1);
+    const s32 max = max_counter();
+    p->counter += e.counter;
+    if (p->counter >= max) p->counter = max;
+    count(*p, +1);
   }
 
   /// `t` moves to another class: it leaves the all-tasks list the epoch recalculation walks,
-  /// exactly as when it dies (setup or task_new in this class registers it again).
-  void switched_from(Task& t, sched_time now) noexcept { task_dead(t, now); }
+  /// as when it dies, and keeps its parent link (setup or task_new in this class registers it
+  /// again; the credit is paid only if it dies in this class).
+  void switched_from(Task& t, sched_time) noexcept { unregister(t); }
+
+  /// Forgets `child`'s parent link. Call it when the parent's entity goes away first (2.4
+  /// reparents the child to init, which reaps it with no credit to anyone modelled).
+  static void orphan(Task& child) noexcept { EntityOf::get(child).parent = nullptr; }
+
+  /// 2.4's `MAX_COUNTER`, `20 * HZ / 100` ticks (20 at HZ = 100): the cap of an exit credit.
+  s32 max_counter() const noexcept { return static_cast<s32>(20 * knobs_.hz / 100); }
 
   /// 2.4's goodness of `t` for the next pick (against the last task's address space).
   int goodness_of(const Task& t) const noexcept { return goodness(EntityOf::get(t), same_mm(t, prev_, prev_mm_)); }
@@ -386,6 +419,13 @@ class goodness24_policy {
     return static_cast<const list_hook<goodness24_all_tag>&>(EntityOf::get(t)).is_linked();
   }
   static bool is_rt(const goodness24_entity& e) noexcept { return e.kind != sched_kind::normal; }
+
+  /// Takes `t` out of the all-tasks list and forgets it as the last or yielding task.
+  void unregister(Task& t) noexcept {
+    if (registered(t)) all_.erase(t);
+    if (prev_ == &t) prev_ = nullptr;
+    if (yielder_ == &t) yielder_ = nullptr;
+  }
 
   bool same_mm(const Task& t, const Task* ref, u32 ref_mm) const noexcept {
     if (&t == ref) return true;

@@ -8,7 +8,7 @@
 //
 // options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
 //          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME
-//          --wake-affine on|off  --sis-util on|off
+//          --wake-affine on|off  --sis-util on|off  --rt-runtime-share on|off
 //          --capacity C,C,...  --energy-model FILE  --eas on|off  --util-est on|off  --uclamp-rt-min N
 //          --iowait-boost on|off  --jobs N
 //          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
@@ -75,6 +75,8 @@ const char* usage_text =
     "         --wake-affine on|off (a fair wakeup may be searched from the waker's CPU, wake_affine; default on)\n"
     "         --sis-util on|off (the idle-CPU scan shrinks as the machine's utilisation grows, SIS_UTIL;\n"
     "         default on where load tracking runs on a symmetric machine)\n"
+    "         --rt-runtime-share on|off (a CPU's RT class borrows other CPUs' unused RT runtime before it\n"
+    "         throttles, RT_RUNTIME_SHARE of Linux 2.6.25-5.9; default off, as 5.10+)\n"
     "         --energy-model FILE (performance domains: frequencies, power, capacities; schedutil and energy)\n"
     "         --eas on|off (energy-aware placement with an asymmetric --energy-model; default on)\n"
     "         --util-est on|off (size tasks by util_est; default on with --energy-model, else off)\n"
@@ -166,6 +168,7 @@ options parse_args(int argc, char** argv) {
     else if (a == "--iowait-boost") o.machine.iowait_boost = parse_on_off(a, val());
     else if (a == "--wake-affine") o.machine.wake_affine = parse_on_off(a, val());
     else if (a == "--sis-util") o.machine.sis_util = parse_on_off(a, val()) ? 1 : 0;
+    else if (a == "--rt-runtime-share") o.machine.rt_runtime_share = parse_on_off(a, val());
     else if (a == "--eas") o.machine.energy_aware = parse_on_off(a, val());
     else if (a == "--no-host-timing") o.host_timing = false;
     else throw sim::usage_error("unknown option '" + a + "'");

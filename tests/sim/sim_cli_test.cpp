@@ -47,6 +47,9 @@ TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy cfs --duration 200ms --sis-util on").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy cfs --duration 200ms --sis-util off --balance-by load").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --sis-util").code, 2);  // no value
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --policy cfs --duration 200ms --rt-runtime-share on").code, 0);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --policy cfs --duration 200ms --rt-runtime-share off").code, 0);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --rt-runtime-share").code, 2);  // no value
   // A capacity list sets the CPU count; --cpus, when given, must agree.
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,1024,446,446").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,446 --cpus 2").code, 0);
@@ -512,6 +515,7 @@ TEST(SchedsimCli, MalformedListsSpecsAndAbsurdCostsAreUsageErrors) {
   usage("run --scenario kernbench-4cpu --balance-by weight", "--balance-by must be count or load, not 'weight'");
   usage("run --scenario kernbench-4cpu --wake-affine 1", "--wake-affine must be on or off, not '1'");
   usage("run --scenario kernbench-4cpu --sis-util yes", "--sis-util must be on or off, not 'yes'");
+  usage("run --scenario kernbench-4cpu --rt-runtime-share 1", "--rt-runtime-share must be on or off, not '1'");
   usage("run --scenario kernbench-4cpu --capacity 1024,0", "--capacity: bad value '0' (expected an integer in 1..1024)");
   usage("run --scenario kernbench-4cpu --capacity 1024,1025", "--capacity: bad value '1025'");
   usage("run --scenario kernbench-4cpu --capacity 1024,,446", "--capacity: empty entry in '1024,,446'");

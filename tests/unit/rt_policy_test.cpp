@@ -240,6 +240,123 @@ TEST(RtPolicy, ThrottlingCarriesTheOverrunIntoTheNextPeriod) {
   EXPECT_EQ(d.stats(1).cpu_ns, msec(440));
 }
 
+// RT_RUNTIME_SHARE (kernel/sched/rt.c, 2.6.25-5.9 default): when an rt_rq's rt_time exceeds
+// its rt_runtime, do_balance_runtime takes from every other rt_rq of the root domain
+// diff = (iter->rt_runtime - iter->rt_time) / n (n = CPUs in the domain), capped so that the
+// borrower's runtime stays <= the period, stopping once it equals the period; then the
+// borrower throttles only if rt_time still exceeds its runtime. Four instances at 500 ms per
+// 1 s: B ran 200 ms, C nothing, D 480 ms. A charged 501 ms borrows 300/4 = 75, 500/4 = 125 and
+// 20/4 = 5 ms: 705 (B 425, C 375, D 495). Charged 706 ms it borrows 56.25, 93.75 and 3.75 ms:
+// 858.75. Charged 990 ms it borrows 42.1875, 70.3125 and 2.8125 ms: 974.0625, still short of
+// 990, so it throttles. The domain's total stays 4 x 500 ms throughout.
+struct share_domain {
+  rt_policy<task>* rqs[4] = {};
+  usize n = 0;
+  static void borrow(void* self, rt_policy<task>& b, sched_time now) noexcept {
+    const share_domain& d = *static_cast<const share_domain*>(self);
+    (void)balance_rt_runtime(b, d.rqs, d.n, now);
+  }
+};
+
+TEST(RtPolicy, RuntimeShareBorrowsOneNthOfEachCpusSpareTimeBeforeThrottling) {
+  rt_policy<task> a, b, c, d;
+  share_domain dom;
+  for (rt_policy<task>* rq : {&a, &b, &c, &d}) {
+    ASSERT_EQ(rq->configure({msec(100), msec(500), sec(1)}), errc::ok);
+    dom.rqs[dom.n++] = rq;
+    rq->set_runtime_share(&share_domain::borrow, &dom);
+  }
+  const sched_time t0{};
+  task ta = make(sched_kind::fifo, 50), tb = make(sched_kind::fifo, 50), td = make(sched_kind::fifo, 50);
+  auto run = [](rt_policy<task>& rq, task& t, sched_time from, sched_time to) {
+    rq.set_next(t, from);
+    rq.put_prev(t, to);
+  };
+  b.enqueue(tb, t0, enqueue_flags::wakeup);
+  d.enqueue(td, t0, enqueue_flags::wakeup);
+  a.enqueue(ta, t0, enqueue_flags::wakeup);
+  run(b, tb, t0, t0 + msec(200));
+  run(d, td, t0, t0 + msec(480));
+  const auto total = [&] { return a.runtime() + b.runtime() + c.runtime() + d.runtime(); };
+
+  run(a, ta, t0, t0 + msec(501));
+  EXPECT_FALSE(a.throttled());
+  EXPECT_EQ(a.runtime(), msec(705));
+  EXPECT_EQ(b.runtime(), msec(425));
+  EXPECT_EQ(c.runtime(), msec(375));
+  EXPECT_EQ(d.runtime(), msec(495));
+
+  run(a, ta, t0 + msec(501), t0 + msec(706));
+  EXPECT_FALSE(a.throttled());
+  EXPECT_EQ(a.runtime(), usec(858750));
+  EXPECT_EQ(b.runtime(), usec(368750));
+  EXPECT_EQ(c.runtime(), usec(281250));
+  EXPECT_EQ(d.runtime(), usec(491250));
+
+  run(a, ta, t0 + msec(706), t0 + msec(990));
+  EXPECT_TRUE(a.throttled());
+  EXPECT_EQ(a.runtime(), 974062500);
+  EXPECT_EQ(b.runtime(), 326562500);
+  EXPECT_EQ(c.runtime(), 210937500);
+  EXPECT_EQ(d.runtime(), 488437500);
+  EXPECT_EQ(total(), msec(2000));
+  // configure() resets the instance's runtime to the knob (a sysctl write resets every rt_rq).
+  ASSERT_EQ(c.configure({msec(100), msec(500), sec(1)}), errc::ok);
+  EXPECT_EQ(c.runtime(), msec(500));
+  // Nothing is lent with throttling off, nor by an instance to itself.
+  ASSERT_EQ(c.configure({msec(100), -1, sec(1)}), errc::ok);
+  EXPECT_EQ(c.runtime(), -1);
+  EXPECT_FALSE(c.lend_runtime(b, 4, t0 + msec(990)));
+  EXPECT_FALSE(b.lend_runtime(b, 4, t0 + msec(990)));
+}
+
+// At the defaults (950 ms per 1 s) on two CPUs a FIFO hog past 950 ms borrows from an idle
+// CPU 950/2 = 475 ms, capped at 1000 - 950 = 50: its runtime now covers the whole period, so
+// it never throttles again (sched_rt_runtime_exceeded returns early), while the lender keeps
+// 900 ms for good. The hog runs all 3 s; without the hook it stops at 951 ms of the first.
+TEST(RtPolicy, RuntimeShareLetsASpinningTaskTakeTheWholePeriodForGood) {
+  for (const bool share : {true, false}) {
+    SCOPED_TRACE(share ? "shared" : "not shared");
+    rt_policy<task> a, b;
+    share_domain dom;
+    dom.rqs[0] = &a;
+    dom.rqs[1] = &b;
+    dom.n = 2;
+    if (share) {
+      a.set_runtime_share(&share_domain::borrow, &dom);
+      b.set_runtime_share(&share_domain::borrow, &dom);
+    }
+    task hog = make(sched_kind::fifo, 50);
+    sched_time now{};
+    a.enqueue(hog, now, enqueue_flags::wakeup);
+    a.set_next(hog, now);
+    duration_ns ran = 0;
+    for (int ms = 0; ms < 3000; ++ms) {  // one ms at a time: [now, now + 1 ms)
+      if (a.throttled()) {
+        sched_time when{};
+        ASSERT_TRUE(a.next_timer(when));
+        if (now >= when) (void)a.timer(now);
+        if (!a.throttled()) a.set_next(hog, now);
+      }
+      const bool running = !a.throttled();
+      now += msec(1);
+      if (!running) continue;
+      (void)a.tick(hog, now);
+      ran += msec(1);
+    }
+    if (share) {
+      EXPECT_EQ(ran, sec(3));
+      EXPECT_FALSE(a.throttled());
+      EXPECT_EQ(a.runtime(), sec(1));
+      EXPECT_EQ(b.runtime(), msec(900));
+    } else {
+      EXPECT_EQ(ran, msec(951 + 950 + 950));
+      EXPECT_EQ(a.runtime(), msec(950));
+      EXPECT_EQ(b.runtime(), msec(950));
+    }
+  }
+}
+
 // dequeue_task_rt runs update_curr_rt: the running task is charged whatever task leaves, so a
 // migration (or another task's parameter change) can throttle it at once. Runtime 10 ms per
 // 100 ms: the running FIFO task has run 10.5 ms when a queued peer is taken out.

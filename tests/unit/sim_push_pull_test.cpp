@@ -227,6 +227,42 @@ trace_audit audit_trace(const std::string& text, int cpus, const std::string& wo
   return out;
 }
 
+// RT_RUNTIME_SHARE (machine_model::rt_runtime_share, Linux 2.6.25-5.9). Two CPUs, 3 s: R, a
+// FIFO 50 hog, and F, a fair hog, pinned to CPU 0; G, a fair hog, pinned to CPU 1. Off (5.10+):
+// CPU 0's RT class throttles at its 951st ms of each second (the 1 ms past 950 is carried), so
+// R runs 951 + 950 + 950 ms and F the rest, 149 ms. On: at 951 ms CPU 0 borrows from CPU 1,
+// whose RT class never ran: 950/2 = 475 ms, capped at 1000 - 950 = 50, so CPU 0's runtime
+// covers the whole period and it never throttles. R runs all 3000 ms and F starves: the
+// behaviour that got the feature turned off (commit 2586af1ac187: "a CPU can easily borrow
+// enough rt_runtime to allow a spinning rt-task to run forever"). G runs 3000 ms either way.
+TEST(SimPushPull, RtRuntimeShareLetsASpinningRtTaskStarveItsCpu) {
+  for (const policy_entry& e : {schedcore_test::ref_rt_entry(), schedcore_test::cfs_entry()}) {
+    for (const bool share : {false, true}) {
+      SCOPED_TRACE(e.name + (share ? " shared" : " not shared"));
+      workload w;
+      w.name = "rt-runtime-share";
+      w.cpus = 2;
+      w.duration = sec(3);
+      task_spec r = looping("R", {ev::run(sec(10))});
+      r.params = fifo(50);
+      r.cpus = {0};
+      w.tasks.push_back(r);
+      task_spec f = looping("F", {ev::run(sec(10))});
+      f.cpus = {0};
+      w.tasks.push_back(f);
+      task_spec g = looping("G", {ev::run(sec(10))});
+      g.cpus = {1};
+      w.tasks.push_back(g);
+      run_config c = exact_machine();
+      c.machine.rt_runtime_share = share;
+      const run_result res = e.run(w, c, {});
+      EXPECT_EQ(find(res, "R").cpu_ns, share ? sec(3) : msec(951 + 950 + 950));
+      EXPECT_EQ(find(res, "F").cpu_ns, share ? 0 : msec(49 + 50 + 50));
+      EXPECT_EQ(find(res, "G").cpu_ns, sec(3));
+    }
+  }
+}
+
 // Global fixed priority (the property push / pull exist for): on 4 CPUs, 24 random sets of 8
 // periodic FIFO / RR tasks (priorities 1..98, some equal; 0.2-3 ms of work then 1-12 ms of
 // sleep, whole microseconds so that the trace's timestamps are exact) beside 3 fair hogs, 2 s

@@ -38,8 +38,18 @@
 ///   starts a fresh grid at its own time, as here.
 ///   2.6.22 had no throttling: set runtime = -1 to replay that era.
 /// - Complexity: every hook O(1) (prio_array operations and a bit scan).
-/// - Omissions: priority inheritance, RT_RUNTIME_SHARE (off by default since 5.10), SMP
-///   push/pull (the simulator's balancer moves tasks).
+/// - RT_RUNTIME_SHARE (on by default from 2.6.25 to 5.9, off since 5.10, commit 2586af1ac187):
+///   each instance keeps its own runtime (`runtime()`, the rt_rq's rt_runtime, starting at the
+///   knob). A caller that runs several CPUs installs a borrowing hook (`set_runtime_share`),
+///   called when this class's run time exceeds its runtime, before it would throttle, and at a
+///   period end that finds it throttled (sched_rt_runtime_exceeded and
+///   do_sched_rt_period_timer calling balance_runtime). The hook moves runtime from other
+///   instances with `lend_runtime` (do_balance_runtime: 1/n of each lender's spare time, n the
+///   CPUs sharing, until the borrower's runtime reaches the period). An instance whose runtime
+///   covers the whole period never throttles, so a spinning RT task that borrowed enough keeps
+///   its CPU forever: why the feature was turned off. Lent runtime is never given back (the
+///   kernel returns it only at CPU hotplug); `configure` resets it, as a sysctl write does.
+/// - Omissions: priority inheritance, SMP push/pull (the simulator moves tasks).
 #ifndef SCHEDCORE_POLICY_RT_HPP
 #define SCHEDCORE_POLICY_RT_HPP
 
@@ -119,12 +129,47 @@ class rt_policy {
     if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
     if (k.runtime > k.period) return errc::inverted;
     knobs_ = k;
+    runtime_ = k.runtime;
     // One jiffy in ns; a 32-bit division (hz <= 100000), which 32-bit CPUs do in hardware.
     tick_ns_ = k.hz > 0 ? static_cast<duration_ns>(1000000000u / static_cast<u32>(k.hz)) : 0;
     return errc::ok;
   }
   /// The knobs in force.
   const knobs& config() const noexcept { return knobs_; }
+
+  /// RT_RUNTIME_SHARE's borrowing hook: `borrower` (this instance) has run more than its
+  /// runtime in the current period at `now`; the hook may raise its runtime by calling
+  /// `lend_runtime(borrower, n, now)` on other CPUs' instances.
+  using runtime_share_fn = void (*)(void* context, rt_policy& borrower, sched_time now) noexcept;
+  /// Installs (or, with nullptr, removes) the borrowing hook and its context. Without one, the
+  /// runtime stays the knob's (RT_RUNTIME_SHARE off, the 5.10+ default).
+  void set_runtime_share(runtime_share_fn fn, void* context) noexcept {
+    share_fn_ = fn;
+    share_ctx_ = context;
+  }
+  /// This instance's runtime per period, ns (the rt_rq's rt_runtime: the knob, plus what it
+  /// borrowed, minus what it lent); -1 when throttling is off.
+  duration_ns runtime() const noexcept { return knobs_.runtime < 0 ? -1 : runtime_; }
+  /// Run time charged in the current period, ns (the rt_rq's rt_time).
+  duration_ns rt_time() const noexcept { return rt_time_; }
+  /// do_balance_runtime's step for one lender (this instance): from its spare time in the
+  /// current period (runtime - rt_time, its period first brought up to `now`), `borrower`
+  /// takes 1/`sharing_cpus` of it, no more than brings the borrower's runtime to the period.
+  /// Nothing when throttling is off or there is no spare time. @return true if runtime moved
+  /// @pre both instances have the same knobs; `sharing_cpus` >= 1
+  bool lend_runtime(rt_policy& borrower, usize sharing_cpus, sched_time now) noexcept {
+    if constexpr (!Config::throttling) return false;
+    if (&borrower == this || knobs_.runtime < 0 || sharing_cpus == 0) return false;
+    if (period_valid_) roll_period(now, false);  // no borrowing of its own from here: no re-entry
+    duration_ns diff = runtime_ - rt_time_;
+    if (diff <= 0) return false;
+    diff = static_cast<duration_ns>(static_cast<u64>(diff) / static_cast<u64>(sharing_cpus));
+    if (borrower.runtime_ + diff > knobs_.period) diff = knobs_.period - borrower.runtime_;
+    if (diff <= 0) return false;
+    runtime_ -= diff;
+    borrower.runtime_ += diff;
+    return true;
+  }
 
   /// Loads `p` (kind fifo or rr, rt_priority 1..nr_prios-1) into `t`'s entity; a full RR slice
   /// at its first setup only (any later change keeps what was left, as the kernel's).
@@ -267,10 +312,12 @@ class rt_policy {
     }
     roll_period(now);
     rt_time_ += ran;
-    // sched_rt_runtime_exceeded(): strictly more than the runtime, and never when the runtime
-    // covers the whole period (a runtime of 0 throttles at the first run, as before).
-    if (rt_time_ > knobs_.runtime && knobs_.runtime < knobs_.period) throttled_ = true;
-    if (knobs_.runtime == 0 && rt_time_ > 0) throttled_ = true;
+    // sched_rt_runtime_exceeded(): never when the runtime covers the whole period; else, past
+    // the runtime, borrow (RT_RUNTIME_SHARE), then throttle if still strictly past it (a
+    // runtime of 0 throttles at the first run).
+    if (throttled_ || runtime_ >= knobs_.period || rt_time_ <= runtime_) return;
+    if (share_fn_ != nullptr) share_fn_(share_ctx_, *this, now);
+    if (rt_time_ > runtime_) throttled_ = true;
   }
   // start_rt_bandwidth(), at an enqueue into an empty class: the period timer starts here if it
   // is not running. It stopped (do_sched_rt_period_timer found the class idle) at the first
@@ -287,7 +334,9 @@ class rt_policy {
     roll_period(now);
     if (rt_time_ == 0 && !throttled_ && period_start_ != emptied_period_) period_start_ = now;
   }
-  void roll_period(sched_time now) noexcept {
+  // `may_borrow`: a throttled class may borrow at the period end (false when this instance is
+  // being asked to lend, so that the hook never re-enters an instance in the middle of a roll).
+  void roll_period(sched_time now, bool may_borrow = true) noexcept {
     if constexpr (!Config::throttling) return;
     if (knobs_.runtime < 0) {
       // Throttling turned off (sched_rt_runtime_us = -1) while the class was throttled: the
@@ -308,12 +357,15 @@ class rt_policy {
     }
     const duration_ns since = now - period_start_;
     if (since < knobs_.period) return;
+    // do_sched_rt_period_timer: a throttled class tries to borrow before its run time is
+    // paid down with its own runtime.
+    if (may_borrow && throttled_ && share_fn_ != nullptr && rt_time_ > runtime_) share_fn_(share_ctx_, *this, now);
     // Whole periods elapsed (`overrun`): the kernel's do_sched_rt_period_timer subtracts
     // min(rt_time, overrun * runtime), so what ran past the budget before the throttle took
     // (a tick's worth, at tick-driven accounting) is carried into the next period, and
     // unthrottles once rt_time < runtime. The common case (less than two periods) needs no
     // 64-bit division, which is a libgcc call on 32-bit CPUs.
-    const duration_ns runtime = knobs_.runtime;
+    const duration_ns runtime = runtime_;
     if (since < 2 * knobs_.period) {
       period_start_ += knobs_.period;
       rt_time_ -= rt_time_ < runtime ? rt_time_ : runtime;
@@ -350,11 +402,30 @@ class rt_policy {
   duration_ns tick_ns_ = 0;     ///< one jiffy, ns, when `hz` is set; else 0 (slices in ns run)
   sched_time period_start_{};   ///< start of the current throttling period
   duration_ns rt_time_ = 0;     ///< run time charged in the current period, ns
+  duration_ns runtime_ = knobs{}.runtime;  ///< this instance's runtime per period (rt_rq->rt_runtime), ns
+  runtime_share_fn share_fn_ = nullptr;  ///< RT_RUNTIME_SHARE's borrowing hook, or nullptr
+  void* share_ctx_ = nullptr;            ///< its context
   bool throttled_ = false;      ///< runtime exhausted for this period
   bool unthrottled_ = false;    ///< a throttle ended at the last period roll
   bool period_valid_ = false;   ///< period_start_ has been set (the kernel's period timer is active)
   sched_time emptied_period_{}; ///< start of the period in which the class last became empty
 };
+
+/// RT_RUNTIME_SHARE's do_balance_runtime: `borrower`, one of the `n` instances of a root
+/// domain (`instances`, in CPU order), takes runtime from each other instance in turn
+/// (`lend_runtime` with n sharing CPUs) and stops once its runtime covers the whole period.
+/// @return true if any runtime moved. @par Complexity O(n)
+template <class Rt>
+bool balance_rt_runtime(Rt& borrower, Rt* const* instances, usize n, sched_time now) noexcept {
+  bool moved = false;
+  for (usize i = 0; i < n; ++i) {
+    Rt* const lender = instances[i];
+    if (lender == nullptr || lender == &borrower) continue;
+    if (lender->lend_runtime(borrower, n, now)) moved = true;
+    if (borrower.runtime() >= borrower.config().period) break;
+  }
+  return moved;
+}
 
 }  // namespace schedcore
 

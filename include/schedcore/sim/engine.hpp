@@ -160,6 +160,12 @@ struct machine_model {
   /// util_est, frequency scaling), off otherwise (the results measured by task count keep
   /// their full scan); 0 off; 1 on, which turns load tracking on (not the balance by load).
   int sis_util = -1;
+  /// RT_RUNTIME_SHARE (Linux 2.6.25-5.9 by default; off since 5.10): a CPU whose RT class has
+  /// run past its 950 ms of the second borrows unused RT runtime from the other CPUs (1/n of
+  /// each one's spare time, n the CPU count, up to the whole period) before it throttles; a CPU
+  /// that has borrowed the whole period never throttles again (lent runtime is not given back).
+  /// false (the default): each CPU's RT class throttles at its own 950 ms, as 5.10+.
+  bool rt_runtime_share = false;
   /// Where the tick grid sits: ticks fall at `tick_phase_ns + k·(1e9/hz)` (taken modulo one
   /// tick; default 0, the grid through t = 0). A kernel's tick has no fixed relation to a
   /// workload's own timers, while a model whose timers and tick both start at 0 sees one
@@ -485,6 +491,14 @@ template <class B, class = void>
 struct binding_has_dl : std::false_type {};
 template <class B>
 struct binding_has_dl<B, std::enable_if_t<B::has_deadline_class>> : std::true_type {};
+/// True when real-time class R keeps a per-CPU runtime that other CPUs can lend to
+/// (rt_policy's `set_runtime_share` and `lend_runtime`: RT_RUNTIME_SHARE).
+template <class R, class = void>
+struct shares_rt_runtime : std::false_type {};
+template <class R>
+struct shares_rt_runtime<R, std::void_t<decltype(std::declval<R&>().set_runtime_share(nullptr, nullptr)),
+                                        decltype(std::declval<R&>().lend_runtime(std::declval<R&>(), 1u, sched_time{}))>>
+    : std::true_type {};
 /// True when deadline class D is capacity-aware as edf_policy is: it scales its charges
 /// (`set_capacity`), counts an active utilisation (`active_util`), admits against a root
 /// capacity (`set_root_capacity`) and tells whether a task fits a CPU (`fits_capacity`).
@@ -568,8 +582,11 @@ class engine {
       if (dvfs_on_ || asym_) dl_set_capacity(c);  // reservations in the biggest CPU's work
     }
     if (asym_) dl_set_root_capacity();
+    if (cfg.machine.rt_runtime_share && ncpu_ > 1) share_rt_runtime();
     compile();
   }
+  engine(const engine&) = delete;  // the RT classes' borrowing hook points to this engine
+  engine& operator=(const engine&) = delete;
 
   /// Runs to the end and returns the results.
   run_result run() {
@@ -1965,6 +1982,25 @@ class engine {
     return best;
   }
   std::size_t load(int ci) { return cpu(ci).queued.size(); }
+
+  // ---------------------------------------------------------------- RT_RUNTIME_SHARE
+  /// The real-time class: the second least important of the stack.
+  using rt_class = typename stack_type::template class_type<stack_type::nr_classes - 2>;
+  /// Installs RT_RUNTIME_SHARE's borrowing hook on every CPU's RT class (machine_model::rt_runtime_share).
+  void share_rt_runtime() {
+    if constexpr (detail_sim::shares_rt_runtime<rt_class>::value) {
+      rt_rqs_.clear();
+      for (int c = 0; c < ncpu_; ++c) rt_rqs_.push_back(&cpu(c).rq.template get<stack_type::nr_classes - 2>());
+      for (rt_class* rt : rt_rqs_) rt->set_runtime_share(&engine::borrow_rt_runtime, this);
+    } else {
+      throw workload_error("rt_runtime_share needs a real-time class with per-CPU runtime (rt_policy)");
+    }
+  }
+  /// The hook: `borrower` takes runtime from every other CPU's RT class (balance_rt_runtime).
+  static void borrow_rt_runtime(void* self, rt_class& borrower, sched_time now) noexcept {
+    const engine& e = *static_cast<const engine*>(self);
+    balance_rt_runtime(borrower, e.rt_rqs_.data(), e.rt_rqs_.size(), now);
+  }
 
   // ---------------------------------------------------------------- lifecycle
   void start(task_type& t, task_type* parent) {
@@ -3832,6 +3868,7 @@ class engine {
   /// The stack's class 0 is a deadline class (the binding's has_deadline_class).
   static constexpr bool dl_class_ = detail_sim::binding_has_dl<Binding>::value;
   bool sis_util_ = false;             ///< wakeup scans are limited by SIS_UTIL (machine_model::sis_util)
+  std::vector<rt_class*> rt_rqs_;     ///< every CPU's RT class, in CPU order, when they share runtime (machine_model::rt_runtime_share)
   int nr_idle_scan_ = 0;              ///< SIS_UTIL's depth: CPUs a wakeup's scan may look at (sd_llc_shared's nr_idle_scan)
   bool util_est_ = false;             ///< tasks and CPUs are sized with util_est (machine_model::util_est)
   bool uclamp_used_ = false;          ///< the workload requests utilisation clamps somewhere

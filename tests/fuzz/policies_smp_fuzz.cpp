@@ -11,7 +11,9 @@
 // besides creation, ticks, sleeps, yields, exits, parameter and class changes, class timers,
 // reschedules and full drains on either CPU. The two queues' own clocks of virtual time
 // (min_vruntime, epochs, array switches, budgets) drift apart, which one queue's round trips
-// (policies_fuzz.cpp) never show. Knobs, when fuzzed, are the same on both CPUs. edf's
+// (policies_fuzz.cpp) never show. Knobs, when fuzzed, are the same on both CPUs; fuzzed RT
+// knobs with an odd runtime turn RT_RUNTIME_SHARE on (a 5 ms period, 1-4 ms of runtime), and
+// then the two RT classes' runtimes must always sum to twice the knob, none above a period. edf's
 // admission control is global: every deadline setup and exit goes through CPU 0's instance (the
 // root domain), as in the simulator. Grouped classes:
 // each CPU's instance has its own copies of the three groups, and a migrating task joins the
@@ -55,7 +57,24 @@ class smp_harness {
     for (stack_t& s : stacks_) set_cpus(s.template get<1>());
     if (in_.u8() >= 128) {
       fuzz_knobs(stacks_[0].template get<1>(), in_, &stacks_[1].template get<1>());
-      if (in_.flip()) fuzz_knobs(stacks_[0].template get<0>(), in_, &stacks_[1].template get<0>());
+      if (in_.flip()) {
+        fuzz_knobs(stacks_[0].template get<0>(), in_, &stacks_[1].template get<0>());
+        // RT_RUNTIME_SHARE when the fuzzed runtime is odd (no byte of its own, so that the
+        // corpus decodes as before), with a period of 5 ms and a runtime of 1-4 ms drawn from
+        // it, so that the CPUs throttle and borrow within a run (the fuzzed ones are up to 100 s).
+        typename rt_t::knobs k = stacks_[0].template get<0>().config();
+        if (k.runtime > 0 && (k.runtime & 1) != 0) {
+          k.period = msec(5);
+          k.runtime = msec(1) + k.runtime % msec(3);
+          for (stack_t& st : stacks_) {
+            rt_t& rt = st.template get<0>();
+            FUZZ_REQUIRE(rt.configure(k) == errc::ok);
+            rt_rqs_[&st - stacks_] = &rt;
+            rt.set_runtime_share(&smp_harness::borrow_rt_runtime, this);
+          }
+          shared_rt_runtime_ = 2 * k.runtime;
+        }
+      }
     }
     for (unsigned i = 0; i < nr_tasks; ++i) tasks_[i].id = i;
     if (fuzz::tracing())
@@ -383,10 +402,22 @@ class smp_harness {
   }
 
   // ---- invariants ---------------------------------------------------------------------------
+  static void borrow_rt_runtime(void* self, rt_t& borrower, sched_time now) noexcept {
+    smp_harness& h = *static_cast<smp_harness*>(self);
+    (void)balance_rt_runtime(borrower, h.rt_rqs_, nr_cpus, now);
+    // The runtime moves between the CPUs; none is made or lost, and none goes past a period.
+    FUZZ_REQUIRE(h.rt_rqs_[0]->runtime() + h.rt_rqs_[1]->runtime() == h.shared_rt_runtime_);
+    FUZZ_REQUIRE(borrower.runtime() <= borrower.config().period);
+  }
+
   void check(unsigned c) {
     stack_t& s = stacks_[c];
     FUZZ_REQUIRE(fuzz::checks().count == 0);
     FUZZ_REQUIRE(s.verify());
+    if (shared_rt_runtime_ > 0) {
+      FUZZ_REQUIRE(rt_rqs_[0]->runtime() + rt_rqs_[1]->runtime() == shared_rt_runtime_);
+      FUZZ_REQUIRE(rt_rqs_[0]->runtime() >= 0 && rt_rqs_[1]->runtime() >= 0);
+    }
     usize n[2] = {0, 0};
     for (unsigned i = 0; i < nr_tasks; ++i)
       if (slots_[i].state == st::runnable && slots_[i].cpu == c) ++n[tasks_[i].sched_class];
@@ -407,6 +438,8 @@ class smp_harness {
 
   reader& in_;
   stack_t stacks_[nr_cpus]{};
+  rt_t* rt_rqs_[nr_cpus] = {};          // the RT classes, when they share runtime
+  duration_ns shared_rt_runtime_ = 0;   // their summed runtime then (2 x the knob), else 0
   task tasks_[nr_tasks]{};
   slot slots_[nr_tasks]{};
   unsigned curr_[nr_cpus] = {npos, npos};

@@ -570,6 +570,56 @@ TEST(CfsPolicy, ForkReferenceIsTheParentOnlyWhenItIsTheRunningTask) {
   EXPECT_TRUE(p.verify());
 }
 
+// A fork whose child starts on another CPU. Oracle: Linux 5.x-6.5 task_fork_fair() runs on the
+// parent's CPU before wake_up_new_task() chooses the child's: the child is placed against the
+// parent's cfs_rq (max(parent.vr, min_vruntime + vslice), vslice counting the child in the
+// parent's queue), normalised by that queue's min_vruntime, and renormalised by the new queue's
+// at the enqueue (ENQUEUE_INITIAL, not a wakeup). Queue A holds a and b, the running one 10 ms
+// of vruntime ahead of min_vruntime; queue B holds one task of its own. The child keeps the
+// 10 ms lead over B's min_vruntime. With the parent only 0.5 ms ahead, the child gets A's
+// vslice with 3 tasks counted, 2 ms (6 ms x 1024/3072, 2 ns under in fixed point), not B's with
+// 2 counted (3 ms). child_runs_first does not swap across CPUs.
+TEST(CfsPolicy, AForkOntoAnotherCpuIsPlacedAgainstTheParentsQueue) {
+  for (const std::int64_t lead : {msec(10), usec(500)}) {
+    for (const int child_first : {0, 1}) {
+      SCOPED_TRACE(std::to_string(lead) + " ns ahead, child_runs_first " + std::to_string(child_first));
+      policy_t qa, qb;
+      policy_t::knobs k;
+      k.child_runs_first = child_first;
+      ASSERT_EQ(qa.configure(k), errc::ok);
+      ASSERT_EQ(qb.configure(k), errc::ok);
+      task a = make(0), b = make(0), other = make(0), child = make(0);
+      sched_time now{};
+      qa.enqueue(a, now, enqueue_flags::wakeup);
+      qa.enqueue(b, now, enqueue_flags::wakeup);
+      qb.enqueue(other, now, enqueue_flags::wakeup);
+      task* c = schedule(qa, nullptr, false, now);
+      task* o = c == &a ? &b : &a;
+      ASSERT_EQ(schedule(qb, nullptr, false, now), &other);
+      now += msec(1);
+      qa.tick(*c, now);
+      c->vruntime = o->vruntime + msec(10);
+      now += 1;
+      qa.tick(*c, now);  // update_curr: A's min_vruntime moves up to the waiting task
+      c->vruntime = vtime{o->vruntime.ns() + static_cast<u64>(lead)};
+      ASSERT_EQ(qa.min_vruntime(), o->vruntime);
+      const vtime parent_before = c->vruntime;
+      qb.task_new(child, c, now);
+      qb.enqueue(child, now, enqueue_flags::initial);
+      const std::int64_t rel = static_cast<std::int64_t>(child.vruntime.ns() - qb.min_vruntime().ns());
+      if (lead == msec(10)) {
+        EXPECT_EQ(rel, msec(10)) << "the parent's lead over its own queue";
+      } else {
+        EXPECT_LE(std::abs(rel - msec(2)), 2) << "the parent's queue's vslice (3 tasks), not B's (3 ms)";
+      }
+      EXPECT_EQ(c->vruntime, parent_before) << "no swap across CPUs";
+      EXPECT_FALSE(qb.wakeup_preempt(child, other, now)) << "a child 2 ms or more behind does not preempt";
+      EXPECT_TRUE(qa.verify());
+      EXPECT_TRUE(qb.verify());
+    }
+  }
+}
+
 // ---- preemption (§2.5, §2.6) -----------------------------------------------------------------
 
 // curr runs alone; `woken` is put to sleep once (so its vruntime is absolute), then its

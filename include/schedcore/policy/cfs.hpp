@@ -27,6 +27,12 @@
 ///   SCHED_IDLE, 5.15+), halved by GENTLE_FAIR_SLEEPERS. task_new() also starts from the
 ///   parent's vruntime when the parent is this queue's running task (`task_fork_fair`, which
 ///   runs in the parent's context) and honours `child_runs_first` (swap with that parent).
+///   When the parent runs on another CPU's queue, the child is placed there, as the kernel's
+///   fork does before the child's CPU is chosen: max(parent's vruntime, that queue's
+///   min_vruntime + vslice), left relative to that queue; its enqueue(initial) here adds this
+///   queue's min_vruntime (wake_up_new_task's migration). The child keeps the parent's lead
+///   over its own queue. child_runs_first is not applied across CPUs (the parent's CPU would
+///   need the reschedule).
 /// - Tick (§2.5, `check_preempt_tick`): the ideal slice is sched_slice, capped at sched_latency
 ///   from 6.2 (`limit_slice`); resched when the task ran more than it since it was picked
 ///   (then its buddies are cleared); else, once it ran min_granularity,
@@ -118,6 +124,9 @@ struct cfs_entity : rb_hook<link_mode::normal, cfs_hook_tag> {
   s8 nice = 0;                             ///< nice value -20..19
   bool on_rq = false;                      ///< queued (running counts as queued)
   cfs_vstate vstate = cfs_vstate::fresh;   ///< frame of `vruntime`
+  /// While on_rq: the cfs_policy that holds it (read only by a fork on another CPU, which
+  /// places the child on the parent's queue; caller-side, that needs both queues' locks).
+  void* queue = nullptr;
 };
 
 /// Modern CFS run queue of one CPU (Linux 5.x–6.5 `cfs_rq` without group scheduling).
@@ -314,6 +323,14 @@ class cfs_policy {
   void task_new(Task& child, Task* parent, sched_time now) noexcept {
     cfs_entity& e = E(child);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    if (parent != nullptr && parent != curr_ && E(*parent).on_rq && E(*parent).queue != nullptr &&
+        E(*parent).queue != this) {
+      cfs_policy& parents_queue = *static_cast<cfs_policy*>(E(*parent).queue);
+      if (parents_queue.curr_ == parent) {
+        parents_queue.fork_place(child, *parent, now);
+        return;
+      }
+    }
     update_curr(now);
     e.sum_exec_runtime = 0;
     e.prev_sum_exec_runtime = 0;
@@ -330,6 +347,24 @@ class cfs_policy {
     e.vstate = cfs_vstate::relative;
   }
 
+  /// @cond INTERNAL
+ private:
+  // task_fork_fair for a child whose parent runs on this queue while the child starts on
+  // another: placed from the parent's vruntime and left relative to this queue, with no
+  // child_runs_first swap.
+  void fork_place(Task& child, Task& parent, sched_time now) noexcept {
+    cfs_entity& e = E(child);
+    update_curr(now);
+    e.sum_exec_runtime = 0;
+    e.prev_sum_exec_runtime = 0;
+    e.vruntime = E(parent).vruntime;
+    place_entity(e, true);
+    e.vruntime = vtime{e.vruntime.ns() - min_vruntime_.ns()};
+    e.vstate = cfs_vstate::relative;
+  }
+  /// @endcond
+
+ public:
   /// `t` becomes runnable: renormalised if relative, placed as fresh if fresh, given the sleeper
   /// credit on `wakeup`, then inserted into the timeline.
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
@@ -358,6 +393,7 @@ class cfs_policy {
     }
     e.vstate = cfs_vstate::absolute;
     e.on_rq = true;
+    e.queue = this;
     account(e, true);
     tree_.insert(t);
   }
@@ -376,6 +412,7 @@ class cfs_policy {
       tree_.erase(t);
     }
     e.on_rq = false;
+    e.queue = nullptr;
     account(e, false);
     if (has(flags, dequeue_flags::sleep) || has(flags, dequeue_flags::dead)) {
       e.sleep_min_vruntime = min_vruntime_;
@@ -553,13 +590,13 @@ class cfs_policy {
     usize idle = 0;
     u64 w = 0;
     for (const Task& t : tree_) {
-      if (!E(t).on_rq || &t == curr_) return false;
+      if (!E(t).on_rq || E(t).queue != this || &t == curr_) return false;
       ++n;
       idle += E(t).kind == sched_kind::idle ? 1u : 0u;
       w += E(t).load.weight;
     }
     if (curr_ != nullptr) {
-      if (!E(*curr_).on_rq) return false;
+      if (!E(*curr_).on_rq || E(*curr_).queue != this) return false;
       ++n;
       idle += E(*curr_).kind == sched_kind::idle ? 1u : 0u;
       w += E(*curr_).load.weight;

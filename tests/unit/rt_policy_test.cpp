@@ -277,29 +277,22 @@ TEST(RtPolicy, RuntimeShareBorrowsOneNthOfEachCpusSpareTimeBeforeThrottling) {
   a.enqueue(ta, t0, enqueue_flags::wakeup);
   run(b, tb, t0, t0 + msec(200));
   run(d, td, t0, t0 + msec(480));
-  const auto total = [&] { return a.runtime() + b.runtime() + c.runtime() + d.runtime(); };
-
+  // The four runtimes (A, B, C, D) after each charge of A, and whether A throttled; the total
+  // stays 4 x 500 ms.
+  auto expect_runtimes = [&](bool throttled, duration_ns ra, duration_ns rb, duration_ns rc, duration_ns rd) {
+    EXPECT_EQ(a.throttled(), throttled);
+    EXPECT_EQ(a.runtime(), ra);
+    EXPECT_EQ(b.runtime(), rb);
+    EXPECT_EQ(c.runtime(), rc);
+    EXPECT_EQ(d.runtime(), rd);
+    EXPECT_EQ(a.runtime() + b.runtime() + c.runtime() + d.runtime(), msec(2000));
+  };
   run(a, ta, t0, t0 + msec(501));
-  EXPECT_FALSE(a.throttled());
-  EXPECT_EQ(a.runtime(), msec(705));
-  EXPECT_EQ(b.runtime(), msec(425));
-  EXPECT_EQ(c.runtime(), msec(375));
-  EXPECT_EQ(d.runtime(), msec(495));
-
+  expect_runtimes(false, msec(705), msec(425), msec(375), msec(495));
   run(a, ta, t0 + msec(501), t0 + msec(706));
-  EXPECT_FALSE(a.throttled());
-  EXPECT_EQ(a.runtime(), usec(858750));
-  EXPECT_EQ(b.runtime(), usec(368750));
-  EXPECT_EQ(c.runtime(), usec(281250));
-  EXPECT_EQ(d.runtime(), usec(491250));
-
+  expect_runtimes(false, usec(858750), usec(368750), usec(281250), usec(491250));
   run(a, ta, t0 + msec(706), t0 + msec(990));
-  EXPECT_TRUE(a.throttled());
-  EXPECT_EQ(a.runtime(), 974062500);
-  EXPECT_EQ(b.runtime(), 326562500);
-  EXPECT_EQ(c.runtime(), 210937500);
-  EXPECT_EQ(d.runtime(), 488437500);
-  EXPECT_EQ(total(), msec(2000));
+  expect_runtimes(true, 974062500, 326562500, 210937500, 488437500);
   // configure() resets the instance's runtime to the knob (a sysctl write resets every rt_rq).
   ASSERT_EQ(c.configure({msec(100), msec(500), sec(1)}), errc::ok);
   EXPECT_EQ(c.runtime(), msec(500));

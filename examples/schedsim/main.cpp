@@ -8,7 +8,7 @@
 //
 // options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
 //          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME
-//          --wake-affine on|off  --sis-util on|off  --rt-runtime-share on|off
+//          --wake-affine on|off  --sis-util on|off  --rt-runtime TIME|-1  --rt-period TIME  --rt-runtime-share on|off
 //          --capacity C,C,...  --energy-model FILE  --eas on|off  --util-est on|off  --uclamp-rt-min N
 //          --iowait-boost on|off  --jobs N
 //          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
@@ -75,6 +75,8 @@ const char* usage_text =
     "         --wake-affine on|off (a fair wakeup may be searched from the waker's CPU, wake_affine; default on)\n"
     "         --sis-util on|off (the idle-CPU scan shrinks as the machine's utilisation grows, SIS_UTIL;\n"
     "         default on where load tracking runs on a symmetric machine)\n"
+    "         --rt-runtime TIME|-1, --rt-period TIME (RT throttling: each CPU's RT class runs at most TIME per\n"
+    "         period, sched_rt_runtime_us / sched_rt_period_us; default 950ms per 1s; -1: no throttling)\n"
     "         --rt-runtime-share on|off (a CPU's RT class borrows other CPUs' unused RT runtime before it\n"
     "         throttles, RT_RUNTIME_SHARE of Linux 2.6.25-5.9; default off, as 5.10+)\n"
     "         --energy-model FILE (performance domains: frequencies, power, capacities; schedutil and energy)\n"
@@ -169,10 +171,20 @@ options parse_args(int argc, char** argv) {
     else if (a == "--wake-affine") o.machine.wake_affine = parse_on_off(a, val());
     else if (a == "--sis-util") o.machine.sis_util = parse_on_off(a, val()) ? 1 : 0;
     else if (a == "--rt-runtime-share") o.machine.rt_runtime_share = parse_on_off(a, val());
+    else if (a == "--rt-runtime") {
+      const std::string v = val();
+      std::int64_t t = 0;
+      if (v != "-1" && (!sim::parse_value(v, schedcore::knob_unit::time_ns, t) || t < 0 || t > schedcore::sec(100)))
+        throw sim::usage_error(a + ": bad value '" + v + "' (expected -1, no throttling, or a time from 0 to 100s; units ns, us, ms, s)");
+      o.machine.rt_runtime_ns = v == "-1" ? -1 : t;
+    } else if (a == "--rt-period") o.machine.rt_period_ns = parse_time_arg(a, val(), schedcore::msec(1), schedcore::sec(100));
     else if (a == "--eas") o.machine.energy_aware = parse_on_off(a, val());
     else if (a == "--no-host-timing") o.host_timing = false;
     else throw sim::usage_error("unknown option '" + a + "'");
   }
+  if (o.machine.rt_runtime_ns > o.machine.rt_period_ns)
+    throw sim::usage_error("--rt-runtime " + sim::time_text(o.machine.rt_runtime_ns) + " exceeds the RT period, " +
+                           sim::time_text(o.machine.rt_period_ns) + " (--rt-period; the kernel refuses it too)");
   if (!o.energy_model.empty()) {
     // The file sets the CPU count and capacities; --cpus and --capacity may repeat them.
     sim::energy_model_file em;

@@ -50,6 +50,10 @@ TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy cfs --duration 200ms --rt-runtime-share on").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy cfs --duration 200ms --rt-runtime-share off").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --rt-runtime-share").code, 2);  // no value
+  EXPECT_EQ(run("run --scenario desktop-2007 --policy cfs --duration 200ms --rt-runtime -1").code, 0);
+  EXPECT_EQ(run("run --scenario desktop-2007 --policy cfs --duration 200ms --rt-runtime 10ms --rt-period 20ms").code, 0);
+  EXPECT_EQ(run("run --scenario desktop-2007 --policy cfs --duration 200ms --rt-runtime 0").code, 0);
+  EXPECT_EQ(run("run --scenario desktop-2007 --rt-period").code, 2);  // no value
   // A capacity list sets the CPU count; --cpus, when given, must agree.
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,1024,446,446").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,446 --cpus 2").code, 0);
@@ -516,6 +520,10 @@ TEST(SchedsimCli, MalformedListsSpecsAndAbsurdCostsAreUsageErrors) {
   usage("run --scenario kernbench-4cpu --wake-affine 1", "--wake-affine must be on or off, not '1'");
   usage("run --scenario kernbench-4cpu --sis-util yes", "--sis-util must be on or off, not 'yes'");
   usage("run --scenario kernbench-4cpu --rt-runtime-share 1", "--rt-runtime-share must be on or off, not '1'");
+  usage("run --scenario kernbench-4cpu --rt-runtime 2s", "--rt-runtime 2s exceeds the RT period, 1s");
+  usage("run --scenario kernbench-4cpu --rt-runtime 30ms --rt-period 20ms", "--rt-runtime 30ms exceeds the RT period, 20ms");
+  usage("run --scenario kernbench-4cpu --rt-runtime -2", "--rt-runtime: bad value '-2' (expected -1, no throttling, or a time");
+  usage("run --scenario kernbench-4cpu --rt-period 10us", "--rt-period: bad time '10us' (expected a time from 1ms to 100s");
   usage("run --scenario kernbench-4cpu --capacity 1024,0", "--capacity: bad value '0' (expected an integer in 1..1024)");
   usage("run --scenario kernbench-4cpu --capacity 1024,1025", "--capacity: bad value '1025'");
   usage("run --scenario kernbench-4cpu --capacity 1024,,446", "--capacity: empty entry in '1024,,446'");

@@ -263,6 +263,44 @@ TEST(SimPushPull, RtRuntimeShareLetsASpinningRtTaskStarveItsCpu) {
   }
 }
 
+// RT throttling's sysctls (machine_model::rt_runtime_ns, rt_period_ns; --rt-runtime,
+// --rt-period). One CPU, a FIFO hog R and a fair hog F, 3 s at HZ 1000 (the class throttles at
+// the tick that charges one ms past the runtime and carries that ms; algorithms-modern.md §4):
+// 300 ms per 1 s gives R 301 + 300 + 300 ms; 50 ms per 100 ms gives it 51 + 29 x 50 = 1501 ms;
+// -1 (no throttling, as 2.6.22-2.6.24) all 3000. A runtime above the period, a negative one
+// other than -1, and a period outside 1 ms..100 s are refused with usage_error.
+TEST(SimPushPull, RtRuntimeAndPeriodAreTheThrottlingSysctls) {
+  for (const policy_entry& e : {schedcore_test::ref_rt_entry(), schedcore_test::cfs_entry()}) {
+    SCOPED_TRACE(e.name);
+    workload w;
+    w.name = "rt-bandwidth";
+    w.cpus = 1;
+    w.duration = sec(3);
+    task_spec r = looping("R", {ev::run(sec(10))});
+    r.params = fifo(50);
+    w.tasks.push_back(r);
+    w.tasks.push_back(looping("F", {ev::run(sec(10))}));
+    struct row {
+      std::int64_t runtime, period, r_ns;
+    };
+    for (const row x : {row{msec(300), sec(1), msec(901)}, row{msec(50), msec(100), msec(1501)}, row{-1, sec(1), sec(3)}}) {
+      SCOPED_TRACE(std::to_string(x.runtime) + " per " + std::to_string(x.period));
+      run_config c = exact_machine();
+      c.machine.rt_runtime_ns = x.runtime;
+      c.machine.rt_period_ns = x.period;
+      const run_result res = e.run(w, c, {});
+      EXPECT_EQ(find(res, "R").cpu_ns, x.r_ns);
+      EXPECT_EQ(find(res, "F").cpu_ns, sec(3) - x.r_ns);
+    }
+    for (const row bad : {row{msec(20), msec(10), 0}, row{-2, sec(1), 0}, row{msec(1), usec(999), 0}, row{0, sec(101), 0}}) {
+      run_config c = exact_machine();
+      c.machine.rt_runtime_ns = bad.runtime;
+      c.machine.rt_period_ns = bad.period;
+      EXPECT_THROW((void)e.run(w, c, {}), usage_error);
+    }
+  }
+}
+
 // Global fixed priority (the property push / pull exist for): on 4 CPUs, 24 random sets of 8
 // periodic FIFO / RR tasks (priorities 1..98, some equal; 0.2-3 ms of work then 1-12 ms of
 // sleep, whole microseconds so that the trace's timestamps are exact) beside 3 fair hogs, 2 s

@@ -166,6 +166,12 @@ struct machine_model {
   /// that has borrowed the whole period never throttles again (lent runtime is not given back).
   /// false (the default): each CPU's RT class throttles at its own 950 ms, as 5.10+.
   bool rt_runtime_share = false;
+  /// RT throttling's budget, sched_rt_runtime_us: what each CPU's RT class may run per
+  /// `rt_period_ns`, ns (950 ms, the kernel's default); -1: no throttling (RUNTIME_INF, and
+  /// the 2.6.22-2.6.24 kernels, which had none). Otherwise 0..rt_period_ns.
+  std::int64_t rt_runtime_ns = 950000000;
+  /// RT throttling's period, sched_rt_period_us, ns: 1 ms..100 s (1 s).
+  std::int64_t rt_period_ns = 1000000000;
   /// Where the tick grid sits: ticks fall at `tick_phase_ns + k·(1e9/hz)` (taken modulo one
   /// tick; default 0, the grid through t = 0). A kernel's tick has no fixed relation to a
   /// workload's own timers, while a model whose timers and tick both start at 0 sees one

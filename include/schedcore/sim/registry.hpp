@@ -249,10 +249,19 @@ policy_entry make_entry(std::string name, std::string description) {
         throw usage_error("knob 'hz' = " + std::to_string(k.value) + " of policy '" + policy +
                           "' differs from the machine's tick rate, " + std::to_string(hz) +
                           " Hz, at which the engine ticks and which sets the knob: set --hz instead");
+    // RT throttling's sysctls (machine_model::rt_runtime_ns, rt_period_ns), checked here so that
+    // the message names them, not the rt class's knobs.
+    const std::int64_t rt_runtime = cfg.machine.rt_runtime_ns, rt_period = cfg.machine.rt_period_ns;
+    if (rt_period < 1000000 || rt_period > 100000000000)
+      throw usage_error("the RT period (--rt-period, sched_rt_period_us) must be from 1ms to 100s, not " +
+                        std::to_string(rt_period) + " ns");
+    if (rt_runtime < -1 || rt_runtime > rt_period)
+      throw usage_error("the RT runtime (--rt-runtime, sched_rt_runtime_us) must be -1 (no throttling) or from 0 to the "
+                        "RT period, " + std::to_string(rt_period) + " ns, not " + std::to_string(rt_runtime) + " ns");
     errc bad = errc::ok;
     engine<B> eng(w, cfg, [&](typename B::stack_type& s, int) {
       const errc a = detail_sim::apply_knobs(s.template get<fair>(), ks, cpus, hz);
-      const errc b = detail_sim::apply_knobs(s.template get<rt>(), {}, cpus, hz);
+      const errc b = detail_sim::apply_knobs(s.template get<rt>(), {{"runtime", rt_runtime}, {"period", rt_period}}, cpus, hz);
       errc c = errc::ok;
       if constexpr (B::has_deadline_class) c = detail_sim::apply_knobs(s.template get<0>(), {}, cpus, hz);
       if (a != errc::ok) bad = a;

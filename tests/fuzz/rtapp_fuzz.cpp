@@ -160,11 +160,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     cfg.cpus = 3;
     cfg.duration_ns = 20000000;
     cfg.machine.capacity = {1024, 446, static_cast<std::uint32_t>(1 + size % 1024)};
+    // RT throttling within the 20 ms: 1-4 ms per 5 ms, every other input with RT_RUNTIME_SHARE.
+    cfg.machine.rt_period_ns = 5000000;
+    cfg.machine.rt_runtime_ns = 1000000 + static_cast<std::int64_t>((size * 7919) % 3000001);
+    cfg.machine.rt_runtime_share = size % 2 == 0;
     try {
       (void)grouped_entry().run(w, cfg, {});
     } catch (const workload_error&) {
     }
     FUZZ_REQUIRE(::fuzz::checks().count == 0);
+    cfg.machine.rt_period_ns = 1000000000;
+    cfg.machine.rt_runtime_ns = 950000000;
+    cfg.machine.rt_runtime_share = false;
     perf_domain_model big, little;
     big.cpus = 1;
     big.capacity = 1024;

@@ -161,10 +161,11 @@ struct machine_model {
   /// their full scan); 0 off; 1 on, which turns load tracking on (not the balance by load).
   int sis_util = -1;
   /// RT_RUNTIME_SHARE (Linux 2.6.25-5.9 by default; off since 5.10): a CPU whose RT class has
-  /// run past its 950 ms of the second borrows unused RT runtime from the other CPUs (1/n of
-  /// each one's spare time, n the CPU count, up to the whole period) before it throttles; a CPU
-  /// that has borrowed the whole period never throttles again (lent runtime is not given back).
-  /// false (the default): each CPU's RT class throttles at its own 950 ms, as 5.10+.
+  /// run past its RT runtime (`rt_runtime_ns`) borrows unused RT runtime from the other CPUs
+  /// (1/n of each one's spare time, n the CPU count, up to the whole period) before it
+  /// throttles; a CPU that has borrowed the whole period never throttles again (lent runtime is
+  /// not given back). false (the default): each CPU's RT class throttles at its own runtime, as
+  /// 5.10+.
   bool rt_runtime_share = false;
   /// RT throttling's budget, sched_rt_runtime_us: what each CPU's RT class may run per
   /// `rt_period_ns`, ns (950 ms, the kernel's default); -1: no throttling (RUNTIME_INF, and

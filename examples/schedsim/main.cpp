@@ -9,6 +9,7 @@
 // options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
 //          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME
 //          --wake-affine on|off  --sis-util on|off  --rt-runtime TIME|-1  --rt-period TIME  --rt-runtime-share on|off
+//          --fair-server TIME  --fair-server-period TIME
 //          --capacity C,C,...  --energy-model FILE  --eas on|off  --util-est on|off  --uclamp-rt-min N
 //          --iowait-boost on|off  --jobs N
 //          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
@@ -79,6 +80,9 @@ const char* usage_text =
     "         period, sched_rt_runtime_us / sched_rt_period_us; default 950ms per 1s; -1: no throttling)\n"
     "         --rt-runtime-share on|off (a CPU's RT class borrows other CPUs' unused RT runtime before it\n"
     "         throttles, RT_RUNTIME_SHARE of Linux 2.6.25-5.9; default off, as 5.10+)\n"
+    "         --fair-server TIME, --fair-server-period TIME (Linux 6.12+'s fair server: a deferrable deadline\n"
+    "         reservation per CPU runs fair tasks TIME per period when RT tasks starve them; default 0, off;\n"
+    "         the kernel's is 50ms per 1s, with --rt-runtime -1; period 100us..4.194304s, default 1s)\n"
     "         --energy-model FILE (performance domains: frequencies, power, capacities; schedutil and energy)\n"
     "         --eas on|off (energy-aware placement with an asymmetric --energy-model; default on)\n"
     "         --util-est on|off (size tasks by util_est; default on with --energy-model, else off)\n"
@@ -178,6 +182,9 @@ options parse_args(int argc, char** argv) {
         throw sim::usage_error(a + ": bad value '" + v + "' (expected -1, no throttling, or a time from 0 to 100s; units ns, us, ms, s)");
       o.machine.rt_runtime_ns = v == "-1" ? -1 : t;
     } else if (a == "--rt-period") o.machine.rt_period_ns = parse_time_arg(a, val(), schedcore::msec(1), schedcore::sec(100));
+    else if (a == "--fair-server") o.machine.fair_server_runtime_ns = parse_time_arg(a, val(), 0, schedcore::deferrable_server::period_max);
+    else if (a == "--fair-server-period")
+      o.machine.fair_server_period_ns = parse_time_arg(a, val(), schedcore::deferrable_server::period_min, schedcore::deferrable_server::period_max);
     else if (a == "--eas") o.machine.energy_aware = parse_on_off(a, val());
     else if (a == "--no-host-timing") o.host_timing = false;
     else throw sim::usage_error("unknown option '" + a + "'");
@@ -185,6 +192,9 @@ options parse_args(int argc, char** argv) {
   if (o.machine.rt_runtime_ns > o.machine.rt_period_ns)
     throw sim::usage_error("--rt-runtime " + sim::time_text(o.machine.rt_runtime_ns) + " exceeds the RT period, " +
                            sim::time_text(o.machine.rt_period_ns) + " (--rt-period; the kernel refuses it too)");
+  if (o.machine.fair_server_runtime_ns > o.machine.fair_server_period_ns)
+    throw sim::usage_error("--fair-server " + sim::time_text(o.machine.fair_server_runtime_ns) + " exceeds its period, " +
+                           sim::time_text(o.machine.fair_server_period_ns) + " (--fair-server-period; the kernel refuses it too)");
   if (!o.energy_model.empty()) {
     // The file sets the CPU count and capacities; --cpus and --capacity may repeat them.
     sim::energy_model_file em;

@@ -113,7 +113,8 @@
 ///   timer instant d − D + P for D < P; implemented as documented here.
 /// - Omissions: the admission bandwidth (and `this_bw` share) of a dead or departed task held
 ///   until its 0-lag time, priority/deadline inheritance
-///   (boosting), the fair-class dl_server, SMP push/pull, and fork (a -deadline task cannot
+///   (boosting), the fair-class dl_server (policy/fair_server_stack.hpp models it beside this
+///   class, using `earliest_deadline`), SMP push/pull, and fork (a -deadline task cannot
 ///   fork: task_new does nothing).
 #ifndef SCHEDCORE_POLICY_EDF_HPP
 #define SCHEDCORE_POLICY_EDF_HPP
@@ -263,6 +264,15 @@ class edf_policy {
   /// `t`'s absolute deadline d (its current period's), for placement: whether it would
   /// preempt a CPU's earliest deadline (`dl_entity_preempt`, `cpudl_find`).
   static sched_time deadline_of(const Task& t) noexcept { return E(t).deadline; }
+  /// The earliest absolute deadline among the ready (unthrottled) tasks, the running one
+  /// included; false when none is ready. O(1): the ready tree's cached leftmost. A deadline
+  /// server (policy/fair_server_stack.hpp) competes against it.
+  bool earliest_deadline(sched_time& d) const noexcept {
+    const Task* t = ready_.front();
+    if (t == nullptr) return false;
+    d = E(*t).deadline;
+    return true;
+  }
   /// Whether `t` has exhausted its budget and waits for its replenishment: queued, but not
   /// runnable (the kernel takes it off its deadline queue, so it is neither pushed nor pulled).
   static bool throttled_of(const Task& t) noexcept { return E(t).throttled; }

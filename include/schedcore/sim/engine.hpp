@@ -167,6 +167,15 @@ struct machine_model {
   /// not given back). false (the default): each CPU's RT class throttles at its own runtime, as
   /// 5.10+.
   bool rt_runtime_share = false;
+  /// Linux 6.12+'s fair server (policy/dl_server.hpp): a deferrable deadline reservation per
+  /// CPU that runs the fair class for this many ns per `fair_server_period_ns` when RT tasks
+  /// (or reservations) starve it, at its zero-laxity instant. 0 (the default): off, as every
+  /// kernel before 6.12. The kernel's default is 50 ms per 1 s; 6.12 also dropped RT throttling
+  /// (set `rt_runtime_ns` = -1 to model that). Needs a stack with a deadline class (every
+  /// schedsim policy has one). 0..fair_server_period_ns.
+  std::int64_t fair_server_runtime_ns = 0;
+  /// The fair server's period (= its relative deadline), ns: 100 us..2^22 us (1 s).
+  std::int64_t fair_server_period_ns = 1000000000;
   /// RT throttling's budget, sched_rt_runtime_us: what each CPU's RT class may run per
   /// `rt_period_ns`, ns (950 ms, the kernel's default); -1: no throttling (RUNTIME_INF, and
   /// the 2.6.22-2.6.24 kernels, which had none). Otherwise 0..rt_period_ns.

@@ -25,6 +25,8 @@
 #include "schedcore/core/errc.hpp"
 #include "schedcore/core/time.hpp"
 #include "schedcore/policy/class_stack.hpp"
+#include "schedcore/policy/dl_server.hpp"
+#include "schedcore/policy/fair_server_stack.hpp"
 #include "schedcore/policy/params.hpp"
 #include "schedcore/sim/engine.hpp"
 #include "schedcore/sim/metrics.hpp"
@@ -188,11 +190,13 @@ struct stack_binding<Task, Rt, Fair, void> {
   }
 };
 
-/// Three classes: deadline (0), real-time (1) and the policy under test (2).
+/// Three classes: deadline (0), real-time (1) and the policy under test (2), with Linux's fair
+/// server over the policy under test (policy/fair_server_stack.hpp), off unless
+/// machine_model::fair_server_runtime_ns is set.
 template <class Task, class Rt, class Fair, class Dl>
 struct stack_binding {
   using task_type = Task;
-  using stack_type = class_stack<member_sched_class, Dl, Rt, Fair>;
+  using stack_type = fair_server_stack<member_sched_class, Dl, Rt, Fair>;
   static constexpr bool has_deadline_class = true;
   /// Picks the class from `p.kind` and loads the entity; deadline parameters pass the root
   /// domain's admission control (`root`, CPU 0's stack). A task leaving the deadline class
@@ -258,12 +262,25 @@ policy_entry make_entry(std::string name, std::string description) {
     if (rt_runtime < -1 || rt_runtime > rt_period)
       throw usage_error("the RT runtime (--rt-runtime, sched_rt_runtime_us) must be -1 (no throttling) or from 0 to the "
                         "RT period, " + std::to_string(rt_period) + " ns, not " + std::to_string(rt_runtime) + " ns");
+    const std::int64_t fs_runtime = cfg.machine.fair_server_runtime_ns, fs_period = cfg.machine.fair_server_period_ns;
+    if (fs_period < deferrable_server::period_min || fs_period > deferrable_server::period_max)
+      throw usage_error("the fair server's period (--fair-server-period) must be from 100us to 2^22 us (4.194304s), not " +
+                        std::to_string(fs_period) + " ns");
+    if (fs_runtime < 0 || fs_runtime > fs_period)
+      throw usage_error("the fair server's runtime (--fair-server) must be from 0 (off) to its period, " +
+                        std::to_string(fs_period) + " ns, not " + std::to_string(fs_runtime) + " ns");
+    if (fs_runtime > 0 && !B::has_deadline_class)
+      throw usage_error("the fair server needs a stack with a deadline class");
     errc bad = errc::ok;
     engine<B> eng(w, cfg, [&](typename B::stack_type& s, int) {
+      if constexpr (B::has_deadline_class) {
+        if (s.configure_fair_server(fs_runtime, fs_period) != errc::ok) bad = errc::out_of_range;
+      }
       const errc a = detail_sim::apply_knobs(s.template get<fair>(), ks, cpus, hz);
       const errc b = detail_sim::apply_knobs(s.template get<rt>(), {{"runtime", rt_runtime}, {"period", rt_period}}, cpus, hz);
       errc c = errc::ok;
       if constexpr (B::has_deadline_class) c = detail_sim::apply_knobs(s.template get<0>(), {}, cpus, hz);
+      if (bad != errc::ok) return;
       if (a != errc::ok) bad = a;
       else if (b != errc::ok) bad = b;
       else if (c != errc::ok) bad = c;

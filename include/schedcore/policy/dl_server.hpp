@@ -1,0 +1,320 @@
+/// @file
+/// @brief `deferrable_server`: the state machine of Linux's deferrable deadline server (the
+/// fair server, `rq->fair_server`, 6.12+), independent of any task type.
+///
+/// @par What it is for
+/// A CBS reservation (runtime Q per period P, deadline D = P) that, when it runs, runs tasks
+/// of a lower class (the fair class) at deadline priority. It replaced RT throttling as the
+/// kernel's guard against RT starvation of fair tasks in 6.12 (commit 5f6bd380c7bd, "sched/rt:
+/// Remove default bandwidth control", for kernels without RT_GROUP_SCHED). The defaults are
+/// Q = 50 ms, P = 1 s, as the kernel's `sched_init_dl_servers`.
+///
+/// @par The deferral (commit a110a81c52a9, "sched/deadline: Deferrable dl server", 6.12)
+/// The server does not run as soon as a fair task is runnable. It starts throttled with a
+/// fresh period (d = now + P, q = Q) and a timer at its zero-laxity instant d − q: the last
+/// moment from which it can still use all of q before d. Meanwhile:
+/// - every nanosecond a fair task runs on its own (the fair class picked it, not the server) is
+///   charged to q; if q reaches 0 the fair class has had its share, and a new period starts,
+///   deferred again (`charge`);
+/// - idle time is charged too, down to q = 0, since it was not denied to the fair class
+///   (`charge_idle`, the kernel's `dl_server_update_idle_time`);
+/// - when the timer fires at d − q (moved later when q has shrunk by more than
+///   `min_resolution` = 1 ms, `dl_server_min_res`), the fair class was starved: the server is
+///   replenished by the CBS rule, queued, and enters its "running" state
+///   (`dl_defer_running`), in which later periods are not deferred. It leaves that state when
+///   the fair class again consumes a whole q on its own while the server is throttled.
+///
+/// @par State (the kernel's names)
+/// - `active` (`dl_server_active`): started, i.e. the served class has tasks; `start`/`stop`
+///   are called on its first enqueue and after its last dequeue.
+/// - `throttled`, `defer_armed`: waiting for the replenishment timer or for the zero-laxity
+///   timer; `queued`: on the deadline run queue, competing by `deadline()` with the
+///   reservations (active and not throttled).
+/// - Runtime q is signed ns; an overrun (enforcement at the tick) is paid from the next period.
+///
+/// @par Rules modelled (deadline.c as of 6.12, with the 6.18 fix 115135422562 "Fix 'stuck'
+/// dl_server": a start whose deadline has lapsed leaves the running state)
+/// - start (`dl_server_start`, `enqueue_dl_entity(WAKEUP)`, `update_dl_entity`): if d has
+///   passed or q/(d − now) > Q/D (`dl_entity_overflow`, in DL_SCALE = 2^10 ns units), a new
+///   period, deferred unless running; else the old deadline stays, deferred unless running.
+/// - throttle (`update_curr_dl_se`): q <= 0, or an empty pick (`yield_empty`, dl_yielded):
+///   off the queue until d (D = P, so the next period starts at d).
+/// - replenish (`replenish_dl_entity`): `while q <= 0: d += P, q += Q`; a deferred timer
+///   finding q/(d − now) > Q/D starts a new period instead; d still past: a new period.
+/// - stop (`dl_server_stop`): off the queue, timer cancelled, not armed, not throttled; the
+///   running state is kept.
+/// - Timers whose instant has already passed are not started (the kernel compares in whole
+///   microseconds, here in ns); the entity is then replenished or queued at once, as there.
+///
+/// @par Not modelled
+/// The server's share of deadline admission control (dl_server_apply_params adds Q/P to the
+/// root domain's total), frequency and capacity scaling of its charge, priority inheritance,
+/// push/pull of the server itself, and the 6.17+ rework (dl_server_stopped / dl_defer_idle:
+/// the server stays active for a period after its class empties).
+///
+/// @par Complexity
+/// Every operation is O(1). Freestanding: integer arithmetic only, wrap-safe time.
+#ifndef SCHEDCORE_POLICY_DL_SERVER_HPP
+#define SCHEDCORE_POLICY_DL_SERVER_HPP
+
+#include "schedcore/core/errc.hpp"
+#include "schedcore/core/time.hpp"
+#include "schedcore/core/types.hpp"
+
+namespace schedcore {
+
+/// Linux's deferrable deadline server (the fair server), as a self-contained CBS state
+/// machine. The owner (policy/fair_server_stack.hpp) feeds it the served class's run time,
+/// idle time, its class's first enqueue and last dequeue, and fires its timer.
+class deferrable_server {
+ public:
+  /// Smallest period the kernel's debugfs accepts (`fair_server_period_min`), ns: 100 us.
+  static constexpr duration_ns period_min = usec(100);
+  /// Largest period (`fair_server_period_max`, 2^22 us ~ 4.2 s), ns.
+  static constexpr duration_ns period_max = usec(s64{1} << 22);
+  /// The kernel's default runtime, 50 ms.
+  static constexpr duration_ns default_runtime = msec(50);
+  /// The kernel's default period, 1 s.
+  static constexpr duration_ns default_period = sec(1);
+  /// `dl_server_min_res`: the zero-laxity timer is pushed later only by more than this, 1 ms.
+  static constexpr duration_ns min_resolution = msec(1);
+  /// DL_SCALE: the overflow test works in 1024 ns units.
+  static constexpr unsigned dl_scale = 10;
+
+  /// A disabled server (runtime 0): it never starts, charges nothing, and never runs.
+  constexpr deferrable_server() noexcept = default;
+
+  /// Sets runtime Q and period P (= relative deadline), ns, as a write to the kernel's
+  /// debugfs files `fair_server/cpuN/{runtime,period}`. Q = 0 disables the server. Refused
+  /// (`errc::out_of_range`, nothing changes) for Q < 0, Q > P or P outside
+  /// [period_min, period_max]. The server must not be active (the owner stops it first and
+  /// starts it again, as the debugfs write does); an active server refuses with `errc::busy`.
+  /// The next start begins a fresh period.
+  errc configure(duration_ns runtime, duration_ns period) noexcept {
+    if (runtime < 0 || runtime > period || period < period_min || period > period_max) return errc::out_of_range;
+    if (active_) return errc::busy;
+    dl_runtime_ = runtime;
+    dl_period_ = period;
+    runtime_ = runtime;
+    deadline_ = sched_time{};
+    throttled_ = defer_armed_ = defer_running_ = yielded_ = queued_ = timer_armed_ = false;
+    return errc::ok;
+  }
+
+  /// Q, ns (0: disabled).
+  constexpr duration_ns dl_runtime() const noexcept { return dl_runtime_; }
+  /// P = D, ns.
+  constexpr duration_ns dl_period() const noexcept { return dl_period_; }
+  /// Whether the server can run at all (Q > 0).
+  constexpr bool enabled() const noexcept { return dl_runtime_ > 0; }
+  /// Started and not stopped: the served class has tasks.
+  constexpr bool active() const noexcept { return active_; }
+  /// On the deadline run queue: it competes by `deadline()` and, when picked, runs the served
+  /// class.
+  constexpr bool queued() const noexcept { return queued_; }
+  /// Waiting for a timer (replenishment or zero laxity).
+  constexpr bool throttled() const noexcept { return throttled_; }
+  /// Throttled until its zero-laxity instant (deferred).
+  constexpr bool defer_armed() const noexcept { return defer_armed_; }
+  /// In the running state: the served class was starved, periods are not deferred.
+  constexpr bool defer_running() const noexcept { return defer_running_; }
+  /// Remaining runtime q, ns (negative after an overrun).
+  constexpr duration_ns runtime() const noexcept { return runtime_; }
+  /// Absolute deadline d.
+  constexpr sched_time deadline() const noexcept { return deadline_; }
+
+  /// The pending timer's instant (zero laxity or replenishment); false when none.
+  bool next_timer(sched_time& when) const noexcept {
+    if (!timer_armed_) return false;
+    when = timer_at_;
+    return true;
+  }
+
+  /// The served class got its first task (`dl_server_start`). No effect when disabled or
+  /// already active.
+  void start(sched_time now) noexcept {
+    if (!enabled() || active_) return;
+    active_ = true;
+    // update_dl_entity: the old deadline is kept unless it lapsed or overflows.
+    if (deadline_ < now || overflows(now)) {
+      defer_running_ = false;  // 115135422562: a lapsed deadline ends the running state
+      new_period(now);
+    } else if (!defer_running_) {
+      defer_armed_ = throttled_ = true;
+    }
+    finish_enqueue(now);
+  }
+
+  /// The served class has no task left (`dl_server_stop`).
+  void stop() noexcept {
+    if (!enabled()) return;
+    queued_ = false;
+    timer_armed_ = false;
+    defer_armed_ = throttled_ = false;
+    active_ = false;
+  }
+
+  /// Charges `delta` ns the served class ran (`dl_server_update` -> `update_curr_dl_se`),
+  /// whether the server picked it or the class ran on its own. True when the server was
+  /// throttled off the queue by this charge: the task it was running must be rescheduled.
+  /// @param has_tasks whether the served class has tasks (`server_has_tasks`)
+  bool charge(duration_ns delta, sched_time now, bool has_tasks) noexcept {
+    if (!enabled() || !active_) return false;
+    if (delta <= 0 && !yielded_) return false;
+    if (delta > 0) {
+      runtime_ -= delta;
+      // Consumed in the background while deferred: the class was not starved this period.
+      if (throttled_ && runtime_ <= 0) {
+        defer_running_ = false;
+        timer_armed_ = false;
+        new_period(now);
+        (void)start_timer(now);  // d - q = now + P - Q >= now: always starts
+        return false;
+      }
+    }
+    if (runtime_ <= 0 || yielded_) {
+      const bool was_queued = queued_;
+      throttled_ = true;
+      queued_ = false;
+      if (!start_timer(now)) enqueue_replenish(now, has_tasks);
+      return was_queued;
+    }
+    return false;
+  }
+
+  /// Charges `delta` ns of idle time (`dl_server_update_idle_time`): idle time was available to
+  /// the served class, so it counts as served, down to q = 0 (which also ends the running
+  /// state). Called when the CPU leaves idle, or when the served class gets its first task on
+  /// an idle CPU.
+  void charge_idle(duration_ns delta) noexcept {
+    if (!enabled() || runtime_ < 0 || delta < 0) return;
+    runtime_ -= delta;
+    if (runtime_ < 0) {
+      defer_running_ = false;
+      runtime_ = 0;
+    }
+  }
+
+  /// The served class had nothing to run when the server was picked (`__pick_task_dl` with
+  /// dl_yielded): the rest of this period is given up.
+  void yield_empty(sched_time now, bool has_tasks) noexcept {
+    if (!active_) return;
+    yielded_ = true;
+    (void)charge(0, now, has_tasks);
+  }
+
+  /// Runs the timer if it is due at `now` (`dl_server_timer`). True when the server is now
+  /// queued: the caller reschedules unless a reservation with an earlier deadline runs.
+  bool timer(sched_time now, bool has_tasks) noexcept {
+    if (!timer_armed_ || now < timer_at_) return false;
+    timer_armed_ = false;
+    if (!throttled_ || !enabled()) return false;
+    if (!has_tasks) {
+      replenish(now, false);
+      return false;
+    }
+    if (defer_armed_) {
+      // The class ran in the background: push the zero-laxity instant back by what it used.
+      if (now < deadline_ - runtime_ - min_resolution) {
+        timer_at_ = deadline_ - runtime_;
+        timer_armed_ = true;
+        return false;
+      }
+      defer_running_ = true;
+    }
+    enqueue_replenish(now, has_tasks);
+    return queued_;
+  }
+
+  /// Invariants: queued => active and not throttled; armed => throttled; a timer only while
+  /// active; q <= Q.
+  bool verify() const noexcept {
+    if (queued_ && (!active_ || throttled_)) return false;
+    if (defer_armed_ && !throttled_) return false;
+    if (timer_armed_ && !active_) return false;
+    if (runtime_ > dl_runtime_) return false;
+    return enabled() || (!active_ && !queued_ && !timer_armed_);
+  }
+
+ private:
+  // replenish_dl_new_period: d = now + D, q = Q; deferred unless in the running state.
+  void new_period(sched_time now) noexcept {
+    deadline_ = now + dl_period_;
+    runtime_ = dl_runtime_;
+    if (!defer_running_) defer_armed_ = throttled_ = true;
+  }
+  // dl_entity_overflow: q / (d - now) > Q / D without division, in DL_SCALE units. A negative
+  // q never overflows (the kernel's signed comparison of the wrapped product gives the same).
+  bool overflows(sched_time now) const noexcept {
+    const u64 left = (static_cast<u64>(dl_period_) >> dl_scale) * (static_cast<u64>(runtime_ > 0 ? runtime_ : 0) >> dl_scale);
+    const u64 right = (static_cast<u64>(deadline_ - now) >> dl_scale) * (static_cast<u64>(dl_runtime_) >> dl_scale);
+    return static_cast<s64>(right - left) < 0;
+  }
+  // start_dl_timer: at the zero-laxity instant when armed, else at the next period (= d, as
+  // D = P). An instant already past is not started (false).
+  bool start_timer(sched_time now) noexcept {
+    const sched_time at = defer_armed_ ? deadline_ - runtime_ : deadline_;
+    if (at < now) return false;
+    timer_at_ = at;
+    timer_armed_ = true;
+    return true;
+  }
+  // replenish_dl_entity for a deferrable server.
+  void replenish(sched_time now, bool has_tasks) noexcept {
+    if (defer_armed_ && overflows(now)) {  // could not use its runtime in the background, u > U
+      deadline_ = now + dl_period_;
+      runtime_ = dl_runtime_;
+    }
+    if (yielded_ && runtime_ > 0) runtime_ = 0;
+    while (runtime_ <= 0) {
+      deadline_ += dl_period_;
+      runtime_ += dl_runtime_;
+    }
+    if (deadline_ < now) new_period(now);  // "DL replenish lagged too much"
+    yielded_ = false;
+    throttled_ = false;
+    if (defer_armed_) {
+      defer_armed_ = false;
+      return;
+    }
+    if (!defer_running_ && now < deadline_ - runtime_ && has_tasks) {
+      defer_armed_ = throttled_ = true;
+      if (!start_timer(now)) {
+        timer_armed_ = false;
+        defer_armed_ = throttled_ = false;
+      }
+    }
+  }
+  // enqueue_dl_entity(ENQUEUE_REPLENISH).
+  void enqueue_replenish(sched_time now, bool has_tasks) noexcept {
+    replenish(now, has_tasks);
+    finish_enqueue(now);
+  }
+  // The tail of enqueue_dl_entity: still throttled (deferred) with a timer started -> not
+  // queued; a timer that could not start -> queued at once, unthrottled.
+  void finish_enqueue(sched_time now) noexcept {
+    if (throttled_ && start_timer(now)) return;
+    if (throttled_) {
+      timer_armed_ = false;
+      defer_armed_ = throttled_ = false;
+    }
+    queued_ = true;
+  }
+
+  duration_ns dl_runtime_ = 0;             ///< Q, ns (0: disabled)
+  duration_ns dl_period_ = default_period;  ///< P = D, ns
+  duration_ns runtime_ = 0;                ///< q, ns
+  sched_time deadline_{};                  ///< d
+  sched_time timer_at_{};                  ///< pending timer's instant, when timer_armed_
+  bool active_ = false;                    ///< dl_server_active
+  bool queued_ = false;                    ///< on the deadline run queue
+  bool throttled_ = false;                 ///< dl_throttled
+  bool defer_armed_ = false;               ///< dl_defer_armed
+  bool defer_running_ = false;             ///< dl_defer_running
+  bool yielded_ = false;                   ///< dl_yielded
+  bool timer_armed_ = false;               ///< dl_timer queued
+};
+
+}  // namespace schedcore
+
+#endif

@@ -1,0 +1,287 @@
+/// @file
+/// @brief `fair_server_stack`: a `class_stack` whose last (fair) class is also served by a
+/// deferrable deadline server (policy/dl_server.hpp), as Linux 6.12+'s `rq->fair_server`.
+///
+/// ```
+///   fair_server_stack<class_index, edf_policy, rt_policy, fair_policy>
+///   stack.configure_fair_server(msec(50), sec(1));   // the kernel's defaults; 0 = off
+/// ```
+/// With the server off (the default, runtime 0) every hook is the plain `class_stack`'s and
+/// nothing else is done. With it on:
+/// - the fair class's first enqueue starts the server and its last dequeue stops it
+///   (enqueue_task_fair / dequeue_entities);
+/// - every nanosecond a fair task runs is charged to the server, at the stack's accounting
+///   points (tick, put_prev, dequeue and yield of the running task; update_curr);
+/// - idle time is charged when the CPU leaves idle or when a fair task arrives on an idle CPU
+///   (put_prev_task_idle, enqueue_task_fair);
+/// - the pick (`__pick_task_dl`): a queued server whose deadline is strictly earlier than that
+///   of every ready reservation of the first class (a class providing `earliest_deadline`;
+///   ties go to the reservation, which was queued first) picks from the fair class, ahead of
+///   the RT class; with nothing to pick it gives up its period (dl_yielded);
+/// - its timer is one more class timer (`next_timer`/`timer`); when it queues the server, the
+///   CPU reschedules unless a reservation with an earlier deadline runs (dl_server_timer);
+/// - a server throttled while it ran a fair task asks for a reschedule (tick's result, or
+///   `take_resched`), and so does a start that queues it at once (the next `wakeup_preempt`).
+///
+/// `served()` tells whether the running task was picked through the server.
+///
+/// Complexity: O(1) over the plain stack per hook (one comparison with the first class's
+/// leftmost deadline at a pick).
+#ifndef SCHEDCORE_POLICY_FAIR_SERVER_STACK_HPP
+#define SCHEDCORE_POLICY_FAIR_SERVER_STACK_HPP
+
+#include "schedcore/core/errc.hpp"
+#include "schedcore/core/time.hpp"
+#include "schedcore/core/traits.hpp"
+#include "schedcore/core/types.hpp"
+#include "schedcore/policy/class_stack.hpp"
+#include "schedcore/policy/dl_server.hpp"
+#include "schedcore/policy/flags.hpp"
+
+namespace schedcore {
+
+/// @cond INTERNAL
+namespace detail {
+template <class P, class = void>
+struct has_earliest_deadline : integral_constant<bool, false> {};
+template <class P>
+struct has_earliest_deadline<P, void_t<decltype(declval<const P&>().earliest_deadline(declval<sched_time&>())),
+                                       decltype(P::deadline_of(declval<const typename P::task_type&>()))>>
+    : integral_constant<bool, true> {};
+}  // namespace detail
+/// @endcond
+
+/// A class stack (policy/class_stack.hpp) with Linux's fair server over its last class.
+template <class ClassOf, class... Policies>
+class fair_server_stack : public class_stack<ClassOf, Policies...> {
+  using base = class_stack<ClassOf, Policies...>;
+  static_assert(sizeof...(Policies) >= 2, "a fair server needs a class above the one it serves");
+
+ public:
+  using typename base::task_type;
+  /// Index of the served (fair) class: the last.
+  static constexpr usize fair_index = base::nr_classes - 1;
+  /// Whether the first class holds reservations the server competes with by deadline.
+  static constexpr bool has_deadline_class = detail::has_earliest_deadline<typename base::template class_type<0>>::value;
+
+  /// Sets the server's runtime and period, ns (runtime 0: off), as the kernel's debugfs
+  /// `fair_server/cpuN/{runtime,period}`: an active server is stopped, reconfigured and
+  /// started again, at `now`. Refused with `errc::out_of_range` (nothing changes) for a
+  /// runtime above the period, a negative runtime, or a period outside
+  /// [deferrable_server::period_min, period_max].
+  errc configure_fair_server(duration_ns runtime, duration_ns period, sched_time now = sched_time{}) noexcept {
+    if (runtime < 0 || runtime > period || period < deferrable_server::period_min || period > deferrable_server::period_max)
+      return errc::out_of_range;
+    const bool was_active = server_.active();
+    if (was_active) {
+      if (curr_fair_) charge_curr(now);
+      server_.stop();
+    }
+    const errc e = server_.configure(runtime, period);
+    // Unlike the debugfs write, a server turned on while fair tasks are queued starts now, not
+    // at the class's next first enqueue.
+    if (e == errc::ok && server_.enabled() && fair().nr_runnable() > 0) start_server(now);
+    return e;
+  }
+  /// The server (read-only).
+  const deferrable_server& fair_server() const noexcept { return server_; }
+  /// Whether the running task was picked through the server.
+  bool served() const noexcept { return served_; }
+
+  /// Enqueue `t` in its class; the fair class's first task starts the server.
+  void enqueue(task_type& t, sched_time now, enqueue_flags flags) noexcept {
+    if (!server_.enabled() || !is_fair(t)) {
+      base::enqueue(t, now, flags);
+      return;
+    }
+    const bool first = fair().nr_runnable() == 0;
+    base::enqueue(t, now, flags);
+    if (first && fair().nr_runnable() > 0 && !server_.active()) {
+      if (idle_) {  // the CPU idled until now: that time was the fair class's to use
+        server_.charge_idle(now - idle_since_);
+        idle_since_ = now;
+      }
+      start_server(now);
+    }
+  }
+  /// Dequeue `t`; a running fair task is charged first, and the fair class's last task stops
+  /// the server. A dequeued running task is no longer tracked as running (a restore's
+  /// set_next starts it again).
+  void dequeue(task_type& t, sched_time now, dequeue_flags flags) noexcept {
+    if (!server_.enabled()) {
+      base::dequeue(t, now, flags);
+      return;
+    }
+    if (&t == curr_) {
+      if (curr_fair_) charge_curr(now);
+      curr_ = nullptr;
+      curr_fair_ = served_ = false;
+    }
+    base::dequeue(t, now, flags);
+    if (is_fair(t)) stop_if_empty();
+  }
+  /// The next task: the fair class's through a queued server whose deadline comes first, else
+  /// the plain stack's pick. nullptr: idle (the idle time is charged to the server later).
+  task_type* pick_next(sched_time now) noexcept {
+    if (!server_.enabled()) return base::pick_next(now);
+    if (idle_) {  // put_prev_task_idle
+      server_.charge_idle(now - idle_since_);
+      idle_ = false;
+    }
+    picked_served_ = false;
+    if (server_.queued() && server_first()) {
+      task_type* t = fair().pick_next(now);
+      stop_if_empty();  // the pick may finish delayed dequeues
+      if (t != nullptr) {
+        picked_served_ = true;
+        return t;
+      }
+      server_.yield_empty(now, fair().nr_runnable() > 0);
+    }
+    task_type* t = base::pick_next(now);
+    stop_if_empty();
+    if (t == nullptr) {
+      idle_ = true;
+      idle_since_ = now;
+      curr_ = nullptr;
+      curr_fair_ = served_ = false;
+    }
+    return t;
+  }
+  /// `t` starts running.
+  void set_next(task_type& t, sched_time now) noexcept {
+    base::set_next(t, now);
+    if (!server_.enabled()) return;
+    curr_ = &t;
+    curr_fair_ = is_fair(t);
+    exec_start_ = now;
+    served_ = picked_served_ && curr_fair_;
+    picked_served_ = false;
+  }
+  /// Running `t` stops running but stays runnable; a fair task is charged.
+  void put_prev(task_type& t, sched_time now) noexcept {
+    if (server_.enabled() && &t == curr_) {
+      if (curr_fair_) charge_curr(now);
+      curr_ = nullptr;
+      curr_fair_ = served_ = false;
+    }
+    base::put_prev(t, now);
+  }
+  /// Tick: a running fair task is charged; true also when that throttled the server it ran in.
+  bool tick(task_type& curr, sched_time now) noexcept {
+    bool resched = false;
+    if (server_.enabled() && &curr == curr_ && curr_fair_) {
+      charge_curr(now);
+      resched = take_own_resched();
+    }
+    return base::tick(curr, now) || resched;
+  }
+  /// As the plain stack, and true after a start that queued the server at once.
+  bool wakeup_preempt(task_type& woken, task_type& curr, sched_time now) noexcept {
+    if (take_own_resched()) return true;
+    return base::wakeup_preempt(woken, curr, now);
+  }
+  /// Optional hook `yield`: a running fair task is charged first.
+  void yield(task_type& curr, sched_time now) noexcept {
+    if (server_.enabled() && &curr == curr_ && curr_fair_) charge_curr(now);
+    base::yield(curr, now);
+  }
+  /// The earliest class timer, the server's included.
+  bool next_timer(sched_time& when) const noexcept {
+    bool found = base::next_timer(when);
+    sched_time s{};
+    if (server_.next_timer(s) && (!found || s < when)) {
+      when = s;
+      found = true;
+    }
+    return found;
+  }
+  /// Every class's due timers and the server's; true asks for a reschedule.
+  bool timer(sched_time now) noexcept {
+    bool resched = base::timer(now);
+    if (server_.timer(now, fair().nr_runnable() > 0)) {
+      if (curr_ == nullptr || !keeps_cpu_against_server(*curr_)) {
+        resched = true;
+      }
+    }
+    return resched;
+  }
+  /// A reschedule asked inside a hook that returns nothing (the plain stack's, or a server
+  /// throttled by the charge in a dequeue).
+  bool take_resched() noexcept {
+    const bool own = take_own_resched();
+    return base::take_resched() || own;
+  }
+  /// The core's schedule step with this stack's hooks (see class_stack::schedule).
+  task_type* schedule(task_type* prev, bool prev_runnable, sched_time now) noexcept {
+    if (prev != nullptr && prev_runnable) put_prev(*prev, now);
+    task_type* next = pick_next(now);
+    if (next != nullptr) set_next(*next, now);
+    return next;
+  }
+  /// Every class's `verify()` and the server's invariants.
+  bool verify() const noexcept {
+    if (!server_.verify()) return false;
+    if (server_.active() != (server_.enabled() && fair().nr_runnable() > 0)) return false;
+    return base::verify();
+  }
+
+ private:
+  using fair_type = typename base::template class_type<fair_index>;
+  using first_type = typename base::template class_type<0>;
+
+  fair_type& fair() noexcept { return this->template get<fair_index>(); }
+  const fair_type& fair() const noexcept { return this->template get<fair_index>(); }
+  static bool is_fair(const task_type& t) noexcept { return base::class_index(t) == fair_index; }
+
+  void stop_if_empty() noexcept {
+    if (server_.active() && fair().nr_runnable() == 0) server_.stop();
+  }
+  void start_server(sched_time now) noexcept {
+    server_.start(now);
+    if (server_.queued() && (curr_ == nullptr || !keeps_cpu_against_server(*curr_))) resched_ = true;
+  }
+  // Charges the running fair task's time since it last was; a throttle of the server it ran
+  // in asks for a reschedule.
+  void charge_curr(sched_time now) noexcept {
+    const duration_ns delta = now - exec_start_;
+    exec_start_ = now;
+    if (server_.charge(delta, now, fair().nr_runnable() > 0)) resched_ = true;
+  }
+  bool take_own_resched() noexcept {
+    const bool r = resched_;
+    resched_ = false;
+    return r;
+  }
+  // Whether the queued server comes before every ready reservation (dl_entity_preempt).
+  bool server_first() const noexcept {
+    if constexpr (has_deadline_class) {
+      sched_time d{};
+      if (this->template get<0>().earliest_deadline(d)) return server_.deadline() < d;
+    }
+    return true;
+  }
+  // Whether `t` is a reservation whose deadline is not later than the server's: the queued
+  // server does not preempt it (!dl_entity_preempt(server, t)).
+  bool keeps_cpu_against_server(const task_type& t) const noexcept {
+    if constexpr (has_deadline_class) {
+      if (base::class_index(t) == 0) return !(server_.deadline() < first_type::deadline_of(t));
+    }
+    (void)t;
+    return false;
+  }
+
+  deferrable_server server_{};     ///< the fair server (off by default)
+  task_type* curr_ = nullptr;      ///< the running task, when the server is on
+  sched_time exec_start_{};        ///< when curr_ was last charged
+  sched_time idle_since_{};        ///< when the CPU went idle, while idle_
+  bool curr_fair_ = false;         ///< curr_ is a fair task not yet charged past exec_start_
+  bool served_ = false;            ///< curr_ was picked through the server
+  bool picked_served_ = false;     ///< the last pick went through the server
+  bool idle_ = false;              ///< the last pick found nothing: the CPU idles
+  bool resched_ = false;           ///< a reschedule to hand out (wakeup_preempt, tick, take_resched)
+};
+
+}  // namespace schedcore
+
+#endif

@@ -1,0 +1,262 @@
+// deferrable_server: Linux 6.12's fair server state machine. Every expected value is worked
+// out by hand from the rules of deadline.c (commit a110a81c52a9, "Deferrable dl server", and
+// the fix 115135422562), quoted at each step: the zero-laxity instant d - q, the CBS overflow
+// test q/(d - now) > Q/D, the background charge that restarts a deferred period, the idle
+// charge that stops at q = 0, dl_server_min_res = 1 ms.
+#include <gtest/gtest.h>
+
+#include "schedcore/policy/dl_server.hpp"
+
+namespace {
+
+using namespace schedcore;
+
+sched_time at_ms(s64 ms) { return sched_time{} + msec(ms); }
+
+// A server started at `start_ms`, with the kernel's 50 ms per 1 s.
+deferrable_server started(s64 start_ms) {
+  deferrable_server s;
+  EXPECT_EQ(s.configure(deferrable_server::default_runtime, deferrable_server::default_period), errc::ok);
+  s.start(at_ms(start_ms));
+  return s;
+}
+
+sched_time timer_of(const deferrable_server& s) {
+  sched_time w{};
+  EXPECT_TRUE(s.next_timer(w));
+  return w;
+}
+
+TEST(DeferrableServer, ConfigurationFollowsTheDebugfsRules) {
+  deferrable_server s;
+  EXPECT_FALSE(s.enabled());
+  s.start(at_ms(0));  // disabled: nothing happens
+  EXPECT_FALSE(s.active());
+  EXPECT_EQ(s.configure(msec(50), sec(1)), errc::ok);
+  EXPECT_TRUE(s.enabled());
+  // Refused, nothing changes: runtime above the period, negative, periods out of range.
+  EXPECT_EQ(s.configure(sec(2), sec(1)), errc::out_of_range);
+  EXPECT_EQ(s.configure(-1, sec(1)), errc::out_of_range);
+  EXPECT_EQ(s.configure(usec(10), usec(99)), errc::out_of_range);
+  EXPECT_EQ(s.configure(msec(1), usec((s64{1} << 22) + 1)), errc::out_of_range);
+  EXPECT_EQ(s.dl_runtime(), msec(50));
+  EXPECT_EQ(s.dl_period(), sec(1));
+  // Boundaries accepted: 100 us and 2^22 us; runtime = period.
+  EXPECT_EQ(s.configure(usec(100), usec(100)), errc::ok);
+  EXPECT_EQ(s.configure(0, usec(s64{1} << 22)), errc::ok);
+  EXPECT_FALSE(s.enabled());
+  // Active: refused (the owner stops it first).
+  EXPECT_EQ(s.configure(msec(50), sec(1)), errc::ok);
+  s.start(at_ms(0));
+  EXPECT_EQ(s.configure(msec(10), sec(1)), errc::busy);
+  EXPECT_EQ(s.dl_runtime(), msec(50));
+  EXPECT_TRUE(s.verify());
+}
+
+// A start defers: a fresh period d = now + 1 s, q = 50 ms, throttled, timer at d - q.
+TEST(DeferrableServer, AStartIsDeferredToTheZeroLaxityInstant) {
+  deferrable_server s = started(10);
+  EXPECT_TRUE(s.active());
+  EXPECT_FALSE(s.queued());
+  EXPECT_TRUE(s.throttled());
+  EXPECT_TRUE(s.defer_armed());
+  EXPECT_EQ(s.deadline(), at_ms(1010));
+  EXPECT_EQ(s.runtime(), msec(50));
+  EXPECT_EQ(timer_of(s), at_ms(960));
+  EXPECT_FALSE(s.timer(at_ms(959), true));  // not due
+  // Starved until then: at 960 the server enters the running state. The CBS rule at the
+  // replenishment: q/(d - now) = 50/50 > 50/1000 overflows, so a new period d = 960 + 1000.
+  EXPECT_TRUE(s.timer(at_ms(960), true));
+  EXPECT_TRUE(s.queued());
+  EXPECT_TRUE(s.defer_running());
+  EXPECT_FALSE(s.throttled());
+  EXPECT_EQ(s.deadline(), at_ms(1960));
+  EXPECT_EQ(s.runtime(), msec(50));
+  EXPECT_TRUE(s.verify());
+}
+
+// Fair time run in the background is charged; the timer moves back by what was used (only
+// if more than dl_server_min_res away), and the period's CBS check decides the deadline.
+TEST(DeferrableServer, BackgroundRunTimePushesTheZeroLaxityInstantBack) {
+  deferrable_server s = started(0);
+  EXPECT_FALSE(s.charge(msec(30), at_ms(100), true));
+  EXPECT_EQ(s.runtime(), msec(20));
+  EXPECT_EQ(timer_of(s), at_ms(950));  // the timer keeps its instant until it fires
+  EXPECT_FALSE(s.timer(at_ms(950), true));  // 950 < 1000 - 20 - 1: pushed to d - q
+  EXPECT_FALSE(s.queued());
+  EXPECT_EQ(timer_of(s), at_ms(980));
+  // At 980, q/(d - now) = 20/20 overflows: a new period, 50 ms by 1980.
+  EXPECT_TRUE(s.timer(at_ms(980), true));
+  EXPECT_TRUE(s.queued());
+  EXPECT_EQ(s.deadline(), at_ms(1980));
+  EXPECT_EQ(s.runtime(), msec(50));
+
+  // Within dl_server_min_res of d - q, the timer is not pushed: 0.5 ms used at 949.5.
+  deferrable_server t = started(0);
+  EXPECT_FALSE(t.charge(usec(500), at_ms(900), true));
+  EXPECT_TRUE(t.timer(at_ms(950), true));  // 950 >= 1000 - 49.5 - 1
+  EXPECT_TRUE(t.defer_running());
+}
+
+// The whole runtime consumed in the background: the class was not starved, a new deferred
+// period starts at once (d = now + 1 s) and the server never ran.
+TEST(DeferrableServer, ARuntimeConsumedInTheBackgroundStartsANewDeferredPeriod) {
+  deferrable_server s = started(0);
+  EXPECT_FALSE(s.charge(msec(49), at_ms(49), true));
+  EXPECT_FALSE(s.charge(msec(1), at_ms(50), true));
+  EXPECT_FALSE(s.queued());
+  EXPECT_TRUE(s.defer_armed());
+  EXPECT_EQ(s.deadline(), at_ms(1050));
+  EXPECT_EQ(s.runtime(), msec(50));
+  EXPECT_EQ(timer_of(s), at_ms(1000));
+  EXPECT_TRUE(s.verify());
+}
+
+// The running state: the server runs its 50 ms, throttles until d, and is replenished there
+// (d += P, q += Q) and queued at once, not deferred, for as long as the starvation lasts.
+TEST(DeferrableServer, InTheRunningStateEachPeriodIsServedAtItsStart) {
+  deferrable_server s = started(0);
+  ASSERT_TRUE(s.timer(at_ms(950), true));
+  ASSERT_EQ(s.deadline(), at_ms(1950));
+  EXPECT_FALSE(s.charge(msec(30), at_ms(980), true));
+  EXPECT_EQ(s.runtime(), msec(20));
+  // An overrun of 2 ms (enforcement at the tick) throttles it, the timer at d.
+  EXPECT_TRUE(s.charge(msec(22), at_ms(1002), true));
+  EXPECT_FALSE(s.queued());
+  EXPECT_TRUE(s.throttled());
+  EXPECT_FALSE(s.defer_armed());
+  EXPECT_EQ(s.runtime(), msec(-2));
+  EXPECT_EQ(timer_of(s), at_ms(1950));
+  EXPECT_TRUE(s.timer(at_ms(1950), true));
+  EXPECT_TRUE(s.queued());
+  EXPECT_EQ(s.deadline(), at_ms(2950));
+  EXPECT_EQ(s.runtime(), msec(48));  // the overrun is paid back
+  EXPECT_TRUE(s.verify());
+}
+
+// While throttled in the running state, the class runs on its own again: the charge finds the
+// runtime exhausted in the background, leaves the running state and defers a new period.
+TEST(DeferrableServer, RunningOnItsOwnEndsTheRunningState) {
+  deferrable_server s = started(0);
+  ASSERT_TRUE(s.timer(at_ms(950), true));
+  ASSERT_TRUE(s.charge(msec(50), at_ms(1000), true));
+  EXPECT_FALSE(s.charge(msec(1), at_ms(1001), true));
+  EXPECT_FALSE(s.defer_running());
+  EXPECT_TRUE(s.defer_armed());
+  EXPECT_EQ(s.deadline(), at_ms(2001));
+  EXPECT_EQ(timer_of(s), at_ms(1951));
+}
+
+// Idle time counts as served, down to q = 0, which also ends the running state.
+TEST(DeferrableServer, IdleTimeIsChargedDownToZero) {
+  deferrable_server s = started(0);
+  s.charge_idle(msec(20));
+  EXPECT_EQ(s.runtime(), msec(30));
+  s.charge_idle(msec(40));
+  EXPECT_EQ(s.runtime(), 0);
+  s.charge_idle(msec(5));
+  EXPECT_EQ(s.runtime(), 0);
+  // With q = 0 the zero-laxity instant is d itself: the timer moves from 950 to 1000, and
+  // there the replenishment (q = 0 does not overflow) gives d = 2000, q = 50.
+  EXPECT_FALSE(s.timer(at_ms(950), true));
+  EXPECT_EQ(timer_of(s), at_ms(1000));
+  EXPECT_TRUE(s.timer(at_ms(1000), true));
+  EXPECT_EQ(s.deadline(), at_ms(2000));
+  EXPECT_EQ(s.runtime(), msec(50));
+
+  deferrable_server r = started(0);
+  ASSERT_TRUE(r.timer(at_ms(950), true));
+  r.charge_idle(msec(60));
+  EXPECT_FALSE(r.defer_running());
+}
+
+// stop keeps the running state; a start before the deadline then queues at once. A start
+// after the deadline lapsed defers a new period (115135422562).
+TEST(DeferrableServer, AStopKeepsTheRunningStateUntilTheDeadlineLapses) {
+  deferrable_server s = started(0);
+  ASSERT_TRUE(s.timer(at_ms(950), true));  // d = 1950, running
+  ASSERT_FALSE(s.charge(msec(10), at_ms(960), true));
+  s.stop();
+  EXPECT_FALSE(s.active());
+  EXPECT_FALSE(s.queued());
+  EXPECT_TRUE(s.defer_running());
+  sched_time w{};
+  EXPECT_FALSE(s.next_timer(w));
+  // Back at 1000: 40 ms left by 1950 does not overflow (40/950 < 50/1000): the old deadline.
+  s.start(at_ms(1000));
+  EXPECT_TRUE(s.queued());
+  EXPECT_EQ(s.deadline(), at_ms(1950));
+  EXPECT_EQ(s.runtime(), msec(40));
+  s.stop();
+  // Back at 1951: the deadline lapsed, a new deferred period.
+  s.start(at_ms(1951));
+  EXPECT_FALSE(s.queued());
+  EXPECT_FALSE(s.defer_running());
+  EXPECT_EQ(s.deadline(), at_ms(2951));
+  EXPECT_EQ(timer_of(s), at_ms(2901));
+  // A deferred server that ran 30 ms in the background, stopped and restarted inside its
+  // period keeps d (20/951 does not overflow 50/1000) and re-arms at d - q.
+  ASSERT_FALSE(s.charge(msec(30), at_ms(1990), true));
+  s.stop();
+  s.start(at_ms(2000));
+  EXPECT_FALSE(s.queued());
+  EXPECT_EQ(s.deadline(), at_ms(2951));
+  EXPECT_EQ(timer_of(s), at_ms(2931));
+  // With its full runtime it would overflow (50/951 > 50/1000): a new period, deferred.
+  s.stop();
+  s.start(at_ms(2940));  // 20/11 overflows
+  EXPECT_FALSE(s.queued());
+  EXPECT_EQ(s.deadline(), at_ms(3940));
+  EXPECT_EQ(timer_of(s), at_ms(3890));
+  EXPECT_TRUE(s.verify());
+}
+
+// An empty pick gives up the period: throttled until d, then d + P with a full runtime.
+TEST(DeferrableServer, AnEmptyPickYieldsThePeriod) {
+  deferrable_server s = started(0);
+  ASSERT_TRUE(s.timer(at_ms(950), true));  // d = 1950, q = 50
+  s.yield_empty(at_ms(960), true);
+  EXPECT_FALSE(s.queued());
+  EXPECT_TRUE(s.throttled());
+  EXPECT_EQ(timer_of(s), at_ms(1950));
+  EXPECT_TRUE(s.timer(at_ms(1950), true));
+  EXPECT_EQ(s.deadline(), at_ms(2950));
+  EXPECT_EQ(s.runtime(), msec(50));
+  // A timer with no task left replenishes without queuing.
+  deferrable_server t = started(0);
+  EXPECT_FALSE(t.timer(at_ms(950), false));
+  EXPECT_FALSE(t.queued());
+}
+
+// Over a long random run the server never holds more than Q, never sits queued while
+// throttled, and while starved it is served at most Q + one overrun per period.
+TEST(DeferrableServer, RandomOperationsKeepTheInvariants) {
+  deferrable_server s;
+  ASSERT_EQ(s.configure(msec(5), msec(100)), errc::ok);
+  u64 x = 0x9e3779b97f4a7c15ull;
+  sched_time now{};
+  for (int i = 0; i < 200000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const duration_ns step = static_cast<duration_ns>(x % 3000000);
+    now += step;
+    switch (x >> 60) {
+      case 0: s.start(now); break;
+      case 1: s.stop(); break;
+      case 2: s.charge_idle(step); break;
+      case 3: s.yield_empty(now, true); break;
+      case 4:
+      case 5: {
+        sched_time w{};
+        if (s.next_timer(w) && w <= now) (void)s.timer(now, s.active());
+        break;
+      }
+      default: (void)s.charge(step, now, true); break;
+    }
+    ASSERT_TRUE(s.verify()) << i;
+    ASSERT_GE(s.runtime(), -msec(3)) << i;  // one step of overrun at most
+  }
+}
+
+}  // namespace

@@ -1,0 +1,191 @@
+// schedsim with Linux 6.12's fair server (machine_model::fair_server_runtime_ns): hand-computed
+// schedules from the deferrable server's rules (policy/dl_server.hpp, tests/unit/dl_server_test.cpp)
+// with RT throttling off, as 6.12 without RT_GROUP_SCHED.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim_entries.hpp"
+#include "sim_results.hpp"
+#include "schedcore/sim/engine.hpp"
+
+namespace {
+
+using namespace schedcore;
+using namespace schedcore::sim;
+using schedcore_test::exact_machine;
+using schedcore_test::find;
+using schedcore_test::looping;
+using schedcore_test::reservation;
+
+sched_params fifo(int prio) {
+  sched_params p;
+  p.kind = sched_kind::fifo;
+  p.rt_priority = static_cast<u8>(prio);
+  return p;
+}
+
+run_config server_machine(std::int64_t runtime = msec(50), std::int64_t period = sec(1)) {
+  run_config c = exact_machine();
+  c.machine.rt_runtime_ns = -1;
+  c.machine.fair_server_runtime_ns = runtime;
+  c.machine.fair_server_period_ns = period;
+  return c;
+}
+
+workload starved(int cpus) {
+  workload w;
+  w.name = "fair-server";
+  w.cpus = cpus;
+  w.duration = sec(3);
+  for (int c = 0; c < cpus; ++c) {
+    task_spec r = looping("R" + std::to_string(c), {ev::run(sec(10))});
+    r.params = fifo(50);
+    r.cpus = {c};
+    w.tasks.push_back(r);
+  }
+  for (int c = 0; c < cpus; ++c) w.tasks.push_back(looping("F" + std::to_string(c), {ev::run(sec(10))}));
+  return w;
+}
+
+// One CPU, a FIFO hog and a fair hog from t = 0, 3 s. The server starts deferred (d = 1 s,
+// timer at 950 ms), so the RT task runs first; at 950 ms the fair task was starved: the server
+// is replenished (50/50 overflows 50/1000: d = 1950 ms) and runs it 50 ms, throttled at 1 s
+// until d; in the running state each later period is served at its start: 1950-2000,
+// 2950-3000 ms. Fair: 150 ms, never waiting more than 950 ms. Without the server (and without
+// RT throttling) it gets nothing.
+TEST(SimFairServer, AStarvedFairTaskRunsAtTheZeroLaxityInstantThenAtEachPeriodsStart) {
+  for (const policy_entry& e : {schedcore_test::ref_dl_entry(), schedcore_test::cfs_dl_entry()}) {
+    SCOPED_TRACE(e.name);
+    const workload w = starved(1);
+    const run_result on = e.run(w, server_machine(), {});
+    EXPECT_EQ(find(on, "F0").cpu_ns, msec(150));
+    EXPECT_EQ(find(on, "R0").cpu_ns, msec(2850));
+    EXPECT_EQ(find(on, "F0").max_wait_ns, msec(950));
+    schedcore_test::expect_conserved(on);
+    const run_result off = e.run(w, server_machine(0), {});
+    EXPECT_EQ(find(off, "F0").cpu_ns, 0);
+    // 20 ms per 100 ms: deferred to 80 ms (d = 180 ms from there), served 80-100 ms and at the
+    // start of each later period, 180-200 ms, ...: 20 ms in each of 30 periods.
+    const run_result tight = e.run(w, server_machine(msec(20), msec(100)), {});
+    EXPECT_EQ(find(tight, "F0").cpu_ns, msec(600));
+  }
+}
+
+// Two CPUs, a pinned FIFO hog on each and two fair hogs: each CPU has its own server.
+TEST(SimFairServer, EachCpuHasItsOwnServer) {
+  const run_result r = schedcore_test::cfs_dl_entry().run(starved(2), server_machine(), {});
+  EXPECT_EQ(find(r, "F0").cpu_ns + find(r, "F1").cpu_ns, msec(300));
+  EXPECT_EQ(find(r, "R0").cpu_ns, msec(2850));
+  EXPECT_EQ(find(r, "R1").cpu_ns, msec(2850));
+  schedcore_test::expect_conserved(r);
+}
+
+// The deferral: a FIFO task that runs 5 ms every 10 ms leaves the fair hog half the CPU; the
+// hog's run time uses up each deferred period's 50 ms long before its zero-laxity instant, so
+// the server never runs and the RT task never waits (a server that ran at once, as before the
+// deferral, would delay it whenever both were runnable).
+TEST(SimFairServer, TheServerNeverRunsWhileTheFairClassGetsItsShare) {
+  for (const policy_entry& e : {schedcore_test::ref_dl_entry(), schedcore_test::cfs_dl_entry()}) {
+    SCOPED_TRACE(e.name);
+    workload w;
+    w.name = "fair-server-share";
+    w.cpus = 1;
+    w.duration = sec(3);
+    task_spec r = looping("R", {ev::run(msec(5)), ev::sleep(msec(5))});
+    r.params = fifo(50);
+    w.tasks.push_back(r);
+    w.tasks.push_back(looping("F", {ev::run(sec(10))}));
+    const run_result res = e.run(w, server_machine(), {});
+    EXPECT_EQ(find(res, "R").cpu_ns, msec(1500));
+    EXPECT_EQ(find(res, "R").wait_ns, 0);
+    EXPECT_EQ(find(res, "F").cpu_ns, msec(1500));
+  }
+}
+
+// Idle time counts as served (dl_server_update_idle_time). The fair task starts the server at
+// t = 0 (d = 1 s) and sleeps at once; the CPU idles 100 ms, which the wakeup charges: q = 0.
+// A FIFO hog starts then. With q = 0 the old deadline stands (no overflow) and the zero-laxity
+// instant is d itself: the task waits until 1 s, and runs 40 ms by the end of the run at
+// 1040 ms. With a full q it would wait until 1050 ms (50/900 overflows 50/1000: d = 1100 ms).
+TEST(SimFairServer, IdleTimeCountsAsServed) {
+  for (const policy_entry& e : {schedcore_test::ref_dl_entry(), schedcore_test::cfs_dl_entry()}) {
+    SCOPED_TRACE(e.name);
+    workload w;
+    w.name = "fair-server-idle";
+    w.cpus = 1;
+    w.duration = msec(1040);
+    task_spec f = looping("F", {ev::sleep(msec(100)), ev::run(sec(10))}, 1);
+    w.tasks.push_back(f);
+    task_spec r = looping("R", {ev::run(sec(10))});
+    r.params = fifo(50);
+    r.delay = msec(100);
+    w.tasks.push_back(r);
+    const run_result res = e.run(w, server_machine(), {});
+    EXPECT_EQ(find(res, "F").cpu_ns, msec(40));
+    EXPECT_EQ(find(res, "F").max_wait_ns, msec(900));
+  }
+}
+
+// A reservation (10 ms per 100 ms), a FIFO hog and a fair hog: the server competes by deadline
+// with the reservation, which keeps its 10 ms in every period (its deadlines are always the
+// earlier ones); the fair task gets the server's 150 ms; the RT task the rest.
+TEST(SimFairServer, ReservationsKeepTheirBandwidthBesideTheServer) {
+  for (const policy_entry& e : {schedcore_test::ref_dl_entry(), schedcore_test::cfs_dl_entry()}) {
+    SCOPED_TRACE(e.name);
+    workload w = starved(1);
+    task_spec d = looping("D", {ev::run(sec(10))});
+    d.params = reservation(msec(10), msec(100));
+    w.tasks.push_back(d);
+    const run_result r = e.run(w, server_machine(), {});
+    EXPECT_EQ(find(r, "D").cpu_ns, msec(300));
+    EXPECT_EQ(find(r, "F0").cpu_ns, msec(150));
+    EXPECT_EQ(find(r, "R0").cpu_ns, msec(2550));
+    schedcore_test::expect_conserved(r);
+  }
+}
+
+// A reservation that wakes while the server runs the fair task, with an earlier deadline
+// (955 + 100 ms against the server's 1950 ms), preempts it at once: EDF between the two.
+TEST(SimFairServer, AReservationWithAnEarlierDeadlinePreemptsTheServer) {
+  for (const policy_entry& e : {schedcore_test::ref_dl_entry(), schedcore_test::cfs_dl_entry()}) {
+    SCOPED_TRACE(e.name);
+    workload w = starved(1);
+    w.duration = msec(1500);
+    task_spec d = looping("D", {ev::run(msec(5)), ev::sleep(msec(95))});
+    d.params = reservation(msec(10), msec(100));
+    d.delay = msec(955);
+    w.tasks.push_back(d);
+    const run_result r = e.run(w, server_machine(), {});
+    EXPECT_EQ(find(r, "D").cpu_ns, msec(30));  // six jobs of 5 ms, at 955, 1055, ... 1455 ms
+    EXPECT_EQ(find(r, "D").max_wait_ns, 0);
+    EXPECT_EQ(find(r, "F0").cpu_ns, msec(50));
+  }
+}
+
+// With RT throttling left on (950 ms per 1 s) beside the server, the server comes first: at
+// 950 ms it runs the fair task, so the RT class never reaches its runtime.
+TEST(SimFairServer, TheServerPreemptsRtThrottling) {
+  run_config c = server_machine();
+  c.machine.rt_runtime_ns = msec(950);
+  const run_result r = schedcore_test::cfs_dl_entry().run(starved(1), c, {});
+  EXPECT_EQ(find(r, "F0").cpu_ns, msec(150));
+  EXPECT_EQ(find(r, "R0").cpu_ns, msec(2850));
+}
+
+TEST(SimFairServer, ImpossibleSettingsAreUsageErrors) {
+  const workload w = starved(1);
+  const policy_entry e = schedcore_test::cfs_dl_entry();
+  EXPECT_THROW((void)e.run(w, server_machine(sec(2), sec(1)), {}), usage_error);
+  EXPECT_THROW((void)e.run(w, server_machine(-1, sec(1)), {}), usage_error);
+  EXPECT_THROW((void)e.run(w, server_machine(usec(10), usec(99)), {}), usage_error);
+  EXPECT_THROW((void)e.run(w, server_machine(msec(1), usec((std::int64_t{1} << 22) + 1)), {}), usage_error);
+  EXPECT_NO_THROW((void)e.run(w, server_machine(usec(100), usec(100)), {}));
+  // A stack with no deadline class has no place for the server.
+  EXPECT_THROW((void)schedcore_test::cfs_entry().run(w, server_machine(), {}), usage_error);
+  EXPECT_NO_THROW((void)schedcore_test::cfs_entry().run(w, server_machine(0), {}));
+}
+
+}  // namespace

@@ -98,7 +98,7 @@ class class_stack {
   constexpr class_type<I>& get() noexcept {
     return detail::storage_get<I>(classes_);
   }
-  /// @copydoc get()
+  /// The I-th class (0 = most important), read-only.
   template <usize I>
   constexpr const class_type<I>& get() const noexcept {
     return detail::storage_get<I>(classes_);

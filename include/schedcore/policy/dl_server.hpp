@@ -157,7 +157,8 @@ class deferrable_server {
   /// Charges `delta` ns the served class ran (`dl_server_update` -> `update_curr_dl_se`),
   /// whether the server picked it or the class ran on its own. True when the server was
   /// throttled off the queue by this charge: the task it was running must be rescheduled.
-  /// @param has_tasks whether the served class has tasks (`server_has_tasks`)
+  /// `has_tasks` says whether the served class has tasks (`server_has_tasks`), for a
+  /// replenishment this charge may cause.
   bool charge(duration_ns delta, sched_time now, bool has_tasks) noexcept {
     if (!enabled() || !active_) return false;
     if (delta <= 0 && !yielded_) return false;

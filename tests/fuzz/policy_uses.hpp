@@ -18,6 +18,7 @@
 #include "fuzz_common.hpp"
 #include "schedcore/policy/bfs.hpp"
 #include "schedcore/policy/class_stack.hpp"
+#include "schedcore/policy/fair_server_stack.hpp"
 #include "schedcore/policy/edf.hpp"
 #include "schedcore/policy/eevdf.hpp"
 #include "schedcore/policy/group.hpp"

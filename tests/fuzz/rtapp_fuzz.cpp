@@ -191,6 +191,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if ((size / 2) % 2 == 0) {
         (void)grouped_entry().run(w, cfg, {});
       } else {
+        // Every third of these with Linux 6.12's fair server (1-4 ms per 5 ms), half of them
+        // without RT throttling, as 6.12.
+        if (size % 3 == 0) {
+          cfg.machine.fair_server_period_ns = 5000000;
+          cfg.machine.fair_server_runtime_ns = 1000000 + static_cast<std::int64_t>((size * 104729) % 3000001);
+          if (size % 2 == 0) cfg.machine.rt_runtime_ns = -1;
+        }
         (void)deadline_entry().run(w, cfg, {});
       }
     } catch (const workload_error&) {

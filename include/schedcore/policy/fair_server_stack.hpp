@@ -30,6 +30,7 @@
 #ifndef SCHEDCORE_POLICY_FAIR_SERVER_STACK_HPP
 #define SCHEDCORE_POLICY_FAIR_SERVER_STACK_HPP
 
+#include "schedcore/core/assert.hpp"
 #include "schedcore/core/errc.hpp"
 #include "schedcore/core/time.hpp"
 #include "schedcore/core/traits.hpp"
@@ -103,6 +104,7 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
       }
       start_server(now);
     }
+    check();
   }
   /// Dequeue `t`; a running fair task is charged first, and the fair class's last task stops
   /// the server. A dequeued running task is no longer tracked as running (a restore's
@@ -119,6 +121,7 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
     }
     base::dequeue(t, now, flags);
     if (is_fair(t)) stop_if_empty();
+    check();
   }
   /// The next task: the fair class's through a queued server whose deadline comes first, else
   /// the plain stack's pick. nullptr: idle (the idle time is charged to the server later).
@@ -146,6 +149,7 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
       curr_ = nullptr;
       curr_fair_ = served_ = false;
     }
+    check();
     return t;
   }
   /// `t` starts running.
@@ -234,6 +238,12 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   const fair_type& fair() const noexcept { return this->template get<fair_index>(); }
   static bool is_fair(const task_type& t) noexcept { return base::class_index(t) == fair_index; }
 
+  // O(1) consistency, in builds with assertions: the server's own invariants, and it is active
+  // exactly while the fair class has tasks.
+  void check() const noexcept {
+    SCHEDCORE_ASSERT(server_.verify());
+    SCHEDCORE_ASSERT(server_.active() == (server_.enabled() && fair().nr_runnable() > 0));
+  }
   void stop_if_empty() noexcept {
     if (server_.active() && fair().nr_runnable() == 0) server_.stop();
   }

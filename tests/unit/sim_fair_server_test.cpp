@@ -74,6 +74,21 @@ TEST(SimFairServer, AStarvedFairTaskRunsAtTheZeroLaxityInstantThenAtEachPeriodsS
   }
 }
 
+// With no fair task the server never starts: a FIFO hog alone keeps the whole CPU, where RT
+// throttling (950 ms per 1 s) idles it 49-50 ms of every second.
+TEST(SimFairServer, WithNoFairTaskTheRtTaskKeepsTheWholeCpu) {
+  workload w;
+  w.name = "fair-server-rt-alone";
+  w.cpus = 1;
+  w.duration = sec(3);
+  task_spec r = looping("R", {ev::run(sec(10))});
+  r.params = fifo(50);
+  w.tasks.push_back(r);
+  const policy_entry e = schedcore_test::cfs_dl_entry();
+  EXPECT_EQ(find(e.run(w, server_machine(), {}), "R").cpu_ns, sec(3));
+  EXPECT_EQ(find(e.run(w, exact_machine(), {}), "R").cpu_ns, msec(2851));
+}
+
 // Two CPUs, a pinned FIFO hog on each and two fair hogs: each CPU has its own server.
 TEST(SimFairServer, EachCpuHasItsOwnServer) {
   const run_result r = schedcore_test::cfs_dl_entry().run(starved(2), server_machine(), {});
@@ -175,6 +190,38 @@ TEST(SimFairServer, TheServerPreemptsRtThrottling) {
   EXPECT_EQ(find(r, "R0").cpu_ns, msec(2850));
 }
 
+// The servers' bandwidth counts in the root domain's admission (dl_server_apply_params): on one
+// CPU, 50/1000 of the 95 % bound is taken, so a reservation of 900 ms per 1 s still fits
+// (0.90 + 0.05) and one of 910 ms does not; without the server it does. Two CPUs, two servers:
+// 1.9 - 0.1 leaves room for 1.8.
+TEST(SimFairServer, TheServersBandwidthCountsInAdmission) {
+  const policy_entry e = schedcore_test::cfs_dl_entry();
+  workload w = starved(1);
+  w.duration = msec(100);
+  task_spec d = looping("D", {ev::run(sec(10))});
+  d.params = reservation(msec(900), sec(1));
+  w.tasks.push_back(d);
+  EXPECT_NO_THROW((void)e.run(w, server_machine(), {}));
+  w.tasks.back().params = reservation(msec(910), sec(1));
+  try {
+    (void)e.run(w, server_machine(), {});
+    ADD_FAILURE() << "expected an admission refusal";
+  } catch (const workload_error& err) {
+    EXPECT_NE(std::string(err.what()).find("task 'D'"), std::string::npos) << err.what();
+  }
+  EXPECT_NO_THROW((void)e.run(w, server_machine(0), {}));
+  workload two = starved(2);
+  two.duration = msec(100);
+  for (const char* name : {"D1", "D2"}) {
+    task_spec t = looping(name, {ev::run(sec(10))});
+    t.params = reservation(msec(900), sec(1));
+    two.tasks.push_back(t);
+  }
+  EXPECT_NO_THROW((void)e.run(two, server_machine(), {}));
+  two.tasks.back().params = reservation(msec(910), sec(1));
+  EXPECT_THROW((void)e.run(two, server_machine(), {}), workload_error);
+}
+
 TEST(SimFairServer, ImpossibleSettingsAreUsageErrors) {
   const workload w = starved(1);
   const policy_entry e = schedcore_test::cfs_dl_entry();
@@ -182,7 +229,9 @@ TEST(SimFairServer, ImpossibleSettingsAreUsageErrors) {
   EXPECT_THROW((void)e.run(w, server_machine(-1, sec(1)), {}), usage_error);
   EXPECT_THROW((void)e.run(w, server_machine(usec(10), usec(99)), {}), usage_error);
   EXPECT_THROW((void)e.run(w, server_machine(msec(1), usec((std::int64_t{1} << 22) + 1)), {}), usage_error);
-  EXPECT_NO_THROW((void)e.run(w, server_machine(usec(100), usec(100)), {}));
+  EXPECT_NO_THROW((void)e.run(w, server_machine(usec(100), msec(1)), {}));
+  // The server's bandwidth must fit the admission bound (95 % of the CPU): all of it does not.
+  EXPECT_THROW((void)e.run(w, server_machine(usec(100), usec(100)), {}), usage_error);
   // A stack with no deadline class has no place for the server.
   EXPECT_THROW((void)schedcore_test::cfs_entry().run(w, server_machine(), {}), usage_error);
   EXPECT_NO_THROW((void)schedcore_test::cfs_entry().run(w, server_machine(0), {}));

@@ -47,8 +47,10 @@
 ///   microseconds, here in ns); the entity is then replenished or queued at once, as there.
 ///
 /// @par Not modelled
-/// The server's share of deadline admission control (dl_server_apply_params adds Q/P to the
-/// root domain's total), frequency and capacity scaling of its charge, priority inheritance,
+/// The server's share of deadline admission control is the owner's to reserve (schedsim
+/// reserves Q/P per CPU in the root domain's edf_policy, `reserve_bandwidth`, as
+/// dl_server_apply_params; its GRUB this_bw / running_bw share is not modelled). Frequency and
+/// capacity scaling of its charge, priority inheritance,
 /// push/pull of the server itself, and the 6.17+ rework (dl_server_stopped / dl_defer_idle:
 /// the server stays active for a period after its class empties).
 ///

@@ -284,6 +284,21 @@ class edf_policy {
   u64 bandwidth_cap() const noexcept { return cap_of(knobs_, root_capacity_); }
   /// Bandwidth admitted so far (Σ dl_bw).
   u64 total_bandwidth() const noexcept { return total_bw_; }
+  /// Admits `bw` (<< 20) that belongs to no task: a deadline server's Q/P, which Linux 6.12's
+  /// `dl_server_apply_params` adds to the root domain's total, so that reservations and
+  /// servers together stay within the bound. Refused with `errc::overloaded` (nothing changes)
+  /// when the total would pass the cap. Counts in admission and `extra_bw` only (not in any
+  /// CPU's this_bw or running_bw).
+  errc reserve_bandwidth(u64 bw) noexcept {
+    if (knobs_.bound >= 0 && total_bw_ + bw > cap_of(knobs_, root_capacity_)) return errc::overloaded;
+    total_bw_ += bw;
+    return errc::ok;
+  }
+  /// Gives back `bw` taken by `reserve_bandwidth`. @pre at most what was reserved
+  void release_bandwidth(u64 bw) noexcept {
+    if (SCHEDCORE_MISUSE(bw > total_bw_)) return;
+    total_bw_ -= bw;
+  }
 
   /// Sets the scale of the time charged from now on: the CPU's current frequency over its
   /// highest (`freq_scale`, the kernel's arch_scale_freq_capacity) and its capacity

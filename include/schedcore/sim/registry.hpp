@@ -272,19 +272,30 @@ policy_entry make_entry(std::string name, std::string description) {
     if (fs_runtime > 0 && !B::has_deadline_class)
       throw usage_error("the fair server needs a stack with a deadline class");
     errc bad = errc::ok;
-    engine<B> eng(w, cfg, [&](typename B::stack_type& s, int) {
-      if constexpr (B::has_deadline_class) {
-        if (s.configure_fair_server(fs_runtime, fs_period) != errc::ok) bad = errc::out_of_range;
-      }
+    bool server_refused = false;
+    typename B::stack_type* root = nullptr;
+    engine<B> eng(w, cfg, [&](typename B::stack_type& s, int ci) {
+      if (ci == 0) root = &s;
       const errc a = detail_sim::apply_knobs(s.template get<fair>(), ks, cpus, hz);
       const errc b = detail_sim::apply_knobs(s.template get<rt>(), {{"runtime", rt_runtime}, {"period", rt_period}}, cpus, hz);
       errc c = errc::ok;
-      if constexpr (B::has_deadline_class) c = detail_sim::apply_knobs(s.template get<0>(), {}, cpus, hz);
+      if constexpr (B::has_deadline_class) {
+        c = detail_sim::apply_knobs(s.template get<0>(), {}, cpus, hz);
+        if (s.configure_fair_server(fs_runtime, fs_period) != errc::ok) bad = errc::out_of_range;
+        // The server's bandwidth counts in the root domain's admission (dl_server_apply_params).
+        if (fs_runtime > 0 && root != nullptr &&
+            root->template get<0>().reserve_bandwidth(B::stack_type::template class_type<0>::to_ratio(fs_period, fs_runtime)) !=
+                errc::ok)
+          server_refused = true;
+      }
       if (bad != errc::ok) return;
       if (a != errc::ok) bad = a;
       else if (b != errc::ok) bad = b;
       else if (c != errc::ok) bad = c;
     });
+    if (server_refused)
+      throw usage_error("the fair servers' bandwidth (" + std::to_string(fs_runtime) + " ns per " + std::to_string(fs_period) +
+                        " ns on each CPU) does not fit the deadline class's admission bound");
     if (bad != errc::ok) {
       // Each value passed its bounds, so a combination was refused: name the conditions the
       // knobs given state ("Needs ..." in their help).

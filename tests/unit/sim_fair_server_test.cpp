@@ -89,6 +89,17 @@ TEST(SimFairServer, WithNoFairTaskTheRtTaskKeepsTheWholeCpu) {
   EXPECT_EQ(find(e.run(w, exact_machine(), {}), "R").cpu_ns, msec(2851));
 }
 
+// The engine's priority audit (run_config::audit_priority) counts an RT task waiting behind a
+// fair task the server runs as no inversion: that fair task holds a reservation's priority.
+// Two CPUs: FIFO hogs pinned to each and fair hogs; while the servers run, RT tasks wait.
+TEST(SimFairServer, ARunningServerIsNoPriorityInversion) {
+  run_config c = server_machine();
+  c.audit_priority = true;
+  const run_result r = schedcore_test::cfs_dl_entry().run(starved(2), c, {});
+  EXPECT_EQ(r.totals.priority_inversions, 0u) << "first at " << r.totals.first_inversion_ns << " ns";
+  EXPECT_EQ(find(r, "R0").cpu_ns, msec(2850));
+}
+
 // Two CPUs, a pinned FIFO hog on each and two fair hogs: each CPU has its own server.
 TEST(SimFairServer, EachCpuHasItsOwnServer) {
   const run_result r = schedcore_test::cfs_dl_entry().run(starved(2), server_machine(), {});

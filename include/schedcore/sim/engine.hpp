@@ -515,6 +515,12 @@ template <class R>
 struct shares_rt_runtime<R, std::void_t<decltype(std::declval<R&>().set_runtime_share(nullptr, nullptr)),
                                         decltype(std::declval<R&>().lend_runtime(std::declval<R&>(), 1u, sched_time{}))>>
     : std::true_type {};
+/// True when stack S runs a fair server (policy/fair_server_stack.hpp): `served()` tells whether
+/// its running task was picked through it, at deadline priority.
+template <class S, class = void>
+struct has_fair_server : std::false_type {};
+template <class S>
+struct has_fair_server<S, std::void_t<decltype(std::declval<const S&>().served())>> : std::true_type {};
 /// True when deadline class D is capacity-aware as edf_policy is: it scales its charges
 /// (`set_capacity`), counts an active utilisation (`active_util`), admits against a root
 /// capacity (`set_root_capacity`) and tells whether a task fits a CPU (`fits_capacity`).
@@ -2449,13 +2455,20 @@ class engine {
     if (!tq_.empty()) t = std::min(t, tq_.top().t);
     return t;
   }
-  /// run_config::audit_priority.
+  /// run_config::audit_priority. A fair task the fair server runs counts as a reservation's
+  /// work: RT tasks waiting behind it are not inversions (a reservation may still outrank it).
   void audit_priority() {
     for (int k = 0; k < ncpu_; ++k)
       for (const task_type* w : cpu(k).queued) {
         if (w == cpu(k).curr || !(is_rt(*w) || dl_runnable(*w))) continue;
         for (int j = 0; j < ncpu_; ++j) {
           if (!allowed(*w, j) || !outranks(*w, cpu(j).curr)) continue;
+          // A fair task the fair server runs holds a deadline reservation's priority.
+          if constexpr (detail_sim::has_fair_server<stack_type>::value) {
+            if (cpu(j).curr != nullptr && cpu(j).rq.served() &&
+                (!in_dl_class(*w) || !(dl_deadline(*w) < cpu(j).rq.fair_server().deadline())))
+              continue;
+          }
           if (priority_inversions_++ == 0) first_inversion_ns_ = now_;
           return;
         }

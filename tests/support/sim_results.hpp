@@ -85,6 +85,14 @@ inline schedcore::sched_params reservation(std::int64_t runtime, std::int64_t pe
   return p;
 }
 
+/// SCHED_FIFO parameters at real-time priority `prio` (1..99).
+inline schedcore::sched_params fifo(int prio) {
+  schedcore::sched_params p;
+  p.kind = schedcore::sched_kind::fifo;
+  p.rt_priority = static_cast<schedcore::u8>(prio);
+  return p;
+}
+
 }  // namespace schedcore_test
 
 #endif

@@ -18,14 +18,8 @@ using namespace schedcore::sim;
 using schedcore_test::exact_machine;
 using schedcore_test::find;
 using schedcore_test::looping;
+using schedcore_test::fifo;
 using schedcore_test::reservation;
-
-sched_params fifo(int prio) {
-  sched_params p;
-  p.kind = sched_kind::fifo;
-  p.rt_priority = static_cast<u8>(prio);
-  return p;
-}
 
 run_config server_machine(std::int64_t runtime = msec(50), std::int64_t period = sec(1)) {
   run_config c = exact_machine();

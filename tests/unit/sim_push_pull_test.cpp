@@ -24,14 +24,8 @@ using namespace schedcore::sim;
 using schedcore_test::find;
 using schedcore_test::exact_machine;
 using schedcore_test::looping;
+using schedcore_test::fifo;
 using schedcore_test::reservation;
-
-sched_params fifo(int prio) {
-  sched_params p;
-  p.kind = sched_kind::fifo;
-  p.rt_priority = static_cast<u8>(prio);
-  return p;
-}
 
 // Push. Two CPUs: a fair hog starts on CPU 0, E (FIFO 30) on CPU 1; at 10 ms F (FIFO 90, pinned
 // to CPU 1) starts there and preempts E. E is now the waiting RT task of a CPU that runs an RT

@@ -14,7 +14,7 @@
 /// fresh period (d = now + P, q = Q) and a timer at its zero-laxity instant d − q: the last
 /// moment from which it can still use all of q before d. Meanwhile:
 /// - every nanosecond a fair task runs on its own (the fair class picked it, not the server) is
-///   charged to q; if q reaches 0 the fair class has had its share, and a new period starts,
+///   charged to q; if q reaches 0 the fair class has had its share, and a fresh period starts,
 ///   deferred again (`charge`);
 /// - idle time is charged too, down to q = 0, since it was not denied to the fair class
 ///   (`charge_idle`, the kernel's `dl_server_update_idle_time`);
@@ -40,7 +40,7 @@
 /// - throttle (`update_curr_dl_se`): q <= 0, or an empty pick (`yield_empty`, dl_yielded):
 ///   off the queue until d (D = P, so the next period starts at d).
 /// - replenish (`replenish_dl_entity`): `while q <= 0: d += P, q += Q`; a deferred timer
-///   finding q/(d − now) > Q/D starts a new period instead; d still past: a new period.
+///   finding q/(d − now) > Q/D starts a fresh period instead; d still past: a fresh period.
 /// - stop (`dl_server_stop`): off the queue, timer cancelled, not armed, not throttled; the
 ///   running state is kept.
 /// - Timers whose instant has already passed are not started (the kernel compares in whole

@@ -9,7 +9,7 @@
 // options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
 //          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME
 //          --wake-affine on|off  --sis-util on|off  --rt-runtime TIME|-1  --rt-period TIME  --rt-runtime-share on|off
-//          --fair-server TIME  --fair-server-period TIME
+//          --fair-server TIME  --fair-server-period TIME  --fair-server-rules 6.12|6.19
 //          --capacity C,C,...  --energy-model FILE  --eas on|off  --util-est on|off  --uclamp-rt-min N
 //          --iowait-boost on|off  --jobs N
 //          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
@@ -83,6 +83,8 @@ const char* usage_text =
     "         --fair-server TIME, --fair-server-period TIME (Linux 6.12+'s fair server: a deferrable deadline\n"
     "         reservation per CPU runs fair tasks TIME per period when RT tasks starve them; default 0, off;\n"
     "         the kernel's is 50ms per 1s, with --rt-runtime -1; period 100us..4.194304s, default 1s)\n"
+    "         --fair-server-rules 6.12|6.19 (whose server: 6.12 stops it when the fair class empties; 6.19\n"
+    "         keeps it until a pick finds the class empty or a whole period passes idle; default 6.12)\n"
     "         --energy-model FILE (performance domains: frequencies, power, capacities; schedutil and energy)\n"
     "         --eas on|off (energy-aware placement with an asymmetric --energy-model; default on)\n"
     "         --util-est on|off (size tasks by util_est; default on with --energy-model, else off)\n"
@@ -185,7 +187,12 @@ options parse_args(int argc, char** argv) {
     else if (a == "--fair-server") o.machine.fair_server_runtime_ns = parse_time_arg(a, val(), 0, schedcore::deferrable_server::period_max);
     else if (a == "--fair-server-period")
       o.machine.fair_server_period_ns = parse_time_arg(a, val(), schedcore::deferrable_server::period_min, schedcore::deferrable_server::period_max);
-    else if (a == "--eas") o.machine.energy_aware = parse_on_off(a, val());
+    else if (a == "--fair-server-rules") {
+      const std::string v = val();
+      if (v == "6.12") o.machine.fair_server_rules = schedcore::server_rules::linux_6_12;
+      else if (v == "6.19") o.machine.fair_server_rules = schedcore::server_rules::linux_6_19;
+      else throw sim::usage_error(a + ": bad value '" + v + "' (expected 6.12 or 6.19)");
+    } else if (a == "--eas") o.machine.energy_aware = parse_on_off(a, val());
     else if (a == "--no-host-timing") o.host_timing = false;
     else throw sim::usage_error("unknown option '" + a + "'");
   }

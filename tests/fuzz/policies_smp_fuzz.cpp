@@ -14,8 +14,8 @@
 // (policies_fuzz.cpp) never show. Knobs, when fuzzed, are the same on both CPUs; fuzzed RT
 // knobs with an odd runtime turn RT_RUNTIME_SHARE on (a 5 ms period, 1-4 ms of runtime), and
 // then the two RT classes' runtimes must always sum to twice the knob, none above a period.
-// Every other clock origin turns each CPU's fair server on (fair_server_stack, 1-4 ms per 5 ms),
-// whose O(1) consistency checks run inside every hook. edf's
+// Every other clock origin turns each CPU's fair server on (fair_server_stack, 1-4 ms per 5 ms,
+// under 6.12's or 6.19's rules), whose O(1) consistency checks run inside every hook. edf's
 // admission control is global: every deadline setup and exit goes through CPU 0's instance (the
 // root domain), as in the simulator. Grouped classes:
 // each CPU's instance has its own copies of the three groups, and a migrating task joins the
@@ -78,15 +78,18 @@ class smp_harness {
         }
       }
     }
-    // Linux 6.12's fair server on every other origin (no byte of its own, so that the corpus
-    // decodes as before): 1-4 ms per 5 ms, so that it defers, runs and throttles within a run.
+    // Linux's fair server on every other origin (no byte of its own, so that the corpus decodes
+    // as before): 1-4 ms per 5 ms, so that it defers, runs and throttles within a run; the next
+    // bit of the mix picks 6.12's or 6.19's rules.
     // Not over a class that throttles itself (edf, rt as the policy under test): the server
     // would find nothing to pick every period until that class's far replenishment, which is
     // legal but turns the drain's timer loop into thousands of 5 ms steps.
     const u64 mix = now_.ns() * 0x9e3779b97f4a7c15ull;
     if (!Use::can_throttle && (mix >> 63) != 0) {
       for (stack_t& st : stacks_)
-        FUZZ_REQUIRE(st.configure_fair_server(msec(1) + static_cast<duration_ns>((mix >> 8) % 3000001), msec(5), now_) == errc::ok);
+        FUZZ_REQUIRE(st.configure_fair_server(msec(1) + static_cast<duration_ns>((mix >> 8) % 3000001), msec(5), now_,
+                                              ((mix >> 62) & 1u) != 0 ? server_rules::linux_6_19 : server_rules::linux_6_12) ==
+                     errc::ok);
     }
     for (unsigned i = 0; i < nr_tasks; ++i) tasks_[i].id = i;
     if (fuzz::tracing())

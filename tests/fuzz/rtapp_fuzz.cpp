@@ -191,10 +191,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if ((size / 2) % 2 == 0) {
         (void)grouped_entry().run(w, cfg, {});
       } else {
-        // Every third of these with Linux 6.12's fair server (1-4 ms per 5 ms), half of them
-        // without RT throttling, as 6.12.
+        // Every third of these with Linux's fair server (1-4 ms per 5 ms), half of them
+        // without RT throttling, as 6.12+, and about half under 6.19's rules.
         if (size % 3 == 0) {
           cfg.machine.fair_server_period_ns = 5000000;
+          if ((size / 9) % 2 == 1) cfg.machine.fair_server_rules = schedcore::server_rules::linux_6_19;
           cfg.machine.fair_server_runtime_ns = 1000000 + static_cast<std::int64_t>((size * 104729) % 3000001);
           if (size % 2 == 0) cfg.machine.rt_runtime_ns = -1;
         }

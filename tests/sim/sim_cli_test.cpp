@@ -57,6 +57,9 @@ TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("compare --scenario desktop-2007 --duration 200ms --fair-server 50ms --rt-runtime -1").code, 0);
   EXPECT_EQ(run("run --scenario desktop-2007 --policy eevdf --duration 200ms --fair-server 5ms --fair-server-period 100ms").code, 0);
   EXPECT_EQ(run("run --scenario desktop-2007 --fair-server").code, 2);  // no value
+  EXPECT_EQ(run("run --scenario desktop-2007 --policy cfs --duration 200ms --fair-server 50ms --fair-server-rules 6.19").code, 0);
+  EXPECT_EQ(run("run --scenario desktop-2007 --policy cfs --duration 200ms --fair-server 50ms --fair-server-rules 6.12").code, 0);
+  EXPECT_EQ(run("run --scenario desktop-2007 --fair-server-rules").code, 2);  // no value
   // A capacity list sets the CPU count; --cpus, when given, must agree.
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,1024,446,446").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,446 --cpus 2").code, 0);
@@ -532,6 +535,7 @@ TEST(SchedsimCli, MalformedListsSpecsAndAbsurdCostsAreUsageErrors) {
   usage("run --scenario kernbench-4cpu --fair-server -1ms", "--fair-server: bad time '-1ms'");
   usage("run --scenario kernbench-4cpu --fair-server-period 99us", "--fair-server-period: bad time '99us' (expected a time from 100us");
   usage("run --scenario kernbench-4cpu --fair-server-period 5s", "--fair-server-period: bad time '5s'");
+  usage("run --scenario kernbench-4cpu --fair-server-rules 6.17", "--fair-server-rules: bad value '6.17' (expected 6.12 or 6.19)");
   usage("run --scenario kernbench-4cpu --capacity 1024,0", "--capacity: bad value '0' (expected an integer in 1..1024)");
   usage("run --scenario kernbench-4cpu --capacity 1024,1025", "--capacity: bad value '1025'");
   usage("run --scenario kernbench-4cpu --capacity 1024,,446", "--capacity: empty entry in '1024,,446'");

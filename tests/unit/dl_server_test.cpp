@@ -1,8 +1,9 @@
-// deferrable_server: Linux 6.12's fair server state machine. Every expected value is worked
-// out by hand from the rules of deadline.c (commit a110a81c52a9, "Deferrable dl server", and
-// the fix 115135422562), quoted at each step: the zero-laxity instant d - q, the CBS overflow
-// test q/(d - now) > Q/D, the background charge that restarts a deferred period, the idle
-// charge that stops at q = 0, dl_server_min_res = 1 ms.
+// deferrable_server: Linux's fair server state machine. Every expected value is worked out by
+// hand from the rules of deadline.c (commit a110a81c52a9, "Deferrable dl server", and the fix
+// 115135422562), quoted at each step: the zero-laxity instant d - q, the CBS overflow test
+// q/(d - now) > Q/D, the background charge that restarts a deferred period, the idle charge
+// that stops at q = 0, dl_server_min_res = 1 ms. The Rules619 tests follow the 6.19 rules
+// (f5a538c07df2's dl_defer_idle, a3a70caf7906, 077e1e2e0015; the state diagram of 2614069c5912).
 #include <gtest/gtest.h>
 
 #include "schedcore/policy/dl_server.hpp"
@@ -14,9 +15,9 @@ using namespace schedcore;
 sched_time at_ms(s64 ms) { return sched_time{} + msec(ms); }
 
 // A server started at `start_ms`, with the kernel's 50 ms per 1 s.
-deferrable_server started(s64 start_ms) {
+deferrable_server started(s64 start_ms, server_rules rules = server_rules::linux_6_12) {
   deferrable_server s;
-  EXPECT_EQ(s.configure(deferrable_server::default_runtime, deferrable_server::default_period), errc::ok);
+  EXPECT_EQ(s.configure(deferrable_server::default_runtime, deferrable_server::default_period, rules), errc::ok);
   s.start(at_ms(start_ms));
   return s;
 }
@@ -150,11 +151,11 @@ TEST(DeferrableServer, RunningOnItsOwnEndsTheRunningState) {
 // Idle time counts as served, down to q = 0, which also ends the running state.
 TEST(DeferrableServer, IdleTimeIsChargedDownToZero) {
   deferrable_server s = started(0);
-  s.charge_idle(msec(20));
+  s.charge_idle(msec(20), at_ms(20));
   EXPECT_EQ(s.runtime(), msec(30));
-  s.charge_idle(msec(40));
+  s.charge_idle(msec(40), at_ms(60));
   EXPECT_EQ(s.runtime(), 0);
-  s.charge_idle(msec(5));
+  s.charge_idle(msec(5), at_ms(65));
   EXPECT_EQ(s.runtime(), 0);
   // With q = 0 the zero-laxity instant is d itself: the timer moves from 950 to 1000, and
   // there the replenishment (q = 0 does not overflow) gives d = 2000, q = 50.
@@ -166,7 +167,7 @@ TEST(DeferrableServer, IdleTimeIsChargedDownToZero) {
 
   deferrable_server r = started(0);
   ASSERT_TRUE(r.timer(at_ms(950), true));
-  r.charge_idle(msec(60));
+  r.charge_idle(msec(60), at_ms(1010));
   EXPECT_FALSE(r.defer_running());
 }
 
@@ -228,13 +229,119 @@ TEST(DeferrableServer, AnEmptyPickYieldsThePeriod) {
   EXPECT_FALSE(t.queued());
 }
 
+// 6.19 (f5a538c07df2): idle time pushes a deferred activation forward once (state C,
+// defer_idle); after that it only takes q down to 0, and the timer at the zero-laxity instant
+// stops the server. Under the 6.12 rules the same idle time only takes q to 0.
+TEST(DeferrableServer, Rules619_IdleTimePushesTheActivationOnceThenTheTimerStopsTheServer) {
+  deferrable_server s = started(0, server_rules::linux_6_19);  // d = 1000, q = 50, timer 950
+  EXPECT_EQ(s.rules(), server_rules::linux_6_19);
+  s.charge_idle(msec(20), at_ms(20));
+  EXPECT_EQ(s.runtime(), msec(30));
+  EXPECT_FALSE(s.defer_idle());
+  // q = 30 - 40 < 0 while deferred: a fresh period from 60, d = 1060, timer at 1060 - 50.
+  s.charge_idle(msec(40), at_ms(60));
+  EXPECT_TRUE(s.defer_idle());
+  EXPECT_EQ(s.deadline(), at_ms(1060));
+  EXPECT_EQ(s.runtime(), msec(50));
+  EXPECT_EQ(timer_of(s), at_ms(1010));
+  EXPECT_TRUE(s.verify());
+  // More idle: q 50 -> 20 -> 0 (-5 pinned at 0), the activation is not pushed again.
+  s.charge_idle(msec(30), at_ms(90));
+  EXPECT_EQ(s.runtime(), msec(20));
+  s.charge_idle(msec(25), at_ms(115));
+  EXPECT_EQ(s.runtime(), 0);
+  EXPECT_EQ(s.deadline(), at_ms(1060));
+  EXPECT_EQ(timer_of(s), at_ms(1010));
+  // The timer finds a whole period of idle time: the server stops.
+  EXPECT_FALSE(s.timer(at_ms(1010), true));
+  EXPECT_FALSE(s.active());
+  EXPECT_FALSE(s.defer_idle());
+  sched_time w{};
+  EXPECT_FALSE(s.next_timer(w));
+  EXPECT_TRUE(s.verify());
+
+  // 6.12: the same charges stop at q = 0 and push nothing; the timer moves to d - 0 = 1000.
+  deferrable_server old = started(0);
+  old.charge_idle(msec(20), at_ms(20));
+  old.charge_idle(msec(40), at_ms(60));
+  EXPECT_EQ(old.runtime(), 0);
+  EXPECT_EQ(old.deadline(), at_ms(1000));
+  EXPECT_FALSE(old.defer_idle());
+  EXPECT_FALSE(old.timer(at_ms(950), true));
+  EXPECT_EQ(timer_of(old), at_ms(1000));
+}
+
+// 6.19: run time of the served class ends the idle-wait (defer_idle = 0), and so does a start,
+// which otherwise leaves an active server alone; the timer then queues the server, whether or
+// not its class has tasks (077e1e2e0015 removed server_has_tasks).
+TEST(DeferrableServer, Rules619_RunTimeOrAStartEndTheIdleWait) {
+  deferrable_server s = started(0, server_rules::linux_6_19);
+  s.charge_idle(msec(60), at_ms(60));  // q < 0: d = 1060, q = 50, timer 1010, idle-wait
+  ASSERT_TRUE(s.defer_idle());
+  EXPECT_FALSE(s.charge(msec(10), at_ms(70), true));  // a fair task ran 10 ms
+  EXPECT_FALSE(s.defer_idle());
+  EXPECT_EQ(s.runtime(), msec(40));
+  EXPECT_EQ(s.deadline(), at_ms(1060));
+  // Idle takes q 40 -> 0 at 110: not in idle-wait, so a fresh period d = 1110, timer 1060.
+  s.charge_idle(msec(40), at_ms(110));
+  EXPECT_TRUE(s.defer_idle());
+  EXPECT_EQ(s.deadline(), at_ms(1110));
+  EXPECT_EQ(timer_of(s), at_ms(1060));
+  // A fair task's first enqueue: start() of an active server only clears the mark.
+  s.start(at_ms(120));
+  EXPECT_FALSE(s.defer_idle());
+  EXPECT_TRUE(s.active());
+  EXPECT_FALSE(s.queued());
+  EXPECT_EQ(s.deadline(), at_ms(1110));
+  EXPECT_EQ(s.runtime(), msec(50));
+  EXPECT_EQ(timer_of(s), at_ms(1060));
+  // At 1060 (not before d - q - 1 ms = 1059): the running state; q = 50 over d - now = 50 ms
+  // overflows 50/1000, so d = 2060, q = 50, queued, even though told the class is empty.
+  EXPECT_TRUE(s.timer(at_ms(1060), false));
+  EXPECT_TRUE(s.queued());
+  EXPECT_TRUE(s.defer_running());
+  EXPECT_EQ(s.deadline(), at_ms(2060));
+  EXPECT_EQ(s.runtime(), msec(50));
+  EXPECT_TRUE(s.verify());
+  // Under the 6.12 rules a timer told the class is empty replenishes without queuing.
+  deferrable_server old = started(0);
+  EXPECT_FALSE(old.timer(at_ms(950), false));
+  EXPECT_FALSE(old.queued());
+}
+
+// 6.19: idle time is charged only to an active server (dl_server_update_idle tests
+// dl_server_active); 6.12 charges it to a stopped one too (dl_server_update_idle_time).
+// Rules outside the enumeration are refused and change nothing.
+TEST(DeferrableServer, Rules619_IdleTimeOfAStoppedServerIsNotCharged) {
+  deferrable_server s = started(0, server_rules::linux_6_19);
+  ASSERT_FALSE(s.charge(msec(10), at_ms(10), true));
+  s.stop();
+  s.charge_idle(msec(30), at_ms(40));
+  EXPECT_EQ(s.runtime(), msec(40));
+  deferrable_server old = started(0);
+  ASSERT_FALSE(old.charge(msec(10), at_ms(10), true));
+  old.stop();
+  old.charge_idle(msec(30), at_ms(40));
+  EXPECT_EQ(old.runtime(), msec(10));
+
+  deferrable_server r;
+  EXPECT_EQ(r.configure(msec(50), sec(1), static_cast<server_rules>(7)), errc::invalid_argument);
+  EXPECT_FALSE(r.enabled());
+  EXPECT_EQ(r.rules(), server_rules::linux_6_12);
+}
+
 // Over a long random run the server never holds more than Q, never sits queued while
-// throttled, and while starved it is served at most Q + one overrun per period.
-TEST(DeferrableServer, RandomOperationsKeepTheInvariants) {
+// throttled, and while starved it is served at most Q + one overrun per period; under either
+// rules (the 6.19 owner stops the server where the 6.12 one yields the period).
+class DeferrableServerRandom : public ::testing::TestWithParam<server_rules> {};
+
+TEST_P(DeferrableServerRandom, RandomOperationsKeepTheInvariants) {
+  const server_rules rules = GetParam();
   deferrable_server s;
-  ASSERT_EQ(s.configure(msec(5), msec(100)), errc::ok);
+  ASSERT_EQ(s.configure(msec(5), msec(100), rules), errc::ok);
   u64 x = 0x9e3779b97f4a7c15ull;
   sched_time now{};
+  int idle_waits = 0;
   for (int i = 0; i < 200000; ++i) {
     x ^= x << 13;
     x ^= x >> 7;
@@ -244,8 +351,13 @@ TEST(DeferrableServer, RandomOperationsKeepTheInvariants) {
     switch (x >> 60) {
       case 0: s.start(now); break;
       case 1: s.stop(); break;
-      case 2: s.charge_idle(step); break;
-      case 3: s.yield_empty(now, true); break;
+      case 2: s.charge_idle(step, now); break;
+      case 3:
+        if (rules == server_rules::linux_6_19)
+          s.stop();
+        else
+          s.yield_empty(now, true);
+        break;
       case 4:
       case 5: {
         sched_time w{};
@@ -256,7 +368,16 @@ TEST(DeferrableServer, RandomOperationsKeepTheInvariants) {
     }
     ASSERT_TRUE(s.verify()) << i;
     ASSERT_GE(s.runtime(), -msec(3)) << i;  // one step of overrun at most
+    idle_waits += s.defer_idle() ? 1 : 0;
   }
+  // The 6.19 idle-wait state is reached (and left: verify() held throughout); never under 6.12.
+  if (rules == server_rules::linux_6_19)
+    EXPECT_GT(idle_waits, 0);
+  else
+    EXPECT_EQ(idle_waits, 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(BothRules, DeferrableServerRandom,
+                         ::testing::Values(server_rules::linux_6_12, server_rules::linux_6_19));
 
 }  // namespace

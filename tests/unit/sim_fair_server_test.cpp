@@ -227,6 +227,58 @@ TEST(SimFairServer, TheServersBandwidthCountsInAdmission) {
   EXPECT_THROW((void)e.run(two, server_machine(), {}), workload_error);
 }
 
+// Linux 6.19's rules (machine_model::fair_server_rules; dl_server.hpp): the server is not
+// stopped when the fair class empties, so a deadline it got earlier holds across a sleep. One
+// CPU: F runs 1 ms every 100 ms from 0; R, a FIFO hog, arrives at 502 ms, 1 ms after F fell
+// asleep.
+// - 6.19: each wake on the idle CPU charges the 99 ms idle to the still-active server and
+//   pushes its period (at 500: d = 1500, q = 50, timer 1450); F's run takes q to 49, the idle
+//   millisecond before R to 48. At 600 F wakes behind R. At 1450 the zero-laxity instant has
+//   moved by more than 1 ms (d - q = 1452): the timer moves there; at 1452, 48/48 overflows:
+//   d = 2452, q = 50, F runs 1452-1453 (wait 852 ms). An empty pick stops the server; F wakes
+//   at 1552, 49 ms left by 2452 overflows 50/1000: a fresh period, zero laxity at 2502 (wait
+//   950 ms).
+// - 6.12: each sleep stops the server, which F's next wake restarts; its idle charge stops at
+//   q = 0 and its run then starts a fresh period (d = 1501 after the run at 500). At 600, 49 ms
+//   (1 ms idle before R) over 901 overflows: d = 1600, F runs at 1550 (wait 950 ms), and again
+//   at 2600 (wait 950 ms).
+// Both give F 8 ms; only the first wait behind R differs. A fair hog is served the same 150 ms
+// under both rules.
+TEST(SimFairServer, Rules619_TheServerOutlivesASleepAndKeepsItsDeadline) {
+  workload w;
+  w.name = "fair-server-6.19";
+  w.cpus = 1;
+  w.duration = sec(3);
+  w.tasks.push_back(looping("F", {ev::run(msec(1)), ev::sleep(msec(99))}));
+  task_spec r = looping("R", {ev::run(sec(10))});
+  r.params = fifo(50);
+  r.delay = msec(502);
+  w.tasks.push_back(r);
+  const auto long_waits = [](const run_result& res) {
+    std::vector<std::int64_t> out;
+    for (std::int64_t v : find(res, "F").latency_samples)
+      if (v > 0) out.push_back(v);
+    return out;
+  };
+  for (const policy_entry& e : {schedcore_test::ref_dl_entry(), schedcore_test::cfs_dl_entry()}) {
+    SCOPED_TRACE(e.name);
+    run_config late = server_machine();
+    late.keep_samples = true;
+    late.machine.fair_server_rules = server_rules::linux_6_19;
+    const run_result a = e.run(w, late, {});
+    EXPECT_EQ(find(a, "F").cpu_ns, msec(8));
+    EXPECT_EQ(long_waits(a), (std::vector<std::int64_t>{msec(852), msec(950)}));
+    schedcore_test::expect_conserved(a);
+    run_config early = server_machine();
+    early.keep_samples = true;
+    const run_result b = e.run(w, early, {});
+    EXPECT_EQ(find(b, "F").cpu_ns, msec(8));
+    EXPECT_EQ(long_waits(b), (std::vector<std::int64_t>{msec(950), msec(950)}));
+    // The common case is the same under both: a starved fair hog gets 50 ms per second.
+    EXPECT_EQ(find(e.run(starved(1), late, {}), "F0").cpu_ns, msec(150));
+  }
+}
+
 TEST(SimFairServer, ImpossibleSettingsAreUsageErrors) {
   const workload w = starved(1);
   const policy_entry e = schedcore_test::cfs_dl_entry();
@@ -235,6 +287,9 @@ TEST(SimFairServer, ImpossibleSettingsAreUsageErrors) {
   EXPECT_THROW((void)e.run(w, server_machine(usec(10), usec(99)), {}), usage_error);
   EXPECT_THROW((void)e.run(w, server_machine(msec(1), usec((std::int64_t{1} << 22) + 1)), {}), usage_error);
   EXPECT_NO_THROW((void)e.run(w, server_machine(usec(100), msec(1)), {}));
+  run_config bad_rules = server_machine();
+  bad_rules.machine.fair_server_rules = static_cast<server_rules>(7);
+  EXPECT_THROW((void)e.run(w, bad_rules, {}), usage_error);
   // The server's bandwidth must fit the admission bound (95 % of the CPU): all of it does not.
   EXPECT_THROW((void)e.run(w, server_machine(usec(100), usec(100)), {}), usage_error);
   // A stack with no deadline class has no place for the server.

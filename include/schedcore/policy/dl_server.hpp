@@ -46,13 +46,31 @@
 /// - Timers whose instant has already passed are not started (the kernel compares in whole
 ///   microseconds, here in ns); the entity is then replenished or queued at once, as there.
 ///
+/// @par The 6.19 rules (`server_rules::linux_6_19`)
+/// 6.17-6.19 changed when the server stops and what idle time does (deadline.c's state
+/// diagram, commit 2614069c5912 "Document dl_server"):
+/// - cccb45d7c429 ("Less agressive dl_server handling", 6.17): the last dequeue of the served
+///   class no longer stops the server, so that a class going briefly empty does not pay a
+///   timer cancel and restart each time;
+/// - a3a70caf7906 ("Fix dl_server behaviour", 6.17): a pick that finds the served class empty
+///   stops the server at once (`stop`), keeping its bandwidth for a wakeup soon after, instead
+///   of giving up the period (dl_yielded, `yield_empty`, the 6.12 rule);
+/// - 077e1e2e0015 ("Fix dl_server getting stuck", 6.17): `server_has_tasks` is gone, the
+///   timer and the replenishment ignore whether the class has tasks;
+/// - f5a538c07df2 ("Fix dl_server stop condition", 6.19): idle time uses up q like fair run
+///   time, but pushes the activation forward at most once (`defer_idle`, the kernel's
+///   `dl_defer_idle`, state C "idle-wait"): after that q only falls to 0, and the timer, at
+///   the zero-laxity instant, stops a server that saw nothing but idle time for a whole
+///   period. A fair run time charge, a start or a stop clears `defer_idle`. A start of an
+///   active server does nothing else.
+///
 /// @par Not modelled
 /// The server's share of deadline admission control is the owner's to reserve (schedsim
 /// reserves Q/P per CPU in the root domain's edf_policy, `reserve_bandwidth`, as
 /// dl_server_apply_params; its GRUB this_bw / running_bw share is not modelled). Frequency and
-/// capacity scaling of its charge, priority inheritance,
-/// push/pull of the server itself, and the 6.17+ rework (dl_server_stopped / dl_defer_idle:
-/// the server stays active for a period after its class empties).
+/// capacity scaling of its charge, priority inheritance, push/pull of the server itself, and
+/// 6.17-6.18's interim `dl_server_idle` rule (an empty pick yielded once before it stopped;
+/// replaced by the two fixes above).
 ///
 /// @par Complexity
 /// Every operation is O(1). Freestanding: integer arithmetic only, wrap-safe time.
@@ -64,6 +82,16 @@
 #include "schedcore/core/types.hpp"
 
 namespace schedcore {
+
+/// Which kernel's server rules a `deferrable_server` follows (see the file comment).
+enum class server_rules : u8 {
+  /// 6.12-6.16: started by the served class's first enqueue, stopped by its last dequeue; an
+  /// empty pick gives the period up; idle time is charged down to q = 0.
+  linux_6_12,
+  /// 6.19+: stopped only by an empty pick or by a whole period of idle time (`defer_idle`);
+  /// idle time is charged as run time, pushing the activation forward at most once.
+  linux_6_19,
+};
 
 /// Linux's deferrable deadline server (the fair server), as a self-contained CBS state
 /// machine. The owner (policy/fair_server_stack.hpp) feeds it the served class's run time,
@@ -91,17 +119,22 @@ class deferrable_server {
   /// (`errc::out_of_range`, nothing changes) for Q < 0, Q > P or P outside
   /// [period_min, period_max]. The server must not be active (the owner stops it first and
   /// starts it again, as the debugfs write does); an active server refuses with `errc::busy`.
-  /// The next start begins a fresh period.
-  errc configure(duration_ns runtime, duration_ns period) noexcept {
+  /// The next start begins a fresh period. `rules` picks the kernel whose rules it follows
+  /// (a value outside the enumeration: `errc::invalid_argument`).
+  errc configure(duration_ns runtime, duration_ns period, server_rules rules = server_rules::linux_6_12) noexcept {
     if (runtime < 0 || runtime > period || period < period_min || period > period_max) return errc::out_of_range;
+    if (rules != server_rules::linux_6_12 && rules != server_rules::linux_6_19) return errc::invalid_argument;
     if (active_) return errc::busy;
     dl_runtime_ = runtime;
     dl_period_ = period;
+    rules_ = rules;
     runtime_ = runtime;
     deadline_ = sched_time{};
-    throttled_ = defer_armed_ = defer_running_ = yielded_ = queued_ = timer_armed_ = false;
+    throttled_ = defer_armed_ = defer_running_ = defer_idle_ = yielded_ = queued_ = timer_armed_ = false;
     return errc::ok;
   }
+  /// The kernel whose rules the server follows.
+  constexpr server_rules rules() const noexcept { return rules_; }
 
   /// Q, ns (0: disabled).
   constexpr duration_ns dl_runtime() const noexcept { return dl_runtime_; }
@@ -120,6 +153,10 @@ class deferrable_server {
   constexpr bool defer_armed() const noexcept { return defer_armed_; }
   /// In the running state: the served class was starved, periods are not deferred.
   constexpr bool defer_running() const noexcept { return defer_running_; }
+  /// 6.19 rules: idle time pushed the activation forward and nothing but idle time has been
+  /// charged since (state C, "idle-wait"); the timer then stops the server. Always false under
+  /// the 6.12 rules.
+  constexpr bool defer_idle() const noexcept { return defer_idle_; }
   /// Remaining runtime q, ns (negative after an overrun).
   constexpr duration_ns runtime() const noexcept { return runtime_; }
   /// Absolute deadline d.
@@ -133,8 +170,9 @@ class deferrable_server {
   }
 
   /// The served class got its first task (`dl_server_start`). No effect when disabled or
-  /// already active.
+  /// already active (under the 6.19 rules it still clears `defer_idle`).
   void start(sched_time now) noexcept {
+    defer_idle_ = false;
     if (!enabled() || active_) return;
     active_ = true;
     // update_dl_entity: the old deadline is kept unless it lapsed or overflows.
@@ -147,12 +185,13 @@ class deferrable_server {
     finish_enqueue(now);
   }
 
-  /// The served class has no task left (`dl_server_stop`).
+  /// Stops the server (`dl_server_stop`): under the 6.12 rules when the served class has no
+  /// task left; under the 6.19 rules when a pick found it empty, or from `timer`.
   void stop() noexcept {
     if (!enabled()) return;
     queued_ = false;
     timer_armed_ = false;
-    defer_armed_ = throttled_ = false;
+    defer_armed_ = throttled_ = defer_idle_ = false;
     active_ = false;
   }
 
@@ -160,12 +199,14 @@ class deferrable_server {
   /// whether the server picked it or the class ran on its own. True when the server was
   /// throttled off the queue by this charge: the task it was running must be rescheduled.
   /// `has_tasks` says whether the served class has tasks (`server_has_tasks`), for a
-  /// replenishment this charge may cause.
+  /// replenishment this charge may cause (ignored under the 6.19 rules).
   bool charge(duration_ns delta, sched_time now, bool has_tasks) noexcept {
     if (!enabled() || !active_) return false;
     if (delta <= 0 && !yielded_) return false;
+    if (rules_ == server_rules::linux_6_19) has_tasks = true;
     if (delta > 0) {
       runtime_ -= delta;
+      defer_idle_ = false;  // run time of the served class: not a period of idle time
       // Consumed in the background while deferred: the class was not starved this period.
       if (throttled_ && runtime_ <= 0) {
         defer_running_ = false;
@@ -185,21 +226,50 @@ class deferrable_server {
     return false;
   }
 
-  /// Charges `delta` ns of idle time (`dl_server_update_idle_time`): idle time was available to
-  /// the served class, so it counts as served, down to q = 0 (which also ends the running
-  /// state). Called when the CPU leaves idle, or when the served class gets its first task on
-  /// an idle CPU.
-  void charge_idle(duration_ns delta) noexcept {
-    if (!enabled() || runtime_ < 0 || delta < 0) return;
-    runtime_ -= delta;
-    if (runtime_ < 0) {
-      defer_running_ = false;
-      runtime_ = 0;
+  /// Charges `delta` ns of idle time ending at `now`: idle time was available to the served
+  /// class, so it counts as served.
+  /// - 6.12 rules (`dl_server_update_idle_time`): q falls to 0 at most, which also ends the
+  ///   running state; called when the CPU leaves idle, or when the served class gets its first
+  ///   task on an idle CPU (whether or not the server is active).
+  /// - 6.19 rules (`dl_server_update_idle` -> `update_curr_dl_se` with the idle task running):
+  ///   only while active; a throttled server whose q runs out starts a fresh deferred period
+  ///   once and is marked `defer_idle`, after which q only falls to 0. Called when the CPU
+  ///   leaves idle and before the server's timer runs.
+  void charge_idle(duration_ns delta, sched_time now) noexcept {
+    if (rules_ == server_rules::linux_6_12) {
+      if (!enabled() || runtime_ < 0 || delta < 0) return;
+      runtime_ -= delta;
+      if (runtime_ < 0) {
+        defer_running_ = false;
+        runtime_ = 0;
+      }
+      return;
     }
+    if (!enabled() || !active_ || delta <= 0) return;
+    runtime_ -= delta;
+    if (runtime_ > 0) return;
+    if (throttled_) {
+      if (defer_idle_) {  // the activation was pushed once: wait for the timer to stop it
+        runtime_ = 0;
+        return;
+      }
+      defer_running_ = false;
+      timer_armed_ = false;
+      new_period(now);
+      defer_idle_ = true;
+      (void)start_timer(now);  // d - q = now + P - Q >= now: always starts
+      return;
+    }
+    // Queued and out of runtime while the CPU idled (an empty pick stops it first, so this
+    // needs a pick still to come): throttled as a charge of run time would.
+    queued_ = false;
+    throttled_ = true;
+    if (!start_timer(now)) enqueue_replenish(now, true);
   }
 
   /// The served class had nothing to run when the server was picked (`__pick_task_dl` with
-  /// dl_yielded): the rest of this period is given up.
+  /// dl_yielded, the 6.12 rule): the rest of this period is given up. (Under the 6.19 rules the
+  /// owner calls `stop` instead.)
   void yield_empty(sched_time now, bool has_tasks) noexcept {
     if (!active_) return;
     yielded_ = true;
@@ -207,11 +277,21 @@ class deferrable_server {
   }
 
   /// Runs the timer if it is due at `now` (`dl_server_timer`). True when the server is now
-  /// queued: the caller reschedules unless a reservation with an earlier deadline runs.
+  /// queued: the caller reschedules unless a reservation with an earlier deadline runs. Under
+  /// the 6.19 rules the caller first charges the time run (or idled) up to `now`, as the
+  /// kernel's timer calls `update_curr`; a server in `defer_idle` is then stopped, and
+  /// `has_tasks` is ignored.
   bool timer(sched_time now, bool has_tasks) noexcept {
     if (!timer_armed_ || now < timer_at_) return false;
     timer_armed_ = false;
     if (!throttled_ || !enabled()) return false;
+    if (rules_ == server_rules::linux_6_19) {
+      if (defer_idle_) {  // a whole period of nothing but idle time
+        stop();
+        return false;
+      }
+      has_tasks = true;
+    }
     if (!has_tasks) {
       replenish(now, false);
       return false;
@@ -230,11 +310,13 @@ class deferrable_server {
   }
 
   /// Invariants: queued => active and not throttled; armed => throttled; a timer only while
-  /// active; q <= Q.
+  /// active; q <= Q; `defer_idle` only in state C (6.19 rules: active, throttled, armed, not
+  /// running).
   bool verify() const noexcept {
     if (queued_ && (!active_ || throttled_)) return false;
     if (defer_armed_ && !throttled_) return false;
     if (timer_armed_ && !active_) return false;
+    if (defer_idle_ && (rules_ != server_rules::linux_6_19 || !active_ || !defer_armed_ || defer_running_)) return false;
     if (runtime_ > dl_runtime_) return false;
     return enabled() || (!active_ && !queued_ && !timer_armed_);
   }
@@ -306,6 +388,7 @@ class deferrable_server {
 
   duration_ns dl_runtime_ = 0;             ///< Q, ns (0: disabled)
   duration_ns dl_period_ = default_period;  ///< P = D, ns
+  server_rules rules_ = server_rules::linux_6_12;  ///< the kernel whose rules it follows
   duration_ns runtime_ = 0;                ///< q, ns
   sched_time deadline_{};                  ///< d
   sched_time timer_at_{};                  ///< pending timer's instant, when timer_armed_
@@ -314,6 +397,7 @@ class deferrable_server {
   bool throttled_ = false;                 ///< dl_throttled
   bool defer_armed_ = false;               ///< dl_defer_armed
   bool defer_running_ = false;             ///< dl_defer_running
+  bool defer_idle_ = false;                ///< dl_defer_idle (6.19 rules)
   bool yielded_ = false;                   ///< dl_yielded
   bool timer_armed_ = false;               ///< dl_timer queued
 };

@@ -8,16 +8,19 @@
 /// ```
 /// With the server off (the default, runtime 0) every hook is the plain `class_stack`'s and
 /// nothing else is done. With it on:
-/// - the fair class's first enqueue starts the server and its last dequeue stops it
-///   (enqueue_task_fair / dequeue_entities);
+/// - the fair class's first enqueue starts the server (enqueue_task_fair); under the 6.12
+///   rules its last dequeue stops it (dequeue_entities), under the 6.19 rules an empty pick
+///   or the server's own timer after a period of idle time does (`server_rules`);
 /// - every nanosecond a fair task runs is charged to the server, at the stack's accounting
 ///   points (tick, put_prev, dequeue and yield of the running task; update_curr);
-/// - idle time is charged when the CPU leaves idle or when a fair task arrives on an idle CPU
-///   (put_prev_task_idle, enqueue_task_fair);
+/// - idle time is charged when the CPU leaves idle (put_prev_task_idle), and under the 6.12
+///   rules also when a fair task arrives on an idle CPU (enqueue_task_fair), under the 6.19
+///   rules also before the server's timer runs (dl_server_timer's update_curr);
 /// - the pick (`__pick_task_dl`): a queued server whose deadline is strictly earlier than that
 ///   of every ready reservation of the first class (a class providing `earliest_deadline`;
 ///   ties go to the reservation, which was queued first) picks from the fair class, ahead of
-///   the RT class; with nothing to pick it gives up its period (dl_yielded);
+///   the RT class; with nothing to pick it gives up its period (dl_yielded, 6.12) or stops
+///   (6.19);
 /// - its timer is one more class timer (`next_timer`/`timer`); when it queues the server, the
 ///   CPU reschedules unless a reservation with an earlier deadline runs (dl_server_timer);
 /// - a server throttled while it ran a fair task asks for a reschedule (tick's result, or
@@ -69,16 +72,19 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   /// `fair_server/cpuN/{runtime,period}`: an active server is stopped, reconfigured and
   /// started again, at `now`. Refused with `errc::out_of_range` (nothing changes) for a
   /// runtime above the period, a negative runtime, or a period outside
-  /// [deferrable_server::period_min, period_max].
-  errc configure_fair_server(duration_ns runtime, duration_ns period, sched_time now = sched_time{}) noexcept {
+  /// [deferrable_server::period_min, period_max], and with `errc::invalid_argument` for rules
+  /// outside the enumeration. `rules`: the kernel whose server rules apply.
+  errc configure_fair_server(duration_ns runtime, duration_ns period, sched_time now = sched_time{},
+                             server_rules rules = server_rules::linux_6_12) noexcept {
     if (runtime < 0 || runtime > period || period < deferrable_server::period_min || period > deferrable_server::period_max)
       return errc::out_of_range;
+    if (rules != server_rules::linux_6_12 && rules != server_rules::linux_6_19) return errc::invalid_argument;
     const bool was_active = server_.active();
     if (was_active) {
       if (curr_fair_) charge_curr(now);
       server_.stop();
     }
-    const errc e = server_.configure(runtime, period);
+    const errc e = server_.configure(runtime, period, rules);
     // Unlike the debugfs write, a server turned on while fair tasks are queued starts now, not
     // at the class's next first enqueue.
     if (e == errc::ok && server_.enabled() && fair().nr_runnable() > 0) start_server(now);
@@ -97,9 +103,11 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
     }
     const bool first = fair().nr_runnable() == 0;
     base::enqueue(t, now, flags);
-    if (first && fair().nr_runnable() > 0 && !server_.active()) {
+    if (first && fair().nr_runnable() > 0 && late_rules()) {
+      start_server(now);  // may find it active still: that only clears defer_idle
+    } else if (first && fair().nr_runnable() > 0 && !server_.active()) {
       if (idle_) {  // the CPU idled until now: that time was the fair class's to use
-        server_.charge_idle(now - idle_since_);
+        server_.charge_idle(now - idle_since_, now);
         idle_since_ = now;
       }
       start_server(now);
@@ -120,7 +128,7 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
       curr_fair_ = served_ = false;
     }
     base::dequeue(t, now, flags);
-    if (is_fair(t)) stop_if_empty();
+    if (is_fair(t)) stop_if_empty();  // 6.12; under the 6.19 rules the server stays active
     check();
   }
   /// The next task: the fair class's through a queued server whose deadline comes first, else
@@ -128,7 +136,7 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   task_type* pick_next(sched_time now) noexcept {
     if (!server_.enabled()) return base::pick_next(now);
     if (idle_) {  // put_prev_task_idle
-      server_.charge_idle(now - idle_since_);
+      server_.charge_idle(now - idle_since_, now);
       idle_ = false;
     }
     picked_served_ = false;
@@ -139,7 +147,10 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
         picked_served_ = true;
         return t;
       }
-      server_.yield_empty(now, fair().nr_runnable() > 0);
+      if (late_rules())
+        server_.stop();  // a3a70caf7906: keeps its bandwidth for a wakeup soon after
+      else
+        server_.yield_empty(now, fair().nr_runnable() > 0);
     }
     task_type* t = base::pick_next(now);
     stop_if_empty();
@@ -200,9 +211,21 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
     }
     return found;
   }
-  /// Every class's due timers and the server's; true asks for a reschedule.
+  /// Every class's due timers and the server's; true asks for a reschedule. Under the 6.19
+  /// rules the running fair task's time, or the idle time, up to `now` is charged first.
   bool timer(sched_time now) noexcept {
     bool resched = base::timer(now);
+    if (late_rules() && server_.enabled()) {
+      sched_time due{};
+      if (server_.next_timer(due) && !(now < due)) {  // dl_server_timer's update_curr
+        if (curr_fair_) charge_curr(now);
+        if (idle_) {
+          server_.charge_idle(now - idle_since_, now);
+          idle_since_ = now;
+        }
+        resched = take_own_resched() || resched;
+      }
+    }
     if (server_.timer(now, fair().nr_runnable() > 0)) {
       if (curr_ == nullptr || !keeps_cpu_against_server(*curr_)) {
         resched = true;
@@ -226,7 +249,7 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   /// Every class's `verify()` and the server's invariants.
   bool verify() const noexcept {
     if (!server_.verify()) return false;
-    if (server_.active() != (server_.enabled() && fair().nr_runnable() > 0)) return false;
+    if (!active_as_expected()) return false;
     return base::verify();
   }
 
@@ -238,18 +261,27 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   const fair_type& fair() const noexcept { return this->template get<fair_index>(); }
   static bool is_fair(const task_type& t) noexcept { return base::class_index(t) == fair_index; }
 
-  // O(1) consistency, in builds with assertions: the server's own invariants, and it is active
-  // exactly while the fair class has tasks.
+  // Whether the 6.19 rules apply (the server outlives its class's last dequeue).
+  bool late_rules() const noexcept { return server_.rules() == server_rules::linux_6_19; }
+  // 6.12: active exactly while the fair class has tasks; 6.19: active whenever it has tasks
+  // (it may stay active after the last dequeue until a pick or its timer stops it).
+  bool active_as_expected() const noexcept {
+    const bool has_tasks = server_.enabled() && fair().nr_runnable() > 0;
+    return late_rules() ? !has_tasks || server_.active() : server_.active() == has_tasks;
+  }
+  // O(1) consistency, in builds with assertions: the server's own invariants and
+  // active_as_expected().
   void check() const noexcept {
     SCHEDCORE_ASSERT(server_.verify());
-    SCHEDCORE_ASSERT(server_.active() == (server_.enabled() && fair().nr_runnable() > 0));
+    SCHEDCORE_ASSERT(active_as_expected());
   }
   void stop_if_empty() noexcept {
-    if (server_.active() && fair().nr_runnable() == 0) server_.stop();
+    if (!late_rules() && server_.active() && fair().nr_runnable() == 0) server_.stop();
   }
   void start_server(sched_time now) noexcept {
+    const bool was_queued = server_.queued();
     server_.start(now);
-    if (server_.queued() && (curr_ == nullptr || !keeps_cpu_against_server(*curr_))) resched_ = true;
+    if (!was_queued && server_.queued() && (curr_ == nullptr || !keeps_cpu_against_server(*curr_))) resched_ = true;
   }
   // Charges the running fair task's time since it last was; a throttle of the server it ran
   // in asks for a reschedule.

@@ -92,6 +92,7 @@
 #include "schedcore/core/errc.hpp"
 #include "schedcore/core/time.hpp"
 #include "schedcore/policy/class_stack.hpp"
+#include "schedcore/policy/dl_server.hpp"
 #include "schedcore/policy/fair_weights.hpp"
 #include "schedcore/policy/params.hpp"
 #include "schedcore/policy/policy.hpp"
@@ -176,6 +177,9 @@ struct machine_model {
   std::int64_t fair_server_runtime_ns = 0;
   /// The fair server's period (= its relative deadline), ns: 100 us..2^22 us (1 s).
   std::int64_t fair_server_period_ns = 1000000000;
+  /// Whose rules the fair server follows (policy/dl_server.hpp): 6.12 (the default; stopped by
+  /// its class's last dequeue) or 6.19 (stopped by an empty pick or a whole period of idle time).
+  schedcore::server_rules fair_server_rules = schedcore::server_rules::linux_6_12;
   /// RT throttling's budget, sched_rt_runtime_us: what each CPU's RT class may run per
   /// `rt_period_ns`, ns (950 ms, the kernel's default); -1: no throttling (RUNTIME_INF, and
   /// the 2.6.22-2.6.24 kernels, which had none). Otherwise 0..rt_period_ns.

@@ -269,6 +269,8 @@ policy_entry make_entry(std::string name, std::string description) {
     if (fs_runtime < 0 || fs_runtime > fs_period)
       throw usage_error("the fair server's runtime (--fair-server) must be from 0 (off) to its period, " +
                         std::to_string(fs_period) + " ns, not " + std::to_string(fs_runtime) + " ns");
+    if (cfg.machine.fair_server_rules != server_rules::linux_6_12 && cfg.machine.fair_server_rules != server_rules::linux_6_19)
+      throw usage_error("the fair server's rules (--fair-server-rules) must be 6.12 or 6.19");
     if (fs_runtime > 0 && !B::has_deadline_class)
       throw usage_error("the fair server needs a stack with a deadline class");
     errc bad = errc::ok;
@@ -281,7 +283,8 @@ policy_entry make_entry(std::string name, std::string description) {
       errc c = errc::ok;
       if constexpr (B::has_deadline_class) {
         c = detail_sim::apply_knobs(s.template get<0>(), {}, cpus, hz);
-        if (s.configure_fair_server(fs_runtime, fs_period) != errc::ok) bad = errc::out_of_range;
+        if (s.configure_fair_server(fs_runtime, fs_period, sched_time{}, cfg.machine.fair_server_rules) != errc::ok)
+          bad = errc::out_of_range;
         // The server's bandwidth counts in the root domain's admission (dl_server_apply_params).
         if (fs_runtime > 0 && root != nullptr &&
             root->template get<0>().reserve_bandwidth(B::stack_type::template class_type<0>::to_ratio(fs_period, fs_runtime)) !=

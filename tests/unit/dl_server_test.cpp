@@ -309,6 +309,24 @@ TEST(DeferrableServer, Rules619_RunTimeOrAStartEndTheIdleWait) {
   EXPECT_FALSE(old.queued());
 }
 
+// 6.19: idle time charged while tasks are queued (the CPU leaving idle for them) is run time,
+// as mainline's update_curr_dl_se tests idle_rq(): it pushes the activation without the idle
+// mark, so the timer serves the class instead of stopping the server.
+TEST(DeferrableServer, Rules619_IdleTimeWithTasksQueuedIsChargedAsRunTime) {
+  deferrable_server s = started(0, server_rules::linux_6_19);
+  s.charge_idle(msec(60), at_ms(60), false);
+  EXPECT_FALSE(s.defer_idle());
+  EXPECT_EQ(s.deadline(), at_ms(1060));
+  EXPECT_EQ(timer_of(s), at_ms(1010));
+  EXPECT_TRUE(s.timer(at_ms(1010), true));  // served, not stopped
+  EXPECT_TRUE(s.queued());
+  deferrable_server idle = started(0, server_rules::linux_6_19);
+  idle.charge_idle(msec(60), at_ms(60), true);
+  EXPECT_TRUE(idle.defer_idle());
+  EXPECT_FALSE(idle.timer(at_ms(1010), true));
+  EXPECT_FALSE(idle.active());
+}
+
 // 6.19: idle time is charged only to an active server (dl_server_update_idle tests
 // dl_server_active); 6.12 charges it to a stopped one too (dl_server_update_idle_time).
 // Rules outside the enumeration are refused and change nothing.
@@ -351,7 +369,7 @@ TEST_P(DeferrableServerRandom, RandomOperationsKeepTheInvariants) {
     switch (x >> 60) {
       case 0: s.start(now); break;
       case 1: s.stop(); break;
-      case 2: s.charge_idle(step, now); break;
+      case 2: s.charge_idle(step, now, ((x >> 40) & 1u) != 0); break;
       case 3:
         if (rules == server_rules::linux_6_19)
           s.stop();

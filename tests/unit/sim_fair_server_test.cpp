@@ -279,6 +279,43 @@ TEST(SimFairServer, Rules619_TheServerOutlivesASleepAndKeepsItsDeadline) {
   }
 }
 
+// 6.19: a fair task and a FIFO hog wake at the same instant on a CPU that idled longer than the
+// server's runtime. F runs 1 ms at 0 (q = 49 ms) and sleeps 100 ms; at 101 ms R arrives, then
+// F wakes (the engine's order at one instant). R is picked first: the 100 ms of idle charged
+// then, with R queued, is run time (idle_rq), which empties q of the still-active, deferred
+// server and pushes its activation (d = 1101 ms, timer 1051 ms). F's wake starts the active
+// server: nothing changes. At 1051 ms F is served until q runs out: 51 ms in 1.2 s, longest
+// wait 950 ms. 6.12 charges the idle 100 ms at F's enqueue down to q = 0 and keeps d = 1000:
+// F runs 1000-1050, waiting 899 ms.
+TEST(SimFairServer, Rules619_AFairTaskWokenWithAnRtHogAfterLongIdleIsStillServed) {
+  workload w;
+  w.name = "fair-server-wake-together";
+  w.cpus = 1;
+  w.duration = msec(1200);
+  task_spec f;
+  f.name = "F";
+  phase p;
+  p.events = {ev::run(msec(1)), ev::sleep(msec(100)), ev::run(sec(10))};
+  f.phases.push_back(p);
+  f.daemon = true;
+  w.tasks.push_back(f);
+  task_spec r = looping("R", {ev::run(sec(10))});
+  r.params = fifo(50);
+  r.delay = msec(101);
+  w.tasks.push_back(r);
+  for (const policy_entry& e : {schedcore_test::ref_dl_entry(), schedcore_test::cfs_dl_entry()}) {
+    SCOPED_TRACE(e.name);
+    run_config late = server_machine();
+    late.machine.fair_server_rules = server_rules::linux_6_19;
+    const run_result a = e.run(w, late, {});
+    EXPECT_EQ(find(a, "F").cpu_ns, msec(51));
+    EXPECT_EQ(find(a, "F").max_wait_ns, msec(950));
+    const run_result b = e.run(w, server_machine(), {});
+    EXPECT_EQ(find(b, "F").cpu_ns, msec(51));
+    EXPECT_EQ(find(b, "F").max_wait_ns, msec(899));
+  }
+}
+
 TEST(SimFairServer, ImpossibleSettingsAreUsageErrors) {
   const workload w = starved(1);
   const policy_entry e = schedcore_test::cfs_dl_entry();

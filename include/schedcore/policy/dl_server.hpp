@@ -62,7 +62,12 @@
 ///   `dl_defer_idle`, state C "idle-wait"): after that q only falls to 0, and the timer, at
 ///   the zero-laxity instant, stops a server that saw nothing but idle time for a whole
 ///   period. A fair run time charge, a start or a stop clears `defer_idle`. A start of an
-///   active server does nothing else.
+///   active server does nothing else; a start of a stopped one first brings the running
+///   task's (or the idle task's) time up to now without charging it (`update_curr` before
+///   `dl_server_active` is set), so idle time from before the start is never charged.
+///   Idle time counts as idle only while nothing is queued on the CPU (mainline's
+///   update_curr_dl_se tests `idle_rq()`; f5a538c07df2 tested only that the idle task runs):
+///   the idle time charged when a CPU leaves idle for a woken task is charged as run time.
 ///
 /// @par Not modelled
 /// The server's share of deadline admission control is the owner's to reserve (schedsim
@@ -235,7 +240,9 @@ class deferrable_server {
   ///   only while active; a throttled server whose q runs out starts a fresh deferred period
   ///   once and is marked `defer_idle`, after which q only falls to 0. Called when the CPU
   ///   leaves idle and before the server's timer runs.
-  void charge_idle(duration_ns delta, sched_time now) noexcept {
+  ///   `idle_rq` (6.19 rules): nothing is queued on the CPU; false (tasks were woken and the
+  ///   CPU is about to leave idle), the charge is one of run time (`charge`).
+  void charge_idle(duration_ns delta, sched_time now, bool idle_rq = true) noexcept {
     if (rules_ == server_rules::linux_6_12) {
       if (!enabled() || runtime_ < 0 || delta < 0) return;
       runtime_ -= delta;
@@ -246,6 +253,10 @@ class deferrable_server {
       return;
     }
     if (!enabled() || !active_ || delta <= 0) return;
+    if (!idle_rq) {
+      (void)charge(delta, now, true);
+      return;
+    }
     runtime_ -= delta;
     if (runtime_ > 0) return;
     if (throttled_) {

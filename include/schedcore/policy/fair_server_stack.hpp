@@ -135,8 +135,8 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   /// the plain stack's pick. nullptr: idle (the idle time is charged to the server later).
   task_type* pick_next(sched_time now) noexcept {
     if (!server_.enabled()) return base::pick_next(now);
-    if (idle_) {  // put_prev_task_idle
-      server_.charge_idle(now - idle_since_, now);
+    if (idle_) {  // put_prev_task_idle; under the 6.19 rules idle only if nothing is queued
+      server_.charge_idle(now - idle_since_, now, base::nr_runnable() == 0);
       idle_ = false;
     }
     picked_served_ = false;
@@ -220,7 +220,7 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
       if (server_.next_timer(due) && !(now < due)) {  // dl_server_timer's update_curr
         if (curr_fair_) charge_curr(now);
         if (idle_) {
-          server_.charge_idle(now - idle_since_, now);
+          server_.charge_idle(now - idle_since_, now, base::nr_runnable() == 0);
           idle_since_ = now;
         }
         resched = take_own_resched() || resched;
@@ -280,6 +280,12 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   }
   void start_server(sched_time now) noexcept {
     const bool was_queued = server_.queued();
+    if (late_rules() && !server_.active()) {
+      // 6.19's dl_server_start brings the current task up to now before the server is active:
+      // the idle or fair time so far is not charged to it.
+      if (idle_) idle_since_ = now;
+      if (curr_fair_) exec_start_ = now;
+    }
     server_.start(now);
     if (!was_queued && server_.queued() && (curr_ == nullptr || !keeps_cpu_against_server(*curr_))) resched_ = true;
   }

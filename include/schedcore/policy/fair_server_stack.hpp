@@ -97,6 +97,7 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
 
   /// Enqueue `t` in its class; the fair class's first task starts the server.
   void enqueue(task_type& t, sched_time now, enqueue_flags flags) noexcept {
+    if (idle_) woken_ = true;  // the CPU is about to leave idle: not idle_rq() any more
     if (!server_.enabled() || !is_fair(t)) {
       base::enqueue(t, now, flags);
       return;
@@ -135,9 +136,9 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   /// the plain stack's pick. nullptr: idle (the idle time is charged to the server later).
   task_type* pick_next(sched_time now) noexcept {
     if (!server_.enabled()) return base::pick_next(now);
-    if (idle_) {  // put_prev_task_idle; under the 6.19 rules idle only if nothing is queued
-      server_.charge_idle(now - idle_since_, now, base::nr_runnable() == 0);
-      idle_ = false;
+    if (idle_) {  // put_prev_task_idle; under the 6.19 rules idle only if nothing was woken
+      server_.charge_idle(now - idle_since_, now, !woken_);
+      idle_ = woken_ = false;
     }
     picked_served_ = false;
     if (server_.queued() && server_first()) {
@@ -220,7 +221,7 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
       if (server_.next_timer(due) && !(now < due)) {  // dl_server_timer's update_curr
         if (curr_fair_) charge_curr(now);
         if (idle_) {
-          server_.charge_idle(now - idle_since_, now, base::nr_runnable() == 0);
+          server_.charge_idle(now - idle_since_, now, !woken_);
           idle_since_ = now;
         }
         resched = take_own_resched() || resched;
@@ -263,11 +264,15 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
 
   // Whether the 6.19 rules apply (the server outlives its class's last dequeue).
   bool late_rules() const noexcept { return server_.rules() == server_rules::linux_6_19; }
-  // 6.12: active exactly while the fair class has tasks; 6.19: active whenever it has tasks
-  // (it may stay active after the last dequeue until a pick or its timer stops it).
+  // 6.12: active exactly while the fair class has tasks. 6.19: active whenever it has tasks
+  // (it may stay active after the last dequeue until a pick or its timer stops it), and never
+  // idle-waiting while it has any: only idle time with nothing queued marks the server, and
+  // the class's first enqueue (a start) clears the mark, so the timer cannot stop a server
+  // whose class waits.
   bool active_as_expected() const noexcept {
     const bool has_tasks = server_.enabled() && fair().nr_runnable() > 0;
-    return late_rules() ? !has_tasks || server_.active() : server_.active() == has_tasks;
+    if (late_rules()) return !has_tasks || (server_.active() && !server_.defer_idle());
+    return server_.active() == has_tasks;
   }
   // O(1) consistency, in builds with assertions: the server's own invariants and
   // active_as_expected().
@@ -327,6 +332,10 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   bool served_ = false;            ///< curr_ was picked through the server
   bool picked_served_ = false;     ///< the last pick went through the server
   bool idle_ = false;              ///< the last pick found nothing: the CPU idles
+  /// A task was enqueued since the CPU went idle: it is about to leave idle, and idle time
+  /// charged until then is not idle_rq() time (6.19 rules). Tasks the idle pick left queued
+  /// are throttled, which the kernel does not count as running either.
+  bool woken_ = false;
   bool resched_ = false;           ///< a reschedule to hand out (wakeup_preempt, tick, take_resched)
 };
 

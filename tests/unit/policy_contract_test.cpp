@@ -135,6 +135,36 @@ struct grouped_eevdf_modern_traits : grouped_traits<eevdf_entity, eevdf_policy> 
   static sched_params normal(int nice) { return eevdf_modern_traits::normal(nice); }
   static bool hidden_delayed(const policy_type& p) { return p.delayed_groups() != 0; }
 };
+// The same with CFS bandwidth control (cpu.max) on every group: small quotas (1-2 ms per 3-5
+// ms, slices of 0.3 ms, G0 and its child G0/G1 both limited), so that groups are throttled and
+// unthrottled all through the random runs, with delayed sleepers in them.
+struct grouped_eevdf_bandwidth_traits : grouped_eevdf_modern_traits {
+  static constexpr bool can_throttle = true;
+  struct policy_type : grouped_eevdf_modern_traits::policy_type {
+    cfs_bandwidth pools[3];
+    policy_type() {
+      const std::int64_t quota[] = {msec(2), msec(1), msec(1)}, period[] = {msec(5), msec(3), msec(4)};
+      for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(pools[i].configure(quota[i], period[i], i == 2 ? msec(1) : 0, sched_time{}), errc::ok);
+        EXPECT_EQ(pools[i].set_slice(usec(300)), errc::ok);
+        EXPECT_EQ(this->set_group_bandwidth(groups[i], &pools[i], sched_time{}), errc::ok);
+      }
+    }
+  };
+  static void configure(policy_type& p) { grouped_eevdf_modern_traits::configure(p); }
+};
+struct grouped_cfs_bandwidth_traits : grouped_cfs_traits {
+  static constexpr bool can_throttle = true;
+  struct policy_type : grouped_cfs_traits::policy_type {
+    cfs_bandwidth pools[2];
+    policy_type() {
+      EXPECT_EQ(pools[0].configure(msec(2), msec(5), 0, sched_time{}), errc::ok);
+      EXPECT_EQ(pools[1].configure(msec(1), msec(2), msec(1), sched_time{}), errc::ok);
+      EXPECT_EQ(this->set_group_bandwidth(groups[1], &pools[0], sched_time{}), errc::ok);
+      EXPECT_EQ(this->set_group_bandwidth(groups[2], &pools[1], sched_time{}), errc::ok);
+    }
+  };
+};
 struct edf_traits {
   static constexpr bool can_throttle = true;  // the constant bandwidth server
   struct task : edf_entity {};
@@ -315,6 +345,8 @@ INSTANTIATE_TYPED_TEST_SUITE_P(stride_example, PolicyContract, ::testing::Types<
 INSTANTIATE_TYPED_TEST_SUITE_P(grouped_cfs, PolicyContract, ::testing::Types<grouped_cfs_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(grouped_eevdf, PolicyContract, ::testing::Types<grouped_eevdf_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(grouped_eevdf_modern, PolicyContract, ::testing::Types<grouped_eevdf_modern_traits>, names);
+INSTANTIATE_TYPED_TEST_SUITE_P(grouped_eevdf_bandwidth, PolicyContract, ::testing::Types<grouped_eevdf_bandwidth_traits>, names);
+INSTANTIATE_TYPED_TEST_SUITE_P(grouped_cfs_bandwidth, PolicyContract, ::testing::Types<grouped_cfs_bandwidth_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(grouped_sd, PolicyContract, ::testing::Types<grouped_sd_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(grouped_stride, PolicyContract, ::testing::Types<grouped_stride_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(user_fifo, PolicyContract, ::testing::Types<toy_traits<toy_bug::none>>, names);

@@ -35,6 +35,9 @@ enum class dequeue_flags : u8 {
   save = 1u << 1,       ///< temporarily, around a parameter change (nice, policy, priority)
   migrating = 1u << 2,  ///< leaving for another CPU's run queue
   dead = 1u << 3,       ///< the task exits
+  /// With `sleep`: a sleep that completes at once and is never delayed (the kernel's
+  /// DEQUEUE_SPECIAL): a throttled group's node leaving its parent (`group_policy`, cpu.max).
+  special = 1u << 4,
 };
 
 /// Union of enqueue flags.

@@ -87,6 +87,7 @@
 #include "schedcore/core/time.hpp"
 #include "schedcore/core/traits.hpp"
 #include "schedcore/core/types.hpp"
+#include "schedcore/policy/cfs_bandwidth.hpp"
 #include "schedcore/policy/flags.hpp"
 #include "schedcore/policy/params.hpp"
 #include "schedcore/policy/policy.hpp"
@@ -185,6 +186,16 @@ class group_policy : public detail::group_knob_names<Inner> {
     const Inner& queue() const noexcept { return rq_; }
     /// Tasks and child groups attached to this group (queued or not).
     u32 members() const noexcept { return members_; }
+    /// Out of its parent's queue for want of bandwidth until its pool is refilled (cpu.max).
+    bool throttled() const noexcept { return throttled_; }
+    /// This CPU's budget drawn from the group's pool, ns (the kernel's
+    /// `cfs_rq->runtime_remaining`; may be negative after an overrun).
+    duration_ns runtime_remaining() const noexcept { return runtime_remaining_; }
+    /// Tasks queued below it on this CPU, running included, delayed sleepers and tasks below a
+    /// throttled group under it left out (the kernel's `cfs_rq->h_nr_runnable`).
+    usize h_nr_running() const noexcept { return h_nr_; }
+    /// Its bandwidth pool, or nullptr.
+    cfs_bandwidth* bandwidth() const noexcept { return bw_; }
 
    private:
     friend class group_policy;
@@ -193,6 +204,13 @@ class group_policy : public detail::group_knob_names<Inner> {
     task_group* next_ = nullptr;      // the owner's list of attached groups
     u32 members_ = 0;                 // tasks and groups whose parent is this group
     u32 weight_ = 1024;               // its node's weight as set by set_group_weight (nice 0 until then)
+    cfs_bandwidth* bw_ = nullptr;     // its pool (cpu.max), shared with its objects on other CPUs
+    duration_ns runtime_remaining_ = 0;  // this CPU's budget, ns
+    u32 bw_generation_ = 0;           // the pool's generation when the budget was last reset
+    bool throttled_ = false;          // its node is out of its parent for want of bandwidth
+    sched_time throttled_at_{};       // when it was throttled
+    sched_time wake_at_{};            // the period boundary its throttle waits for
+    usize h_nr_ = 0;                  // tasks below it not hidden by a throttled group under it
   };
 
   /// The root queue (the CPU's top-level `cfs_rq`).
@@ -227,6 +245,10 @@ class group_policy : public detail::group_knob_names<Inner> {
     g.depth = depth;
     g.is_group = true;
     g.queued = false;
+    g.bw_ = nullptr;
+    g.runtime_remaining_ = 0;
+    g.throttled_ = false;
+    g.h_nr_ = 0;
     g.owner_ = this;
     g.next_ = groups_;
     groups_ = &g;
@@ -240,6 +262,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   errc detach_group(task_group& g, sched_time now) noexcept {
     if (g.owner_ != this) return errc::invalid_argument;
     if (g.members_ != 0 || g.queued) return errc::busy;
+    if (g.bw_ != nullptr) (void)set_group_bandwidth(g, nullptr, now);  // ends a throttle of nothing
     traits::switched_from(queue_of(g), g, now);
     for (task_group** p = &groups_; *p != nullptr; p = &(*p)->next_) {
       if (*p == &g) {
@@ -339,6 +362,27 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// The weight `g`'s node has in its parent's queue (its shares on this CPU), as last set.
   u32 group_weight(const task_group& g) const noexcept { return g.weight_; }
 
+  /// Limits `g` on this CPU by `pool` (cpu.max; nullptr: no limit). Give every CPU's object
+  /// of a group the same pool: it is the group's quota summed over CPUs. The budget of this
+  /// CPU starts at 0 (the first run or enqueue draws a slice), and a throttled `g` is
+  /// unthrottled at once, as tg_set_cfs_bandwidth does (a CPU running nothing of this class
+  /// should reschedule). Refuses a group not attached here (`errc::invalid_argument`). O(depth).
+  errc set_group_bandwidth(task_group& g, cfs_bandwidth* pool, sched_time now) noexcept {
+    if (g.owner_ != this) return errc::invalid_argument;
+    if (running_ != nullptr) (void)charge_bandwidth(now, false);  // the time so far, to the old pool
+    if (g.throttled_ && g.bw_ != nullptr) {  // the old pool's throttle ends here
+      g.bw_->note_unthrottle(now - g.throttled_at_);
+      g.throttled_at_ = now;
+    }
+    if (g.bw_ == nullptr && pool != nullptr) ++bw_groups_;
+    if (g.bw_ != nullptr && pool == nullptr) --bw_groups_;
+    g.bw_ = pool;
+    g.runtime_remaining_ = 0;
+    g.bw_generation_ = pool != nullptr ? pool->generation() : 0;
+    if (g.throttled_) unthrottle(g, now);
+    return errc::ok;
+  }
+
   /// `t` becomes runnable in its group's queue; every group left empty until now enters its
   /// parent's queue. O(depth).
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
@@ -350,15 +394,8 @@ class group_policy : public detail::group_knob_names<Inner> {
     leaf.queued = true;
     // A delayed sleeper put back by `restore`/`migrated` comes back still delayed (eevdf).
     leaf.dequeue_delayed = traits::delayed(q, leaf);
-    if (!leaf.dequeue_delayed) ++nr_tasks_;
-    for (group_member* p = leaf.parent; p != nullptr; p = p->parent) {
-      task_group& g = group_of(*p);
-      sync(g);
-      if (g.queued && !g.dequeue_delayed) break;
-      queue_of(g).enqueue(g, now, enqueue_flags::wakeup);  // or requeued, if delayed
-      g.queued = true;
-      g.dequeue_delayed = false;
-    }
+    if (!leaf.dequeue_delayed) count_task(leaf, true);
+    raise_groups(leaf.parent, now);
   }
   /// `t` leaves its group's queue; every group it leaves empty leaves its parent's (as a
   /// sleeper). If `t` was running, the groups still queued above it stop running. O(depth).
@@ -367,6 +404,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     sync(leaf);
     if (SCHEDCORE_MISUSE(!leaf.queued)) return;
     const bool was_running = running_ == &t, was_delayed = leaf.dequeue_delayed;
+    if (was_running) (void)charge_bandwidth(now);
     Inner& q = queue_of(leaf);
     q.dequeue(leaf, now, flags);  // the inner policy refuses what it must (a delayed sleeper's sleep)
     if (was_delayed) {
@@ -374,7 +412,7 @@ class group_policy : public detail::group_knob_names<Inner> {
       if (traits::delayed(q, leaf) && !has(flags, dequeue_flags::save) && !has(flags, dequeue_flags::migrating)) return;
       leaf.dequeue_delayed = false;
     } else {
-      --nr_tasks_;
+      count_task(leaf, false);
       // DELAY_DEQUEUE: an ineligible sleeper stays in its queue, and so do the groups above it.
       leaf.dequeue_delayed = has(flags, dequeue_flags::sleep) && traits::delayed(q, leaf);
     }
@@ -382,7 +420,8 @@ class group_policy : public detail::group_knob_names<Inner> {
     if (was_running) running_ = nullptr;
     group_member* p = leaf.queued ? leaf.parent : leave_empty_groups(leaf.parent, now);
     if (was_running) {
-      for (; p != nullptr; p = p->parent) queue_of(group_of(*p)).put_prev(group_of(*p), now);
+      for (group_member* up = p; up != nullptr; up = up->parent) queue_of(group_of(*up)).put_prev(group_of(*up), now);
+      if (bw_groups_ != 0) throttle_exhausted(p, now);  // put_prev_entity's check_cfs_rq_runtime
     }
   }
   /// Picks at the root, then inside each picked group, down to a task. No side effects beyond
@@ -411,24 +450,38 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// `t` and every group above it start running in their queues.
   void set_next(Task& t, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(running_ != nullptr || !static_cast<node_type&>(t).queued)) return;
+    // A task made to run under a throttled group (a running task whose parameters or group
+    // changed: dequeue(save), enqueue(restore), set_next) brings the group back; out of budget,
+    // it is throttled again at the next put_prev, after the tick that asks for it.
+    if (bw_groups_ != 0) bring_back_path(t, now);
     running_ = &t;
+    exec_start_ = now;
     for (node_type* n = &t; n != nullptr; n = parent_node(*n)) queue_of(*n).set_next(*n, now);
   }
   /// Running `t` and every group above it stop running; they stay queued.
   void put_prev(Task& t, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(running_ != &t)) return;
+    if (bw_groups_ != 0) (void)charge_bandwidth(now);
     running_ = nullptr;
     for (node_type* n = &t; n != nullptr; n = parent_node(*n)) queue_of(*n).put_prev(*n, now);
+    // put_prev_entity's check_cfs_rq_runtime at each level: a group out of budget with its
+    // pool empty is throttled now that nothing under it runs.
+    if (bw_groups_ != 0) throttle_exhausted(static_cast<node_type&>(t).parent, now);
   }
   /// Ticks every level from `curr` to the root; true if any level asks for a reschedule.
   bool tick(Task& curr, sched_time now) noexcept {
-    bool resched = false;
+    // update_curr's account_cfs_rq_runtime: a group that ran out with its pool empty asks for
+    // a reschedule (resched_curr), and put_prev throttles it.
+    bool resched = bw_groups_ != 0 && running_ == &curr && charge_bandwidth(now);
     for (node_type* n = &curr; n != nullptr; n = parent_node(*n)) resched = queue_of(*n).tick(*n, now) || resched;
     return resched;
   }
   /// The kernel's find_matching_se: the woken task's and the running task's ancestors that
   /// share a queue are compared by that queue's policy. O(depth).
   bool wakeup_preempt(Task& woken, Task& curr, sched_time now) noexcept {
+    // A task woken under a throttled group cannot run (check_preempt_wakeup_fair's
+    // throttled_hierarchy test).
+    if (bw_groups_ != 0 && hidden(woken)) return false;
     node_type* a = &woken;
     node_type* b = &curr;
     while (a->depth > b->depth) a = parent_node(*a);
@@ -448,8 +501,13 @@ class group_policy : public detail::group_knob_names<Inner> {
       if (g->queued && g->dequeue_delayed && traits::delayed(queue_of(*g), *g)) ++n;
     return n;
   }
-  /// Tasks queued in every group (running included); group nodes are not counted.
+  /// Tasks queued in every group (running included), those under a throttled group too (as
+  /// policy.hpp's contract counts RT-throttled tasks); group nodes and delayed sleepers are
+  /// not counted.
   usize nr_runnable() const noexcept { return nr_tasks_; }
+  /// The tasks of `nr_runnable()` that can run: those under a throttled group are left out
+  /// (the kernel's rq->nr_running with CFS bandwidth control).
+  usize nr_unthrottled() const noexcept { return nr_visible_; }
   /// The running task of this class, or nullptr.
   Task* current() const noexcept { return running_; }
 
@@ -494,7 +552,8 @@ class group_policy : public detail::group_knob_names<Inner> {
   }
   /// Optional hook `delayed`: asked of `t`'s own queue.
   bool delayed(const Task& t) const noexcept { return traits::delayed(queue_of(t), t); }
-  /// The earliest class timer of any queue.
+  /// The earliest class timer of any queue, and the period boundary each throttled group
+  /// waits for (its pool's refill).
   bool next_timer(sched_time& when) const noexcept {
     bool found = traits::next_timer(root_, when);
     for (const task_group* g = groups_; g != nullptr; g = g->next_) {
@@ -503,14 +562,41 @@ class group_policy : public detail::group_knob_names<Inner> {
         when = t;
         found = true;
       }
+      if (g->throttled_ && (!found || g->wake_at_ < when)) {
+        when = g->wake_at_;
+        found = true;
+      }
     }
     return found;
   }
-  /// Runs every queue's due timers; true if any asks for a reschedule.
+  /// Runs every queue's due timers, then the bandwidth period timer for each throttled group
+  /// whose boundary has come (distribute_cfs_runtime: what it overran plus 1 ns from the
+  /// refilled pool, and unthrottled if that sufficed). True if any queue asks for a
+  /// reschedule, or a group came back while nothing of this class runs.
   bool timer(sched_time now) noexcept {
     bool resched = traits::timer(root_, now);
     for (task_group* g = groups_; g != nullptr; g = g->next_) resched = traits::timer(g->rq_, now) || resched;
-    return resched;
+    if (bw_groups_ == 0) return resched;
+    bool back = false;
+    for (task_group* g = groups_; g != nullptr; g = g->next_) {
+      if (!g->throttled_) continue;
+      if (pool_changed(*g)) {  // reconfigured without set_group_bandwidth: as if it was called
+        g->runtime_remaining_ = 0;
+        g->bw_generation_ = g->bw_->generation();
+        unthrottle(*g, now);
+        back = true;
+        continue;
+      }
+      if (now < g->wake_at_) continue;
+      g->runtime_remaining_ += g->bw_->acquire(1 - g->runtime_remaining_, now);
+      if (g->runtime_remaining_ > 0) {
+        unthrottle(*g, now);
+        back = true;
+      } else {
+        g->wake_at_ = g->bw_->next_refill();  // the pool ran dry on other CPUs: next period
+      }
+    }
+    return resched || (back && running_ == nullptr);
   }
   /// A reschedule any queue asked for inside a dequeue (each request is cleared).
   bool take_resched() noexcept {
@@ -518,21 +604,28 @@ class group_policy : public detail::group_knob_names<Inner> {
     for (task_group* g = groups_; g != nullptr; g = g->next_) resched = traits::take_resched(g->rq_) || resched;
     return resched;
   }
-  /// Every queue's own check, and the invariants of the file comment. O(groups + tasks).
+  /// Every queue's own check, and the invariants of the file comment. O(groups² + tasks).
   bool verify() const noexcept {
     if (!traits::verify(root_)) return false;
-    usize nodes = root_.nr_runnable(), queued_groups = 0;
     for (const task_group* g = groups_; g != nullptr; g = g->next_) {
       if (g->owner_ != this || !g->is_group || !traits::verify(g->rq_)) return false;
       // Marks a pick has made stale (a delayed dequeue it completed) read as their truth.
       const bool delayed = g->queued && g->dequeue_delayed && traits::delayed(queue_of(*g), *g);
       const bool queued = g->queued && (!g->dequeue_delayed || delayed);
-      // A group holding anything is queued and runnable; an empty one is out, or delayed.
-      if (queue_empty(*g) ? queued && !delayed : !queued || delayed) return false;
+      // A throttled group is out of its parent. Otherwise a group holding anything is queued
+      // and runnable; an empty one is out, or delayed.
+      if (g->throttled_ ? queued : queue_empty(*g) ? queued && !delayed : !queued || delayed) return false;
       const u16 depth = g->parent != nullptr ? static_cast<u16>(g->parent->depth + 1u) : u16{0};
       if (g->depth != depth) return false;
+      // h_nr: its own queue's runnable tasks plus each unthrottled child group's h_nr.
+      if (g->h_nr_ != tasks_below(g)) return false;
+    }
+    if (nr_visible_ != tasks_below(nullptr)) return false;
+    // Every queue's runnable nodes are the tasks plus the groups queued and not delayed.
+    usize nodes = root_.nr_runnable(), queued_groups = 0;
+    for (const task_group* g = groups_; g != nullptr; g = g->next_) {
       nodes += g->rq_.nr_runnable();
-      if (queued && !delayed) ++queued_groups;
+      if (g->queued && !g->dequeue_delayed) ++queued_groups;
     }
     if (nodes != nr_tasks_ + queued_groups) return false;
     if (running_ != nullptr) {
@@ -584,8 +677,10 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// kernel's dequeue_entities stops at a delayed entity). Returns the first group above the
   /// walk, still queued (nullptr: the root).
   group_member* leave_empty_groups(group_member* p, sched_time now) noexcept {
-    while (p != nullptr && queue_empty(group_of(*p))) {
+    // A throttled group is out of its parent already; nothing above it changes.
+    while (p != nullptr && !group_of(*p).throttled_ && queue_empty(group_of(*p))) {
       task_group& g = group_of(*p);
+      if (g.bw_ != nullptr) return_slack(g);
       Inner& pq = queue_of(g);
       pq.dequeue(g, now, dequeue_flags::sleep);
       p = p->parent;
@@ -617,10 +712,182 @@ class group_policy : public detail::group_knob_names<Inner> {
     return e;
   }
 
+  /// Adds (or removes) a task that became (or stopped being) runnable: the class's count, the
+  /// h_nr of each group above it up to and including the first throttled one, and the count of
+  /// tasks that can run when none is (enqueue_task_fair's h_nr_running walk). O(depth).
+  void count_task(const node_type& leaf, bool add) noexcept {
+    nr_tasks_ = add ? nr_tasks_ + 1 : nr_tasks_ - 1;
+    for (group_member* p = leaf.parent; p != nullptr; p = p->parent) {
+      task_group& g = group_of(*p);
+      g.h_nr_ = add ? g.h_nr_ + 1 : g.h_nr_ - 1;
+      if (g.throttled_) return;
+    }
+    nr_visible_ = add ? nr_visible_ + 1 : nr_visible_ - 1;
+  }
+  /// Moves `n` tasks of throttled (or unthrottled) `g` out of (into) the counts above it, up
+  /// to and including the first throttled group (throttle_cfs_rq's sub_nr_running). O(depth).
+  void shift_hidden(const task_group& g, usize n, bool hide) noexcept {
+    for (group_member* p = g.parent; p != nullptr; p = p->parent) {
+      task_group& up = group_of(*p);
+      up.h_nr_ = hide ? up.h_nr_ - n : up.h_nr_ + n;
+      if (up.throttled_) return;
+    }
+    nr_visible_ = hide ? nr_visible_ - n : nr_visible_ + n;
+  }
+  /// Tasks runnable directly in `g`'s queue (nullptr: the root's) plus the h_nr of each child
+  /// group not throttled: what `g.h_nr_` (nr_visible_) must be. O(groups).
+  usize tasks_below(const task_group* g) const noexcept {
+    usize n = g != nullptr ? g->rq_.nr_runnable() : root_.nr_runnable();
+    for (const task_group* c = groups_; c != nullptr; c = c->next_) {
+      if (c->parent != static_cast<const group_member*>(g)) continue;
+      if (c->queued && !c->dequeue_delayed) --n;  // its node, not a task
+      if (!c->throttled_) n += c->h_nr_;
+    }
+    return n;
+  }
+  /// Whether a task is under a throttled group (cannot run until it is unthrottled). O(depth).
+  static bool hidden(const node_type& t) noexcept {
+    for (const group_member* p = t.parent; p != nullptr; p = p->parent)
+      if (group_of(*p).throttled_) return true;
+    return false;
+  }
+  /// Whether `g` is limited by a pool with a quota.
+  static bool limited(const task_group& g) noexcept { return g.bw_ != nullptr && g.bw_->limited(); }
+  /// Whether `g`'s pool was reconfigured (or lifted) since its budget was last reset.
+  static bool pool_changed(const task_group& g) noexcept {
+    return g.bw_ == nullptr || !g.bw_->limited() || g.bw_generation_ != g.bw_->generation();
+  }
+  /// Resets `g`'s budget when its pool was reconfigured since (tg_set_cfs_bandwidth sets
+  /// every CPU's runtime_remaining to 0).
+  static void sync_budget(task_group& g) noexcept {
+    if (g.bw_ != nullptr && g.bw_generation_ != g.bw_->generation()) {
+      g.bw_generation_ = g.bw_->generation();
+      g.runtime_remaining_ = 0;
+    }
+  }
+  /// Tops up `g`'s budget to `target` ns from its pool when it has run out
+  /// (__assign_cfs_rq_runtime). True if the budget is positive after.
+  static bool top_up(task_group& g, duration_ns target, sched_time now) noexcept {
+    if (g.runtime_remaining_ > 0) return true;
+    g.runtime_remaining_ += g.bw_->acquire(target - g.runtime_remaining_, now);
+    return g.runtime_remaining_ > 0;
+  }
+  /// Charges the running task's time since it was last charged to every limited group above
+  /// it, each topping up by a slice when it runs out (update_curr's account_cfs_rq_runtime).
+  /// True if some group is out of budget with its pool empty. O(depth).
+  /// `draw` false: only charge (a change of pool follows). A group whose pool was reconfigured
+  /// since it was last charged starts from 0 and pays only for the time since then.
+  bool charge_bandwidth(sched_time now, bool draw = true) noexcept {
+    if (running_ == nullptr) return false;
+    const sched_time since = exec_start_;
+    const duration_ns delta = now - since;
+    if (delta > 0) exec_start_ = now;
+    bool out = false;
+    for (group_member* p = static_cast<node_type*>(running_)->parent; p != nullptr; p = p->parent) {
+      task_group& g = group_of(*p);
+      if (!limited(g)) continue;
+      duration_ns d = delta;
+      if (g.bw_generation_ != g.bw_->generation()) {
+        sync_budget(g);
+        d = now - later_of(since, g.bw_->configured_at());
+      }
+      if (d > 0) g.runtime_remaining_ -= d;
+      if (draw && !g.throttled_ && !top_up(g, g.bw_->slice(), now)) out = true;
+    }
+    return out;
+  }
+  /// From `p` upward, each limited group out of budget is throttled unless 1 ns can still be
+  /// drawn (check_cfs_rq_runtime, throttle_cfs_rq's __assign_cfs_rq_runtime(.., 1)). O(depth).
+  void throttle_exhausted(group_member* p, sched_time now) noexcept {
+    for (; p != nullptr; p = p->parent) {
+      task_group& g = group_of(*p);
+      if (g.throttled_ || !limited(g)) continue;
+      sync_budget(g);
+      if (!top_up(g, 1, now)) throttle(g, now);
+    }
+  }
+  /// `g` leaves its parent (as a sleeper that is never delayed: DEQUEUE_SPECIAL) until its
+  /// pool's next refill; its tasks are hidden from the groups above; each group it leaves
+  /// empty leaves its parent too (throttle_cfs_rq). `g` does not run. O(depth).
+  void throttle(task_group& g, sched_time now) noexcept {
+    sync(g);
+    g.throttled_ = true;
+    g.throttled_at_ = now;
+    g.wake_at_ = g.bw_->next_refill();
+    g.bw_->note_throttle();
+    shift_hidden(g, g.h_nr_, true);
+    if (!g.queued) return;
+    if (g.dequeue_delayed) {
+      // A delayed sleeper in its parent (it emptied while ineligible; a throttle below it can
+      // leave it so): its dequeue is completed (the kernel's throttle adds DEQUEUE_DELAYED),
+      // as the inner policy does before a class change.
+      traits::switched_from(queue_of(g), g, now);
+    } else {
+      queue_of(g).dequeue(g, now, dequeue_flags::sleep | dequeue_flags::special);
+    }
+    g.queued = g.dequeue_delayed = false;
+    (void)leave_empty_groups(g.parent, now);
+  }
+  /// `g` comes back: its tasks count again above it, and its node (if it holds anything)
+  /// enters its parent as a waking sleeper, raising the groups above (unthrottle_cfs_rq).
+  void unthrottle(task_group& g, sched_time now) noexcept {
+    g.throttled_ = false;
+    if (g.bw_ != nullptr) g.bw_->note_unthrottle(now - g.throttled_at_);
+    shift_hidden(g, g.h_nr_, false);
+    if (!queue_empty(g)) raise_groups(&g, now);
+  }
+  /// From `p` upward, each group that is out of its parent (or a delayed sleeper there) enters
+  /// it with `wakeup`, until one already queued. A throttled group stays out, and so does a
+  /// limited group that finds no budget when it gets its first task (check_enqueue_throttle:
+  /// it is throttled there). O(depth).
+  void raise_groups(group_member* p, sched_time now, bool check_budget = true) noexcept {
+    for (; p != nullptr; p = p->parent) {
+      task_group& g = group_of(*p);
+      sync(g);
+      if (g.queued && !g.dequeue_delayed) break;
+      if (g.throttled_) break;
+      if (check_budget && !g.queued && limited(g)) {
+        sync_budget(g);
+        if (!top_up(g, g.bw_->slice(), now)) {
+          throttle(g, now);
+          break;
+        }
+      }
+      queue_of(g).enqueue(g, now, enqueue_flags::wakeup);  // or requeued, if delayed
+      g.queued = true;
+      g.dequeue_delayed = false;
+    }
+  }
+  /// Unthrottles every throttled group above `t`, the topmost first, without the budget check
+  /// on the way up (see set_next). O(depth²) when some group is throttled, else O(depth).
+  void bring_back_path(const node_type& t, sched_time now) noexcept {
+    for (;;) {
+      task_group* top = nullptr;
+      for (group_member* p = t.parent; p != nullptr; p = p->parent)
+        if (group_of(*p).throttled_) top = &group_of(*p);
+      if (top == nullptr) return;
+      top->throttled_ = false;
+      if (top->bw_ != nullptr) top->bw_->note_unthrottle(now - top->throttled_at_);
+      shift_hidden(*top, top->h_nr_, false);
+      raise_groups(top, now, false);
+    }
+  }
+  /// A group left empty gives back its budget above min_local_runtime (return_cfs_rq_runtime).
+  static void return_slack(task_group& g) noexcept {
+    if (!limited(g) || g.bw_generation_ != g.bw_->generation()) return;
+    const duration_ns slack = g.runtime_remaining_ - cfs_bandwidth::min_local_runtime;
+    if (slack <= 0) return;
+    g.bw_->give_back(slack);
+    g.runtime_remaining_ -= slack;
+  }
+
   Inner root_{};                  ///< the root queue
   task_group* groups_ = nullptr;  ///< attached groups (any order)
   Task* running_ = nullptr;       ///< the running task, or nullptr
   usize nr_tasks_ = 0;            ///< queued tasks (running included)
+  usize nr_visible_ = 0;          ///< of those, the ones not under a throttled group
+  sched_time exec_start_{};       ///< when the running task was last charged to the groups' budgets
+  usize bw_groups_ = 0;           ///< groups with a bandwidth pool (0: no bandwidth work at all)
 };
 
 }  // namespace schedcore

@@ -1,0 +1,441 @@
+// CFS bandwidth control (cpu.max): the pool (policy/cfs_bandwidth.hpp) and the throttling of
+// group_policy (policy/group.hpp).
+//
+// Oracles:
+// - cgroup v2's cpu.max (Documentation/admin-guide/cgroup-v2.rst): "the group may consume up
+//   to $MAX in each $PERIOD duration"; cpu.max.burst: up to $BURST more, banked from unused
+//   quota. With HZ = 1000 and the quota a whole number of ticks, the kernel's accounting
+//   (charged at each tick, throttled at the next put_prev once the local budget and the pool
+//   are both empty) gives a hog exactly its quota per period; what the others get is the rest.
+// - Documentation/scheduler/sched-bwc.rst: the quota is summed over CPUs (a group with quota
+//   = period gets one CPU's worth spread over all of its CPUs); slices of
+//   sched_cfs_bandwidth_slice_us (5 ms) are drawn from the global pool into per-CPU budgets;
+//   nested limits each apply.
+// - kernel/sched/core.c tg_set_cfs_bandwidth: the accepted ranges (period 1 ms..1 s, quota
+//   >= 1 ms, burst <= quota, no burst without a quota).
+// - fair.c: __refill_cfs_bandwidth_runtime (quota added, capped at quota + burst; nr_bursts),
+//   return_cfs_rq_runtime (an emptied queue keeps 1 ms, returns the rest),
+//   check_preempt_wakeup_fair (a wakeup under a throttled group does not preempt).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "schedcore/policy/cfs.hpp"
+#include "schedcore/policy/cfs_bandwidth.hpp"
+#include "schedcore/policy/eevdf.hpp"
+#include "schedcore/policy/group.hpp"
+#include "check_recorder.hpp"
+#include "tick_driver.hpp"
+
+namespace {
+
+using namespace schedcore;
+using schedcore_test::behaviour;
+using schedcore_test::single_class;
+using schedcore_test::tick_driver;
+
+constexpr std::int64_t kMs = 1000000;
+
+// ---------------------------------------------------------------------------------------------
+// The pool alone.
+
+TEST(CfsBandwidthPool, DefaultsAreTheKernels) {
+  cfs_bandwidth b;
+  EXPECT_FALSE(b.limited());
+  EXPECT_EQ(b.period(), msec(100));
+  EXPECT_EQ(b.slice(), msec(5));
+  EXPECT_EQ(cfs_bandwidth::min_local_runtime, msec(1));
+  EXPECT_EQ(cfs_bandwidth::max_runtime, ((std::int64_t{1} << 44) - 1) * 1000);
+  // Unlimited gives whatever is asked.
+  EXPECT_EQ(b.acquire(msec(7), sched_time{}), msec(7));
+}
+
+TEST(CfsBandwidthPool, AcquireDrawsWhatIsLeftAndTheRefillAddsTheQuotaUnderTheCap) {
+  cfs_bandwidth b;
+  ASSERT_EQ(b.configure(msec(20), msec(100), msec(10), sched_time{}), errc::ok);
+  EXPECT_EQ(b.runtime(), msec(20));  // 0 + quota
+  // The periods start at the first draw.
+  EXPECT_EQ(b.acquire(msec(5), sched_time{}), msec(5));
+  EXPECT_EQ(b.next_refill(), sched_time{} + msec(100));
+  EXPECT_EQ(b.acquire(msec(30), sched_time{} + msec(2)), msec(15));  // what is left
+  EXPECT_EQ(b.acquire(msec(1), sched_time{} + msec(3)), 0);
+  // At the boundary: 0 + 20. Drawn 20 = quota in the period: no burst.
+  EXPECT_EQ(b.acquire(msec(4), sched_time{} + msec(100)), msec(4));
+  EXPECT_EQ(b.runtime(), msec(16));
+  EXPECT_EQ(b.next_refill(), sched_time{} + msec(200));
+  EXPECT_EQ(b.nr_bursts(), 0u);
+  // One boundary later: 16 + 20 = 36, capped at quota + burst = 30.
+  b.refill_to(sched_time{} + msec(250));
+  EXPECT_EQ(b.runtime(), msec(30));
+  // Draw 30 in that period (20 quota + 10 banked): the next refill sees a burst of 10.
+  EXPECT_EQ(b.acquire(msec(30), sched_time{} + msec(260)), msec(30));
+  b.refill_to(sched_time{} + msec(300));
+  EXPECT_EQ(b.runtime(), msec(20));
+  EXPECT_EQ(b.nr_bursts(), 1u);
+  EXPECT_EQ(b.burst_time(), msec(10));
+  // Many idle periods at once: the grid is kept and the pool is at the cap.
+  b.refill_to(sched_time{} + msec(1234));
+  EXPECT_EQ(b.next_refill(), sched_time{} + msec(1300));
+  EXPECT_EQ(b.runtime(), msec(30));
+  EXPECT_EQ(b.nr_bursts(), 1u);
+  b.give_back(msec(2));
+  EXPECT_EQ(b.runtime(), msec(32));
+}
+
+TEST(CfsBandwidthPool, TheGridAndTheClockWrapTogether) {
+  const sched_time origin{~std::uint64_t{0} - static_cast<std::uint64_t>(msec(150))};
+  cfs_bandwidth b;
+  ASSERT_EQ(b.configure(msec(10), msec(100), 0, origin), errc::ok);
+  EXPECT_EQ(b.acquire(msec(10), origin), msec(10));
+  EXPECT_EQ(b.acquire(msec(1), origin + msec(99)), 0);
+  EXPECT_EQ(b.acquire(msec(1), origin + msec(100)), msec(1));  // across 2^64
+  EXPECT_EQ(b.next_refill(), origin + msec(200));
+}
+
+TEST(CfsBandwidthPool, BadLimitsAreRefusedAndChangeNothing) {
+  cfs_bandwidth b;
+  ASSERT_EQ(b.configure(msec(20), msec(100), msec(5), sched_time{}), errc::ok);
+  const std::uint32_t gen = b.generation();
+  struct bad {
+    std::int64_t quota, period, burst;
+    const char* why;
+  } const cases[] = {
+      {msec(20), usec(999), 0, "period below 1 ms"},
+      {msec(20), sec(1) + 1, 0, "period above 1 s"},
+      {usec(999), msec(100), 0, "quota below 1 ms"},
+      {0, msec(100), 0, "quota 0"},
+      {-2, msec(100), 0, "negative quota other than unlimited"},
+      {cfs_bandwidth::max_runtime + 1, msec(100), 0, "quota above max_cfs_runtime"},
+      {msec(20), msec(100), msec(20) + 1, "burst above the quota"},
+      {msec(20), msec(100), -1, "negative burst"},
+      {cfs_bandwidth::max_runtime - msec(1), msec(100), msec(2), "quota + burst above max_cfs_runtime"},
+      {cfs_bandwidth::unlimited, msec(100), msec(1), "burst without a quota"},
+  };
+  for (const bad& c : cases) {
+    EXPECT_EQ(b.configure(c.quota, c.period, c.burst, sched_time{} + msec(7)), errc::out_of_range) << c.why;
+    EXPECT_EQ(b.quota(), msec(20)) << c.why;
+    EXPECT_EQ(b.period(), msec(100)) << c.why;
+    EXPECT_EQ(b.burst(), msec(5)) << c.why;
+    EXPECT_EQ(b.generation(), gen) << c.why;
+  }
+  EXPECT_EQ(b.set_slice(0), errc::out_of_range);
+  EXPECT_EQ(b.set_slice(sec(2)), errc::out_of_range);
+  EXPECT_EQ(b.slice(), msec(5));
+  EXPECT_EQ(b.set_slice(usec(1)), errc::ok);
+  // The limits themselves are accepted.
+  EXPECT_EQ(b.configure(msec(1), msec(1), msec(1), sched_time{}), errc::ok);
+  EXPECT_EQ(b.configure(cfs_bandwidth::max_runtime, sec(1), 0, sched_time{}), errc::ok);
+  EXPECT_EQ(b.configure(cfs_bandwidth::unlimited, sec(1), 0, sched_time{}), errc::ok);
+  EXPECT_FALSE(b.limited());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Throttling in group_policy, under cfs and eevdf.
+
+template <class Entity, template <class, class> class Policy>
+struct fair_setup {
+  using node = group_node<Entity>;
+  struct task : node {};
+  using policy = group_policy<task, Policy<node, base_entity<Entity>>>;
+  using group = typename policy::task_group;
+  using rq = single_class<policy>;
+};
+using cfs_setup = fair_setup<cfs_entity, cfs_policy>;
+using eevdf_setup = fair_setup<eevdf_entity, eevdf_policy>;
+
+template <class S>
+class GroupBandwidth : public ::testing::Test {};
+using FairSetups = ::testing::Types<cfs_setup, eevdf_setup>;
+struct setup_names {
+  template <class S>
+  static std::string GetName(int) {
+    return std::is_same_v<S, cfs_setup> ? "cfs" : "eevdf";
+  }
+};
+TYPED_TEST_SUITE(GroupBandwidth, FairSetups, setup_names);
+
+// cpu.max "50000 100000": a lone hog runs 50 ms of every 100 ms and the CPU idles the rest;
+// throttled once per period, 50 ms each time.
+TYPED_TEST(GroupBandwidth, ALoneHogGetsItsQuotaInEveryPeriod) {
+  using S = TypeParam;
+  typename S::rq rq;
+  typename S::group g;
+  cfs_bandwidth pool;
+  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+  ASSERT_EQ(pool.configure(msec(50), msec(100), 0, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{}), errc::ok);
+  typename S::task t;
+  ASSERT_EQ(rq.set_group(t, &g, sched_time{}), errc::ok);
+  tick_driver<typename S::rq> d(rq);
+  d.add(t, behaviour::hog());
+  d.run_until(1000 * kMs + 1);
+  EXPECT_EQ(d.stats(0).cpu_ns, 500 * kMs + 1);  // 10 periods of 50 ms, and the first ns of the 11th
+  EXPECT_EQ(pool.nr_throttled(), 10u);
+  EXPECT_EQ(pool.throttled_time(), 10 * 50 * kMs);
+  EXPECT_TRUE(rq.verify());
+  EXPECT_FALSE(g.throttled());
+}
+
+// A sibling in the root takes what the throttled group leaves: 20 % against 80 %, where the
+// weights alone give 50 % each.
+TYPED_TEST(GroupBandwidth, ASiblingGetsWhatTheLimitLeaves) {
+  using S = TypeParam;
+  for (const bool limit : {false, true}) {
+    typename S::rq rq;
+    typename S::group g;
+    cfs_bandwidth pool;
+    ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+    if (limit) {
+      ASSERT_EQ(pool.configure(msec(20), msec(100), 0, sched_time{}), errc::ok);
+      ASSERT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{}), errc::ok);
+    }
+    typename S::task a, b;
+    ASSERT_EQ(rq.set_group(a, &g, sched_time{}), errc::ok);
+    tick_driver<typename S::rq> d(rq);
+    d.add(a, behaviour::hog());
+    d.add(b, behaviour::hog());
+    d.run_until(2000 * kMs);
+    if (limit) {
+      EXPECT_EQ(d.stats(0).cpu_ns, 400 * kMs);
+      EXPECT_EQ(d.stats(1).cpu_ns, 1600 * kMs);
+      EXPECT_EQ(pool.nr_throttled(), 20u);
+    } else {
+      EXPECT_NEAR(static_cast<double>(d.stats(0).cpu_ns), 1000.0 * kMs, 10.0 * kMs);
+    }
+    EXPECT_TRUE(rq.verify());
+  }
+}
+
+// The quota is the group's: two hogs in it divide 30 ms per period (15 % each), and a hog in
+// the root gets the other 70 %.
+TYPED_TEST(GroupBandwidth, TheTasksOfAGroupShareItsQuota) {
+  using S = TypeParam;
+  typename S::rq rq;
+  typename S::group g;
+  cfs_bandwidth pool;
+  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+  ASSERT_EQ(pool.configure(msec(30), msec(100), 0, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{}), errc::ok);
+  typename S::task t[3];
+  ASSERT_EQ(rq.set_group(t[0], &g, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.set_group(t[1], &g, sched_time{}), errc::ok);
+  tick_driver<typename S::rq> d(rq);
+  for (auto& x : t) d.add(x, behaviour::hog());
+  d.run_until(4000 * kMs);
+  EXPECT_EQ(d.stats(0).cpu_ns + d.stats(1).cpu_ns, 1200 * kMs);
+  EXPECT_NEAR(static_cast<double>(d.stats(0).cpu_ns), 600.0 * kMs, 12.0 * kMs);
+  EXPECT_EQ(d.stats(2).cpu_ns, 2800 * kMs);
+}
+
+// Nested limits each apply: P (40 ms per 100 ms) holds a hog and C (10 ms per 100 ms) with a
+// hog. C gets 10 ms a period, P's own hog the other 30, and the CPU idles 60 %.
+TYPED_TEST(GroupBandwidth, NestedLimitsEachApply) {
+  using S = TypeParam;
+  typename S::rq rq;
+  typename S::group p, c;
+  cfs_bandwidth pp, cp;
+  ASSERT_EQ(rq.attach_group(p, nullptr), errc::ok);
+  ASSERT_EQ(rq.attach_group(c, &p), errc::ok);
+  ASSERT_EQ(pp.configure(msec(40), msec(100), 0, sched_time{}), errc::ok);
+  ASSERT_EQ(cp.configure(msec(10), msec(100), 0, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(p, &pp, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(c, &cp, sched_time{}), errc::ok);
+  typename S::task in_p, in_c;
+  ASSERT_EQ(rq.set_group(in_p, &p, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.set_group(in_c, &c, sched_time{}), errc::ok);
+  tick_driver<typename S::rq> d(rq);
+  d.add(in_p, behaviour::hog());
+  d.add(in_c, behaviour::hog());
+  d.run_until(1000 * kMs);
+  EXPECT_EQ(d.stats(1).cpu_ns, 100 * kMs);
+  EXPECT_EQ(d.stats(0).cpu_ns, 300 * kMs);
+  EXPECT_TRUE(rq.verify());
+}
+
+// cpu.max.burst: a group that used 10 ms every 200 ms for a second (the period timer running
+// all along) has banked quota + burst = 40 ms in its pool, plus the 1 ms its emptied queue
+// keeps; when a hog joins it at 1000 ms, the two get 41 ms in that period (a burst of 20 ms
+// beyond the quota), then 20 ms a period. Without the burst: 21 ms, then 20.
+TYPED_TEST(GroupBandwidth, BurstLetsAGroupBankUnusedQuota) {
+  using S = TypeParam;
+  for (const std::int64_t burst : {std::int64_t{0}, msec(20)}) {
+    typename S::rq rq;
+    typename S::group g;
+    cfs_bandwidth pool;
+    ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+    ASSERT_EQ(pool.configure(msec(20), msec(100), burst, sched_time{}), errc::ok);
+    ASSERT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{}), errc::ok);
+    typename S::task light, hog;
+    ASSERT_EQ(rq.set_group(light, &g, sched_time{}), errc::ok);
+    ASSERT_EQ(rq.set_group(hog, &g, sched_time{}), errc::ok);
+    tick_driver<typename S::rq> d(rq);
+    d.add(light, behaviour::cycle(10 * kMs, 190 * kMs));
+    d.add(hog, behaviour::hog(1000 * kMs));
+    d.run_until(1000 * kMs);
+    EXPECT_EQ(d.stats(0).cpu_ns, 50 * kMs);
+    EXPECT_EQ(pool.nr_throttled(), 0u);
+    d.run_until(1100 * kMs);
+    const std::int64_t first = d.stats(0).cpu_ns + d.stats(1).cpu_ns - 50 * kMs;
+    EXPECT_EQ(first, burst == 0 ? 21 * kMs : 41 * kMs) << burst;
+    d.run_until(1500 * kMs);
+    EXPECT_EQ(d.stats(0).cpu_ns + d.stats(1).cpu_ns - 50 * kMs - first, 4 * 20 * kMs) << burst;
+    EXPECT_EQ(pool.nr_bursts(), burst == 0 ? 0u : 1u);
+    EXPECT_EQ(pool.burst_time(), burst == 0 ? 0 : 20 * kMs);
+  }
+}
+
+// The hooks one by one: what throttling hides, what a wakeup under a throttled group does, the
+// slack an emptied queue returns, and the refill that brings the group back.
+TYPED_TEST(GroupBandwidth, ThrottledTasksCannotRunOrPreemptAndCountApart) {
+  using S = TypeParam;
+  typename S::rq rq;
+  typename S::group g;
+  cfs_bandwidth pool;
+  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+  ASSERT_EQ(pool.configure(msec(10), msec(100), 0, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{}), errc::ok);
+  typename S::task a, b, root;
+  ASSERT_EQ(rq.set_group(a, &g, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.set_group(b, &g, sched_time{}), errc::ok);
+  sched_time now{};
+  rq.enqueue(a, now, enqueue_flags::wakeup);  // the group's first task draws a slice
+  EXPECT_EQ(g.runtime_remaining(), msec(5));
+  EXPECT_EQ(pool.runtime(), msec(5));
+  ASSERT_EQ(rq.pick_next(now), &a);
+  rq.set_next(a, now);
+  // Each tick charges 1 ms; at 5 ms the budget is topped up by the rest of the pool.
+  for (int ms = 1; ms <= 9; ++ms) EXPECT_FALSE(rq.tick(a, now + msec(ms))) << ms;
+  EXPECT_EQ(g.runtime_remaining(), msec(1));
+  EXPECT_EQ(pool.runtime(), 0);
+  now += msec(10);
+  EXPECT_TRUE(rq.tick(a, now));  // out of budget, pool empty: reschedule
+  EXPECT_FALSE(g.throttled());   // not yet: it is still running
+  rq.put_prev(a, now);
+  EXPECT_TRUE(g.throttled());
+  EXPECT_EQ(rq.nr_runnable(), 1u);
+  EXPECT_EQ(rq.nr_unthrottled(), 0u);
+  EXPECT_EQ(g.h_nr_running(), 1u);
+  EXPECT_EQ(rq.pick_next(now), nullptr);
+  EXPECT_TRUE(rq.verify());
+  // A wakeup under the throttled group queues there and preempts nothing.
+  rq.enqueue(root, now, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.pick_next(now), &root);
+  rq.set_next(root, now);
+  rq.enqueue(b, now + msec(1), enqueue_flags::wakeup);
+  EXPECT_FALSE(rq.wakeup_preempt(b, root, now + msec(1)));
+  EXPECT_EQ(rq.nr_runnable(), 3u);
+  EXPECT_EQ(rq.nr_unthrottled(), 1u);
+  EXPECT_EQ(g.h_nr_running(), 2u);
+  EXPECT_TRUE(rq.verify());
+  // The timer waits for the period boundary; before it nothing happens.
+  sched_time when{};
+  ASSERT_TRUE(rq.next_timer(when));
+  EXPECT_EQ(when, sched_time{} + msec(100));
+  EXPECT_FALSE(rq.timer(sched_time{} + msec(99)));
+  EXPECT_TRUE(g.throttled());
+  // At the boundary the group gets its overrun plus 1 ns and comes back; `root` runs, so no
+  // reschedule is asked (unthrottle_cfs_rq reschedules an idle CPU only).
+  EXPECT_FALSE(rq.timer(sched_time{} + msec(100)));
+  EXPECT_FALSE(g.throttled());
+  EXPECT_EQ(g.runtime_remaining(), 1);
+  EXPECT_EQ(pool.runtime(), msec(10) - 1);
+  EXPECT_EQ(rq.nr_unthrottled(), 3u);
+  EXPECT_EQ(pool.throttled_time(), msec(90));
+  EXPECT_FALSE(rq.next_timer(when));
+  EXPECT_TRUE(rq.verify());
+  // b blocks after running 1 ms and a leaves too: the emptied queue keeps 1 ms of its budget
+  // and returns the rest to the pool.
+  now = sched_time{} + msec(100);
+  rq.put_prev(root, now);
+  typename S::task* next = rq.pick_next(now);
+  ASSERT_TRUE(next == &a || next == &b);
+  rq.set_next(*next, now);
+  (void)rq.tick(*next, now + msec(1));  // 1 ms charged: the budget (1 ns) is topped up to a slice
+  EXPECT_EQ(g.runtime_remaining(), msec(5));
+  rq.dequeue(*next, now + msec(1), dequeue_flags::sleep);
+  typename S::task& other = next == &a ? b : a;
+  rq.dequeue(other, now + msec(1), dequeue_flags::sleep);
+  EXPECT_EQ(g.runtime_remaining(), msec(1));
+  EXPECT_EQ(pool.runtime(), msec(10) - 1 - (msec(6) - 1) + msec(4));
+  EXPECT_TRUE(rq.verify());
+}
+
+// A throttled group whose pool is reconfigured comes back at once (tg_set_cfs_bandwidth
+// unthrottles every CPU's queue), and lifting the limit lets its hog run on.
+TYPED_TEST(GroupBandwidth, ReconfiguringOrLiftingTheLimitUnthrottles) {
+  using S = TypeParam;
+  typename S::rq rq;
+  typename S::group g;
+  cfs_bandwidth pool;
+  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+  ASSERT_EQ(pool.configure(msec(5), msec(100), 0, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{}), errc::ok);
+  typename S::task t;
+  ASSERT_EQ(rq.set_group(t, &g, sched_time{}), errc::ok);
+  tick_driver<typename S::rq> d(rq);
+  d.add(t, behaviour::hog());
+  d.run_until(30 * kMs);
+  ASSERT_TRUE(g.throttled());
+  EXPECT_EQ(d.stats(0).cpu_ns, 5 * kMs);
+  // Lifted without telling the CPU: its timer notices at the next tick (30 ms), at the
+  // period boundary at the latest.
+  ASSERT_EQ(pool.configure(cfs_bandwidth::unlimited, msec(100), 0, sched_time{} + msec(30)), errc::ok);
+  d.run_until(200 * kMs);
+  EXPECT_EQ(d.stats(0).cpu_ns, 5 * kMs + 170 * kMs);
+  EXPECT_FALSE(g.throttled());
+  // A limit again, and set on the CPU: the budget starts from 0.
+  ASSERT_EQ(pool.configure(msec(10), msec(100), 0, sched_time{} + msec(200)), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{} + msec(200)), errc::ok);
+  EXPECT_EQ(g.runtime_remaining(), 0);
+  d.run_until(400 * kMs);
+  EXPECT_EQ(d.stats(0).cpu_ns, 175 * kMs + 20 * kMs);
+  // Removed from the group while throttled: unthrottled at once.
+  ASSERT_TRUE(g.throttled());
+  ASSERT_EQ(rq.set_group_bandwidth(g, nullptr, sched_time{} + msec(400)), errc::ok);
+  EXPECT_FALSE(g.throttled());
+  EXPECT_TRUE(rq.verify());
+  typename S::group stranger;
+  EXPECT_EQ(rq.set_group_bandwidth(stranger, &pool, sched_time{}), errc::invalid_argument);
+}
+
+// Documentation/scheduler/sched-bwc.rst: quota = period on a group with a hog on each of N
+// CPUs gives it one CPU in all, 1/N of each, and each CPU's queue is throttled once a period.
+// The CPUs share one pool; each has its own object of the group.
+TYPED_TEST(GroupBandwidth, CpusShareOnePoolAndTogetherGetTheQuota) {
+  using S = TypeParam;
+  for (const int cpus : {2, 4}) {
+    cfs_bandwidth pool;
+    ASSERT_EQ(pool.configure(msec(100), msec(100), 0, sched_time{}), errc::ok);
+    std::vector<typename S::rq> rqs(static_cast<std::size_t>(cpus));
+    std::vector<typename S::group> groups(static_cast<std::size_t>(cpus));
+    std::vector<typename S::task> tasks(static_cast<std::size_t>(cpus));
+    std::vector<std::unique_ptr<tick_driver<typename S::rq>>> drivers;
+    for (std::size_t i = 0; i < rqs.size(); ++i) {
+      ASSERT_EQ(rqs[i].attach_group(groups[i], nullptr), errc::ok);
+      ASSERT_EQ(rqs[i].set_group_bandwidth(groups[i], &pool, sched_time{}), errc::ok);
+      ASSERT_EQ(rqs[i].set_group(tasks[i], &groups[i], sched_time{}), errc::ok);
+      drivers.push_back(std::make_unique<tick_driver<typename S::rq>>(rqs[i]));
+      drivers.back()->add(tasks[i], behaviour::hog());
+    }
+    // The CPUs advance in lockstep, 1 ms at a time.
+    for (std::int64_t ms = 1; ms <= 1000; ++ms)
+      for (auto& d : drivers) d->run_until(ms * kMs);
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < rqs.size(); ++i) {
+      total += drivers[i]->stats(0).cpu_ns;
+      // Each CPU draws 5 ms slices as it runs out: which CPU gets the pool's last one in a
+      // period is a race (here won by the lower CPU numbers, which step first), so a CPU's
+      // share is exact to within about a slice per period.
+      EXPECT_NEAR(static_cast<double>(drivers[i]->stats(0).cpu_ns), 1000.0 * kMs / cpus, 30.0 * kMs) << cpus << " " << i;
+      EXPECT_TRUE(rqs[i].verify());
+    }
+    EXPECT_EQ(total, 1000 * kMs) << cpus;
+    EXPECT_EQ(pool.nr_throttled(), static_cast<std::uint64_t>(10 * cpus)) << cpus;
+  }
+}
+
+}  // namespace

@@ -61,6 +61,11 @@ struct options {
   int seeds = 1;  // compare/sweep: replications, seeds seed .. seed + seeds - 1
   bool host_timing = true;
   sim::machine_model machine{};
+  struct cpu_max_limit {  // --cpu-max GROUP=QUOTA/PERIOD[/BURST]
+    std::string group;
+    std::int64_t quota = -1, period = 0, burst = 0;
+  };
+  std::vector<cpu_max_limit> cpu_max;
 };
 
 const char* usage_text =
@@ -87,6 +92,8 @@ const char* usage_text =
     "         keeps it until a pick finds the class empty or a whole period passes idle; default 6.12)\n"
     "         --energy-model FILE (performance domains: frequencies, power, capacities; schedutil and energy)\n"
     "         --eas on|off (energy-aware placement with an asymmetric --energy-model; default on)\n"
+    "         --cpu-max GROUP=QUOTA/PERIOD[/BURST] (cgroup v2's cpu.max and cpu.max.burst on one of the\n"
+    "         workload's cgroups, e.g. /tg1=50ms/100ms; QUOTA max lifts it; cfs and eevdf; repeatable)\n"
     "         --util-est on|off (size tasks by util_est; default on with --energy-model, else off)\n"
     "         --uclamp-rt-min N (0..1024: the boost of RT tasks without util_min, sched_util_clamp_min_rt_default; default 1024)\n"
     "         --iowait-boost on|off (schedutil's boost after I/O waits, with --energy-model; default on)\n"
@@ -192,6 +199,22 @@ options parse_args(int argc, char** argv) {
       if (v == "6.12") o.machine.fair_server_rules = schedcore::server_rules::linux_6_12;
       else if (v == "6.19") o.machine.fair_server_rules = schedcore::server_rules::linux_6_19;
       else throw sim::usage_error(a + ": bad value '" + v + "' (expected 6.12 or 6.19)");
+    } else if (a == "--cpu-max") {
+      const std::string v = val();
+      const std::size_t eq = v.find('=');
+      const std::string bad = a + ": bad value '" + v + "' (expected GROUP=QUOTA/PERIOD[/BURST], e.g. /tg1=50ms/100ms)";
+      if (eq == 0 || eq == std::string::npos) throw sim::usage_error(bad);
+      const std::vector<std::string> parts = split(v.substr(eq + 1), '/', a);
+      if (parts.size() < 2 || parts.size() > 3) throw sim::usage_error(bad);
+      options::cpu_max_limit m;
+      m.group = v.substr(0, eq);
+      m.quota = parts[0] == "max" ? -1 : parse_time_arg(a, parts[0], 0, schedcore::cfs_bandwidth::max_runtime);
+      m.period = parse_time_arg(a, parts[1], 0, schedcore::cfs_bandwidth::max_period);
+      m.burst = parts.size() == 3 ? parse_time_arg(a, parts[2], 0, schedcore::cfs_bandwidth::max_runtime) : 0;
+      if (schedcore::cfs_bandwidth probe; probe.configure(m.quota, m.period, m.burst, schedcore::sched_time{}) != schedcore::errc::ok)
+        throw sim::usage_error(a + ": '" + v + "' is outside the kernel's limits (period 1ms..1s; quota max or at least 1ms; "
+                               "burst at most the quota, none without one)");
+      o.cpu_max.push_back(m);
     } else if (a == "--eas") o.machine.energy_aware = parse_on_off(a, val());
     else if (a == "--no-host-timing") o.host_timing = false;
     else throw sim::usage_error("unknown option '" + a + "'");
@@ -441,6 +464,22 @@ int real_main(int argc, char** argv) {
     return 0;
   }
   auto workloads = resolve_workloads(o);
+  for (const options::cpu_max_limit& m : o.cpu_max) {
+    for (auto& jw : workloads) {
+      sim::cgroup_spec* found = nullptr;
+      std::string names;
+      for (sim::cgroup_spec& cg : jw.w.cgroups) {
+        if (cg.name == m.group) found = &cg;
+        names += (names.empty() ? "" : ", ") + cg.name;
+      }
+      if (found == nullptr)
+        throw sim::usage_error("--cpu-max: " + jw.w.name + " has no cgroup '" + m.group + "'" +
+                               (names.empty() ? std::string(" (it declares none)") : " (its cgroups: " + names + ")"));
+      found->max_quota_ns = m.quota;
+      found->max_period_ns = m.period;
+      found->max_burst_ns = m.burst;
+    }
+  }
   for (const auto& jw : workloads) {
     const std::int64_t d = o.duration > 0 ? o.duration : jw.w.duration;
     if (o.warmup >= d)

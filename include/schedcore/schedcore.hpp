@@ -30,6 +30,7 @@
 // policies
 #include "schedcore/policy/bfs.hpp"
 #include "schedcore/policy/cfs.hpp"
+#include "schedcore/policy/cfs_bandwidth.hpp"
 #include "schedcore/policy/cfs2007.hpp"
 #include "schedcore/policy/class_stack.hpp"
 #include "schedcore/policy/edf.hpp"

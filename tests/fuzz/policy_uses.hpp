@@ -153,16 +153,24 @@ struct use_cfs2007 {
 // Task groups (policy/group.hpp) over eevdf and cfs: three groups, one nested; every successful
 // setup moves the task to the next of root, G0, G0/G1, G2 (after_setup, with the harness's
 // clock), so the changes, class changes and migrations also move tasks between groups. The
-// knobs are fuzzed as for the flat policies, eevdf's delayed dequeue included.
+// knobs are fuzzed as for the flat policies, eevdf's delayed dequeue included. G0/G1 and G2 are
+// capped (cpu.max 1 ms per 3 ms, and 2 ms per 5 ms with a 1 ms burst; slices of 0.3 ms), each
+// CPU's instance with pools of its own, so groups are throttled and brought back all the time.
 template <class Task, class Inner>
 struct fuzz_grouped : group_policy<Task, Inner> {
   using base = group_policy<Task, Inner>;
   typename base::task_group groups[3];
+  cfs_bandwidth pools[2];
   unsigned next_place = 0;
   fuzz_grouped() noexcept {
     (void)this->attach_group(groups[0], nullptr);
     (void)this->attach_group(groups[1], &groups[0]);
     (void)this->attach_group(groups[2], nullptr);
+    FUZZ_REQUIRE(pools[0].configure(msec(1), msec(3), 0, sched_time{}) == errc::ok);
+    FUZZ_REQUIRE(pools[1].configure(msec(2), msec(5), msec(1), sched_time{}) == errc::ok);
+    for (cfs_bandwidth& b : pools) FUZZ_REQUIRE(b.set_slice(usec(300)) == errc::ok);
+    FUZZ_REQUIRE(this->set_group_bandwidth(groups[1], &pools[0], sched_time{}) == errc::ok);
+    FUZZ_REQUIRE(this->set_group_bandwidth(groups[2], &pools[1], sched_time{}) == errc::ok);
   }
   fuzz_grouped(const fuzz_grouped&) = delete;
   fuzz_grouped& operator=(const fuzz_grouped&) = delete;
@@ -184,14 +192,14 @@ struct fuzz_grouped : group_policy<Task, Inner> {
 struct use_grouped_eevdf {
   using entity = group_node<eevdf_entity>;
   template <class T> using policy = fuzz_grouped<T, eevdf_policy<group_node<eevdf_entity>>>;
-  static constexpr bool can_throttle = false;
+  static constexpr bool can_throttle = true;  // cpu.max
   static sched_params params(reader& in) { return use_eevdf::params(in); }
 };
 #if SCHEDCORE_FUZZ_CFS
 struct use_grouped_cfs {
   using entity = group_node<cfs_entity>;
   template <class T> using policy = fuzz_grouped<T, cfs_policy<group_node<cfs_entity>>>;
-  static constexpr bool can_throttle = false;
+  static constexpr bool can_throttle = true;  // cpu.max
   static sched_params params(reader& in) { return use_cfs::params(in); }
 };
 #endif

@@ -60,6 +60,9 @@ TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("run --scenario desktop-2007 --policy cfs --duration 200ms --fair-server 50ms --fair-server-rules 6.19").code, 0);
   EXPECT_EQ(run("run --scenario desktop-2007 --policy cfs --duration 200ms --fair-server 50ms --fair-server-rules 6.12").code, 0);
   EXPECT_EQ(run("run --scenario desktop-2007 --fair-server-rules").code, 2);  // no value
+  EXPECT_EQ(run("run --scenario autogroup/on --policy eevdf --duration 200ms --cpu-max make=10ms/100ms").code, 0);
+  EXPECT_EQ(run("run --scenario autogroup/on --policy cfs --duration 200ms --cpu-max make=max/100ms --cpu-max pert=5ms/10ms/5ms").code, 0);
+  EXPECT_EQ(run("run --scenario autogroup/on --cpu-max").code, 2);  // no value
   // A capacity list sets the CPU count; --cpus, when given, must agree.
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,1024,446,446").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,446 --cpus 2").code, 0);
@@ -536,6 +539,18 @@ TEST(SchedsimCli, MalformedListsSpecsAndAbsurdCostsAreUsageErrors) {
   usage("run --scenario kernbench-4cpu --fair-server-period 99us", "--fair-server-period: bad time '99us' (expected a time from 100us");
   usage("run --scenario kernbench-4cpu --fair-server-period 5s", "--fair-server-period: bad time '5s'");
   usage("run --scenario kernbench-4cpu --fair-server-rules 6.17", "--fair-server-rules: bad value '6.17' (expected 6.12 or 6.19)");
+  usage("run --scenario autogroup/on --cpu-max make", "--cpu-max: bad value 'make' (expected GROUP=QUOTA/PERIOD[/BURST]");
+  usage("run --scenario autogroup/on --cpu-max make=50ms", "--cpu-max: bad value 'make=50ms'");
+  usage("run --scenario autogroup/on --cpu-max =50ms/100ms", "--cpu-max: bad value '=50ms/100ms'");
+  usage("run --scenario autogroup/on --cpu-max make=50ms/100ms/1ms/2ms", "--cpu-max: bad value");
+  usage("run --scenario autogroup/on --cpu-max make=50ms//1ms", "--cpu-max: empty entry");
+  usage("run --scenario autogroup/on --cpu-max make=lots/100ms", "--cpu-max: bad time 'lots'");
+  usage("run --scenario autogroup/on --cpu-max make=500us/100ms", "--cpu-max: 'make=500us/100ms' is outside the kernel's limits");
+  usage("run --scenario autogroup/on --cpu-max make=50ms/2s", "--cpu-max: bad time '2s'");
+  usage("run --scenario autogroup/on --cpu-max make=50ms/100ms/60ms", "is outside the kernel's limits");
+  usage("run --scenario autogroup/on --cpu-max make=max/100ms/1ms", "is outside the kernel's limits");
+  usage("run --scenario autogroup/on --cpu-max nosuch=50ms/100ms", "--cpu-max: autogroup/on has no cgroup 'nosuch' (its cgroups: make, pert, desktop)");
+  usage("run --scenario desktop-2007 --cpu-max x=50ms/100ms", "has no cgroup 'x' (it declares none)");
   usage("run --scenario kernbench-4cpu --capacity 1024,0", "--capacity: bad value '0' (expected an integer in 1..1024)");
   usage("run --scenario kernbench-4cpu --capacity 1024,1025", "--capacity: bad value '1025'");
   usage("run --scenario kernbench-4cpu --capacity 1024,,446", "--capacity: empty entry in '1024,,446'");

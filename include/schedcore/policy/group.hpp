@@ -70,8 +70,15 @@
 ///   starts again at the root (pick_task_fair's `goto again`). A queue is empty when it holds
 ///   no weight at all (`load()`, the kernel's `cfs_rq->load.weight`), delayed sleepers
 ///   included. Because a pick cannot tell which nodes it completed, a node's marks are brought
-///   up to date when it is next used (`in_queue`). No bandwidth control (`cpu.max`), no load
-///   tracking (PELT), no uclamp.
+///   up to date when it is next used (`in_queue`). No load tracking (PELT), no uclamp.
+/// - Bandwidth control (cpu.max, `set_group_bandwidth` with a `cfs_bandwidth` pool shared by
+///   the group's objects on every CPU), as the kernel's hierarchical throttling of 2.6.39-6.17:
+///   run time is charged to every limited group above the running task, which draws slices from
+///   the pool; a group out of budget with the pool empty asks for a reschedule at the tick, is
+///   throttled at `put_prev` (or at its first enqueue), its node out of its parent and its tasks
+///   left out of `nr_unthrottled()` and of the `h_nr_running()` above it, and comes back at its
+///   pool's next period boundary (`next_timer`/`timer`). What differs from the kernel:
+///   group-scheduling.md, "Bandwidth control".
 /// - `yield` acts on the task's own queue (eevdf's yield_task_fair), or at every level for an
 ///   inner policy that asks for it (cfs: the kernel's skip buddy is set at every level).
 /// - Buddies: each queue's policy runs its own buddy rules on its own nodes, so cfs's

@@ -91,6 +91,7 @@
 
 #include "schedcore/core/errc.hpp"
 #include "schedcore/core/time.hpp"
+#include "schedcore/policy/cfs_bandwidth.hpp"
 #include "schedcore/policy/class_stack.hpp"
 #include "schedcore/policy/dl_server.hpp"
 #include "schedcore/policy/fair_weights.hpp"
@@ -993,6 +994,11 @@ class engine {
         throw workload_error(where + ": cpu.weight " + std::to_string(cg.weight) + " is outside [" +
                              std::to_string(cgroup_weight_min) + ", " + std::to_string(cgroup_weight_max) + "]");
       if (cg.parent == cg.name) throw workload_error(where + " is its own parent");
+      if (cfs_bandwidth probe; probe.configure(cg.max_quota_ns, cg.max_period_ns, cg.max_burst_ns, sched_time{}) != errc::ok)
+        throw workload_error(where + ": cpu.max " + (cg.max_quota_ns == -1 ? std::string("max") : std::to_string(cg.max_quota_ns)) +
+                             " " + std::to_string(cg.max_period_ns) + " ns, burst " + std::to_string(cg.max_burst_ns) +
+                             " ns: outside the kernel's limits (period 1 ms..1 s; quota \"max\" or 1 ms..2^44-1 us; "
+                             "burst 0..quota, 0 without a quota)");
       if (!cg.parent.empty() && ids.find(cg.parent) == ids.end())
         throw workload_error(where + ": parent '" + cg.parent + "' is not declared before it");
       int depth = 1;
@@ -1031,6 +1037,18 @@ class engine {
           if (fair.attach_group(mine[g], parent) != errc::ok ||
               fair.set_group_weight(mine[g], detail_sim::cgroup_shares(cg.weight), sched_time{}) != errc::ok)
             throw workload_error("cgroup '" + cg.name + "': the policy refused the group (nesting too deep?)");
+        }
+      }
+      // cpu.max: one pool per group, shared by the group's queues on every CPU.
+      bw_pools_ = std::make_unique<cfs_bandwidth[]>(n);
+      bw_before_.assign(n, bw_stats{});
+      for (std::size_t g = 0; g < n; ++g) {
+        const cgroup_spec& cg = w_.cgroups[g];
+        if (cg.max_quota_ns == -1) continue;
+        (void)bw_pools_[g].configure(cg.max_quota_ns, cg.max_period_ns, cg.max_burst_ns, st(now_));  // validated
+        for (int c = 0; c < ncpu_; ++c) {
+          auto& fair = cpu(c).rq.template get<stack_type::nr_classes - 1>();
+          (void)fair.set_group_bandwidth(groups_[static_cast<std::size_t>(c)][g], &bw_pools_[g], st(now_));
         }
       }
       if (ncpu_ > 1) {
@@ -1524,6 +1542,7 @@ class engine {
       pp.writes = pp.reads = pp.items_moved = pp.reader_blocks = pp.writer_blocks = 0;
       pp.max_items = pp.items;
     }
+    for (std::size_t g = 0; g < bw_before_.size(); ++g) bw_before_[g] = bw_stats_of(bw_pools_[g]);
   }
 
   // ---------------------------------------------------------------- ticks
@@ -3834,6 +3853,25 @@ class engine {
       x.busy_pct = span > 0 ? 100.0 * static_cast<double>(x.busy_ns) / static_cast<double>(span) : 0;
       r.devices.push_back(std::move(x));
     }
+    for (std::size_t g = 0; g < w_.cgroups.size(); ++g) {
+      const cgroup_spec& cg = w_.cgroups[g];
+      if (cg.max_quota_ns == -1) continue;
+      cgroup_result x;
+      x.name = cg.name;
+      x.quota_ns = cg.max_quota_ns;
+      x.period_ns = cg.max_period_ns;
+      x.burst_ns = cg.max_burst_ns;
+      if (bw_pools_ != nullptr) {  // a policy without group scheduling has no pools: all 0
+        const bw_stats now = bw_stats_of(bw_pools_[g]), was = bw_before_[g];
+        x.nr_throttled = now.nr_throttled - was.nr_throttled;
+        x.throttled_ns = now.throttled_ns - was.throttled_ns;
+        x.nr_bursts = now.nr_bursts - was.nr_bursts;
+        x.burst_used_ns = now.burst_ns - was.burst_ns;
+      }
+      r.cgroups.push_back(std::move(x));
+    }
+    if (!r.cgroups.empty() && bw_pools_ == nullptr)
+      r.notes.push_back("cpu.max: only cfs and eevdf schedule task groups and cap them; " + r.policy + " ignores it");
     for (const pipe_res& pp : pipes_) {
       pipe_result x;
       x.name = pp.name;
@@ -3875,6 +3913,18 @@ class engine {
   std::vector<cspec> specs_;
   /// Per CPU, one object per workload cgroup (a grouped fair class only; empty otherwise).
   std::vector<std::unique_ptr<detail_sim::group_array_t<fair_class>>> groups_;
+  /// cpu.max pools, one per cgroup (shared by its queues on every CPU; unlimited where the
+  /// cgroup has no limit); nullptr without a grouped fair class.
+  std::unique_ptr<cfs_bandwidth[]> bw_pools_;
+  /// A pool's cpu.stat counters (bw_before_: at the start of the statistics window).
+  struct bw_stats {
+    std::uint64_t nr_throttled = 0, nr_bursts = 0;
+    std::int64_t throttled_ns = 0, burst_ns = 0;
+  };
+  static bw_stats bw_stats_of(const cfs_bandwidth& b) {
+    return {b.nr_throttled(), b.nr_bursts(), b.throttled_time(), b.burst_time()};
+  }
+  std::vector<bw_stats> bw_before_;
   std::vector<int> cgroup_parent_;  ///< parent index of each workload cgroup (-1: the root)
   bool pelt_on_ = false;            ///< load tracking runs (cgroups on SMP, balance by load, asymmetric capacity)
   std::vector<std::uint32_t> cap_;  ///< each CPU's capacity (machine_model::capacity), 1..1024

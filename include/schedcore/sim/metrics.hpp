@@ -157,6 +157,19 @@ struct device_result {
   double busy_pct = 0;         ///< busy_ns / duration, %
 };
 
+/// One task group with a bandwidth limit (workload.hpp `cgroup_spec::max_quota_ns`, cpu.max):
+/// what its cpu.stat would show over the statistics window.
+struct cgroup_result {
+  std::string name;                 ///< cgroup name
+  std::int64_t quota_ns = 0;        ///< cpu.max quota per period, ns
+  std::int64_t period_ns = 0;       ///< cpu.max period, ns
+  std::int64_t burst_ns = 0;        ///< cpu.max.burst, ns
+  std::uint64_t nr_throttled = 0;   ///< throttle events, over all CPUs
+  std::int64_t throttled_ns = 0;    ///< time its queues spent throttled, summed over CPUs (throttles that ended)
+  std::uint64_t nr_bursts = 0;      ///< periods in which it drew more than its quota
+  std::int64_t burst_used_ns = 0;   ///< what it drew beyond the quota in those periods
+};
+
 /// One pipe (workload.hpp `pipe_write`/`pipe_read`): traffic and batching.
 struct pipe_result {
   std::string name;                 ///< pipe name
@@ -202,6 +215,7 @@ struct run_result {
   std::vector<task_result> tasks;     ///< per task, in creation order
   std::vector<device_result> devices; ///< per device, in order of first mention in the workload (empty when it has none)
   std::vector<pipe_result> pipes;     ///< per pipe, in order of first mention in the workload (empty when it has none)
+  std::vector<cgroup_result> cgroups; ///< per cgroup with a cpu.max limit, in declaration order (empty when none has)
   std::vector<std::string> notes;     ///< workload caveats
 };
 

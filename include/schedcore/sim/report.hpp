@@ -139,6 +139,17 @@ inline std::string to_json(const run_result& r, int ind = 0) {
          u64(q.writer_blocks) + ", \"max_items\": " + i64(q.max_items) + " }";
   }
   o += "],\n";
+  if (!r.cgroups.empty()) {  // only with a cpu.max limit: other runs print what they printed before
+    o += p + "  \"cgroups\": [";
+    for (std::size_t i = 0; i < r.cgroups.size(); ++i) {
+      const cgroup_result& g = r.cgroups[i];
+      o += (i ? ", " : "") + std::string("{ \"name\": ") + str(g.name) + ", \"quota_ns\": " + i64(g.quota_ns) +
+           ", \"period_ns\": " + i64(g.period_ns) + ", \"burst_ns\": " + i64(g.burst_ns) + ", \"nr_throttled\": " +
+           u64(g.nr_throttled) + ", \"throttled_ns\": " + i64(g.throttled_ns) + ", \"nr_bursts\": " + u64(g.nr_bursts) +
+           ", \"burst_used_ns\": " + i64(g.burst_used_ns) + " }";
+    }
+    o += "],\n";
+  }
   o += p + "  \"notes\": [";
   for (std::size_t i = 0; i < r.notes.size(); ++i) o += (i ? ", " : "") + str(r.notes[i]);
   o += "],\n";
@@ -559,6 +570,13 @@ inline std::string task_table(const run_result& r) {
            std::to_string(d.freq_changes) + " changes)";
     o += "\n";
   }
+  for (const cgroup_result& g : r.cgroups)  // cpu.stat of each capped group
+    o += "cgroup " + g.name + "  cpu.max " + fmt("%.3f", static_cast<double>(g.quota_ns) / 1e6) + " ms per " +
+         fmt("%.3f", static_cast<double>(g.period_ns) / 1e6) + " ms" +
+         (g.burst_ns > 0 ? " (burst " + fmt("%.3f", static_cast<double>(g.burst_ns) / 1e6) + " ms)" : std::string()) +
+         "  throttled " + std::to_string(g.nr_throttled) + " times, " +
+         fmt("%.1f", static_cast<double>(g.throttled_ns) / 1e6) + " ms  bursts " + std::to_string(g.nr_bursts) + ", " +
+         fmt("%.1f", static_cast<double>(g.burst_used_ns) / 1e6) + " ms\n";
   for (const auto& n : r.notes) o += "note: " + n + "\n";
   return o;
 }

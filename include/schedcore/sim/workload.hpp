@@ -308,6 +308,11 @@ struct cgroup_spec {
   std::string name;           ///< unique; tasks name it in `task_spec::cgroup`
   std::string parent;         ///< the enclosing group, declared earlier; empty = the root
   std::int64_t weight = 100;  ///< cgroup v2 `cpu.weight`, 1..10000 (shares = weight x 1024 / 100)
+  /// cgroup v2 `cpu.max` (CFS bandwidth control, policy/cfs_bandwidth.hpp): at most
+  /// `max_quota_ns` of CPU time per `max_period_ns`, summed over CPUs; -1 = "max", no limit.
+  std::int64_t max_quota_ns = -1;
+  std::int64_t max_period_ns = 100000000;  ///< cpu.max's period, 1 ms..1 s (default 100 ms)
+  std::int64_t max_burst_ns = 0;           ///< cgroup v2 `cpu.max.burst`, at most the quota
 };
 
 /// cgroup v2's cpu.weight range and default (Documentation/admin-guide/cgroup-v2.rst).

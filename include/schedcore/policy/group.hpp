@@ -376,12 +376,15 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// should reschedule). Refuses a group not attached here (`errc::invalid_argument`). O(depth).
   errc set_group_bandwidth(task_group& g, cfs_bandwidth* pool, sched_time now) noexcept {
     if (g.owner_ != this) return errc::invalid_argument;
-    if (running_ != nullptr) (void)charge_bandwidth(now, false);  // the time so far, to the old pool
+    if (running_ != nullptr && bw_groups_ != 0) (void)charge_bandwidth(now, false);  // the time so far, to the old pool
+    exec_start_ = now;
     if (g.throttled_ && g.bw_ != nullptr) {  // the old pool's throttle ends here
       g.bw_->note_unthrottle(now - g.throttled_at_);
       g.throttled_at_ = now;
     }
-    if (g.bw_ == nullptr && pool != nullptr) ++bw_groups_;
+    // The counts of tasks per group are kept only while some group has a pool (so that
+    // hierarchies without bandwidth control pay nothing for them): the first pool rebuilds them.
+    if (g.bw_ == nullptr && pool != nullptr && bw_groups_++ == 0) rebuild_counts();
     if (g.bw_ != nullptr && pool == nullptr) --bw_groups_;
     g.bw_ = pool;
     g.runtime_remaining_ = 0;
@@ -411,7 +414,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     sync(leaf);
     if (SCHEDCORE_MISUSE(!leaf.queued)) return;
     const bool was_running = running_ == &t, was_delayed = leaf.dequeue_delayed;
-    if (was_running) (void)charge_bandwidth(now);
+    if (was_running && SCHEDCORE_UNLIKELY(bw_groups_ != 0)) (void)charge_bandwidth(now);
     Inner& q = queue_of(leaf);
     q.dequeue(leaf, now, flags);  // the inner policy refuses what it must (a delayed sleeper's sleep)
     if (was_delayed) {
@@ -428,7 +431,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     group_member* p = leaf.queued ? leaf.parent : leave_empty_groups(leaf.parent, now);
     if (was_running) {
       for (group_member* up = p; up != nullptr; up = up->parent) queue_of(group_of(*up)).put_prev(group_of(*up), now);
-      if (bw_groups_ != 0) throttle_exhausted(p, now);  // put_prev_entity's check_cfs_rq_runtime
+      if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) throttle_exhausted(p, now);  // put_prev_entity's check_cfs_rq_runtime
     }
   }
   /// Picks at the root, then inside each picked group, down to a task. No side effects beyond
@@ -460,26 +463,28 @@ class group_policy : public detail::group_knob_names<Inner> {
     // A task made to run under a throttled group (a running task whose parameters or group
     // changed: dequeue(save), enqueue(restore), set_next) brings the group back; out of budget,
     // it is throttled again at the next put_prev, after the tick that asks for it.
-    if (bw_groups_ != 0) bring_back_path(t, now);
+    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) {
+      bring_back_path(t, now);
+      exec_start_ = now;
+    }
     running_ = &t;
-    exec_start_ = now;
     for (node_type* n = &t; n != nullptr; n = parent_node(*n)) queue_of(*n).set_next(*n, now);
   }
   /// Running `t` and every group above it stop running; they stay queued.
   void put_prev(Task& t, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(running_ != &t)) return;
-    if (bw_groups_ != 0) (void)charge_bandwidth(now);
+    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) (void)charge_bandwidth(now);
     running_ = nullptr;
     for (node_type* n = &t; n != nullptr; n = parent_node(*n)) queue_of(*n).put_prev(*n, now);
     // put_prev_entity's check_cfs_rq_runtime at each level: a group out of budget with its
     // pool empty is throttled now that nothing under it runs.
-    if (bw_groups_ != 0) throttle_exhausted(static_cast<node_type&>(t).parent, now);
+    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) throttle_exhausted(static_cast<node_type&>(t).parent, now);
   }
   /// Ticks every level from `curr` to the root; true if any level asks for a reschedule.
   bool tick(Task& curr, sched_time now) noexcept {
     // update_curr's account_cfs_rq_runtime: a group that ran out with its pool empty asks for
     // a reschedule (resched_curr), and put_prev throttles it.
-    bool resched = bw_groups_ != 0 && running_ == &curr && charge_bandwidth(now);
+    bool resched = SCHEDCORE_UNLIKELY(bw_groups_ != 0) && running_ == &curr && charge_bandwidth(now);
     for (node_type* n = &curr; n != nullptr; n = parent_node(*n)) resched = queue_of(*n).tick(*n, now) || resched;
     return resched;
   }
@@ -488,7 +493,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   bool wakeup_preempt(Task& woken, Task& curr, sched_time now) noexcept {
     // A task woken under a throttled group cannot run (check_preempt_wakeup_fair's
     // throttled_hierarchy test).
-    if (bw_groups_ != 0 && hidden(woken)) return false;
+    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0) && hidden(woken)) return false;
     node_type* a = &woken;
     node_type* b = &curr;
     while (a->depth > b->depth) a = parent_node(*a);
@@ -514,7 +519,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   usize nr_runnable() const noexcept { return nr_tasks_; }
   /// The tasks of `nr_runnable()` that can run: those under a throttled group are left out
   /// (the kernel's rq->nr_running with CFS bandwidth control).
-  usize nr_unthrottled() const noexcept { return nr_visible_; }
+  usize nr_unthrottled() const noexcept { return bw_groups_ != 0 ? nr_visible_ : nr_tasks_; }
   /// The running task of this class, or nullptr.
   Task* current() const noexcept { return running_; }
 
@@ -624,10 +629,12 @@ class group_policy : public detail::group_knob_names<Inner> {
       if (g->throttled_ ? queued : queue_empty(*g) ? queued && !delayed : !queued || delayed) return false;
       const u16 depth = g->parent != nullptr ? static_cast<u16>(g->parent->depth + 1u) : u16{0};
       if (g->depth != depth) return false;
-      // h_nr: its own queue's runnable tasks plus each unthrottled child group's h_nr.
-      if (g->h_nr_ != tasks_below(g)) return false;
+      // h_nr (kept while some group has a pool): its own queue's runnable tasks plus each
+      // unthrottled child group's h_nr.
+      if (bw_groups_ != 0 && g->h_nr_ != tasks_below(g)) return false;
+      if (bw_groups_ == 0 && g->throttled_) return false;
     }
-    if (nr_visible_ != tasks_below(nullptr)) return false;
+    if (bw_groups_ != 0 && nr_visible_ != tasks_below(nullptr)) return false;
     // Every queue's runnable nodes are the tasks plus the groups queued and not delayed.
     usize nodes = root_.nr_runnable(), queued_groups = 0;
     for (const task_group* g = groups_; g != nullptr; g = g->next_) {
@@ -687,7 +694,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     // A throttled group is out of its parent already; nothing above it changes.
     while (p != nullptr && !group_of(*p).throttled_ && queue_empty(group_of(*p))) {
       task_group& g = group_of(*p);
-      if (g.bw_ != nullptr) return_slack(g);
+      if (SCHEDCORE_UNLIKELY(g.bw_ != nullptr)) return_slack(g);
       Inner& pq = queue_of(g);
       pq.dequeue(g, now, dequeue_flags::sleep);
       p = p->parent;
@@ -724,6 +731,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// tasks that can run when none is (enqueue_task_fair's h_nr_running walk). O(depth).
   void count_task(const node_type& leaf, bool add) noexcept {
     nr_tasks_ = add ? nr_tasks_ + 1 : nr_tasks_ - 1;
+    if (SCHEDCORE_LIKELY(bw_groups_ == 0)) return;  // nothing is throttled; the counts are rebuilt when a pool comes
     for (group_member* p = leaf.parent; p != nullptr; p = p->parent) {
       task_group& g = group_of(*p);
       g.h_nr_ = add ? g.h_nr_ + 1 : g.h_nr_ - 1;
@@ -784,7 +792,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// True if some group is out of budget with its pool empty. O(depth).
   /// `draw` false: only charge (a change of pool follows). A group whose pool was reconfigured
   /// since it was last charged starts from 0 and pays only for the time since then.
-  bool charge_bandwidth(sched_time now, bool draw = true) noexcept {
+  SCHEDCORE_COLD bool charge_bandwidth(sched_time now, bool draw = true) noexcept {
     if (running_ == nullptr) return false;
     const sched_time since = exec_start_;
     const duration_ns delta = now - since;
@@ -805,7 +813,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   }
   /// From `p` upward, each limited group out of budget is throttled unless 1 ns can still be
   /// drawn (check_cfs_rq_runtime, throttle_cfs_rq's __assign_cfs_rq_runtime(.., 1)). O(depth).
-  void throttle_exhausted(group_member* p, sched_time now) noexcept {
+  SCHEDCORE_COLD void throttle_exhausted(group_member* p, sched_time now) noexcept {
     for (; p != nullptr; p = p->parent) {
       task_group& g = group_of(*p);
       if (g.throttled_ || !limited(g)) continue;
@@ -852,12 +860,14 @@ class group_policy : public detail::group_knob_names<Inner> {
       task_group& g = group_of(*p);
       sync(g);
       if (g.queued && !g.dequeue_delayed) break;
-      if (g.throttled_) break;
-      if (check_budget && !g.queued && limited(g)) {
-        sync_budget(g);
-        if (!top_up(g, g.bw_->slice(), now)) {
-          throttle(g, now);
-          break;
+      if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) {
+        if (g.throttled_) break;
+        if (check_budget && !g.queued && limited(g)) {
+          sync_budget(g);
+          if (!top_up(g, g.bw_->slice(), now)) {
+            throttle(g, now);
+            break;
+          }
         }
       }
       queue_of(g).enqueue(g, now, enqueue_flags::wakeup);  // or requeued, if delayed
@@ -865,9 +875,17 @@ class group_policy : public detail::group_knob_names<Inner> {
       g.dequeue_delayed = false;
     }
   }
+  /// Recomputes every group's h_nr and the count of tasks that can run, deepest groups first
+  /// (nothing is throttled while no group has a pool). O(max_depth · groups²), once per first pool.
+  void rebuild_counts() noexcept {
+    for (u32 d = max_depth + 1u; d-- > 0;)
+      for (task_group* g = groups_; g != nullptr; g = g->next_)
+        if (g->depth == d) g->h_nr_ = tasks_below(g);
+    nr_visible_ = nr_tasks_;
+  }
   /// Unthrottles every throttled group above `t`, the topmost first, without the budget check
   /// on the way up (see set_next). O(depth²) when some group is throttled, else O(depth).
-  void bring_back_path(const node_type& t, sched_time now) noexcept {
+  SCHEDCORE_COLD void bring_back_path(const node_type& t, sched_time now) noexcept {
     for (;;) {
       task_group* top = nullptr;
       for (group_member* p = t.parent; p != nullptr; p = p->parent)

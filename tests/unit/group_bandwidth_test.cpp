@@ -364,6 +364,40 @@ TYPED_TEST(GroupBandwidth, ThrottledTasksCannotRunOrPreemptAndCountApart) {
   EXPECT_TRUE(rq.verify());
 }
 
+// check_enqueue_throttle: a group whose last task blocked just as the budget and the pool ran
+// dry left its parent unthrottled (nothing ran under it any more); its next task is throttled
+// at the enqueue, not run on an empty pool, and runs at the period boundary.
+TYPED_TEST(GroupBandwidth, AGroupThatRanDryIsThrottledAtItsNextEnqueue) {
+  using S = TypeParam;
+  typename S::rq rq;
+  typename S::group g;
+  cfs_bandwidth pool;
+  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+  ASSERT_EQ(pool.configure(msec(10), msec(100), 0, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{}), errc::ok);
+  typename S::task a;
+  ASSERT_EQ(rq.set_group(a, &g, sched_time{}), errc::ok);
+  const sched_time t0{};
+  rq.enqueue(a, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.pick_next(t0), &a);
+  rq.set_next(a, t0);
+  for (int ms = 1; ms < 10; ++ms) (void)rq.tick(a, t0 + msec(ms));
+  EXPECT_TRUE(rq.tick(a, t0 + msec(10)));  // dry
+  rq.dequeue(a, t0 + msec(10), dequeue_flags::sleep);  // it blocks before the reschedule
+  EXPECT_FALSE(g.throttled());
+  EXPECT_EQ(g.runtime_remaining(), 0);
+  EXPECT_EQ(pool.runtime(), 0);
+  rq.enqueue(a, t0 + msec(20), enqueue_flags::wakeup);
+  EXPECT_TRUE(g.throttled());
+  EXPECT_EQ(rq.nr_unthrottled(), 0u);
+  EXPECT_EQ(rq.pick_next(t0 + msec(20)), nullptr);
+  EXPECT_EQ(pool.nr_throttled(), 1u);
+  EXPECT_TRUE(rq.verify());
+  EXPECT_TRUE(rq.timer(t0 + msec(100)));  // back, and nothing of the class runs: reschedule
+  EXPECT_EQ(rq.pick_next(t0 + msec(100)), &a);
+  EXPECT_EQ(pool.throttled_time(), msec(80));
+}
+
 // A throttled group whose pool is reconfigured comes back at once (tg_set_cfs_bandwidth
 // unthrottles every CPU's queue), and lifting the limit lets its hog run on.
 TYPED_TEST(GroupBandwidth, ReconfiguringOrLiftingTheLimitUnthrottles) {

@@ -308,6 +308,15 @@ class group_policy : public detail::group_knob_names<Inner> {
     if (g != nullptr) ++g->members_;
     return errc::ok;
   }
+  /// Whether `t` is under a throttled group on this CPU (the kernel's throttled_hierarchy of its
+  /// cfs_rq): it cannot run here until the group's pool is refilled. O(depth).
+  static bool throttled_hierarchy(const Task& t) noexcept { return hidden(t); }
+  /// Whether `g` or a group above it is throttled. O(depth).
+  static bool throttled_hierarchy(const task_group& g) noexcept {
+    for (const group_member* p = &g; p != nullptr; p = p->parent)
+      if (group_of(*p).throttled_) return true;
+    return false;
+  }
   /// The group `t` belongs to on this CPU, or nullptr for the root.
   static task_group* group_of_task(const Task& t) noexcept {
     const node_type& n = t;

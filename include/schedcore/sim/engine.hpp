@@ -1045,6 +1045,7 @@ class engine {
       for (std::size_t g = 0; g < n; ++g) {
         const cgroup_spec& cg = w_.cgroups[g];
         if (cg.max_quota_ns == -1) continue;
+        any_cpu_max_ = true;
         (void)bw_pools_[g].configure(cg.max_quota_ns, cg.max_period_ns, cg.max_burst_ns, st(now_));  // validated
         for (int c = 0; c < ncpu_; ++c) {
           auto& fair = cpu(c).rq.template get<stack_type::nr_classes - 1>();
@@ -1607,6 +1608,21 @@ class engine {
     ++c.ctimer_gen;
     c.ctimer_at = when;
     push(when, ev_ctimer, static_cast<std::uint32_t>(ci), c.ctimer_gen);
+  }
+
+  /// The kernel's throttled_lb_pair: the balancer leaves a task whose group is throttled (cpu.max)
+  /// on its CPU or on the CPU it would move to. O(depth).
+  bool throttled_pair(const task_type& t, int from, int to) const {
+    if constexpr (detail_sim::grouped<fair_class>::value) {
+      const int g = t.cold->cgroup;
+      if (!any_cpu_max_ || g < 0) return false;
+      for (const int c : {from, to})
+        if (fair_class::throttled_hierarchy(groups_[static_cast<std::size_t>(c)][static_cast<std::size_t>(g)])) return true;
+      return false;
+    } else {
+      (void)t, (void)from, (void)to;
+      return false;
+    }
   }
 
   /// Wall time CPU ci takes for `t`'s remaining work: the work itself at speed 1024, else
@@ -2595,7 +2611,7 @@ class engine {
     task_type* pick = nullptr;
     for (task_type* t : b.queued) {
       // The fair balancer moves fair tasks only (RT and deadline tasks have push / pull).
-      if (t == b.curr || t == hot_ || !is_fair(*t) || !allowed(*t, ci)) continue;
+      if (t == b.curr || t == hot_ || !is_fair(*t) || !allowed(*t, ci) || throttled_pair(*t, busiest, ci)) continue;
       // On an asymmetric machine an idle CPU fills its spare capacity (migrate_util): a task
       // whose util exceeds this CPU's capacity stays where it is.
       if (asym_ && is_fair(*t) && exceeds_capacity(*t, ci)) continue;
@@ -2736,7 +2752,7 @@ class engine {
     cpu_state& b = cpu(busiest);
     std::vector<std::uint32_t> candidates;  // task ids (sorting pointers to tasks would find schedcore's swap by ADL)
     for (task_type* t : b.queued)
-      if (t != b.curr && is_fair(*t) && allowed(*t, ci)) candidates.push_back(t->id);
+      if (t != b.curr && is_fair(*t) && allowed(*t, ci) && !throttled_pair(*t, busiest, ci)) candidates.push_back(t->id);
     std::sort(candidates.begin(), candidates.end(),
               [this](std::uint32_t x, std::uint32_t y) { return colder(*tasks_[x], *tasks_[y]); });
     int moved = 0;
@@ -3925,6 +3941,7 @@ class engine {
     return {b.nr_throttled(), b.nr_bursts(), b.throttled_time(), b.burst_time()};
   }
   std::vector<bw_stats> bw_before_;
+  bool any_cpu_max_ = false;  ///< some cgroup has a cpu.max limit (and the fair class groups)
   std::vector<int> cgroup_parent_;  ///< parent index of each workload cgroup (-1: the root)
   bool pelt_on_ = false;            ///< load tracking runs (cgroups on SMP, balance by load, asymmetric capacity)
   std::vector<std::uint32_t> cap_;  ///< each CPU's capacity (machine_model::capacity), 1..1024

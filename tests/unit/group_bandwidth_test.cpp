@@ -29,6 +29,7 @@
 #include "schedcore/policy/eevdf.hpp"
 #include "schedcore/policy/group.hpp"
 #include "check_recorder.hpp"
+#include "group_setups.hpp"
 #include "tick_driver.hpp"
 
 namespace {
@@ -136,25 +137,26 @@ TEST(CfsBandwidthPool, BadLimitsAreRefusedAndChangeNothing) {
 // ---------------------------------------------------------------------------------------------
 // Throttling in group_policy, under cfs and eevdf.
 
-template <class Entity, template <class, class> class Policy>
-struct fair_setup {
-  using node = group_node<Entity>;
-  struct task : node {};
-  using policy = group_policy<task, Policy<node, base_entity<Entity>>>;
-  using group = typename policy::task_group;
-  using rq = single_class<policy>;
-};
-using cfs_setup = fair_setup<cfs_entity, cfs_policy>;
-using eevdf_setup = fair_setup<eevdf_entity, eevdf_policy>;
+using cfs_setup = schedcore_test::cfs_group_setup;
+using FairSetups = schedcore_test::fair_group_setups;
+using setup_names = schedcore_test::fair_group_setup_names;
 
 template <class S>
 class GroupBandwidth : public ::testing::Test {};
-using FairSetups = ::testing::Types<cfs_setup, eevdf_setup>;
-struct setup_names {
-  template <class S>
-  static std::string GetName(int) {
-    return std::is_same_v<S, cfs_setup> ? "cfs" : "eevdf";
+
+// One CPU's class with group `g` (under the root) capped by `pool` at `quota` per `period`.
+template <class S>
+struct capped_group {
+  typename S::rq rq;
+  typename S::group g;
+  cfs_bandwidth pool;
+  explicit capped_group(std::int64_t quota, std::int64_t period = msec(100), std::int64_t burst = 0) {
+    EXPECT_EQ(rq.attach_group(g, nullptr), errc::ok);
+    EXPECT_EQ(pool.configure(quota, period, burst, sched_time{}), errc::ok);
+    EXPECT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{}), errc::ok);
   }
+  /// Puts `t` (not queued) in the group.
+  void join(typename S::task& t) { EXPECT_EQ(rq.set_group(t, &g, sched_time{}), errc::ok); }
 };
 TYPED_TEST_SUITE(GroupBandwidth, FairSetups, setup_names);
 
@@ -162,12 +164,8 @@ TYPED_TEST_SUITE(GroupBandwidth, FairSetups, setup_names);
 // throttled once per period, 50 ms each time.
 TYPED_TEST(GroupBandwidth, ALoneHogGetsItsQuotaInEveryPeriod) {
   using S = TypeParam;
-  typename S::rq rq;
-  typename S::group g;
-  cfs_bandwidth pool;
-  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
-  ASSERT_EQ(pool.configure(msec(50), msec(100), 0, sched_time{}), errc::ok);
-  ASSERT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{}), errc::ok);
+  capped_group<S> capped(msec(50));
+  auto& [rq, g, pool] = capped;
   typename S::task t;
   ASSERT_EQ(rq.set_group(t, &g, sched_time{}), errc::ok);
   tick_driver<typename S::rq> d(rq);
@@ -214,12 +212,8 @@ TYPED_TEST(GroupBandwidth, ASiblingGetsWhatTheLimitLeaves) {
 // the root gets the other 70 %.
 TYPED_TEST(GroupBandwidth, TheTasksOfAGroupShareItsQuota) {
   using S = TypeParam;
-  typename S::rq rq;
-  typename S::group g;
-  cfs_bandwidth pool;
-  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
-  ASSERT_EQ(pool.configure(msec(30), msec(100), 0, sched_time{}), errc::ok);
-  ASSERT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{}), errc::ok);
+  capped_group<S> capped(msec(30));
+  auto& [rq, g, pool] = capped;
   typename S::task t[3];
   ASSERT_EQ(rq.set_group(t[0], &g, sched_time{}), errc::ok);
   ASSERT_EQ(rq.set_group(t[1], &g, sched_time{}), errc::ok);
@@ -292,12 +286,8 @@ TYPED_TEST(GroupBandwidth, BurstLetsAGroupBankUnusedQuota) {
 // slack an emptied queue returns, and the refill that brings the group back.
 TYPED_TEST(GroupBandwidth, ThrottledTasksCannotRunOrPreemptAndCountApart) {
   using S = TypeParam;
-  typename S::rq rq;
-  typename S::group g;
-  cfs_bandwidth pool;
-  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
-  ASSERT_EQ(pool.configure(msec(10), msec(100), 0, sched_time{}), errc::ok);
-  ASSERT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{}), errc::ok);
+  capped_group<S> capped(msec(10));
+  auto& [rq, g, pool] = capped;
   typename S::task a, b, root;
   ASSERT_EQ(rq.set_group(a, &g, sched_time{}), errc::ok);
   ASSERT_EQ(rq.set_group(b, &g, sched_time{}), errc::ok);
@@ -369,12 +359,8 @@ TYPED_TEST(GroupBandwidth, ThrottledTasksCannotRunOrPreemptAndCountApart) {
 // at the enqueue, not run on an empty pool, and runs at the period boundary.
 TYPED_TEST(GroupBandwidth, AGroupThatRanDryIsThrottledAtItsNextEnqueue) {
   using S = TypeParam;
-  typename S::rq rq;
-  typename S::group g;
-  cfs_bandwidth pool;
-  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
-  ASSERT_EQ(pool.configure(msec(10), msec(100), 0, sched_time{}), errc::ok);
-  ASSERT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{}), errc::ok);
+  capped_group<S> capped(msec(10));
+  auto& [rq, g, pool] = capped;
   typename S::task a;
   ASSERT_EQ(rq.set_group(a, &g, sched_time{}), errc::ok);
   const sched_time t0{};
@@ -402,12 +388,8 @@ TYPED_TEST(GroupBandwidth, AGroupThatRanDryIsThrottledAtItsNextEnqueue) {
 // unthrottles every CPU's queue), and lifting the limit lets its hog run on.
 TYPED_TEST(GroupBandwidth, ReconfiguringOrLiftingTheLimitUnthrottles) {
   using S = TypeParam;
-  typename S::rq rq;
-  typename S::group g;
-  cfs_bandwidth pool;
-  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
-  ASSERT_EQ(pool.configure(msec(5), msec(100), 0, sched_time{}), errc::ok);
-  ASSERT_EQ(rq.set_group_bandwidth(g, &pool, sched_time{}), errc::ok);
+  capped_group<S> capped(msec(5));
+  auto& [rq, g, pool] = capped;
   typename S::task t;
   ASSERT_EQ(rq.set_group(t, &g, sched_time{}), errc::ok);
   tick_driver<typename S::rq> d(rq);

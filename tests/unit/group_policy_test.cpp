@@ -27,6 +27,7 @@
 #include "schedcore/policy/group.hpp"
 #include "schedcore/policy/rt.hpp"
 #include "check_recorder.hpp"
+#include "group_setups.hpp"
 #include "tick_driver.hpp"
 
 namespace {
@@ -38,27 +39,13 @@ using schedcore_test::tick_driver;
 
 constexpr std::int64_t kSecond = 1000000000;
 
-template <class Entity, template <class, class> class Policy>
-struct fair_setup {
-  using node = group_node<Entity>;
-  struct task : node {};
-  using policy = group_policy<task, Policy<node, base_entity<Entity>>>;
-  using group = typename policy::task_group;
-  using flat_task = Entity;
-  using flat_policy = Policy<Entity, base_entity<Entity>>;
-};
-using cfs_setup = fair_setup<cfs_entity, cfs_policy>;
-using eevdf_setup = fair_setup<eevdf_entity, eevdf_policy>;
+using cfs_setup = schedcore_test::cfs_group_setup;
+using eevdf_setup = schedcore_test::eevdf_group_setup;
+using FairSetups = schedcore_test::fair_group_setups;
+using setup_names = schedcore_test::fair_group_setup_names;
 
 template <class S>
 class GroupShares : public ::testing::Test {};
-using FairSetups = ::testing::Types<cfs_setup, eevdf_setup>;
-struct setup_names {
-  template <class S>
-  static std::string GetName(int) {
-    return std::is_same_v<S, cfs_setup> ? "cfs" : "eevdf";
-  }
-};
 TYPED_TEST_SUITE(GroupShares, FairSetups, setup_names);
 
 // Share of `total` a task got, as a fraction.

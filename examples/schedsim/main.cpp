@@ -464,21 +464,31 @@ int real_main(int argc, char** argv) {
     return 0;
   }
   auto workloads = resolve_workloads(o);
+  // A family may mix variants with and without the group (autogroup/off has none): the limit
+  // applies where the group is, a note says where it is not, and a group no workload has is
+  // a usage error.
   for (const options::cpu_max_limit& m : o.cpu_max) {
+    bool applied = false;
+    std::string names;
     for (auto& jw : workloads) {
       sim::cgroup_spec* found = nullptr;
-      std::string names;
       for (sim::cgroup_spec& cg : jw.w.cgroups) {
         if (cg.name == m.group) found = &cg;
-        names += (names.empty() ? "" : ", ") + cg.name;
+        if (names.find("'" + cg.name + "'") == std::string::npos) names += (names.empty() ? "'" : ", '") + cg.name + "'";
       }
-      if (found == nullptr)
-        throw sim::usage_error("--cpu-max: " + jw.w.name + " has no cgroup '" + m.group + "'" +
-                               (names.empty() ? std::string(" (it declares none)") : " (its cgroups: " + names + ")"));
+      if (found == nullptr) {
+        jw.w.notes.push_back("--cpu-max: no cgroup '" + m.group + "' in " + jw.w.name + ", nothing capped");
+        continue;
+      }
       found->max_quota_ns = m.quota;
       found->max_period_ns = m.period;
       found->max_burst_ns = m.burst;
+      applied = true;
     }
+    if (!applied)
+      throw sim::usage_error("--cpu-max: no cgroup '" + m.group + "' in " +
+                             (workloads.size() == 1 ? workloads.front().w.name : std::string("these workloads")) +
+                             (names.empty() ? std::string(" (they declare none)") : " (cgroups: " + names + ")"));
   }
   for (const auto& jw : workloads) {
     const std::int64_t d = o.duration > 0 ? o.duration : jw.w.duration;

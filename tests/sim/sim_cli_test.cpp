@@ -63,6 +63,12 @@ TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("run --scenario autogroup/on --policy eevdf --duration 200ms --cpu-max make=10ms/100ms").code, 0);
   EXPECT_EQ(run("run --scenario autogroup/on --policy cfs --duration 200ms --cpu-max make=max/100ms --cpu-max pert=5ms/10ms/5ms").code, 0);
   EXPECT_EQ(run("run --scenario autogroup/on --cpu-max").code, 2);  // no value
+  {  // a family: capped where the group is, a note where it is not
+    const result r = run("compare --scenario autogroup --policies eevdf --duration 300ms --format json --cpu-max make=10ms/100ms");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("--cpu-max: no cgroup 'make' in autogroup/off, nothing capped"), std::string::npos);
+    EXPECT_NE(r.out.find("\"cgroups\": [{ \"name\": \"make\", \"quota_ns\": 10000000"), std::string::npos);
+  }
   // A capacity list sets the CPU count; --cpus, when given, must agree.
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,1024,446,446").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,446 --cpus 2").code, 0);
@@ -549,8 +555,9 @@ TEST(SchedsimCli, MalformedListsSpecsAndAbsurdCostsAreUsageErrors) {
   usage("run --scenario autogroup/on --cpu-max make=50ms/2s", "--cpu-max: bad time '2s'");
   usage("run --scenario autogroup/on --cpu-max make=50ms/100ms/60ms", "is outside the kernel's limits");
   usage("run --scenario autogroup/on --cpu-max make=max/100ms/1ms", "is outside the kernel's limits");
-  usage("run --scenario autogroup/on --cpu-max nosuch=50ms/100ms", "--cpu-max: autogroup/on has no cgroup 'nosuch' (its cgroups: make, pert, desktop)");
-  usage("run --scenario desktop-2007 --cpu-max x=50ms/100ms", "has no cgroup 'x' (it declares none)");
+  usage("run --scenario autogroup/on --cpu-max nosuch=50ms/100ms", "--cpu-max: no cgroup 'nosuch' in autogroup/on (cgroups: 'make', 'pert', 'desktop')");
+  usage("run --scenario desktop-2007 --cpu-max x=50ms/100ms", "no cgroup 'x' in these workloads (they declare none)");
+  usage("compare --scenario autogroup --cpu-max nosuch=50ms/100ms", "--cpu-max: no cgroup 'nosuch' in these workloads (cgroups: 'make', 'pert', 'desktop')");
   usage("run --scenario kernbench-4cpu --capacity 1024,0", "--capacity: bad value '0' (expected an integer in 1..1024)");
   usage("run --scenario kernbench-4cpu --capacity 1024,1025", "--capacity: bad value '1025'");
   usage("run --scenario kernbench-4cpu --capacity 1024,,446", "--capacity: empty entry in '1024,,446'");

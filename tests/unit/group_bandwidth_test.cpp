@@ -167,7 +167,7 @@ TYPED_TEST(GroupBandwidth, ALoneHogGetsItsQuotaInEveryPeriod) {
   capped_group<S> capped(msec(50));
   auto& [rq, g, pool] = capped;
   typename S::task t;
-  ASSERT_EQ(rq.set_group(t, &g, sched_time{}), errc::ok);
+  capped.join(t);
   tick_driver<typename S::rq> d(rq);
   d.add(t, behaviour::hog());
   d.run_until(1000 * kMs + 1);
@@ -215,8 +215,8 @@ TYPED_TEST(GroupBandwidth, TheTasksOfAGroupShareItsQuota) {
   capped_group<S> capped(msec(30));
   auto& [rq, g, pool] = capped;
   typename S::task t[3];
-  ASSERT_EQ(rq.set_group(t[0], &g, sched_time{}), errc::ok);
-  ASSERT_EQ(rq.set_group(t[1], &g, sched_time{}), errc::ok);
+  capped.join(t[0]);
+  capped.join(t[1]);
   tick_driver<typename S::rq> d(rq);
   for (auto& x : t) d.add(x, behaviour::hog());
   d.run_until(4000 * kMs);
@@ -289,8 +289,8 @@ TYPED_TEST(GroupBandwidth, ThrottledTasksCannotRunOrPreemptAndCountApart) {
   capped_group<S> capped(msec(10));
   auto& [rq, g, pool] = capped;
   typename S::task a, b, root;
-  ASSERT_EQ(rq.set_group(a, &g, sched_time{}), errc::ok);
-  ASSERT_EQ(rq.set_group(b, &g, sched_time{}), errc::ok);
+  capped.join(a);
+  capped.join(b);
   sched_time now{};
   rq.enqueue(a, now, enqueue_flags::wakeup);  // the group's first task draws a slice
   EXPECT_EQ(g.runtime_remaining(), msec(5));
@@ -362,7 +362,7 @@ TYPED_TEST(GroupBandwidth, AGroupThatRanDryIsThrottledAtItsNextEnqueue) {
   capped_group<S> capped(msec(10));
   auto& [rq, g, pool] = capped;
   typename S::task a;
-  ASSERT_EQ(rq.set_group(a, &g, sched_time{}), errc::ok);
+  capped.join(a);
   const sched_time t0{};
   rq.enqueue(a, t0, enqueue_flags::wakeup);
   ASSERT_EQ(rq.pick_next(t0), &a);
@@ -391,7 +391,7 @@ TYPED_TEST(GroupBandwidth, ReconfiguringOrLiftingTheLimitUnthrottles) {
   capped_group<S> capped(msec(5));
   auto& [rq, g, pool] = capped;
   typename S::task t;
-  ASSERT_EQ(rq.set_group(t, &g, sched_time{}), errc::ok);
+  capped.join(t);
   tick_driver<typename S::rq> d(rq);
   d.add(t, behaviour::hog());
   d.run_until(30 * kMs);

@@ -181,3 +181,120 @@ TEST(SimCpuMax, LimitsOutsideTheKernelsRangesAreWorkloadErrors) {
 }
 
 }  // namespace
+
+// The kernel takes a throttled group's tasks off its CPU's nr_running (throttle_cfs_rq), so a
+// CPU whose capped group waits for its period has spare room for the balancer. Two CPUs: CPU 1
+// holds a capped group's two hogs (20 ms per 100 ms, pinned) and a pinned root hog F; three
+// root hogs start unpinned. Counting the throttled pair, the CPUs look even (3 and 3): F gets
+// CPU 1's 800 ms alone and the other three share CPU 0, 333 ms each. Leaving them out, the
+// balancer moves a root hog to CPU 1 while the group is throttled, and the four root hogs
+// share the 1800 ms the cap leaves, about 450 ms each.
+TEST(SimCpuMax, ThrottledTasksDoNotCountInACpusLoad) {
+  for (const policy_entry& e : {schedcore_test::grouped_cfs_entry(), schedcore_test::grouped_eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    workload w;
+    w.name = "cpu-max-load";
+    w.cpus = 2;
+    w.duration = sec(1);
+    w.cgroups = {{"capped", "", 100}};
+    w.cgroups[0].max_quota_ns = msec(20);
+    for (const char* name : {"capped0", "capped1"}) {
+      task_spec t = scen::task(name, 0, {ev::run(sec(10))});
+      t.cgroup = "capped";
+      t.cpus = {1};
+      w.tasks.push_back(t);
+    }
+    task_spec f = scen::task("F", 0, {ev::run(sec(10))});
+    f.cpus = {1};
+    w.tasks.push_back(f);
+    for (const char* name : {"A", "B", "E"}) w.tasks.push_back(scen::task(name, 0, {ev::run(sec(10))}));
+    run_config cfg = exact_machine();
+    cfg.cpus = 2;
+    const run_result r = e.run(w, cfg, {});
+    EXPECT_EQ(find(r, "capped0").cpu_ns + find(r, "capped1").cpu_ns, msec(200));
+    EXPECT_LE(find(r, "F").cpu_ns, msec(500));
+    std::int64_t roots = find(r, "F").cpu_ns;
+    for (const char* name : {"A", "B", "E"}) {
+      EXPECT_GE(find(r, name).cpu_ns, msec(380)) << name;
+      roots += find(r, name).cpu_ns;
+    }
+    EXPECT_EQ(roots, msec(1800));
+    EXPECT_EQ(r.totals.idle_ns, 0);
+    schedcore_test::expect_conserved(r);
+  }
+}
+
+// idle_cpu() reads nr_running, so a CPU whose only tasks wait for their group's next period is
+// idle to a wakeup. CPU 1 holds a capped group's two pinned hogs (20 ms per 100 ms: idle 80 %
+// of the time), CPU 0 a pinned root hog H. A periodic task P (1 ms every 10 ms) starts beside
+// H. Its wakeups find CPU 1 idle while the group is throttled and move there, so H keeps CPU 0
+// (991 ms of 1 s: P's first job and the move took the rest). Counting the throttled hogs,
+// neither CPU ever looks idle, P stays on CPU 0 and takes 100 ms of H's time while CPU 1 idles
+// 800 ms.
+TEST(SimCpuMax, ACpuWhoseTasksAreAllThrottledIsIdleToAWakeup) {
+  for (const policy_entry& e : {schedcore_test::grouped_cfs_entry(), schedcore_test::grouped_eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    workload w;
+    w.name = "cpu-max-idle";
+    w.cpus = 2;
+    w.duration = sec(1);
+    w.cgroups = {{"capped", "", 100}};
+    w.cgroups[0].max_quota_ns = msec(20);
+    for (const char* name : {"capped0", "capped1"}) {
+      task_spec t = scen::task(name, 0, {ev::run(sec(10))});
+      t.cgroup = "capped";
+      t.cpus = {1};
+      w.tasks.push_back(t);
+    }
+    task_spec h = scen::task("H", 0, {ev::run(sec(10))});
+    h.cpus = {0};
+    w.tasks.push_back(h);
+    w.tasks.push_back(scen::task("P", 0, {ev::run(msec(1)), ev::anchored_timer("period", msec(10), 0)}));
+    run_config cfg = exact_machine();
+    cfg.cpus = 2;
+    const run_result r = e.run(w, cfg, {});
+    EXPECT_GE(find(r, "P").migrations, 1u);
+    EXPECT_EQ(find(r, "P").cpu_ns, msec(100));  // every job done
+    EXPECT_GE(find(r, "H").cpu_ns, msec(980));
+    EXPECT_EQ(find(r, "capped0").cpu_ns + find(r, "capped1").cpu_ns, msec(200));
+    EXPECT_LE(r.totals.idle_ns, msec(720));
+    schedcore_test::expect_conserved(r);
+  }
+}
+
+// throttled_lb_pair: the balancer does not move a task whose group is throttled on its CPU or
+// on the destination; it could not run on arrival (the pool is dry on both) and would only
+// wait there. Three hogs of a group capped at 20 ms per 100 ms share two CPUs with four root
+// tasks that run 3 ms and sleep 1-4 ms, so the CPUs go idle and balance often, and the
+// throttled hogs, queued longest, are the coldest candidates. With the rule the capped hogs
+// moved 18 (cfs) and 26 (eevdf) times in 1 s; moving them while throttled, 39 and 65 times.
+TEST(SimCpuMax, TheBalancerLeavesThrottledTasksWhereTheyAre) {
+  for (const policy_entry& e : {schedcore_test::grouped_cfs_entry(), schedcore_test::grouped_eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    workload w;
+    w.name = "cpu-max-balance";
+    w.cpus = 2;
+    w.duration = sec(1);
+    w.cgroups = {{"capped", "", 100}};
+    w.cgroups[0].max_quota_ns = msec(20);
+    for (int i = 0; i < 3; ++i) {
+      task_spec t = scen::task("capped" + std::to_string(i), 0, {ev::run(sec(10))});
+      t.cgroup = "capped";
+      w.tasks.push_back(t);
+    }
+    for (int i = 0; i < 4; ++i)
+      w.tasks.push_back(scen::task("root" + std::to_string(i), 0, {ev::run(msec(3)), ev::sleep(msec(i + 1))}));
+    run_config cfg = exact_machine();
+    cfg.cpus = 2;
+    const run_result r = e.run(w, cfg, {});
+    std::uint64_t capped_moves = 0;
+    std::int64_t capped_cpu = 0;
+    for (int i = 0; i < 3; ++i) {
+      capped_moves += find(r, "capped" + std::to_string(i)).migrations;
+      capped_cpu += find(r, "capped" + std::to_string(i)).cpu_ns;
+    }
+    EXPECT_LE(capped_moves, 30u);
+    EXPECT_EQ(capped_cpu, msec(200));
+    schedcore_test::expect_conserved(r);
+  }
+}

@@ -1613,14 +1613,18 @@ class engine {
   /// The kernel's throttled_lb_pair: the balancer leaves a task whose group is throttled (cpu.max)
   /// on its CPU or on the CPU it would move to. O(depth).
   bool throttled_pair(const task_type& t, int from, int to) const {
+    return throttled_here(t, from) || throttled_here(t, to);
+  }
+
+  /// Whether `t`'s group is throttled on CPU k (cpu.max): its queue has left the root there, so
+  /// the root's load does not hold it. O(depth).
+  bool throttled_here(const task_type& t, int k) const {
     if constexpr (detail_sim::grouped<fair_class>::value) {
       const int g = t.cold->cgroup;
-      if (!any_cpu_max_ || g < 0) return false;
-      for (const int c : {from, to})
-        if (fair_class::throttled_hierarchy(groups_[static_cast<std::size_t>(c)][static_cast<std::size_t>(g)])) return true;
-      return false;
+      return any_cpu_max_ && g >= 0 &&
+             fair_class::throttled_hierarchy(groups_[static_cast<std::size_t>(k)][static_cast<std::size_t>(g)]);
     } else {
-      (void)t, (void)from, (void)to;
+      (void)t, (void)k;
       return false;
     }
   }
@@ -1687,7 +1691,9 @@ class engine {
     for (int k = 0; k < ncpu_; ++k) n += allowed(t, k) ? 1 : 0;
     return n;
   }
-  bool idle(int ci) const { return cpus_[static_cast<std::size_t>(ci)].curr == nullptr && cpus_[static_cast<std::size_t>(ci)].queued.empty(); }
+  /// idle_cpu(): nothing runs on `ci` and nothing can (tasks under a throttled cpu.max group
+  /// wait for their period, as the kernel's nr_running leaves them out; see load()).
+  bool idle(int ci) const { return cpus_[static_cast<std::size_t>(ci)].curr == nullptr && load(ci) == 0; }
   /// sched_idle_cpu() (Linux 5.4+): tasks are queued on `ci` and every one of them is
   /// SCHED_IDLE. A wakeup's idle search takes such a CPU as it takes an idle one (the woken
   /// task preempts what runs there at once or soon); wake_affine_idle does not.
@@ -1813,7 +1819,7 @@ class engine {
     }
     std::uint64_t sum = 0;
     for (const task_type* q : cpu(k).queued)
-      if (is_fair(*q)) sum += fair_weight_of(*q);
+      if (is_fair(*q) && !throttled_here(*q, k)) sum += fair_weight_of(*q);
     return sum;
   }
   /// A task's load as wake_affine_weight reads it (task_h_load): its PELT load scaled by its
@@ -2042,7 +2048,21 @@ class engine {
     }
     return best;
   }
-  std::size_t load(int ci) { return cpu(ci).queued.size(); }
+  /// CPU ci's task count as the balancer and the wakeup fallback read it (rq->nr_running): its
+  /// queued tasks, running included, less those under a throttled cpu.max group, which the
+  /// kernel takes off nr_running at the throttle (throttle_cfs_rq) and puts back at the
+  /// unthrottle. A CPU whose every task is throttled counts as idle.
+  std::size_t load(int ci) const {
+    const cpu_state& c = cpus_[static_cast<std::size_t>(ci)];
+    const std::size_t queued = c.queued.size();
+    if constexpr (detail_sim::grouped<fair_class>::value) {
+      if (any_cpu_max_) {
+        const auto& fair = c.rq.template get<stack_type::nr_classes - 1>();
+        return queued - (fair.nr_runnable() - fair.nr_unthrottled());
+      }
+    }
+    return queued;
+  }
 
   // ---------------------------------------------------------------- RT_RUNTIME_SHARE
   /// The real-time class: the second least important of the stack.
@@ -2699,7 +2719,7 @@ class engine {
     pelt_sync_cpu(k);
     std::fill(counted.begin(), counted.end(), false);
     for (task_type* t : cpu(k).queued) {
-      if (!is_fair(*t)) continue;
+      if (!is_fair(*t) || throttled_here(*t, k)) continue;
       pelt_sync_task(*t);
       int g = pelt_group(*t);
       if (g < 0) {

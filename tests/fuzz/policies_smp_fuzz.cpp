@@ -57,6 +57,7 @@ class smp_harness {
     // Both CPUs' classes know there are two CPUs (slices and bandwidth caps scale with it),
     // unless the knobs are fuzzed, and then both get the same ones.
     for (stack_t& s : stacks_) set_cpus(s.template get<1>());
+    if constexpr (shares_pools<fair_t>::value) stacks_[1].template get<1>().share_pools_with(stacks_[0].template get<1>());
     if (in_.u8() >= 128) {
       fuzz_knobs(stacks_[0].template get<1>(), in_, &stacks_[1].template get<1>());
       if (in_.flip()) {
@@ -122,6 +123,10 @@ class smp_harness {
       FUZZ_REQUIRE(p.configure(k) == errc::ok);
     }
   }
+  template <class P, class = void>
+  struct shares_pools : std::false_type {};
+  template <class P>
+  struct shares_pools<P, std::void_t<decltype(std::declval<P&>().share_pools_with(std::declval<P&>()))>> : std::true_type {};
   template <class K, class = void>
   struct has_cpus_knob : std::false_type {};
   template <class K>
@@ -429,6 +434,11 @@ class smp_harness {
     stack_t& s = stacks_[c];
     FUZZ_REQUIRE(fuzz::checks().count == 0);
     FUZZ_REQUIRE(s.verify());
+    if constexpr (shares_pools<fair_t>::value) {  // each shared pool counts the queues throttled on it
+      for (const cfs_bandwidth& pool : stacks_[0].template get<1>().pools)
+        FUZZ_REQUIRE(pool.throttled_queues() == stacks_[0].template get<1>().throttled_on(pool) +
+                                                    stacks_[1].template get<1>().throttled_on(pool));
+    }
     if (shared_rt_runtime_ > 0) {
       FUZZ_REQUIRE(rt_rqs_[0]->runtime() + rt_rqs_[1]->runtime() == shared_rt_runtime_);
       FUZZ_REQUIRE(rt_rqs_[0]->runtime() >= 0 && rt_rqs_[1]->runtime() >= 0);

@@ -154,8 +154,9 @@ struct use_cfs2007 {
 // setup moves the task to the next of root, G0, G0/G1, G2 (after_setup, with the harness's
 // clock), so the changes, class changes and migrations also move tasks between groups. The
 // knobs are fuzzed as for the flat policies, eevdf's delayed dequeue included. G0/G1 and G2 are
-// capped (cpu.max 1 ms per 3 ms, and 2 ms per 5 ms with a 1 ms burst; slices of 0.3 ms), each
-// CPU's instance with pools of its own, so groups are throttled and brought back all the time.
+// capped (cpu.max 1 ms per 3 ms, and 2 ms per 5 ms with a 1 ms burst; slices of 0.3 ms), so
+// groups are throttled and brought back all the time. On two CPUs (policies_smp) the instances
+// share the pools (`share_pools_with`), so the slack timer hands budget across CPUs.
 template <class Task, class Inner>
 struct fuzz_grouped : group_policy<Task, Inner> {
   using base = group_policy<Task, Inner>;
@@ -187,6 +188,19 @@ struct fuzz_grouped : group_policy<Task, Inner> {
     for (unsigned k = 0; k < 3; ++k)
       if (had == &other.groups[k]) mine = &groups[k];
     FUZZ_REQUIRE(this->set_group(t, mine, now) == errc::ok);
+  }
+  /// The capped groups draw from `other`'s pools instead (one pool per group shared by the
+  /// CPUs, as cpu.max is), so that budget returned on one CPU reaches the other through the
+  /// slack timer. Call before any task is placed.
+  void share_pools_with(fuzz_grouped& other) noexcept {
+    FUZZ_REQUIRE(this->set_group_bandwidth(groups[1], &other.pools[0], sched_time{}) == errc::ok);
+    FUZZ_REQUIRE(this->set_group_bandwidth(groups[2], &other.pools[1], sched_time{}) == errc::ok);
+  }
+  /// This instance's throttled groups drawing from `pool`.
+  unsigned throttled_on(const cfs_bandwidth& pool) const noexcept {
+    unsigned n = 0;
+    for (const auto& g : groups) n += g.bandwidth() == &pool && g.throttled() ? 1u : 0u;
+    return n;
   }
 };
 struct use_grouped_eevdf {

@@ -83,8 +83,69 @@ TEST(CfsBandwidthPool, AcquireDrawsWhatIsLeftAndTheRefillAddsTheQuotaUnderTheCap
   EXPECT_EQ(b.next_refill(), sched_time{} + msec(1300));
   EXPECT_EQ(b.runtime(), msec(30));
   EXPECT_EQ(b.nr_bursts(), 1u);
-  b.give_back(msec(2));
+  b.give_back(msec(2), sched_time{} + msec(1240));
   EXPECT_EQ(b.runtime(), msec(32));
+  sched_time at{};
+  EXPECT_FALSE(b.slack_timer(at));  // nothing is throttled: no slack timer
+}
+
+// The slack timer (start_cfs_slack_bandwidth, do_sched_cfs_slack_timer): budget returned while
+// a queue of the group is throttled is handed out 5 ms later, once the pool holds more than a
+// slice; an armed timer is not pushed back, none is armed within 7 ms of the refill, and a
+// pool drawn down to a slice or less by then hands out nothing.
+TEST(CfsBandwidthPool, TheSlackTimerHandsOutReturnedBudget) {
+  cfs_bandwidth b;
+  const sched_time t0{};
+  ASSERT_EQ(b.configure(msec(20), msec(100), 0, t0), errc::ok);
+  EXPECT_EQ(cfs_bandwidth::slack_period, msec(5));
+  EXPECT_EQ(cfs_bandwidth::min_expiration, msec(2));
+  EXPECT_EQ(b.acquire(msec(20), t0), msec(20));  // the period runs from 0 to 100 ms
+  sched_time at{};
+  b.give_back(msec(6), t0 + msec(8));  // more than a slice, but nobody is throttled
+  EXPECT_FALSE(b.slack_timer(at));
+  EXPECT_EQ(b.acquire(msec(6), t0 + msec(9)), msec(6));
+  b.note_throttle();
+  EXPECT_EQ(b.throttled_queues(), 1u);
+  b.give_back(msec(3), t0 + msec(10));  // 3 ms: not more than a slice
+  EXPECT_FALSE(b.slack_timer(at));
+  b.give_back(msec(3), t0 + msec(12));  // 6 ms: armed for 17 ms
+  ASSERT_TRUE(b.slack_timer(at));
+  EXPECT_EQ(at, t0 + msec(17));
+  b.give_back(msec(1), t0 + msec(14));  // not pushed back
+  ASSERT_TRUE(b.slack_timer(at));
+  EXPECT_EQ(at, t0 + msec(17));
+  b.fire_slack(t0 + msec(16));  // not due
+  EXPECT_TRUE(b.slack_timer(at));
+  EXPECT_EQ(b.slack_round(), 0u);
+  b.fire_slack(t0 + msec(17));
+  EXPECT_FALSE(b.slack_timer(at));
+  EXPECT_EQ(b.slack_round(), 1u);  // 7 ms > a slice: a round
+  b.fire_slack(t0 + msec(18));     // fired already
+  EXPECT_EQ(b.slack_round(), 1u);
+  // Drawn down to a slice before the timer fires: no round.
+  EXPECT_EQ(b.acquire(msec(7), t0 + msec(20)), msec(7));
+  b.give_back(msec(6), t0 + msec(30));
+  ASSERT_TRUE(b.slack_timer(at));
+  EXPECT_EQ(b.acquire(msec(1), t0 + msec(31)), msec(1));
+  b.fire_slack(t0 + msec(35));
+  EXPECT_FALSE(b.slack_timer(at));
+  EXPECT_EQ(b.slack_round(), 1u);
+  // 7 ms before the refill at 100 ms: still armed (fires at 98, 2 ms before it).
+  EXPECT_EQ(b.acquire(msec(5), t0 + msec(40)), msec(5));
+  b.give_back(msec(6), t0 + msec(93));
+  ASSERT_TRUE(b.slack_timer(at));
+  EXPECT_EQ(at, t0 + msec(98));
+  b.fire_slack(t0 + msec(98));
+  EXPECT_EQ(b.slack_round(), 2u);
+  // 6.5 ms before the refill at 200 ms: not armed (the refill comes first).
+  EXPECT_EQ(b.acquire(msec(100), t0 + msec(150)), msec(20));  // 6 + 20, capped at 20
+  b.give_back(msec(6), t0 + msec(193) + 500000);
+  EXPECT_FALSE(b.slack_timer(at));
+  // The last throttled queue comes back: no more timers.
+  b.note_unthrottle(msec(90));
+  EXPECT_EQ(b.throttled_queues(), 0u);
+  b.give_back(msec(9), t0 + msec(120));
+  EXPECT_FALSE(b.slack_timer(at));
 }
 
 TEST(CfsBandwidthPool, TheGridAndTheClockWrapTogether) {
@@ -452,6 +513,83 @@ TYPED_TEST(GroupBandwidth, CpusShareOnePoolAndTogetherGetTheQuota) {
     EXPECT_EQ(total, 1000 * kMs) << cpus;
     EXPECT_EQ(pool.nr_throttled(), static_cast<std::uint64_t>(10 * cpus)) << cpus;
   }
+}
+
+// The slack timer across CPUs (sched-bwc.rst: "a slack timer ... returns unused runtime to
+// the global pool"): quota 10 ms per 100 ms, three CPUs. A and B (CPUs 0 and 1) run 1 ms and
+// sleep for a second; they draw a 5 ms slice each at 0, which empties the pool, so the hog H
+// on CPU 2 is throttled at its first enqueue. At 1 ms A and B sleep and give back 3 ms each
+// (keeping 1 ms): the pool holds 6 ms > a slice with a queue throttled, so the slack timer
+// fires at 6 ms and H comes back with 1 ns, then draws the rest: it runs 6 ms (6-12 ms) in a
+// period where it would otherwise have waited for the refill at 100 ms. From then on it gets
+// the 10 ms of each period.
+TYPED_TEST(GroupBandwidth, TheSlackTimerHandsReturnedBudgetToAQueueThrottledOnAnotherCpu) {
+  using S = TypeParam;
+  cfs_bandwidth pool;
+  ASSERT_EQ(pool.configure(msec(10), msec(100), 0, sched_time{}), errc::ok);
+  std::vector<typename S::rq> rqs(3);
+  std::vector<typename S::group> groups(3);
+  std::vector<typename S::task> tasks(3);
+  std::vector<std::unique_ptr<tick_driver<typename S::rq>>> drivers;
+  for (std::size_t i = 0; i < rqs.size(); ++i) {
+    ASSERT_EQ(rqs[i].attach_group(groups[i], nullptr), errc::ok);
+    ASSERT_EQ(rqs[i].set_group_bandwidth(groups[i], &pool, sched_time{}), errc::ok);
+    ASSERT_EQ(rqs[i].set_group(tasks[i], &groups[i], sched_time{}), errc::ok);
+    drivers.push_back(std::make_unique<tick_driver<typename S::rq>>(rqs[i]));
+    drivers.back()->add(tasks[i], i < 2 ? behaviour::cycle(msec(1), sec(10)) : behaviour::hog());
+  }
+  auto run_to = [&](std::int64_t end_ms) {  // lockstep, 1 ms at a time, CPU 0 first
+    for (std::int64_t ms = 1; ms <= end_ms; ++ms)
+      for (auto& d : drivers) d->run_until(ms * kMs);
+  };
+  run_to(2);
+  EXPECT_TRUE(groups[2].throttled());
+  EXPECT_EQ(pool.throttled_queues(), 1u);
+  sched_time at{};
+  ASSERT_TRUE(pool.slack_timer(at));
+  EXPECT_EQ(at, sched_time{} + msec(6));
+  run_to(12);
+  EXPECT_EQ(pool.slack_round(), 1u);
+  EXPECT_EQ(drivers[2]->stats(0).cpu_ns, msec(6));
+  run_to(100);
+  EXPECT_EQ(drivers[2]->stats(0).cpu_ns, msec(6));  // throttled again at 12 ms, until the refill
+  EXPECT_EQ(pool.nr_throttled(), 2u);
+  run_to(1000);
+  EXPECT_EQ(drivers[2]->stats(0).cpu_ns, msec(6) + 9 * msec(10));
+  EXPECT_EQ(drivers[0]->stats(0).cpu_ns + drivers[1]->stats(0).cpu_ns, msec(2));
+  for (auto& rq : rqs) EXPECT_TRUE(rq.verify());
+}
+
+// The pool counts the queues throttled on all CPUs (the kernel's throttled_cfs_rq list, which
+// the slack timer needs): two hogs on two CPUs under 10 ms per 100 ms are both throttled by
+// 10 ms; a new limit given to CPU 0 unthrottles its queue, removing the pool on CPU 1 the other.
+TYPED_TEST(GroupBandwidth, ThePoolCountsTheQueuesThrottledOnEveryCpu) {
+  using S = TypeParam;
+  cfs_bandwidth pool;
+  ASSERT_EQ(pool.configure(msec(10), msec(100), 0, sched_time{}), errc::ok);
+  std::vector<typename S::rq> rqs(2);
+  std::vector<typename S::group> groups(2);
+  std::vector<typename S::task> tasks(2);
+  std::vector<std::unique_ptr<tick_driver<typename S::rq>>> drivers;
+  for (std::size_t i = 0; i < rqs.size(); ++i) {
+    ASSERT_EQ(rqs[i].attach_group(groups[i], nullptr), errc::ok);
+    ASSERT_EQ(rqs[i].set_group_bandwidth(groups[i], &pool, sched_time{}), errc::ok);
+    ASSERT_EQ(rqs[i].set_group(tasks[i], &groups[i], sched_time{}), errc::ok);
+    drivers.push_back(std::make_unique<tick_driver<typename S::rq>>(rqs[i]));
+    drivers.back()->add(tasks[i], behaviour::hog());
+  }
+  for (std::int64_t ms = 1; ms <= 50; ++ms)
+    for (auto& d : drivers) d->run_until(ms * kMs);
+  EXPECT_TRUE(groups[0].throttled() && groups[1].throttled());
+  EXPECT_EQ(pool.throttled_queues(), 2u);
+  ASSERT_EQ(pool.configure(msec(10), msec(100), 0, sched_time{} + msec(50)), errc::ok);  // refilled
+  ASSERT_EQ(rqs[0].set_group_bandwidth(groups[0], &pool, sched_time{} + msec(50)), errc::ok);
+  EXPECT_FALSE(groups[0].throttled());
+  EXPECT_EQ(pool.throttled_queues(), 1u);
+  ASSERT_EQ(rqs[1].set_group_bandwidth(groups[1], nullptr, sched_time{} + msec(50)), errc::ok);
+  EXPECT_EQ(pool.throttled_queues(), 0u);
+  EXPECT_EQ(pool.nr_throttled(), 2u);
+  for (auto& rq : rqs) EXPECT_TRUE(rq.verify());
 }
 
 }  // namespace

@@ -152,6 +152,40 @@ TEST(SimCpuMax, BurstyWorkersAreThrottledBelowTheirAverageAndTheBurstHelps) {
   }
 }
 
+// The slack timer across CPUs (policy/cfs_bandwidth.hpp): 10 ms per 100 ms over three CPUs.
+// A and B (CPUs 0 and 1) run 1 ms and sleep; their queues drew a 5 ms slice each at 0, which
+// left nothing for the hog H on CPU 2, throttled at once. At 1 ms they give back 3 ms each
+// (keeping 1 ms): 6 ms, more than a slice, with a queue throttled, so the slack timer hands
+// them to H at 6 ms, and H runs 6 ms in a period where it would otherwise have waited for the
+// refill at 100 ms. Over 1 s: 6 + 9 x 10 = 96 ms.
+TEST(SimCpuMax, TheSlackTimerHandsReturnedBudgetAcrossCpus) {
+  for (const policy_entry& e : {schedcore_test::grouped_cfs_entry(), schedcore_test::grouped_eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    workload w;
+    w.name = "cpu-max-slack";
+    w.cpus = 3;
+    w.duration = sec(1);
+    w.cgroups = {{"pod", "", 100}};
+    w.cgroups[0].max_quota_ns = msec(10);
+    const char* names[] = {"A", "B", "H"};
+    for (int i = 0; i < 3; ++i) {
+      task_spec t = scen::task(names[i], 0, i < 2 ? std::vector<event>{ev::run(msec(1)), ev::sleep(sec(10))}
+                                                   : std::vector<event>{ev::run(sec(10))});
+      t.cgroup = "pod";
+      t.cpus = {i};
+      w.tasks.push_back(t);
+    }
+    run_config cfg = exact_machine();
+    cfg.cpus = 3;
+    const run_result r = e.run(w, cfg, {});
+    EXPECT_EQ(find(r, "A").cpu_ns, msec(1));
+    EXPECT_EQ(find(r, "B").cpu_ns, msec(1));
+    EXPECT_EQ(find(r, "H").cpu_ns, msec(96));
+    EXPECT_EQ(find(r, "H").latency.max, msec(6));  // its first run came with the slack
+    schedcore_test::expect_conserved(r);
+  }
+}
+
 // Limits outside the kernel's ranges are workload errors, under any policy.
 TEST(SimCpuMax, LimitsOutsideTheKernelsRangesAreWorkloadErrors) {
   workload base;

@@ -45,10 +45,20 @@
 /// throttled queue wakes at the next boundary (`next_refill`), which
 /// `group_policy::next_timer` reports.
 ///
+/// @par The slack timer
+/// A queue left empty gives back its budget above 1 ms (min_cfs_rq_runtime; `give_back`,
+/// __return_cfs_rq_runtime). When that leaves the pool holding more than a slice while some
+/// queue of the group is throttled, the slack timer is armed `slack_period` (5 ms) later
+/// (start_cfs_slack_bandwidth), unless the period ends within 7 ms (slack_period +
+/// `min_expiration`) or it is armed already. When it fires, unless the period ends within 2 ms,
+/// a pool still holding more than a slice is handed out to the throttled queues, each taking
+/// what it overran + 1 ns as at a period boundary (do_sched_cfs_slack_timer,
+/// distribute_cfs_runtime). The pool only keeps the timer: `slack_timer` says when it fires,
+/// and the first throttled queue to see it fire (`group_policy::timer` on any CPU) decides the
+/// round with `fire_slack`; every queue throttled by then takes its part from its own CPU's
+/// timer at that instant (`slack_round` tells each queue a round it has not yet seen).
+///
 /// @par Not modelled
-/// - The slack timer: a queue left empty gives back its budget above 1 ms (min_cfs_rq_runtime;
-///   `give_back`), which the kernel's slack timer hands to queues throttled on other CPUs 5 ms
-///   later. Here they take it at the next period boundary.
 /// - __cfs_schedulable's check that a v1 child's quota/period does not exceed its parent's
 ///   (cgroup v2 has no such check; the hierarchy throttles at both levels anyway).
 /// - Locking: the kernel's cfs_b->lock is the caller's (one pool is shared by every CPU's
@@ -84,6 +94,11 @@ class cfs_bandwidth {
   static constexpr duration_ns default_slice = msec(5);
   /// Budget a queue keeps when it goes empty; the rest goes back to the pool (min_cfs_rq_runtime).
   static constexpr duration_ns min_local_runtime = msec(1);
+  /// How long returned budget gathers before the slack timer hands it out, ns
+  /// (cfs_bandwidth_slack_period).
+  static constexpr duration_ns slack_period = msec(5);
+  /// No slack is handed out this close to the period's end, ns (min_bandwidth_expiration).
+  static constexpr duration_ns min_expiration = msec(2);
 
   /// Sets the limit: `quota` ns per `period` ns (`unlimited` for none), plus `burst` ns that
   /// may be banked from unused quota. Refuses what tg_set_cfs_bandwidth refuses (see the file
@@ -175,10 +190,38 @@ class cfs_bandwidth {
     runtime_ -= amount;
     return amount;
   }
-  /// Returns `amount` ns of a queue's unused budget to the pool (return_cfs_rq_runtime).
-  void give_back(duration_ns amount) noexcept {
-    if (limited() && amount > 0) runtime_ += amount;
+  /// Returns `amount` ns of a queue's unused budget to the pool at `now`
+  /// (__return_cfs_rq_runtime), and arms the slack timer when the pool then holds more than a
+  /// slice while a queue of the group is throttled (start_cfs_slack_bandwidth). O(1).
+  void give_back(duration_ns amount, sched_time now) noexcept {
+    if (!limited() || amount <= 0) return;
+    runtime_ += amount;
+    if (runtime_ <= slice_ || throttled_queues_ == 0) return;
+    if (refresh_within(now, slack_period + min_expiration)) return;  // the refill comes first
+    if (slack_armed_) return;  // an armed timer is not pushed back
+    slack_armed_ = true;
+    slack_at_ = now + slack_period;
   }
+  /// When the armed slack timer fires (false: not armed). O(1).
+  bool slack_timer(sched_time& at) const noexcept {
+    if (slack_armed_) at = slack_at_;
+    return slack_armed_;
+  }
+  /// The slack timer fires if it is armed and due at `now` (do_sched_cfs_slack_timer): it is
+  /// disarmed, and unless the period ends within `min_expiration` a pool holding more than a
+  /// slice opens a distribution round (`slack_round` changes); the throttled queues then take
+  /// what they overran + 1 ns, as at a boundary. Idempotent for a timer already fired. O(1).
+  void fire_slack(sched_time now) noexcept {
+    if (!slack_armed_ || now < slack_at_) return;
+    slack_armed_ = false;
+    if (!limited() || refresh_within(slack_at_, min_expiration) || runtime_ <= slice_) return;
+    ++slack_rounds_;
+  }
+  /// Distribution rounds the slack timer has opened so far; a throttled queue that has not seen
+  /// the latest may draw (`group_policy` keeps the round it last saw per queue).
+  constexpr u64 slack_round() const noexcept { return slack_rounds_; }
+  /// Queues of the group throttled now, on all CPUs (the kernel's throttled_cfs_rq list).
+  constexpr u32 throttled_queues() const noexcept { return throttled_queues_; }
 
   /// Throttle events over all CPUs (a queue running out with the pool empty). cgroup's
   /// cpu.stat nr_throttled counts periods instead; the two agree when one CPU throttles once
@@ -192,13 +235,22 @@ class cfs_bandwidth {
   /// What was drawn beyond the quota in those periods, ns (cpu.stat burst_usec).
   constexpr duration_ns burst_time() const noexcept { return burst_time_; }
   /// Records a throttle (called by `group_policy`).
-  void note_throttle() noexcept { ++nr_throttled_; }
+  void note_throttle() noexcept {
+    ++nr_throttled_;
+    ++throttled_queues_;
+  }
   /// Records the end of a throttle that lasted `d` ns (called by `group_policy`).
   void note_unthrottle(duration_ns d) noexcept {
     if (d > 0) throttled_time_ += d;
+    if (throttled_queues_ != 0) --throttled_queues_;
   }
 
  private:
+  /// runtime_refresh_within: the next refill is less than `within` ns after `now` (or due).
+  constexpr bool refresh_within(sched_time now, duration_ns within) const noexcept {
+    return started_ && next_refill_ - now < within;
+  }
+
   duration_ns quota_ = unlimited;       // ns per period, or unlimited
   duration_ns period_ = default_period;  // ns
   duration_ns burst_ = 0;                // ns banked at most beyond the quota
@@ -213,6 +265,10 @@ class cfs_bandwidth {
   duration_ns throttled_time_ = 0;
   u64 nr_bursts_ = 0;
   duration_ns burst_time_ = 0;
+  u32 throttled_queues_ = 0;             // queues throttled now (every CPU)
+  bool slack_armed_ = false;             // the slack timer is armed (slack_started)
+  sched_time slack_at_{};                // when it fires
+  u64 slack_rounds_ = 0;                 // distributions it has opened
 };
 
 }  // namespace schedcore

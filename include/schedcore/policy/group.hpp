@@ -77,7 +77,8 @@
 ///   the pool; a group out of budget with the pool empty asks for a reschedule at the tick, is
 ///   throttled at `put_prev` (or at its first enqueue), its node out of its parent and its tasks
 ///   left out of `nr_unthrottled()` and of the `h_nr_running()` above it, and comes back at its
-///   pool's next period boundary (`next_timer`/`timer`). What differs from the kernel:
+///   pool's next period boundary, or earlier when the pool's slack timer hands out budget that
+///   queues on other CPUs gave back (`next_timer`/`timer`). What differs from the kernel:
 ///   group-scheduling.md, "Bandwidth control".
 /// - `yield` acts on the task's own queue (eevdf's yield_task_fair), or at every level for an
 ///   inner policy that asks for it (cfs: the kernel's skip buddy is set at every level).
@@ -217,6 +218,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     bool throttled_ = false;          // its node is out of its parent for want of bandwidth
     sched_time throttled_at_{};       // when it was throttled
     sched_time wake_at_{};            // the period boundary its throttle waits for
+    u64 slack_seen_ = 0;              // the pool's slack round when it was throttled or last drew
     usize h_nr_ = 0;                  // tasks below it not hidden by a throttled group under it
   };
 
@@ -398,7 +400,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     g.bw_ = pool;
     g.runtime_remaining_ = 0;
     g.bw_generation_ = pool != nullptr ? pool->generation() : 0;
-    if (g.throttled_) unthrottle(g, now);
+    if (g.throttled_) unthrottle(g, now, false);
     return errc::ok;
   }
 
@@ -573,8 +575,8 @@ class group_policy : public detail::group_knob_names<Inner> {
   }
   /// Optional hook `delayed`: asked of `t`'s own queue.
   bool delayed(const Task& t) const noexcept { return traits::delayed(queue_of(t), t); }
-  /// The earliest class timer of any queue, and the period boundary each throttled group
-  /// waits for (its pool's refill).
+  /// The earliest class timer of any queue, and for each throttled group the period boundary
+  /// it waits for (its pool's refill) or its pool's slack timer if that comes first.
   bool next_timer(sched_time& when) const noexcept {
     bool found = traits::next_timer(root_, when);
     for (const task_group* g = groups_; g != nullptr; g = g->next_) {
@@ -583,17 +585,22 @@ class group_policy : public detail::group_knob_names<Inner> {
         when = t;
         found = true;
       }
-      if (g->throttled_ && (!found || g->wake_at_ < when)) {
-        when = g->wake_at_;
+      if (!g->throttled_) continue;
+      t = g->wake_at_;
+      sched_time slack{};
+      if (g->bw_ != nullptr && g->bw_->slack_timer(slack) && slack < t) t = slack;
+      if (!found || t < when) {
+        when = t;
         found = true;
       }
     }
     return found;
   }
   /// Runs every queue's due timers, then the bandwidth period timer for each throttled group
-  /// whose boundary has come (distribute_cfs_runtime: what it overran plus 1 ns from the
-  /// refilled pool, and unthrottled if that sufficed). True if any queue asks for a
-  /// reschedule, or a group came back while nothing of this class runs.
+  /// whose boundary has come, or whose pool's slack timer opened a round it has not seen
+  /// (distribute_cfs_runtime: what it overran plus 1 ns from the pool, and unthrottled if that
+  /// sufficed). True if any queue asks for a reschedule, or a group came back while nothing of
+  /// this class runs.
   bool timer(sched_time now) noexcept {
     bool resched = traits::timer(root_, now);
     for (task_group* g = groups_; g != nullptr; g = g->next_) resched = traits::timer(g->rq_, now) || resched;
@@ -608,7 +615,10 @@ class group_policy : public detail::group_knob_names<Inner> {
         back = true;
         continue;
       }
-      if (now < g->wake_at_) continue;
+      g->bw_->fire_slack(now);  // the first queue to see the slack timer fire decides the round
+      const bool slack = g->bw_->slack_round() != g->slack_seen_;
+      if (now < g->wake_at_ && !slack) continue;
+      g->slack_seen_ = g->bw_->slack_round();
       g->runtime_remaining_ += g->bw_->acquire(1 - g->runtime_remaining_, now);
       if (g->runtime_remaining_ > 0) {
         unthrottle(*g, now);
@@ -703,7 +713,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     // A throttled group is out of its parent already; nothing above it changes.
     while (p != nullptr && !group_of(*p).throttled_ && queue_empty(group_of(*p))) {
       task_group& g = group_of(*p);
-      if (SCHEDCORE_UNLIKELY(g.bw_ != nullptr)) return_slack(g);
+      if (SCHEDCORE_UNLIKELY(g.bw_ != nullptr)) return_slack(g, now);
       Inner& pq = queue_of(g);
       pq.dequeue(g, now, dequeue_flags::sleep);
       p = p->parent;
@@ -839,6 +849,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     g.throttled_at_ = now;
     g.wake_at_ = g.bw_->next_refill();
     g.bw_->note_throttle();
+    g.slack_seen_ = g.bw_->slack_round();  // a round before the throttle is not for it
     shift_hidden(g, g.h_nr_, true);
     if (!g.queued) return;
     if (g.dequeue_delayed) {
@@ -854,9 +865,10 @@ class group_policy : public detail::group_knob_names<Inner> {
   }
   /// `g` comes back: its tasks count again above it, and its node (if it holds anything)
   /// enters its parent as a waking sleeper, raising the groups above (unthrottle_cfs_rq).
-  void unthrottle(task_group& g, sched_time now) noexcept {
+  /// `note` false: the throttle's end was recorded already (set_group_bandwidth, on the old pool).
+  void unthrottle(task_group& g, sched_time now, bool note = true) noexcept {
     g.throttled_ = false;
-    if (g.bw_ != nullptr) g.bw_->note_unthrottle(now - g.throttled_at_);
+    if (note && g.bw_ != nullptr) g.bw_->note_unthrottle(now - g.throttled_at_);
     shift_hidden(g, g.h_nr_, false);
     if (!queue_empty(g)) raise_groups(&g, now);
   }
@@ -907,11 +919,11 @@ class group_policy : public detail::group_knob_names<Inner> {
     }
   }
   /// A group left empty gives back its budget above min_local_runtime (return_cfs_rq_runtime).
-  static void return_slack(task_group& g) noexcept {
+  static void return_slack(task_group& g, sched_time now) noexcept {
     if (!limited(g) || g.bw_generation_ != g.bw_->generation()) return;
     const duration_ns slack = g.runtime_remaining_ - cfs_bandwidth::min_local_runtime;
     if (slack <= 0) return;
-    g.bw_->give_back(slack);
+    g.bw_->give_back(slack, now);
     g.runtime_remaining_ -= slack;
   }
 

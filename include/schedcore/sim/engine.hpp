@@ -651,6 +651,7 @@ class engine {
       ++events_;
       handle(e);
       flush_resched();
+      if (SCHEDCORE_UNLIKELY(any_cpu_max_) && ncpu_ > 1) follow_slack_timers();
       if (dvfs_dirty_ != 0) dvfs_update();
       if (cfg_.audit_priority && next_event_time() != now_) audit_priority();
       if (cfg_.trace != nullptr && SCHEDCORE_UNLIKELY(cfg_.trace->size() > cfg_.max_trace_bytes))
@@ -1608,6 +1609,25 @@ class engine {
     ++c.ctimer_gen;
     c.ctimer_at = when;
     push(when, ev_ctimer, static_cast<std::uint32_t>(ci), c.ctimer_gen);
+  }
+
+  /// A pool's slack timer (cpu.max) is armed on one CPU, at a queue's return of budget, and
+  /// fires on the CPUs where the group's queues are throttled: when some pool's timer changed
+  /// since the last event, every CPU's class timer is armed again (each CPU's fair class
+  /// reports the slack timer of the pools its throttled groups draw from). O(cgroups).
+  void follow_slack_timers() {
+    slack_seen_.resize(w_.cgroups.size(), -1);
+    bool changed = false;
+    for (std::size_t g = 0; g < w_.cgroups.size(); ++g) {
+      sched_time at{};
+      const std::int64_t armed = bw_pools_[g].slack_timer(at) ? static_cast<std::int64_t>(at.ns()) : -1;
+      if (armed != slack_seen_[g]) {
+        slack_seen_[g] = armed;
+        changed = true;
+      }
+    }
+    if (changed)
+      for (int k = 0; k < ncpu_; ++k) arm_class_timer(k);
   }
 
   /// The kernel's throttled_lb_pair: the balancer leaves a task whose group is throttled (cpu.max)
@@ -3961,6 +3981,7 @@ class engine {
     return {b.nr_throttled(), b.nr_bursts(), b.throttled_time(), b.burst_time()};
   }
   std::vector<bw_stats> bw_before_;
+  std::vector<std::int64_t> slack_seen_;  ///< each pool's armed slack timer at the last look, -1 none (follow_slack_timers)
   bool any_cpu_max_ = false;  ///< some cgroup has a cpu.max limit (and the fair class groups)
   std::vector<int> cgroup_parent_;  ///< parent index of each workload cgroup (-1: the root)
   bool pelt_on_ = false;            ///< load tracking runs (cgroups on SMP, balance by load, asymmetric capacity)

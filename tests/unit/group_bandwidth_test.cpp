@@ -560,6 +560,44 @@ TYPED_TEST(GroupBandwidth, TheSlackTimerHandsReturnedBudgetToAQueueThrottledOnAn
   for (auto& rq : rqs) EXPECT_TRUE(rq.verify());
 }
 
+// A slack round is for the queues throttled when it opens, not for one throttled later, which
+// waits for the refill even when the pool gets a little back (not more than a slice: no new
+// round). The hooks one by one on two CPUs' objects of a group under 10 ms per 100 ms; the
+// pool's other draws and returns stand for queues on further CPUs.
+TYPED_TEST(GroupBandwidth, ASlackRoundIsForTheQueuesThrottledWhenItOpens) {
+  using S = TypeParam;
+  cfs_bandwidth pool;
+  ASSERT_EQ(pool.configure(msec(10), msec(100), 0, sched_time{}), errc::ok);
+  typename S::rq rq[2];
+  typename S::group g[2];
+  typename S::task t[2];
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(rq[i].attach_group(g[i], nullptr), errc::ok);
+    ASSERT_EQ(rq[i].set_group_bandwidth(g[i], &pool, sched_time{}), errc::ok);
+    ASSERT_EQ(rq[i].set_group(t[i], &g[i], sched_time{}), errc::ok);
+  }
+  const sched_time t0{};
+  ASSERT_EQ(pool.acquire(msec(10), t0), msec(10));  // another CPU took the period's quota
+  rq[1].enqueue(t[1], t0, enqueue_flags::wakeup);
+  ASSERT_TRUE(g[1].throttled());
+  pool.give_back(msec(6), t0 + msec(1));  // returned: the timer fires at 6 ms
+  EXPECT_TRUE(rq[1].timer(t0 + msec(6)));
+  EXPECT_FALSE(g[1].throttled());
+  EXPECT_EQ(pool.slack_round(), 1u);
+  ASSERT_EQ(pool.acquire(msec(10), t0 + msec(6)), msec(6) - 1);  // the rest goes elsewhere
+  rq[0].enqueue(t[0], t0 + msec(7), enqueue_flags::wakeup);
+  ASSERT_TRUE(g[0].throttled());
+  pool.give_back(msec(1), t0 + msec(8));
+  sched_time at{};
+  EXPECT_FALSE(pool.slack_timer(at));
+  EXPECT_FALSE(rq[0].timer(t0 + msec(9)));  // round 1 was before its throttle
+  EXPECT_TRUE(g[0].throttled());
+  EXPECT_EQ(pool.runtime(), msec(1));
+  EXPECT_TRUE(rq[0].timer(t0 + msec(100)));  // the refill
+  EXPECT_FALSE(g[0].throttled());
+  for (auto& r : rq) EXPECT_TRUE(r.verify());
+}
+
 // The pool counts the queues throttled on all CPUs (the kernel's throttled_cfs_rq list, which
 // the slack timer needs): two hogs on two CPUs under 10 ms per 100 ms are both throttled by
 // 10 ms; a new limit given to CPU 0 unthrottles its queue, removing the pool on CPU 1 the other.

@@ -221,6 +221,38 @@ struct capped_group {
 };
 TYPED_TEST_SUITE(GroupBandwidth, FairSetups, setup_names);
 
+// N CPUs, each with its own object of one group capped by a shared pool at `quota` per 100 ms
+// and a task in it behaving as `how[i]`, each CPU driven by its own tick_driver.
+template <class S>
+struct pool_cpus {
+  cfs_bandwidth pool;
+  std::vector<typename S::rq> rqs;
+  std::vector<typename S::group> groups;
+  std::vector<typename S::task> tasks;
+  std::vector<std::unique_ptr<tick_driver<typename S::rq>>> drivers;
+  pool_cpus(std::int64_t quota, const std::vector<behaviour>& how) : rqs(how.size()), groups(how.size()), tasks(how.size()) {
+    EXPECT_EQ(pool.configure(quota, msec(100), 0, sched_time{}), errc::ok);
+    for (std::size_t i = 0; i < how.size(); ++i) {
+      EXPECT_EQ(rqs[i].attach_group(groups[i], nullptr), errc::ok);
+      EXPECT_EQ(rqs[i].set_group_bandwidth(groups[i], &pool, sched_time{}), errc::ok);
+      EXPECT_EQ(rqs[i].set_group(tasks[i], &groups[i], sched_time{}), errc::ok);
+      drivers.push_back(std::make_unique<tick_driver<typename S::rq>>(rqs[i]));
+      drivers.back()->add(tasks[i], how[i]);
+    }
+  }
+  /// Runs the CPUs in lockstep up to `end_ms`, 1 ms at a time, the lower CPU numbers first.
+  void run_to(std::int64_t end_ms) {
+    for (std::int64_t ms = 1; ms <= end_ms; ++ms)
+      for (auto& d : drivers) d->run_until(ms * kMs);
+  }
+  std::int64_t cpu_ns(std::size_t i) const { return drivers[i]->stats(0).cpu_ns; }
+  bool verify() const {
+    for (const auto& rq : rqs)
+      if (!rq.verify()) return false;
+    return true;
+  }
+};
+
 // cpu.max "50000 100000": a lone hog runs 50 ms of every 100 ms and the CPU idles the rest;
 // throttled once per period, 50 ms each time.
 TYPED_TEST(GroupBandwidth, ALoneHogGetsItsQuotaInEveryPeriod) {
@@ -484,34 +516,20 @@ TYPED_TEST(GroupBandwidth, ReconfiguringOrLiftingTheLimitUnthrottles) {
 // The CPUs share one pool; each has its own object of the group.
 TYPED_TEST(GroupBandwidth, CpusShareOnePoolAndTogetherGetTheQuota) {
   using S = TypeParam;
-  for (const int cpus : {2, 4}) {
-    cfs_bandwidth pool;
-    ASSERT_EQ(pool.configure(msec(100), msec(100), 0, sched_time{}), errc::ok);
-    std::vector<typename S::rq> rqs(static_cast<std::size_t>(cpus));
-    std::vector<typename S::group> groups(static_cast<std::size_t>(cpus));
-    std::vector<typename S::task> tasks(static_cast<std::size_t>(cpus));
-    std::vector<std::unique_ptr<tick_driver<typename S::rq>>> drivers;
-    for (std::size_t i = 0; i < rqs.size(); ++i) {
-      ASSERT_EQ(rqs[i].attach_group(groups[i], nullptr), errc::ok);
-      ASSERT_EQ(rqs[i].set_group_bandwidth(groups[i], &pool, sched_time{}), errc::ok);
-      ASSERT_EQ(rqs[i].set_group(tasks[i], &groups[i], sched_time{}), errc::ok);
-      drivers.push_back(std::make_unique<tick_driver<typename S::rq>>(rqs[i]));
-      drivers.back()->add(tasks[i], behaviour::hog());
-    }
-    // The CPUs advance in lockstep, 1 ms at a time.
-    for (std::int64_t ms = 1; ms <= 1000; ++ms)
-      for (auto& d : drivers) d->run_until(ms * kMs);
+  for (const std::size_t cpus : {std::size_t{2}, std::size_t{4}}) {
+    pool_cpus<S> m(msec(100), std::vector<behaviour>(cpus, behaviour::hog()));
+    m.run_to(1000);
     std::int64_t total = 0;
-    for (std::size_t i = 0; i < rqs.size(); ++i) {
-      total += drivers[i]->stats(0).cpu_ns;
+    for (std::size_t i = 0; i < cpus; ++i) {
+      total += m.cpu_ns(i);
       // Each CPU draws 5 ms slices as it runs out: which CPU gets the pool's last one in a
       // period is a race (here won by the lower CPU numbers, which step first), so a CPU's
       // share is exact to within about a slice per period.
-      EXPECT_NEAR(static_cast<double>(drivers[i]->stats(0).cpu_ns), 1000.0 * kMs / cpus, 30.0 * kMs) << cpus << " " << i;
-      EXPECT_TRUE(rqs[i].verify());
+      EXPECT_NEAR(static_cast<double>(m.cpu_ns(i)), 1000.0 * kMs / static_cast<double>(cpus), 30.0 * kMs) << cpus << " " << i;
     }
+    EXPECT_TRUE(m.verify());
     EXPECT_EQ(total, 1000 * kMs) << cpus;
-    EXPECT_EQ(pool.nr_throttled(), static_cast<std::uint64_t>(10 * cpus)) << cpus;
+    EXPECT_EQ(m.pool.nr_throttled(), 10 * cpus) << cpus;
   }
 }
 
@@ -525,39 +543,23 @@ TYPED_TEST(GroupBandwidth, CpusShareOnePoolAndTogetherGetTheQuota) {
 // the 10 ms of each period.
 TYPED_TEST(GroupBandwidth, TheSlackTimerHandsReturnedBudgetToAQueueThrottledOnAnotherCpu) {
   using S = TypeParam;
-  cfs_bandwidth pool;
-  ASSERT_EQ(pool.configure(msec(10), msec(100), 0, sched_time{}), errc::ok);
-  std::vector<typename S::rq> rqs(3);
-  std::vector<typename S::group> groups(3);
-  std::vector<typename S::task> tasks(3);
-  std::vector<std::unique_ptr<tick_driver<typename S::rq>>> drivers;
-  for (std::size_t i = 0; i < rqs.size(); ++i) {
-    ASSERT_EQ(rqs[i].attach_group(groups[i], nullptr), errc::ok);
-    ASSERT_EQ(rqs[i].set_group_bandwidth(groups[i], &pool, sched_time{}), errc::ok);
-    ASSERT_EQ(rqs[i].set_group(tasks[i], &groups[i], sched_time{}), errc::ok);
-    drivers.push_back(std::make_unique<tick_driver<typename S::rq>>(rqs[i]));
-    drivers.back()->add(tasks[i], i < 2 ? behaviour::cycle(msec(1), sec(10)) : behaviour::hog());
-  }
-  auto run_to = [&](std::int64_t end_ms) {  // lockstep, 1 ms at a time, CPU 0 first
-    for (std::int64_t ms = 1; ms <= end_ms; ++ms)
-      for (auto& d : drivers) d->run_until(ms * kMs);
-  };
-  run_to(2);
-  EXPECT_TRUE(groups[2].throttled());
-  EXPECT_EQ(pool.throttled_queues(), 1u);
+  pool_cpus<S> m(msec(10), {behaviour::cycle(msec(1), sec(10)), behaviour::cycle(msec(1), sec(10)), behaviour::hog()});
+  m.run_to(2);
+  EXPECT_TRUE(m.groups[2].throttled());
+  EXPECT_EQ(m.pool.throttled_queues(), 1u);
   sched_time at{};
-  ASSERT_TRUE(pool.slack_timer(at));
+  ASSERT_TRUE(m.pool.slack_timer(at));
   EXPECT_EQ(at, sched_time{} + msec(6));
-  run_to(12);
-  EXPECT_EQ(pool.slack_round(), 1u);
-  EXPECT_EQ(drivers[2]->stats(0).cpu_ns, msec(6));
-  run_to(100);
-  EXPECT_EQ(drivers[2]->stats(0).cpu_ns, msec(6));  // throttled again at 12 ms, until the refill
-  EXPECT_EQ(pool.nr_throttled(), 2u);
-  run_to(1000);
-  EXPECT_EQ(drivers[2]->stats(0).cpu_ns, msec(6) + 9 * msec(10));
-  EXPECT_EQ(drivers[0]->stats(0).cpu_ns + drivers[1]->stats(0).cpu_ns, msec(2));
-  for (auto& rq : rqs) EXPECT_TRUE(rq.verify());
+  m.run_to(12);
+  EXPECT_EQ(m.pool.slack_round(), 1u);
+  EXPECT_EQ(m.cpu_ns(2), msec(6));
+  m.run_to(100);
+  EXPECT_EQ(m.cpu_ns(2), msec(6));  // throttled again at 12 ms, until the refill
+  EXPECT_EQ(m.pool.nr_throttled(), 2u);
+  m.run_to(1000);
+  EXPECT_EQ(m.cpu_ns(2), msec(6) + 9 * msec(10));
+  EXPECT_EQ(m.cpu_ns(0) + m.cpu_ns(1), msec(2));
+  EXPECT_TRUE(m.verify());
 }
 
 // A slack round is for the queues throttled when it opens, not for one throttled later, which
@@ -603,31 +605,18 @@ TYPED_TEST(GroupBandwidth, ASlackRoundIsForTheQueuesThrottledWhenItOpens) {
 // 10 ms; a new limit given to CPU 0 unthrottles its queue, removing the pool on CPU 1 the other.
 TYPED_TEST(GroupBandwidth, ThePoolCountsTheQueuesThrottledOnEveryCpu) {
   using S = TypeParam;
-  cfs_bandwidth pool;
-  ASSERT_EQ(pool.configure(msec(10), msec(100), 0, sched_time{}), errc::ok);
-  std::vector<typename S::rq> rqs(2);
-  std::vector<typename S::group> groups(2);
-  std::vector<typename S::task> tasks(2);
-  std::vector<std::unique_ptr<tick_driver<typename S::rq>>> drivers;
-  for (std::size_t i = 0; i < rqs.size(); ++i) {
-    ASSERT_EQ(rqs[i].attach_group(groups[i], nullptr), errc::ok);
-    ASSERT_EQ(rqs[i].set_group_bandwidth(groups[i], &pool, sched_time{}), errc::ok);
-    ASSERT_EQ(rqs[i].set_group(tasks[i], &groups[i], sched_time{}), errc::ok);
-    drivers.push_back(std::make_unique<tick_driver<typename S::rq>>(rqs[i]));
-    drivers.back()->add(tasks[i], behaviour::hog());
-  }
-  for (std::int64_t ms = 1; ms <= 50; ++ms)
-    for (auto& d : drivers) d->run_until(ms * kMs);
-  EXPECT_TRUE(groups[0].throttled() && groups[1].throttled());
-  EXPECT_EQ(pool.throttled_queues(), 2u);
-  ASSERT_EQ(pool.configure(msec(10), msec(100), 0, sched_time{} + msec(50)), errc::ok);  // refilled
-  ASSERT_EQ(rqs[0].set_group_bandwidth(groups[0], &pool, sched_time{} + msec(50)), errc::ok);
-  EXPECT_FALSE(groups[0].throttled());
-  EXPECT_EQ(pool.throttled_queues(), 1u);
-  ASSERT_EQ(rqs[1].set_group_bandwidth(groups[1], nullptr, sched_time{} + msec(50)), errc::ok);
-  EXPECT_EQ(pool.throttled_queues(), 0u);
-  EXPECT_EQ(pool.nr_throttled(), 2u);
-  for (auto& rq : rqs) EXPECT_TRUE(rq.verify());
+  pool_cpus<S> m(msec(10), {behaviour::hog(), behaviour::hog()});
+  m.run_to(50);
+  EXPECT_TRUE(m.groups[0].throttled() && m.groups[1].throttled());
+  EXPECT_EQ(m.pool.throttled_queues(), 2u);
+  ASSERT_EQ(m.pool.configure(msec(10), msec(100), 0, sched_time{} + msec(50)), errc::ok);  // refilled
+  ASSERT_EQ(m.rqs[0].set_group_bandwidth(m.groups[0], &m.pool, sched_time{} + msec(50)), errc::ok);
+  EXPECT_FALSE(m.groups[0].throttled());
+  EXPECT_EQ(m.pool.throttled_queues(), 1u);
+  ASSERT_EQ(m.rqs[1].set_group_bandwidth(m.groups[1], nullptr, sched_time{} + msec(50)), errc::ok);
+  EXPECT_EQ(m.pool.throttled_queues(), 0u);
+  EXPECT_EQ(m.pool.nr_throttled(), 2u);
+  EXPECT_TRUE(m.verify());
 }
 
 }  // namespace

@@ -216,6 +216,24 @@ TEST(SimCpuMax, LimitsOutsideTheKernelsRangesAreWorkloadErrors) {
 
 }  // namespace
 
+// Two CPUs, 1 s: a group capped at 20 ms per 100 ms (idle 80 % of the time) whose two hogs
+// are pinned to CPU 1, "capped0" and "capped1".
+workload capped_pair_on_cpu1(const std::string& name) {
+  workload w;
+  w.name = name;
+  w.cpus = 2;
+  w.duration = sec(1);
+  w.cgroups = {{"capped", "", 100}};
+  w.cgroups[0].max_quota_ns = msec(20);
+  for (const char* hog : {"capped0", "capped1"}) {
+    task_spec t = scen::task(hog, 0, {ev::run(sec(10))});
+    t.cgroup = "capped";
+    t.cpus = {1};
+    w.tasks.push_back(t);
+  }
+  return w;
+}
+
 // The kernel takes a throttled group's tasks off its CPU's nr_running (throttle_cfs_rq), so a
 // CPU whose capped group waits for its period has spare room for the balancer. Two CPUs: CPU 1
 // holds a capped group's two hogs (20 ms per 100 ms, pinned) and a pinned root hog F; three
@@ -226,18 +244,7 @@ TEST(SimCpuMax, LimitsOutsideTheKernelsRangesAreWorkloadErrors) {
 TEST(SimCpuMax, ThrottledTasksDoNotCountInACpusLoad) {
   for (const policy_entry& e : {schedcore_test::grouped_cfs_entry(), schedcore_test::grouped_eevdf_entry()}) {
     SCOPED_TRACE(e.name);
-    workload w;
-    w.name = "cpu-max-load";
-    w.cpus = 2;
-    w.duration = sec(1);
-    w.cgroups = {{"capped", "", 100}};
-    w.cgroups[0].max_quota_ns = msec(20);
-    for (const char* name : {"capped0", "capped1"}) {
-      task_spec t = scen::task(name, 0, {ev::run(sec(10))});
-      t.cgroup = "capped";
-      t.cpus = {1};
-      w.tasks.push_back(t);
-    }
+    workload w = capped_pair_on_cpu1("cpu-max-load");
     task_spec f = scen::task("F", 0, {ev::run(sec(10))});
     f.cpus = {1};
     w.tasks.push_back(f);
@@ -268,18 +275,7 @@ TEST(SimCpuMax, ThrottledTasksDoNotCountInACpusLoad) {
 TEST(SimCpuMax, ACpuWhoseTasksAreAllThrottledIsIdleToAWakeup) {
   for (const policy_entry& e : {schedcore_test::grouped_cfs_entry(), schedcore_test::grouped_eevdf_entry()}) {
     SCOPED_TRACE(e.name);
-    workload w;
-    w.name = "cpu-max-idle";
-    w.cpus = 2;
-    w.duration = sec(1);
-    w.cgroups = {{"capped", "", 100}};
-    w.cgroups[0].max_quota_ns = msec(20);
-    for (const char* name : {"capped0", "capped1"}) {
-      task_spec t = scen::task(name, 0, {ev::run(sec(10))});
-      t.cgroup = "capped";
-      t.cpus = {1};
-      w.tasks.push_back(t);
-    }
+    workload w = capped_pair_on_cpu1("cpu-max-idle");
     task_spec h = scen::task("H", 0, {ev::run(sec(10))});
     h.cpus = {0};
     w.tasks.push_back(h);

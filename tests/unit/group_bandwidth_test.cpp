@@ -148,6 +148,40 @@ TEST(CfsBandwidthPool, TheSlackTimerHandsOutReturnedBudget) {
   EXPECT_FALSE(b.slack_timer(at));
 }
 
+// cpu.stat's nr_periods and nr_throttled (do_sched_cfs_period_timer): the period timer counts
+// each boundary it passes while active, counts it as throttled when a queue is throttled there,
+// marks the pool idle at a boundary after a period with a draw, and stops at a boundary after a
+// period with none (nothing throttled) until the next draw restarts it on the same grid.
+TEST(CfsBandwidthPool, ThePeriodTimerCountsPeriodsAsCpuStatDoes) {
+  cfs_bandwidth b;
+  const sched_time t0{};
+  ASSERT_EQ(b.configure(msec(20), msec(100), 0, t0), errc::ok);
+  EXPECT_EQ(b.acquire(msec(5), t0), msec(5));  // starts the timer: boundaries at 100, 200, ...
+  EXPECT_EQ(b.acquire(msec(15), t0 + msec(50)), msec(15));
+  b.refill_to(t0 + msec(100));
+  EXPECT_EQ(b.nr_periods(), 1u);  // a draw in it: the pool is marked idle, the timer runs on
+  EXPECT_EQ(b.acquire(msec(5), t0 + msec(150)), msec(5));
+  b.note_throttle();  // a queue runs dry and waits
+  EXPECT_EQ(b.acquire(msec(1), t0 + msec(200)), msec(1));  // its timer at the boundary
+  EXPECT_EQ(b.nr_periods(), 2u);
+  EXPECT_EQ(b.nr_throttled_periods(), 1u);
+  b.note_unthrottle(msec(40));
+  b.refill_to(t0 + msec(1000));  // 300 (a draw before it: idle), 400 (idle: stops), then nothing
+  EXPECT_EQ(b.nr_periods(), 4u);
+  b.refill_to(t0 + msec(2000));
+  EXPECT_EQ(b.nr_periods(), 4u);
+  EXPECT_EQ(b.acquire(msec(1), t0 + msec(2050)), msec(1));  // restarted on the same grid
+  b.refill_to(t0 + msec(2100));
+  EXPECT_EQ(b.nr_periods(), 5u);
+  EXPECT_EQ(b.nr_throttled_periods(), 1u);
+  EXPECT_EQ(b.next_refill(), t0 + msec(2200));
+  // Marked idle at 2100, but a draw follows: the timer runs through 2200 (idle mark) and
+  // stops at 2300.
+  EXPECT_EQ(b.acquire(msec(1), t0 + msec(2150)), msec(1));
+  b.refill_to(t0 + msec(2500));
+  EXPECT_EQ(b.nr_periods(), 7u);
+}
+
 TEST(CfsBandwidthPool, TheGridAndTheClockWrapTogether) {
   const sched_time origin{~std::uint64_t{0} - static_cast<std::uint64_t>(msec(150))};
   cfs_bandwidth b;
@@ -266,6 +300,8 @@ TYPED_TEST(GroupBandwidth, ALoneHogGetsItsQuotaInEveryPeriod) {
   d.run_until(1000 * kMs + 1);
   EXPECT_EQ(d.stats(0).cpu_ns, 500 * kMs + 1);  // 10 periods of 50 ms, and the first ns of the 11th
   EXPECT_EQ(pool.nr_throttled(), 10u);
+  EXPECT_EQ(pool.nr_periods(), 10u);  // cpu.stat: 10 periods, each ended throttled
+  EXPECT_EQ(pool.nr_throttled_periods(), 10u);
   EXPECT_EQ(pool.throttled_time(), 10 * 50 * kMs);
   EXPECT_TRUE(rq.verify());
   EXPECT_FALSE(g.throttled());
@@ -529,7 +565,11 @@ TYPED_TEST(GroupBandwidth, CpusShareOnePoolAndTogetherGetTheQuota) {
     }
     EXPECT_TRUE(m.verify());
     EXPECT_EQ(total, 1000 * kMs) << cpus;
-    EXPECT_EQ(m.pool.nr_throttled(), 10 * cpus) << cpus;
+    EXPECT_EQ(m.pool.nr_throttled(), 10 * cpus) << cpus;  // throttle events, one per CPU per period
+    // cpu.stat counts periods: those ended at 100 ... 900 ms (the run stops at the boundary
+    // at 1000 ms, before its timer).
+    EXPECT_EQ(m.pool.nr_periods(), 9u) << cpus;
+    EXPECT_EQ(m.pool.nr_throttled_periods(), 9u) << cpus;
   }
 }
 

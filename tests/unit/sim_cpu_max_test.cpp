@@ -55,6 +55,10 @@ TEST(SimCpuMax, ACappedGroupGetsItsQuotaAndASiblingTheRest) {
     EXPECT_EQ(g.quota_ns, msec(20));
     EXPECT_EQ(g.period_ns, msec(100));
     EXPECT_EQ(g.nr_throttled, 20u);
+    // cpu.stat's counts: the periods that ended, at 100 ... 1900 ms (the first draw at 0
+    // starts the grid; the boundary at 2 s is the run's end), each with the group throttled.
+    EXPECT_EQ(g.nr_periods, 19u);
+    EXPECT_EQ(g.nr_throttled_periods, 19u);
     schedcore_test::expect_conserved(capped);
   }
 }
@@ -87,6 +91,7 @@ TEST(SimCpuMax, TheQuotaIsSummedOverCpus) {
       EXPECT_EQ(r.totals.idle_ns, sec(4) - total) << quota;
       if (quota != -1) {
         EXPECT_EQ(stats_of(r, "pod").nr_throttled, 40u) << quota;  // each CPU once a period
+        EXPECT_EQ(stats_of(r, "pod").nr_throttled_periods, stats_of(r, "pod").nr_periods) << quota;  // all 4 in each
         for (const task_result& t : r.tasks)  // each CPU's share is exact to a slice a period
           EXPECT_NEAR(static_cast<double>(t.cpu_ns), static_cast<double>(quota * 10 / 4), 30e6) << quota << " " << t.name;
       }

@@ -122,6 +122,7 @@ class cfs_bandwidth {
     configured_at_ = now;
     next_refill_ = now + period;
     started_ = false;
+    active_ = false;
     ++generation_;
     return errc::ok;
   }
@@ -165,6 +166,7 @@ class cfs_bandwidth {
     if (now < next_refill_) return;
     const u64 periods = static_cast<u64>(now - next_refill_) / static_cast<u64>(period_) + 1;
     next_refill_ += static_cast<duration_ns>(periods * static_cast<u64>(period_));
+    count_periods(periods);
     // The first refill: what was drawn beyond the quota in the period just ended is a burst.
     runtime_ += quota_;
     const duration_ns beyond = runtime_snap_ - runtime_;
@@ -185,9 +187,11 @@ class cfs_bandwidth {
     if (want <= 0) return 0;
     if (!limited()) return want;
     refill_to(now);
+    active_ = true;  // start_cfs_bandwidth
     if (runtime_ <= 0) return 0;
     const duration_ns amount = want < runtime_ ? want : runtime_;
     runtime_ -= amount;
+    idle_ = false;
     return amount;
   }
   /// Returns `amount` ns of a queue's unused budget to the pool at `now`
@@ -224,9 +228,15 @@ class cfs_bandwidth {
   constexpr u32 throttled_queues() const noexcept { return throttled_queues_; }
 
   /// Throttle events over all CPUs (a queue running out with the pool empty). cgroup's
-  /// cpu.stat nr_throttled counts periods instead; the two agree when one CPU throttles once
-  /// per period.
+  /// cpu.stat nr_throttled counts periods instead (`nr_throttled_periods`); the two agree when
+  /// one CPU throttles once per period.
   constexpr u64 nr_throttled() const noexcept { return nr_throttled_; }
+  /// Periods the period timer has ended (cpu.stat nr_periods): every boundary while some queue
+  /// draws or waits throttled, and the one or two after the last draw (the timer stops at the
+  /// end of a period with no draw and no throttled queue: do_sched_cfs_period_timer's idle).
+  constexpr u64 nr_periods() const noexcept { return nr_periods_; }
+  /// Of those, the periods that ended with a queue throttled (cpu.stat nr_throttled).
+  constexpr u64 nr_throttled_periods() const noexcept { return nr_throttled_periods_; }
   /// Time the group's queues spent throttled, summed over CPUs, ns (cpu.stat throttled_usec),
   /// counting throttles that have ended.
   constexpr duration_ns throttled_time() const noexcept { return throttled_time_; }
@@ -246,6 +256,27 @@ class cfs_bandwidth {
   }
 
  private:
+  /// The period timer at `k` boundaries passed with this state (do_sched_cfs_period_timer,
+  /// each firing): nr_periods += 1 per boundary while active; with a queue throttled it also
+  /// counts a throttled period (and distribution follows); else the first boundary after a
+  /// period with a draw marks the pool idle and the next one, still idle, stops the timer
+  /// until the next draw (start_cfs_bandwidth). O(1).
+  void count_periods(u64 k) noexcept {
+    if (!active_) return;
+    if (throttled_queues_ != 0) {
+      nr_periods_ += k;
+      nr_throttled_periods_ += k;
+      idle_ = false;
+      return;
+    }
+    if (idle_ || k >= 2) {
+      nr_periods_ += idle_ ? 1 : 2;
+      active_ = false;
+      return;
+    }
+    nr_periods_ += 1;
+    idle_ = true;
+  }
   /// runtime_refresh_within: the next refill is less than `within` ns after `now` (or due).
   constexpr bool refresh_within(sched_time now, duration_ns within) const noexcept {
     return started_ && next_refill_ - now < within;
@@ -266,6 +297,10 @@ class cfs_bandwidth {
   u64 nr_bursts_ = 0;
   duration_ns burst_time_ = 0;
   u32 throttled_queues_ = 0;             // queues throttled now (every CPU)
+  bool active_ = false;                  // the period timer runs (period_active)
+  bool idle_ = false;                    // no draw since the last boundary (cfs_b->idle)
+  u64 nr_periods_ = 0;                   // cpu.stat nr_periods
+  u64 nr_throttled_periods_ = 0;         // cpu.stat nr_throttled
   bool slack_armed_ = false;             // the slack timer is armed (slack_started)
   sched_time slack_at_{};                // when it fires
   u64 slack_rounds_ = 0;                 // distributions it has opened

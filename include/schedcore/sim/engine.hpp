@@ -3920,6 +3920,8 @@ class engine {
       if (bw_pools_ != nullptr) {  // a policy without group scheduling has no pools: all 0
         const bw_stats now = bw_stats_of(bw_pools_[g]), was = bw_before_[g];
         x.nr_throttled = now.nr_throttled - was.nr_throttled;
+        x.nr_periods = now.nr_periods - was.nr_periods;
+        x.nr_throttled_periods = now.nr_throttled_periods - was.nr_throttled_periods;
         x.throttled_ns = now.throttled_ns - was.throttled_ns;
         x.nr_bursts = now.nr_bursts - was.nr_bursts;
         x.burst_used_ns = now.burst_ns - was.burst_ns;
@@ -3974,11 +3976,11 @@ class engine {
   std::unique_ptr<cfs_bandwidth[]> bw_pools_;
   /// A pool's cpu.stat counters (bw_before_: at the start of the statistics window).
   struct bw_stats {
-    std::uint64_t nr_throttled = 0, nr_bursts = 0;
+    std::uint64_t nr_throttled = 0, nr_bursts = 0, nr_periods = 0, nr_throttled_periods = 0;
     std::int64_t throttled_ns = 0, burst_ns = 0;
   };
   static bw_stats bw_stats_of(const cfs_bandwidth& b) {
-    return {b.nr_throttled(), b.nr_bursts(), b.throttled_time(), b.burst_time()};
+    return {b.nr_throttled(), b.nr_bursts(), b.nr_periods(), b.nr_throttled_periods(), b.throttled_time(), b.burst_time()};
   }
   std::vector<bw_stats> bw_before_;
   std::vector<std::int64_t> slack_seen_;  ///< each pool's armed slack timer at the last look, -1 none (follow_slack_timers)

@@ -165,6 +165,8 @@ struct cgroup_result {
   std::int64_t period_ns = 0;       ///< cpu.max period, ns
   std::int64_t burst_ns = 0;        ///< cpu.max.burst, ns
   std::uint64_t nr_throttled = 0;   ///< throttle events, over all CPUs
+  std::uint64_t nr_periods = 0;     ///< periods its period timer ended (cpu.stat nr_periods)
+  std::uint64_t nr_throttled_periods = 0;  ///< of those, periods that ended throttled (cpu.stat nr_throttled)
   std::int64_t throttled_ns = 0;    ///< time its queues spent throttled, summed over CPUs (throttles that ended)
   std::uint64_t nr_bursts = 0;      ///< periods in which it drew more than its quota
   std::int64_t burst_used_ns = 0;   ///< what it drew beyond the quota in those periods

@@ -145,7 +145,8 @@ inline std::string to_json(const run_result& r, int ind = 0) {
       const cgroup_result& g = r.cgroups[i];
       o += (i ? ", " : "") + std::string("{ \"name\": ") + str(g.name) + ", \"quota_ns\": " + i64(g.quota_ns) +
            ", \"period_ns\": " + i64(g.period_ns) + ", \"burst_ns\": " + i64(g.burst_ns) + ", \"nr_throttled\": " +
-           u64(g.nr_throttled) + ", \"throttled_ns\": " + i64(g.throttled_ns) + ", \"nr_bursts\": " + u64(g.nr_bursts) +
+           u64(g.nr_throttled) + ", \"nr_periods\": " + u64(g.nr_periods) + ", \"nr_throttled_periods\": " +
+           u64(g.nr_throttled_periods) + ", \"throttled_ns\": " + i64(g.throttled_ns) + ", \"nr_bursts\": " + u64(g.nr_bursts) +
            ", \"burst_used_ns\": " + i64(g.burst_used_ns) + " }";
     }
     o += "],\n";
@@ -574,7 +575,8 @@ inline std::string task_table(const run_result& r) {
     o += "cgroup " + g.name + "  cpu.max " + fmt("%.3f", static_cast<double>(g.quota_ns) / 1e6) + " ms per " +
          fmt("%.3f", static_cast<double>(g.period_ns) / 1e6) + " ms" +
          (g.burst_ns > 0 ? " (burst " + fmt("%.3f", static_cast<double>(g.burst_ns) / 1e6) + " ms)" : std::string()) +
-         "  throttled " + std::to_string(g.nr_throttled) + " times, " +
+         "  periods " + std::to_string(g.nr_periods) + " (" + std::to_string(g.nr_throttled_periods) + " throttled)" +
+         "  throttle events " + std::to_string(g.nr_throttled) + ", " +
          fmt("%.1f", static_cast<double>(g.throttled_ns) / 1e6) + " ms  bursts " + std::to_string(g.nr_bursts) + ", " +
          fmt("%.1f", static_cast<double>(g.burst_used_ns) / 1e6) + " ms\n";
   for (const auto& n : r.notes) o += "note: " + n + "\n";

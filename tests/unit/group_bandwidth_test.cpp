@@ -144,8 +144,19 @@ TEST(CfsBandwidthPool, TheSlackTimerHandsOutReturnedBudget) {
   // The last throttled queue comes back: no more timers.
   b.note_unthrottle(msec(90));
   EXPECT_EQ(b.throttled_queues(), 0u);
-  b.give_back(msec(9), t0 + msec(120));
+  b.give_back(msec(9), t0 + msec(250));  // refilled at 200 first: 20 + 9
+  EXPECT_EQ(b.runtime(), msec(29));
   EXPECT_FALSE(b.slack_timer(at));
+  // A timer whose queue came back before it fired (nobody saw it fire) does not block the next.
+  b.note_throttle();
+  b.give_back(msec(1), t0 + msec(310));
+  ASSERT_TRUE(b.slack_timer(at));
+  EXPECT_EQ(at, t0 + msec(315));
+  b.note_unthrottle(msec(3));
+  b.note_throttle();
+  b.give_back(msec(1), t0 + msec(330));
+  ASSERT_TRUE(b.slack_timer(at));
+  EXPECT_EQ(at, t0 + msec(335));
 }
 
 // cpu.stat's nr_periods and nr_throttled (do_sched_cfs_period_timer): the period timer counts

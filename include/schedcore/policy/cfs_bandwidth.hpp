@@ -199,10 +199,13 @@ class cfs_bandwidth {
   /// slice while a queue of the group is throttled (start_cfs_slack_bandwidth). O(1).
   void give_back(duration_ns amount, sched_time now) noexcept {
     if (!limited() || amount <= 0) return;
+    refill_to(now);  // the grid up to date: the boundaries passed are the period timer's
     runtime_ += amount;
     if (runtime_ <= slice_ || throttled_queues_ == 0) return;
     if (refresh_within(now, slack_period + min_expiration)) return;  // the refill comes first
-    if (slack_armed_) return;  // an armed timer is not pushed back
+    // An armed timer is not pushed back. One already due that no queue saw fire (every queue
+    // came back before it) fired with nobody to hand to: it is armed again.
+    if (slack_armed_ && now < slack_at_) return;
     slack_armed_ = true;
     slack_at_ = now + slack_period;
   }

@@ -126,6 +126,7 @@ struct use_edf {
     if (bad >= 252) p.runtime = deadline + 1;  // refused: Q > D
     if (bad == 251) p.runtime = 1000;          // refused: Q < 1024 ns
     p.reclaim = (bad & 1u) != 0;               // GRUB reclaiming on about half the tasks
+    p.dl_overrun = (bad & 2u) != 0;            // SCHED_FLAG_DL_OVERRUN on about half
     return p;
   }
 };

@@ -751,6 +751,121 @@ TEST(EdfPolicy, ImmediateReplenishReschedulesOnlyWhenNoLongerLeftmost) {
   }
 }
 
+// SCHED_FLAG_DL_OVERRUN (4.16+; deadline.c update_curr_dl, posix-cpu-timers.c check_dl_overrun):
+// a charge that throttles a task with its budget spent (q <= 0, dl_runtime_exceeded) marks it,
+// if it asked; take_overrun() reads and clears the mark, once per overrun. A yield with budget
+// left throttles without an overrun, and so does the constrained-deadline rule at a wakeup.
+sched_params dl_reporting(std::int64_t q, std::int64_t d, std::int64_t p = 0) {
+  sched_params s = dl(q, d, p);
+  s.dl_overrun = true;
+  return s;
+}
+
+TEST(EdfOverrun, ASpentBudgetIsMarkedOnlyForATaskThatAsked) {
+  const sched_time base{sec(1)};
+  auto at = [&](std::int64_t us) { return base + usec(us); };
+  for (const bool asked : {false, true}) {
+    policy_t p;
+    task t;
+    ASSERT_EQ(p.setup(t, asked ? dl_reporting(msec(2), msec(10)) : dl(msec(2), msec(10))), errc::ok);
+    p.enqueue(t, at(0), enqueue_flags::wakeup);
+    p.set_next(t, at(0));
+    EXPECT_FALSE(p.tick(t, at(1000)));
+    EXPECT_FALSE(policy_t::take_overrun(t)) << "1 ms of 2 ms used";
+    EXPECT_TRUE(p.tick(t, at(2000)));  // q = 0: spent, throttled until 10 ms
+    ASSERT_TRUE(t.throttled);
+    EXPECT_EQ(policy_t::take_overrun(t), asked);
+    EXPECT_FALSE(policy_t::take_overrun(t)) << "one signal per overrun";
+    // Next period: q = 2 ms again; at tick resolution a budget of 2 ms that ends between ticks
+    // is overrun (q < 0) and marked the same way.
+    EXPECT_TRUE(p.timer(at(10000)));
+    EXPECT_FALSE(t.throttled);
+    p.set_next(t, at(10500));
+    EXPECT_FALSE(p.tick(t, at(11000)));
+    EXPECT_TRUE(p.tick(t, at(13000)));
+    EXPECT_EQ(t.runtime, -msec(1) / 2);
+    EXPECT_EQ(policy_t::take_overrun(t), asked);
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+TEST(EdfOverrun, AYieldIsAnOverrunOnlyWithTheBudgetSpent) {
+  const sched_time base{sec(1)};
+  auto at = [&](std::int64_t us) { return base + usec(us); };
+  policy_t p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl_reporting(msec(2), msec(10))), errc::ok);
+  p.enqueue(t, at(0), enqueue_flags::wakeup);
+  p.set_next(t, at(0));
+  p.yield(t, at(500));  // 1.5 ms left, given up: throttled, not overrun
+  EXPECT_TRUE(t.throttled);
+  EXPECT_EQ(t.runtime, 0);
+  EXPECT_FALSE(policy_t::take_overrun(t));
+  EXPECT_TRUE(p.timer(at(10000)));
+  p.set_next(t, at(10000));
+  p.yield(t, at(12000));  // yields just as the budget runs out: q = 0, spent
+  EXPECT_TRUE(t.throttled);
+  EXPECT_TRUE(policy_t::take_overrun(t));
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(EdfOverrun, TheConstrainedDeadlineThrottleIsNoOverrun) {
+  const sched_time base{sec(1)};
+  auto at = [&](std::int64_t us) { return base + usec(us); };
+  policy_t p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl_reporting(msec(2), msec(5), msec(10))), errc::ok);
+  p.enqueue(t, at(0), enqueue_flags::wakeup);  // d = 5 ms
+  p.set_next(t, at(0));
+  p.dequeue(t, at(1000), dequeue_flags::sleep);  // 1 ms used
+  p.enqueue(t, at(7000), enqueue_flags::wakeup);  // after d, before the next period
+  EXPECT_TRUE(t.throttled);
+  EXPECT_FALSE(policy_t::take_overrun(t));
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(EdfOverrun, WithHrtickTheBudgetsEndIsMarkedToTheNanosecond) {
+  const sched_time base{sec(1)};
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_with(95, 1)), errc::ok);
+  task t;
+  ASSERT_EQ(p.setup(t, dl_reporting(usec(2500), msec(10))), errc::ok);
+  p.enqueue(t, base, enqueue_flags::wakeup);
+  p.set_next(t, base);
+  sched_time when{};
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, base + usec(2500));
+  EXPECT_FALSE(p.timer(when - 1));
+  EXPECT_FALSE(policy_t::take_overrun(t));
+  EXPECT_TRUE(p.timer(when));
+  EXPECT_EQ(t.runtime, 0);
+  EXPECT_TRUE(policy_t::take_overrun(t));
+  EXPECT_TRUE(p.verify());
+}
+
+// The mark is the task's, not its parameters': it survives a change of parameters (the
+// kernel's __setparam_dl leaves dl_overrun), and a task that no longer asks is not marked again.
+TEST(EdfOverrun, TheMarkSurvivesAParameterChange) {
+  const sched_time base{sec(1)};
+  auto at = [&](std::int64_t us) { return base + usec(us); };
+  policy_t p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl_reporting(msec(2), msec(10))), errc::ok);
+  p.enqueue(t, at(0), enqueue_flags::wakeup);
+  p.set_next(t, at(0));
+  EXPECT_TRUE(p.tick(t, at(2000)));
+  p.dequeue(t, at(2000), dequeue_flags::save);
+  ASSERT_EQ(p.setup(t, dl(msec(3), msec(10))), errc::ok);
+  p.enqueue(t, at(2000), enqueue_flags::restore);
+  EXPECT_TRUE(policy_t::take_overrun(t));
+  EXPECT_TRUE(p.timer(at(10000)));  // replenished: q = 3 ms
+  p.set_next(t, at(10000));
+  EXPECT_TRUE(p.tick(t, at(13000)));
+  EXPECT_TRUE(t.throttled);
+  EXPECT_FALSE(policy_t::take_overrun(t));
+  EXPECT_TRUE(p.verify());
+}
+
 }  // namespace
 
 namespace {

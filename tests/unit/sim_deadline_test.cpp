@@ -19,6 +19,7 @@
 #include "schedcore/sim/engine.hpp"
 #include "schedcore/sim/reference_rr.hpp"
 #include "schedcore/sim/registry.hpp"
+#include "schedcore/sim/report.hpp"
 #include "schedcore/sim/rtapp.hpp"
 
 namespace {
@@ -144,7 +145,7 @@ TEST(SimDeadlineReclaim, AReclaimingHogRunsOnToUmaxAboveAnRtHog) {
 // the time it runs: the I-frame costs 1.2 ms of budget) and does all its frames' work, 120 x
 // 3.75 = 450 ms in 4 s. Without the flag CBS holds it to its reservation (4 / 33.3 of the time,
 // within a tick per second): each I-frame is throttled after 4 ms and finishes in a later
-// period, so the frame timer overruns and periods are lost.
+// period, so the frame timer overruns and periods are lost, and SIGXCPU tells it so.
 TEST(SimDeadlineReclaim, TheExampleDecoderKeepsItsIFramesOnlyWithReclaiming) {
   const std::string here = schedcore_test::repo_root();
   const workload reclaiming = load_rtapp(here + "/examples/rt-app/decoder-reclaim.json");
@@ -169,7 +170,84 @@ TEST(SimDeadlineReclaim, TheExampleDecoderKeepsItsIFramesOnlyWithReclaiming) {
   EXPECT_LE(b.slack.periods, 110u);
   EXPECT_LT(b.slack.min, -msec(20));
   EXPECT_LE(b.cpu_ns, sec(4) * 4000 / 33333 + msec(4));
+  // The file also asks for SCHED_FLAG_DL_OVERRUN's signals. Reclaiming, the decoder never
+  // spends its budget (an I-frame costs 1.2 ms of it): no SIGXCPU. Held to its reservation,
+  // each I-frame spends two budgets (9 ms of work is 4 + 4 + 1), and each SIGXCPU stands for a
+  // whole budget run: at least 2 x 20 I-frames' worth, and never more than cpu / 4 ms.
+  EXPECT_TRUE(a.reports_overrun);
+  EXPECT_EQ(a.sigxcpu, 0u);
+  EXPECT_GE(b.sigxcpu, 40u);
+  EXPECT_LE(static_cast<std::int64_t>(b.sigxcpu) * msec(4), b.cpu_ns);
   for (const run_result* r : {&with, &without}) expect_conserved(*r);
+}
+
+// SCHED_FLAG_DL_OVERRUN in the engine: the kernel sends SIGXCPU at a tick that finds the marked
+// task running (check_dl_overrun, after the scheduler's tick). A 2 ms / 10 ms hog is throttled
+// at the ticks 2, 12, ..., 992 ms, each signalled in its own tick: 100 in 1 s. A periodic job
+// that spends its whole 2.5 ms budget (q = 0, an overrun as dl_runtime_exceeded counts it) is
+// throttled when it sleeps, between ticks, and signalled at the first tick of its next period
+// (11, 21, ..., 991 ms): 99, the last mark still pending at the end. A 2.4 ms job leaves 0.1 ms
+// and is never signalled; nor is a task that did not ask, which also has no "sigxcpu" field.
+TEST(SimDeadlineOverrun, EachOverrunIsSignalledAtATickThatFindsTheTaskRunning) {
+  workload w;
+  w.name = "overrun";
+  w.duration = sec(1);
+  auto reporting = [](std::int64_t q, bool asked) {
+    sched_params p = reservation(q, msec(10));
+    p.dl_overrun = asked;
+    return p;
+  };
+  task_spec hog = forever("hog", {ev::run(sec(1))});
+  hog.params = reporting(msec(2), true);
+  hog.cpus = {0};
+  w.tasks.push_back(hog);
+  task_spec spends = forever("spends", {ev::run(usec(2500)), ev::anchored_timer("a", msec(10), 0)});
+  spends.params = reporting(usec(2500), true);
+  spends.cpus = {1};
+  w.tasks.push_back(spends);
+  task_spec within = forever("within", {ev::run(usec(2400)), ev::anchored_timer("b", msec(10), 0)});
+  within.params = reporting(usec(2500), true);
+  within.cpus = {2};
+  w.tasks.push_back(within);
+  task_spec silent = forever("silent", {ev::run(sec(1))});
+  silent.params = reporting(msec(2), false);
+  silent.cpus = {3};
+  w.tasks.push_back(silent);
+  run_config c = exact_machine();
+  c.cpus = 4;
+  trace_writer trace;
+  c.trace = &trace;
+  const run_result r = dl_entry().run(w, c, {});
+  expect_conserved(r);
+  EXPECT_EQ(find(r, "hog").sigxcpu, 100u);
+  EXPECT_EQ(find(r, "hog").cpu_ns, msec(200));
+  EXPECT_EQ(find(r, "spends").sigxcpu, 99u);
+  EXPECT_EQ(find(r, "spends").cpu_ns, msec(250));
+  EXPECT_EQ(find(r, "within").sigxcpu, 0u);
+  EXPECT_TRUE(find(r, "within").reports_overrun);
+  EXPECT_EQ(find(r, "silent").sigxcpu, 0u);
+  EXPECT_FALSE(find(r, "silent").reports_overrun);
+  // The trace has the kernel's signal_generate line for each, at the tick.
+  const std::string& text = trace.text();
+  EXPECT_NE(text.find("0.002000: signal_generate: sig=24 errno=0 code=128 comm=hog pid="), std::string::npos);
+  EXPECT_NE(text.find("0.011000: signal_generate: sig=24 errno=0 code=128 comm=spends pid="), std::string::npos);
+  std::size_t lines = 0;
+  for (std::size_t at = text.find("signal_generate"); at != std::string::npos; at = text.find("signal_generate", at + 1)) ++lines;
+  EXPECT_EQ(lines, 199u);
+  // JSON and the task table: the count for the tasks that asked, nothing for the others.
+  const std::string json = to_json(r);
+  EXPECT_NE(json.find("\"sigxcpu\": 100"), std::string::npos);
+  EXPECT_NE(json.find("\"sigxcpu\": 0"), std::string::npos);
+  std::size_t fields = 0;
+  for (std::size_t at = json.find("\"sigxcpu\""); at != std::string::npos; at = json.find("\"sigxcpu\"", at + 1)) ++fields;
+  EXPECT_EQ(fields, 3u);
+  EXPECT_NE(task_table(r).find("sigxcpu"), std::string::npos);
+  w.tasks.resize(1);
+  w.tasks[0].params.dl_overrun = false;
+  c.trace = nullptr;
+  const run_result quiet = dl_entry().run(w, c, {});
+  EXPECT_EQ(to_json(quiet).find("sigxcpu"), std::string::npos);
+  EXPECT_EQ(task_table(quiet).find("sigxcpu"), std::string::npos);
 }
 
 // Admission is global (root domain, cap = cpus x 95 %): two 60 % tasks fit on 2 CPUs, not on 1;

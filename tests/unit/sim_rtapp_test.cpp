@@ -482,6 +482,33 @@ TEST(RtApp, DlReclaimAsksForGrubReclaiming) {
                      "1:79", "'dl-reclaim': expected true or false, got a string");
 }
 
+// "dl-overrun" (schedsim's extension, as dl-reclaim): SCHED_FLAG_DL_OVERRUN, a SIGXCPU for each
+// runtime overrun; the same scope (a phase's own) and the same errors as dl-reclaim.
+TEST(RtApp, DlOverrunAsksForOverrunSignals) {
+  const workload w = parse_rtapp(R"({"tasks": {
+      "on": {"policy": "SCHED_DEADLINE", "dl-runtime": 1000, "dl-period": 10000, "dl-overrun": true, "run": 1},
+      "off": {"policy": "SCHED_DEADLINE", "dl-runtime": 1000, "dl-period": 10000, "dl-overrun": false, "run": 1},
+      "phased": {"policy": "SCHED_DEADLINE", "dl-runtime": 1000, "dl-period": 10000, "dl-overrun": true, "phases": {
+        "a": {"run": 1}, "b": {"dl-runtime": 2000, "dl-period": 10000, "run": 1},
+        "c": {"dl-runtime": 2000, "dl-period": 10000, "dl-overrun": true, "dl-reclaim": true, "run": 1}}}}})");
+  EXPECT_TRUE(w.tasks[0].params.dl_overrun);
+  EXPECT_FALSE(w.tasks[0].params.reclaim);
+  EXPECT_FALSE(w.tasks[1].params.dl_overrun);
+  EXPECT_TRUE(w.tasks[2].params.dl_overrun);
+  const auto& ph = w.tasks[2].phases;
+  ASSERT_EQ(ph[1].events[0].kind, event_kind::set_policy);
+  EXPECT_FALSE(ph[1].events[0].params.dl_overrun) << "a phase's own dl-* keys, not the task's";
+  ASSERT_EQ(ph[2].events[0].kind, event_kind::set_policy);
+  EXPECT_TRUE(ph[2].events[0].params.dl_overrun);
+  EXPECT_TRUE(ph[2].events[0].params.reclaim);
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"priority": 5, "dl-overrun": true, "run": 1}}})", "1:47",
+                     "\"dl-overrun\" asks for runtime overrun signals (SCHED_FLAG_DL_OVERRUN), which only SCHED_DEADLINE has");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"policy": "SCHED_DEADLINE", "dl-runtime": 100, "dl-overrun": 1, "run": 1}}})",
+                     "1:79", "'dl-overrun': expected true or false, got a number");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"policy": "SCHED_DEADLINE", "dl-runtime": 100, "dl-overun": true, "run": 1}}})",
+                     "1:65", "did you mean 'dl-overrun'?");
+}
+
 TEST(RtApp, CpusAffinityAndMachineSize) {
   const workload w = one(R"("cpus": [0, 3], "run": 1)", R"(, "u": {"phases": {"p": {"cpus": [7], "run": 1}}})");
   EXPECT_EQ(w.tasks[0].cpus, (std::vector<int>{0, 3}));

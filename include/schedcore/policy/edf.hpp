@@ -48,6 +48,14 @@
 ///   throttled or is no longer the leftmost.
 /// - yield (`yield_task_dl`): the rest of the runtime is given up (q = 0) and the task sleeps
 ///   in the throttled tree until its next period.
+/// - Runtime overruns (4.16+, SCHED_FLAG_DL_OVERRUN: `sched_params::dl_overrun`): a task that
+///   asked for them is marked (`edf_entity::dl_overrun`) whenever a charge throttles it with its
+///   budget spent, q <= 0 (`dl_runtime_exceeded` in update_curr_dl; a yield with budget left is
+///   not an overrun, nor is the constrained-deadline rule's throttle). The kernel turns the mark
+///   into a SIGXCPU at the next tick that finds the task running (check_dl_overrun, run after
+///   the scheduler's own tick, so a throttle at a tick is signalled in that tick); here the
+///   caller does the same with `take_overrun(t)`, which reads and clears the mark. The mark
+///   survives a parameter change, as the kernel's does (`__setparam_dl` leaves it).
 /// - Admission control (§5, [DLDOC §4]): Σ bw over the tasks set up through this object must
 ///   stay <= cpus · (bound% << 20) / 100 (`__dl_overflow` with the root domain's cap;
 ///   95 % = 996147 per CPU, the kernel's 950000/1000000 rt bandwidth); `bound` = −1 disables
@@ -166,6 +174,8 @@ struct edf_entity : rb_hook<link_mode::normal, edf_ready_tag>,
   bool admitted = false;        ///< its bandwidth is counted by admission control
   bool non_contending = false;  ///< asleep before its 0-lag time, still active (dl_non_contending)
   bool reclaim = false;         ///< SCHED_FLAG_RECLAIM: charged by the GRUB rule
+  bool report_overrun = false;  ///< SCHED_FLAG_DL_OVERRUN: mark runtime overruns (`dl_overrun`)
+  bool dl_overrun = false;      ///< ran out of budget since the last `take_overrun` (a pending SIGXCPU)
 };
 
 /// SCHED_DEADLINE run queue of one CPU (EDF + CBS) with admission control.
@@ -410,6 +420,7 @@ class edf_policy {
     }
     e.root_rq = this;
     e.reclaim = p.reclaim;
+    e.report_overrun = p.dl_overrun;
     e.dl_runtime = p.runtime;
     e.dl_deadline = p.deadline;
     e.dl_period = period;
@@ -543,6 +554,15 @@ class edf_policy {
     const bool r = resched_;
     resched_ = false;
     return r;
+  }
+  /// SCHED_FLAG_DL_OVERRUN: whether `t` ran out of budget since the last call (a task that
+  /// asked for it, `sched_params::dl_overrun`), and clears the mark. The kernel sends SIGXCPU
+  /// for it at a tick while `t` runs (check_dl_overrun); call it there to do the same. O(1).
+  static bool take_overrun(Task& t) noexcept {
+    edf_entity& e = E(t);
+    const bool overran = e.dl_overrun;
+    e.dl_overrun = false;
+    return overran;
   }
   /// sched_yield(): gives up the rest of this period's budget.
   void yield(Task& curr, sched_time now) noexcept {
@@ -695,9 +715,11 @@ class edf_policy {
       e.runtime -= charge(*curr_, delta);
     }
     if (e.runtime > 0 && !e.yielded) return;
-    // Throttle: out of budget (or yielded) until the next period.
+    // Throttle: out of budget (or yielded) until the next period. Spent budget, not a yield
+    // with some left, is an overrun (dl_runtime_exceeded), marked for a task that asked.
     Task& t = *curr_;
     e.throttled = true;
+    if (e.runtime <= 0 && e.report_overrun) e.dl_overrun = true;
     if (e.yielded && e.runtime > 0) e.runtime = 0;
     erase_ready(t);
     const sched_time at = next_period(e);

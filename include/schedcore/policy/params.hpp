@@ -59,6 +59,7 @@ struct sched_params {
   duration_ns deadline = 0;              ///< deadline: relative deadline, ns
   duration_ns period = 0;                ///< deadline: period, ns (0 means equal to deadline)
   bool reclaim = false;                  ///< deadline: SCHED_FLAG_RECLAIM, GRUB reclaiming (ignored otherwise, as the kernel does)
+  bool dl_overrun = false;               ///< deadline: SCHED_FLAG_DL_OVERRUN, report runtime overruns (SIGXCPU; ignored otherwise)
 };
 
 /// Checks the fields `kind` uses, as `sched_setattr` does. Policies call it first in `setup`.

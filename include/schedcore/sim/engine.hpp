@@ -316,6 +316,8 @@ struct task_cold {
   std::vector<std::int64_t> slacks;       ///< at each timer event: next expiry - now, ns (< 0: overrun)
   std::int64_t start_ns = 0, exit_ns = -1;
   std::uint64_t dl_met = 0, dl_missed = 0, frames = 0;
+  std::uint64_t sigxcpu = 0;              ///< SIGXCPUs for runtime overruns (SCHED_FLAG_DL_OVERRUN)
+  bool reports_overrun = false;           ///< it ran as SCHED_DEADLINE with SCHED_FLAG_DL_OVERRUN at some point
   std::int64_t frame_release = 0, last_frame = -1;
   bool timer_released = false;            ///< a timer released the current frame (response counts)
   bool has_jobs = false;                  ///< it ran interbench job steps
@@ -539,6 +541,12 @@ struct dl_scales<D, std::void_t<decltype(std::declval<D&>().set_capacity(1u, 1u)
                                 decltype(D::deadline_of(std::declval<const typename D::task_type&>())),
                                 decltype(D::throttled_of(std::declval<const typename D::task_type&>()))>>
     : std::true_type {};
+/// True when deadline class D marks runtime overruns as edf_policy does (SCHED_FLAG_DL_OVERRUN:
+/// `take_overrun`).
+template <class D, class = void>
+struct dl_overruns : std::false_type {};
+template <class D>
+struct dl_overruns<D, std::void_t<decltype(D::take_overrun(std::declval<typename D::task_type&>()))>> : std::true_type {};
 /// True when policy P has `trace_prio(const Task&)` (its dynamic priority for traces).
 template <class P, class T, class = void>
 struct has_trace_prio : std::false_type {};
@@ -1571,6 +1579,7 @@ class engine {
     push_tick(ci, c.next_tick);
     if (!groups_.empty() && ncpu_ > 1) update_group_shares(ci, *c.curr);
     if (c.rq.tick(*c.curr, st(now_))) resched(ci);
+    signal_overrun(ci);
     if (c.rq.timer(st(now_))) resched(ci);  // class timers run at least every tick
     if (--c.balance_left == 0) {  // every balance_ticks_ busy ticks
       c.balance_left = balance_ticks_;
@@ -1588,6 +1597,24 @@ class engine {
       push(c.completion, ev_complete, static_cast<std::uint32_t>(ci), c.gen);
     }
     arm_class_timer(ci);
+  }
+
+  /// SCHED_FLAG_DL_OVERRUN's signal: run_posix_cpu_timers follows the scheduler's tick and, for
+  /// a running deadline task marked by a runtime overrun, sends SIGXCPU (check_dl_overrun), so
+  /// an overrun enforced at this tick is signalled in it and one enforced elsewhere (a dequeue,
+  /// HRTICK_DL) at the next tick that finds the task running. The signal is counted (a real
+  /// task without a handler would be killed) and traced as the kernel's signal_generate.
+  void signal_overrun(int ci) {
+    if constexpr (dl_class_) {
+      using dl_type = typename stack_type::template class_type<0>;
+      if constexpr (detail_sim::dl_overruns<dl_type>::value) {
+        task_type& t = *cpu(ci).curr;
+        if (!in_dl_class(t) || !dl_type::take_overrun(t)) return;
+        ++t.cold->sigxcpu;
+        if (cfg_.trace != nullptr) cfg_.trace->signal_generate(now_, ci, comm_of(t), t.pid, sigxcpu_signo);
+      }
+    }
+    (void)ci;
   }
 
   /// Arms (or cancels) the CPU's class timer at the stack's `next_timer` (RT throttling,
@@ -2164,11 +2191,14 @@ class engine {
 
   /// The binding's setup, with the root domain (CPU 0's stack) when it does global admission.
   errc bind_setup(int ci, task_type& t, const sched_params& p) {
+    errc e;
     if constexpr (detail_sim::root_admission<Binding>::value) {
-      return Binding::setup(cpu(ci).rq, cpu(0).rq, t, p, st(now_));
+      e = Binding::setup(cpu(ci).rq, cpu(0).rq, t, p, st(now_));
     } else {
-      return Binding::setup(cpu(ci).rq, t, p, st(now_));
+      e = Binding::setup(cpu(ci).rq, t, p, st(now_));
     }
+    if (e == errc::ok && p.kind == sched_kind::deadline && p.dl_overrun) t.cold->reports_overrun = true;
+    return e;
   }
   void bind_task_dead(int ci, task_type& t) {
     if constexpr (detail_sim::root_admission<Binding>::value) {
@@ -3866,6 +3896,8 @@ class engine {
       x.frame_interval = summarize(t.cold->frame_gaps);
       x.response = summarize(t.cold->responses);
       x.slack = summarize_slack(t.cold->slacks);
+      x.sigxcpu = t.cold->sigxcpu;
+      x.reports_overrun = t.cold->reports_overrun;
       if (cfg_.keep_samples) {  // plots: raw samples; frame times rebuilt from the gaps and the last frame
         x.latency_samples = t.cold->lat;
         if (t.cold->frames > 0) {

@@ -117,6 +117,11 @@ struct task_result {
   /// the time left until the expiry it is about to wait for (negative: the period's work ended
   /// after that expiry, an overrun). Empty for tasks without a timer.
   slack_summary slack;
+  /// SCHED_FLAG_DL_OVERRUN: SIGXCPUs sent for runtime overruns, counted only for a task that
+  /// asked (`reports_overrun`, rt-app key `dl-overrun`); the kernel sends one at a tick that
+  /// finds the task running after an overrun, so overruns between two such ticks count once.
+  std::uint64_t sigxcpu = 0;
+  bool reports_overrun = false;     ///< it ran as SCHED_DEADLINE with SCHED_FLAG_DL_OVERRUN
   bool has_jobs = false;            ///< ran interbench jobs
   job_summary jobs;                 ///< interbench job statistics
   // Raw samples for plots (svg.hpp, `schedsim plot` / `report`): filled only when the run's

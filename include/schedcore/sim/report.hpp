@@ -172,6 +172,7 @@ inline std::string to_json(const run_result& r, int ind = 0) {
     if (x.slack.periods > 0)
       o += ", \"slack_ns\": { \"periods\": " + u64(x.slack.periods) + ", \"overruns\": " + u64(x.slack.overruns) +
            ", \"min\": " + i64(x.slack.min) + ", \"p50\": " + i64(x.slack.p50) + " }";
+    if (x.reports_overrun) o += ", \"sigxcpu\": " + u64(x.sigxcpu);
     if (x.has_jobs) {
       const job_summary& j = x.jobs;
       o += ",\n" + p + "      \"interbench\": { \"samples\": " + u64(j.samples) + ", \"avg_ms\": " + fmt("%.3f", j.avg_ms) +
@@ -538,6 +539,10 @@ inline std::string task_table(const run_result& r) {
   bool periodic = false;
   for (const auto& x : r.tasks) periodic = periodic || x.slack.periods > 0;
   if (periodic) rows[0].insert(rows[0].end(), {"periods", "overruns", "slack min ms", "slack p50 ms"});
+  // SCHED_FLAG_DL_OVERRUN's signals, only when some task asked for them.
+  bool signalled = false;
+  for (const auto& x : r.tasks) signalled = signalled || x.reports_overrun;
+  if (signalled) rows[0].emplace_back("sigxcpu");
   for (const auto& x : r.tasks) {
     rows.push_back({x.name, x.kind == "normal" || x.kind == "batch" || x.kind == "idle" ? std::to_string(x.nice) : x.kind,
                     fmt("%.1f", static_cast<double>(x.cpu_ns) / 1e6), fmt("%.1f", static_cast<double>(x.wait_ns) / 1e6),
@@ -545,14 +550,16 @@ inline std::string task_table(const run_result& r) {
                     fmt("%.3f", static_cast<double>(x.latency.p99) / 1e6),
                     fmt("%.3f", static_cast<double>(x.latency.max) / 1e6), std::to_string(x.deadlines_met),
                     std::to_string(x.deadlines_missed), fmt("%.1f", x.fps)});
-    if (!periodic) continue;
-    if (x.slack.periods == 0) {
-      rows.back().insert(rows.back().end(), {"-", "-", "-", "-"});
-    } else {
-      rows.back().insert(rows.back().end(), {std::to_string(x.slack.periods), std::to_string(x.slack.overruns),
-                                             fmt("%.3f", static_cast<double>(x.slack.min) / 1e6),
-                                             fmt("%.3f", static_cast<double>(x.slack.p50) / 1e6)});
+    if (periodic) {
+      if (x.slack.periods == 0) {
+        rows.back().insert(rows.back().end(), {"-", "-", "-", "-"});
+      } else {
+        rows.back().insert(rows.back().end(), {std::to_string(x.slack.periods), std::to_string(x.slack.overruns),
+                                               fmt("%.3f", static_cast<double>(x.slack.min) / 1e6),
+                                               fmt("%.3f", static_cast<double>(x.slack.p50) / 1e6)});
+      }
     }
+    if (signalled) rows.back().push_back(x.reports_overrun ? std::to_string(x.sigxcpu) : "-");
   }
   const run_totals& t = r.totals;
   std::string o = "policy " + r.policy + "  scenario " + r.scenario + "  cpus " + std::to_string(r.cpus) + "  duration " +

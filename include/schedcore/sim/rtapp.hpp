@@ -25,6 +25,7 @@
 /// | `priority`: the nice value for OTHER/BATCH/IDLE (-20..19, default 0); 1..99 for FIFO/RR (default 10); ignored for DEADLINE | `nice` / `rt_priority` |
 /// | `dl-runtime`, `dl-period` (default runtime), `dl-deadline` (default period), us; legacy task-level `period`, `deadline`, and `runtime` when dl-runtime is absent | `runtime` / `period` / `deadline` |
 /// | `dl-reclaim` true / false (default false; schedsim's extension, which rt-app itself ignores as it ignores any key it does not know): SCHED_FLAG_RECLAIM, GRUB reclaiming (policy/edf.hpp); at phase level the phase's own, as the dl-* keys; an error on any other policy | `reclaim` |
+/// | `dl-overrun` true / false (default false; schedsim's extension, as `dl-reclaim`): SCHED_FLAG_DL_OVERRUN, a SIGXCPU for each runtime overrun, counted per task (`sigxcpu` in the JSON); the same scope and errors as `dl-reclaim` | `dl_overrun` |
 /// | `dl-runtime` on a SCHED_OTHER/BATCH/IDLE task (us; rt-app's custom slice, Linux 6.12+) | `runtime`: eevdf's per-task slice, ignored by the other fair policies |
 /// | `util_min`, `util_max` (0..1024; util_min above util_max in one object is an error) | `task_spec::util_min` / `util_max` at task level; at phase level a `set_uclamp` at the start of the phase, after its `set_policy` (one sched_setattr in rt-app), changing only the clamps the phase gives. They act with `--energy-model` or `--capacity` (simulator guide, "Utilisation clamps") |
 /// | policy/priority/dl-* at phase level | a `set_policy` event at the start of that phase, as rt-app resolves it: an absent policy is the one in force (the task's or an earlier phase's), an absent priority the named policy's default or else the one in force, dl-* the phase's own (period defaults to its dl-runtime). A phase whose result would differ between passes of the task's loop is an error |
@@ -249,7 +250,8 @@ struct sched_in {
   const json::value* dl_period = nullptr;
   const json::value* dl_deadline = nullptr;
   const json::value* dl_reclaim = nullptr;  // schedsim's extension: SCHED_FLAG_RECLAIM
-  bool any() const { return policy || priority || dl_runtime || dl_period || dl_deadline || dl_reclaim; }
+  const json::value* dl_overrun = nullptr;  // schedsim's extension: SCHED_FLAG_DL_OVERRUN
+  bool any() const { return policy || priority || dl_runtime || dl_period || dl_deadline || dl_reclaim || dl_overrun; }
 };
 
 // One use of a named resource, for the cross-checks.
@@ -546,6 +548,7 @@ class importer {
     else if (k == "priority") in.priority = &m;
     else if (k == "dl-runtime") in.dl_runtime = &m;
     else if (k == "dl-reclaim") in.dl_reclaim = &m;
+    else if (k == "dl-overrun") in.dl_overrun = &m;
     else if (k == "dl-period" || (task_level && k == "period")) {
       if (in.dl_period == nullptr || k == "dl-period") in.dl_period = &m;
     } else if (k == "dl-deadline" || (task_level && k == "deadline")) {
@@ -579,6 +582,10 @@ class importer {
     if (reclaim && p.kind != sched_kind::deadline)
       fail(s.dl_reclaim->pos, where + ": \"dl-reclaim\" asks for GRUB reclaiming (SCHED_FLAG_RECLAIM), which only "
                               "SCHED_DEADLINE has: expected it beside \"policy\": \"SCHED_DEADLINE\"");
+    const bool overrun = s.dl_overrun != nullptr && get_bool(*s.dl_overrun, where + " 'dl-overrun'");
+    if (overrun && p.kind != sched_kind::deadline)
+      fail(s.dl_overrun->pos, where + ": \"dl-overrun\" asks for runtime overrun signals (SCHED_FLAG_DL_OVERRUN), which only "
+                              "SCHED_DEADLINE has: expected it beside \"policy\": \"SCHED_DEADLINE\"");
     switch (p.kind) {
       case sched_kind::normal:
       case sched_kind::batch:
@@ -608,6 +615,7 @@ class importer {
                                                        : std::string()));
         p.runtime = runtime;
         p.reclaim = reclaim;
+        p.dl_overrun = overrun;
         p.period = period > 0 ? period : runtime;
         p.deadline = deadline > 0 ? deadline : p.period;
         if (validate(p) != errc::ok)
@@ -814,7 +822,7 @@ class importer {
   }
 
   [[noreturn]] void unknown_key(const json::value& m, const std::string& where, bool task_level) const {
-    std::vector<std::string> names = {"loop", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline", "dl-reclaim", "cpus",
+    std::vector<std::string> names = {"loop", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline", "dl-reclaim", "dl-overrun", "cpus",
                                       "util_min", "util_max", "nodes_membind", "taskgroup"};
     if (task_level) {
       names.insert(names.end(), {"instance", "delay", "phases"});
@@ -1036,7 +1044,8 @@ class importer {
   }
   static bool same_params(const sched_params& a, const sched_params& b) {
     return a.kind == b.kind && a.nice == b.nice && a.rt_priority == b.rt_priority && a.runtime == b.runtime &&
-           a.deadline == b.deadline && a.period == b.period && a.reclaim == b.reclaim;
+           a.deadline == b.deadline && a.period == b.period && a.reclaim == b.reclaim &&
+           a.dl_overrun == b.dl_overrun;
   }
   static std::string describe(const sched_params& p) {
     switch (p.kind) {

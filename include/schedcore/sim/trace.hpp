@@ -24,6 +24,9 @@
 namespace schedcore {
 namespace sim {
 
+/// SIGXCPU's number on x86, Arm and RISC-V Linux (asm-generic/signal.h): SCHED_FLAG_DL_OVERRUN's signal.
+inline constexpr int sigxcpu_signo = 24;
+
 /// Accumulates ftrace text lines.
 class trace_writer {
  public:
@@ -72,6 +75,16 @@ class trace_writer {
     prefix(ns, cpu, "<idle>", 0);
     char buf[64];
     std::snprintf(buf, sizeof buf, "cpu_frequency: state=%u cpu_id=%d\n", khz, cpu);
+    text_ += buf;
+  }
+
+  /// A signal the kernel sends task `comm`/`pid` (running on `cpu`) on its own behalf: the
+  /// `signal_generate` event with SEND_SIG_PRIV's code SI_KERNEL (0x80), to the thread group,
+  /// delivered (res=0), e.g. SCHED_FLAG_DL_OVERRUN's SIGXCPU.
+  void signal_generate(std::int64_t ns, int cpu, const std::string& comm, int pid, int sig) {
+    prefix(ns, cpu, comm, pid);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "signal_generate: sig=%d errno=0 code=128 comm=%s pid=%d grp=1 res=0\n", sig, comm.c_str(), pid);
     text_ += buf;
   }
 

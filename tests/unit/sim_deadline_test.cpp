@@ -250,6 +250,30 @@ TEST(SimDeadlineOverrun, EachOverrunIsSignalledAtATickThatFindsTheTaskRunning) {
   EXPECT_EQ(task_table(quiet).find("sigxcpu"), std::string::npos);
 }
 
+// A phase that only asks for the signals is a change (the kernel's dl_param_changed compares
+// sched_flags): a 2 ms / 10 ms reservation working 5 ms per 10 ms timer runs 2 ms a period and
+// is throttled at the 2 ms tick with its budget spent. 50 ms of work: throttles at 2, 12, ...,
+// 242 ms. The quiet phase's 25 ms end at 120.5 ms; from the throttle at 122 ms on, each is
+// signalled: 13 SIGXCPUs, the first at 0.122 s.
+TEST(SimDeadlineOverrun, APhaseThatOnlyAsksForTheSignalsGetsThem) {
+  const workload w = parse_rtapp(R"({"global": {"duration": 1}, "tasks": {"t": {
+      "policy": "SCHED_DEADLINE", "dl-runtime": 2000, "dl-period": 10000, "loop": 1, "phases": {
+        "quiet": {"loop": 5, "run": 5000, "timer": {"ref": "a", "period": 10000}},
+        "loud": {"dl-runtime": 2000, "dl-period": 10000, "dl-overrun": true, "loop": 5, "run": 5000,
+                 "timer": {"ref": "a", "period": 10000}}}}}})");
+  trace_writer trace;
+  run_config c = exact_machine();
+  c.trace = &trace;
+  const run_result r = dl_entry().run(w, c, {});
+  const auto& t = find(r, "t-0");
+  EXPECT_TRUE(t.reports_overrun);
+  EXPECT_EQ(t.cpu_ns, msec(50));
+  EXPECT_EQ(t.sigxcpu, 13u);
+  const std::size_t first = trace.text().find("signal_generate");
+  ASSERT_NE(first, std::string::npos);
+  EXPECT_EQ(trace.text().substr(first - 10, 8), "0.122000");
+}
+
 // Admission is global (root domain, cap = cpus x 95 %): two 60 % tasks fit on 2 CPUs, not on 1;
 // the refusal is a workload error naming the task.
 TEST(SimDeadline, AdmissionRefusalNamesTheTask) {

@@ -3566,11 +3566,12 @@ class engine {
           break;
         }
         case event_kind::set_policy: {
-          // Nothing changes when nothing would (the kernel's __sched_setscheduler returns early).
+          // Nothing changes when nothing would (the kernel's __sched_setscheduler returns early;
+          // its dl_param_changed compares the flags too: SCHED_FLAG_RECLAIM, SCHED_FLAG_DL_OVERRUN).
           const sched_params& p = e->params;
           const sched_params& q = t.params;
           if (p.kind != q.kind || p.nice != q.nice || p.rt_priority != q.rt_priority || p.runtime != q.runtime ||
-              p.deadline != q.deadline || p.period != q.period)
+              p.deadline != q.deadline || p.period != q.period || p.reclaim != q.reclaim || p.dl_overrun != q.dl_overrun)
             change_params(t, ci, p);
           break;
         }

@@ -11,7 +11,8 @@
 // scaling (a big domain of one CPU, a little one of two whose capacity comes from the input):
 // schedutil, util_est, energy-aware placement and utilisation clamps (the file's util_min and
 // util_max, and a lowered RT boost for every other input), with task groups or, for every
-// other input, with the deadline class on top (scaled reservations, active utilisation). The same bytes are also read as an
+// other input, with the deadline class on top (scaled reservations, active utilisation); on the
+// 3-CPU machines half the inputs have priority-inheritance mutexes. The same bytes are also read as an
 // energy-model file (sim/energy_file.hpp): accepted, and then a small fixed workload runs on
 // that machine, or refused with an energy_model_error naming fuzz.json.
 //
@@ -159,6 +160,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     cfg.cpus = 3;
     cfg.duration_ns = 20000000;
+    // From here, half the inputs (by size / 4) with priority-inheritance mutexes whatever the
+    // file's pi_enabled: boosts and deboosts across classes, queues and CPUs (the engine checks
+    // its PI state after every lock, unlock and requeue).
+    if ((size / 4) % 2 == 1) w.priority_inheritance = true;
     cfg.machine.capacity = {1024, 446, static_cast<std::uint32_t>(1 + size % 1024)};
     // RT throttling within the 20 ms: 1-4 ms per 5 ms, every other input with RT_RUNTIME_SHARE.
     cfg.machine.rt_period_ns = 5000000;

@@ -563,7 +563,8 @@ TEST(RtApp, GlobalKeysAndNotes) {
   std::string all;
   for (const auto& n : w.notes) all += n + "\n";
   EXPECT_NE(all.find("calibration ignored"), std::string::npos);
-  EXPECT_NE(all.find("priority inheritance"), std::string::npos);
+  EXPECT_EQ(all.find("pi_enabled"), std::string::npos) << "priority inheritance is modelled, not noted";
+  EXPECT_TRUE(w.priority_inheritance);
   EXPECT_EQ(all.find("util_min"), std::string::npos) << "clamps are modelled, not noted";
   EXPECT_EQ(w.tasks[0].util_min, 10);
   EXPECT_NE(all.find("NUMA"), std::string::npos);

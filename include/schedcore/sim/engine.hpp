@@ -317,6 +317,11 @@ struct task_cold {
   std::int64_t start_ns = 0, exit_ns = -1;
   std::uint64_t dl_met = 0, dl_missed = 0, frames = 0;
   std::uint64_t sigxcpu = 0;              ///< SIGXCPUs for runtime overruns (SCHED_FLAG_DL_OVERRUN)
+  // priority inheritance (workload::priority_inheritance)
+  sched_params own_params{};              ///< what its program asked for (`params` is what its classes run: boosted while a PI mutex lends it a priority)
+  int pi_level = 0;                       ///< the RT priority a PI mutex it holds lends it (0: none)
+  int blocked_on = -1;                    ///< the mutex it waits for (-1: none)
+  bool pi_pending = false;                ///< its boost changed while its class still held it asleep: applied at its wakeup
   bool reports_overrun = false;           ///< it ran as SCHED_DEADLINE with SCHED_FLAG_DL_OVERRUN at some point
   std::int64_t frame_release = 0, last_frame = -1;
   bool timer_released = false;            ///< a timer released the current frame (response counts)
@@ -1336,6 +1341,7 @@ class engine {
     const bool suffix = ts.suffix_instances || ts.instances > 1 || instance > 0;
     k.instance = suffix ? instance : -1;  // the name is built on first use (name_of)
     t->params = ts.params;
+    k.own_params = ts.params;
     k.uclamp_req[0] = ts.util_min;
     k.uclamp_req[1] = ts.util_max;
     std::uint64_t mask = 0;
@@ -2249,6 +2255,8 @@ class engine {
     t.wait_since = now_;
     t.lat_pending = true;
     t.woke_at = now_;
+    // A PI boost that changed while its class still held it asleep (pi_apply), now that it is queued.
+    if (w_.priority_inheritance && t.cold->pi_pending) pi_apply(t, pi_boosted(t.cold->own_params, t.cold->pi_level));
     if (cfg_.trace != nullptr) {
       const int wc = waker_cpu >= 0 ? waker_cpu : ci;
       cfg_.trace->wakeup(now_, wc, who(wc), comm_of(t), t.pid, prio(t), ci, false);
@@ -3509,8 +3517,12 @@ class engine {
             m.owner = &t;
             break;
           }
-          m.waiters.push_back(&t);
+          mutex_wait(e->res, t);
           block(t);
+          if (w_.priority_inheritance) {
+            pi_update(*m.owner);  // task_blocks_on_rt_mutex: the owner is boosted
+            SCHEDCORE_INVARIANT(pi_consistent());
+          }
           return;
         }
         case event_kind::unlock: unlock(e->res, t, ci); break;
@@ -3558,21 +3570,17 @@ class engine {
           resched(ci);
           return;
         case event_kind::set_nice: {
-          sched_params p = t.params;
+          sched_params p = t.cold->own_params;
           if (p.kind == sched_kind::normal || p.kind == sched_kind::batch || p.kind == sched_kind::idle) {
             p.nice = e->params.nice;
-            change_params(t, ci, p);
+            set_own_params(t, ci, p);
           }
           break;
         }
         case event_kind::set_policy: {
           // Nothing changes when nothing would (the kernel's __sched_setscheduler returns early;
           // its dl_param_changed compares the flags too: SCHED_FLAG_RECLAIM, SCHED_FLAG_DL_OVERRUN).
-          const sched_params& p = e->params;
-          const sched_params& q = t.params;
-          if (p.kind != q.kind || p.nice != q.nice || p.rt_priority != q.rt_priority || p.runtime != q.runtime ||
-              p.deadline != q.deadline || p.period != q.period || p.reclaim != q.reclaim || p.dl_overrun != q.dl_overrun)
-            change_params(t, ci, p);
+          if (!same_params(e->params, t.cold->own_params)) set_own_params(t, ci, e->params);
           break;
         }
         case event_kind::set_cgroup: move_cgroup(t, ci, e->res); break;
@@ -3703,8 +3711,16 @@ class engine {
     }
     task_type* w = m.waiters.front();
     m.waiters.pop_front();
-    m.owner = w;  // FIFO handoff
+    w->cold->blocked_on = -1;
+    m.owner = w;  // handoff to the first waiter (FIFO; by priority with PI)
+    if (w_.priority_inheritance) {
+      // rt_mutex_slowunlock: the releasing task loses what this mutex's waiters lent it, then
+      // the new owner takes on the waiters left (it is boosted before its wakeup).
+      pi_update(t);
+      pi_update(*w);
+    }
     wake(*w, ci);
+    if (w_.priority_inheritance) SCHEDCORE_INVARIANT(pi_consistent());
   }
 
   void signal(int cid, int ci, bool all) {
@@ -3717,7 +3733,11 @@ class engine {
       if (mid >= 0) {
         mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
         if (m.owner != nullptr) {
-          m.waiters.push_back(w);  // stays blocked until the mutex is handed over
+          mutex_wait(mid, *w);  // stays blocked until the mutex is handed over
+          if (w_.priority_inheritance) {
+            pi_update(*m.owner);
+            SCHEDCORE_INVARIANT(pi_consistent());
+          }
         } else {
           m.owner = w;
           wake(*w, ci);
@@ -3765,6 +3785,164 @@ class engine {
     if (ncpu_ > 1) pull_after_change(ci, t, old);
     resched(ci);
   }
+  static bool same_params(const sched_params& p, const sched_params& q) {
+    return p.kind == q.kind && p.nice == q.nice && p.rt_priority == q.rt_priority && p.runtime == q.runtime &&
+           p.deadline == q.deadline && p.period == q.period && p.reclaim == q.reclaim && p.dl_overrun == q.dl_overrun;
+  }
+  /// The running task `t` asks for parameters `p` (a set_policy or set_nice event). Without a
+  /// PI boost they are what its classes run; with one, it keeps the boost while it is above them.
+  /// A refusal (deadline admission) leaves both as they were.
+  void set_own_params(task_type& t, int ci, const sched_params& p) {
+    const sched_params old = t.cold->own_params;
+    t.cold->own_params = p;
+    if (!w_.priority_inheritance) {
+      change_params(t, ci, p);
+      if (!same_params(t.params, p)) t.cold->own_params = old;  // refused
+      return;
+    }
+    const int level = pi_wanted(t);
+    const sched_params eff = pi_boosted(p, level);
+    change_params(t, ci, eff);
+    if (!same_params(t.params, eff)) {  // refused: the old parameters and boost stay
+      t.cold->own_params = old;
+      return;
+    }
+    t.cold->pi_level = level;
+  }
+
+  // ---------------------------------------------------------------- priority inheritance
+  // With workload::priority_inheritance every mutex is a PI mutex, as a PTHREAD_PRIO_INHERIT
+  // mutex is a PI futex on the kernel's rt_mutex (Documentation/locking/rt-mutex-design.rst):
+  // - waiters queue by priority (rt_mutex_waiter_less, 5.15+): deadline tasks first by deadline,
+  //   then real-time tasks by priority, then every other task at DEFAULT_PRIO, in arrival order
+  //   among equals; the lock goes to the first;
+  // - an owner runs at the highest real-time priority among the waiters of the mutexes it holds
+  //   when that is above its own (rt_mutex_setprio): a fair owner joins the RT class at that
+  //   priority and runs there as SCHED_FIFO (its policy stays SCHED_NORMAL, which has no RR
+  //   slice), an RR owner stays RR; a deadline owner is above every real-time waiter;
+  // - the boost follows the chain: an owner that itself waits for a mutex moves up that
+  //   mutex's queue and lends its priority on (rt_mutex_adjust_prio_chain, up to
+  //   max_lock_depth = 1024 steps, which also stops a deadlock's cycle);
+  // - it ends when the mutex is released (the releasing task is deboosted before the new owner
+  //   wakes) or the waiters leave.
+  // Not modelled: deadline inheritance (a deadline waiter lends nothing: the kernel runs the
+  // owner with the waiter's deadline, pi_se), lock stealing by a higher-priority task before
+  // the woken owner runs, and the proxy execution of 6.x's RT work.
+  static constexpr int pi_chain_max = 1024;  ///< max_lock_depth
+
+  /// rt_mutex_waiter_less: whether waiter `a` goes before `b`.
+  bool pi_before(const task_type& a, const task_type& b) const {
+    const bool adl = in_dl_class(a), bdl = in_dl_class(b);
+    if (adl || bdl) return adl && (!bdl || dl_deadline(a) < dl_deadline(b));
+    const bool art = !is_fair(a), brt = !is_fair(b);
+    if (art || brt) return art && (!brt || rt_level(a) > rt_level(b));
+    return false;  // DEFAULT_PRIO for both: arrival order
+  }
+  /// `t` starts waiting for mutex `mid`: at the back (FIFO) or, with PI, behind every waiter
+  /// that is not after it.
+  void mutex_wait(int mid, task_type& t) {
+    std::deque<task_type*>& q = mutexes_[static_cast<std::size_t>(mid)].waiters;
+    t.cold->blocked_on = mid;
+    auto at = q.end();
+    if (w_.priority_inheritance)
+      at = std::find_if(q.begin(), q.end(), [&](const task_type* w) { return pi_before(t, *w); });
+    q.insert(at, &t);
+  }
+  /// The RT priority the waiters of the mutexes `o` holds lend it (0: none above its own).
+  int pi_wanted(const task_type& o) const {
+    const sched_params& own = o.cold->own_params;
+    if (own.kind == sched_kind::deadline) return 0;
+    int lend = 0;
+    for (const mutex_res& m : mutexes_) {
+      if (m.owner != &o) continue;
+      for (const task_type* w : m.waiters)
+        if (!is_fair(*w) && !in_dl_class(*w)) lend = std::max(lend, rt_level(*w));
+    }
+    const int own_level = own.kind == sched_kind::fifo || own.kind == sched_kind::rr ? own.rt_priority : 0;
+    return lend > own_level ? lend : 0;
+  }
+  /// `own` run at RT priority `level` (0: as they are).
+  static sched_params pi_boosted(const sched_params& own, int level) {
+    if (level == 0) return own;
+    sched_params p = own;
+    p.kind = own.kind == sched_kind::rr ? sched_kind::rr : sched_kind::fifo;
+    p.rt_priority = static_cast<std::uint8_t>(level);
+    return p;
+  }
+  /// rt_mutex_adjust_prio and its chain: `o`'s boost after a change of the waiters of a mutex
+  /// it holds (or of its ownership).
+  void pi_update(task_type& o, int depth = 0) {
+    if (o.state == task_core::st::dead || o.state == task_core::st::unborn) return;
+    const int level = pi_wanted(o);
+    if (level == o.cold->pi_level) return;
+    o.cold->pi_level = level;
+    pi_apply(o, pi_boosted(o.cold->own_params, level));
+    const int mid = o.cold->blocked_on;
+    if (mid < 0 || depth + 1 >= pi_chain_max) return;
+    // It waits for another mutex: its place in that queue follows its priority, and so does
+    // what it lends that mutex's owner.
+    mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
+    m.waiters.erase(std::find(m.waiters.begin(), m.waiters.end(), &o));
+    mutex_wait(mid, o);
+    if (m.owner != nullptr) pi_update(*m.owner, depth + 1);
+  }
+  /// The PI state is whole (checked after each lock, unlock and requeue when invariants are on):
+  /// every waiter sleeps and names its mutex, the queues are in rt_mutex order, and every task
+  /// not waiting for its wakeup to take a changed boost runs with its own parameters raised to
+  /// exactly what its mutexes' waiters lend. O(mutexes x waiters x mutexes).
+  bool pi_consistent() const {
+    for (std::size_t mid = 0; mid < mutexes_.size(); ++mid) {
+      const mutex_res& m = mutexes_[mid];
+      if (m.owner == nullptr && !m.waiters.empty()) return false;
+      for (std::size_t k = 0; k < m.waiters.size(); ++k) {
+        const task_type& w = *m.waiters[k];
+        if (w.state != task_core::st::blocked || w.cold->blocked_on != static_cast<int>(mid)) return false;
+        if (k > 0 && pi_before(w, *m.waiters[k - 1])) return false;
+      }
+      if (m.owner == nullptr || m.owner->state == task_core::st::dead) continue;
+      const task_type& o = *m.owner;
+      if (o.cold->pi_level != pi_wanted(o)) return false;
+      if (!o.cold->pi_pending && !same_params(o.params, pi_boosted(o.cold->own_params, o.cold->pi_level))) return false;
+    }
+    return true;
+  }
+  /// rt_mutex_setprio: `o` is run with parameters `p` wherever it is. Running: as a change of its
+  /// own parameters; queued: dequeue(save), the change, enqueue(restore), and the wakeup checks
+  /// (it may now preempt its CPU's task or be pushed to another CPU); asleep: the class change
+  /// alone, which its next enqueue sees. A sleeper its class still holds (EEVDF's delayed
+  /// dequeue) takes the change at its wakeup.
+  void pi_apply(task_type& o, const sched_params& p) {
+    if (same_params(o.params, p) && !o.cold->pi_pending) return;
+    switch (o.state) {
+      case task_core::st::running: change_params(o, o.cpu, p); break;
+      case task_core::st::runnable: {
+        const int ci = o.cpu;
+        cpu_state& c = cpu(ci);
+        pelt_before_change(ci, &o);
+        c.rq.dequeue(o, st(now_), dequeue_flags::save);
+        o.params = p;
+        (void)bind_setup(ci, o, p);
+        pelt_track(ci, o);
+        c.rq.enqueue(o, st(now_), enqueue_flags::restore);
+        if (uclamp_on_) uclamp_recount(ci, o);
+        c.rq.prio_changed(o, st(now_));
+        check_preempt(ci, o);
+        push_woken(ci, o);
+        break;
+      }
+      case task_core::st::blocked:
+        if (o.cpu >= 0 && cpu(o.cpu).rq.delayed(o)) {
+          o.cold->pi_pending = true;
+          return;
+        }
+        o.params = p;
+        (void)bind_setup(std::max(o.cpu, 0), o, p);
+        break;
+      default: o.params = p; break;
+    }
+    o.cold->pi_pending = false;
+  }
+
   /// The pulls a running task's change of parameters queues (switched_from_rt, prio_changed_rt,
   /// switched_from_dl, prio_changed_dl): its CPU's best RT priority or earliest deadline may
   /// have fallen. Leaving the RT class pulls when no other RT task is queued here; a lower RT
@@ -3872,9 +4050,9 @@ class engine {
       const task_spec& ts = w_.tasks[static_cast<std::size_t>(t.spec)];
       x.group = ts.group;
       x.daemon = ts.daemon;
-      x.kind = detail_sim::kind_name(t.params.kind);
-      x.nice = t.params.nice;
-      x.rt_priority = t.params.rt_priority;
+      x.kind = detail_sim::kind_name(t.cold->own_params.kind);  // its own, not a PI boost in force at the end
+      x.nice = t.cold->own_params.nice;
+      x.rt_priority = t.cold->own_params.rt_priority;
       x.start_ns = t.cold->start_ns;
       x.exit_ns = t.cold->exit_ns;
       x.cpu_ns = t.cpu_ns;
@@ -3912,9 +4090,10 @@ class engine {
       T.longest_starvation_ns = std::max(T.longest_starvation_ns, maxw);
       T.migrations += t.migrations;
       // Fairness covers CPU-bound time-sharing tasks: runnable >= 90 % of their life.
-      const bool fair_kind = t.params.kind == sched_kind::normal || t.params.kind == sched_kind::batch;
+      const sched_params& own = t.cold->own_params;  // not a PI boost in force at the end
+      const bool fair_kind = own.kind == sched_kind::normal || own.kind == sched_kind::batch;
       if (fair_kind && life > 0 && (t.cpu_ns + wait) * 10 >= life * 9) {
-        shares.push_back(static_cast<double>(t.cpu_ns) / static_cast<double>(life) / nice_weight(t.params.nice));
+        shares.push_back(static_cast<double>(t.cpu_ns) / static_cast<double>(life) / nice_weight(own.nice));
         counted.push_back(&t);
       }
       r.tasks.push_back(std::move(x));

@@ -17,6 +17,7 @@
 /// | rt-app | workload |
 /// |---|---|
 /// | task key | `task_spec::name`; instances are named `name-0`, `name-1`, ... (`suffix_instances`) |
+/// | global `pi_enabled` (default false) | `workload::priority_inheritance`: every mutex is a PTHREAD_PRIO_INHERIT mutex |
 /// | `instance` (default 1; 0 = a template started only by `fork`) | `task_spec::instances` |
 /// | `delay` (us) | `task_spec::delay` |
 /// | task `loop` (default -1), phase `loop` (default 1) | `task_spec::loop`, `phase::loop` (-1 or >= 1; 0 is an error) |
@@ -52,8 +53,7 @@
 ///
 /// @par Keys accepted without effect (each documented by rt-app; a note says so)
 /// - global: `calibration` (no calibration: `run` is already simulated work in ns),
-///   `pi_enabled` (no priority inheritance in the model; noted only when true), `lock_pages`,
-///   `logdir`, `log_basename`, `log_size`, `ftrace` (use `--trace`), `gnuplot`, `io_device`,
+///   `lock_pages`, `logdir`, `log_basename`, `log_size`, `ftrace` (use `--trace`), `gnuplot`, `io_device`,
 ///   `mem_buffer_size`, `cumulative_slack`, and `frag` (a legacy key present in rt-app's own
 ///   example files). Their types are still checked.
 /// - top level: `resources` (legacy; resources are created on first use).
@@ -518,7 +518,7 @@ class importer {
       } else if (k == "default_policy") {
         default_kind_ = policy_kind(m, what);
       } else if (k == "pi_enabled") {
-        if (get_bool(m, what)) note("pi_enabled ignored: the simulator's mutexes have no priority inheritance");
+        w_.priority_inheritance = get_bool(m, what);
       } else if (k == "lock_pages" || k == "gnuplot" || k == "cumulative_slack") {
         get_bool(m, what);
       } else if (k == "logdir" || k == "log_basename" || k == "io_device") {

@@ -338,6 +338,10 @@ struct workload {
   std::vector<std::string> notes; ///< caveats printed with the results ("memload approximated")
   std::vector<pipe_spec> pipes;   ///< sizes of pipes (others hold default_pipe_capacity items)
   std::vector<cgroup_spec> cgroups;  ///< task groups, parents first (none: every task in the root)
+  /// Every mutex is a priority-inheritance mutex (PTHREAD_PRIO_INHERIT, the kernel's PI futex
+  /// on an rt_mutex; rt-app's global `pi_enabled`): real-time waiters queue by priority and
+  /// lend theirs to the owner (engine.hpp, "Priority inheritance"). Off: FIFO handoff, no boost.
+  bool priority_inheritance = false;
 };
 
 }  // namespace sim

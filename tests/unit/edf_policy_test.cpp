@@ -761,42 +761,45 @@ sched_params dl_reporting(std::int64_t q, std::int64_t d, std::int64_t p = 0) {
   return s;
 }
 
-TEST(EdfOverrun, ASpentBudgetIsMarkedOnlyForATaskThatAsked) {
-  const sched_time base{sec(1)};
-  auto at = [&](std::int64_t us) { return base + usec(us); };
-  for (const bool asked : {false, true}) {
-    policy_t p;
-    task t;
-    ASSERT_EQ(p.setup(t, asked ? dl_reporting(msec(2), msec(10)) : dl(msec(2), msec(10))), errc::ok);
+// One deadline task set up with `params`, woken and running from 1 s (`at(0)`).
+class EdfOverrun : public ::testing::Test {
+ protected:
+  void start(const sched_params& params, std::int64_t hrtick = 0) {
+    ASSERT_EQ(p.configure(knobs_with(95, hrtick)), errc::ok);
+    ASSERT_EQ(p.setup(t, params), errc::ok);
     p.enqueue(t, at(0), enqueue_flags::wakeup);
     p.set_next(t, at(0));
-    EXPECT_FALSE(p.tick(t, at(1000)));
-    EXPECT_FALSE(policy_t::take_overrun(t)) << "1 ms of 2 ms used";
-    EXPECT_TRUE(p.tick(t, at(2000)));  // q = 0: spent, throttled until 10 ms
-    ASSERT_TRUE(t.throttled);
-    EXPECT_EQ(policy_t::take_overrun(t), asked);
-    EXPECT_FALSE(policy_t::take_overrun(t)) << "one signal per overrun";
-    // Next period: q = 2 ms again; at tick resolution a budget of 2 ms that ends between ticks
-    // is overrun (q < 0) and marked the same way.
-    EXPECT_TRUE(p.timer(at(10000)));
-    EXPECT_FALSE(t.throttled);
-    p.set_next(t, at(10500));
-    EXPECT_FALSE(p.tick(t, at(11000)));
-    EXPECT_TRUE(p.tick(t, at(13000)));
-    EXPECT_EQ(t.runtime, -msec(1) / 2);
-    EXPECT_EQ(policy_t::take_overrun(t), asked);
-    EXPECT_TRUE(p.verify());
   }
-}
-
-TEST(EdfOverrun, AYieldIsAnOverrunOnlyWithTheBudgetSpent) {
-  const sched_time base{sec(1)};
-  auto at = [&](std::int64_t us) { return base + usec(us); };
+  static sched_time at(std::int64_t us) { return sched_time{sec(1)} + usec(us); }
+  void spend_twice(bool asked);
   policy_t p;
   task t;
-  ASSERT_EQ(p.setup(t, dl_reporting(msec(2), msec(10))), errc::ok);
-  p.enqueue(t, at(0), enqueue_flags::wakeup);
-  p.set_next(t, at(0));
+};
+
+// Q = 2 ms spent at the 2 ms tick (q = 0), then at tick resolution a budget that ends between
+// ticks (q = -0.5 ms at the 13 ms tick): marked each time if the task asked, once per overrun.
+void EdfOverrun::spend_twice(bool asked) {
+  start(asked ? dl_reporting(msec(2), msec(10)) : dl(msec(2), msec(10)));
+  EXPECT_FALSE(p.tick(t, at(1000)));
+  EXPECT_FALSE(policy_t::take_overrun(t)) << "1 ms of 2 ms used";
+  EXPECT_TRUE(p.tick(t, at(2000)));  // q = 0: spent, throttled until 10 ms
+  ASSERT_TRUE(t.throttled);
+  EXPECT_EQ(policy_t::take_overrun(t), asked);
+  EXPECT_FALSE(policy_t::take_overrun(t)) << "one signal per overrun";
+  EXPECT_TRUE(p.timer(at(10000)));
+  EXPECT_FALSE(t.throttled);
+  p.set_next(t, at(10500));
+  EXPECT_FALSE(p.tick(t, at(11000)));
+  EXPECT_TRUE(p.tick(t, at(13000)));
+  EXPECT_EQ(t.runtime, -msec(1) / 2);
+  EXPECT_EQ(policy_t::take_overrun(t), asked);
+  EXPECT_TRUE(p.verify());
+}
+TEST_F(EdfOverrun, ASpentBudgetIsMarkedForATaskThatAsked) { spend_twice(true); }
+TEST_F(EdfOverrun, ASpentBudgetIsNotMarkedForATaskThatDidNotAsk) { spend_twice(false); }
+
+TEST_F(EdfOverrun, AYieldIsAnOverrunOnlyWithTheBudgetSpent) {
+  start(dl_reporting(msec(2), msec(10)));
   p.yield(t, at(500));  // 1.5 ms left, given up: throttled, not overrun
   EXPECT_TRUE(t.throttled);
   EXPECT_EQ(t.runtime, 0);
@@ -809,14 +812,8 @@ TEST(EdfOverrun, AYieldIsAnOverrunOnlyWithTheBudgetSpent) {
   EXPECT_TRUE(p.verify());
 }
 
-TEST(EdfOverrun, TheConstrainedDeadlineThrottleIsNoOverrun) {
-  const sched_time base{sec(1)};
-  auto at = [&](std::int64_t us) { return base + usec(us); };
-  policy_t p;
-  task t;
-  ASSERT_EQ(p.setup(t, dl_reporting(msec(2), msec(5), msec(10))), errc::ok);
-  p.enqueue(t, at(0), enqueue_flags::wakeup);  // d = 5 ms
-  p.set_next(t, at(0));
+TEST_F(EdfOverrun, TheConstrainedDeadlineThrottleIsNoOverrun) {
+  start(dl_reporting(msec(2), msec(5), msec(10)));  // d = 5 ms
   p.dequeue(t, at(1000), dequeue_flags::sleep);  // 1 ms used
   p.enqueue(t, at(7000), enqueue_flags::wakeup);  // after d, before the next period
   EXPECT_TRUE(t.throttled);
@@ -824,17 +821,11 @@ TEST(EdfOverrun, TheConstrainedDeadlineThrottleIsNoOverrun) {
   EXPECT_TRUE(p.verify());
 }
 
-TEST(EdfOverrun, WithHrtickTheBudgetsEndIsMarkedToTheNanosecond) {
-  const sched_time base{sec(1)};
-  policy_t p;
-  ASSERT_EQ(p.configure(knobs_with(95, 1)), errc::ok);
-  task t;
-  ASSERT_EQ(p.setup(t, dl_reporting(usec(2500), msec(10))), errc::ok);
-  p.enqueue(t, base, enqueue_flags::wakeup);
-  p.set_next(t, base);
+TEST_F(EdfOverrun, WithHrtickTheBudgetsEndIsMarkedToTheNanosecond) {
+  start(dl_reporting(usec(2500), msec(10)), 1);
   sched_time when{};
   ASSERT_TRUE(p.next_timer(when));
-  EXPECT_EQ(when, base + usec(2500));
+  EXPECT_EQ(when, at(2500));
   EXPECT_FALSE(p.timer(when - 1));
   EXPECT_FALSE(policy_t::take_overrun(t));
   EXPECT_TRUE(p.timer(when));
@@ -845,14 +836,8 @@ TEST(EdfOverrun, WithHrtickTheBudgetsEndIsMarkedToTheNanosecond) {
 
 // The mark is the task's, not its parameters': it survives a change of parameters (the
 // kernel's __setparam_dl leaves dl_overrun), and a task that no longer asks is not marked again.
-TEST(EdfOverrun, TheMarkSurvivesAParameterChange) {
-  const sched_time base{sec(1)};
-  auto at = [&](std::int64_t us) { return base + usec(us); };
-  policy_t p;
-  task t;
-  ASSERT_EQ(p.setup(t, dl_reporting(msec(2), msec(10))), errc::ok);
-  p.enqueue(t, at(0), enqueue_flags::wakeup);
-  p.set_next(t, at(0));
+TEST_F(EdfOverrun, TheMarkSurvivesAParameterChange) {
+  start(dl_reporting(msec(2), msec(10)));
   EXPECT_TRUE(p.tick(t, at(2000)));
   p.dequeue(t, at(2000), dequeue_flags::save);
   ASSERT_EQ(p.setup(t, dl(msec(3), msec(10))), errc::ok);
@@ -865,7 +850,6 @@ TEST(EdfOverrun, TheMarkSurvivesAParameterChange) {
   EXPECT_FALSE(policy_t::take_overrun(t));
   EXPECT_TRUE(p.verify());
 }
-
 }  // namespace
 
 namespace {

@@ -102,7 +102,7 @@ const char* usage_text =
     "--seeds N: run every policy under seeds --seed .. --seed + N - 1; tables show mean +-sd (sample) over them,\n"
     "         json and csv every run\n"
     "--warmup TIME: statistics cover [TIME, end) (the start-up transient is left out; the scheduler's state is kept)\n"
-    "times accept units: 500us, 2ms, 10s (no unit = ns)\n";
+    "times accept units: 500us, 2ms, 10s (no unit = ns); --duration is at least 100us\n";
 
 std::int64_t parse_time_arg(const std::string& flag, const std::string& v, std::int64_t min, std::int64_t max) {
   std::int64_t out = 0;
@@ -154,7 +154,9 @@ options parse_args(int argc, char** argv) {
     else if (a == "--jobs") o.jobs = static_cast<int>(parse_int_arg(a, val(), 1, 256));
     else if (a == "--seed") o.seed = static_cast<std::uint64_t>(parse_int_arg(a, val(), 0, INT64_MAX));
     else if (a == "--seeds") o.seeds = static_cast<int>(parse_int_arg(a, val(), 1, 10000));
-    else if (a == "--duration") o.duration = parse_time_arg(a, val(), 1, schedcore::sec(100000));
+    // At least one tick at the highest HZ (10000): a shorter run schedules nothing, and a bare
+    // "4" meant as seconds (it is 4 ns) is refused instead of run.
+    else if (a == "--duration") o.duration = parse_time_arg(a, val(), schedcore::usec(100), schedcore::sec(100000));
     else if (a == "--warmup") o.warmup = parse_time_arg(a, val(), 0, schedcore::sec(100000));  // < the duration
     // The machine's costs: bounds far above any real machine's (500x the default switch cost, a
     // 1 GB working set's refill, ...) that still refuse a unit slip such as 10s for 10us.

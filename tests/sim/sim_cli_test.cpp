@@ -527,6 +527,8 @@ TEST(SchedsimCli, MalformedListsSpecsAndAbsurdCostsAreUsageErrors) {
         "knob 'base_slice' given twice in policy spec 'eevdf:base_slice=1ms,base_slice=2ms'");
   usage("compare --scenario kernbench-4cpu --policies eevdf:base_slice=1ms,base_slice=2ms", "knob 'base_slice' given twice");
   usage("run --scenario kernbench-4cpu --cs-cost 10s", "--cs-cost: bad time '10s' (expected a time from 0 to 1ms");
+  // A bare number is ns: "--duration 4" meant as seconds is refused, not run for 4 ns.
+  usage("run --scenario kernbench-4cpu --duration 4", "--duration: bad time '4' (expected a time from 100us");
   usage("run --scenario kernbench-4cpu --refill 10s", "--refill: bad time '10s' (expected a time from 0 to 100ms");
   usage("run --scenario kernbench-4cpu --refill-half 11s", "--refill-half: bad time '11s' (expected a time from 1ns to 10s");
   usage("run --scenario kernbench-4cpu --balance 11s", "--balance: bad time '11s' (expected a time from 1ns to 10s");

@@ -62,6 +62,13 @@ struct sched_params {
   bool dl_overrun = false;               ///< deadline: SCHED_FLAG_DL_OVERRUN, report runtime overruns (SIGXCPU; ignored otherwise)
 };
 
+/// Whether `a` and `b` are the same request, every field and flag compared (the kernel's
+/// __sched_setscheduler changes nothing for an identical one; dl_param_changed compares flags).
+constexpr bool same_params(const sched_params& a, const sched_params& b) noexcept {
+  return a.kind == b.kind && a.nice == b.nice && a.rt_priority == b.rt_priority && a.runtime == b.runtime &&
+         a.deadline == b.deadline && a.period == b.period && a.reclaim == b.reclaim && a.dl_overrun == b.dl_overrun;
+}
+
 /// Checks the fields `kind` uses, as `sched_setattr` does. Policies call it first in `setup`.
 constexpr errc validate(const sched_params& p) noexcept {
   switch (p.kind) {

@@ -3785,10 +3785,6 @@ class engine {
     if (ncpu_ > 1) pull_after_change(ci, t, old);
     resched(ci);
   }
-  static bool same_params(const sched_params& p, const sched_params& q) {
-    return p.kind == q.kind && p.nice == q.nice && p.rt_priority == q.rt_priority && p.runtime == q.runtime &&
-           p.deadline == q.deadline && p.period == q.period && p.reclaim == q.reclaim && p.dl_overrun == q.dl_overrun;
-  }
   /// The running task `t` asks for parameters `p` (a set_policy or set_nice event). Without a
   /// PI boost they are what its classes run; with one, it keeps the boost while it is above them.
   /// A refusal (deadline admission) leaves both as they were.

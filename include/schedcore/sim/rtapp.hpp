@@ -1042,11 +1042,6 @@ class importer {
       }
     }
   }
-  static bool same_params(const sched_params& a, const sched_params& b) {
-    return a.kind == b.kind && a.nice == b.nice && a.rt_priority == b.rt_priority && a.runtime == b.runtime &&
-           a.deadline == b.deadline && a.period == b.period && a.reclaim == b.reclaim &&
-           a.dl_overrun == b.dl_overrun;
-  }
   static std::string describe(const sched_params& p) {
     switch (p.kind) {
       case sched_kind::normal: return "SCHED_OTHER nice " + std::to_string(p.nice);

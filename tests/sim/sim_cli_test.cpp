@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -97,7 +99,7 @@ TEST(SchedsimCli, EnergyModel) {
   EXPECT_NE(one.out.find("  big "), std::string::npos) << one.out;
   // Determinism with the model.
   EXPECT_EQ(json.out, run(json_args + model).out);
-  // CSV: the _total row carries the JSON's total_mj and work_ns (fields 21 and 22); task rows
+  // CSV: the _total row carries the JSON's total_mj and work_ns (fields 26 and 27); task rows
   // leave them empty, as does every row without a model.
   const std::string csv_args = "run --scenario kernbench-4cpu --policy eevdf --duration 300ms --format csv --no-host-timing";
   const result csv = run(csv_args + " --energy-model " + model);
@@ -260,6 +262,67 @@ TEST(SchedsimCli, RtAppSlackColumns) {
   ASSERT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("slack min ms"), std::string::npos) << r.out;
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy ref-rr --duration 100ms").out.find("slack"), std::string::npos);
+  std::remove(path.c_str());
+}
+
+// The CSV has what the run table has for rt-app workloads: a timer-driven task's slack and a
+// SCHED_FLAG_DL_OVERRUN task's SIGXCPU count, empty (not 0) for the tasks they do not apply to.
+// On 4 CPUs with free switches each task has a CPU: `late` works 12 ms every 10 ms for 4
+// periods (3 overruns of 2 ms, as RtAppSlackColumns), the 2 ms / 10 ms deadline hog is throttled
+// at each period's 2 ms tick for 1 s (100 signals, as SimDeadlineOverrun's), `plain` has neither.
+TEST(SchedsimCli, CsvHasTheSlackAndOverrunSignalColumns) {
+  const std::string path = ::testing::TempDir() + "schedsim_csv_slack.json";
+  {
+    std::ofstream f(path);
+    f << "{ \"global\": { \"duration\": 1 }, \"tasks\": {"
+         " \"late\": { \"loop\": 4, \"timer\": { \"ref\": \"t\", \"period\": 10000 }, \"run\": 12000 },"
+         " \"hog\": { \"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 2000, \"dl-period\": 10000,"
+         " \"dl-overrun\": true, \"loop\": -1, \"run\": 100000 },"
+         " \"plain\": { \"loop\": -1, \"run\": 100000 } } }\n";
+  }
+  const std::string args = "run --rt-app " + path + " --policy cfs --cpus 4 --cs-cost 0 --refill 0 --no-host-timing";
+  const result c = run(args + " --format csv");
+  ASSERT_EQ(c.code, 0) << c.out;
+  std::istringstream in(c.out);
+  std::string header, line;
+  ASSERT_TRUE(std::getline(in, header));
+  // Fields by header name (no field here is quoted).
+  const auto split = [](const std::string& s) {
+    std::vector<std::string> v;
+    std::string x;
+    std::istringstream cells(s);
+    while (std::getline(cells, x, ',')) v.push_back(x);
+    if (!s.empty() && s.back() == ',') v.emplace_back();
+    return v;
+  };
+  const std::vector<std::string> names = split(header);
+  const auto column = [&](const char* name) {
+    return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+  };
+  std::map<std::string, std::vector<std::string>> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> v = split(line);
+    ASSERT_EQ(v.size(), names.size()) << line;
+    rows[v[2]] = v;
+  }
+  ASSERT_EQ(rows.count("late-0") + rows.count("hog-0") + rows.count("plain-0") + rows.count("_total"), 4u) << c.out;
+  const std::vector<std::string>& late = rows["late-0"];
+  EXPECT_EQ(late[column("slack_periods")], "3");
+  EXPECT_EQ(late[column("slack_overruns")], "3");
+  EXPECT_EQ(late[column("slack_min_ns")], "-2000000");
+  EXPECT_EQ(late[column("sigxcpu")], "") << "it did not ask for overrun signals";
+  const std::vector<std::string>& hog = rows["hog-0"];
+  EXPECT_EQ(hog[column("sigxcpu")], "100");
+  EXPECT_EQ(hog[column("slack_periods")], "") << "no timer";
+  for (const char* name : {"plain-0", "_total"})
+    for (const char* col : {"slack_periods", "slack_overruns", "slack_min_ns", "slack_p50_ns", "sigxcpu"})
+      EXPECT_EQ(rows[name][column(col)], "") << name << " " << col;
+  // The same numbers as the JSON's.
+  const result j = run(args + " --format json");
+  ASSERT_EQ(j.code, 0);
+  EXPECT_NE(j.out.find("\"periods\": 3, \"overruns\": 3, \"min\": -2000000, \"p50\": " + late[column("slack_p50_ns")] + " }"),
+            std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"sigxcpu\": 100"), std::string::npos) << j.out;
   std::remove(path.c_str());
 }
 
@@ -492,7 +555,7 @@ TEST(SchedsimCli, CsvRowsHaveTheHeadersFieldCount) {
     std::string header, line;
     ASSERT_TRUE(std::getline(in, header)) << args;
     const std::size_t want = csv_fields(header);
-    EXPECT_EQ(want, 23u);
+    EXPECT_EQ(want, 28u);
     int tasks = 0, totals = 0;
     while (std::getline(in, line)) {
       EXPECT_EQ(csv_fields(line), want) << args << "\n" << line;

@@ -198,22 +198,31 @@ inline std::string to_json(const std::vector<run_result>& rs, bool always_array 
 /// run's seed, which tells replicated runs (`--seeds`) apart. On a machine with performance
 /// domains the `_total` row has the run's energy (`energy_mj`, as JSON's `energy.total_mj`) and
 /// work (`work_ns`, ns of a 1024 CPU at f_max); those fields are empty otherwise and in task rows.
+/// A timer-driven task's row has rt-app's slack (`slack_periods`, `slack_overruns`,
+/// `slack_min_ns`, `slack_p50_ns`, as JSON's `slack_ns`) and a task that asked for
+/// SCHED_FLAG_DL_OVERRUN its `sigxcpu` count; those fields are empty for the other tasks and in
+/// `_total` rows, so an empty field means "not measured", never 0.
 inline std::string to_csv(const std::vector<run_result>& rs) {
   using namespace rep;
   std::string o =
       "policy,scenario,task,nice,cpu_ns,wait_ns,switches,lat_p50_ns,lat_p99_ns,lat_max_ns,deadlines_met,deadlines_missed,"
-      "fps,context_switches,cs_per_sec,idle_pct,makespan_ns,jain,longest_starvation_ns,events,energy_mj,work_ns,seed\n";
+      "fps,slack_periods,slack_overruns,slack_min_ns,slack_p50_ns,sigxcpu,"
+      "context_switches,cs_per_sec,idle_pct,makespan_ns,jain,longest_starvation_ns,events,energy_mj,work_ns,seed\n";
   for (const run_result& r : rs) {
     const std::string head = csv_field(r.policy) + "," + csv_field(r.scenario) + ",";
     const std::string seed = "," + u64(r.seed) + "\n";
     for (const task_result& x : r.tasks) {
       o += head + csv_field(x.name) + "," + std::to_string(x.nice) + "," + i64(x.cpu_ns) + "," + i64(x.wait_ns) + "," +
            u64(x.switches) + "," + i64(x.latency.p50) + "," + i64(x.latency.p99) + "," + i64(x.latency.max) + "," +
-           u64(x.deadlines_met) + "," + u64(x.deadlines_missed) + "," + fmt("%.3f", x.fps) + ",,,,,,,,," + seed;
+           u64(x.deadlines_met) + "," + u64(x.deadlines_missed) + "," + fmt("%.3f", x.fps) + "," +
+           (x.slack.periods == 0 ? std::string(",,,")
+                                 : u64(x.slack.periods) + "," + u64(x.slack.overruns) + "," + i64(x.slack.min) + "," +
+                                       i64(x.slack.p50)) +
+           "," + (x.reports_overrun ? u64(x.sigxcpu) : std::string()) + ",,,,,,,,," + seed;
     }
     const run_totals& t = r.totals;
     // task = _total, nice empty, then cpu_ns: the header's column order
-    o += head + "_total,," + i64(t.task_cpu_ns) + ",,,,,,,,," + u64(t.context_switches) + "," + fmt("%.3f", t.cs_per_sec) +
+    o += head + "_total,," + i64(t.task_cpu_ns) + ",,,,,,,,,,,,,," + u64(t.context_switches) + "," + fmt("%.3f", t.cs_per_sec) +
          "," + fmt("%.3f", t.idle_pct) + "," + i64(t.makespan_ns) + "," + fmt("%.6f", r.jain) + "," +
          i64(t.longest_starvation_ns) + "," + u64(t.events) + "," +
          (r.domains.empty() ? std::string(",") : fmt("%.6f", energy_mj(r)) + "," + i64(work_ns(r))) + seed;

@@ -119,9 +119,22 @@
 ///   deactivated task; verify O(n).
 /// - Reconstructed [R] (§8 of the reference marks these as recalled): Q >= 1024 ns and the
 ///   timer instant d − D + P for D < P; implemented as documented here.
+/// - Deadline inheritance (rt_mutex_setprio, `pi_se`; sched-deadline.rst §5.2 and
+///   rt-mutex-design.rst): `boost(t, donor)` lets the owner `t` of a PI mutex that a deadline
+///   task `donor` waits for run on `donor`'s reservation: a non-deadline `t` always (it joins this
+///   class with no bandwidth of its own), a deadline `t` only when `donor`'s deadline is earlier
+///   (`dl_entity_preempt`). A boosted task is never throttled: a spent budget (or a yield) is
+///   replenished at once with the donor's Q and P, `while q <= 0: d += P_donor, q += Q_donor`,
+///   and a throttle it had when boosted is lifted; the constrained-deadline rule and the revised
+///   wakeup rule do not apply to it; a new period takes the donor's D and Q, and a non-deadline
+///   task starts one at each replenishment. Its own deadline orders it in the ready tree, as in
+///   the kernel: the boost keeps it running rather than moving it ahead. It asks for no
+///   admission and adds no bandwidth (a non-deadline task counts 0 in running_bw and this_bw,
+///   `task_contending` skips it). The enqueue(restore) after a boost replenishes (ENQUEUE_REPLENISH);
+///   a boosted sleeper takes the wakeup rule at its wakeup. `deboost(t)` returns it to its own
+///   reservation; a chain of owners lends the top donor's (`pi_task->dl.pi_se`).
 /// - Omissions: the admission bandwidth (and `this_bw` share) of a dead or departed task held
-///   until its 0-lag time, priority/deadline inheritance
-///   (boosting), the fair-class dl_server (policy/fair_server_stack.hpp models it beside this
+///   until its 0-lag time, the fair-class dl_server (policy/fair_server_stack.hpp models it beside this
 ///   class, using `earliest_deadline`), SMP push/pull, and fork (a -deadline task cannot
 ///   fork: task_new does nothing).
 #ifndef SCHEDCORE_POLICY_EDF_HPP
@@ -176,6 +189,11 @@ struct edf_entity : rb_hook<link_mode::normal, edf_ready_tag>,
   bool reclaim = false;         ///< SCHED_FLAG_RECLAIM: charged by the GRUB rule
   bool report_overrun = false;  ///< SCHED_FLAG_DL_OVERRUN: mark runtime overruns (`dl_overrun`)
   bool dl_overrun = false;      ///< ran out of budget since the last `take_overrun` (a pending SIGXCPU)
+  /// The reservation it runs on while a deadline waiter of a PI mutex it holds lends it one
+  /// (`boost`; the kernel's `pi_se`), or nullptr: its own. Q, D and P come from there at every
+  /// new period and replenishment; its deadline, budget and bandwidth stay its own.
+  const edf_entity* pi_se = nullptr;
+  bool pi_replenish = false;    ///< boosted while off the queue: a restore enqueue replenishes (ENQUEUE_REPLENISH)
 };
 
 /// SCHED_DEADLINE run queue of one CPU (EDF + CBS) with admission control.
@@ -445,16 +463,27 @@ class edf_policy {
   /// at any later enqueue, the CBS wakeup rule at a wakeup; a throttled task waits for its timer.
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     edf_entity& e = E(t);
-    if (SCHEDCORE_MISUSE(e.on_rq || !e.admitted)) return;
+    if (SCHEDCORE_MISUSE(e.on_rq || (!e.admitted && e.pi_se == nullptr))) return;
     e.on_rq = true;
     ++nr_;
     e.exec_start = now;
     attach(t);
     contend(t);
+    const bool replenish_now = e.pi_replenish && !has(flags, enqueue_flags::wakeup);
+    e.pi_replenish = false;
     if (e.dl_new) {
       new_period(e, now);
       e.dl_new = false;
       e.throttled = false;
+      insert_ready(t);
+      return;
+    }
+    if (e.pi_se != nullptr) {
+      // Boosted: the boost overrides a throttle, and the restore after the boost replenishes
+      // with the donor's parameters (ENQUEUE_REPLENISH); a wakeup takes the wakeup rule.
+      e.throttled = false;
+      if (replenish_now) replenish(e, now);
+      else if (has(flags, enqueue_flags::wakeup)) update_dl_entity(e, now);
       insert_ready(t);
       return;
     }
@@ -564,6 +593,51 @@ class edf_policy {
     e.dl_overrun = false;
     return overran;
   }
+  /// Deadline inheritance (rt_mutex_setprio with a deadline `donor`): `t`, the owner of a PI mutex
+  /// that `donor` waits for, runs on `donor`'s reservation from its next enqueue (or, when the
+  /// donor is itself boosted, on the reservation it runs on). A non-deadline `t` (never set up
+  /// here, or released) joins the class this way, with no bandwidth and no admission; the caller
+  /// moves it to this class, as the kernel's `p->sched_class = &dl_sched_class`. A deadline `t`
+  /// is boosted only when `donor`'s deadline is earlier than its own (`dl_entity_preempt`); else
+  /// it runs on its own reservation (a boost it had ends), and `is_boosted(t)` tells which.
+  /// Call it with `t` off the queue: dequeue(save) first and enqueue(restore) after, as for
+  /// setup(); that restore replenishes with the donor's parameters. Errors, with no change:
+  /// `donor` not a deadline task or `donor` = `t` (`invalid_argument`); `t` queued (`busy`).
+  /// @pre `donor` stays alive until `t` is deboosted (it waits on `t`'s mutex). O(1).
+  errc boost(Task& t, const Task& donor) noexcept {
+    edf_entity& e = E(t);
+    const edf_entity& d = E(donor);
+    if (&e == &d || (!d.admitted && d.pi_se == nullptr)) return errc::invalid_argument;
+    if (e.on_rq) return errc::busy;
+    const edf_entity& lender = pi_of(d);
+    if (&lender == &e) return errc::invalid_argument;  // a cycle: t lent the donor its own
+    if (e.admitted && !(d.deadline < e.deadline)) {
+      e.pi_se = nullptr;
+      e.pi_replenish = false;
+      return errc::ok;
+    }
+    e.pi_se = &lender;
+    e.pi_replenish = true;
+    return errc::ok;
+  }
+  /// The end of a deadline boost (rt_mutex_setprio back to its own priority): `t` runs on its own
+  /// reservation again, with the budget and deadline it has; a non-deadline task leaves with no
+  /// state kept (the caller moves it back to its class and calls switched_from()). @pre `t` off
+  /// the queue (dequeue(save) before, enqueue(restore) of a deadline task after). O(1).
+  void deboost(Task& t) noexcept {
+    edf_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    e.pi_se = nullptr;
+    e.pi_replenish = false;
+    if (!e.admitted) {  // a later boost starts afresh, as for the kernel's dl_deadline == 0
+      e.dl_new = true;
+      e.throttled = false;
+      e.yielded = false;
+      e.runtime = 0;
+    }
+  }
+  /// Whether `t` runs on a deadline waiter's reservation (`is_dl_boosted`).
+  static bool is_boosted(const Task& t) noexcept { return E(t).pi_se != nullptr; }
   /// sched_yield(): gives up the rest of this period's budget.
   void yield(Task& curr, sched_time now) noexcept {
     if (&curr != curr_) return;
@@ -625,6 +699,8 @@ class edf_policy {
     detach(t);
     if (e.admitted) total_bw_ -= e.dl_bw;
     e.admitted = false;
+    e.pi_se = nullptr;
+    e.pi_replenish = false;
   }
   /// `t` moves to another class: its admitted bandwidth and its active utilisation are
   /// released at once, as at exit. The admission bandwidth is released as before 4.13; from
@@ -670,21 +746,25 @@ class edf_policy {
     if (root_capacity == 0) return static_cast<u64>(k.cpus) * per_cpu;
     return (per_cpu * root_capacity) >> capacity_shift;
   }
+  // The reservation whose Q, D and P `e` runs on: a donor's while boosted (pi_of).
+  static const edf_entity& pi_of(const edf_entity& e) noexcept { return e.pi_se != nullptr ? *e.pi_se : e; }
+  // Its own D and P (dl_next_period): a boosted task is never throttled, so never waits for it.
   static sched_time next_period(const edf_entity& e) noexcept { return e.deadline - e.dl_deadline + e.dl_period; }
   static void new_period(edf_entity& e, sched_time now) noexcept {
-    e.deadline = now + e.dl_deadline;
-    e.runtime = e.dl_runtime;
+    e.deadline = now + pi_of(e).dl_deadline;
+    e.runtime = pi_of(e).dl_runtime;
   }
   // q/(d - now) > Q/D, in DL_SCALE units, without division.
   static bool overflow(const edf_entity& e, sched_time now) noexcept {
-    const u64 left = (static_cast<u64>(e.dl_deadline) >> dl_scale) *
+    const u64 left = (static_cast<u64>(pi_of(e).dl_deadline) >> dl_scale) *
                      (static_cast<u64>(e.runtime > 0 ? e.runtime : 0) >> dl_scale);
-    const u64 right = (static_cast<u64>(e.deadline - now) >> dl_scale) * (static_cast<u64>(e.dl_runtime) >> dl_scale);
+    const u64 right =
+        (static_cast<u64>(e.deadline - now) >> dl_scale) * (static_cast<u64>(pi_of(e).dl_runtime) >> dl_scale);
     return right < left;
   }
   static void update_dl_entity(edf_entity& e, sched_time now) noexcept {
     if (e.deadline < now || overflow(e, now)) {
-      if (e.dl_deadline != e.dl_period && !(e.deadline < now)) {
+      if (e.dl_deadline != e.dl_period && !(e.deadline < now) && e.pi_se == nullptr) {
         const u64 laxity = static_cast<u64>(e.deadline - now);  // revised wakeup rule (D < P)
         e.runtime = static_cast<duration_ns>((e.dl_density * laxity) >> bw_shift);
         return;
@@ -693,10 +773,12 @@ class edf_policy {
     }
   }
   static void replenish(edf_entity& e, sched_time now) noexcept {
+    if (e.dl_deadline == 0) new_period(e, now);  // a boosted non-deadline task: the donor's whole Q and D
     if (e.yielded && e.runtime > 0) e.runtime = 0;
+    const edf_entity& r = pi_of(e);
     while (e.runtime <= 0) {
-      e.deadline += e.dl_period;
-      e.runtime += e.dl_runtime;
+      e.deadline += r.dl_period;
+      e.runtime += r.dl_runtime;
     }
     if (e.deadline < now) new_period(e, now);  // "replenish lagged too much"
     e.yielded = false;
@@ -723,11 +805,12 @@ class edf_policy {
     if (e.yielded && e.runtime > 0) e.runtime = 0;
     erase_ready(t);
     const sched_time at = next_period(e);
-    if (now < at) {
+    if (now < at && e.pi_se == nullptr) {  // a boosted task is replenished at once
       arm_timer(t, at);
       resched_ = true;
     } else {
-      // The instant has passed: replenished at once; a reschedule only if no longer leftmost.
+      // The instant has passed (or it is boosted): replenished at once; a reschedule only if no
+    // longer leftmost.
       replenish(e, now);
       insert_ready(t);
       if (ready_.front() != &t) resched_ = true;
@@ -818,6 +901,10 @@ class edf_policy {
   void non_contending(Task& t, sched_time now) noexcept {
     edf_entity& e = E(t);
     if (e.active_rq != static_cast<void*>(this)) return;
+    if (e.dl_runtime == 0) {  // a boosted non-deadline task counts nothing (task_non_contending)
+      release_active(t);
+      return;
+    }
     // q·P/Q truncated toward zero, with q's sign (an overrun puts the 0-lag time after d).
     // |q| = a·Q + b gives |q|·P/Q = a·P + b·P/Q, each term in 64 bits (b, P < 2^32).
     const u64 q = static_cast<u64>(e.runtime < 0 ? -e.runtime : e.runtime);

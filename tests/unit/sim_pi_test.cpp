@@ -23,6 +23,7 @@ using schedcore_test::exact_machine;
 using schedcore_test::expect_conserved;
 using schedcore_test::fifo;
 using schedcore_test::find;
+using schedcore_test::reservation;
 
 // A task that starts at `delay` ms and runs `events` once, then exits.
 task_spec once(const std::string& name, const sched_params& p, std::int64_t delay_ms, std::vector<event> events) {
@@ -150,6 +151,111 @@ TEST(SimPi, AnOwnerItsClassStillHoldsAsleepIsBoostedAtItsWakeup) {
     const std::vector<knob_setting> k = {{"delay_dequeue", delay}};
     EXPECT_EQ(find(run(e, w, true, k), "high").exit_ns, usec(19300)) << "delay_dequeue " << delay;
     EXPECT_GT(find(run(e, w, false, k), "high").exit_ns, msec(110)) << "delay_dequeue " << delay;
+  }
+}
+
+// Deadline inheritance (pi_se): stacks with edf on top, where a deadline waiter lends its
+// reservation instead of a priority.
+std::vector<policy_entry> dl_stacks() { return {schedcore_test::cfs_dl_entry(), schedcore_test::ref_dl_entry()}; }
+
+// The inversion of the first test with a deadline task waiting (2 ms every 20 ms): without PI
+// the hog preempts low at 2 ms and high exits at 111 ms. With PI low joins the deadline class on
+// high's reservation at 1 ms (d = 21 ms, q = 2 ms), which the FIFO hog cannot preempt; its
+// budget runs out at 3, 5, 7 and 9 ms and is replenished at once (never throttled), so it
+// finishes its 10 ms at 10 ms, high runs 1 ms (exit at 11 ms) and the hog runs after, to
+// 111 ms. The owner leaves the deadline class at its unlock: it reports its own policy.
+TEST(SimPi, ADeadlineWaiterLendsItsReservationToTheOwner) {
+  sched_params other;
+  for (const policy_entry& e : dl_stacks()) {
+    for (const sched_params& own : {fifo(10), other}) {
+      workload w;
+      w.tasks = {once("low", own, 0, {lock("m"), ev::run(msec(10)), unlock("m")}),
+                 once("high", reservation(msec(2), msec(20)), 1, {lock("m"), ev::run(msec(1)), unlock("m")}), hog(2, 100)};
+      const std::string what = e.description + (own.kind == sched_kind::fifo ? ", fifo owner" : ", fair owner");
+      const run_result off = run(e, w, false), on = run(e, w, true);
+      EXPECT_EQ(find(off, "high").exit_ns, msec(111)) << what;
+      EXPECT_EQ(find(off, "low").exit_ns, msec(110)) << what;
+      EXPECT_EQ(find(on, "low").exit_ns, msec(10)) << what;
+      EXPECT_EQ(find(on, "high").exit_ns, msec(11)) << what;
+      EXPECT_EQ(find(on, "medium").exit_ns, msec(111)) << what;
+      EXPECT_EQ(find(on, "low").kind, own.kind == sched_kind::fifo ? "fifo" : "normal") << what;
+    }
+  }
+}
+
+// A deadline owner (2 ms every 100 ms) that holds the mutex for 5 ms of work is not throttled
+// while a deadline waiter with an earlier deadline lends it its reservation. high (1 ms every
+// 10 ms, 0.5 ms of work) wakes at 1 ms with d = 11 ms, preempts low (d = 100 ms), asks and
+// waits. With PI low runs on high's reservation: its own 1 ms left, then 1 ms budgets replenished
+// at once (d += 10 ms), to its unlock at 5 ms; high exits at 5.5 ms. Without PI low is throttled
+// at 2 ms until 100 ms, runs 100-102 ms, is throttled to 200 ms and unlocks at 201: high exits at
+// 201.5 ms. A waiter with a later deadline (1 ms every 400 ms, d = 401 ms, so it runs only when
+// low is throttled at 2 ms) lends nothing: high exits at 201.5 ms either way.
+TEST(SimPi, ADeadlineOwnerRunsOnAnEarlierWaitersReservation) {
+  for (const policy_entry& e : dl_stacks()) {
+    for (const std::int64_t high_period : {msec(10), msec(400)}) {
+      workload w;
+      w.tasks = {once("low", reservation(msec(2), msec(100)), 0, {lock("m"), ev::run(msec(5)), unlock("m")}),
+                 once("high", reservation(msec(1), high_period), 1, {lock("m"), ev::run(usec(500)), unlock("m")})};
+      const std::string what = e.description + ", high's period " + std::to_string(high_period / msec(1)) + " ms";
+      const run_result off = run(e, w, false), on = run(e, w, true);
+      EXPECT_EQ(find(off, "low").exit_ns, msec(201)) << what;
+      EXPECT_EQ(find(off, "high").exit_ns, usec(201500)) << what;
+      const bool lends = high_period == msec(10);
+      EXPECT_EQ(find(on, "low").exit_ns, lends ? msec(5) : msec(201)) << what;
+      EXPECT_EQ(find(on, "high").exit_ns, lends ? usec(5500) : usec(201500)) << what;
+      EXPECT_EQ(find(on, "low").kind, "deadline") << what;
+    }
+  }
+}
+
+// The chain of the second test with a deadline task at its head: low (SCHED_OTHER) holds m1,
+// mid (FIFO 20) takes m2 and waits for m1 at 1 ms (low runs at FIFO 20), high (1 ms every 10 ms)
+// waits for m2 at 2 ms and works 0.5 ms: mid, asleep, joins the deadline class on high's
+// reservation and lends it on to low, which the hog starting at 3 ms cannot preempt. low unlocks
+// at 10 ms, mid runs 1 ms on the reservation (its 1 ms budget spent at 11 ms is replenished at
+// once) and exits at 11 ms, back in SCHED_FIFO; high exits at 11.5 ms, the hog runs to
+// 111.5 ms. Without PI the hog runs 3-103 ms, low 103-110, mid 110-111: high exits at 111.5 ms.
+TEST(SimPi, ADeadlineBoostFollowsTheChainOfOwners) {
+  for (const policy_entry& e : dl_stacks()) {
+    workload w;
+    w.tasks = {once("low", sched_params{}, 0, {lock("m1"), ev::run(msec(10)), unlock("m1")}),
+               once("mid", fifo(20), 1, {lock("m2"), lock("m1"), ev::run(msec(1)), unlock("m1"), unlock("m2")}),
+               once("high", reservation(msec(1), msec(10)), 2, {lock("m2"), ev::run(usec(500)), unlock("m2")}), hog(3, 100)};
+    const run_result off = run(e, w, false), on = run(e, w, true);
+    EXPECT_EQ(find(off, "high").exit_ns, usec(111500)) << e.description;
+    EXPECT_EQ(find(on, "low").exit_ns, msec(10)) << e.description;
+    EXPECT_EQ(find(on, "mid").exit_ns, msec(11)) << e.description;
+    EXPECT_EQ(find(on, "high").exit_ns, usec(11500)) << e.description;
+    EXPECT_EQ(find(on, "medium").exit_ns, usec(111500)) << e.description;
+    EXPECT_EQ(find(on, "mid").kind, "fifo") << e.description;
+  }
+}
+
+// A deadline waiter's reservation comes before a real-time waiter's priority, and the owner
+// falls back to the priority when the reservation leaves. low (SCHED_OTHER) takes m1 and m2 and
+// works 5 ms, unlocks m1, works 5 ms more and unlocks m2; rt (FIFO 90) waits for m2 at 1 ms, dl
+// (2 ms every 20 ms, 0.5 ms of work) for m1 at 2 ms, a FIFO 95 hog runs 100 ms from 3 ms. With
+// PI low runs at FIFO 90 from 1 ms and on dl's reservation from 2 ms, above the hog, to its 5 ms
+// at 5 ms; at the unlock of m1 it drops to FIFO 90 (rt still waits), dl runs to 5.5 ms, the hog
+// takes the CPU to 105.5 ms, low unlocks m2 at 110.5 and rt exits at 111.5 ms. Without PI the
+// hog runs from 3 ms, low resumes at 103 and unlocks m1 at 105: dl exits at 105.5 ms; rt at
+// 111.5 ms either way.
+TEST(SimPi, TheOwnerFallsBackFromAReservationToAPriority) {
+  for (const policy_entry& e : dl_stacks()) {
+    workload w;
+    w.tasks = {once("low", sched_params{}, 0,
+                    {lock("m1"), lock("m2"), ev::run(msec(5)), unlock("m1"), ev::run(msec(5)), unlock("m2")}),
+               once("rt", fifo(90), 1, {lock("m2"), ev::run(msec(1)), unlock("m2")}),
+               once("dl", reservation(msec(2), msec(20)), 2, {lock("m1"), ev::run(usec(500)), unlock("m1")}),
+               once("medium", fifo(95), 3, {ev::run(msec(100))})};
+    const run_result off = run(e, w, false), on = run(e, w, true);
+    EXPECT_EQ(find(off, "dl").exit_ns, usec(105500)) << e.description;
+    EXPECT_EQ(find(off, "rt").exit_ns, usec(111500)) << e.description;
+    EXPECT_EQ(find(on, "dl").exit_ns, usec(5500)) << e.description;
+    EXPECT_EQ(find(on, "medium").exit_ns, usec(105500)) << e.description;
+    EXPECT_EQ(find(on, "low").exit_ns, usec(110500)) << e.description;
+    EXPECT_EQ(find(on, "rt").exit_ns, usec(111500)) << e.description;
   }
 }
 

@@ -320,6 +320,8 @@ struct task_cold {
   // priority inheritance (workload::priority_inheritance)
   sched_params own_params{};              ///< what its program asked for (`params` is what its classes run: boosted while a PI mutex lends it a priority)
   int pi_level = 0;                       ///< the RT priority a PI mutex it holds lends it (0: none)
+  int pi_donor = -1;                      ///< the top deadline waiter of the PI mutexes it holds (task id; -1: none)
+  int pi_dl_applied = -1;                 ///< the donor whose reservation its deadline class was given (`boost`; -1: none)
   int blocked_on = -1;                    ///< the mutex it waits for (-1: none)
   bool pi_pending = false;                ///< its boost changed while its class still held it asleep: applied at its wakeup
   bool reports_overrun = false;           ///< it ran as SCHED_DEADLINE with SCHED_FLAG_DL_OVERRUN at some point
@@ -552,6 +554,21 @@ template <class D, class = void>
 struct dl_overruns : std::false_type {};
 template <class D>
 struct dl_overruns<D, std::void_t<decltype(D::take_overrun(std::declval<typename D::task_type&>()))>> : std::true_type {};
+/// True when deadline class D lends reservations to PI mutex owners as edf_policy does
+/// (`boost`, `deboost`: deadline inheritance).
+template <class D, class = void>
+struct dl_inherits : std::false_type {};
+template <class D>
+struct dl_inherits<D, std::void_t<decltype(std::declval<D&>().boost(std::declval<typename D::task_type&>(),
+                                                                    std::declval<const typename D::task_type&>())),
+                                  decltype(std::declval<D&>().deboost(std::declval<typename D::task_type&>()))>>
+    : std::true_type {};
+/// True when binding B's stack has a deadline class that lends reservations (dl_inherits).
+template <class B, class = void>
+struct binding_dl_inherits : std::false_type {};
+template <class B>
+struct binding_dl_inherits<B, std::enable_if_t<B::has_deadline_class>>
+    : dl_inherits<typename B::stack_type::template class_type<0>> {};
 /// True when policy P has `trace_prio(const Task&)` (its dynamic priority for traces).
 template <class P, class T, class = void>
 struct has_trace_prio : std::false_type {};
@@ -2256,7 +2273,7 @@ class engine {
     t.lat_pending = true;
     t.woke_at = now_;
     // A PI boost that changed while its class still held it asleep (pi_apply), now that it is queued.
-    if (w_.priority_inheritance && t.cold->pi_pending) pi_apply(t, pi_boosted(t.cold->own_params, t.cold->pi_level));
+    if (w_.priority_inheritance && t.cold->pi_pending) pi_apply(t, pi_lend{t.cold->pi_level, t.cold->pi_donor});
     if (cfg_.trace != nullptr) {
       const int wc = waker_cpu >= 0 ? waker_cpu : ci;
       cfg_.trace->wakeup(now_, wc, who(wc), comm_of(t), t.pid, prio(t), ci, false);
@@ -3796,14 +3813,45 @@ class engine {
       if (!same_params(t.params, p)) t.cold->own_params = old;  // refused
       return;
     }
-    const int level = pi_wanted(t);
-    const sched_params eff = pi_boosted(p, level);
-    change_params(t, ci, eff);
-    if (!same_params(t.params, eff)) {  // refused: the old parameters and boost stay
-      t.cold->own_params = old;
-      return;
+    if (t.cold->pi_donor < 0 && t.cold->pi_dl_applied < 0) {
+      const pi_lend want = pi_wanted(t);
+      if (want.donor < 0) {
+        const sched_params eff = pi_effective(p, want);
+        change_params(t, ci, eff);
+        if (!same_params(t.params, eff)) {  // refused: the old parameters and boost stay
+          t.cold->own_params = old;
+          return;
+        }
+        t.cold->pi_level = want.level;
+        return;
+      }
     }
-    t.cold->pi_level = level;
+    // A deadline waiter lends it a reservation (or would, with the new parameters): its own
+    // parameters change under the boost (__sched_setscheduler keeps a PI boost in force). The
+    // boost is left, the change goes through admission (a refusal restores the old ones), and
+    // the boost is taken again on the parameters it now has.
+    cpu_state& c = cpu(ci);
+    const sched_params old_eff = t.params;
+    pelt_before_change(ci, &t);
+    c.rq.dequeue(t, st(now_), dequeue_flags::save);
+    pi_leave_dl(ci, t);
+    t.params = p;
+    if (bind_setup(ci, t, p) != errc::ok) {
+      t.cold->own_params = old;
+      t.params = old;
+      (void)bind_setup(ci, t, old);
+    }
+    const pi_lend want = pi_wanted(t);
+    t.cold->pi_level = want.level;
+    t.cold->pi_donor = want.donor;
+    pi_rebind(ci, t, want);
+    pelt_track(ci, t);
+    c.rq.enqueue(t, st(now_), enqueue_flags::restore);
+    c.rq.set_next(t, st(now_));
+    if (uclamp_on_) uclamp_recount(ci, t);
+    c.rq.prio_changed(t, st(now_));
+    if (ncpu_ > 1) pull_after_change(ci, t, old_eff);
+    resched(ci);
   }
 
   // ---------------------------------------------------------------- priority inheritance
@@ -3816,15 +3864,29 @@ class engine {
   //   when that is above its own (rt_mutex_setprio): a fair owner joins the RT class at that
   //   priority and runs there as SCHED_FIFO (its policy stays SCHED_NORMAL, which has no RR
   //   slice), an RR owner stays RR; a deadline owner is above every real-time waiter;
+  // - a deadline waiter (the earliest deadline among them: the top waiter) lends its
+  //   reservation instead, with a deadline class that can (edf_policy's `boost`: the kernel's
+  //   pi_se): an owner of another class joins the deadline class on it, a deadline owner runs
+  //   on it when the waiter's deadline is earlier; the class's rules for a boosted task apply
+  //   (never throttled, replenished with the donor's runtime and period). The task's `params`
+  //   then show SCHED_DEADLINE with the donor's reservation (traces print prio -1, as the
+  //   kernel's p->prio); its own stay in own_params;
   // - the boost follows the chain: an owner that itself waits for a mutex moves up that
   //   mutex's queue and lends its priority on (rt_mutex_adjust_prio_chain, up to
-  //   max_lock_depth = 1024 steps, which also stops a deadlock's cycle);
+  //   max_lock_depth = 1024 steps, which also stops a deadlock's cycle); a deadline boost is
+  //   taken again at each step, as rt_mutex_setprio does for a deadline priority, since the
+  //   reservation lent along the chain may have changed with the same top waiter;
   // - it ends when the mutex is released (the releasing task is deboosted before the new owner
   //   wakes) or the waiters leave.
-  // Not modelled: deadline inheritance (a deadline waiter lends nothing: the kernel runs the
-  // owner with the waiter's deadline, pi_se), lock stealing by a higher-priority task before
-  // the woken owner runs, and the proxy execution of 6.x's RT work.
+  // Not modelled: lock stealing by a higher-priority task before the woken owner runs, and the
+  // proxy execution of 6.x's RT work.
   static constexpr int pi_chain_max = 1024;  ///< max_lock_depth
+  /// What the waiters of an owner's PI mutexes lend it: an RT priority above its own (`level`,
+  /// 0: none) or a deadline waiter's reservation (`donor`, a task id; -1: none), which comes first.
+  struct pi_lend {
+    int level = 0;
+    int donor = -1;
+  };
 
   /// rt_mutex_waiter_less: whether waiter `a` goes before `b`.
   bool pi_before(const task_type& a, const task_type& b) const {
@@ -3844,35 +3906,63 @@ class engine {
       at = std::find_if(q.begin(), q.end(), [&](const task_type* w) { return pi_before(t, *w); });
     q.insert(at, &t);
   }
-  /// The RT priority the waiters of the mutexes `o` holds lend it (0: none above its own).
-  int pi_wanted(const task_type& o) const {
+  /// What the waiters of the mutexes `o` holds lend it: the earliest-deadline deadline waiter's
+  /// reservation when the deadline class can lend one, else the highest RT priority of its
+  /// waiters when above its own (a deadline owner is above every RT waiter).
+  pi_lend pi_wanted(const task_type& o) const {
     const sched_params& own = o.cold->own_params;
-    if (own.kind == sched_kind::deadline) return 0;
+    pi_lend r;
+    const task_type* top_dl = nullptr;
     int lend = 0;
     for (const mutex_res& m : mutexes_) {
       if (m.owner != &o) continue;
-      for (const task_type* w : m.waiters)
-        if (!is_fair(*w) && !in_dl_class(*w)) lend = std::max(lend, rt_level(*w));
+      for (const task_type* w : m.waiters) {
+        if (in_dl_class(*w)) {
+          if (top_dl == nullptr || dl_deadline(*w) < dl_deadline(*top_dl)) top_dl = w;
+        } else if (!is_fair(*w)) {
+          lend = std::max(lend, rt_level(*w));
+        }
+      }
     }
+    if (pi_dl_ && top_dl != nullptr) {
+      r.donor = static_cast<int>(top_dl->id);
+      return r;
+    }
+    if (own.kind == sched_kind::deadline) return r;
     const int own_level = own.kind == sched_kind::fifo || own.kind == sched_kind::rr ? own.rt_priority : 0;
-    return lend > own_level ? lend : 0;
+    r.level = lend > own_level ? lend : 0;
+    return r;
   }
-  /// `own` run at RT priority `level` (0: as they are).
-  static sched_params pi_boosted(const sched_params& own, int level) {
-    if (level == 0) return own;
+  /// The parameters `o`'s classes run with `l` lent: its own, at an RT priority, or (a deadline
+  /// donor, an owner of another class) SCHED_DEADLINE on the donor's reservation as the donor
+  /// runs it. A deadline owner keeps its own: the class decides whether it runs on the donor's.
+  sched_params pi_effective(const sched_params& own, const pi_lend& l) const {
     sched_params p = own;
+    if (l.donor >= 0) {
+      if (own.kind == sched_kind::deadline) return own;
+      const sched_params& d = tasks_[static_cast<std::size_t>(l.donor)]->params;
+      p.kind = sched_kind::deadline;
+      p.runtime = d.runtime;
+      p.deadline = d.deadline;
+      p.period = d.period;
+      return p;
+    }
+    if (l.level == 0) return own;
     p.kind = own.kind == sched_kind::rr ? sched_kind::rr : sched_kind::fifo;
-    p.rt_priority = static_cast<std::uint8_t>(level);
+    p.rt_priority = static_cast<std::uint8_t>(l.level);
     return p;
   }
   /// rt_mutex_adjust_prio and its chain: `o`'s boost after a change of the waiters of a mutex
   /// it holds (or of its ownership).
   void pi_update(task_type& o, int depth = 0) {
     if (o.state == task_core::st::dead || o.state == task_core::st::unborn) return;
-    const int level = pi_wanted(o);
-    if (level == o.cold->pi_level) return;
-    o.cold->pi_level = level;
-    pi_apply(o, pi_boosted(o.cold->own_params, level));
+    const pi_lend want = pi_wanted(o);
+    // A deadline boost is taken again even with the same top waiter: the reservation it lends
+    // (its own or one lent to it) may have changed (rt_mutex_setprio never skips a deadline prio).
+    if (want.level == o.cold->pi_level && want.donor == o.cold->pi_donor && want.donor < 0) return;
+    o.cold->pi_level = want.level;
+    o.cold->pi_donor = want.donor;
+    pi_apply(o, want);
     const int mid = o.cold->blocked_on;
     if (mid < 0 || depth + 1 >= pi_chain_max) return;
     // It waits for another mutex: its place in that queue follows its priority, and so does
@@ -3885,7 +3975,8 @@ class engine {
   /// The PI state is whole (checked after each lock, unlock and requeue when invariants are on):
   /// every waiter sleeps and names its mutex, the queues are in rt_mutex order, and every task
   /// not waiting for its wakeup to take a changed boost runs with its own parameters raised to
-  /// exactly what its mutexes' waiters lend. O(mutexes x waiters x mutexes).
+  /// exactly what its mutexes' waiters lend, its deadline class given the donor's reservation
+  /// when one is lent. O(mutexes x waiters x mutexes).
   bool pi_consistent() const {
     for (std::size_t mid = 0; mid < mutexes_.size(); ++mid) {
       const mutex_res& m = mutexes_[mid];
@@ -3897,46 +3988,99 @@ class engine {
       }
       if (m.owner == nullptr || m.owner->state == task_core::st::dead) continue;
       const task_type& o = *m.owner;
-      if (o.cold->pi_level != pi_wanted(o)) return false;
-      if (!o.cold->pi_pending && !same_params(o.params, pi_boosted(o.cold->own_params, o.cold->pi_level))) return false;
+      const pi_lend want = pi_wanted(o);
+      if (o.cold->pi_level != want.level || o.cold->pi_donor != want.donor) return false;
+      if (o.cold->pi_pending) continue;
+      if (!same_params(o.params, pi_effective(o.cold->own_params, want))) return false;
+      // A deadline owner the class refused (a cycle of deadline owners) runs on its own.
+      const bool refused = want.donor >= 0 && o.cold->own_params.kind == sched_kind::deadline;
+      if (o.cold->pi_dl_applied != want.donor && !(refused && o.cold->pi_dl_applied < 0)) return false;
+      if (want.donor >= 0 && !in_dl_class(o)) return false;
     }
     return true;
   }
-  /// rt_mutex_setprio: `o` is run with parameters `p` wherever it is. Running: as a change of its
-  /// own parameters; queued: dequeue(save), the change, enqueue(restore), and the wakeup checks
-  /// (it may now preempt its CPU's task or be pushed to another CPU); asleep: the class change
-  /// alone, which its next enqueue sees. A sleeper its class still holds (EEVDF's delayed
-  /// dequeue) takes the change at its wakeup.
-  void pi_apply(task_type& o, const sched_params& p) {
-    if (same_params(o.params, p) && !o.cold->pi_pending) return;
+  /// rt_mutex_setprio: `o` is run with what `l` lends it wherever it is. Queued (running or
+  /// not): dequeue(save), the change, enqueue(restore) (which replenishes a deadline boost), and
+  /// the checks that follow (a running task's pulls and reschedule; a queued one may now preempt
+  /// its CPU's task or be pushed to another CPU); asleep: the change alone, which its next enqueue
+  /// sees. A sleeper its class still holds (EEVDF's delayed dequeue) takes the change at its
+  /// wakeup.
+  void pi_apply(task_type& o, const pi_lend& l) {
+    const sched_params p = pi_effective(o.cold->own_params, l);
+    if (same_params(o.params, p) && l.donor < 0 && o.cold->pi_dl_applied < 0 && !o.cold->pi_pending) return;
     switch (o.state) {
-      case task_core::st::running: change_params(o, o.cpu, p); break;
+      case task_core::st::running:
       case task_core::st::runnable: {
         const int ci = o.cpu;
         cpu_state& c = cpu(ci);
+        const bool running = o.state == task_core::st::running;
+        const sched_params old = o.params;
         pelt_before_change(ci, &o);
         c.rq.dequeue(o, st(now_), dequeue_flags::save);
-        o.params = p;
-        (void)bind_setup(ci, o, p);
+        pi_leave_dl(ci, o);
+        pi_rebind(ci, o, l);
         pelt_track(ci, o);
         c.rq.enqueue(o, st(now_), enqueue_flags::restore);
+        if (running) c.rq.set_next(o, st(now_));  // it is still the running task
         if (uclamp_on_) uclamp_recount(ci, o);
         c.rq.prio_changed(o, st(now_));
-        check_preempt(ci, o);
-        push_woken(ci, o);
+        if (running) {
+          if (ncpu_ > 1) pull_after_change(ci, o, old);
+          resched(ci);
+        } else {
+          check_preempt(ci, o);
+          push_woken(ci, o);
+        }
         break;
       }
-      case task_core::st::blocked:
+      case task_core::st::blocked: {
         if (o.cpu >= 0 && cpu(o.cpu).rq.delayed(o)) {
           o.cold->pi_pending = true;
           return;
         }
-        o.params = p;
-        (void)bind_setup(std::max(o.cpu, 0), o, p);
+        const int ci = std::max(o.cpu, 0);
+        pi_leave_dl(ci, o);
+        pi_rebind(ci, o, l);
         break;
-      default: o.params = p; break;
+      }
+      default: o.params = pi_effective(o.cold->own_params, l); break;
     }
     o.cold->pi_pending = false;
+  }
+  /// Off its queue, `o` leaves the reservation a deadline waiter lent it (deboost): its deadline
+  /// class runs it on its own again. Its class and parameters are pi_rebind's to set.
+  void pi_leave_dl(int ci, task_type& o) {
+    if constexpr (pi_dl_) {
+      if (o.cold->pi_dl_applied >= 0) cpu(ci).rq.template get<0>().deboost(o);
+    }
+    (void)ci;
+    o.cold->pi_dl_applied = -1;
+  }
+  /// Off its queue and with no reservation lent, `o` takes what `l` lends: its own parameters or
+  /// an RT priority (the class setup of those, which moves it between classes), or a deadline
+  /// donor's reservation (an owner of another class leaves its class for the deadline class,
+  /// as rt_mutex_setprio's `p->sched_class = &dl_sched_class`; then the class's boost).
+  void pi_rebind(int ci, task_type& o, const pi_lend& l) {
+    const sched_params p = pi_effective(o.cold->own_params, l);
+    if constexpr (pi_dl_) {
+      // The class refuses only a cycle back to a deadline owner's own reservation (a deadlock
+      // of deadline tasks), which leaves that owner on its own, as the kernel's pi_se would.
+      if (l.donor >= 0 && cpu(ci).rq.template get<0>().boost(o, *tasks_[static_cast<std::size_t>(l.donor)]) == errc::ok) {
+        if (!in_dl_class(o)) {
+          cpu(ci).rq.switched_from(o, st(now_));  // the class it leaves (fair or RT)
+          o.sched_class = 0;
+        }
+        o.params = p;
+        o.cold->pi_dl_applied = l.donor;
+        return;
+      }
+    }
+    // Its own class and parameters, or an RT boost. A task still in the deadline class with
+    // parameters of another kind (a lent reservation just left) is set up again there too.
+    if (!same_params(o.params, p) || (in_dl_class(o) && p.kind != sched_kind::deadline)) {
+      o.params = p;
+      (void)bind_setup(ci, o, p);
+    }
   }
 
   /// The pulls a running task's change of parameters queues (switched_from_rt, prio_changed_rt,
@@ -4218,6 +4362,8 @@ class engine {
   bool dvfs_on_ = false;              ///< the machine has performance domains
   /// The stack's class 0 is a deadline class (the binding's has_deadline_class).
   static constexpr bool dl_class_ = detail_sim::binding_has_dl<Binding>::value;
+  /// Whether the deadline class lends reservations to PI mutex owners (edf_policy's boost).
+  static constexpr bool pi_dl_ = detail_sim::binding_dl_inherits<Binding>::value;
   bool sis_util_ = false;             ///< wakeup scans are limited by SIS_UTIL (machine_model::sis_util)
   std::vector<rt_class*> rt_rqs_;     ///< every CPU's RT class, in CPU order, when they share runtime (machine_model::rt_runtime_share)
   int nr_idle_scan_ = 0;              ///< SIS_UTIL's depth: CPUs a wakeup's scan may look at (sd_llc_shared's nr_idle_scan)

@@ -259,6 +259,35 @@ TEST(SimPi, TheOwnerFallsBackFromAReservationToAPriority) {
   }
 }
 
+// An owner that changes its own parameters while a reservation is lent keeps the reservation
+// (__sched_setscheduler keeps a PI boost in force) and takes them back at the unlock: low
+// (SCHED_OTHER) locks, works 3 ms, renices itself to 5 (at 3 ms) and asks for SCHED_FIFO 10 (at
+// 4 ms) between 1 ms steps, works 1.5 ms more and unlocks; high (2 ms every 20 ms, 0.5 ms of work)
+// waits from 1 ms, a FIFO 50 hog runs 100 ms from 2 ms, and a 16 ms / 20 ms reservation that
+// works 1 ms starts at 5 ms: admitted beside high's 0.1 (0.9 <= 0.95), as the lent reservation
+// adds no bandwidth. With PI low stays on high's reservation through both changes (its period
+// taken again at 4 ms: d = 24 ms, before the new task's 25 ms), unlocks at 5.5 ms; the new task
+// runs to 6.5 ms (high's wakeup at 5.5 ms overflows: 2/15.5 > 2/20, d = 25.5 ms), high exits at
+// 7 ms, and low ends in SCHED_FIFO 10. Without PI the hog preempts low at 2 ms, the new task
+// preempts the hog at 5 ms (the hog ends at 103), low unlocks at 106.5: high exits at 107 ms.
+TEST(SimPi, AnOwnChangeUnderALentReservationKeepsIt) {
+  for (const policy_entry& e : dl_stacks()) {
+    workload w;
+    w.tasks = {once("low", sched_params{}, 0,
+                    {lock("m"), ev::run(msec(3)), ev::set_nice(5), ev::run(msec(1)), ev::set_policy(fifo(10)),
+                     ev::run(usec(1500)), unlock("m")}),
+               once("high", reservation(msec(2), msec(20)), 1, {lock("m"), ev::run(usec(500)), unlock("m")}), hog(2, 100),
+               once("late", reservation(msec(16), msec(20)), 5, {ev::run(msec(1))})};
+    const run_result off = run(e, w, false), on = run(e, w, true);
+    EXPECT_EQ(find(off, "high").exit_ns, msec(107)) << e.description;
+    EXPECT_EQ(find(on, "low").exit_ns, usec(5500)) << e.description;
+    EXPECT_EQ(find(on, "late").exit_ns, usec(6500)) << e.description;
+    EXPECT_EQ(find(on, "high").exit_ns, msec(7)) << e.description;
+    EXPECT_EQ(find(on, "low").kind, "fifo") << e.description;
+    EXPECT_EQ(find(on, "low").rt_priority, 10) << e.description;
+  }
+}
+
 // Waiters queue by priority with PI (rt_mutex_waiter_less: real-time by priority, the others
 // at DEFAULT_PRIO in arrival order), in arrival order without. low (SCHED_OTHER) locks, runs
 // 1 ms and sleeps 5 ms holding the mutex; c and d (SCHED_OTHER) ask for it at 2 and 3 ms, a

@@ -3878,8 +3878,10 @@ class engine {
   //   reservation lent along the chain may have changed with the same top waiter;
   // - it ends when the mutex is released (the releasing task is deboosted before the new owner
   //   wakes) or the waiters leave.
-  // Not modelled: lock stealing by a higher-priority task before the woken owner runs, and the
-  // proxy execution of 6.x's RT work.
+  // The mutex is handed to its top waiter at the unlock, as futex_unlock_pi hands a PI futex to
+  // its top waiter (wake_futex_pi), so nothing steals it before the new owner runs. Not
+  // modelled: the proxy execution of 6.x's RT work, and for plain mutexes glibc's unlock that
+  // lets a running task take the lock before the woken waiter does.
   static constexpr int pi_chain_max = 1024;  ///< max_lock_depth
   /// What the waiters of an owner's PI mutexes lend it: an RT priority above its own (`level`,
   /// 0: none) or a deadline waiter's reservation (`donor`, a task id; -1: none), which comes first.

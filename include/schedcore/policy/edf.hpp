@@ -126,7 +126,7 @@
 ///   (`dl_entity_preempt`). A boosted task is never throttled: a spent budget (or a yield) is
 ///   replenished at once with the donor's Q and P, `while q <= 0: d += P_donor, q += Q_donor`,
 ///   and a throttle it had when boosted is lifted; the constrained-deadline rule and the revised
-///   wakeup rule do not apply to it; a new period takes the donor's D and Q, and a non-deadline
+///   wakeup rule do not apply to it; a fresh period takes the donor's D and Q, and a non-deadline
 ///   task starts one at each replenishment. Its own deadline orders it in the ready tree, as in
 ///   the kernel: the boost keeps it running rather than moving it ahead. It asks for no
 ///   admission and adds no bandwidth (a non-deadline task counts 0 in running_bw and this_bw,
@@ -191,7 +191,7 @@ struct edf_entity : rb_hook<link_mode::normal, edf_ready_tag>,
   bool dl_overrun = false;      ///< ran out of budget since the last `take_overrun` (a pending SIGXCPU)
   /// The reservation it runs on while a deadline waiter of a PI mutex it holds lends it one
   /// (`boost`; the kernel's `pi_se`), or nullptr: its own. Q, D and P come from there at every
-  /// new period and replenishment; its deadline, budget and bandwidth stay its own.
+  /// fresh period and replenishment; its deadline, budget and bandwidth stay its own.
   const edf_entity* pi_se = nullptr;
   bool pi_replenish = false;    ///< boosted while off the queue: a restore enqueue replenishes (ENQUEUE_REPLENISH)
 };

@@ -177,22 +177,33 @@ TEST(EdfInheritance, ADeadlineOwnerIsBoostedOnlyByAnEarlierDeadline) {
   EXPECT_TRUE(p.verify());
 }
 
-// A deadline owner throttled until 100 ms (1 ms / 100 ms, spent at 1 ms) is boosted at 1 ms by a
-// waiter with d = 10 ms: the boost lifts the throttle and the restore replenishes it with the
-// donor's, q = 0 + 2 ms, d = 100 + 10 = 110 ms; it runs at once, with no timer armed. One that
-// blocked throttled and is boosted asleep has its throttle lifted at its wakeup (2 ms), with
-// d = 100 ms and q = 0 kept (no overflow with nothing left); its next charge (3 ms, q = −1 ms)
-// replenishes it with the donor's: d = 110 ms, q = 1 ms. Unboosted it would wait until 100 ms.
-TEST(EdfInheritance, ABoostLiftsAThrottle) {
+// A deadline owner (1 ms / 100 ms) that spent its budget at 1 ms, throttled until 100 ms, whose
+// mutex a waiter with d = 10 ms (2 ms / 10 ms) then waits for.
+class EdfThrottledOwner : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(p.setup(owner, dl(msec(1), msec(100))), errc::ok);
+    ASSERT_EQ(p.setup(donor, dl(msec(2), msec(10))), errc::ok);
+    p.enqueue(owner, at(0), enqueue_flags::wakeup);
+    p.set_next(owner, at(0));
+    EXPECT_TRUE(p.tick(owner, at(1000)));
+    ASSERT_TRUE(owner.throttled);
+    wake_and_block(p, donor, at(0));
+  }
+  // No replenishment timer is armed, and the queue is whole.
+  void expect_no_timer() {
+    sched_time when{};
+    EXPECT_FALSE(p.next_timer(when));
+    EXPECT_TRUE(p.verify());
+  }
   policy_t p;
   task owner, donor;
-  ASSERT_EQ(p.setup(owner, dl(msec(1), msec(100))), errc::ok);
-  ASSERT_EQ(p.setup(donor, dl(msec(2), msec(10))), errc::ok);
-  p.enqueue(owner, at(0), enqueue_flags::wakeup);
-  p.set_next(owner, at(0));
-  EXPECT_TRUE(p.tick(owner, at(1000)));
-  ASSERT_TRUE(owner.throttled);
-  wake_and_block(p, donor, at(0));
+};
+
+// Boosted at 1 ms while queued: the boost lifts the throttle and the restore replenishes it with
+// the donor's, q = 0 + 2 ms, d = 100 + 10 = 110 ms; it runs at once, with no timer armed.
+// Unboosted it would wait until 100 ms.
+TEST_F(EdfThrottledOwner, ABoostLiftsTheThrottleOfAQueuedOwner) {
   p.dequeue(owner, at(1000), dequeue_flags::save);
   ASSERT_EQ(p.boost(owner, donor), errc::ok);
   p.enqueue(owner, at(1000), enqueue_flags::restore);
@@ -200,32 +211,25 @@ TEST(EdfInheritance, ABoostLiftsAThrottle) {
   EXPECT_EQ(owner.deadline, at(110000));
   EXPECT_EQ(owner.runtime, msec(2));
   EXPECT_EQ(p.pick_next(at(1000)), &owner);
-  sched_time when{};
-  EXPECT_FALSE(p.next_timer(when));
-  EXPECT_TRUE(p.verify());
+  expect_no_timer();
+}
 
-  policy_t q;
-  task sleeper, waiter;
-  ASSERT_EQ(q.setup(sleeper, dl(msec(1), msec(100))), errc::ok);
-  ASSERT_EQ(q.setup(waiter, dl(msec(2), msec(10))), errc::ok);
-  q.enqueue(sleeper, at(0), enqueue_flags::wakeup);
-  q.set_next(sleeper, at(0));
-  EXPECT_TRUE(q.tick(sleeper, at(1000)));
-  q.dequeue(sleeper, at(1000), dequeue_flags::sleep);
-  ASSERT_TRUE(sleeper.throttled);
-  wake_and_block(q, waiter, at(0));
-  ASSERT_EQ(q.boost(sleeper, waiter), errc::ok);
-  q.enqueue(sleeper, at(2000), enqueue_flags::wakeup);
-  EXPECT_FALSE(sleeper.throttled);
-  EXPECT_EQ(sleeper.deadline, at(100000));
-  EXPECT_EQ(sleeper.runtime, 0);
-  ASSERT_EQ(q.pick_next(at(2000)), &sleeper);
-  q.set_next(sleeper, at(2000));
-  EXPECT_FALSE(q.tick(sleeper, at(3000)));
-  EXPECT_EQ(sleeper.deadline, at(110000));
-  EXPECT_EQ(sleeper.runtime, msec(1));
-  EXPECT_FALSE(q.next_timer(when));
-  EXPECT_TRUE(q.verify());
+// Blocked throttled at 1 ms and boosted asleep: the throttle is lifted at its wakeup (2 ms), with
+// d = 100 ms and q = 0 kept (no overflow with nothing left); its next charge (3 ms, q = −1 ms)
+// replenishes it with the donor's: d = 110 ms, q = 1 ms.
+TEST_F(EdfThrottledOwner, ABoostLiftsTheThrottleOfASleepingOwnerAtItsWakeup) {
+  p.dequeue(owner, at(1000), dequeue_flags::sleep);
+  ASSERT_EQ(p.boost(owner, donor), errc::ok);
+  p.enqueue(owner, at(2000), enqueue_flags::wakeup);
+  EXPECT_FALSE(owner.throttled);
+  EXPECT_EQ(owner.deadline, at(100000));
+  EXPECT_EQ(owner.runtime, 0);
+  ASSERT_EQ(p.pick_next(at(2000)), &owner);
+  p.set_next(owner, at(2000));
+  EXPECT_FALSE(p.tick(owner, at(3000)));
+  EXPECT_EQ(owner.deadline, at(110000));
+  EXPECT_EQ(owner.runtime, msec(1));
+  expect_no_timer();
 }
 
 // The constrained-deadline rule and the revised wakeup rule are not applied to a boosted task,

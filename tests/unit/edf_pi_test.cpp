@@ -8,6 +8,8 @@
 // hand in the comments, from t0 = 1 s, with 1 ms ticks.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "check_recorder.hpp"
 #include "schedcore/policy/edf.hpp"
 
@@ -299,6 +301,113 @@ TEST(EdfInheritance, ChainsLendTheTopDonorsReservationAndBadInputChangesNothing)
   EXPECT_EQ(scope.take().size(), 1u);
   EXPECT_TRUE(policy_t::is_boosted(second));
   EXPECT_TRUE(p.verify());
+}
+
+// Random schedules of boosts and deboosts on one queue (fixed seed, 200 000 steps): three
+// donors that woke once and wait (blocked) for good, three deadline owners and two owners of
+// another class (in this class only while boosted), sleeping, waking, running, yielding,
+// boosted and deboosted at random, queued or asleep. After every step: the queue verifies, no
+// check fired, a queued boosted task is never throttled nor waits for a timer (it is
+// replenished at once; one asleep keeps a throttle until its wakeup lifts it), the admitted bandwidth is the deadline tasks' alone and the active one counts no owner
+// of another class, and a queue with a ready task picks one.
+TEST(EdfInheritance, RandomBoostsNeverThrottleAndAddNoBandwidth) {
+  policy_t p;
+  policy_t::knobs k;
+  k.bound = -1;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  constexpr int nr_donors = 3, nr_owners = 5, nr_deadline_owners = 3;
+  task donors[nr_donors], owners[nr_owners];
+  bool queued[nr_owners] = {}, in_class[nr_owners] = {};
+  std::uint64_t admitted = 0;
+  for (int i = 0; i < nr_donors; ++i) {
+    ASSERT_EQ(p.setup(donors[i], dl(usec(300) * (i + 1), msec(2) * (i + 1), msec(4) * (i + 1))), errc::ok);
+    admitted += donors[i].dl_bw;
+  }
+  for (int i = 0; i < nr_deadline_owners; ++i) {
+    ASSERT_EQ(p.setup(owners[i], dl(usec(200) * (i + 1), msec(3) * (i + 1), msec(5) * (i + 1))), errc::ok);
+    admitted += owners[i].dl_bw;
+    in_class[i] = true;
+  }
+  std::uint64_t s = 2026;
+  auto next = [&] {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return s >> 33;
+  };
+  sched_time now = at(0);
+  for (task& d : donors) wake_and_block(p, d, now);
+  task* curr = nullptr;
+  schedcore_test::check_scope scope;
+  for (int step = 0; step < 200000; ++step) {
+    now = now + static_cast<std::int64_t>(next() % 1500 + 1) * 1000;
+    if (p.timer(now) || (curr != nullptr && p.tick(*curr, now))) {
+      if (curr != nullptr) p.put_prev(*curr, now);
+      curr = nullptr;
+    }
+    const int i = static_cast<int>(next() % nr_owners);
+    task& t = owners[i];
+    const unsigned op = static_cast<unsigned>(next() % 6);
+    if (op == 0 && in_class[i] && !queued[i]) {  // a wakeup
+      p.enqueue(t, now, enqueue_flags::wakeup);
+      queued[i] = true;
+    } else if (op == 1 && queued[i]) {  // it blocks
+      if (curr == &t) curr = nullptr;
+      p.dequeue(t, now, dequeue_flags::sleep);
+      queued[i] = false;
+    } else if (op == 2 && curr == &t) {
+      p.yield(t, now);
+      p.put_prev(t, now);
+      curr = nullptr;
+    } else if (op == 3 || op == 4) {  // a donor starts or stops waiting for one of its mutexes
+      const bool running = curr == &t;
+      if (queued[i]) p.dequeue(t, now, dequeue_flags::save);
+      if (running) curr = nullptr;
+      if (op == 3) {
+        ASSERT_EQ(p.boost(t, donors[next() % nr_donors]), errc::ok) << step;
+        in_class[i] = true;
+      } else {
+        p.deboost(t);
+        if (i >= nr_deadline_owners) {  // back to its own class, with nothing kept here
+          p.switched_from(t, now);
+          in_class[i] = false;
+          queued[i] = false;
+        }
+      }
+      if (queued[i]) {
+        p.enqueue(t, now, enqueue_flags::restore);
+        if (running) {
+          p.set_next(t, now);
+          curr = &t;
+        }
+      }
+    }
+    if (curr == nullptr) {
+      if (task* n = p.pick_next(now)) {
+        p.set_next(*n, now);
+        curr = n;
+      }
+    }
+    ASSERT_TRUE(p.verify()) << step;
+    ASSERT_TRUE(scope.take().empty()) << step;
+    std::uint64_t active = 0;
+    bool ready = false;
+    for (int k2 = 0; k2 < nr_owners; ++k2) {
+      const task& o = owners[k2];
+      if (policy_t::is_boosted(o) && queued[k2]) {  // asleep, a throttle waits for its wakeup to be lifted
+        ASSERT_FALSE(o.throttled) << step << " owner " << k2;
+        ASSERT_FALSE(o.timer_armed) << step << " owner " << k2;
+      }
+      if (k2 >= nr_deadline_owners) {
+        ASSERT_EQ(o.dl_bw, 0u) << step;
+      }
+      if (o.active_rq != nullptr) active += o.active_bw;
+      ready = ready || (queued[k2] && o.in_ready);
+    }
+    for (const task& d : donors)
+      if (d.active_rq != nullptr) active += d.active_bw;
+    ASSERT_EQ(p.running_bw(), active) << step;
+    ASSERT_EQ(p.total_bandwidth(), admitted) << step;
+    ASSERT_TRUE(!ready || curr != nullptr) << step;
+  }
 }
 
 }  // namespace

@@ -288,6 +288,43 @@ TEST(SimPi, AnOwnChangeUnderALentReservationKeepsIt) {
   }
 }
 
+// The trace has the kernel's sched_pi_setprio line for each boost and deboost, from the task
+// that blocks on or releases the mutex, on ftrace's priority scale: in the first test's
+// inversion the SCHED_OTHER owner goes from 120 to 9 (FIFO 90) at 1 ms and back at its unlock at
+// 10 ms; with a deadline waiter, from 120 to -1 and back.
+TEST(SimPi, TheTraceShowsEachBoostAndDeboost) {
+  for (const bool deadline_waiter : {false, true}) {
+    workload w;
+    const sched_params waiter = deadline_waiter ? reservation(msec(2), msec(20)) : fifo(90);
+    w.tasks = {once("low", sched_params{}, 0, {lock("m"), ev::run(msec(10)), unlock("m")}),
+               once("high", waiter, 1, {lock("m"), ev::run(msec(1)), unlock("m")}), hog(2, 100)};
+    w.name = "pi";
+    w.duration = sec(1);
+    w.priority_inheritance = true;
+    run_config c = exact_machine();
+    trace_writer trace;
+    c.trace = &trace;
+    (void)schedcore_test::cfs_dl_entry().run(w, c, {});
+    const std::string boosted = deadline_waiter ? "-1" : "9";
+    const std::string& text = trace.text();
+    // Each line: "<comm>-<pid> [cpu] flags time: sched_pi_setprio: comm=low pid=P oldprio=.. newprio=..".
+    const auto line_at = [&](const std::string& when) {
+      const std::size_t at = text.find(when + ": sched_pi_setprio: comm=low pid=");
+      if (at == std::string::npos) return std::string();
+      const std::size_t from = text.rfind('\n', at) + 1;
+      return text.substr(from, text.find('\n', at) - from);
+    };
+    const std::string up = line_at("0.001000"), down = line_at("0.010000");
+    EXPECT_NE(up.find(" oldprio=120 newprio=" + boosted), std::string::npos) << up;
+    EXPECT_EQ(up.find_first_not_of(' '), up.find("high-")) << "traced by the task that blocks: " << up;
+    EXPECT_NE(down.find(" oldprio=" + boosted + " newprio=120"), std::string::npos) << down;
+    EXPECT_EQ(down.find_first_not_of(' '), down.find("low-")) << "traced by the task that unlocks: " << down;
+    std::size_t lines = 0;
+    for (std::size_t at = text.find("sched_pi_setprio"); at != std::string::npos; at = text.find("sched_pi_setprio", at + 1)) ++lines;
+    EXPECT_EQ(lines, 2u);
+  }
+}
+
 // Waiters queue by priority with PI (rt_mutex_waiter_less: real-time by priority, the others
 // at DEFAULT_PRIO in arrival order), in arrival order without. low (SCHED_OTHER) locks, runs
 // 1 ms and sleeps 5 ms holding the mutex; c and d (SCHED_OTHER) ask for it at 2 and 3 ms, a

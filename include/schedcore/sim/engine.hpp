@@ -2273,7 +2273,10 @@ class engine {
     t.lat_pending = true;
     t.woke_at = now_;
     // A PI boost that changed while its class still held it asleep (pi_apply), now that it is queued.
-    if (w_.priority_inheritance && t.cold->pi_pending) pi_apply(t, pi_lend{t.cold->pi_level, t.cold->pi_donor});
+    if (w_.priority_inheritance && t.cold->pi_pending) {
+      pi_cpu_ = ci;
+      pi_apply(t, pi_lend{t.cold->pi_level, t.cold->pi_donor});
+    }
     if (cfg_.trace != nullptr) {
       const int wc = waker_cpu >= 0 ? waker_cpu : ci;
       cfg_.trace->wakeup(now_, wc, who(wc), comm_of(t), t.pid, prio(t), ci, false);
@@ -3537,6 +3540,7 @@ class engine {
           mutex_wait(e->res, t);
           block(t);
           if (w_.priority_inheritance) {
+            pi_cpu_ = ci;
             pi_update(*m.owner);  // task_blocks_on_rt_mutex: the owner is boosted
             SCHEDCORE_INVARIANT(pi_consistent());
           }
@@ -3733,6 +3737,7 @@ class engine {
     if (w_.priority_inheritance) {
       // rt_mutex_slowunlock: the releasing task loses what this mutex's waiters lent it, then
       // the new owner takes on the waiters left (it is boosted before its wakeup).
+      pi_cpu_ = ci;
       pi_update(t);
       pi_update(*w);
     }
@@ -3752,6 +3757,7 @@ class engine {
         if (m.owner != nullptr) {
           mutex_wait(mid, *w);  // stays blocked until the mutex is handed over
           if (w_.priority_inheritance) {
+            pi_cpu_ = ci;
             pi_update(*m.owner);
             SCHEDCORE_INVARIANT(pi_consistent());
           }
@@ -3883,6 +3889,7 @@ class engine {
   // modelled: the proxy execution of 6.x's RT work, and for plain mutexes glibc's unlock that
   // lets a running task take the lock before the woken waiter does.
   static constexpr int pi_chain_max = 1024;  ///< max_lock_depth
+  int pi_cpu_ = 0;  ///< the CPU whose task takes, releases or waits for a PI mutex (traces' sched_pi_setprio)
   /// What the waiters of an owner's PI mutexes lend it: an RT priority above its own (`level`,
   /// 0: none) or a deadline waiter's reservation (`donor`, a task id; -1: none), which comes first.
   struct pi_lend {
@@ -4010,6 +4017,7 @@ class engine {
   void pi_apply(task_type& o, const pi_lend& l) {
     const sched_params p = pi_effective(o.cold->own_params, l);
     if (same_params(o.params, p) && l.donor < 0 && o.cold->pi_dl_applied < 0 && !o.cold->pi_pending) return;
+    const int oldprio = prio(o);
     switch (o.state) {
       case task_core::st::running:
       case task_core::st::runnable: {
@@ -4048,6 +4056,7 @@ class engine {
       default: o.params = pi_effective(o.cold->own_params, l); break;
     }
     o.cold->pi_pending = false;
+    if (cfg_.trace != nullptr) cfg_.trace->pi_setprio(now_, pi_cpu_, who(pi_cpu_), comm_of(o), o.pid, oldprio, prio(o));
   }
   /// Off its queue, `o` leaves the reservation a deadline waiter lent it (deboost): its deadline
   /// class runs it on its own again. Its class and parameters are pi_rebind's to set.

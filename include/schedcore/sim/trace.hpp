@@ -59,6 +59,19 @@ class trace_writer {
     wake_body(is_new ? "sched_wakeup_new" : "sched_wakeup", comm, pid, prio, target_cpu);
   }
 
+  /// rt_mutex_setprio's `sched_pi_setprio` for task `comm`/`pid`, emitted on `cpu` by the task
+  /// `by` = {comm, pid} that took, released or waited for the mutex: the priority the task ran at
+  /// (`oldprio`) and the one it runs at from now (`newprio`), on ftrace's scale (99 -
+  /// rt_priority for real-time, -1 for deadline, 120 + nice otherwise).
+  void pi_setprio(std::int64_t ns, int cpu, const std::pair<std::string, int>& by, const std::string& comm, int pid,
+                  int oldprio, int newprio) {
+    prefix(ns, cpu, by.first, by.second);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "sched_pi_setprio: comm=%s pid=%d oldprio=%d newprio=%d\n", comm.c_str(), pid, oldprio,
+                  newprio);
+    text_ += buf;
+  }
+
   /// A counter sample written to trace_marker by task `comm`/`pid` running on `cpu`:
   /// `tracing_mark_write: C|pid|name|value` (atrace's counter; `value` an integer, `name`
   /// without '|' or spaces).

@@ -32,6 +32,18 @@ void wake_and_block(policy_t& p, task& t, sched_time when) {
   p.dequeue(t, when, dequeue_flags::sleep);
 }
 
+// `owner`, of another class, holds the mutex that `donor` (2 ms / 10 ms, woken and blocked at
+// 0) waits for: boosted, restored and running at 0.
+void run_boosted(policy_t& p, task& donor, task& owner) {
+  ASSERT_EQ(p.setup(donor, dl(msec(2), msec(10))), errc::ok);
+  wake_and_block(p, donor, at(0));
+  ASSERT_EQ(p.boost(owner, donor), errc::ok);
+  EXPECT_TRUE(policy_t::is_boosted(owner));
+  EXPECT_FALSE(owner.admitted);
+  p.enqueue(owner, at(0), enqueue_flags::restore);
+  p.set_next(owner, at(0));
+}
+
 // A task of another class holding the mutex a 2 ms / 10 ms reservation waits for runs on that
 // reservation: a fresh period at the boost (d = 10 ms, q = 2 ms), and at each spent budget a
 // fresh one from then (dl_deadline == 0): d = 12, 14, ..., 20 ms, never throttled. It adds no
@@ -40,13 +52,7 @@ void wake_and_block(policy_t& p, task& t, sched_time when) {
 TEST(EdfInheritance, ANonDeadlineOwnerRunsOnTheDonorsReservationUnthrottled) {
   policy_t p;
   task donor, owner;
-  ASSERT_EQ(p.setup(donor, dl(msec(2), msec(10))), errc::ok);
-  wake_and_block(p, donor, at(0));
-  ASSERT_EQ(p.boost(owner, donor), errc::ok);
-  EXPECT_TRUE(policy_t::is_boosted(owner));
-  EXPECT_FALSE(owner.admitted);
-  p.enqueue(owner, at(0), enqueue_flags::restore);
-  p.set_next(owner, at(0));
+  run_boosted(p, donor, owner);
   EXPECT_EQ(owner.deadline, at(10000));
   EXPECT_EQ(owner.runtime, msec(2));
   for (int ms = 1; ms <= 10; ++ms) {
@@ -102,11 +108,7 @@ TEST(EdfInheritance, ANonDeadlineOwnerRunsOnTheDonorsReservationUnthrottled) {
 TEST(EdfInheritance, AYieldWhileBoostedIsReplenishedAtOnce) {
   policy_t p;
   task donor, owner;
-  ASSERT_EQ(p.setup(donor, dl(msec(2), msec(10))), errc::ok);
-  wake_and_block(p, donor, at(0));
-  ASSERT_EQ(p.boost(owner, donor), errc::ok);
-  p.enqueue(owner, at(0), enqueue_flags::restore);
-  p.set_next(owner, at(0));
+  run_boosted(p, donor, owner);
   p.yield(owner, at(500));
   EXPECT_FALSE(owner.throttled);
   EXPECT_EQ(owner.deadline, at(20500));

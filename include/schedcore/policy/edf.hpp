@@ -119,8 +119,8 @@
 ///   deactivated task; verify O(n).
 /// - Reconstructed [R] (§8 of the reference marks these as recalled): Q >= 1024 ns and the
 ///   timer instant d − D + P for D < P; implemented as documented here.
-/// - Deadline inheritance (rt_mutex_setprio, `pi_se`; sched-deadline.rst §5.2 and
-///   rt-mutex-design.rst): `boost(t, donor)` lets the owner `t` of a PI mutex that a deadline
+/// - Deadline inheritance (rt_mutex_setprio, `pi_se`; rt-mutex-design.rst; sched-deadline.rst §6
+///   lists its refinement as future work): `boost(t, donor)` lets the owner `t` of a PI mutex that a deadline
 ///   task `donor` waits for run on `donor`'s reservation: a non-deadline `t` always (it joins this
 ///   class with no bandwidth of its own), a deadline `t` only when `donor`'s deadline is earlier
 ///   (`dl_entity_preempt`). A boosted task is never throttled: a spent budget (or a yield) is

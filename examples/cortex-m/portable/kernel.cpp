@@ -15,28 +15,43 @@ constexpr u32 max_ticks = 240;
 constexpr unsigned stack_words = 512;  // 2 KiB (rv32/cm3) or 4 KiB (rv64) per task
 constexpr uptr stack_canary = 0x5AFEC0DEu;
 
-enum class op : u8 { burn, sleep, yield, say, end };
+enum class op : u8 { burn, sleep, yield, say, lock, unlock, end };
 struct step {
   op what;
-  u8 n;             // ticks for burn/sleep
+  u8 n;             // ticks for burn/sleep, mutex index for lock/unlock
   const char* msg;  // for say
 };
 
-// The workload: the same for both policies so their traces can be compared side by side.
+/// The demo's two mutexes (indexes into `mutexes`, below).
+constexpr u8 bus_mutex = 0;  // PTHREAD_PRIO_INHERIT: its owner runs at its top waiter's priority
+constexpr u8 log_mutex = 1;  // no protocol: a plain mutex, where an inversion has no bound
+
+// The workload: the same for every policy so that the traces can be compared side by side.
 // "hi" is interactive (short bursts, long sleeps), "mid" is a periodic worker, "lo1"/"lo2" are
 // CPU hogs at the same level (RR rotation under fixed priority, equal shares when fair).
+// "hi" and "lo2" share the bus mutex (priority inheritance), "hi" and "lo1" the log mutex (no
+// protocol): the Mars Pathfinder inversion, once bounded and once not, with "mid" as the task
+// of middle priority that would run in between. lo1 also releases a mutex it does not hold
+// and locks one it holds already: the kernel refuses both (not the owner; a deadlock).
 constexpr step prog_hi[] = {{op::burn, 1, nullptr}, {op::say, 0, "burst 1 done"}, {op::sleep, 9, nullptr},
-                            {op::burn, 1, nullptr}, {op::say, 0, "burst 2 done"}, {op::sleep, 9, nullptr},
-                            {op::burn, 2, nullptr}, {op::say, 0, "burst 3 done, exit"}, {op::end, 0, nullptr}};
+                            {op::lock, bus_mutex, nullptr}, {op::burn, 1, nullptr}, {op::unlock, bus_mutex, nullptr},
+                            {op::say, 0, "burst 2 done"}, {op::sleep, 9, nullptr},
+                            {op::lock, log_mutex, nullptr}, {op::burn, 2, nullptr}, {op::unlock, log_mutex, nullptr},
+                            {op::say, 0, "burst 3 done, exit"}, {op::end, 0, nullptr}};
 constexpr step prog_mid[] = {{op::burn, 4, nullptr}, {op::say, 0, "job 1 done"}, {op::sleep, 6, nullptr},
-                             {op::burn, 4, nullptr}, {op::say, 0, "job 2 done"}, {op::yield, 0, nullptr},
+                             {op::burn, 4, nullptr}, {op::say, 0, "job 2 done"}, {op::sleep, 6, nullptr},
                              {op::burn, 3, nullptr}, {op::say, 0, "job 3 done, exit"}, {op::end, 0, nullptr}};
-constexpr step prog_lo1[] = {{op::burn, 8, nullptr}, {op::say, 0, "half way"},
-                             {op::burn, 8, nullptr}, {op::say, 0, "done, exit"}, {op::end, 0, nullptr}};
-constexpr step prog_lo2[] = {{op::burn, 6, nullptr}, {op::say, 0, "half way"},
+constexpr step prog_lo1[] = {{op::burn, 4, nullptr}, {op::unlock, bus_mutex, nullptr},
+                             {op::lock, log_mutex, nullptr}, {op::lock, log_mutex, nullptr},
+                             {op::burn, 6, nullptr}, {op::unlock, log_mutex, nullptr}, {op::say, 0, "half way"},
                              {op::burn, 6, nullptr}, {op::say, 0, "done, exit"}, {op::end, 0, nullptr}};
+constexpr step prog_lo2[] = {{op::lock, bus_mutex, nullptr}, {op::burn, 5, nullptr}, {op::unlock, bus_mutex, nullptr},
+                             {op::say, 0, "half way"}, {op::burn, 7, nullptr}, {op::say, 0, "done, exit"},
+                             {op::end, 0, nullptr}};
 
-enum class state : u8 { ready, running, sleeping, dead };
+enum class state : u8 { ready, running, sleeping, blocked, dead };
+
+constexpr u8 no_mutex = 0xFF;
 
 struct task : sched_entity {
   const char* name = nullptr;
@@ -45,6 +60,11 @@ struct task : sched_entity {
   const step* prog = nullptr;
   void* sp = nullptr;     // saved stack pointer while not running
   u32 wake_tick = 0;
+  sched_params own{};         // its own parameters (the spec's)
+  u8 rt_priority_now = 0;     // the RT priority the policy runs it at: own, or lent by a waiter
+  u8 blocked_on = no_mutex;   // the mutex it waits for (state::blocked), by index
+  u32 blocked_since = 0;      // tick it blocked at
+  u32 wait_seq = 0;           // arrival order among waiters
   u32 run_ticks = 0;      // ticks charged while current; written only by the tick ISR
                           // (not `volatile`: that would make the table need a constructor)
   u32 burn_total = 0;     // what its program asks for (checked against run_ticks at the end)
@@ -84,6 +104,23 @@ u32 overflow_ticks = 0;
 volatile u32 end_tick = 0;  // tick at which the last task exited
 char timeline[max_ticks + 1];
 uptr stacks[nr_tasks][stack_words];
+
+/// PTHREAD_PRIO_INHERIT or no protocol (PTHREAD_PRIO_NONE).
+enum class protocol : u8 { none, inherit };
+/// A sleeping mutex. Waiters are the tasks whose `blocked_on` names it; the owner hands it to
+/// the first of them at its unlock (no barging).
+struct kmutex {
+  const char* name;
+  protocol proto;
+  task* owner;
+  u32 locks;         // acquisitions
+  u32 contended;     // of those, the ones that waited
+  u32 longest_wait;  // ticks from blocking to being handed the mutex
+};
+kmutex mutexes[] = {{"bus", protocol::inherit, nullptr, 0, 0, 0}, {"log", protocol::none, nullptr, 0, 0, 0}};
+constexpr unsigned nr_mutexes = sizeof(mutexes) / sizeof(mutexes[0]);
+u32 next_wait_seq = 0;
+u32 kernel_errors = 0;  // refusals the run queue should never give (checked at the end)
 
 sched_time now_of(u32 t) noexcept { return sched_time{static_cast<u64>(t) * static_cast<u64>(tick_ns)}; }
 
@@ -143,6 +180,159 @@ void describe(const task& tk, line_buf& d) noexcept {
 #endif
 }
 
+/// A trace line's start: "[tick] name  ".
+line_buf event_line(const task& tk) noexcept {
+  line_buf l;
+  l.put('[');
+  l.dec(ticks, 4);
+  l.str("] ");
+  l.str(tk.name);
+  l.pad(12);
+  return l;
+}
+
+bool is_rt(const sched_params& p) noexcept { return p.kind == sched_kind::fifo || p.kind == sched_kind::rr; }
+
+/// Where a waiter stands in its mutex's queue: RT waiters by the priority they run at, all
+/// others as one level below them (rt_mutex_waiter_less, 5.15+, which squashes non-RT tasks to
+/// DEFAULT_PRIO); arrival order within a level. Without a protocol, arrival order only.
+bool waits_before(const task& a, const task& b, protocol proto) noexcept {
+  if (proto == protocol::inherit) {
+    const u32 pa = is_rt(a.own) ? a.rt_priority_now : 0u, pb = is_rt(b.own) ? b.rt_priority_now : 0u;
+    if (pa != pb) return pa > pb;
+  }
+  return static_cast<s32>(a.wait_seq - b.wait_seq) < 0;
+}
+
+/// The first waiter of mutex `m`, or nullptr. O(tasks): the task table is the wait queue.
+task* top_waiter(u8 m) noexcept {
+  task* top = nullptr;
+  for (auto& w : tasks)
+    if (w.blocked_on == m && (top == nullptr || waits_before(w, *top, mutexes[m].proto))) top = &w;
+  return top;
+}
+
+/// The RT priority `t` should run at (rt_mutex_setprio's `prio`): its own, raised to the top
+/// waiter's of each inherit mutex it owns, counted at what that waiter runs at itself (so a
+/// chain lends on). Only RT tasks lend and receive here: in the fair configurations every task
+/// is SCHED_OTHER and a mutex only queues (the kernel boosts to RT and deadline priorities).
+u8 wanted_rt_priority(const task& t) noexcept {
+  u8 best = t.own.rt_priority;
+  if (!is_rt(t.own)) return best;
+  for (unsigned m = 0; m < nr_mutexes; ++m) {
+    if (mutexes[m].owner != &t || mutexes[m].proto != protocol::inherit) continue;
+    const task* w = top_waiter(static_cast<u8>(m));
+    if (w != nullptr && is_rt(w->own) && w->rt_priority_now > best) best = w->rt_priority_now;
+  }
+  return best;
+}
+
+/// Brings `t` to the RT priority it should run at, then the owner of the mutex it waits for,
+/// and so on up the chain (rt_mutex_adjust_prio_chain; lock refuses a cycle, so the walk ends
+/// within nr_tasks steps). A runnable task changes through run_queue::change (dequeue(save),
+/// setup, enqueue(restore), as rt_mutex_setprio: a lowered task goes to the head of its level),
+/// a waiting one through setup alone. The caller reschedules.
+void adjust_priority_chain(task* t, sched_time now) noexcept {
+  for (unsigned depth = 0; t != nullptr && depth < nr_tasks; ++depth) {
+    const u8 want = wanted_rt_priority(*t);
+    if (want == t->rt_priority_now) return;
+    sched_params p = t->own;
+    p.rt_priority = want;
+    const bool runnable = t->st == state::ready || t->st == state::running;
+    if ((runnable ? rq.change(*t, p, t == current, now) : rq.setup(*t, p)) != errc::ok) {
+      ++kernel_errors;
+      return;
+    }
+    t->rt_priority_now = want;
+    line_buf l = event_line(*t);
+    l.str(want == t->own.rt_priority ? "back to its own rt_priority " : "runs at the lent rt_priority ");
+    l.dec(want);
+    l.put('\n');
+    arch_puts(l.buf);
+    t = t->blocked_on != no_mutex && mutexes[t->blocked_on].proto == protocol::inherit ? mutexes[t->blocked_on].owner
+                                                                                        : nullptr;
+  }
+}
+
+/// sys::lock: takes mutex `m`, or blocks `self` until its owner hands it over. Refused (1) for
+/// an unknown mutex or a deadlock (the owner chain leads back to `self`, `self` included).
+uptr lock_mutex(task* self, uptr m, bool* resched) noexcept {
+  if (m >= nr_mutexes) return 1;
+  kmutex& mx = mutexes[m];
+  ++mx.locks;
+  if (mx.owner == nullptr) {
+    mx.owner = self;
+    return 0;
+  }
+  for (const task* o = mx.owner; o != nullptr; o = o->blocked_on != no_mutex ? mutexes[o->blocked_on].owner : nullptr) {
+    if (o != self) continue;
+    --mx.locks;
+    line_buf l = event_line(*self);
+    l.str("lock ");
+    l.str(mx.name);
+    l.str(" refused: deadlock\n");
+    arch_puts(l.buf);
+    return 1;
+  }
+  const sched_time now = now_of(ticks);
+  rq.dequeue(*self, now, schedcore::dequeue_flags::sleep);
+  self->st = state::blocked;
+  self->blocked_on = static_cast<u8>(m);
+  self->blocked_since = ticks;
+  self->wait_seq = next_wait_seq++;
+  ++mx.contended;
+  line_buf l = event_line(*self);
+  l.str("waits for ");
+  l.str(mx.name);
+  l.str(", held by ");
+  l.str(mx.owner->name);
+  l.put('\n');
+  arch_puts(l.buf);
+  if (mx.proto == protocol::inherit) adjust_priority_chain(mx.owner, now);
+  *resched = true;
+  return 0;
+}
+
+/// sys::unlock: hands mutex `m` to its first waiter (which wakes owning it) or frees it; `self`
+/// falls back to the priority the mutexes it still owns lend it. Refused (1) unless `self`
+/// owns `m`.
+uptr unlock_mutex(task* self, uptr m, bool* resched) noexcept {
+  if (m >= nr_mutexes || mutexes[m].owner != self) {
+    line_buf l = event_line(*self);
+    l.str("unlock ");
+    l.str(m < nr_mutexes ? mutexes[m].name : "?");
+    l.str(" refused: not the owner\n");
+    arch_puts(l.buf);
+    return 1;
+  }
+  kmutex& mx = mutexes[m];
+  const sched_time now = now_of(ticks);
+  task* next = top_waiter(static_cast<u8>(m));
+  mx.owner = next;
+  if (next != nullptr) {
+    next->blocked_on = no_mutex;
+    const u32 waited = ticks - next->blocked_since;
+    if (waited > mx.longest_wait) mx.longest_wait = waited;
+    line_buf l = event_line(*next);
+    l.str("takes ");
+    l.str(mx.name);
+    l.str(" after ");
+    l.dec(waited);
+    l.str(" ticks\n");
+    arch_puts(l.buf);
+    adjust_priority_chain(next, now);  // the waiters left now lend to it (it is still off the queue)
+    next->st = state::ready;
+    rq.enqueue(*next, now, true);
+    *resched = true;
+  }
+  if (mx.proto == protocol::inherit) {
+    const u8 before = self->rt_priority_now;
+    adjust_priority_chain(self, now);
+    if (self->rt_priority_now != before) *resched = true;
+  }
+  return 0;
+}
+
 void wake_sleepers(u32 t, bool* resched) noexcept {
   for (auto& tk : tasks) {
     if (tk.st != state::sleeping || static_cast<s32>(t - tk.wake_tick) < 0) continue;
@@ -172,6 +362,8 @@ void task_entry(uptr index) noexcept {
       case op::sleep: call(sys::sleep, s->n); break;
       case op::yield: call(sys::yield); break;
       case op::say: call(sys::print, reinterpret_cast<uptr>(s->msg)); break;
+      case op::lock: call(sys::lock, s->n); break;      // a refusal is traced by the kernel
+      case op::unlock: call(sys::unlock, s->n); break;
       case op::end:
         call(sys::exit);
         for (;;) {
@@ -221,7 +413,29 @@ void task_entry(uptr index) noexcept {
     s.put('\n');
     arch_puts(s.buf);
   }
-  if (overflow_ticks != 0) status = 1;
+  // Every mutex free again, every task back at its own priority, the run queue never refused.
+  for (const auto& mx : mutexes) {
+    line_buf m;
+    m.str("mutex ");
+    m.str(mx.name);
+    m.pad(10);
+    m.str(mx.proto == protocol::inherit ? "(inherit) " : "(none)    ");
+    m.dec(mx.locks);
+    m.str(" locks, ");
+    m.dec(mx.contended);
+    m.str(" waited, longest wait ");
+    m.dec(mx.longest_wait);
+    m.str(" ticks");
+    if (mx.owner != nullptr) {
+      m.str("  STILL HELD");
+      status = 1;
+    }
+    m.put('\n');
+    arch_puts(m.buf);
+  }
+  for (const auto& tk : tasks)
+    if (tk.rt_priority_now != tk.own.rt_priority || tk.blocked_on != no_mutex) status = 1;
+  if (overflow_ticks != 0 || kernel_errors != 0) status = 1;
   const selftest_result st = run_selftest(selftest_rq);
   line_buf c;
   c.str(selftest_line_prefix);
@@ -267,12 +481,7 @@ uptr kernel_syscall(sys o, uptr arg, bool* resched) noexcept {
   const sched_time now = now_of(ticks);
   switch (o) {
     case sys::print: {
-      line_buf l;
-      l.put('[');
-      l.dec(ticks, 4);
-      l.str("] ");
-      l.str(self->name);
-      l.pad(12);
+      line_buf l = event_line(*self);
       l.str(reinterpret_cast<const char*>(arg));
       l.put('\n');
       arch_puts(l.buf);
@@ -284,11 +493,20 @@ uptr kernel_syscall(sys o, uptr arg, bool* resched) noexcept {
       self->wake_tick = ticks + static_cast<u32>(arg);
       *resched = true;
       return 0;
+    case sys::lock: return lock_mutex(self, arg, resched);
+    case sys::unlock: return unlock_mutex(self, arg, resched);
     case sys::yield:
       rq.yield(*self, now);
       *resched = true;
       return 0;
     case sys::exit:
+      // A mutex still held goes to its first waiter, as a robust mutex would (else they
+      // would wait forever); the summary still flags the program that did it.
+      for (unsigned m = 0; m < nr_mutexes; ++m) {
+        if (mutexes[m].owner != self) continue;
+        ++kernel_errors;
+        (void)unlock_mutex(self, m, resched);
+      }
       rq.dequeue(*self, now, schedcore::dequeue_flags::dead);
       self->st = state::dead;
       live = live - 1;
@@ -341,7 +559,9 @@ void kernel_main(const char* arch_name) noexcept {
     tk.stack_base = stacks[i];
     tk.stack_base[0] = stack_canary;
     tk.sp = arch_init_stack(&stacks[i][stack_words], task_entry, i);
-    if (rq.setup(tk, task_params(sp.rt_kind, sp.rt_priority, sp.nice)) != errc::ok) {
+    tk.own = task_params(sp.rt_kind, sp.rt_priority, sp.nice);
+    tk.rt_priority_now = tk.own.rt_priority;
+    if (rq.setup(tk, tk.own) != errc::ok) {
       arch_puts("run queue: task parameters refused\n");
       arch_exit(3);
     }

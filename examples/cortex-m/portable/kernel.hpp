@@ -1,17 +1,19 @@
 // The portable half of a tiny preemptive kernel, shared by the Cortex-M3 and RISC-V ports.
 //
-// What it does: owns the task table, the tick count, sleeping and waking, the system calls and
+// What it does: owns the task table, the tick count, sleeping and waking, mutexes (priority
+// inheritance or no protocol, handed to the first waiter at the unlock), the system calls and
 // the choice of the next task (through port::run_queue, sched.hpp: a schedcore policy). An
 // architecture port supplies only the machine parts (arch_* below): a periodic tick interrupt
 // that calls kernel_tick(), a trap for system calls that calls kernel_syscall(), and a context
 // switch that hands the interrupted stack pointer to kernel_switch() and resumes the one it
 // returns.
 // What it demonstrates: that a schedcore policy drives a real preemptive kernel whose
-// schedule is a pure function of the tick count. Tasks only ever act (print, sleep, yield, exit)
-// immediately after being charged a tick or being dispatched, so every decision happens at a
-// known tick; the port runs qemu with -icount so that even a stalled host cannot move a tick
+// schedule is a pure function of the tick count. Tasks only ever act (print, sleep, yield,
+// lock, unlock, exit) immediately after being charged a tick or being dispatched, so every
+// decision happens at a known tick; the port runs qemu with -icount so that even a stalled host cannot move a tick
 // into the few instructions between "burn finished" and the next system call.
-// Where it behaves badly: one CPU only, no priority inheritance, no stack overflow detection
+// Where it behaves badly: one CPU only, mutex wait queues are a scan of the task table
+// (O(tasks)) and there is no priority ceiling protocol, no stack overflow detection
 // beyond a canary check at the end, and a task that computes without calling burn() is
 // charged ticks in a way that depends on wall time (do not do that in a deterministic test).
 #ifndef SCHEDCORE_PORT_KERNEL_HPP
@@ -24,7 +26,9 @@ namespace port {
 using schedcore::uptr;
 
 /// System call numbers (first trap argument).
-enum class sys : u32 { print = 1, sleep = 2, yield = 3, exit = 4 };
+/// `lock` / `unlock` take a mutex index and return 0, or 1 when refused (deadlock, not the
+/// owner, unknown mutex).
+enum class sys : u32 { print = 1, sleep = 2, yield = 3, exit = 4, lock = 5, unlock = 6 };
 
 // ---- supplied by the architecture port -------------------------------------------------------
 /// Writes a NUL-terminated string to the console (semihosting or UART), synchronously.

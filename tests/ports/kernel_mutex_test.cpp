@@ -1,0 +1,243 @@
+// White-box tests of the demo kernel's mutexes (examples/cortex-m/portable/kernel.cpp), fixed
+// priority configuration (rt_policy): priority inheritance, its chain walk, waiter order, the
+// refusals and the hand-off at exit. The qemu tests check the demo's trace on every target;
+// these reach the cases its workload does not (chains, cycles, several waiters).
+//
+// The kernel is included as source so that its internals (an anonymous namespace) are visible;
+// no task runs here. A test acts as the running task by setting `current` through the kernel's
+// own switch (kernel_switch picks what the policy picks) and calls kernel_syscall as the trap
+// handler would.
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <new>
+#include <string>
+
+#include "portable/kernel.cpp"
+
+namespace port {
+
+namespace {
+std::string console;  // what the kernel printed
+}  // namespace
+
+void arch_puts(const char* s) noexcept { console += s; }
+[[noreturn]] void arch_exit(int status) noexcept { std::_Exit(100 + status); }
+uptr arch_syscall(sys, uptr) noexcept { std::_Exit(99); }  // no task runs in these tests
+void* arch_init_stack(void*, void (*)(uptr), uptr) noexcept { return nullptr; }
+void arch_start_tick() noexcept {}
+void arch_request_switch() noexcept {}
+void arch_wait_for_interrupt() noexcept {}
+
+namespace {
+
+constexpr unsigned lo = 0, lo2 = 1, mid = 2, hi = 3;  // indexes into `tasks`
+
+class KernelMutex : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    new (&rq) run_queue{};
+    for (auto& tk : tasks) new (&tk) task{};
+    mutexes[bus_mutex] = kmutex{"bus", protocol::inherit, nullptr, 0, 0, 0};
+    mutexes[log_mutex] = kmutex{"log", protocol::none, nullptr, 0, 0, 0};
+    current = &idle_task;
+    ticks = 0;
+    kernel_errors = 0;
+    next_wait_seq = 0;
+    live = nr_tasks;
+    console.clear();
+    ASSERT_TRUE(rq.init());
+  }
+  void TearDown() override { EXPECT_TRUE(rq.verify()); }
+
+  /// Creates task `i` as RT `kind` at `prio`, runnable, with `name`.
+  static void spawn(unsigned i, const char* name, sched_kind kind, u8 prio) {
+    task& tk = tasks[i];
+    tk.name = name;
+    tk.own = task_params(kind, prio, 0);
+    tk.rt_priority_now = prio;
+    ASSERT_EQ(rq.setup(tk, tk.own), errc::ok);
+    tk.st = state::ready;
+    rq.enqueue(tk, now_of(ticks), false);
+  }
+  /// A switch as the PendSV handler makes it: the policy's pick becomes `current`.
+  static task* reschedule() {
+    (void)kernel_switch(nullptr);
+    return current;
+  }
+  /// The running task calls lock / unlock / exit; returns the result.
+  static uptr call_as_current(sys op, uptr arg = 0) {
+    bool resched = false;
+    return kernel_syscall(op, arg, &resched);
+  }
+  static bool runnable(unsigned i) { return tasks[i].st == state::ready || tasks[i].st == state::running; }
+};
+
+TEST_F(KernelMutex, AnInheritOwnerRunsAtItsTopWaitersPriorityUntilItUnlocks) {
+  spawn(lo, "lo", sched_kind::rr, 10);
+  ASSERT_EQ(reschedule(), &tasks[lo]);
+  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  spawn(mid, "mid", sched_kind::fifo, 20);
+  spawn(hi, "hi", sched_kind::fifo, 30);
+  ASSERT_EQ(reschedule(), &tasks[hi]);
+  ticks = 5;
+  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);  // blocks
+  EXPECT_EQ(tasks[hi].st, state::blocked);
+  EXPECT_EQ(tasks[lo].rt_priority_now, 30);
+  EXPECT_EQ(tasks[lo].prio, 99 - 30);  // the policy's kernel prio: it runs at 30 indeed
+  EXPECT_EQ(reschedule(), &tasks[lo]) << "the owner runs ahead of mid (FIFO 20)";
+  ticks = 8;
+  ASSERT_EQ(call_as_current(sys::unlock, bus_mutex), 0u);
+  EXPECT_EQ(mutexes[bus_mutex].owner, &tasks[hi]);
+  EXPECT_TRUE(runnable(hi));
+  EXPECT_EQ(tasks[lo].rt_priority_now, 10);
+  EXPECT_EQ(tasks[lo].prio, 99 - 10);
+  EXPECT_EQ(reschedule(), &tasks[hi]);
+  EXPECT_EQ(mutexes[bus_mutex].longest_wait, 3u);
+  EXPECT_EQ(console,
+            "[   5] hi   waits for bus, held by lo\n"
+            "[   5] lo   runs at the lent rt_priority 30\n"
+            "[   8] hi   takes bus after 3 ticks\n"
+            "[   8] lo   back to its own rt_priority 10\n");
+}
+
+TEST_F(KernelMutex, WithoutAProtocolTheOwnerKeepsItsPriority) {
+  spawn(lo, "lo", sched_kind::rr, 10);
+  ASSERT_EQ(reschedule(), &tasks[lo]);
+  ASSERT_EQ(call_as_current(sys::lock, log_mutex), 0u);
+  spawn(mid, "mid", sched_kind::fifo, 20);
+  spawn(hi, "hi", sched_kind::fifo, 30);
+  ASSERT_EQ(reschedule(), &tasks[hi]);
+  ASSERT_EQ(call_as_current(sys::lock, log_mutex), 0u);
+  EXPECT_EQ(tasks[hi].st, state::blocked);
+  EXPECT_EQ(tasks[lo].rt_priority_now, 10);
+  EXPECT_EQ(reschedule(), &tasks[mid]) << "the inversion: mid runs, the owner waits";
+}
+
+TEST_F(KernelMutex, TheBoostFollowsTheChainOfOwnersAndUnwindsLinkByLink) {
+  mutexes[log_mutex].proto = protocol::inherit;  // two inherit mutexes make a chain
+  spawn(lo, "lo", sched_kind::rr, 10);
+  ASSERT_EQ(reschedule(), &tasks[lo]);
+  ASSERT_EQ(call_as_current(sys::lock, log_mutex), 0u);
+  spawn(lo2, "lo2", sched_kind::rr, 15);
+  ASSERT_EQ(reschedule(), &tasks[lo2]);
+  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  ASSERT_EQ(call_as_current(sys::lock, log_mutex), 0u);  // lo2 waits for lo, holding bus
+  EXPECT_EQ(tasks[lo].rt_priority_now, 15);
+  ASSERT_EQ(reschedule(), &tasks[lo]);
+  spawn(mid, "mid", sched_kind::fifo, 20);
+  spawn(hi, "hi", sched_kind::fifo, 30);
+  ASSERT_EQ(reschedule(), &tasks[hi]);
+  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);  // hi waits for lo2, which waits for lo
+  EXPECT_EQ(tasks[lo2].rt_priority_now, 30);
+  EXPECT_EQ(tasks[lo2].prio, 99 - 30) << "a blocked owner is set up at the lent priority";
+  EXPECT_EQ(tasks[lo].rt_priority_now, 30) << "the end of the chain runs at hi's priority";
+  ASSERT_EQ(reschedule(), &tasks[lo]);
+  ASSERT_EQ(call_as_current(sys::unlock, log_mutex), 0u);  // lo2 takes log, still lent 30 by hi
+  EXPECT_EQ(mutexes[log_mutex].owner, &tasks[lo2]);
+  EXPECT_EQ(tasks[lo].rt_priority_now, 10);
+  EXPECT_EQ(tasks[lo2].rt_priority_now, 30);
+  ASSERT_EQ(reschedule(), &tasks[lo2]);
+  ASSERT_EQ(call_as_current(sys::unlock, bus_mutex), 0u);
+  EXPECT_EQ(tasks[lo2].rt_priority_now, 15);
+  EXPECT_EQ(reschedule(), &tasks[hi]);
+  ASSERT_EQ(call_as_current(sys::unlock, bus_mutex), 0u);
+  ASSERT_EQ(reschedule(), &tasks[hi]);  // hi finishes; lo2 still owns log
+  ASSERT_EQ(call_as_current(sys::exit), 0u);
+  EXPECT_EQ(reschedule(), &tasks[mid]);
+}
+
+TEST_F(KernelMutex, WaitersTakeAnInheritMutexByPriorityAndAPlainOneInArrivalOrder) {
+  for (const u8 m : {bus_mutex, log_mutex}) {
+    SetUp();
+    spawn(lo, "lo", sched_kind::rr, 10);
+    ASSERT_EQ(reschedule(), &tasks[lo]);
+    ASSERT_EQ(call_as_current(sys::lock, m), 0u);
+    spawn(mid, "mid", sched_kind::fifo, 20);
+    ASSERT_EQ(reschedule(), &tasks[mid]);
+    ASSERT_EQ(call_as_current(sys::lock, m), 0u);  // first to wait
+    spawn(hi, "hi", sched_kind::fifo, 30);
+    ASSERT_EQ(reschedule(), &tasks[hi]);
+    ASSERT_EQ(call_as_current(sys::lock, m), 0u);  // second
+    ASSERT_EQ(reschedule(), &tasks[lo]);
+    ASSERT_EQ(call_as_current(sys::unlock, m), 0u);
+    if (m == bus_mutex) {
+      EXPECT_EQ(mutexes[m].owner, &tasks[hi]);
+      EXPECT_EQ(tasks[hi].rt_priority_now, 30);
+      EXPECT_EQ(tasks[mid].st, state::blocked);
+    } else {
+      EXPECT_EQ(mutexes[m].owner, &tasks[mid]);
+      EXPECT_EQ(tasks[hi].st, state::blocked);
+    }
+    EXPECT_TRUE(rq.verify());
+  }
+}
+
+TEST_F(KernelMutex, AfterAHandOffTheWaitersLeftLendToTheNewOwner) {
+  spawn(lo, "lo", sched_kind::rr, 10);
+  ASSERT_EQ(reschedule(), &tasks[lo]);
+  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  spawn(lo2, "lo2", sched_kind::rr, 12);
+  ASSERT_EQ(reschedule(), &tasks[lo2]);
+  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  spawn(hi, "hi", sched_kind::fifo, 30);
+  ASSERT_EQ(reschedule(), &tasks[hi]);
+  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  ASSERT_EQ(reschedule(), &tasks[lo]);
+  // hi is first in the queue: it takes bus, lo2 keeps waiting and lends hi nothing (12 < 30).
+  ASSERT_EQ(call_as_current(sys::unlock, bus_mutex), 0u);
+  EXPECT_EQ(mutexes[bus_mutex].owner, &tasks[hi]);
+  ASSERT_EQ(reschedule(), &tasks[hi]);
+  ASSERT_EQ(call_as_current(sys::unlock, bus_mutex), 0u);
+  EXPECT_EQ(mutexes[bus_mutex].owner, &tasks[lo2]);
+  // A waiter above the new owner: hi waits again and lo2, the owner now, is lent 30.
+  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  EXPECT_EQ(tasks[lo2].rt_priority_now, 30);
+  ASSERT_EQ(reschedule(), &tasks[lo2]);
+  spawn(mid, "mid", sched_kind::fifo, 20);
+  EXPECT_EQ(reschedule(), &tasks[lo2]) << "mid (20) stays behind the boosted owner";
+}
+
+TEST_F(KernelMutex, RefusalsChangeNothing) {
+  spawn(lo, "lo", sched_kind::rr, 10);
+  ASSERT_EQ(reschedule(), &tasks[lo]);
+  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  EXPECT_EQ(call_as_current(sys::lock, bus_mutex), 1u) << "its own mutex: a deadlock";
+  EXPECT_EQ(call_as_current(sys::unlock, log_mutex), 1u) << "not the owner";
+  EXPECT_EQ(call_as_current(sys::lock, nr_mutexes), 1u) << "no such mutex";
+  EXPECT_EQ(call_as_current(sys::unlock, nr_mutexes), 1u);
+  spawn(hi, "hi", sched_kind::fifo, 30);
+  ASSERT_EQ(reschedule(), &tasks[hi]);
+  ASSERT_EQ(call_as_current(sys::lock, log_mutex), 0u);
+  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);  // hi waits for lo, holding log
+  ASSERT_EQ(reschedule(), &tasks[lo]);
+  const kmutex before = mutexes[log_mutex];
+  EXPECT_EQ(call_as_current(sys::lock, log_mutex), 1u) << "lo -> log -> hi -> bus -> lo";
+  EXPECT_EQ(mutexes[log_mutex].locks, before.locks);
+  EXPECT_EQ(mutexes[log_mutex].contended, before.contended);
+  EXPECT_EQ(tasks[lo].st, state::running);
+  EXPECT_EQ(tasks[lo].rt_priority_now, 30);
+  EXPECT_EQ(tasks[hi].blocked_on, bus_mutex);
+  EXPECT_EQ(console.find("lock bus refused: deadlock") != std::string::npos, true);
+  EXPECT_EQ(console.find("unlock log refused: not the owner") != std::string::npos, true);
+  EXPECT_EQ(console.find("lock log refused: deadlock") != std::string::npos, true);
+  EXPECT_EQ(kernel_errors, 0u);
+}
+
+TEST_F(KernelMutex, AnExitHoldingAMutexHandsItOnAndIsCounted) {
+  spawn(lo, "lo", sched_kind::rr, 10);
+  ASSERT_EQ(reschedule(), &tasks[lo]);
+  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  spawn(hi, "hi", sched_kind::fifo, 30);
+  ASSERT_EQ(reschedule(), &tasks[hi]);
+  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  ASSERT_EQ(reschedule(), &tasks[lo]);
+  ASSERT_EQ(call_as_current(sys::exit), 0u);
+  EXPECT_EQ(tasks[lo].st, state::dead);
+  EXPECT_EQ(mutexes[bus_mutex].owner, &tasks[hi]);
+  EXPECT_EQ(kernel_errors, 1u) << "the summary fails a run whose task exited holding a mutex";
+  EXPECT_EQ(reschedule(), &tasks[hi]);
+}
+
+}  // namespace
+}  // namespace port

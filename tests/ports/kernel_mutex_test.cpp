@@ -70,13 +70,17 @@ class KernelMutex : public ::testing::Test {
     bool resched = false;
     return kernel_syscall(op, arg, &resched);
   }
+  /// Task `i` is created, runs at once (the test asserts the pick) and locks mutex `m`:
+  /// true when it was picked and the call took or waited for the mutex.
+  static bool arrive_and_lock(unsigned i, const char* name, sched_kind kind, u8 prio, u8 m) {
+    spawn(i, name, kind, prio);
+    return reschedule() == &tasks[i] && call_as_current(sys::lock, m) == 0;
+  }
   static bool runnable(unsigned i) { return tasks[i].st == state::ready || tasks[i].st == state::running; }
 };
 
 TEST_F(KernelMutex, AnInheritOwnerRunsAtItsTopWaitersPriorityUntilItUnlocks) {
-  spawn(lo, "lo", sched_kind::rr, 10);
-  ASSERT_EQ(reschedule(), &tasks[lo]);
-  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  ASSERT_TRUE(arrive_and_lock(lo, "lo", sched_kind::rr, 10, bus_mutex));
   spawn(mid, "mid", sched_kind::fifo, 20);
   spawn(hi, "hi", sched_kind::fifo, 30);
   ASSERT_EQ(reschedule(), &tasks[hi]);
@@ -102,13 +106,9 @@ TEST_F(KernelMutex, AnInheritOwnerRunsAtItsTopWaitersPriorityUntilItUnlocks) {
 }
 
 TEST_F(KernelMutex, WithoutAProtocolTheOwnerKeepsItsPriority) {
-  spawn(lo, "lo", sched_kind::rr, 10);
-  ASSERT_EQ(reschedule(), &tasks[lo]);
-  ASSERT_EQ(call_as_current(sys::lock, log_mutex), 0u);
+  ASSERT_TRUE(arrive_and_lock(lo, "lo", sched_kind::rr, 10, log_mutex));
   spawn(mid, "mid", sched_kind::fifo, 20);
-  spawn(hi, "hi", sched_kind::fifo, 30);
-  ASSERT_EQ(reschedule(), &tasks[hi]);
-  ASSERT_EQ(call_as_current(sys::lock, log_mutex), 0u);
+  ASSERT_TRUE(arrive_and_lock(hi, "hi", sched_kind::fifo, 30, log_mutex));
   EXPECT_EQ(tasks[hi].st, state::blocked);
   EXPECT_EQ(tasks[lo].rt_priority_now, 10);
   EXPECT_EQ(reschedule(), &tasks[mid]) << "the inversion: mid runs, the owner waits";
@@ -116,19 +116,13 @@ TEST_F(KernelMutex, WithoutAProtocolTheOwnerKeepsItsPriority) {
 
 TEST_F(KernelMutex, TheBoostFollowsTheChainOfOwnersAndUnwindsLinkByLink) {
   mutexes[log_mutex].proto = protocol::inherit;  // two inherit mutexes make a chain
-  spawn(lo, "lo", sched_kind::rr, 10);
-  ASSERT_EQ(reschedule(), &tasks[lo]);
-  ASSERT_EQ(call_as_current(sys::lock, log_mutex), 0u);
-  spawn(lo2, "lo2", sched_kind::rr, 15);
-  ASSERT_EQ(reschedule(), &tasks[lo2]);
-  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  ASSERT_TRUE(arrive_and_lock(lo, "lo", sched_kind::rr, 10, log_mutex));
+  ASSERT_TRUE(arrive_and_lock(lo2, "lo2", sched_kind::rr, 15, bus_mutex));
   ASSERT_EQ(call_as_current(sys::lock, log_mutex), 0u);  // lo2 waits for lo, holding bus
   EXPECT_EQ(tasks[lo].rt_priority_now, 15);
   ASSERT_EQ(reschedule(), &tasks[lo]);
   spawn(mid, "mid", sched_kind::fifo, 20);
-  spawn(hi, "hi", sched_kind::fifo, 30);
-  ASSERT_EQ(reschedule(), &tasks[hi]);
-  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);  // hi waits for lo2, which waits for lo
+  ASSERT_TRUE(arrive_and_lock(hi, "hi", sched_kind::fifo, 30, bus_mutex));  // hi waits for lo2, which waits for lo
   EXPECT_EQ(tasks[lo2].rt_priority_now, 30);
   EXPECT_EQ(tasks[lo2].prio, 99 - 30) << "a blocked owner is set up at the lent priority";
   EXPECT_EQ(tasks[lo].rt_priority_now, 30) << "the end of the chain runs at hi's priority";
@@ -150,15 +144,9 @@ TEST_F(KernelMutex, TheBoostFollowsTheChainOfOwnersAndUnwindsLinkByLink) {
 TEST_F(KernelMutex, WaitersTakeAnInheritMutexByPriorityAndAPlainOneInArrivalOrder) {
   for (const u8 m : {bus_mutex, log_mutex}) {
     SetUp();
-    spawn(lo, "lo", sched_kind::rr, 10);
-    ASSERT_EQ(reschedule(), &tasks[lo]);
-    ASSERT_EQ(call_as_current(sys::lock, m), 0u);
-    spawn(mid, "mid", sched_kind::fifo, 20);
-    ASSERT_EQ(reschedule(), &tasks[mid]);
-    ASSERT_EQ(call_as_current(sys::lock, m), 0u);  // first to wait
-    spawn(hi, "hi", sched_kind::fifo, 30);
-    ASSERT_EQ(reschedule(), &tasks[hi]);
-    ASSERT_EQ(call_as_current(sys::lock, m), 0u);  // second
+    ASSERT_TRUE(arrive_and_lock(lo, "lo", sched_kind::rr, 10, m));
+    ASSERT_TRUE(arrive_and_lock(mid, "mid", sched_kind::fifo, 20, m));  // first to wait
+    ASSERT_TRUE(arrive_and_lock(hi, "hi", sched_kind::fifo, 30, m));  // second
     ASSERT_EQ(reschedule(), &tasks[lo]);
     ASSERT_EQ(call_as_current(sys::unlock, m), 0u);
     if (m == bus_mutex) {
@@ -174,15 +162,9 @@ TEST_F(KernelMutex, WaitersTakeAnInheritMutexByPriorityAndAPlainOneInArrivalOrde
 }
 
 TEST_F(KernelMutex, AfterAHandOffTheWaitersLeftLendToTheNewOwner) {
-  spawn(lo, "lo", sched_kind::rr, 10);
-  ASSERT_EQ(reschedule(), &tasks[lo]);
-  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
-  spawn(lo2, "lo2", sched_kind::rr, 12);
-  ASSERT_EQ(reschedule(), &tasks[lo2]);
-  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
-  spawn(hi, "hi", sched_kind::fifo, 30);
-  ASSERT_EQ(reschedule(), &tasks[hi]);
-  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  ASSERT_TRUE(arrive_and_lock(lo, "lo", sched_kind::rr, 10, bus_mutex));
+  ASSERT_TRUE(arrive_and_lock(lo2, "lo2", sched_kind::rr, 12, bus_mutex));
+  ASSERT_TRUE(arrive_and_lock(hi, "hi", sched_kind::fifo, 30, bus_mutex));
   ASSERT_EQ(reschedule(), &tasks[lo]);
   // hi is first in the queue: it takes bus, lo2 keeps waiting and lends hi nothing (12 < 30).
   ASSERT_EQ(call_as_current(sys::unlock, bus_mutex), 0u);
@@ -199,16 +181,12 @@ TEST_F(KernelMutex, AfterAHandOffTheWaitersLeftLendToTheNewOwner) {
 }
 
 TEST_F(KernelMutex, RefusalsChangeNothing) {
-  spawn(lo, "lo", sched_kind::rr, 10);
-  ASSERT_EQ(reschedule(), &tasks[lo]);
-  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  ASSERT_TRUE(arrive_and_lock(lo, "lo", sched_kind::rr, 10, bus_mutex));
   EXPECT_EQ(call_as_current(sys::lock, bus_mutex), 1u) << "its own mutex: a deadlock";
   EXPECT_EQ(call_as_current(sys::unlock, log_mutex), 1u) << "not the owner";
   EXPECT_EQ(call_as_current(sys::lock, nr_mutexes), 1u) << "no such mutex";
   EXPECT_EQ(call_as_current(sys::unlock, nr_mutexes), 1u);
-  spawn(hi, "hi", sched_kind::fifo, 30);
-  ASSERT_EQ(reschedule(), &tasks[hi]);
-  ASSERT_EQ(call_as_current(sys::lock, log_mutex), 0u);
+  ASSERT_TRUE(arrive_and_lock(hi, "hi", sched_kind::fifo, 30, log_mutex));
   ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);  // hi waits for lo, holding log
   ASSERT_EQ(reschedule(), &tasks[lo]);
   const kmutex before = mutexes[log_mutex];
@@ -225,12 +203,8 @@ TEST_F(KernelMutex, RefusalsChangeNothing) {
 }
 
 TEST_F(KernelMutex, AnExitHoldingAMutexHandsItOnAndIsCounted) {
-  spawn(lo, "lo", sched_kind::rr, 10);
-  ASSERT_EQ(reschedule(), &tasks[lo]);
-  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
-  spawn(hi, "hi", sched_kind::fifo, 30);
-  ASSERT_EQ(reschedule(), &tasks[hi]);
-  ASSERT_EQ(call_as_current(sys::lock, bus_mutex), 0u);
+  ASSERT_TRUE(arrive_and_lock(lo, "lo", sched_kind::rr, 10, bus_mutex));
+  ASSERT_TRUE(arrive_and_lock(hi, "hi", sched_kind::fifo, 30, bus_mutex));
   ASSERT_EQ(reschedule(), &tasks[lo]);
   ASSERT_EQ(call_as_current(sys::exit), 0u);
   EXPECT_EQ(tasks[lo].st, state::dead);

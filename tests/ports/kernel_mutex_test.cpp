@@ -213,5 +213,82 @@ TEST_F(KernelMutex, AnExitHoldingAMutexHandsItOnAndIsCounted) {
   EXPECT_EQ(reschedule(), &tasks[hi]);
 }
 
+/// The priority `t` runs at, recomputed from scratch (the kernel keeps it incrementally): its
+/// own, or the highest among the waiters of the inherit mutexes it owns, each at its own such
+/// priority. Depth-bounded: the kernel refuses cycles.
+u8 expected_priority(const task& t, unsigned depth = 0) {
+  u8 best = t.own.rt_priority;
+  if (depth > nr_tasks) return best;
+  for (const auto& w : tasks) {
+    if (w.blocked_on == no_mutex || mutexes[w.blocked_on].owner != &t || mutexes[w.blocked_on].proto != protocol::inherit)
+      continue;
+    const u8 lent = expected_priority(w, depth + 1);
+    if (lent > best) best = lent;
+  }
+  return best;
+}
+
+TEST_F(KernelMutex, RandomLockingKeepsEveryPriorityWhatItsWaitersLend) {
+  for (const protocol log_protocol : {protocol::none, protocol::inherit}) {
+    SetUp();
+    mutexes[log_mutex].proto = log_protocol;
+    spawn(lo, "lo", sched_kind::rr, 10);
+    spawn(lo2, "lo2", sched_kind::rr, 10);
+    spawn(mid, "mid", sched_kind::fifo, 20);
+    spawn(hi, "hi", sched_kind::fifo, 30);
+    u32 rng = 2024u;
+    u32 boosts = 0, handoffs = 0;
+    for (unsigned step = 0; step < 20000; ++step) {
+      rng = rng * 1664525u + 1013904223u;
+      const u32 r = rng >> 8;
+      ticks = ticks + 1;
+      bool resched = false;
+      wake_sleepers(ticks, &resched);
+      task* const self = reschedule();
+      if (self == &idle_task) continue;  // everyone asleep (a waiter is never idle for long)
+      // The pick runs at the highest priority among the runnable tasks.
+      for (const auto& tk : tasks) {
+        if (tk.st == state::ready) {
+          ASSERT_LE(tk.rt_priority_now, self->rt_priority_now) << "step " << step;
+        }
+      }
+      const u8 m = static_cast<u8>((r >> 4) % nr_mutexes);
+      switch (r % 5) {
+        case 0:
+        case 1: {
+          const bool was_free = mutexes[m].owner == nullptr;
+          (void)call_as_current(sys::lock, m);
+          if (!was_free && self->st == state::blocked && mutexes[m].proto == protocol::inherit &&
+              mutexes[m].owner->rt_priority_now > mutexes[m].owner->own.rt_priority)
+            ++boosts;
+          break;
+        }
+        case 2:
+          if (mutexes[m].owner == self && top_waiter(m) != nullptr) ++handoffs;
+          (void)call_as_current(sys::unlock, m);
+          break;
+        case 3:
+          (void)call_as_current(sys::sleep, 1 + (r >> 8) % 6);  // holding what it holds
+          break;
+        default:
+          (void)rq.tick(*self, now_of(ticks));
+          break;
+      }
+      for (const auto& tk : tasks) {
+        ASSERT_EQ(tk.rt_priority_now, expected_priority(tk)) << tk.name << " at step " << step;
+        ASSERT_EQ(tk.prio, 99 - tk.rt_priority_now) << tk.name << ": the policy runs it elsewhere";
+        ASSERT_EQ(tk.st == state::blocked, tk.blocked_on != no_mutex);
+        ASSERT_EQ(runnable(static_cast<unsigned>(&tk - tasks)), is_runnable(tk)) << "kernel and policy disagree";
+      }
+      if (step % 64 == 0) {
+        ASSERT_TRUE(rq.verify());
+      }
+    }
+    EXPECT_GT(boosts, 100u);
+    EXPECT_GT(handoffs, 100u);
+    EXPECT_EQ(kernel_errors, 0u);
+  }
+}
+
 }  // namespace
 }  // namespace port

@@ -42,7 +42,7 @@ class KernelMutex : public ::testing::Test {
     mutexes[log_mutex] = kmutex{"log", protocol::none, nullptr, 0, 0, 0};
     current = &idle_task;
     ticks = 0;
-    kernel_errors = 0;
+    kernel_faults = 0;
     next_wait_seq = 0;
     live = nr_tasks;
     console.clear();
@@ -199,7 +199,7 @@ TEST_F(KernelMutex, RefusalsChangeNothing) {
   EXPECT_EQ(console.find("lock bus refused: deadlock") != std::string::npos, true);
   EXPECT_EQ(console.find("unlock log refused: not the owner") != std::string::npos, true);
   EXPECT_EQ(console.find("lock log refused: deadlock") != std::string::npos, true);
-  EXPECT_EQ(kernel_errors, 0u);
+  EXPECT_EQ(kernel_faults, 0u);
 }
 
 TEST_F(KernelMutex, AnExitHoldingAMutexHandsItOnAndIsCounted) {
@@ -209,7 +209,7 @@ TEST_F(KernelMutex, AnExitHoldingAMutexHandsItOnAndIsCounted) {
   ASSERT_EQ(call_as_current(sys::exit), 0u);
   EXPECT_EQ(tasks[lo].st, state::dead);
   EXPECT_EQ(mutexes[bus_mutex].owner, &tasks[hi]);
-  EXPECT_EQ(kernel_errors, 1u) << "the summary fails a run whose task exited holding a mutex";
+  EXPECT_EQ(kernel_faults, 1u) << "the summary fails a run whose task exited holding a mutex";
   EXPECT_EQ(reschedule(), &tasks[hi]);
 }
 
@@ -286,7 +286,7 @@ TEST_F(KernelMutex, RandomLockingKeepsEveryPriorityWhatItsWaitersLend) {
     }
     EXPECT_GT(boosts, 100u);
     EXPECT_GT(handoffs, 100u);
-    EXPECT_EQ(kernel_errors, 0u);
+    EXPECT_EQ(kernel_faults, 0u);
   }
 }
 

@@ -141,23 +141,29 @@ TEST_F(KernelMutex, TheBoostFollowsTheChainOfOwnersAndUnwindsLinkByLink) {
   EXPECT_EQ(reschedule(), &tasks[mid]);
 }
 
-TEST_F(KernelMutex, WaitersTakeAnInheritMutexByPriorityAndAPlainOneInArrivalOrder) {
-  for (const u8 m : {bus_mutex, log_mutex}) {
+// Both queues are by priority; they differ in which one. lo holds log; lo2 (RR 12) holds bus
+// and waits for log, then mid (FIFO 20) waits for log; hi (FIFO 30) waits for bus, which lends
+// lo2 30. A plain log ranks its waiters by their own priorities (a futex: mid, 20, before lo2,
+// 12); an inherit log by what they run at (an rt_mutex: lo2, 30, before mid). The arrival
+// order alone would hand it to lo2 in both.
+TEST_F(KernelMutex, APlainMutexRanksWaitersByTheirOwnPriorityAnInheritOneByTheLentOne) {
+  for (const protocol log_protocol : {protocol::none, protocol::inherit}) {
     SetUp();
-    ASSERT_TRUE(arrive_and_lock(lo, "lo", sched_kind::rr, 10, m));
-    ASSERT_TRUE(arrive_and_lock(mid, "mid", sched_kind::fifo, 20, m));  // first to wait
-    ASSERT_TRUE(arrive_and_lock(hi, "hi", sched_kind::fifo, 30, m));  // second
+    mutexes[log_mutex].proto = log_protocol;
+    ASSERT_TRUE(arrive_and_lock(lo, "lo", sched_kind::rr, 10, log_mutex));
+    ASSERT_TRUE(arrive_and_lock(lo2, "lo2", sched_kind::rr, 12, bus_mutex));
+    ASSERT_EQ(call_as_current(sys::lock, log_mutex), 0u);  // lo2 waits for log first
+    ASSERT_TRUE(arrive_and_lock(mid, "mid", sched_kind::fifo, 20, log_mutex));
+    ASSERT_TRUE(arrive_and_lock(hi, "hi", sched_kind::fifo, 30, bus_mutex));
+    EXPECT_EQ(tasks[lo2].rt_priority_now, 30);
     ASSERT_EQ(reschedule(), &tasks[lo]);
-    ASSERT_EQ(call_as_current(sys::unlock, m), 0u);
-    if (m == bus_mutex) {
-      EXPECT_EQ(mutexes[m].owner, &tasks[hi]);
-      EXPECT_EQ(tasks[hi].rt_priority_now, 30);
-      EXPECT_EQ(tasks[mid].st, state::blocked);
-    } else {
-      EXPECT_EQ(mutexes[m].owner, &tasks[mid]);
-      EXPECT_EQ(tasks[hi].st, state::blocked);
-    }
-    EXPECT_TRUE(rq.verify());
+    ASSERT_EQ(call_as_current(sys::unlock, log_mutex), 0u);
+    const unsigned expected = log_protocol == protocol::none ? mid : lo2;
+    const unsigned other = log_protocol == protocol::none ? lo2 : mid;
+    EXPECT_EQ(mutexes[log_mutex].owner, &tasks[expected]) << (log_protocol == protocol::none ? "none" : "inherit");
+    EXPECT_TRUE(runnable(expected));
+    EXPECT_EQ(tasks[other].blocked_on, log_mutex);
+    EXPECT_EQ(tasks[lo].rt_priority_now, 10);
   }
 }
 
@@ -263,10 +269,24 @@ TEST_F(KernelMutex, RandomLockingKeepsEveryPriorityWhatItsWaitersLend) {
             ++boosts;
           break;
         }
-        case 2:
-          if (mutexes[m].owner == self && top_waiter(m) != nullptr) ++handoffs;
+        case 2: {
+          // The next owner, ranked here from scratch: by priority (the lent one on an inherit
+          // mutex, the task's own on a plain one), then by arrival.
+          const task* next = nullptr;
+          for (const auto& w : tasks) {
+            if (w.blocked_on != m) continue;
+            const u8 rw = mutexes[m].proto == protocol::inherit ? expected_priority(w) : w.own.rt_priority;
+            const u8 rn = next == nullptr ? 0 : mutexes[m].proto == protocol::inherit ? expected_priority(*next) : next->own.rt_priority;
+            if (next == nullptr || rw > rn || (rw == rn && w.wait_seq < next->wait_seq)) next = &w;
+          }
+          const bool mine = mutexes[m].owner == self;
+          if (mine && next != nullptr) ++handoffs;
           (void)call_as_current(sys::unlock, m);
+          if (mine) {
+            ASSERT_EQ(mutexes[m].owner, next) << "step " << step;
+          }
           break;
+        }
         case 3:
           (void)call_as_current(sys::sleep, 1 + (r >> 8) % 6);  // holding what it holds
           break;

@@ -325,13 +325,15 @@ TEST(SimPi, TheTraceShowsEachBoostAndDeboost) {
   }
 }
 
-// Waiters queue by priority with PI (rt_mutex_waiter_less: real-time by priority, the others
-// at DEFAULT_PRIO in arrival order), in arrival order without. low (SCHED_OTHER) locks, runs
-// 1 ms and sleeps 5 ms holding the mutex; c and d (SCHED_OTHER) ask for it at 2 and 3 ms, a
-// (FIFO 20) and b (FIFO 80) at 4 and 5; low runs its last 9 ms from 6 ms (alone: everyone else
-// waits) and unlocks at 15. Each waiter holds it 1 ms and exits: with PI b, a, c, d at 16, 17,
-// 18, 19 ms; without, c, d, a, b.
-TEST(SimPi, WaitersTakeTheMutexByPriorityOnlyWithPi) {
+// Real-time waiters go first, by priority, with PI or without: rt_mutex_waiter_less puts them
+// ahead of every other task (DEFAULT_PRIO, arrival order), and so does a plain futex, which
+// queues its waiters by min(normal_prio, MAX_RT_PRIO) (__futex_queue: "all RT-threads are woken
+// first in priority order, and the others are woken last, in FIFO order"). low (SCHED_OTHER)
+// locks, runs 1 ms and sleeps 5 ms holding the mutex; c and d (SCHED_OTHER) ask for it at 2 and
+// 3 ms, a (FIFO 20) and b (FIFO 80) at 4 and 5; low runs its last 9 ms from 6 ms (alone:
+// everyone else waits) and unlocks at 15. Each waiter holds it 1 ms and exits: b, a, c, d at
+// 16, 17, 18, 19 ms either way (arrival order would be c, d, a, b).
+TEST(SimPi, RealTimeWaitersTakeTheMutexFirstWithOrWithoutPi) {
   for (const policy_entry& e : stacks()) {
     workload w;
     const std::vector<event> critical = {lock("m"), ev::run(msec(1)), unlock("m")};
@@ -339,13 +341,39 @@ TEST(SimPi, WaitersTakeTheMutexByPriorityOnlyWithPi) {
                once("c", sched_params{}, 2, critical), once("d", sched_params{}, 3, critical), once("a", fifo(20), 4, critical),
                once("b", fifo(80), 5, critical)};
     const run_result off = run(e, w, false), on = run(e, w, true);
-    const char* const order_off[] = {"c", "d", "a", "b"};
-    const char* const order_on[] = {"b", "a", "c", "d"};
+    const char* const order[] = {"b", "a", "c", "d"};
     for (int k = 0; k < 4; ++k) {
-      EXPECT_EQ(find(off, order_off[k]).exit_ns, msec(16 + k)) << e.name << " without PI: " << order_off[k];
-      EXPECT_EQ(find(on, order_on[k]).exit_ns, msec(16 + k)) << e.name << " with PI: " << order_on[k];
+      EXPECT_EQ(find(off, order[k]).exit_ns, msec(16 + k)) << e.name << " without PI: " << order[k];
+      EXPECT_EQ(find(on, order[k]).exit_ns, msec(16 + k)) << e.name << " with PI: " << order[k];
     }
     EXPECT_EQ(find(on, "low").exit_ns, msec(15)) << e.name;
+    EXPECT_EQ(find(off, "low").exit_ns, msec(15)) << e.name;
+  }
+}
+
+// Deadline waiters go before real-time ones either way, but only an rt_mutex orders them by
+// deadline: a plain futex queues every deadline task at normal_prio -1, in arrival order. low
+// (SCHED_OTHER) locks, runs 1 ms and sleeps 5 ms holding the mutex; c (SCHED_OTHER) asks at
+// 1 ms, r (FIFO 50) at 2, e1 (2 ms every 100 ms: deadline 103 ms) at 3, e2 (2 ms every 20 ms:
+// deadline 24 ms) at 4; low runs 1 ms from 6 ms (alone; with PI on e2's reservation, which
+// does not change it) and unlocks at 7. Each waiter holds the mutex 1 ms and exits: without PI
+// e1, e2, r, c at 8, 9, 10, 11 ms; with PI e2, e1, r, c.
+TEST(SimPi, DeadlineWaitersTakeTheMutexByDeadlineOnlyWithPi) {
+  for (const policy_entry& e : dl_stacks()) {
+    workload w;
+    const std::vector<event> critical = {lock("m"), ev::run(msec(1)), unlock("m")};
+    w.tasks = {once("low", sched_params{}, 0, {lock("m"), ev::run(msec(1)), ev::sleep(msec(5)), ev::run(msec(1)), unlock("m")}),
+               once("c", sched_params{}, 1, critical), once("r", fifo(50), 2, critical),
+               once("e1", reservation(msec(2), msec(100)), 3, critical), once("e2", reservation(msec(2), msec(20)), 4, critical)};
+    const run_result off = run(e, w, false), on = run(e, w, true);
+    const char* const order_off[] = {"e1", "e2", "r", "c"};
+    const char* const order_on[] = {"e2", "e1", "r", "c"};
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_EQ(find(off, order_off[k]).exit_ns, msec(8 + k)) << e.name << " without PI: " << order_off[k];
+      EXPECT_EQ(find(on, order_on[k]).exit_ns, msec(8 + k)) << e.name << " with PI: " << order_on[k];
+    }
+    EXPECT_EQ(find(off, "low").exit_ns, msec(7)) << e.name;
+    EXPECT_EQ(find(on, "low").exit_ns, msec(7)) << e.name;
   }
 }
 

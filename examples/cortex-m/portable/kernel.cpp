@@ -194,14 +194,18 @@ line_buf event_line(const task& tk) noexcept {
 
 bool is_rt(const sched_params& p) noexcept { return p.kind == sched_kind::fifo || p.kind == sched_kind::rr; }
 
-/// Where a waiter stands in its mutex's queue: RT waiters by the priority they run at, all
-/// others as one level below them (rt_mutex_waiter_less, 5.15+, which squashes non-RT tasks to
-/// DEFAULT_PRIO); arrival order within a level. Without a protocol, arrival order only.
+/// Where a waiter stands in its mutex's queue: RT waiters first, by priority, every other task
+/// after them; arrival order within a level. An inherit mutex is an rt_mutex and ranks a waiter
+/// by the priority it runs at, lent ones included (rt_mutex_waiter_less, 5.15+, which squashes
+/// non-RT tasks to DEFAULT_PRIO). A plain one is a futex and ranks it by its own priority
+/// (__futex_queue's min(normal_prio, MAX_RT_PRIO)).
 bool waits_before(const task& a, const task& b, protocol proto) noexcept {
-  if (proto == protocol::inherit) {
-    const u32 pa = is_rt(a.own) ? a.rt_priority_now : 0u, pb = is_rt(b.own) ? b.rt_priority_now : 0u;
-    if (pa != pb) return pa > pb;
-  }
+  auto rank = [proto](const task& t) noexcept -> u32 {
+    if (!is_rt(t.own)) return 0u;
+    return proto == protocol::inherit ? t.rt_priority_now : t.own.rt_priority;
+  };
+  const u32 pa = rank(a), pb = rank(b);
+  if (pa != pb) return pa > pb;
   return static_cast<s32>(a.wait_seq - b.wait_seq) < 0;
 }
 

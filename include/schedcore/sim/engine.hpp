@@ -3733,7 +3733,7 @@ class engine {
     task_type* w = m.waiters.front();
     m.waiters.pop_front();
     w->cold->blocked_on = -1;
-    m.owner = w;  // handoff to the first waiter (FIFO; by priority with PI)
+    m.owner = w;  // handoff to the first waiter (futex order; rt_mutex order with PI)
     if (w_.priority_inheritance) {
       // rt_mutex_slowunlock: the releasing task loses what this mutex's waiters lent it, then
       // the new owner takes on the waiters left (it is boosted before its wakeup).
@@ -3905,14 +3905,28 @@ class engine {
     if (art || brt) return art && (!brt || rt_level(a) > rt_level(b));
     return false;  // DEFAULT_PRIO for both: arrival order
   }
-  /// `t` starts waiting for mutex `mid`: at the back (FIFO) or, with PI, behind every waiter
-  /// that is not after it.
+  /// The priority a plain futex queues a waiter at (__futex_queue: `min(normal_prio,
+  /// MAX_RT_PRIO)`, lower first): -1 for a deadline task, 99 - rt_priority for SCHED_FIFO and
+  /// SCHED_RR, 100 for every other task. Taken from the task's own parameters when it queues.
+  static int futex_prio(const task_type& t) {
+    const sched_params& p = t.cold->own_params;
+    if (p.kind == sched_kind::deadline) return -1;
+    if (p.kind == sched_kind::fifo || p.kind == sched_kind::rr) return rt_priority_max - p.rt_priority;
+    return rt_priority_max + 1;
+  }
+  /// `t` starts waiting for mutex `mid`. With PI, behind every waiter that is not after it
+  /// (rt_mutex_waiter_less). Without, as a plain futex queues its waiters (futex_q's plist):
+  /// behind every waiter of the same or a better futex_prio, so deadline and RT waiters come
+  /// first in priority order (deadline waiters among themselves in arrival order, whatever
+  /// their deadlines) and every other task last, in arrival order.
   void mutex_wait(int mid, task_type& t) {
     std::deque<task_type*>& q = mutexes_[static_cast<std::size_t>(mid)].waiters;
     t.cold->blocked_on = mid;
     auto at = q.end();
     if (w_.priority_inheritance)
       at = std::find_if(q.begin(), q.end(), [&](const task_type* w) { return pi_before(t, *w); });
+    else
+      at = std::find_if(q.begin(), q.end(), [&](const task_type* w) { return futex_prio(t) < futex_prio(*w); });
     q.insert(at, &t);
   }
   /// What the waiters of the mutexes `o` holds lend it: the earliest-deadline deadline waiter's

@@ -512,7 +512,10 @@ TEST(RtApp, DlOverrunAsksForOverrunSignals) {
 TEST(RtApp, CpusAffinityAndMachineSize) {
   const workload w = one(R"("cpus": [0, 3], "run": 1)", R"(, "u": {"phases": {"p": {"cpus": [7], "run": 1}}})");
   EXPECT_EQ(w.tasks[0].cpus, (std::vector<int>{0, 3}));
-  EXPECT_EQ(w.cpus, 4);  // phase-level cpus are ignored (noted), task-level size the machine
+  EXPECT_EQ(w.cpus, 8);  // phase-level cpus size the machine too
+  ASSERT_EQ(w.tasks[1].phases[0].events.size(), 2u);
+  EXPECT_EQ(w.tasks[1].phases[0].events[0].kind, event_kind::set_affinity);  // first, as the phase begins
+  EXPECT_EQ(w.tasks[1].phases[0].events[0].cpus, (std::vector<int>{7}));
   EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"cpus": [64], "run": 1}}})", "1:27", "expected an integer in 0..63");
   EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"cpus": 1, "run": 1}}})", "1:26", "expected an array of CPU indices");
 }
@@ -853,6 +856,60 @@ TEST(RtAppRun, CpusBeyondTheMachineAreRefused) {
     EXPECT_TRUE(e.positioned);
     EXPECT_EQ(std::string(e.what()).rfind("w.json:1:39: ", 0), 0u) << e.what();
     EXPECT_NE(std::string(e.what()).find("CPU 3"), std::string::npos) << e.what();
+  }
+}
+
+// A phase's "cpus" is rt-app's set_thread_affinity as the phase begins (src/rt-app.c,
+// thread_body; before its policy): the phase's cpus, else the task's, else every CPU (the
+// affinity the thread started with). A task on a CPU its new affinity leaves out moves at once
+// (the migration stopper) and waits there for its turn; one whose CPU is still allowed stays.
+// Two CPUs, no switch cost; a FIFO hog pinned to CPU 0 runs 0-20 ms and another 26-46 ms.
+// t (SCHED_OTHER) runs 5 ms per phase:
+//  - phases [1], [0], none: on CPU 1 0-5 ms; moved to CPU 0 at 5, waits for the hog, runs
+//    20-25; all CPUs then, but CPU 0 is one of them: it stays (no move) and runs 25-26; the
+//    second hog preempts it there and the idle CPU 1 takes it at once (the idle-balance kick,
+//    nohz_balancer_kick): exit at 30 ms, two migrations, one of them an affinity move;
+//  - task cpus [1], phases [0], none: CPU 0 first (moved at 0), 20-25 ms after the hog; the
+//    second phase goes back to the task's [1], not the [0] in force: it moves to CPU 1 and
+//    exits at 30 ms (staying on CPU 0 it would wait for the second hog until 46 ms).
+TEST(RtAppRun, PhaseCpusMoveTheThreadAsEachPhaseBegins) {
+  const std::string hogs = R"("hog1": {"policy": "SCHED_FIFO", "cpus": [0], "loop": 1, "run": 20000},
+      "hog2": {"policy": "SCHED_FIFO", "cpus": [0], "delay": 26000, "loop": 1, "run": 20000})";
+  const auto run_t = [&](const std::string& t) {
+    const workload w = parse_rtapp(R"({"global": {"duration": 1}, "tasks": {)" + hogs + R"(, "t": {"loop": 1, )" + t + "}}}", "w.json");
+    EXPECT_EQ(w.cpus, 2);
+    return ref_entry().run(w, exact(msec(200)), {});
+  };
+  const run_result a = run_t(R"("phases": {"p1": {"cpus": [1], "run": 5000}, "p2": {"cpus": [0], "run": 5000}, "p3": {"run": 5000}})");
+  EXPECT_EQ(result_of(a, "t-0").max_wait_ns, msec(15)) << "moved to CPU 0 at 5 ms, it waits for the hog until 20 ms";
+  EXPECT_EQ(result_of(a, "t-0").exit_ns, msec(30));
+  EXPECT_EQ(result_of(a, "t-0").migrations, 2u);
+  EXPECT_EQ(a.totals.affinity_moves, 1u) << "the third phase widens the affinity: no move";
+  const run_result b = run_t(R"("cpus": [1], "phases": {"p1": {"cpus": [0], "run": 5000}, "p2": {"run": 5000}})");
+  EXPECT_EQ(result_of(b, "t-0").exit_ns, msec(30));
+  EXPECT_EQ(result_of(b, "t-0").max_wait_ns, msec(20));
+  EXPECT_EQ(b.totals.affinity_moves, 2u);
+  EXPECT_EQ(result_of(b, "t-0").migrations, 2u);
+  // Without phase cpus nothing moves: on CPU 1 throughout, 15 ms of work, exit at 15 ms.
+  const run_result c = run_t(R"("cpus": [1], "phases": {"p1": {"run": 5000}, "p2": {"run": 10000}})");
+  EXPECT_EQ(result_of(c, "t-0").exit_ns, msec(15));
+  EXPECT_EQ(c.totals.affinity_moves, 0u);
+}
+
+// A phase's "cpus" naming a CPU the machine lacks (--cpus smaller than the file asks for) is an
+// error, as the task-level one is.
+TEST(RtAppRun, PhaseCpusBeyondTheMachineAreRefused) {
+  const workload w = parse_rtapp(R"({"global": {"duration": 1}, "tasks": {"a": {"phases": {"p": {"cpus": [3], "run": 1000, "sleep": 1000}}}}})", "w.json");
+  EXPECT_EQ(w.cpus, 4);
+  run_config c = quick(msec(10));
+  EXPECT_NO_THROW(ref_entry().run(w, c, {}));
+  c.cpus = 2;
+  try {
+    ref_entry().run(w, c, {});
+    ADD_FAILURE() << "no error";
+  } catch (const workload_error& e) {
+    EXPECT_NE(std::string(e.what()).find("CPU 3"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("phase"), std::string::npos) << e.what();
   }
 }
 

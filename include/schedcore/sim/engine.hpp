@@ -341,6 +341,7 @@ struct task_cold {
   // asymmetric capacity (Engine::asym_)
   std::uint32_t work_carry = 0;    ///< work done on a CPU of capacity < 1024 not yet a whole ns, in 1/1024 ns
   int push_to = -1;                ///< CPU an active balance moves it to at its next switch (-1: none)
+  int affinity_to = -1;            ///< CPU a change of affinity moves it to at its next switch (-1: none)
   // utilisation clamps (Engine::uclamp_on_)
   std::int32_t uclamp_req[2] = {-1, -1};  ///< requested min, max (-1: the default)
   uclamp_task uclamp{};            ///< its contribution to its CPU's clamp buckets while runnable there
@@ -681,6 +682,7 @@ class engine {
       ++events_;
       handle(e);
       flush_resched();
+      if (affinity_changes_) SCHEDCORE_INVARIANT(affinity_respected());
       if (SCHEDCORE_UNLIKELY(any_cpu_max_) && ncpu_ > 1) follow_slack_timers();
       if (dvfs_dirty_ != 0) dvfs_update();
       if (cfg_.audit_priority && next_event_time() != now_) audit_priority();
@@ -758,6 +760,7 @@ class engine {
     bool uninterruptible = false;          ///< sleep: TASK_UNINTERRUPTIBLE
     bool nopreempt = false;                ///< run: not preemptible
     std::int32_t util_min = -2, util_max = -2;  ///< set_uclamp: the new requests (-1 default, -2 unchanged)
+    std::uint64_t affinity = 0;                 ///< set_affinity: the allowed CPUs, bit i = CPU i (never 0)
   };
   struct cphase {
     std::int64_t loop;
@@ -899,6 +902,17 @@ class engine {
                                      std::to_string(e.util_max));
               uclamp_used_ = true;
               break;
+            case event_kind::set_affinity: {
+              for (int k : e.cpus) {  // as the task-level cpus: no CPU the machine lacks
+                if (k < 0 || k >= ncpu_)
+                  fail_at(ts, where + ": a phase's \"cpus\" names CPU " + std::to_string(k) + ", but the machine has " +
+                                  std::to_string(ncpu_) + " CPU(s) (0.." + std::to_string(ncpu_ - 1) + ")");
+                c.affinity |= std::uint64_t{1} << k;
+              }
+              if (c.affinity == 0) c.affinity = ncpu_ == 64 ? ~0ull : ((1ull << ncpu_) - 1);
+              affinity_changes_ = true;
+              break;
+            }
             case event_kind::set_cgroup:
               if (!e.ref.empty()) {
                 auto it = cgroup_ids.find(e.ref);
@@ -1530,6 +1544,7 @@ class engine {
     eas_wakeups_ = 0;
     affine_wakeups_ = 0;
     rt_pushes_ = rt_pulls_ = dl_pushes_ = dl_pulls_ = 0;
+    affinity_moves_ = 0;
     priority_inversions_ = 0;
     for (domain_state& dm : doms_) {
       dm.residency.assign(dm.residency.size(), 0);
@@ -2094,12 +2109,42 @@ class engine {
     if (mask == 0) return -1;
     if (prev >= 0 && ((mask >> prev) & 1u) != 0) return prev;
     if (this_cpu >= 0 && ((mask >> this_cpu) & 1u) != 0) return this_cpu;
+    return any_and_distribute(mask, this_cpu);
+  }
+  /// cpumask_any_and_distribute run on CPU `this_cpu`: the first CPU of `mask` after that CPU's
+  /// cursor, wrapping, which then moves there. -1 for a mask without a CPU of the machine.
+  int any_and_distribute(std::uint64_t mask, int this_cpu) {
     int& cursor = distribute_prev_[static_cast<std::size_t>(this_cpu >= 0 ? this_cpu : 0)];
     for (int i = 1; i <= ncpu_; ++i) {
       const int k = (cursor + i) % ncpu_;
       if (((mask >> k) & 1u) != 0) return cursor = k;
     }
-    return -1;  // unreachable: mask holds a CPU below ncpu_
+    return -1;
+  }
+  /// The running task `t` on CPU ci sets its own affinity (sched_setaffinity; rt-app's
+  /// set_thread_affinity as a phase begins). The mask is in force at once. If ci is no longer in
+  /// it, the task leaves ci as __set_cpus_allowed_ptr_locked has the migration stopper move it:
+  /// preempted here, then queued (not running) on cpumask_any_and_distribute's choice among the
+  /// allowed CPUs, where it waits its turn and goes on with its program. True when it leaves (the
+  /// caller stops running its program here). A task already on an allowed CPU stays.
+  /// Not modelled: the refusal of a SCHED_DEADLINE task's affinity narrower than its root domain
+  /// (EBUSY), as schedsim has no root domains.
+  /// Once every switch asked for has been made, no runnable task is on a CPU its affinity
+  /// leaves out (checked after each event in the fuzz builds, for workloads that change
+  /// affinity). O(CPUs x queued tasks).
+  bool affinity_respected() const {
+    for (int k = 0; k < ncpu_; ++k)
+      for (const task_type* q : cpus_[static_cast<std::size_t>(k)].queued)
+        if (!allowed(*q, k)) return false;
+    return true;
+  }
+  bool set_affinity(task_type& t, int ci, std::uint64_t mask) {
+    if (mask == t.affinity) return false;
+    t.affinity = mask;
+    if (allowed(t, ci)) return false;
+    t.cold->affinity_to = any_and_distribute(mask, ci);
+    resched(ci);
+    return true;
   }
   int least_loaded(const task_type& t, int prefer) {
     int best = -1;
@@ -2514,6 +2559,14 @@ class engine {
     if (prev_runnable) {
       c.rq.put_prev(*prev, st(now_));
       prev->state = task_core::st::runnable;
+    }
+    if (prev != nullptr && prev->cold->affinity_to >= 0) {  // migration_cpu_stop after a change of affinity
+      const int to = prev->cold->affinity_to;
+      prev->cold->affinity_to = -1;
+      if (prev_runnable && to != ci && allowed(*prev, to) && !allowed(*prev, ci)) {
+        migrate(ci, to, *prev, false);
+        ++affinity_moves_;
+      }
     }
     const task_type* pushed = nullptr;
     if (prev != nullptr && prev->cold->push_to >= 0) {  // an active balance (asymmetric capacity)
@@ -3606,6 +3659,9 @@ class engine {
         }
         case event_kind::set_cgroup: move_cgroup(t, ci, e->res); break;
         case event_kind::set_uclamp: set_uclamp(t, ci, e->util_min, e->util_max); break;
+        case event_kind::set_affinity:
+          if (set_affinity(t, ci, e->affinity)) return;  // it leaves this CPU and goes on where it lands
+          break;
         case event_kind::frame: {
           ++t.cold->frames;
           if (t.cold->last_frame >= 0) keep_sample(t.cold->frame_gaps, now_ - t.cold->last_frame);
@@ -4271,6 +4327,7 @@ class engine {
     T.rt_pulls = rt_pulls_;
     T.dl_pushes = dl_pushes_;
     T.dl_pulls = dl_pulls_;
+    T.affinity_moves = affinity_moves_;
     T.priority_inversions = priority_inversions_;
     T.first_inversion_ns = first_inversion_ns_;
     r.jain = jain_index(shares);
@@ -4369,6 +4426,8 @@ class engine {
   bool asym_ = false;               ///< the capacities differ: capacity-aware placement and balance
   std::uint64_t misfit_moves_ = 0;  ///< active balances that moved a misfit to a bigger CPU
   std::uint64_t rt_pushes_ = 0, rt_pulls_ = 0, dl_pushes_ = 0, dl_pulls_ = 0;  ///< RT / deadline balancing moves
+  std::uint64_t affinity_moves_ = 0;  ///< running tasks moved off a CPU their new affinity left out
+  bool affinity_changes_ = false;      ///< the workload has set_affinity events
   /// Each CPU's cursor of cpumask_any_and_distribute (the per-CPU distribute_cpu_mask_prev,
   /// 0 at boot): the CPU that CPU's last find_lowest_rq / find_later_rq spread choice took.
   std::vector<int> distribute_prev_;

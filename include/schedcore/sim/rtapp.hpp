@@ -31,6 +31,7 @@
 /// | `util_min`, `util_max` (0..1024; util_min above util_max in one object is an error) | `task_spec::util_min` / `util_max` at task level; at phase level a `set_uclamp` at the start of the phase, after its `set_policy` (one sched_setattr in rt-app), changing only the clamps the phase gives. They act with `--energy-model` or `--capacity` (simulator guide, "Utilisation clamps") |
 /// | policy/priority/dl-* at phase level | a `set_policy` event at the start of that phase, as rt-app resolves it: an absent policy is the one in force (the task's or an earlier phase's), an absent priority the named policy's default or else the one in force, dl-* the phase's own (period defaults to its dl-runtime). A phase whose result would differ between passes of the task's loop is an error |
 /// | task `cpus` [i, ...] (0..63) | `task_spec::cpus`; the workload's default CPU count is the highest index + 1 (a smaller machine refuses the file, as rt-app refuses a CPU it lacks) |
+/// | phase `cpus` [i, ...] | when any phase of a task has one, every phase of that task begins with a `set_affinity` (before its `set_policy`): the phase's CPUs, else the task's, else every CPU (rt-app's set_thread_affinity: phase, then task, then the thread's starting affinity). They size the machine as the task's do |
 /// | `run` (calibrated work) | `event_kind::run` (CPU work: grows with preemption and cache refill) |
 /// | `runtime` (wall time) | `event_kind::runtime` |
 /// | `sleep` | `event_kind::sleep` |
@@ -57,8 +58,7 @@
 ///   `mem_buffer_size`, `cumulative_slack`, and `frag` (a legacy key present in rt-app's own
 ///   example files). Their types are still checked.
 /// - top level: `resources` (legacy; resources are created on first use).
-/// - task/phase: `nodes_membind` / `membind_nodes` (no NUMA), `cpus` at phase level (the model has no affinity-change event:
-///   the task-level affinity applies to every phase).
+/// - task/phase: `nodes_membind` / `membind_nodes` (no NUMA).
 ///
 /// @par Task groups
 /// `taskgroup` ("/tg1/tg11", a path in the cpu cgroup hierarchy, which rt-app creates) puts a
@@ -326,6 +326,8 @@ class importer {
   std::vector<use> uses_;
   std::vector<std::pair<const json::value*, const json::value*>> progress_;  // task, its "phases"
   std::int64_t max_cpu_seen_ = -1;
+  std::vector<std::vector<int>> phase_cpus_;  ///< parse_phase's "cpus", when phase_has_cpus_
+  bool phase_has_cpus_ = false;
   std::set<std::string> cgroup_declared_;  // taskgroup paths already in w_.cgroups
   const json::value* taskgroup_at_ = nullptr;  // the current task's first non-empty taskgroup
   std::int64_t total_instances_ = 0;
@@ -911,11 +913,27 @@ class importer {
                                     "inside a phase");
     if (phases != nullptr) {
       std::vector<sched_in> phase_sched;
+      std::vector<std::vector<int>> own_cpus;  // each phase's "cpus", if it has one
+      std::vector<bool> has_cpus;
+      bool any_cpus = false;
       for (const json::value& p : phases->items) {
         phase_sched.emplace_back();
+        phase_cpus_.clear();
+        phase_has_cpus_ = false;
         ts.phases.push_back(parse_phase(p, index, ts, phase_sched.back(), where));
+        own_cpus.push_back(phase_has_cpus_ ? phase_cpus_.back() : std::vector<int>{});
+        has_cpus.push_back(phase_has_cpus_);
+        any_cpus = any_cpus || phase_has_cpus_;
       }
       resolve_phases(ts, *phases, phase_sched, where);
+      // rt-app's set_thread_affinity as each phase begins, before its policy: the phase's cpus,
+      // else the task's, else the affinity the thread started with (every CPU). Only a task with
+      // a phase-level "cpus" changes affinity at all.
+      if (any_cpus)
+        for (std::size_t i = 0; i < ts.phases.size(); ++i) {
+          std::vector<event>& evs = ts.phases[i].events;
+          evs.insert(evs.begin(), ev::set_affinity(has_cpus[i] ? own_cpus[i] : ts.cpus));
+        }
     } else {
       phase ph;
       ph.name = "phase0";
@@ -1079,10 +1097,8 @@ class importer {
         ph.loop = get_loop(m, what);
       } else if (k == "cpus") {
         no_duplicate(p, m, where);
-        const std::int64_t before = max_cpu_seen_;
-        get_cpus(m, what);
-        max_cpu_seen_ = before;  // phase affinity is not applied: it must not size the machine
-        note("phase-level cpus ignored: the model has no affinity change; the task-level cpus apply to every phase");
+        phase_cpus_.push_back(get_cpus(m, what));  // sizes the machine as a task's cpus do
+        phase_has_cpus_ = true;
       } else if (k == "taskgroup") {
         no_duplicate(p, m, where);
         move_to = taskgroup_path(m, what);

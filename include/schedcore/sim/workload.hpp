@@ -90,6 +90,7 @@ enum class event_kind : std::uint8_t {
   pipe_close,     ///< no more data: a read of pipe `ref` once it is empty ends the reader's phase (EOF)
   set_cgroup,     ///< move into task group `ref` (a `cgroup_spec` name; empty = the root), as writing the pid to cgroup.procs
   set_uclamp,     ///< change the utilisation clamp requests to `util_min` / `util_max` (sched_setattr with SCHED_FLAG_UTIL_CLAMP)
+  set_affinity,   ///< change the CPUs it may run on to `cpus` (sched_setaffinity); off a CPU it may no longer use at once
 };
 
 /// One step of a task's program. Only the fields the kind uses are read.
@@ -156,6 +157,9 @@ struct event {
   /// sched_setattr refuses it with EINVAL, and rt-app stops.
   std::int32_t util_min = -2;
   std::int32_t util_max = -2;  ///< see `util_min`
+  /// set_affinity: the CPUs the task may run on from now (indexes 0..63, each one the machine
+  /// has); empty = every CPU of the machine, the affinity a thread starts with.
+  std::vector<int> cpus;
   /// run: the work cannot be preempted, as kernel code under PREEMPT_NONE (a kernel thread
   /// between two cond_resched() points) or a preempt_disable() section: a reschedule asked for
   /// its CPU meanwhile (a wakeup's preemption, the tick) is held until the work is done. The
@@ -234,6 +238,10 @@ inline event set_cgroup(std::string group) { event e; e.kind = event_kind::set_c
 /// Change the utilisation clamp requests (`event::util_min`: -1 default, -2 unchanged).
 inline event set_uclamp(std::int32_t util_min, std::int32_t util_max) {
   event e; e.kind = event_kind::set_uclamp; e.util_min = util_min; e.util_max = util_max; return e;
+}
+/// Change the CPUs the task may run on (`event::cpus`; empty = all of them).
+inline event set_affinity(std::vector<int> cpus) {
+  event e; e.kind = event_kind::set_affinity; e.cpus = std::move(cpus); return e;
 }
 }  // namespace ev
 

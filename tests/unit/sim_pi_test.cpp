@@ -325,6 +325,36 @@ TEST(SimPi, TheTraceShowsEachBoostAndDeboost) {
   }
 }
 
+// A lock that would close a cycle of owners: a PI futex's lock walks the whole chain
+// (futex_lock_pi with RT_MUTEX_FULL_CHAINWALK) and fails with EDEADLK, and rt-app, which does
+// not look at pthread_mutex_lock's result, goes on without the mutex; a plain mutex deadlocks.
+// - a (FIFO 10) locks m, runs 1 ms and locks m again: with PI it goes on and exits at 2 ms;
+//   without, it waits for itself forever.
+// - a locks m1 and runs 2 ms; b (FIFO 20) arrives at 1 ms, locks m2 and waits for m1, which
+//   lends a FIFO 20; a asks for m2 at 2 ms, held by b, which waits for a: refused, a runs its
+//   last 1 ms, its unlock of m2 is ignored (not the owner), m1 goes to b at 3 ms; b runs 1 ms
+//   and exits at 4 ms. Without PI both wait forever from 2 ms.
+TEST(SimPi, ALockThatWouldCloseACycleFailsWithPiAndDeadlocksWithout) {
+  for (const policy_entry& e : stacks()) {
+    workload self;
+    self.tasks = {once("a", fifo(10), 0, {lock("m"), ev::run(msec(1)), lock("m"), ev::run(msec(1)), unlock("m")})};
+    const run_result self_on = run(e, self, true), self_off = run(e, self, false);
+    EXPECT_EQ(find(self_on, "a").exit_ns, msec(2)) << e.name;
+    EXPECT_EQ(self_on.totals.pi_deadlocks, 1u) << e.name;
+    EXPECT_EQ(find(self_off, "a").exit_ns, -1) << e.name << ": a plain mutex deadlocks";
+    EXPECT_EQ(self_off.totals.pi_deadlocks, 0u) << e.name;
+    workload pair;
+    pair.tasks = {once("a", fifo(10), 0, {lock("m1"), ev::run(msec(2)), lock("m2"), ev::run(msec(1)), unlock("m2"), unlock("m1")}),
+                  once("b", fifo(20), 1, {lock("m2"), lock("m1"), ev::run(msec(1)), unlock("m1"), unlock("m2")})};
+    const run_result on = run(e, pair, true), off = run(e, pair, false);
+    EXPECT_EQ(find(on, "a").exit_ns, msec(3)) << e.name;
+    EXPECT_EQ(find(on, "b").exit_ns, msec(4)) << e.name;
+    EXPECT_EQ(on.totals.pi_deadlocks, 1u) << e.name;
+    EXPECT_EQ(find(off, "a").exit_ns, -1) << e.name;
+    EXPECT_EQ(find(off, "b").exit_ns, -1) << e.name;
+  }
+}
+
 // Real-time waiters go first, by priority, with PI or without: rt_mutex_waiter_less puts them
 // ahead of every other task (DEFAULT_PRIO, arrival order), and so does a plain futex, which
 // queues its waiters by min(normal_prio, MAX_RT_PRIO) (__futex_queue: "all RT-threads are woken

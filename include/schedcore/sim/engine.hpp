@@ -1545,6 +1545,7 @@ class engine {
     affine_wakeups_ = 0;
     rt_pushes_ = rt_pulls_ = dl_pushes_ = dl_pulls_ = 0;
     affinity_moves_ = 0;
+    pi_deadlocks_ = 0;
     priority_inversions_ = 0;
     for (domain_state& dm : doms_) {
       dm.residency.assign(dm.residency.size(), 0);
@@ -3590,6 +3591,14 @@ class engine {
             m.owner = &t;
             break;
           }
+          // A PI futex's lock walks the whole chain of owners (futex_lock_pi, with
+          // RT_MUTEX_FULL_CHAINWALK): one that would close a cycle, the task's own mutex
+          // included, fails with EDEADLK and the thread goes on without it (rt-app ignores
+          // pthread_mutex_lock's result). A plain mutex just deadlocks: it waits forever.
+          if (w_.priority_inheritance && pi_deadlock(e->res, t)) {
+            ++pi_deadlocks_;
+            break;
+          }
           mutex_wait(e->res, t);
           block(t);
           if (w_.priority_inheritance) {
@@ -3810,7 +3819,10 @@ class engine {
       w->waiting_mutex = -1;
       if (mid >= 0) {
         mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
-        if (m.owner != nullptr) {
+        if (m.owner != nullptr && w_.priority_inheritance && pi_deadlock(mid, *w)) {
+          ++pi_deadlocks_;  // pthread_cond_wait's relock fails with EDEADLK: it returns without it
+          wake(*w, ci);
+        } else if (m.owner != nullptr) {
           mutex_wait(mid, *w);  // stays blocked until the mutex is handed over
           if (w_.priority_inheritance) {
             pi_cpu_ = ci;
@@ -3953,6 +3965,18 @@ class engine {
     int donor = -1;
   };
 
+  /// Whether `t` waiting for PI mutex `mid` would close a cycle: the owner of `mid`, the owner
+  /// of the mutex that one waits for, and so on, reaches `t` (rt_mutex_adjust_prio_chain's
+  /// deadlock detection). O(chain length).
+  bool pi_deadlock(int mid, const task_type& t) const {
+    const task_type* o = mutexes_[static_cast<std::size_t>(mid)].owner;
+    for (std::size_t depth = 0; o != nullptr && depth <= tasks_.size(); ++depth) {
+      if (o == &t) return true;
+      if (o->state != task_core::st::blocked || o->cold->blocked_on < 0) return false;
+      o = mutexes_[static_cast<std::size_t>(o->cold->blocked_on)].owner;
+    }
+    return false;
+  }
   /// rt_mutex_waiter_less: whether waiter `a` goes before `b`.
   bool pi_before(const task_type& a, const task_type& b) const {
     const bool adl = in_dl_class(a), bdl = in_dl_class(b);
@@ -4328,6 +4352,7 @@ class engine {
     T.dl_pushes = dl_pushes_;
     T.dl_pulls = dl_pulls_;
     T.affinity_moves = affinity_moves_;
+    T.pi_deadlocks = pi_deadlocks_;
     T.priority_inversions = priority_inversions_;
     T.first_inversion_ns = first_inversion_ns_;
     r.jain = jain_index(shares);
@@ -4428,6 +4453,7 @@ class engine {
   std::uint64_t rt_pushes_ = 0, rt_pulls_ = 0, dl_pushes_ = 0, dl_pulls_ = 0;  ///< RT / deadline balancing moves
   std::uint64_t affinity_moves_ = 0;  ///< running tasks moved off a CPU their new affinity left out
   bool affinity_changes_ = false;      ///< the workload has set_affinity events
+  std::uint64_t pi_deadlocks_ = 0;     ///< PI mutex locks refused with EDEADLK (a cycle of owners)
   /// Each CPU's cursor of cpumask_any_and_distribute (the per-CPU distribute_cpu_mask_prev,
   /// 0 at boot): the CPU that CPU's last find_lowest_rq / find_later_rq spread choice took.
   std::vector<int> distribute_prev_;

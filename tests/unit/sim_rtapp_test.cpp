@@ -842,20 +842,23 @@ TEST(RtAppRun, RestatingTheParametersInForceChangesNothing) {
 // rt-app refuses a "cpus" index the machine does not have (src/rt-app_parse_config.c
 // parse_cpuset_data: "Invalid cpu"). schedsim sizes the machine from the file, but --cpus can
 // make it smaller: a task pinned only to missing CPUs then ran on any CPU, and one pinned to
-// [1, 3] on two CPUs silently lost CPU 3. Both are errors now, naming the task's definition.
+// [1, 3] on two CPUs silently lost CPU 3. Both are errors now, naming the task's definition;
+// so is a phase's "cpus" (which sizes the machine too).
 TEST(RtAppRun, CpusBeyondTheMachineAreRefused) {
-  const workload w = parse_rtapp(R"({"global": {"duration": 1}, "tasks": {"a": {"cpus": [3], "run": 1000, "sleep": 1000}}})", "w.json");
-  EXPECT_EQ(w.cpus, 4);
-  run_config c = quick(msec(10));
-  EXPECT_NO_THROW(ref_entry().run(w, c, {}));
-  c.cpus = 2;
-  try {
-    ref_entry().run(w, c, {});
-    ADD_FAILURE() << "no error";
-  } catch (const workload_error& e) {
-    EXPECT_TRUE(e.positioned);
-    EXPECT_EQ(std::string(e.what()).rfind("w.json:1:39: ", 0), 0u) << e.what();
-    EXPECT_NE(std::string(e.what()).find("CPU 3"), std::string::npos) << e.what();
+  for (const char* task : {R"("cpus": [3], "run": 1000, "sleep": 1000)", R"("phases": {"p": {"cpus": [3], "run": 1000, "sleep": 1000}})"}) {
+    const workload w = parse_rtapp(R"({"global": {"duration": 1}, "tasks": {"a": {)" + std::string(task) + "}}}", "w.json");
+    EXPECT_EQ(w.cpus, 4) << task;
+    run_config c = quick(msec(10));
+    EXPECT_NO_THROW(ref_entry().run(w, c, {})) << task;
+    c.cpus = 2;
+    try {
+      ref_entry().run(w, c, {});
+      ADD_FAILURE() << "no error: " << task;
+    } catch (const workload_error& e) {
+      EXPECT_TRUE(e.positioned);
+      EXPECT_EQ(std::string(e.what()).rfind("w.json:1:39: ", 0), 0u) << e.what();
+      EXPECT_NE(std::string(e.what()).find("CPU 3"), std::string::npos) << e.what();
+    }
   }
 }
 
@@ -894,23 +897,6 @@ TEST(RtAppRun, PhaseCpusMoveTheThreadAsEachPhaseBegins) {
   const run_result c = run_t(R"("cpus": [1], "phases": {"p1": {"run": 5000}, "p2": {"run": 10000}})");
   EXPECT_EQ(result_of(c, "t-0").exit_ns, msec(15));
   EXPECT_EQ(c.totals.affinity_moves, 0u);
-}
-
-// A phase's "cpus" naming a CPU the machine lacks (--cpus smaller than the file asks for) is an
-// error, as the task-level one is.
-TEST(RtAppRun, PhaseCpusBeyondTheMachineAreRefused) {
-  const workload w = parse_rtapp(R"({"global": {"duration": 1}, "tasks": {"a": {"phases": {"p": {"cpus": [3], "run": 1000, "sleep": 1000}}}}})", "w.json");
-  EXPECT_EQ(w.cpus, 4);
-  run_config c = quick(msec(10));
-  EXPECT_NO_THROW(ref_entry().run(w, c, {}));
-  c.cpus = 2;
-  try {
-    ref_entry().run(w, c, {});
-    ADD_FAILURE() << "no error";
-  } catch (const workload_error& e) {
-    EXPECT_NE(std::string(e.what()).find("CPU 3"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("phase"), std::string::npos) << e.what();
-  }
 }
 
 // A forked thread's "delay" counts from the use case's start, like everyone's: rt-app's

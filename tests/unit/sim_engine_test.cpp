@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -666,24 +667,41 @@ TEST(SimEngine, TraceLinesMatchFtraceAndPerfetto) {
   // atrace's counter form, as Perfetto's systrace parser reads it: C|tgid|name|integer, written
   // by the task itself (the prefix's pid is the counter's pid).
   const std::regex mark(R"(^ *\S+-(\d+) +\[\d{3}\] d\.\.2 +\d+\.\d{6}: tracing_mark_write: C\|(\d+)\|(response_us|slack_us)\|-?\d+$)");
-  int switches = 0, wakes = 0, marks = 0;
+  // set_task_cpu's line; each task's next switch-in is on the CPU it moved to.
+  const std::regex mig(R"(^ *\S+-\d+ +\[\d{3}\] d\.\.2 +\d+\.\d{6}: sched_migrate_task: comm=[^ =]+ pid=(\d+) prio=-?\d+ orig_cpu=(\d+) dest_cpu=(\d+)$)");
+  const std::regex switch_in(R"(\[(\d{3})\] .* next_pid=(\d+) )");
+  std::map<std::string, int> moved_to;  // pid -> the CPU of its last migration, until it runs
+  int switches = 0, wakes = 0, marks = 0, migrations = 0;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     EXPECT_TRUE(std::regex_search(line, perfetto)) << line;
     std::smatch m;
     const bool is_sw = std::regex_match(line, sw), is_wk = std::regex_match(line, wk);
     const bool is_mark = std::regex_match(line, m, mark);
-    EXPECT_TRUE(is_sw || is_wk || is_mark) << line;
+    std::smatch mm;
+    const bool is_mig = std::regex_match(line, mm, mig);
+    EXPECT_TRUE(is_sw || is_wk || is_mark || is_mig) << line;
     if (is_mark) {
       EXPECT_EQ(m[1].str(), m[2].str()) << line;
+    }
+    if (is_mig) {
+      EXPECT_NE(mm[2].str(), mm[3].str()) << line;
+      moved_to[mm[1].str()] = std::stoi(mm[3].str());
+    }
+    std::smatch sm;
+    if (is_sw && std::regex_search(line, sm, switch_in) && moved_to.count(sm[2].str()) != 0) {
+      EXPECT_EQ(std::stoi(sm[1].str()), moved_to[sm[2].str()]) << "switched in elsewhere than it moved to: " << line;
+      moved_to.erase(sm[2].str());
     }
     switches += is_sw;
     wakes += is_wk;
     marks += is_mark;
+    migrations += is_mig;
   }
   EXPECT_GT(switches, 10);
   EXPECT_GT(wakes, 10);
   EXPECT_GT(marks, 0);  // the typist's keystroke echoes (response_us) and key timer (slack_us)
+  EXPECT_GT(migrations, 0);
 }
 
 // comm is cut to 15 bytes before a UTF-8 character that would not fit whole, never inside

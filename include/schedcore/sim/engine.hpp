@@ -2296,6 +2296,7 @@ class engine {
     const int this_cpu = waker_cpu >= 0 ? waker_cpu : std::max(t.cpu, 0);
     const int ci = t.cpu >= 0 && cpu(t.cpu).rq.delayed(t) ? t.cpu : select_wake_cpu(t, this_cpu, sync && waker_cpu >= 0);
     enqueue_flags f = (waker_cpu < 0 ? enqueue_flags::wakeup | enqueue_flags::interrupt : enqueue_flags::wakeup) | extra;
+    const int orig_cpu = t.cpu;
     if (t.cpu != ci) {
       if (t.cpu >= 0) {
         ++t.migrations;
@@ -2307,6 +2308,7 @@ class engine {
     if (cfg_.trace != nullptr) {
       const int wc = waker_cpu >= 0 ? waker_cpu : ci;
       cfg_.trace->waking(now_, wc, who(wc), comm_of(t), t.pid, prio(t), ci);
+      if (orig_cpu >= 0 && orig_cpu != ci) cfg_.trace->migrate_task(now_, wc, who(wc), comm_of(t), t.pid, prio(t), orig_cpu, ci);
     }
     pelt_before_change(ci, &t);
     bind_group(ci, t);
@@ -2424,7 +2426,7 @@ class engine {
       }
       const int target = find_lowest_rt(*next, ci);
       if (target < 0 || target == ci || !(rt_level(*next) > cpu_rt_level(target, nullptr))) return;
-      migrate(ci, target, *next, false);
+      migrate(ci, target, *next, false, ci);
       ++rt_pushes_;
     }
   }
@@ -2437,7 +2439,7 @@ class engine {
       if (p == nullptr || !(rt_level(*p) > cpu_rt_level(ci, nullptr, false))) continue;
       const task_type* src = cpu(k).curr;
       if (src == nullptr || (is_rt(*src) && rt_level(*p) > rt_level(*src)) || is_fair(*src)) continue;
-      migrate(k, ci, *p, true);
+      migrate(k, ci, *p, true, ci);
       ++rt_pulls_;
     }
   }
@@ -2456,7 +2458,7 @@ class engine {
       if (target < 0 || target == ci) return;
       sched_time earliest{};
       if (earliest_dl(target, nullptr, earliest) && !(dl_deadline(*next) < earliest)) return;
-      migrate(ci, target, *next, false);
+      migrate(ci, target, *next, false, ci);
       ++dl_pushes_;
     }
   }
@@ -2474,7 +2476,7 @@ class engine {
       if (earliest_dl(ci, nullptr, mine) && !(dl_deadline(*p) < mine)) continue;
       const task_type* src = cpu(k).curr;
       if (src == nullptr || !in_dl_class(*src) || dl_deadline(*p) < dl_deadline(*src)) continue;
-      migrate(k, ci, *p, true);
+      migrate(k, ci, *p, true, ci);
       ++dl_pulls_;
       pulled = true;
       dmin = dl_deadline(*p);
@@ -2565,7 +2567,7 @@ class engine {
       const int to = prev->cold->affinity_to;
       prev->cold->affinity_to = -1;
       if (prev_runnable && to != ci && allowed(*prev, to) && !allowed(*prev, ci)) {
-        migrate(ci, to, *prev, false);
+        migrate(ci, to, *prev, false, ci);
         ++affinity_moves_;
       }
     }
@@ -2574,7 +2576,7 @@ class engine {
       const int to = prev->cold->push_to;
       prev->cold->push_to = -1;
       if (prev_runnable && to != ci && allowed(*prev, to) && prev->sched_class == static_cast<int>(stack_type::nr_classes - 1)) {
-        migrate(ci, to, *prev, false);
+        migrate(ci, to, *prev, false, ci);
         ++misfit_moves_;
         pushed = prev;
       }
@@ -2771,7 +2773,7 @@ class engine {
     }
     if (pick == nullptr) return false;
     if (!newidle) me.balance_failed = 0;
-    migrate(busiest, ci, *pick, newidle);
+    migrate(busiest, ci, *pick, newidle, ci);
     return true;
   }
 
@@ -2782,7 +2784,8 @@ class engine {
   }
 
   /// Moves the queued, not running task `t` from CPU `from` to CPU `to`.
-  void migrate(int from, int to, task_type& t, bool newidle) {
+  void migrate(int from, int to, task_type& t, bool newidle, int by) {
+    if (cfg_.trace != nullptr) cfg_.trace->migrate_task(now_, by, who(by), comm_of(t), t.pid, prio(t), from, to);
     cpu_state& b = cpu(from);
     pelt_before_change(from, &t);
     b.rq.dequeue(t, st(now_), dequeue_flags::migrating);
@@ -2912,7 +2915,7 @@ class engine {
       task_type* t = tasks_[id];
       const double h = task_h_load(*t, busiest);
       if (std::ldexp(h, -shift) > imbalance) continue;
-      migrate(busiest, ci, *t, false);
+      migrate(busiest, ci, *t, false, ci);
       imbalance -= h;
       if (imbalance <= 0 || ++moved == 32) break;
     }

@@ -59,6 +59,19 @@ class trace_writer {
     wake_body(is_new ? "sched_wakeup_new" : "sched_wakeup", comm, pid, prio, target_cpu);
   }
 
+  /// set_task_cpu's `sched_migrate_task` for task `comm`/`pid` moving from `orig_cpu` to
+  /// `dest_cpu`, emitted on `cpu` by `by` = {comm, pid}, the task running where the move is made
+  /// (the waker's CPU for a wakeup, the pulling CPU for a balance or pull, the source for a push
+  /// or the migration stopper).
+  void migrate_task(std::int64_t ns, int cpu, const std::pair<std::string, int>& by, const std::string& comm, int pid,
+                    int prio, int orig_cpu, int dest_cpu) {
+    prefix(ns, cpu, by.first, by.second);
+    char buf[192];
+    std::snprintf(buf, sizeof buf, "sched_migrate_task: comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d\n", comm.c_str(), pid,
+                  prio, orig_cpu, dest_cpu);
+    text_ += buf;
+  }
+
   /// rt_mutex_setprio's `sched_pi_setprio` for task `comm`/`pid`, emitted on `cpu` by the task
   /// `by` = {comm, pid} that took, released or waited for the mutex: the priority the task ran at
   /// (`oldprio`) and the one it runs at from now (`newprio`), on ftrace's scale (99 -

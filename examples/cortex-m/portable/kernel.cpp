@@ -269,8 +269,11 @@ uptr lock_mutex(task* self, uptr m, bool* resched) noexcept {
     mx.owner = self;
     return 0;
   }
+  // The chain of owners; longer than the task table only through a cycle, which the kernel's
+  // walk would also end with EDEADLK (rt_mutex_adjust_prio_chain's max_lock_depth).
+  unsigned depth = 0;
   for (const task* o = mx.owner; o != nullptr; o = o->blocked_on != no_mutex ? mutexes[o->blocked_on].owner : nullptr) {
-    if (o != self) continue;
+    if (o != self && ++depth <= nr_tasks) continue;
     --mx.locks;
     line_buf l = event_line(*self);
     l.str("lock ");

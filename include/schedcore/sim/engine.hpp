@@ -2122,14 +2122,6 @@ class engine {
     }
     return -1;
   }
-  /// The running task `t` on CPU ci sets its own affinity (sched_setaffinity; rt-app's
-  /// set_thread_affinity as a phase begins). The mask is in force at once. If ci is no longer in
-  /// it, the task leaves ci as __set_cpus_allowed_ptr_locked has the migration stopper move it:
-  /// preempted here, then queued (not running) on cpumask_any_and_distribute's choice among the
-  /// allowed CPUs, where it waits its turn and goes on with its program. True when it leaves (the
-  /// caller stops running its program here). A task already on an allowed CPU stays.
-  /// Not modelled: the refusal of a SCHED_DEADLINE task's affinity narrower than its root domain
-  /// (EBUSY), as schedsim has no root domains.
   /// Once every switch asked for has been made, no runnable task is on a CPU its affinity
   /// leaves out (checked after each event in the fuzz builds, for workloads that change
   /// affinity). O(CPUs x queued tasks).
@@ -2139,6 +2131,14 @@ class engine {
         if (!allowed(*q, k)) return false;
     return true;
   }
+  /// The running task `t` on CPU ci sets its own affinity (sched_setaffinity; rt-app's
+  /// set_thread_affinity as a phase begins). The mask is in force at once. If ci is no longer in
+  /// it, the task leaves ci as __set_cpus_allowed_ptr_locked has the migration stopper move it:
+  /// preempted here, then queued (not running) on cpumask_any_and_distribute's choice among the
+  /// allowed CPUs, where it waits its turn and goes on with its program. True when it leaves (the
+  /// caller stops running its program here). A task already on an allowed CPU stays.
+  /// Not modelled: the refusal of a SCHED_DEADLINE task's affinity narrower than its root domain
+  /// (EBUSY), as schedsim has no root domains.
   bool set_affinity(task_type& t, int ci, std::uint64_t mask) {
     if (mask == t.affinity) return false;
     t.affinity = mask;

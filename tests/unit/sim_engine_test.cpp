@@ -1455,6 +1455,98 @@ TEST(SimEngine, RandomPipelinesDeliverEveryItem) {
   }
 }
 
+// Counting semaphores (workload.hpp sem_post / sem_wait): a post with nobody waiting is kept,
+// a post with a waiter hands it the unit. Hand-computed on 1 CPU under the reference RR (equal
+// priorities, no wakeup preemption), no costs: consumer: 3 x {sem_wait, run 2 ms}; producer:
+// 3 x {run 1 ms, sem_post}.
+//   0    consumer finds no unit and blocks; producer runs.
+//   1    the first post hands the unit to consumer (woken, queued; the count stays 0).
+//   2, 3 the next two posts are kept (count 1, then 2); producer exits at 3.
+//   3-9  consumer works 2 ms, then takes the two kept units without blocking: exits at 9.
+// A semaphore-free run reports none, and JSON shows one only when there is one.
+TEST(SimEngine, SemaphoreKeepsPostsAndHandsAUnitToItsWaiter) {
+  workload w;
+  w.name = "sem";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("consumer", {ev::on(event_kind::sem_wait, "s"), ev::run(msec(2))}, 3));
+  w.tasks.push_back(finite("producer", {ev::run(msec(1)), ev::on(event_kind::sem_post, "s")}, 3));
+  const run_result r = ref_entry().run(w, exact_machine(), {});
+  EXPECT_EQ(find(r, "producer").exit_ns, msec(3));
+  EXPECT_EQ(find(r, "consumer").exit_ns, msec(9));
+  EXPECT_EQ(find(r, "consumer").cpu_ns, msec(6));
+  EXPECT_EQ(r.totals.idle_ns, 0);
+  ASSERT_EQ(r.semaphores.size(), 1u);
+  const semaphore_result& q = r.semaphores[0];
+  EXPECT_EQ(q.name, "s");
+  EXPECT_EQ(q.posts, 3u);
+  EXPECT_EQ(q.waits, 3u);
+  EXPECT_EQ(q.blocks, 1u);
+  EXPECT_EQ(q.max_count, 2);
+  EXPECT_EQ(q.count, 0);
+  EXPECT_EQ(q.waiters, 0u);
+  EXPECT_EQ(q.overflows, 0u);
+  expect_conserved(r);
+  EXPECT_NE(to_json(r).find("\"semaphores\": [{ \"name\": \"s\", \"posts\": 3, \"waits\": 3, \"blocks\": 1, \"overflows\": 0, "
+                            "\"count\": 0, \"max_count\": 2, \"waiters\": 0 }]"),
+            std::string::npos);
+  w.tasks = {finite("a", {ev::run(msec(1))})};
+  const run_result none = ref_entry().run(w, exact_machine(), {});
+  EXPECT_TRUE(none.semaphores.empty());
+  EXPECT_EQ(to_json(none).find("\"semaphores\""), std::string::npos);
+}
+
+// Random producer/consumer sets never lose or invent a unit, under several policies on 1 or 3
+// CPUs: P producers post K_p units each (1..30, with random work between), C consumers each
+// take a random share of them (the shares add up to at most the posts). Checked against the
+// arithmetic: every consumer exits, posts and waits are the programs' counts, the units left are
+// posts minus waits, blocks never exceed waits, nobody is left waiting; time is conserved and a
+// rerun is identical.
+TEST(SimEngine, RandomSemaphoreTrafficConservesUnits) {
+  const policy_entry entries[] = {ref_entry(), o1_entry("o1", "o1"), sd_entry("sd", "sd"), cfs_entry("cfs", "cfs"),
+                                  eevdf_entry("eevdf", "eevdf")};
+  std::mt19937_64 rng(0x5e3a);
+  auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % static_cast<std::uint64_t>(hi - lo + 1)); };
+  std::uint64_t blocked = 0, kept = 0;  // over all runs: both paths of sem_wait and sem_post are taken
+  for (int round = 0; round < 20; ++round) {
+    workload w;
+    w.name = "sem-" + std::to_string(round);
+    w.duration = sec(20);
+    w.cpus = round % 2 == 0 ? 1 : 3;
+    std::int64_t posts = 0;
+    for (int p = 0, n = pick(1, 4); p < n; ++p) {
+      const int k = pick(1, 30);
+      w.tasks.push_back(finite("p" + std::to_string(p), {ev::run(usec(pick(1, 300))), ev::on(event_kind::sem_post, "s")}, k));
+      posts += k;
+    }
+    std::int64_t left = posts, waits = 0;
+    for (int c = 0, n = pick(1, 4); c < n && left > 0; ++c) {
+      const std::int64_t k = 1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(left));
+      w.tasks.push_back(finite("c" + std::to_string(c), {ev::on(event_kind::sem_wait, "s"), ev::run(usec(pick(0, 200)))}, k));
+      left -= k;
+      waits += k;
+    }
+    for (const policy_entry& e : entries) {
+      const run_result r = e.run(w, exact_machine(), {});
+      SCOPED_TRACE(w.name + " under " + e.name);
+      for (const task_result& t : r.tasks) EXPECT_GE(t.exit_ns, 0) << t.name;
+      ASSERT_EQ(r.semaphores.size(), 1u);
+      const semaphore_result& q = r.semaphores[0];
+      EXPECT_EQ(q.posts, static_cast<std::uint64_t>(posts));
+      EXPECT_EQ(q.waits, static_cast<std::uint64_t>(waits));
+      EXPECT_EQ(q.count, posts - waits);
+      EXPECT_LE(q.blocks, q.waits);
+      EXPECT_GE(q.max_count, q.count);
+      EXPECT_EQ(q.waiters, 0u);
+      blocked += q.blocks;
+      kept += static_cast<std::uint64_t>(q.max_count);
+      expect_conserved(r);
+      EXPECT_EQ(to_json(e.run(w, exact_machine(), {})), to_json(r));  // deterministic
+    }
+  }
+  EXPECT_GT(blocked, 100u);
+  EXPECT_GT(kept, 100u);
+}
+
 // Bad pipe input is refused before anything runs.
 TEST(SimEngine, BadPipesAreRefused) {
   workload w;

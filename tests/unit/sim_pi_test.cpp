@@ -381,6 +381,38 @@ TEST(SimPi, RealTimeWaitersTakeTheMutexFirstWithOrWithoutPi) {
   }
 }
 
+// A POSIX semaphore wakes its waiters in futex order too (glibc's sem_wait sleeps on a futex;
+// sem_post's FUTEX_WAKE takes the first of its plist): deadline waiters in arrival order,
+// whatever their deadlines, then RT by priority, then the rest in arrival order. c, d
+// (SCHED_OTHER), a (FIFO 20), b (FIFO 80), e1 (2 ms every 100 ms), e2 (2 ms every 20 ms: the
+// earlier deadline) each sem_wait at 1..6 ms, run 1 ms and exit; the poster (FIFO 99) posts one
+// unit every 2 ms from 7 ms on an absolute timer, so each woken waiter runs alone: e1, e2, b, a,
+// c, d exit at 8, 10, ..., 18 ms. Arrival order would be c, d, a, b, e1, e2; deadline order e2
+// first. No unit is left and nobody waits at the end.
+TEST(SimPi, SemaphoreWaitersWakeInFutexOrder) {
+  for (const policy_entry& e : dl_stacks()) {
+    workload w;
+    const std::vector<event> take = {ev::on(event_kind::sem_wait, "s"), ev::run(msec(1))};
+    task_spec poster = once("poster", fifo(99), 0, {ev::anchored_timer("t", msec(2), msec(5)), ev::on(event_kind::sem_post, "s")});
+    poster.phases[0].loop = 6;
+    w.tasks = {poster,
+               once("c", sched_params{}, 1, take),
+               once("d", sched_params{}, 2, take),
+               once("a", fifo(20), 3, take),
+               once("b", fifo(80), 4, take),
+               once("e1", reservation(msec(2), msec(100)), 5, take),
+               once("e2", reservation(msec(2), msec(20)), 6, take)};
+    const run_result r = run(e, w, false);
+    const char* const order[] = {"e1", "e2", "b", "a", "c", "d"};
+    for (int k = 0; k < 6; ++k) EXPECT_EQ(find(r, order[k]).exit_ns, msec(8 + 2 * k)) << e.name << ": " << order[k];
+    ASSERT_EQ(r.semaphores.size(), 1u);
+    EXPECT_EQ(r.semaphores[0].posts, 6u);
+    EXPECT_EQ(r.semaphores[0].blocks, 6u);
+    EXPECT_EQ(r.semaphores[0].count, 0);
+    EXPECT_EQ(r.semaphores[0].waiters, 0u);
+  }
+}
+
 // Deadline waiters go before real-time ones either way, but only an rt_mutex orders them by
 // deadline: a plain futex queues every deadline task at normal_prio -1, in arrival order. low
 // (SCHED_OTHER) locks, runs 1 ms and sleeps 5 ms holding the mutex; c (SCHED_OTHER) asks at

@@ -311,8 +311,47 @@ TEST(RtApp, MemIorunMemrunBecomeNotedCpuWork) {
   EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"memrun": {"type": "scan", "count": 1}}}})", "1:37", "expected \"read\", \"write\" or \"chase\"");
 }
 
-TEST(RtApp, SemaphoresRefused) {
-  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"sem_post": "s", "run": 1}}})", "1:18", "no counting semaphore");
+// sem_post / sem_wait (rt-app's tutorial: a POSIX semaphore per name, initial count 0, posts
+// remembered) become the workload's semaphore events, suffixed keys included, and run: the
+// consumer blocks at 0, the first post (1 ms) hands it a unit, the next two (2, 3 ms) are kept
+// and taken without blocking after its 2 ms jobs: it exits at 9 ms (as SimEngine's hand-computed
+// semaphore test, through the importer).
+TEST(RtApp, SemPostAndSemWaitAreACountingSemaphore) {
+  const workload w = parse_rtapp(R"({"global": {"duration": 1},
+    "tasks": {"consumer": {"loop": 3, "sem_wait": "items", "run": 2000},
+              "producer": {"loop": 3, "run": 1000, "sem_post1": "items"}}})",
+                                 "w.json");
+  ASSERT_EQ(w.tasks.size(), 2u);
+  const auto& c = events0(w);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].kind, event_kind::sem_wait);
+  EXPECT_EQ(c[0].ref, "items");
+  const auto& p = w.tasks[1].phases.at(0).events;
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[1].kind, event_kind::sem_post);
+  EXPECT_EQ(p[1].ref, "items");
+  run_config exact_1s = quick(sec(1));
+  exact_1s.machine.cs_cost_ns = 0;
+  exact_1s.machine.refill_ns = 0;
+  const run_result r = ref_entry().run(w, exact_1s, {});
+  ASSERT_EQ(r.semaphores.size(), 1u);
+  EXPECT_EQ(r.semaphores[0].blocks, 1u);
+  EXPECT_EQ(r.semaphores[0].max_count, 2);
+  ASSERT_EQ(r.tasks.size(), 2u);
+  for (const task_result& t : r.tasks) EXPECT_EQ(t.exit_ns, t.name == "consumer-0" ? msec(9) : msec(3)) << t.name;
+  // Unmatched names and wait cycles are errors, as for suspend/resume and wait/signal.
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"sem_post": "s", "run": 1}}})", "1:30", "sem_post 's': no task waits on 's'");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"sem_wait": "s", "run": 1}, "u": {"sem_post": "z", "run": 1}}})", "1:30",
+                     "sem_wait on 's': no task posts 's' (it would block forever");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {
+      "a": {"sem_wait": "x", "run": 1, "sem_post": "y"},
+      "b": {"sem_wait": "y", "run": 1, "sem_post": "x"}}})",
+                     "2:25", "task 'a' can never get past this sem_wait on 'x': it is posted only by 'b', which is itself "
+                             "blocked before it can wake anyone (a sem_post cycle)");
+  // One post ahead breaks the cycle: posts are remembered.
+  EXPECT_NO_THROW(parse_rtapp(R"({"tasks": {"a": {"sem_wait": "x", "run": 1, "sem_post": "y"},
+                                            "b": {"sem_post": "x", "sem_wait": "y", "run": 1}}})"));
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"sem_wait": 3, "run": 1}, "u": {"sem_post": "s", "run": 1}}})", "1:30", "expected");
 }
 
 TEST(RtApp, BareValueOnlyForSuspendAndYield) {

@@ -807,6 +807,21 @@ class engine {
     std::int64_t max_items = 0;                     ///< fullest it got, items
     bool closed = false;                            ///< pipe_close ran: empty means EOF
   };
+  /// A POSIX counting semaphore, initialised to 0 (rt-app's sem_post / sem_wait). It holds
+  /// units or waiters, never both. The waiters are in futex order (futex_prio), because
+  /// glibc's sem_wait sleeps on a futex and sem_post's FUTEX_WAKE wakes the first of the
+  /// futex's plist: deadline waiters, then RT ones by priority, then the rest in arrival order.
+  struct sem_res {
+    std::string name;
+    std::int64_t count = 0;                 ///< units posted and not taken yet, 0..sem_value_max
+    std::deque<task_type*> waiters;         ///< blocked in sem_wait, in futex order
+    std::uint64_t posts = 0, waits = 0;     ///< sem_post / sem_wait events
+    std::uint64_t blocks = 0;               ///< waits that found no unit and blocked
+    std::uint64_t overflows = 0;            ///< posts refused at sem_value_max (EOVERFLOW)
+    std::int64_t max_count = 0;             ///< the most units it held
+  };
+  /// SEM_VALUE_MAX on Linux (INT_MAX): sem_post fails with EOVERFLOW rather than go beyond it.
+  static constexpr std::int64_t sem_value_max = 2147483647;
 
   // ---------------------------------------------------------------- setup
   static int lookup(std::map<std::string, int>& m, const std::string& name) {
@@ -818,7 +833,7 @@ class engine {
   }
 
   void compile() {
-    std::map<std::string, int> spec_ids, timers, mutexes, conds, susp, barriers, devices, pipes;
+    std::map<std::string, int> spec_ids, timers, mutexes, conds, susp, barriers, devices, pipes, sems;
     const std::map<std::string, int> cgroup_ids = validate_cgroups();
     for (std::size_t s = 0; s < w_.tasks.size(); ++s) {
       if (!spec_ids.emplace(w_.tasks[s].name, static_cast<int>(s)).second)
@@ -925,6 +940,8 @@ class engine {
             case event_kind::pipe_write:
             case event_kind::pipe_read:
             case event_kind::pipe_close: c.res = lookup(pipes, e.ref); break;
+            case event_kind::sem_post:
+            case event_kind::sem_wait: c.res = lookup(sems, e.ref); break;
             default: break;
           }
           cp.events.push_back(c);
@@ -943,6 +960,8 @@ class engine {
     for (const auto& [name, id] : devices) device_names_[static_cast<std::size_t>(id)] = name;
     pipes_.resize(pipes.size());
     for (const auto& [name, id] : pipes) pipes_[static_cast<std::size_t>(id)].name = name;
+    sems_.resize(sems.size());
+    for (const auto& [name, id] : sems) sems_[static_cast<std::size_t>(id)].name = name;
     std::map<std::string, bool> declared;
     for (const pipe_spec& ps : w_.pipes) {
       if (!declared.emplace(ps.name, true).second) throw workload_error("pipe '" + ps.name + "' declared twice");
@@ -1590,6 +1609,10 @@ class engine {
     for (pipe_res& pp : pipes_) {
       pp.writes = pp.reads = pp.items_moved = pp.reader_blocks = pp.writer_blocks = 0;
       pp.max_items = pp.items;
+    }
+    for (sem_res& sm : sems_) {
+      sm.posts = sm.waits = sm.blocks = sm.overflows = 0;
+      sm.max_count = sm.count;
     }
     for (std::size_t g = 0; g < bw_before_.size(); ++g) bw_before_[g] = bw_stats_of(bw_pools_[g]);
   }
@@ -3674,6 +3697,11 @@ class engine {
         case event_kind::set_affinity:
           if (set_affinity(t, ci, e->affinity)) return;  // it leaves this CPU and goes on where it lands
           break;
+        case event_kind::sem_post: sem_post(e->res, ci); break;
+        case event_kind::sem_wait:
+          if (sem_wait(e->res, t)) break;
+          block(t);
+          return;
         case event_kind::frame: {
           ++t.cold->frames;
           if (t.cold->last_frame >= 0) keep_sample(t.cold->frame_gaps, now_ - t.cold->last_frame);
@@ -3841,6 +3869,47 @@ class engine {
       }
       if (!all) break;
     }
+  }
+
+  /// sem_post on semaphore `sid` by a task on CPU `ci`: its first waiter, if any, gets the unit
+  /// and wakes (a hand-off: glibc's woken waiter takes the unit it was woken for, unless a
+  /// thread running elsewhere takes it first, a race not modelled, as a mutex's barging);
+  /// else the count grows, up to sem_value_max (then EOVERFLOW: the post is lost, counted).
+  void sem_post(int sid, int ci) {
+    sem_res& sm = sems_[static_cast<std::size_t>(sid)];
+    ++sm.posts;
+    if (!sm.waiters.empty()) {
+      task_type* w = sm.waiters.front();
+      sm.waiters.pop_front();
+      wake(*w, ci);
+    } else if (sm.count == sem_value_max) {
+      ++sm.overflows;
+    } else {
+      sm.max_count = std::max(sm.max_count, ++sm.count);
+    }
+    SCHEDCORE_INVARIANT(sem_consistent(sm));
+  }
+  /// sem_wait on semaphore `sid` by `t`: true when it took a unit and goes on; false when it
+  /// queued behind every waiter of the same or a better futex_prio (the caller blocks it).
+  bool sem_wait(int sid, task_type& t) {
+    sem_res& sm = sems_[static_cast<std::size_t>(sid)];
+    ++sm.waits;
+    if (sm.count > 0) {
+      --sm.count;
+      return true;
+    }
+    ++sm.blocks;
+    const auto at = std::find_if(sm.waiters.begin(), sm.waiters.end(), [&](const task_type* w) { return futex_prio(t) < futex_prio(*w); });
+    sm.waiters.insert(at, &t);
+    SCHEDCORE_INVARIANT(sem_consistent(sm));
+    return false;
+  }
+  /// Units and waiters never coexist, the count is in range, and the waiters are in futex order.
+  static bool sem_consistent(const sem_res& sm) {
+    if (sm.count < 0 || sm.count > sem_value_max || (sm.count > 0 && !sm.waiters.empty())) return false;
+    for (std::size_t k = 1; k < sm.waiters.size(); ++k)
+      if (futex_prio(*sm.waiters[k]) < futex_prio(*sm.waiters[k - 1])) return false;
+    return true;
   }
 
   /// The running task `t` moves into task group `g` (-1: the root): the kernel's
@@ -4404,6 +4473,18 @@ class engine {
       x.mean_batch = pp.reads > 0 ? static_cast<double>(pp.items_moved) / static_cast<double>(pp.reads) : 0;
       r.pipes.push_back(std::move(x));
     }
+    for (const sem_res& sm : sems_) {
+      semaphore_result x;
+      x.name = sm.name;
+      x.posts = sm.posts;
+      x.waits = sm.waits;
+      x.blocks = sm.blocks;
+      x.overflows = sm.overflows;
+      x.count = sm.count;
+      x.max_count = sm.max_count;
+      x.waiters = sm.waiters.size();
+      r.semaphores.push_back(std::move(x));
+    }
     return r;
   }
 
@@ -4498,6 +4579,7 @@ class engine {
   std::vector<device_res> devices_;
   std::vector<std::string> device_names_;  ///< by device id
   std::vector<pipe_res> pipes_;            ///< by pipe id
+  std::vector<sem_res> sems_;              ///< by semaphore id
 };
 
 }  // namespace sim

@@ -191,6 +191,19 @@ struct pipe_result {
   std::int64_t max_items = 0;       ///< the most items it held
 };
 
+/// One counting semaphore (workload.hpp `sem_post`/`sem_wait`): traffic and how often a wait
+/// found it empty. Counts are over the statistics window; `count` and `waiters` at the end.
+struct semaphore_result {
+  std::string name;                 ///< semaphore name
+  std::uint64_t posts = 0;          ///< sem_post events
+  std::uint64_t waits = 0;          ///< sem_wait events
+  std::uint64_t blocks = 0;         ///< waits that found no unit and blocked
+  std::uint64_t overflows = 0;      ///< posts refused at SEM_VALUE_MAX (EOVERFLOW)
+  std::int64_t count = 0;           ///< units held at the end of the run
+  std::int64_t max_count = 0;       ///< the most units it held
+  std::uint64_t waiters = 0;        ///< tasks still blocked on it at the end of the run
+};
+
 /// One performance domain of a machine with DVFS (machine_model::perf_domains): its energy
 /// and frequencies over the statistics window.
 struct domain_result {
@@ -224,6 +237,7 @@ struct run_result {
   std::vector<task_result> tasks;     ///< per task, in creation order
   std::vector<device_result> devices; ///< per device, in order of first mention in the workload (empty when it has none)
   std::vector<pipe_result> pipes;     ///< per pipe, in order of first mention in the workload (empty when it has none)
+  std::vector<semaphore_result> semaphores;  ///< per semaphore, in order of first mention in the workload (empty when it has none)
   std::vector<cgroup_result> cgroups; ///< per cgroup with a cpu.max limit, in declaration order (empty when none has)
   std::vector<std::string> notes;     ///< workload caveats
 };

@@ -141,6 +141,16 @@ inline std::string to_json(const run_result& r, int ind = 0) {
          u64(q.writer_blocks) + ", \"max_items\": " + i64(q.max_items) + " }";
   }
   o += "],\n";
+  if (!r.semaphores.empty()) {  // only with semaphores: other runs print what they printed before
+    o += p + "  \"semaphores\": [";
+    for (std::size_t i = 0; i < r.semaphores.size(); ++i) {
+      const semaphore_result& q = r.semaphores[i];
+      o += (i ? ", " : "") + std::string("{ \"name\": ") + str(q.name) + ", \"posts\": " + u64(q.posts) + ", \"waits\": " +
+           u64(q.waits) + ", \"blocks\": " + u64(q.blocks) + ", \"overflows\": " + u64(q.overflows) + ", \"count\": " +
+           i64(q.count) + ", \"max_count\": " + i64(q.max_count) + ", \"waiters\": " + u64(q.waiters) + " }";
+    }
+    o += "],\n";
+  }
   if (!r.cgroups.empty()) {  // only with a cpu.max limit: other runs print what they printed before
     o += p + "  \"cgroups\": [";
     for (std::size_t i = 0; i < r.cgroups.size(); ++i) {

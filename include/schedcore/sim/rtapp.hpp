@@ -40,6 +40,7 @@
 /// | `lock`, `unlock` | `lock`, `unlock` |
 /// | `wait` {ref, mutex}, `signal`, `broad`, `sync` {ref, mutex} | `wait`, `signal`, `broadcast`, `sync` |
 /// | `barrier` | `barrier` (parties = instances of the tasks that mention it; a task may name a barrier once, as rt-app counts a party per reference) |
+/// | `sem_post` "name", `sem_wait` "name" | `sem_post` / `sem_wait` on a counting semaphore that starts at 0 (rt-app's sem_init); a post with a waiter hands it the unit, the waiters in futex order (deadline, RT by priority, then arrival) |
 /// | `yield` (string ignored, may be bare) | `yield` |
 /// | `fork` "task" | `fork` (the task must exist) |
 /// | `mem` / `iorun` (bytes) | `run` of bytes / 4 ns (a 4 GB/s copy loop; the io device and memory traffic are not modelled; noted) |
@@ -70,7 +71,6 @@
 /// and nest at most `cgroup_max_depth` groups. Task groups act in cfs and eevdf (group
 /// scheduling, policy/group.hpp); other policies ignore them (noted). The path is also the
 /// task's report group label, as before.
-/// - `sem_post` / `sem_wait` are refused (no counting semaphore in the model yet).
 ///
 /// @par Cross-checks (errors, at the first offending use in file order)
 /// `resume` of a name nobody suspends on; `suspend` on a name nobody resumes; `unlock` of a
@@ -78,9 +78,10 @@
 /// locked or whose condition nobody signals; `signal`/`broad` of a condition nobody waits on;
 /// `fork` of an unknown task or of a task that uses a barrier; a barrier named twice by one task
 /// (rt-app would count two parties for one thread and wait forever); duplicate task names; events
-/// at task level beside `phases`; a resume cycle: tasks that block on suspend/wait before
+/// at task level beside `phases`; `sem_wait` on a semaphore nobody posts, `sem_post` of one
+/// nobody waits on; a resume cycle: tasks that block on suspend/wait/sem_wait before
 /// anything that could wake them has run (static approximation: a task starts live unless
-/// its first suspend/wait can only be satisfied by tasks that are themselves blocked);
+/// its first suspend/wait/sem_wait can only be satisfied by tasks that are themselves blocked);
 /// more than `rtapp_options::max_instances` threads in total; a loop that takes no simulated
 /// time (no run/runtime/sleep > 0 and no timer in a pass) and repeats forever or more than 10^6
 /// times, which would pin a discrete-event simulation at one instant (rt-app would just spin).
@@ -255,7 +256,7 @@ struct sched_in {
 };
 
 // One use of a named resource, for the cross-checks.
-enum class use_kind : std::uint8_t { suspend, resume, lock, unlock, wait, sync, signal, broad, barrier, fork };
+enum class use_kind : std::uint8_t { suspend, resume, lock, unlock, wait, sync, signal, broad, barrier, fork, sem_post, sem_wait };
 struct use {
   use_kind kind;
   std::string name;
@@ -776,10 +777,12 @@ class importer {
         out.push_back(ev::simple(event_kind::yield));
         break;
       case ek::sem_post:
-      case ek::sem_wait:
-        fail(m.key_pos, what + ": rt-app's " + std::string(base) +
-                            " is not supported: the simulator's workload model has no counting semaphore "
-                            "(use suspend/resume or wait/signal)");
+      case ek::sem_wait: {
+        const std::string& ref = get_name(m, what);
+        add_use(kind == ek::sem_post ? use_kind::sem_post : use_kind::sem_wait, ref, task, m.pos);
+        out.push_back(ev::on(kind == ek::sem_post ? event_kind::sem_post : event_kind::sem_wait, ref));
+        break;
+      }
     }
   }
 
@@ -1139,7 +1142,7 @@ class importer {
 
   // ------------------------------------------------------------------ cross-checks
   void cross_check() {
-    std::set<std::string> suspended, resumed, locked, unlocked, waited, signalled, wait_mutexes;
+    std::set<std::string> suspended, resumed, locked, unlocked, waited, signalled, wait_mutexes, sem_posted, sem_waited;
     std::map<std::string, std::int64_t> barrier_parties;
     std::map<std::string, std::set<int>> barrier_tasks;
     std::set<int> forked, barrier_users;
@@ -1161,6 +1164,8 @@ class importer {
           barrier_users.insert(u.task);
           break;
         case use_kind::fork: forked.insert(names_.at(u.name)); break;
+        case use_kind::sem_post: sem_posted.insert(u.name); break;
+        case use_kind::sem_wait: sem_waited.insert(u.name); break;
       }
     }
     for (const use& u : uses_) {
@@ -1210,6 +1215,16 @@ class importer {
           break;
         }
         case use_kind::barrier: break;
+        case use_kind::sem_wait:
+          if (!sem_posted.count(u.name))
+            fail(u.pos, where + "sem_wait on " + quote(u.name) + ": no task posts " + quote(u.name) +
+                            " (it would block forever: expected a matching \"sem_post\")" + suggest(u.name, sem_posted));
+          break;
+        case use_kind::sem_post:
+          if (!sem_waited.count(u.name))
+            fail(u.pos, where + "sem_post " + quote(u.name) + ": no task waits on " + quote(u.name) +
+                            " (unknown name: expected a \"sem_wait\" on it)" + suggest(u.name, sem_waited));
+          break;
       }
     }
     // rt-app counts a barrier's parties per reference: every barrier event adds its task's
@@ -1255,11 +1270,22 @@ class importer {
           }
   }
 
-  // Static "can it ever start" analysis (see the file comment): catches resume cycles.
+  // Static "can it ever start" analysis (see the file comment): catches resume cycles. Three
+  // channels, each a gate kind and what opens it: suspend / resume, wait or sync / signal,
+  // broad or sync, sem_wait / sem_post.
+  static int channel_of(use_kind k) {
+    switch (k) {
+      case use_kind::suspend:
+      case use_kind::resume: return 0;
+      case use_kind::sem_wait:
+      case use_kind::sem_post: return 2;
+      default: return 1;  // wait, sync, signal, broad
+    }
+  }
   void check_start_deadlock() {
     const std::size_t n = w_.tasks.size();
     struct provide {
-      use_kind kind;  // resume, signal (signal/broad/sync), fork
+      use_kind kind;  // resume, signal (signal/broad/sync), sem_post, fork
       std::string name;
     };
     struct info {
@@ -1273,7 +1299,7 @@ class importer {
       info& t = ti[static_cast<std::size_t>(u.task)];
       provide p{u.kind, u.name};
       bool provides = false;
-      if (u.kind == use_kind::resume || u.kind == use_kind::fork) provides = true;
+      if (u.kind == use_kind::resume || u.kind == use_kind::fork || u.kind == use_kind::sem_post) provides = true;
       if (u.kind == use_kind::signal || u.kind == use_kind::broad || u.kind == use_kind::sync) {
         p.kind = use_kind::signal;
         provides = true;
@@ -1282,23 +1308,23 @@ class importer {
         t.all.push_back(p);
         if (!t.gated) t.pre.push_back(p);
       }
-      if (!t.gated && (u.kind == use_kind::suspend || u.kind == use_kind::wait || u.kind == use_kind::sync)) {
+      if (!t.gated && (u.kind == use_kind::suspend || u.kind == use_kind::wait || u.kind == use_kind::sync ||
+                       u.kind == use_kind::sem_wait)) {
         t.gated = true;
         t.gate = u;
       }
     }
-    std::set<std::string> res_avail, sig_avail;
-    std::map<std::string, std::vector<int>> wait_res, wait_sig;
+    std::set<std::string> avail[3];                 // names opened, per channel
+    std::map<std::string, std::vector<int>> gated[3];  // tasks waiting for a name, per channel
     std::vector<int> work;  // tasks to make live
     auto give = [&](const provide& p, std::vector<int>& start) {
       if (p.kind == use_kind::fork) {
         start.push_back(names_.at(p.name));
-      } else if (p.kind == use_kind::resume) {
-        if (res_avail.insert(p.name).second)
-          for (int t : wait_res[p.name]) work.push_back(t);
-      } else if (sig_avail.insert(p.name).second) {
-        for (int t : wait_sig[p.name]) work.push_back(t);
+        return;
       }
+      const int ch = channel_of(p.kind);
+      if (avail[ch].insert(p.name).second)
+        for (int t : gated[ch][p.name]) work.push_back(t);
     };
     std::vector<int> start;
     for (std::size_t s = 0; s < n; ++s)
@@ -1315,9 +1341,9 @@ class importer {
           continue;
         }
         for (const provide& p : t.pre) give(p, start);
-        const bool susp = t.gate.kind == use_kind::suspend;
-        if ((susp ? res_avail : sig_avail).count(t.gate.name)) work.push_back(s);
-        else (susp ? wait_res : wait_sig)[t.gate.name].push_back(s);
+        const int ch = channel_of(t.gate.kind);
+        if (avail[ch].count(t.gate.name)) work.push_back(s);
+        else gated[ch][t.gate.name].push_back(s);
         continue;
       }
       const int s = work.back();
@@ -1327,27 +1353,30 @@ class importer {
       t.live = true;
       for (const provide& p : t.all) give(p, start);
     }
+    // What each channel's gate and opener are called in the message.
+    static const char* const gate_verb[3] = {"suspend on ", nullptr, "sem_wait on "};
+    static const char* const opened[3] = {"resumed", "signalled", "posted"};
+    static const char* const opener[3] = {"resume", "signal", "sem_post"};
     for (std::size_t s = 0; s < n; ++s) {
       const info& t = ti[s];
       if (!t.started || t.live) continue;
-      const bool susp = t.gate.kind == use_kind::suspend;
+      const int ch = channel_of(t.gate.kind);
       std::string wakers;
       int nw = 0;
       for (std::size_t o = 0; o < n; ++o)
         for (const provide& p : ti[o].all)
-          if (p.name == t.gate.name && p.kind == (susp ? use_kind::resume : use_kind::signal)) {
+          if (p.name == t.gate.name && p.kind != use_kind::fork && channel_of(p.kind) == ch) {
             if (nw < 6) wakers += std::string(nw ? ", " : "") + quote(w_.tasks[o].name);
             ++nw;
             break;
           }
       if (nw > 6) wakers += ", ...";
-      fail(t.gate.pos, "task " + quote(w_.tasks[s].name) + " can never get past this " +
-                           (susp ? "suspend on " : (t.gate.kind == use_kind::wait ? "wait on " : "sync on ")) +
-                           quote(t.gate.name) + ": it is " + (susp ? "resumed" : "signalled") + " only by " + wakers +
-                           ", which " + (nw == 1 ? "is itself" : "are themselves") +
-                           " blocked before " + (nw == 1 ? "it" : "they") + " can wake anyone (a " +
-                           (susp ? "resume" : "signal") + " cycle): expected some task to " +
-                           (susp ? "resume" : "signal") + " it before blocking");
+      const std::string gate = gate_verb[ch] != nullptr ? gate_verb[ch] : (t.gate.kind == use_kind::wait ? "wait on " : "sync on ");
+      fail(t.gate.pos, "task " + quote(w_.tasks[s].name) + " can never get past this " + gate + quote(t.gate.name) +
+                           ": it is " + opened[ch] + " only by " + wakers + ", which " +
+                           (nw == 1 ? "is itself" : "are themselves") + " blocked before " + (nw == 1 ? "it" : "they") +
+                           " can wake anyone (a " + opener[ch] + " cycle): expected some task to " + opener[ch] +
+                           " it before blocking");
     }
   }
 };

@@ -91,6 +91,8 @@ enum class event_kind : std::uint8_t {
   set_cgroup,     ///< move into task group `ref` (a `cgroup_spec` name; empty = the root), as writing the pid to cgroup.procs
   set_uclamp,     ///< change the utilisation clamp requests to `util_min` / `util_max` (sched_setattr with SCHED_FLAG_UTIL_CLAMP)
   set_affinity,   ///< change the CPUs it may run on to `cpus` (sched_setaffinity); off a CPU it may no longer use at once
+  sem_post,       ///< increment counting semaphore `ref` (starts at 0), or hand the unit to its first waiter (POSIX sem_post)
+  sem_wait,       ///< take a unit of semaphore `ref`, blocking while it has none (POSIX sem_wait)
 };
 
 /// One step of a task's program. Only the fields the kind uses are read.
@@ -129,7 +131,7 @@ struct event {
   /// pushes step i back by i ms); 0 for Audio/Video/Custom.
   duration_ns pushback = 0;
 
-  /// Resource name: timer, suspend point, mutex, condition, barrier, device, pipe, or (fork) task spec name.
+  /// Resource name: timer, suspend point, mutex, condition, barrier, device, pipe, semaphore, or (fork) task spec name.
   std::string ref;
 
   /// wait, sync: the mutex that protects the condition `ref` (the task must hold it).
@@ -195,7 +197,8 @@ inline event timer(std::string ref, duration_ns period, bool absolute = false) {
 inline event anchored_timer(std::string ref, duration_ns period, duration_ns anchor) {
   event e = timer(std::move(ref), period, true); e.anchor = anchor; return e;
 }
-/// An event of `kind` on resource `ref` (suspend, resume, lock, unlock, signal, broadcast, barrier, fork).
+/// An event of `kind` on resource `ref` (suspend, resume, lock, unlock, signal, broadcast, barrier, fork,
+/// sem_post, sem_wait).
 inline event on(event_kind kind, std::string ref) { event e; e.kind = kind; e.ref = std::move(ref); return e; }
 /// wait / sync on condition `ref` protected by `mutex`.
 inline event cond(event_kind kind, std::string ref, std::string mutex) {

@@ -413,6 +413,42 @@ TEST(SimPi, SemaphoreWaitersWakeInFutexOrder) {
   }
 }
 
+// A condition variable wakes as glibc's (2.25+) does: a signal goes to G1, the waiters that
+// were there when the previous group ran dry, and among them to the first of the futex's plist
+// (futex order); later waiters join G2, which becomes G1 only once G1 is empty. Each waiter
+// locks m, waits on cv, runs 1 ms holding m, unlocks and exits; c (SCHED_OTHER) waits at 1 ms,
+// a (FIFO 20) at 2, b (FIFO 80) at 6; the signaller (FIFO 99) acts on an absolute timer.
+// Signals at 5, 7, 9 ms: G1 = {c, a}: a first (6 ms); then c (8), although b waits with a
+// higher priority, as b came after the switch; then G2 = {b} becomes G1 (10). Arrival order
+// would be c, a, b; one priority-ordered queue a, b, c.
+// A signal at 5 then a broadcast at 7: a at 6; the broadcast wakes G1 (c, which takes m) before
+// G2 (b, which queues on m): c at 8, b at 9 (b, c in one priority-ordered queue). The same with
+// PI: c runs its critical section at b's priority, with nothing else to run.
+TEST(SimPi, ConditionWaitersWakeInFutexOrderWithinGlibcsGroups) {
+  for (const policy_entry& e : stacks()) {
+    const std::vector<event> waiter = {lock("m"), ev::cond(event_kind::wait, "cv", "m"), ev::run(msec(1)), unlock("m")};
+    workload w;
+    task_spec signaller = once("signaller", fifo(99), 0, {ev::anchored_timer("t", msec(2), msec(3)), ev::on(event_kind::signal, "cv")});
+    signaller.phases[0].loop = 3;
+    w.tasks = {signaller, once("c", sched_params{}, 1, waiter), once("a", fifo(20), 2, waiter), once("b", fifo(80), 6, waiter)};
+    for (bool pi : {false, true}) {
+      const run_result r = run(e, w, pi);
+      EXPECT_EQ(find(r, "a").exit_ns, msec(6)) << e.name << " pi " << pi;
+      EXPECT_EQ(find(r, "c").exit_ns, msec(8)) << e.name << " pi " << pi;
+      EXPECT_EQ(find(r, "b").exit_ns, msec(10)) << e.name << " pi " << pi;
+    }
+    signaller.phases[0].loop = 1;
+    signaller.phases.push_back(phase{"broadcast", 1, {ev::anchored_timer("t", msec(2), msec(3)), ev::on(event_kind::broadcast, "cv")}});
+    w.tasks[0] = signaller;
+    for (bool pi : {false, true}) {
+      const run_result r = run(e, w, pi);
+      EXPECT_EQ(find(r, "a").exit_ns, msec(6)) << e.name << " pi " << pi;
+      EXPECT_EQ(find(r, "c").exit_ns, msec(8)) << e.name << " pi " << pi;
+      EXPECT_EQ(find(r, "b").exit_ns, msec(9)) << e.name << " pi " << pi;
+    }
+  }
+}
+
 // Deadline waiters go before real-time ones either way, but only an rt_mutex orders them by
 // deadline: a plain futex queues every deadline task at normal_prio -1, in arrival order. low
 // (SCHED_OTHER) locks, runs 1 ms and sleeps 5 ms holding the mutex; c (SCHED_OTHER) asks at

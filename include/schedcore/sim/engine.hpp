@@ -783,6 +783,16 @@ class engine {
   struct cond_res {
     std::deque<task_type*> waiters;
   };
+  /// A condition variable as glibc (2.25+) builds one: two groups of waiters. A new waiter
+  /// joins G2; a signal goes to G1, the older waiters, and G2 becomes G1 only when G1 has no
+  /// waiter left to signal (__condvar_quiesce_and_switch_g1). G1's waiters all sleep on one
+  /// futex word, so the one a signal wakes is the first of that futex's plist: by futex_prio,
+  /// then arrival. A real-time waiter that arrives after a signal therefore waits until the
+  /// older group is drained, whatever its priority. A broadcast wakes G1, then G2, each in
+  /// futex order. With waiters of one futex_prio, all of this is arrival order.
+  struct condvar_res {
+    std::deque<task_type*> g1, g2;  ///< each in arrival order
+  };
   struct barrier_res {
     int parties = 0;
     std::vector<task_type*> arrived;
@@ -3638,7 +3648,7 @@ class engine {
         case event_kind::wait:
           unlock(e->res2, t, ci);
           t.waiting_mutex = e->res2;
-          conds_[static_cast<std::size_t>(e->res)].waiters.push_back(&t);
+          conds_[static_cast<std::size_t>(e->res)].g2.push_back(&t);
           block(t);
           return;
         case event_kind::signal: signal(e->res, ci, false); break;
@@ -3647,7 +3657,7 @@ class engine {
           signal(e->res, ci, false);
           unlock(e->res2, t, ci);
           t.waiting_mutex = e->res2;
-          conds_[static_cast<std::size_t>(e->res)].waiters.push_back(&t);
+          conds_[static_cast<std::size_t>(e->res)].g2.push_back(&t);
           block(t);
           return;
         case event_kind::barrier: {
@@ -3841,33 +3851,48 @@ class engine {
     if (w_.priority_inheritance) SCHEDCORE_INVARIANT(pi_consistent());
   }
 
+  /// pthread_cond_signal (`all` false) or pthread_cond_broadcast on condition `cid` by a task
+  /// on CPU `ci` (condvar_res: G1 first, the first of a group by futex order); a signal with
+  /// no waiter is lost. O(waiters) per woken task.
   void signal(int cid, int ci, bool all) {
-    cond_res& cv = conds_[static_cast<std::size_t>(cid)];
-    while (!cv.waiters.empty()) {
-      task_type* w = cv.waiters.front();
-      cv.waiters.pop_front();
-      const int mid = w->waiting_mutex;
-      w->waiting_mutex = -1;
-      if (mid >= 0) {
-        mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
-        if (m.owner != nullptr && w_.priority_inheritance && pi_deadlock(mid, *w)) {
-          ++pi_deadlocks_;  // pthread_cond_wait's relock fails with EDEADLK: it returns without it
-          wake(*w, ci);
-        } else if (m.owner != nullptr) {
-          mutex_wait(mid, *w);  // stays blocked until the mutex is handed over
-          if (w_.priority_inheritance) {
-            pi_cpu_ = ci;
-            pi_update(*m.owner);
-            SCHEDCORE_INVARIANT(pi_consistent());
-          }
-        } else {
-          m.owner = w;
-          wake(*w, ci);
-        }
-      } else {
-        wake(*w, ci);
+    condvar_res& cv = conds_[static_cast<std::size_t>(cid)];
+    auto take_first = [](std::deque<task_type*>& g) {  // the futex's plist head: best futex_prio, earliest among equals
+      const auto it = std::min_element(g.begin(), g.end(), [](const task_type* a, const task_type* b) { return futex_prio(*a) < futex_prio(*b); });
+      task_type* w = *it;
+      g.erase(it);
+      return w;
+    };
+    if (all) {
+      while (!cv.g1.empty()) cond_wake(*take_first(cv.g1), ci);
+      while (!cv.g2.empty()) cond_wake(*take_first(cv.g2), ci);
+      return;
+    }
+    if (cv.g1.empty()) cv.g1.swap(cv.g2);  // the group switch
+    if (!cv.g1.empty()) cond_wake(*take_first(cv.g1), ci);
+  }
+  /// `w`, signalled, returns from its wait: it relocks its mutex (or queues for it, or fails
+  /// with EDEADLK on a PI cycle) before it runs on.
+  void cond_wake(task_type& w, int ci) {
+    const int mid = w.waiting_mutex;
+    w.waiting_mutex = -1;
+    if (mid < 0) {
+      wake(w, ci);
+      return;
+    }
+    mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
+    if (m.owner != nullptr && w_.priority_inheritance && pi_deadlock(mid, w)) {
+      ++pi_deadlocks_;  // pthread_cond_wait's relock fails with EDEADLK: it returns without it
+      wake(w, ci);
+    } else if (m.owner != nullptr) {
+      mutex_wait(mid, w);  // stays blocked until the mutex is handed over
+      if (w_.priority_inheritance) {
+        pi_cpu_ = ci;
+        pi_update(*m.owner);
+        SCHEDCORE_INVARIANT(pi_consistent());
       }
-      if (!all) break;
+    } else {
+      m.owner = &w;
+      wake(w, ci);
     }
   }
 
@@ -4573,7 +4598,7 @@ class engine {
   std::uint64_t dvfs_dirty_ = 0;      ///< domains whose frequency to re-evaluate after the current event, a bit each
   std::vector<timer_res> timers_;
   std::vector<mutex_res> mutexes_;
-  std::vector<cond_res> conds_;
+  std::vector<condvar_res> conds_;
   std::vector<cond_res> susp_;
   std::vector<barrier_res> barriers_;
   std::vector<device_res> devices_;

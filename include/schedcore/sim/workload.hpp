@@ -16,10 +16,16 @@
 /// @par Named resources (rt-app's `resources`, created on first use, shared by name)
 /// - timers (`timer.ref`): one per name, shared by every task using it, except names that begin
 ///   with `unique`, which give each task instance its own timer (rt-app's rule);
-/// - mutexes (`lock`/`unlock`, and the `mutex` of wait/sync): blocking, no priority
-///   inheritance, FIFO handoff: unlock passes ownership to the longest waiter and wakes it;
-/// - conditions (`wait`/`signal`/`broadcast`/`sync`): pthread semantics, a signal with no
-///   waiter is lost; a woken waiter re-acquires its mutex (queueing on it if owned);
+/// - mutexes (`lock`/`unlock`, and the `mutex` of wait/sync): blocking, with hand-off: unlock
+///   passes ownership to the first waiter and wakes it. Waiters in a plain futex's order
+///   (deadline, then RT by priority, then arrival), or, with `priority_inheritance`, an
+///   rt_mutex's, whose owner runs at its top waiter's priority;
+/// - conditions (`wait`/`signal`/`broadcast`/`sync`): pthread semantics with glibc's two groups
+///   (engine.hpp, condvar_res): a signal wakes the first in futex order among the older
+///   waiters; a signal with no waiter is lost; a woken waiter re-acquires its mutex (queueing
+///   on it if owned);
+/// - counting semaphores (`sem_post`/`sem_wait`): POSIX semaphores starting at 0; a post is kept
+///   until a wait takes it, or handed to the first waiter in futex order;
 /// - suspend points (`suspend`/`resume`): a `resume` wakes every task suspended on that name
 ///   at that instant; a resume with nobody suspended is lost (rt-app: cond broadcast);
 /// - barriers (`barrier`): the party count is the number of task instances whose program
@@ -72,7 +78,7 @@ enum class event_kind : std::uint8_t {
   lock,       ///< acquire mutex `ref` (blocks while another task owns it)
   unlock,     ///< release mutex `ref` (hands it to the first waiter)
   wait,       ///< condition `ref` with mutex `mutex` (held): release, block, re-acquire
-  signal,     ///< wake one waiter of condition `ref` (lost if none)
+  signal,     ///< wake one waiter of condition `ref` (lost if none): the first in futex order of the older group
   broadcast,  ///< wake every waiter of condition `ref` (rt-app `broad`)
   sync,       ///< `signal` `ref` then `wait` on it with `mutex`, atomically (rt-app `sync`)
   barrier,    ///< wait until every party of barrier `ref` arrived

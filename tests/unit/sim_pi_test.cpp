@@ -13,6 +13,7 @@
 #include "sim_entries.hpp"
 #include "sim_results.hpp"
 #include "schedcore/sim/registry.hpp"
+#include "schedcore/sim/report.hpp"
 #include "schedcore/sim/rtapp.hpp"
 
 namespace {
@@ -421,9 +422,9 @@ TEST(SimPi, SemaphoreWaitersWakeInFutexOrder) {
 // Signals at 5, 7, 9 ms: G1 = {c, a}: a first (6 ms); then c (8), although b waits with a
 // higher priority, as b came after the switch; then G2 = {b} becomes G1 (10). Arrival order
 // would be c, a, b; one priority-ordered queue a, b, c.
-// A signal at 5 then a broadcast at 7: a at 6; the broadcast wakes G1 (c, which takes m) before
-// G2 (b, which queues on m): c at 8, b at 9 (b, c in one priority-ordered queue). The same with
-// PI: c runs its critical section at b's priority, with nothing else to run.
+// A signal at 5 then a broadcast at 7: a at 6; the broadcast wakes c and b, and each relocks m
+// when it runs (glibc's waiter wakes, then locks): b, the higher priority, first: b at 8, c at 9
+// (a model that queued them on m in wake order, G1 first, would give c 8, b 9).
 TEST(SimPi, ConditionWaitersWakeInFutexOrderWithinGlibcsGroups) {
   for (const policy_entry& e : stacks()) {
     const std::vector<event> waiter = {lock("m"), ev::cond(event_kind::wait, "cv", "m"), ev::run(msec(1)), unlock("m")};
@@ -443,8 +444,50 @@ TEST(SimPi, ConditionWaitersWakeInFutexOrderWithinGlibcsGroups) {
     for (bool pi : {false, true}) {
       const run_result r = run(e, w, pi);
       EXPECT_EQ(find(r, "a").exit_ns, msec(6)) << e.name << " pi " << pi;
-      EXPECT_EQ(find(r, "c").exit_ns, msec(8)) << e.name << " pi " << pi;
-      EXPECT_EQ(find(r, "b").exit_ns, msec(9)) << e.name << " pi " << pi;
+      EXPECT_EQ(find(r, "b").exit_ns, msec(8)) << e.name << " pi " << pi;
+      EXPECT_EQ(find(r, "c").exit_ns, msec(9)) << e.name << " pi " << pi;
+    }
+  }
+}
+
+// A plain mutex is not handed over: glibc's unlock frees it and wakes the first waiter, which
+// tries again when it runs, so a task that locks it first takes it (barging). A PI mutex is
+// handed to its top waiter (futex_unlock_pi). 2 CPUs, no switch cost: looper (pinned to CPU 0)
+// runs 3 x {lock m, run 1 ms, unlock m}; waiter (CPU 1) asks for m at 0.5 ms, holds it 1 ms.
+// Plain: at 1 and 2 ms the looper wakes the waiter and locks m again at once, before the waiter
+// runs on the other CPU; its two retries fail (lock_retries 2), and it gets m when the looper
+// exits at 3: exits at 4. PI: the waiter owns m from 1 ms and exits at 2; the looper waits for
+// it and exits at 4. When the woken waiter preempts the unlocker instead, the kernel switches to
+// it at the return from FUTEX_WAKE and it takes the mutex first: one CPU, the looper as above,
+// high (FIFO 50) asks at 0.5 ms (preempting it) and holds m 1 ms: high gets m at 1 and exits at
+// 2 either way, the looper at 4 (if the looper barged in at 1, high would wait until 3).
+TEST(SimPi, APlainMutexGoesToWhoeverLocksItFirstAPiMutexToItsTopWaiter) {
+  for (const policy_entry& e : stacks()) {
+    task_spec looper = once("looper", sched_params{}, 0, {lock("m"), ev::run(msec(1)), unlock("m")});
+    looper.phases[0].loop = 3;
+    looper.cpus = {0};
+    task_spec waiter = once("waiter", sched_params{}, 0, {ev::sleep(usec(500)), lock("m"), ev::run(msec(1)), unlock("m")});
+    waiter.cpus = {1};
+    workload w;
+    w.cpus = 2;
+    w.tasks = {looper, waiter};
+    const run_result plain = run(e, w, false), pi = run(e, w, true);
+    EXPECT_EQ(find(plain, "looper").exit_ns, msec(3)) << e.name;
+    EXPECT_EQ(find(plain, "waiter").exit_ns, msec(4)) << e.name;
+    EXPECT_EQ(plain.totals.lock_retries, 2u) << e.name;
+    EXPECT_NE(to_json(plain).find("\"lock_retries\": 2"), std::string::npos) << e.name;
+    EXPECT_EQ(find(pi, "waiter").exit_ns, msec(2)) << e.name;
+    EXPECT_EQ(find(pi, "looper").exit_ns, msec(4)) << e.name;
+    EXPECT_EQ(pi.totals.lock_retries, 0u) << e.name;
+    task_spec high = once("high", fifo(50), 0, {ev::sleep(usec(500)), lock("m"), ev::run(msec(1)), unlock("m")});
+    looper.cpus.clear();
+    w.cpus = 1;
+    w.tasks = {looper, high};
+    for (bool with_pi : {false, true}) {
+      const run_result r = run(e, w, with_pi);
+      EXPECT_EQ(find(r, "high").exit_ns, msec(2)) << e.name << " pi " << with_pi;
+      EXPECT_EQ(find(r, "looper").exit_ns, msec(4)) << e.name << " pi " << with_pi;
+      EXPECT_EQ(r.totals.lock_retries, 0u) << e.name << " pi " << with_pi;
     }
   }
 }

@@ -381,6 +381,7 @@ struct task_core {
   // program counter
   int spec = 0;                           ///< index of its task_spec
   int waiting_mutex = -1;                 ///< mutex to re-acquire after a condition wake
+  int lock_retry = -1;                    ///< mutex it locks (again) when it next runs: woken by a plain unlock or a condition, not handed the mutex (-1: none)
   std::uint32_t ph = 0, ev = 0;           ///< phase and event index
   std::int64_t task_loops_left = -1;      ///< passes over the phases left (-1 forever)
   std::int64_t phase_loops_left = 0;      ///< repetitions of the current phase left
@@ -1575,6 +1576,7 @@ class engine {
     rt_pushes_ = rt_pulls_ = dl_pushes_ = dl_pulls_ = 0;
     affinity_moves_ = 0;
     pi_deadlocks_ = 0;
+    lock_retries_ = 0;
     priority_inversions_ = 0;
     for (domain_state& dm : doms_) {
       dm.residency.assign(dm.residency.size(), 0);
@@ -3545,6 +3547,7 @@ class engine {
   void step(task_type& t, int ci) {
     if (t.job_burning) finish_job(t);
     if (t.state != task_core::st::running) return;
+    if (t.lock_retry >= 0 && !acquire(t, t.lock_retry, ci, true)) return;
     // Who wakes, for the woken task's policy: t on CPU ci, or, when t stands in for an input
     // device (task_spec::interrupt_context), interrupt context (-1).
     const int waker = w_.tasks[static_cast<std::size_t>(t.spec)].interrupt_context ? -1 : ci;
@@ -3621,29 +3624,9 @@ class engine {
           for (task_type* w : ws) wake(*w, waker);
           break;
         }
-        case event_kind::lock: {
-          mutex_res& m = mutexes_[static_cast<std::size_t>(e->res)];
-          if (m.owner == nullptr) {
-            m.owner = &t;
-            break;
-          }
-          // A PI futex's lock walks the whole chain of owners (futex_lock_pi, with
-          // RT_MUTEX_FULL_CHAINWALK): one that would close a cycle, the task's own mutex
-          // included, fails with EDEADLK and the thread goes on without it (rt-app ignores
-          // pthread_mutex_lock's result). A plain mutex just deadlocks: it waits forever.
-          if (w_.priority_inheritance && pi_deadlock(e->res, t)) {
-            ++pi_deadlocks_;
-            break;
-          }
-          mutex_wait(e->res, t);
-          block(t);
-          if (w_.priority_inheritance) {
-            pi_cpu_ = ci;
-            pi_update(*m.owner);  // task_blocks_on_rt_mutex: the owner is boosted
-            SCHEDCORE_INVARIANT(pi_consistent());
-          }
+        case event_kind::lock:
+          if (acquire(t, e->res, ci, false)) break;
           return;
-        }
         case event_kind::unlock: unlock(e->res, t, ci); break;
         case event_kind::wait:
           unlock(e->res2, t, ci);
@@ -3829,6 +3812,15 @@ class engine {
     for (task_type* w : woken) wake(*w, ci, enqueue_flags::none, true);
   }
 
+  /// `t` unlocks mutex `mid` on CPU `ci`. A plain mutex (a futex: glibc's unlock stores 0,
+  /// then FUTEX_WAKE) is left free and its first waiter, in futex order, woken to try again
+  /// when it runs (retry_lock): a task that locks it before then takes it (barging), as the
+  /// unlocker itself does when it locks again at once while the waiter wakes on another CPU.
+  /// Except when the waiter preempts the unlocker: the kernel switches to it at the return
+  /// from FUTEX_WAKE, so it takes the mutex before the unlocker runs again, and it is handed
+  /// over here (the engine runs the unlocker's instantaneous events on to the next that takes
+  /// time before it switches). A PI mutex is always handed to its top waiter (the kernel's
+  /// futex_unlock_pi writes the new owner's TID into the futex word).
   void unlock(int mid, task_type& t, int ci) {
     mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
     if (m.owner != &t) return;  // not the owner: ignored
@@ -3839,7 +3831,17 @@ class engine {
     task_type* w = m.waiters.front();
     m.waiters.pop_front();
     w->cold->blocked_on = -1;
-    m.owner = w;  // handoff to the first waiter (futex order; rt_mutex order with PI)
+    if (!w_.priority_inheritance) {
+      m.owner = nullptr;
+      const bool resched_before = cpu(ci).need_resched;
+      wake(*w, ci);  // its lock_retry is set: it tries again when it runs
+      if (!resched_before && cpu(ci).need_resched && w->cpu == ci) {
+        m.owner = w;  // it runs next here: it wins the race
+        w->lock_retry = -1;
+      }
+      return;
+    }
+    m.owner = w;  // handoff to the top waiter (rt_mutex order)
     if (w_.priority_inheritance) {
       // rt_mutex_slowunlock: the releasing task loses what this mutex's waiters lent it, then
       // the new owner takes on the waiters left (it is boosted before its wakeup).
@@ -3848,7 +3850,43 @@ class engine {
       pi_update(*w);
     }
     wake(*w, ci);
-    if (w_.priority_inheritance) SCHEDCORE_INVARIANT(pi_consistent());
+    SCHEDCORE_INVARIANT(pi_consistent());
+  }
+  /// `t`, running on CPU `ci`, locks mutex `mid` (`retry`: again, after a wakeup that did not
+  /// hand it over: a plain mutex's unlock, or a condition wait's relock). True when it goes
+  /// on: it owns the mutex, or a PI lock failed with EDEADLK. Otherwise it queues and blocks:
+  /// - a PI futex's lock walks the whole chain of owners (futex_lock_pi, with
+  ///   RT_MUTEX_FULL_CHAINWALK): one that would close a cycle, the task's own mutex included,
+  ///   fails with EDEADLK and the thread goes on without it (rt-app ignores
+  ///   pthread_mutex_lock's result); else the task waits in rt_mutex order, the owner is
+  ///   boosted (task_blocks_on_rt_mutex), and the unlock will hand the mutex over;
+  /// - a plain mutex queues in futex order and tries again when an unlock wakes it
+  ///   (`lock_retry`); a retry that finds the mutex taken (another task barged in) is counted.
+  ///   A cycle just deadlocks: it waits forever, as PTHREAD_MUTEX_NORMAL.
+  bool acquire(task_type& t, int mid, int ci, bool retry) {
+    mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
+    t.lock_retry = -1;
+    if (m.owner == nullptr) {
+      m.owner = &t;
+      return true;
+    }
+    if (w_.priority_inheritance) {
+      if (pi_deadlock(mid, t)) {
+        ++pi_deadlocks_;
+        return true;
+      }
+      mutex_wait(mid, t);
+      block(t);
+      pi_cpu_ = ci;
+      pi_update(*m.owner);
+      SCHEDCORE_INVARIANT(pi_consistent());
+      return false;
+    }
+    if (retry) ++lock_retries_;
+    mutex_wait(mid, t);
+    t.lock_retry = mid;
+    block(t);
+    return false;
   }
 
   /// pthread_cond_signal (`all` false) or pthread_cond_broadcast on condition `cid` by a task
@@ -3870,30 +3908,13 @@ class engine {
     if (cv.g1.empty()) cv.g1.swap(cv.g2);  // the group switch
     if (!cv.g1.empty()) cond_wake(*take_first(cv.g1), ci);
   }
-  /// `w`, signalled, returns from its wait: it relocks its mutex (or queues for it, or fails
-  /// with EDEADLK on a PI cycle) before it runs on.
+  /// `w`, signalled, returns from its wait: it wakes, and relocks its mutex when it runs
+  /// (acquire), as glibc's pthread_cond_wait does after its futex wait, queueing if the
+  /// mutex is taken then (with PI, or EDEADLK on a cycle).
   void cond_wake(task_type& w, int ci) {
-    const int mid = w.waiting_mutex;
+    w.lock_retry = w.waiting_mutex;
     w.waiting_mutex = -1;
-    if (mid < 0) {
-      wake(w, ci);
-      return;
-    }
-    mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
-    if (m.owner != nullptr && w_.priority_inheritance && pi_deadlock(mid, w)) {
-      ++pi_deadlocks_;  // pthread_cond_wait's relock fails with EDEADLK: it returns without it
-      wake(w, ci);
-    } else if (m.owner != nullptr) {
-      mutex_wait(mid, w);  // stays blocked until the mutex is handed over
-      if (w_.priority_inheritance) {
-        pi_cpu_ = ci;
-        pi_update(*m.owner);
-        SCHEDCORE_INVARIANT(pi_consistent());
-      }
-    } else {
-      m.owner = &w;
-      wake(w, ci);
-    }
+    wake(w, ci);
   }
 
   /// sem_post on semaphore `sid` by a task on CPU `ci`: its first waiter, if any, gets the unit
@@ -4450,6 +4471,7 @@ class engine {
     T.dl_pulls = dl_pulls_;
     T.affinity_moves = affinity_moves_;
     T.pi_deadlocks = pi_deadlocks_;
+    T.lock_retries = lock_retries_;
     T.priority_inversions = priority_inversions_;
     T.first_inversion_ns = first_inversion_ns_;
     r.jain = jain_index(shares);
@@ -4563,6 +4585,7 @@ class engine {
   std::uint64_t affinity_moves_ = 0;  ///< running tasks moved off a CPU their new affinity left out
   bool affinity_changes_ = false;      ///< the workload has set_affinity events
   std::uint64_t pi_deadlocks_ = 0;     ///< PI mutex locks refused with EDEADLK (a cycle of owners)
+  std::uint64_t lock_retries_ = 0;     ///< woken plain-mutex waiters that found it taken again (barging)
   /// Each CPU's cursor of cpumask_any_and_distribute (the per-CPU distribute_cpu_mask_prev,
   /// 0 at boot): the CPU that CPU's last find_lowest_rq / find_later_rq spread choice took.
   std::vector<int> distribute_prev_;

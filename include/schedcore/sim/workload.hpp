@@ -16,14 +16,15 @@
 /// @par Named resources (rt-app's `resources`, created on first use, shared by name)
 /// - timers (`timer.ref`): one per name, shared by every task using it, except names that begin
 ///   with `unique`, which give each task instance its own timer (rt-app's rule);
-/// - mutexes (`lock`/`unlock`, and the `mutex` of wait/sync): blocking, with hand-off: unlock
-///   passes ownership to the first waiter and wakes it. Waiters in a plain futex's order
-///   (deadline, then RT by priority, then arrival), or, with `priority_inheritance`, an
-///   rt_mutex's, whose owner runs at its top waiter's priority;
+/// - mutexes (`lock`/`unlock`, and the `mutex` of wait/sync): blocking. A plain mutex's unlock
+///   frees it and wakes the first waiter in futex order (deadline, then RT by priority, then
+///   arrival), which takes it when it runs unless another task locked it first (glibc's
+///   barging; engine.hpp `unlock`). With `priority_inheritance` an rt_mutex: the unlock hands
+///   it to the top waiter, and the owner runs at its top waiter's priority;
 /// - conditions (`wait`/`signal`/`broadcast`/`sync`): pthread semantics with glibc's two groups
 ///   (engine.hpp, condvar_res): a signal wakes the first in futex order among the older
-///   waiters; a signal with no waiter is lost; a woken waiter re-acquires its mutex (queueing
-///   on it if owned);
+///   waiters; a signal with no waiter is lost; a woken waiter re-acquires its mutex when it
+///   runs (queueing on it if owned);
 /// - counting semaphores (`sem_post`/`sem_wait`): POSIX semaphores starting at 0; a post is kept
 ///   until a wait takes it, or handed to the first waiter in futex order;
 /// - suspend points (`suspend`/`resume`): a `resume` wakes every task suspended on that name

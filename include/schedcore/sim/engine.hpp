@@ -380,8 +380,8 @@ struct task_core {
   std::uint64_t affinity = ~0ull;         ///< allowed CPUs bit set
   // program counter
   int spec = 0;                           ///< index of its task_spec
-  int waiting_mutex = -1;                 ///< mutex to re-acquire after a condition wake
-  int lock_retry = -1;                    ///< mutex it locks (again) when it next runs: woken by a plain unlock or a condition, not handed the mutex (-1: none)
+  int waiting_mutex = -1;                 ///< mutex to re-acquire when it runs after a condition wait (-1: none)
+  int lock_retry = -1;                    ///< plain mutex it tries again when it next runs: woken by an unlock, not handed the mutex (-1: none)
   std::uint32_t ph = 0, ev = 0;           ///< phase and event index
   std::int64_t task_loops_left = -1;      ///< passes over the phases left (-1 forever)
   std::int64_t phase_loops_left = 0;      ///< repetitions of the current phase left
@@ -3547,7 +3547,13 @@ class engine {
   void step(task_type& t, int ci) {
     if (t.job_burning) finish_job(t);
     if (t.state != task_core::st::running) return;
-    if (t.lock_retry >= 0 && !acquire(t, t.lock_retry, ci, true)) return;
+    if (t.waiting_mutex >= 0) {  // back from a condition wait: relock first
+      const int mid = t.waiting_mutex;
+      t.waiting_mutex = -1;
+      if (!acquire(t, mid, ci, false)) return;
+    } else if (t.lock_retry >= 0 && !acquire(t, t.lock_retry, ci, true)) {
+      return;
+    }
     // Who wakes, for the woken task's policy: t on CPU ci, or, when t stands in for an input
     // device (task_spec::interrupt_context), interrupt context (-1).
     const int waker = w_.tasks[static_cast<std::size_t>(t.spec)].interrupt_context ? -1 : ci;
@@ -3814,7 +3820,7 @@ class engine {
 
   /// `t` unlocks mutex `mid` on CPU `ci`. A plain mutex (a futex: glibc's unlock stores 0,
   /// then FUTEX_WAKE) is left free and its first waiter, in futex order, woken to try again
-  /// when it runs (retry_lock): a task that locks it before then takes it (barging), as the
+  /// when it runs (acquire): a task that locks it before then takes it (barging), as the
   /// unlocker itself does when it locks again at once while the waiter wakes on another CPU.
   /// Except when the waiter preempts the unlocker: the kernel switches to it at the return
   /// from FUTEX_WAKE, so it takes the mutex before the unlocker runs again, and it is handed
@@ -3842,18 +3848,16 @@ class engine {
       return;
     }
     m.owner = w;  // handoff to the top waiter (rt_mutex order)
-    if (w_.priority_inheritance) {
-      // rt_mutex_slowunlock: the releasing task loses what this mutex's waiters lent it, then
-      // the new owner takes on the waiters left (it is boosted before its wakeup).
-      pi_cpu_ = ci;
-      pi_update(t);
-      pi_update(*w);
-    }
+    // rt_mutex_slowunlock: the releasing task loses what this mutex's waiters lent it, then the
+    // new owner takes on the waiters left (it is boosted before its wakeup).
+    pi_cpu_ = ci;
+    pi_update(t);
+    pi_update(*w);
     wake(*w, ci);
     SCHEDCORE_INVARIANT(pi_consistent());
   }
-  /// `t`, running on CPU `ci`, locks mutex `mid` (`retry`: again, after a wakeup that did not
-  /// hand it over: a plain mutex's unlock, or a condition wait's relock). True when it goes
+  /// `t`, running on CPU `ci`, locks mutex `mid` (`retry`: again, woken by a plain mutex's
+  /// unlock that did not hand it over). True when it goes
   /// on: it owns the mutex, or a PI lock failed with EDEADLK. Otherwise it queues and blocks:
   /// - a PI futex's lock walks the whole chain of owners (futex_lock_pi, with
   ///   RT_MUTEX_FULL_CHAINWALK): one that would close a cycle, the task's own mutex included,
@@ -3891,7 +3895,9 @@ class engine {
 
   /// pthread_cond_signal (`all` false) or pthread_cond_broadcast on condition `cid` by a task
   /// on CPU `ci` (condvar_res: G1 first, the first of a group by futex order); a signal with
-  /// no waiter is lost. O(waiters) per woken task.
+  /// no waiter is lost. A woken waiter relocks its mutex (`waiting_mutex`) when it runs (step,
+  /// acquire), as glibc's pthread_cond_wait does after its futex wait, queueing if the mutex
+  /// is taken then (with PI: EDEADLK on a cycle). O(waiters) per woken task.
   void signal(int cid, int ci, bool all) {
     condvar_res& cv = conds_[static_cast<std::size_t>(cid)];
     auto take_first = [](std::deque<task_type*>& g) {  // the futex's plist head: best futex_prio, earliest among equals
@@ -3901,25 +3907,17 @@ class engine {
       return w;
     };
     if (all) {
-      while (!cv.g1.empty()) cond_wake(*take_first(cv.g1), ci);
-      while (!cv.g2.empty()) cond_wake(*take_first(cv.g2), ci);
+      while (!cv.g1.empty()) wake(*take_first(cv.g1), ci);
+      while (!cv.g2.empty()) wake(*take_first(cv.g2), ci);
       return;
     }
     if (cv.g1.empty()) cv.g1.swap(cv.g2);  // the group switch
-    if (!cv.g1.empty()) cond_wake(*take_first(cv.g1), ci);
-  }
-  /// `w`, signalled, returns from its wait: it wakes, and relocks its mutex when it runs
-  /// (acquire), as glibc's pthread_cond_wait does after its futex wait, queueing if the
-  /// mutex is taken then (with PI, or EDEADLK on a cycle).
-  void cond_wake(task_type& w, int ci) {
-    w.lock_retry = w.waiting_mutex;
-    w.waiting_mutex = -1;
-    wake(w, ci);
+    if (!cv.g1.empty()) wake(*take_first(cv.g1), ci);
   }
 
   /// sem_post on semaphore `sid` by a task on CPU `ci`: its first waiter, if any, gets the unit
-  /// and wakes (a hand-off: glibc's woken waiter takes the unit it was woken for, unless a
-  /// thread running elsewhere takes it first, a race not modelled, as a mutex's barging);
+  /// and wakes (a hand-off: in glibc the woken waiter takes the unit when it runs, and a thread
+  /// that calls sem_wait meanwhile may take it first, a race modelled for mutexes, not here);
   /// else the count grows, up to sem_value_max (then EOVERFLOW: the post is lost, counted).
   void sem_post(int sid, int ci) {
     sem_res& sm = sems_[static_cast<std::size_t>(sid)];

@@ -1455,16 +1455,18 @@ TEST(SimEngine, RandomPipelinesDeliverEveryItem) {
   }
 }
 
-// Counting semaphores (workload.hpp sem_post / sem_wait): a post with nobody waiting is kept,
-// a post with a waiter hands it the unit. Hand-computed on 1 CPU under the reference RR (equal
+// Counting semaphores (workload.hpp sem_post / sem_wait): a post adds a unit and wakes a
+// waiter, which takes it when it runs. Hand-computed on 1 CPU under the reference RR (equal
 // priorities, no wakeup preemption), no costs: consumer: 3 x {sem_wait, run 2 ms}; producer:
 // 3 x {run 1 ms, sem_post}.
 //   0    consumer finds no unit and blocks; producer runs.
-//   1    the first post hands the unit to consumer (woken, queued; the count stays 0).
-//   2, 3 the next two posts are kept (count 1, then 2); producer exits at 3.
-//   3-9  consumer works 2 ms, then takes the two kept units without blocking: exits at 9.
-// A semaphore-free run reports none, and JSON shows one only when there is one.
-TEST(SimEngine, SemaphoreKeepsPostsAndHandsAUnitToItsWaiter) {
+//   1    the first post adds a unit (count 1) and wakes consumer (queued behind producer).
+//   2, 3 the next two posts are kept (count 2, then 3); producer exits at 3.
+//   3-9  consumer takes the first unit (no retry: nobody took it), works 2 ms, then takes the
+//        two others without blocking: exits at 9.
+// (A post that handed the unit to the sleeper would keep at most 2.) A semaphore-free run
+// reports none, and JSON shows one only when there is one.
+TEST(SimEngine, SemaphoreKeepsPostsAndWakesItsWaiter) {
   workload w;
   w.name = "sem";
   w.duration = sec(1);
@@ -1481,13 +1483,14 @@ TEST(SimEngine, SemaphoreKeepsPostsAndHandsAUnitToItsWaiter) {
   EXPECT_EQ(q.posts, 3u);
   EXPECT_EQ(q.waits, 3u);
   EXPECT_EQ(q.blocks, 1u);
-  EXPECT_EQ(q.max_count, 2);
+  EXPECT_EQ(q.retries, 0u);
+  EXPECT_EQ(q.max_count, 3);
   EXPECT_EQ(q.count, 0);
   EXPECT_EQ(q.waiters, 0u);
   EXPECT_EQ(q.overflows, 0u);
   expect_conserved(r);
-  EXPECT_NE(to_json(r).find("\"semaphores\": [{ \"name\": \"s\", \"posts\": 3, \"waits\": 3, \"blocks\": 1, \"overflows\": 0, "
-                            "\"count\": 0, \"max_count\": 2, \"waiters\": 0 }]"),
+  EXPECT_NE(to_json(r).find("\"semaphores\": [{ \"name\": \"s\", \"posts\": 3, \"waits\": 3, \"blocks\": 1, \"retries\": 0, "
+                            "\"overflows\": 0, \"count\": 0, \"max_count\": 3, \"waiters\": 0 }]"),
             std::string::npos);
   w.tasks = {finite("a", {ev::run(msec(1))})};
   const run_result none = ref_entry().run(w, exact_machine(), {});
@@ -1499,14 +1502,15 @@ TEST(SimEngine, SemaphoreKeepsPostsAndHandsAUnitToItsWaiter) {
 // CPUs: P producers post K_p units each (1..30, with random work between), C consumers each
 // take a random share of them (the shares add up to at most the posts). Checked against the
 // arithmetic: every consumer exits, posts and waits are the programs' counts, the units left are
-// posts minus waits, blocks never exceed waits, nobody is left waiting; time is conserved and a
-// rerun is identical.
+// posts minus waits, blocks never exceed waits, nobody is left waiting, a woken waiter finds its
+// unit taken (retries) at most once per post; time is conserved and a rerun is identical. On 3
+// CPUs a consumer that runs takes units meant for a woken one, so retries happen.
 TEST(SimEngine, RandomSemaphoreTrafficConservesUnits) {
   const policy_entry entries[] = {ref_entry(), o1_entry("o1", "o1"), sd_entry("sd", "sd"), cfs_entry("cfs", "cfs"),
                                   eevdf_entry("eevdf", "eevdf")};
   std::mt19937_64 rng(0x5e3a);
   auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % static_cast<std::uint64_t>(hi - lo + 1)); };
-  std::uint64_t blocked = 0, kept = 0;  // over all runs: both paths of sem_wait and sem_post are taken
+  std::uint64_t blocked = 0, kept = 0, retried = 0;  // over all runs: every path of sem_wait and sem_post is taken
   for (int round = 0; round < 20; ++round) {
     workload w;
     w.name = "sem-" + std::to_string(round);
@@ -1535,16 +1539,19 @@ TEST(SimEngine, RandomSemaphoreTrafficConservesUnits) {
       EXPECT_EQ(q.waits, static_cast<std::uint64_t>(waits));
       EXPECT_EQ(q.count, posts - waits);
       EXPECT_LE(q.blocks, q.waits);
+      EXPECT_LE(q.retries, q.posts);
       EXPECT_GE(q.max_count, q.count);
       EXPECT_EQ(q.waiters, 0u);
       blocked += q.blocks;
       kept += static_cast<std::uint64_t>(q.max_count);
+      retried += q.retries;
       expect_conserved(r);
       EXPECT_EQ(to_json(e.run(w, exact_machine(), {})), to_json(r));  // deterministic
     }
   }
   EXPECT_GT(blocked, 100u);
   EXPECT_GT(kept, 100u);
+  EXPECT_GE(retried, 10u);  // 683 blocked waits, 2960 kept units, 11 retries with this seed
 }
 
 // Bad pipe input is refused before anything runs.

@@ -492,6 +492,46 @@ TEST(SimPi, APlainMutexGoesToWhoeverLocksItFirstAPiMutexToItsTopWaiter) {
   }
 }
 
+// A semaphore's post does not hand its unit over either (glibc's sem_post adds a unit, then
+// wakes a sleeper, which takes a unit when it runs): used as a lock, it barges as a plain mutex
+// does. 2 CPUs, no switch cost: looper (CPU 0) posts once, then runs 3 x {sem_wait s, run 1 ms,
+// sem_post s}; waiter (CPU 1) calls sem_wait at 0.5 ms and, with the unit, runs 1 ms and posts.
+// At 1 and 2 ms the looper's post wakes the waiter and its next sem_wait takes the unit back
+// before the waiter runs on the other CPU: two retries; the waiter gets the unit when the looper
+// exits at 3 and exits at 4 (a hand-off would give waiter 2, looper 4). One CPU with a FIFO 50
+// waiter instead: it preempts the poster, and the kernel switches to it at FUTEX_WAKE's return,
+// so it takes the unit at 1 ms and exits at 2, the looper at 4, no retry.
+TEST(SimPi, ASemaphoresUnitGoesToWhoeverWaitsFirstUnlessTheWokenWaiterPreempts) {
+  for (const policy_entry& e : stacks()) {
+    const event wait = ev::on(event_kind::sem_wait, "s"), post = ev::on(event_kind::sem_post, "s");
+    task_spec looper = once("looper", sched_params{}, 0, {post});
+    looper.phases.push_back(phase{"loop", 3, {wait, ev::run(msec(1)), post}});
+    looper.cpus = {0};
+    task_spec waiter = once("waiter", sched_params{}, 0, {ev::sleep(usec(500)), wait, ev::run(msec(1)), post});
+    waiter.cpus = {1};
+    workload w;
+    w.cpus = 2;
+    w.tasks = {looper, waiter};
+    const run_result two = run(e, w, false);
+    EXPECT_EQ(find(two, "looper").exit_ns, msec(3)) << e.name;
+    EXPECT_EQ(find(two, "waiter").exit_ns, msec(4)) << e.name;
+    ASSERT_EQ(two.semaphores.size(), 1u);
+    EXPECT_EQ(two.semaphores[0].retries, 2u) << e.name;
+    EXPECT_EQ(two.semaphores[0].blocks, 1u) << e.name;
+    EXPECT_EQ(two.semaphores[0].count, 1) << e.name;
+    EXPECT_NE(to_json(two).find("\"retries\": 2"), std::string::npos) << e.name;
+    task_spec high = once("high", fifo(50), 0, {ev::sleep(usec(500)), wait, ev::run(msec(1)), post});
+    looper.cpus.clear();
+    w.cpus = 1;
+    w.tasks = {looper, high};
+    const run_result one = run(e, w, false);
+    EXPECT_EQ(find(one, "high").exit_ns, msec(2)) << e.name;
+    EXPECT_EQ(find(one, "looper").exit_ns, msec(4)) << e.name;
+    EXPECT_EQ(one.semaphores[0].retries, 0u) << e.name;
+    EXPECT_EQ(one.semaphores[0].count, 1) << e.name;
+  }
+}
+
 // Deadline waiters go before real-time ones either way, but only an rt_mutex orders them by
 // deadline: a plain futex queues every deadline task at normal_prio -1, in arrival order. low
 // (SCHED_OTHER) locks, runs 1 ms and sleeps 5 ms holding the mutex; c (SCHED_OTHER) asks at

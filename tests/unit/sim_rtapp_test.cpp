@@ -313,9 +313,10 @@ TEST(RtApp, MemIorunMemrunBecomeNotedCpuWork) {
 
 // sem_post / sem_wait (rt-app's tutorial: a POSIX semaphore per name, initial count 0, posts
 // remembered) become the workload's semaphore events, suffixed keys included, and run: the
-// consumer blocks at 0, the first post (1 ms) hands it a unit, the next two (2, 3 ms) are kept
-// and taken without blocking after its 2 ms jobs: it exits at 9 ms (as SimEngine's hand-computed
-// semaphore test, through the importer).
+// consumer blocks at 0, the first post (1 ms) wakes it, and it takes that unit when the producer
+// is done (3 ms); the next two posts (2, 3 ms) are kept (3 units at most) and taken without
+// blocking after its 2 ms jobs: it exits at 9 ms (as SimEngine's hand-computed semaphore test,
+// through the importer).
 TEST(RtApp, SemPostAndSemWaitAreACountingSemaphore) {
   const workload w = parse_rtapp(R"({"global": {"duration": 1},
     "tasks": {"consumer": {"loop": 3, "sem_wait": "items", "run": 2000},
@@ -336,7 +337,8 @@ TEST(RtApp, SemPostAndSemWaitAreACountingSemaphore) {
   const run_result r = ref_entry().run(w, exact_1s, {});
   ASSERT_EQ(r.semaphores.size(), 1u);
   EXPECT_EQ(r.semaphores[0].blocks, 1u);
-  EXPECT_EQ(r.semaphores[0].max_count, 2);
+  EXPECT_EQ(r.semaphores[0].max_count, 3);
+  EXPECT_EQ(r.semaphores[0].retries, 0u);
   ASSERT_EQ(r.tasks.size(), 2u);
   for (const task_result& t : r.tasks) EXPECT_EQ(t.exit_ns, t.name == "consumer-0" ? msec(9) : msec(3)) << t.name;
   // Unmatched names and wait cycles are errors, as for suspend/resume and wait/signal.

@@ -382,6 +382,7 @@ struct task_core {
   int spec = 0;                           ///< index of its task_spec
   int waiting_mutex = -1;                 ///< mutex to re-acquire when it runs after a condition wait (-1: none)
   int lock_retry = -1;                    ///< plain mutex it tries again when it next runs: woken by an unlock, not handed the mutex (-1: none)
+  int sem_retry = -1;                     ///< semaphore whose unit it tries to take when it next runs: woken by a post (-1: none)
   std::uint32_t ph = 0, ev = 0;           ///< phase and event index
   std::int64_t task_loops_left = -1;      ///< passes over the phases left (-1 forever)
   std::int64_t phase_loops_left = 0;      ///< repetitions of the current phase left
@@ -818,16 +819,23 @@ class engine {
     std::int64_t max_items = 0;                     ///< fullest it got, items
     bool closed = false;                            ///< pipe_close ran: empty means EOF
   };
-  /// A POSIX counting semaphore, initialised to 0 (rt-app's sem_post / sem_wait). It holds
-  /// units or waiters, never both. The waiters are in futex order (futex_prio), because
-  /// glibc's sem_wait sleeps on a futex and sem_post's FUTEX_WAKE wakes the first of the
-  /// futex's plist: deadline waiters, then RT ones by priority, then the rest in arrival order.
+  /// A POSIX counting semaphore, initialised to 0 (rt-app's sem_post / sem_wait), as glibc's
+  /// (nptl/sem_post.c, sem_waitcommon.c): a post adds a unit and, when a waiter sleeps, wakes
+  /// one; the woken waiter takes a unit when it runs, if one is left then, else sleeps again.
+  /// A sem_wait that finds a unit takes it at once, so a running task can take the unit a post
+  /// meant for a sleeper (barging). The sleepers are in futex order (futex_prio), because
+  /// FUTEX_WAKE wakes the first of the futex's plist: deadline waiters, then RT ones by
+  /// priority, then the rest in arrival order. Invariant: while a waiter sleeps, the units are
+  /// no more than the woken waiters that have not run yet (a waiter sleeps only on 0 units,
+  /// and every later post wakes one).
   struct sem_res {
     std::string name;
     std::int64_t count = 0;                 ///< units posted and not taken yet, 0..sem_value_max
-    std::deque<task_type*> waiters;         ///< blocked in sem_wait, in futex order
+    std::deque<task_type*> waiters;         ///< asleep in sem_wait, in futex order
+    std::int64_t woken = 0;                 ///< waiters woken by a post that have not run yet (sem_retry)
     std::uint64_t posts = 0, waits = 0;     ///< sem_post / sem_wait events
     std::uint64_t blocks = 0;               ///< waits that found no unit and blocked
+    std::uint64_t retries = 0;              ///< woken waiters that found the unit taken and slept again
     std::uint64_t overflows = 0;            ///< posts refused at sem_value_max (EOVERFLOW)
     std::int64_t max_count = 0;             ///< the most units it held
   };
@@ -1623,7 +1631,7 @@ class engine {
       pp.max_items = pp.items;
     }
     for (sem_res& sm : sems_) {
-      sm.posts = sm.waits = sm.blocks = sm.overflows = 0;
+      sm.posts = sm.waits = sm.blocks = sm.retries = sm.overflows = 0;
       sm.max_count = sm.count;
     }
     for (std::size_t g = 0; g < bw_before_.size(); ++g) bw_before_[g] = bw_stats_of(bw_pools_[g]);
@@ -3553,6 +3561,9 @@ class engine {
       if (!acquire(t, mid, ci, false)) return;
     } else if (t.lock_retry >= 0 && !acquire(t, t.lock_retry, ci, true)) {
       return;
+    } else if (t.sem_retry >= 0 && !sem_wait(t.sem_retry, t, true)) {
+      block(t);
+      return;
     }
     // Who wakes, for the woken task's policy: t on CPU ci, or, when t stands in for an input
     // device (task_spec::interrupt_context), interrupt context (-1).
@@ -3698,7 +3709,7 @@ class engine {
           break;
         case event_kind::sem_post: sem_post(e->res, ci); break;
         case event_kind::sem_wait:
-          if (sem_wait(e->res, t)) break;
+          if (sem_wait(e->res, t, false)) break;
           block(t);
           return;
         case event_kind::frame: {
@@ -3915,42 +3926,63 @@ class engine {
     if (!cv.g1.empty()) wake(*take_first(cv.g1), ci);
   }
 
-  /// sem_post on semaphore `sid` by a task on CPU `ci`: its first waiter, if any, gets the unit
-  /// and wakes (a hand-off: in glibc the woken waiter takes the unit when it runs, and a thread
-  /// that calls sem_wait meanwhile may take it first, a race modelled for mutexes, not here);
-  /// else the count grows, up to sem_value_max (then EOVERFLOW: the post is lost, counted).
+  /// sem_post on semaphore `sid` by a task on CPU `ci`: a unit more (at sem_value_max the post
+  /// fails with EOVERFLOW instead: lost, counted), and the first sleeper, if any, woken to take
+  /// a unit when it runs (sem_wait with `retry`). Except when it preempts the poster: the kernel
+  /// switches to it at the return from FUTEX_WAKE, so it takes the unit before the poster runs
+  /// again, and takes it here (the engine runs the poster's instantaneous events on to the next
+  /// that takes time before it switches; see unlock).
   void sem_post(int sid, int ci) {
     sem_res& sm = sems_[static_cast<std::size_t>(sid)];
     ++sm.posts;
+    if (sm.count == sem_value_max) {
+      ++sm.overflows;
+      return;
+    }
+    ++sm.count;
     if (!sm.waiters.empty()) {
       task_type* w = sm.waiters.front();
       sm.waiters.pop_front();
-      wake(*w, ci);
-    } else if (sm.count == sem_value_max) {
-      ++sm.overflows;
-    } else {
-      sm.max_count = std::max(sm.max_count, ++sm.count);
+      ++sm.woken;
+      const bool resched_before = cpu(ci).need_resched;
+      wake(*w, ci);  // its sem_retry is set: it takes a unit when it runs
+      if (!resched_before && cpu(ci).need_resched && w->cpu == ci) {  // it runs next here: it wins the race
+        --sm.count;
+        --sm.woken;
+        w->sem_retry = -1;
+      }
     }
+    sm.max_count = std::max(sm.max_count, sm.count);
     SCHEDCORE_INVARIANT(sem_consistent(sm));
   }
-  /// sem_wait on semaphore `sid` by `t`: true when it took a unit and goes on; false when it
-  /// queued behind every waiter of the same or a better futex_prio (the caller blocks it).
-  bool sem_wait(int sid, task_type& t) {
+  /// sem_wait on semaphore `sid` by `t` (`retry`: a sleeper woken by a post, trying again as
+  /// glibc's waiter does after its futex wait): true when it took a unit and goes on; false
+  /// when there was none and it sleeps, behind every sleeper of the same or a better futex_prio
+  /// (the caller blocks it). A retry that finds no unit (a running task took it) is counted.
+  bool sem_wait(int sid, task_type& t, bool retry) {
     sem_res& sm = sems_[static_cast<std::size_t>(sid)];
-    ++sm.waits;
+    t.sem_retry = -1;
+    if (retry) {
+      --sm.woken;
+    } else {
+      ++sm.waits;
+    }
     if (sm.count > 0) {
       --sm.count;
+      SCHEDCORE_INVARIANT(sem_consistent(sm));
       return true;
     }
-    ++sm.blocks;
+    ++(retry ? sm.retries : sm.blocks);
     const auto at = std::find_if(sm.waiters.begin(), sm.waiters.end(), [&](const task_type* w) { return futex_prio(t) < futex_prio(*w); });
     sm.waiters.insert(at, &t);
+    t.sem_retry = sid;
     SCHEDCORE_INVARIANT(sem_consistent(sm));
     return false;
   }
-  /// Units and waiters never coexist, the count is in range, and the waiters are in futex order.
+  /// The count is in range, no more units than woken waiters while one sleeps (sem_res), and
+  /// the sleepers are in futex order.
   static bool sem_consistent(const sem_res& sm) {
-    if (sm.count < 0 || sm.count > sem_value_max || (sm.count > 0 && !sm.waiters.empty())) return false;
+    if (sm.count < 0 || sm.count > sem_value_max || sm.woken < 0 || (sm.count > sm.woken && !sm.waiters.empty())) return false;
     for (std::size_t k = 1; k < sm.waiters.size(); ++k)
       if (futex_prio(*sm.waiters[k]) < futex_prio(*sm.waiters[k - 1])) return false;
     return true;
@@ -4524,6 +4556,7 @@ class engine {
       x.posts = sm.posts;
       x.waits = sm.waits;
       x.blocks = sm.blocks;
+      x.retries = sm.retries;
       x.overflows = sm.overflows;
       x.count = sm.count;
       x.max_count = sm.max_count;

@@ -199,6 +199,7 @@ struct semaphore_result {
   std::uint64_t posts = 0;          ///< sem_post events
   std::uint64_t waits = 0;          ///< sem_wait events
   std::uint64_t blocks = 0;         ///< waits that found no unit and blocked
+  std::uint64_t retries = 0;        ///< waiters a post woke that found its unit taken by a running sem_wait, and slept again
   std::uint64_t overflows = 0;      ///< posts refused at SEM_VALUE_MAX (EOVERFLOW)
   std::int64_t count = 0;           ///< units held at the end of the run
   std::int64_t max_count = 0;       ///< the most units it held

@@ -147,7 +147,7 @@ inline std::string to_json(const run_result& r, int ind = 0) {
     for (std::size_t i = 0; i < r.semaphores.size(); ++i) {
       const semaphore_result& q = r.semaphores[i];
       o += (i ? ", " : "") + std::string("{ \"name\": ") + str(q.name) + ", \"posts\": " + u64(q.posts) + ", \"waits\": " +
-           u64(q.waits) + ", \"blocks\": " + u64(q.blocks) + ", \"overflows\": " + u64(q.overflows) + ", \"count\": " +
+           u64(q.waits) + ", \"blocks\": " + u64(q.blocks) + ", \"retries\": " + u64(q.retries) + ", \"overflows\": " + u64(q.overflows) + ", \"count\": " +
            i64(q.count) + ", \"max_count\": " + i64(q.max_count) + ", \"waiters\": " + u64(q.waiters) + " }";
     }
     o += "],\n";

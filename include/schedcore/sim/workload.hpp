@@ -25,8 +25,9 @@
 ///   (engine.hpp, condvar_res): a signal wakes the first in futex order among the older
 ///   waiters; a signal with no waiter is lost; a woken waiter re-acquires its mutex when it
 ///   runs (queueing on it if owned);
-/// - counting semaphores (`sem_post`/`sem_wait`): POSIX semaphores starting at 0; a post is kept
-///   until a wait takes it, or handed to the first waiter in futex order;
+/// - counting semaphores (`sem_post`/`sem_wait`): POSIX semaphores starting at 0, as glibc's
+///   (engine.hpp, sem_res): a post adds a unit and wakes the first sleeper in futex order,
+///   which takes a unit when it runs unless a running sem_wait took it first;
 /// - suspend points (`suspend`/`resume`): a `resume` wakes every task suspended on that name
 ///   at that instant; a resume with nobody suspended is lost (rt-app: cond broadcast);
 /// - barriers (`barrier`): the party count is the number of task instances whose program
@@ -98,7 +99,7 @@ enum class event_kind : std::uint8_t {
   set_cgroup,     ///< move into task group `ref` (a `cgroup_spec` name; empty = the root), as writing the pid to cgroup.procs
   set_uclamp,     ///< change the utilisation clamp requests to `util_min` / `util_max` (sched_setattr with SCHED_FLAG_UTIL_CLAMP)
   set_affinity,   ///< change the CPUs it may run on to `cpus` (sched_setaffinity); off a CPU it may no longer use at once
-  sem_post,       ///< increment counting semaphore `ref` (starts at 0), or hand the unit to its first waiter (POSIX sem_post)
+  sem_post,       ///< add a unit to counting semaphore `ref` (starts at 0) and wake its first waiter, if any (POSIX sem_post)
   sem_wait,       ///< take a unit of semaphore `ref`, blocking while it has none (POSIX sem_wait)
 };
 

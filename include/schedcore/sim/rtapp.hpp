@@ -40,7 +40,7 @@
 /// | `lock`, `unlock` | `lock`, `unlock` |
 /// | `wait` {ref, mutex}, `signal`, `broad`, `sync` {ref, mutex} | `wait`, `signal`, `broadcast`, `sync` |
 /// | `barrier` | `barrier` (parties = instances of the tasks that mention it; a task may name a barrier once, as rt-app counts a party per reference) |
-/// | `sem_post` "name", `sem_wait` "name" | `sem_post` / `sem_wait` on a counting semaphore that starts at 0 (rt-app's sem_init); a post with a waiter hands it the unit, the waiters in futex order (deadline, RT by priority, then arrival) |
+/// | `sem_post` "name", `sem_wait` "name" | `sem_post` / `sem_wait` on a counting semaphore that starts at 0 (rt-app's sem_init); a post adds a unit and wakes the first waiter in futex order (deadline, RT by priority, then arrival), which takes a unit when it runs, as glibc's |
 /// | `yield` (string ignored, may be bare) | `yield` |
 /// | `fork` "task" | `fork` (the task must exist) |
 /// | `mem` / `iorun` (bytes) | `run` of bytes / 4 ns (a 4 GB/s copy loop; the io device and memory traffic are not modelled; noted) |

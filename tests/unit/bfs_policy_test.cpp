@@ -256,6 +256,83 @@ TEST(BfsPolicy, SleepingWithLessThanReschedUsLeftExpiresTheSlice) {
   EXPECT_EQ(t.deadline - sleep_at, p.deadline_offset(0)) << "the wakeup itself keeps it";
 }
 
+TEST(BfsPolicy, ASliceExpiresBelowReschedUsNotAtIt) {
+  // MuQSS.c: the tick returns while rq_time_slice >= RESCHED_US, and check_deadline expires a
+  // slice only when time_slice < RESCHED_US: exactly 100 us left is still a slice.
+  policy_t p;
+  task t = make(0), other = make(0);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::wakeup);
+  p.enqueue(other, t0 + msec(1), enqueue_flags::wakeup);
+  const sched_time dl = t.deadline;
+  p.set_next(t, t0);
+  const sched_time at = t0 + msec(6) - usec(100);  // 100 us left
+  EXPECT_FALSE(p.tick(t, at));
+  EXPECT_EQ(t.time_slice, usec(100));
+  p.put_prev(t, at);
+  EXPECT_EQ(t.time_slice, usec(100)) << "put back with exactly RESCHED_US: kept";
+  EXPECT_EQ(t.deadline, dl);
+  p.set_next(t, at);
+  EXPECT_TRUE(p.tick(t, at + 1)) << "1 ns less: expired, and another task is queued";
+  EXPECT_EQ(t.time_slice, msec(6));
+  EXPECT_EQ(t.deadline - (at + 1), p.deadline_offset(0));
+  // The same 1 ns below, seen by put_prev (check_deadline) rather than the tick.
+  policy_t q;
+  task u = make(0);
+  q.enqueue(u, t0, enqueue_flags::wakeup);
+  q.set_next(u, t0);
+  q.put_prev(u, at + 1);
+  EXPECT_EQ(u.time_slice, msec(6));
+  EXPECT_EQ(u.deadline - (at + 1), q.deadline_offset(0));
+  EXPECT_TRUE(p.verify());
+  EXPECT_TRUE(q.verify());
+}
+
+TEST(BfsPolicy, PickNextWeighsTheRunningTaskAgainstTheQueue) {
+  // pick_next with a task still running (the class interface allows it; nothing is changed):
+  // the earliest deadline wins, curr included, and a normal task beats an IDLEPRIO one
+  // whatever the deadlines (MuQSS's levels).
+  policy_t p;
+  task a = make(0), b = make(0), i = make(0, sched_kind::idle);
+  const sched_time t0{};
+  p.enqueue(i, t0, enqueue_flags::wakeup);               // the earliest deadline, but IDLEPRIO
+  p.enqueue(a, t0 + msec(1), enqueue_flags::wakeup);
+  p.enqueue(b, t0 + msec(2), enqueue_flags::wakeup);
+  p.set_next(a, t0 + msec(2));
+  EXPECT_EQ(p.pick_next(t0 + msec(3)), &a) << "curr's deadline is earlier than b's";
+  p.put_prev(a, t0 + msec(3));
+  p.set_next(b, t0 + msec(3));
+  EXPECT_EQ(p.pick_next(t0 + msec(4)), &a) << "a queued task with an earlier deadline than curr's";
+  p.put_prev(b, t0 + msec(4));
+  p.set_next(i, t0 + msec(4));
+  EXPECT_EQ(p.pick_next(t0 + msec(4)), &a) << "a normal task beats an IDLEPRIO curr with an earlier deadline";
+  p.put_prev(i, t0 + msec(4));
+  p.dequeue(a, t0 + msec(4), dequeue_flags::sleep);
+  p.dequeue(b, t0 + msec(4), dequeue_flags::sleep);
+  EXPECT_EQ(p.current(), nullptr);
+  EXPECT_EQ(p.pick_next(t0 + msec(4)), &i);
+  p.enqueue(a, t0 + msec(5), enqueue_flags::wakeup);
+  p.set_next(a, t0 + msec(5));
+  EXPECT_EQ(p.pick_next(t0 + msec(5)), &a) << "a normal curr beats a queued IDLEPRIO task with an earlier deadline";
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(BfsPolicy, AParentlessNewTaskStartsAFreshDeadline) {
+  // task_new without a parent (a task created, not forked by a task of this class) forgets any
+  // deadline the entity had: its first enqueue sets a full slice and a deadline from then.
+  policy_t p;
+  task t = make(0);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::wakeup);
+  p.set_next(t, t0);
+  p.dequeue(t, t0 + msec(2), dequeue_flags::sleep);  // 4 ms left, deadline kept
+  p.task_new(t, nullptr, t0 + sec(1));
+  p.enqueue(t, t0 + sec(1), enqueue_flags::initial);
+  EXPECT_EQ(t.time_slice, msec(6));
+  EXPECT_EQ(t.deadline - (t0 + sec(1)), p.deadline_offset(0));
+  EXPECT_TRUE(p.verify());
+}
+
 TEST(BfsPolicy, ForkHalvesTheParentSliceEvenWhenTheChildStartsFresh) {
   // MuQSS.c wake_up_new_task: the parent's time_slice is halved (integer division) and the
   // child gets the same halved value; if that half is below RESCHED_US the parent keeps it

@@ -452,6 +452,89 @@ TEST(SdPolicy, ForkSplitsTheRemainingQuota) {
   EXPECT_TRUE(p.verify());
 }
 
+// §2.3's enqueue rule: a fresh slot starts no better than the deepest level its static
+// priority has run at this rotation (prio_level[u]), nor than the best queued static
+// priority's, when that is better than its own (the rows are the §2.3 generator's: nice 0 the
+// odd slots 1..39, nice 5 slots 2, 5, 7, 10, ..., nice -5 every slot but a few, from 1).
+// a, b, c (nice 0) start at level 1 (24 ms of quota there); a uses its 8 ms slot and moves to
+// slot 3; b and c sleep with their quota, so level 1 stays open and the rq's level stays 0;
+// a runs 1 ms at level 3. Then:
+// - d (nice 0, new) takes slot 3, not 1: nice 0 has run at 3 this rotation;
+// - f (nice 5, new) takes slot 5 (its first slot >= 3, nice 0 being queued and better), not 2;
+// - e (nice -5, new) takes slot 1: a worse static priority's progress does not hold it back.
+TEST(SdPolicy, AFreshSlotStartsNoBetterThanItsStaticPriorityHasRunThisRotation) {
+  policy_t p;
+  task a, b, c, d, e, f;
+  for (task* t : {&a, &b, &c, &d}) make(p, *t, 0);
+  make(p, e, -5);
+  make(p, f, 5);
+  const sched_time t0{};
+  for (task* t : {&a, &b, &c}) p.enqueue(*t, t0, enqueue_flags::wakeup);
+  EXPECT_EQ(p.level_of(a), 1u);
+  ASSERT_EQ(p.pick_next(t0), &a);
+  p.set_next(a, t0);
+  EXPECT_TRUE(p.tick(a, t0 + msec(8)));
+  EXPECT_EQ(p.level_of(a), 3u);
+  p.put_prev(a, t0 + msec(8));
+  p.dequeue(b, t0 + msec(8), dequeue_flags::sleep);
+  p.dequeue(c, t0 + msec(8), dequeue_flags::sleep);
+  ASSERT_EQ(p.pick_next(t0 + msec(8)), &a);
+  p.set_next(a, t0 + msec(8));
+  EXPECT_FALSE(p.tick(a, t0 + msec(9)));
+  EXPECT_EQ(p.prio_level(20), 3u);
+  EXPECT_EQ(p.current_level(), 0u) << "level 1 still has b's and c's quota";
+  p.enqueue(d, t0 + msec(9), enqueue_flags::wakeup);
+  EXPECT_EQ(p.level_of(d), 3u);
+  p.enqueue(f, t0 + msec(9), enqueue_flags::wakeup);
+  EXPECT_EQ(p.level_of(f), 5u);
+  p.enqueue(e, t0 + msec(9), enqueue_flags::wakeup);
+  EXPECT_EQ(p.level_of(e), 1u);
+  EXPECT_TRUE(p.wakeup_preempt(e, a, t0 + msec(9)));
+  EXPECT_FALSE(p.wakeup_preempt(f, a, t0 + msec(9)));
+  EXPECT_TRUE(p.verify());
+}
+
+// An expired task (no entitled slot left this rotation) sits at expired_base + slot, below
+// every active level, and preempts nobody active: nice 19 has slot 39 only (4 ms of quota).
+TEST(SdPolicy, AnExpiredTaskRanksBelowEveryActiveLevel) {
+  policy_t p;
+  task hog, low;
+  make(p, hog, 0);
+  make(p, low, 19);
+  const sched_time t0{};
+  p.enqueue(hog, t0, enqueue_flags::wakeup);
+  p.enqueue(low, t0, enqueue_flags::wakeup);
+  EXPECT_EQ(p.level_of(low), 39u);
+  p.set_next(low, t0);
+  EXPECT_TRUE(p.tick(low, t0 + msec(4)));
+  EXPECT_EQ(p.level_of(low), policy_t::expired_base + 39u);
+  EXPECT_EQ(low.time_slice, msec(4)) << "a fresh quota for the next rotation";
+  p.put_prev(low, t0 + msec(4));
+  EXPECT_FALSE(p.wakeup_preempt(low, hog, t0 + msec(4)));
+  EXPECT_EQ(p.pick_next(t0 + msec(4)), &hog);
+  EXPECT_TRUE(p.verify());
+}
+
+// Fork shares the parent's rotation and quota only within one kind: a SCHED_BATCH child of a
+// SCHED_NORMAL parent starts fresh (its own first slot, 20 at nice 0, and a full quota) and
+// takes nothing from the parent.
+TEST(SdPolicy, AForkAcrossKindsStartsTheChildFresh) {
+  policy_t p;
+  task parent, child;
+  make(p, parent, 0);
+  make(p, child, 0, sched_kind::batch);
+  const sched_time t0{};
+  p.enqueue(parent, t0, enqueue_flags::initial);
+  p.set_next(*p.pick_next(t0), t0);
+  EXPECT_FALSE(p.tick(parent, t0 + msec(2)));
+  p.task_new(child, &parent, t0 + msec(2));
+  EXPECT_EQ(parent.time_slice, msec(6));
+  p.enqueue(child, t0 + msec(2), enqueue_flags::initial);
+  EXPECT_EQ(child.time_slice, msec(8));
+  EXPECT_EQ(p.level_of(child), 20u);
+  EXPECT_TRUE(p.verify());
+}
+
 TEST(SdPolicy, YieldGoesToTailOfItsLevel) {
   single_class<policy_t> p;
   task a, b;

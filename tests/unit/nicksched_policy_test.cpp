@@ -366,6 +366,8 @@ TEST(NickschedPolicy, ForkWithNoSliceLeftExpiresTheParentAtTheFork) {
   EXPECT_EQ(child.used_slice, 59) << "the child gets the last jiffy";
   EXPECT_EQ(parent.used_slice, 0) << "the parent expired at the fork";
   EXPECT_FALSE(parent.first_time_slice);
+  EXPECT_TRUE(m.policy.tick(parent, m.now)) << "a tick before the reschedule still asks for it (the parent has expired)";
+  EXPECT_EQ(parent.used_slice, 0) << "and charges nothing to a slice it no longer runs on";
   m.policy.enqueue(child, m.now, enqueue_flags::initial);
   EXPECT_TRUE(m.policy.wakeup_preempt(child, parent, m.now));
   m.schedule();
@@ -408,6 +410,32 @@ TEST(NickschedPolicy, YieldGoesToExpired) {
   m.policy.yield(a, m.now);
   m.schedule();
   EXPECT_EQ(m.curr, &b);
+  EXPECT_TRUE(m.policy.verify());
+}
+
+// A queued task taken out and put back unchanged (dequeue(save) / enqueue(restore): a nice or
+// policy change, a move between groups) returns to the array it left: an expired one does not
+// jump the queue. a (nice 0) yields into the expired array and b (nice 5, a worse priority)
+// runs; a is saved and restored: b keeps the CPU, and a runs only after the array switch.
+TEST(NickschedPolicy, ARestoredExpiredTaskStaysExpired) {
+  manual m;
+  task a = make(0), b = make(5);
+  m.policy.enqueue(a, m.now, enqueue_flags::initial);
+  m.policy.enqueue(b, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &a);
+  m.policy.yield(a, m.now);
+  m.schedule();
+  ASSERT_EQ(m.curr, &b);
+  m.step_to(1);
+  m.policy.dequeue(a, m.now, dequeue_flags::save);
+  m.policy.enqueue(a, m.now, enqueue_flags::restore);
+  m.schedule();
+  EXPECT_EQ(m.curr, &b) << "a restored into the active array would preempt b (a better priority)";
+  m.step_to(2);
+  m.policy.dequeue(b, m.now, dequeue_flags::sleep);  // b sleeps: the active array is empty, the arrays switch
+  m.schedule(false);
+  EXPECT_EQ(m.curr, &a);
   EXPECT_TRUE(m.policy.verify());
 }
 

@@ -275,6 +275,47 @@ TEST(Goodness24Policy, RealTimeTasksRunFirstAndRrRotates) {
   EXPECT_TRUE(p.ok);
 }
 
+// §3: a real-time task's goodness is 1000 + rt_priority, so the higher rt_priority runs first
+// and preempts the lower on wakeup, never the reverse.
+TEST(Goodness24Policy, RealTimeGoodnessFollowsRtPriority) {
+  single_class<policy_t> p;
+  task low, high, other;
+  ASSERT_EQ(p.setup(low, {sched_kind::fifo, 0, 10, 0, 0, 0}), errc::ok);
+  ASSERT_EQ(p.setup(high, {sched_kind::fifo, 0, 50, 0, 0, 0}), errc::ok);
+  make(p, other, -20);
+  const sched_time t0{};
+  p.enqueue(other, t0, enqueue_flags::wakeup);
+  p.enqueue(low, t0, enqueue_flags::wakeup);
+  EXPECT_EQ(p.goodness_of(low), 1010);
+  EXPECT_EQ(p.goodness_of(high), 1050);
+  ASSERT_EQ(p.schedule(nullptr, false, t0), &low);
+  p.enqueue(high, t0, enqueue_flags::wakeup);
+  EXPECT_TRUE(p.wakeup_preempt(high, low, t0));
+  ASSERT_EQ(p.schedule(&low, true, t0), &high);
+  EXPECT_FALSE(p.wakeup_preempt(low, high, t0));
+  EXPECT_TRUE(p.verify());
+}
+
+// The same-address-space bonus goes to tasks sharing the mm of the task that ran last (2.4's
+// schedule(): goodness against prev->active_mm). A task that leaves the run list without
+// having run (it went back to sleep while queued) is not that task.
+TEST(Goodness24Policy, AQueuedTaskThatLeavesHasNotRunLast) {
+  single_class<policy_t> p;
+  task a, b, c;
+  make(p, a, -1);  // counter 6, 21 for nice: 27, the best goodness
+  make(p, b, 0);
+  make(p, c, 0);
+  a.mm_id = 3;
+  b.mm_id = c.mm_id = 5;
+  const sched_time t0{};
+  for (task* t : {&a, &b, &c}) p.enqueue(*t, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(p.schedule(nullptr, false, t0), &a);
+  p.dequeue(b, t0 + msec(1), dequeue_flags::sleep);
+  EXPECT_EQ(p.goodness_of(c), 6 + 20) << "no bonus: b never ran";
+  EXPECT_EQ(p.schedule(&a, true, t0 + msec(1)), &a) << "a ran last: 6 + 21 + 1 (its own mm) against c's 26";
+  EXPECT_TRUE(p.verify());
+}
+
 TEST(Goodness24Policy, SameScheduleWhenTheClockStartsJustBelowWrap) {
   auto run = [](sched_time origin) {
     checked p;

@@ -386,6 +386,39 @@ TEST(O1Policy, ExitReturnsUnusedFirstSliceSection17) {
   EXPECT_EQ(m.curr, &parent);
 }
 
+TEST(O1Policy, ExitFoldsAHoggishChildsSleepAvgIntoItsParentSection17) {
+  // §1.7 sched_exit: a child that exits with a lower sleep_avg than its parent's pulls the
+  // parent's down: parent = parent / (EXIT_WEIGHT + 1) * EXIT_WEIGHT + child / (EXIT_WEIGHT + 1),
+  // EXIT_WEIGHT 3. The parent sleeps 500 ms first (a high sleep_avg); the child, which starts
+  // with the fork's penalised share of it, runs 10 ms and exits.
+  manual m;
+  task parent = make(0), child;
+  m.policy.enqueue(parent, m.now, enqueue_flags::initial);
+  m.schedule();
+  m.step_to(1);
+  m.policy.dequeue(parent, m.now, dequeue_flags::sleep);
+  m.schedule(false);
+  m.step_to(501);
+  m.policy.enqueue(parent, m.now, enqueue_flags::wakeup);
+  m.schedule();
+  ASSERT_EQ(m.curr, &parent);
+  m.policy.task_new(child, &parent, m.now);
+  m.policy.enqueue(child, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &child);
+  for (int ms = 502; ms <= 511; ++ms) {
+    m.step_to(ms);
+    if (m.policy.tick(child, m.now)) break;
+  }
+  m.policy.dequeue(child, m.now, dequeue_flags::dead);  // (charges the child's last run)
+  const duration_ns ps = parent.sleep_avg, cs = child.sleep_avg;
+  ASSERT_GT(ps, 0);
+  ASSERT_LT(cs, ps);
+  m.policy.task_dead(child, m.now);
+  EXPECT_EQ(parent.sleep_avg, ps / 4 * 3 + cs / 4);
+  EXPECT_TRUE(m.policy.verify());
+}
+
 TEST(O1Policy, ForkWithOneJiffyLeftExpiresTheParentSection17) {
   // §1.7: a parent left with 0 gets 1 and is ticked at once: it expires.
   manual m;

@@ -154,6 +154,11 @@ TEST(RtPolicy, PriorityLoweredByParameterChangeGoesToTheHead) {
   EXPECT_EQ(p.pick_next(t0 + msec(2)), &t1);
   change(80, t0 + msec(3));  // unchanged priority (e.g. FIFO -> RR): keeps its place
   EXPECT_EQ(p.pick_next(t0 + msec(3)), &t1);
+  // t2, queued behind t1, made SCHED_RR at the same priority: keeps its place too (behind t1).
+  p.dequeue(t2, t0 + msec(4), dequeue_flags::save);
+  ASSERT_EQ(p.setup(t2, sched_params{sched_kind::rr, 0, 80, 0, 0, 0}), errc::ok);
+  p.enqueue(t2, t0 + msec(4), enqueue_flags::restore);
+  EXPECT_EQ(p.pick_next(t0 + msec(4)), &t1);
   EXPECT_TRUE(p.verify());
 }
 
@@ -487,6 +492,28 @@ TEST(RtPolicy, AHugeChargeThrottlesForAtMostOneMorePeriod) {
   }
   EXPECT_FALSE(p.throttled());
   EXPECT_LE(boundaries, 2);
+}
+
+// A period timer that fires late, after several whole periods (a tickless port, a long
+// critical section), pays the run time down by every elapsed period's runtime at once, as
+// do_sched_rt_period_timer's overrun loop: 700 ms charged against 300 ms per 1 s throttles;
+// a timer at 2.5 s covers two periods, 700 - 2 x 300 = 100 < 300: runnable again. (Paying only
+// one period's runtime would leave 400 > 300, still throttled.)
+TEST(RtPolicy, ALatePeriodTimerPaysEveryElapsedPeriodsRuntime) {
+  rt_policy<task> p;
+  ASSERT_EQ(p.configure({msec(100), msec(300), sec(1)}), errc::ok);
+  task a = make(sched_kind::fifo, 50);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  EXPECT_TRUE(p.tick(a, t0 + msec(700)));
+  ASSERT_TRUE(p.throttled());
+  (void)p.timer(t0 + msec(2500));
+  EXPECT_FALSE(p.throttled());
+  sched_time when{};
+  if (p.next_timer(when)) {
+    EXPECT_GE(when - t0, msec(2500)) << "the grid moved on by whole periods";
+  }
 }
 
 // An RR task that changes priority while it sleeps keeps what is left of its slice: only its

@@ -331,6 +331,41 @@ TEST(Cfs2007Policy, WakeupPreemptsOnlyBeyondWakeupGranularity) {
   }
 }
 
+// 2.6.23 yield_task_fair: alone in the tree, nothing; else, by default, curr is dequeued and
+// enqueued again (its key refreshed with the run charged), and with sched_compat_yield its key
+// becomes the rightmost task's + 1, so every other task runs first. Three nice-0 tasks queued
+// at once, a runs 100 us and yields: b or c runs next either way.
+TEST(Cfs2007Policy, YieldRefreshesCurrsKeyOrWithCompatYieldPutsItLast) {
+  for (std::int64_t compat : {std::int64_t{0}, std::int64_t{1}}) {
+    policy_t p;
+    policy_t::knobs k;
+    k.compat_yield = compat;
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task a = make(0), b = make(0), c = make(0);
+    sched_time now{};
+    for (task* t : {&a, &b, &c}) p.enqueue(*t, now, enqueue_flags::wakeup);
+    ASSERT_EQ(schedule(p, nullptr, false, now), &a);
+    now += usec(100);
+    p.yield(a, now);
+    if (compat != 0) {
+      EXPECT_EQ(a.fair_key, std::max(b.fair_key, c.fair_key) + 1);
+      EXPECT_NE(schedule(p, &a, true, now), &a) << "compat_yield: everybody else first";
+    } else {
+      EXPECT_LE(a.fair_key, std::max(b.fair_key, c.fair_key) + msec(1)) << "a refreshed key, charged its 100 us";
+      EXPECT_NE(schedule(p, &a, true, now), &a) << "b and c, queued with a's key at the start, have not run";
+    }
+    EXPECT_TRUE(p.verify());
+  }
+  policy_t alone;
+  task t = make(0);
+  sched_time now{};
+  alone.enqueue(t, now, enqueue_flags::wakeup);
+  ASSERT_EQ(schedule(alone, nullptr, false, now), &t);
+  const auto key = t.fair_key;
+  alone.yield(t, now + usec(100));
+  EXPECT_EQ(t.fair_key, key) << "alone: yield changes nothing";
+}
+
 // ---- the v-series granularity knob (desktop-2007 / kernbench-4cpu replay) ------------------
 
 std::uint64_t switches_with_granularity(std::int64_t gran, std::int64_t* max_wait = nullptr) {

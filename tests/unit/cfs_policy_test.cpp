@@ -789,6 +789,23 @@ TEST(CfsPolicy, BadParametersAreRefusedWithoutChange) {
   k.wakeup_granularity = 0;  // the kernel allows 0
   EXPECT_EQ(p.configure(k), errc::ok);
   EXPECT_EQ(p.reset_vruntime(vtime{5}), errc::busy);  // queue not empty
+
+  // Explicit weights (a group's shares) outside [MIN_SHARES 2, MAX_SHARES 2^18]: refused, for a
+  // task asleep (set_weight) and queued (reweight), nothing changed; a queued task's
+  // set_weight is busy.
+  task w = make(0);
+  for (u32 bad : {0u, 1u, policy_t::weight_max + 1, ~0u}) {
+    EXPECT_EQ(p.set_weight(w, bad), errc::invalid_argument) << bad;
+    EXPECT_EQ(p.reweight(t, bad, sched_time{}), errc::invalid_argument) << bad;
+  }
+  EXPECT_EQ(w.load.weight, 1024u);
+  EXPECT_EQ(t.load.weight, 526u);
+  EXPECT_EQ(p.load(), 526u);
+  EXPECT_EQ(p.set_weight(t, 2048), errc::busy);
+  EXPECT_EQ(t.load.weight, 526u);
+  EXPECT_EQ(p.set_weight(w, policy_t::weight_min), errc::ok);
+  EXPECT_EQ(p.set_weight(w, policy_t::weight_max), errc::ok);
+  EXPECT_EQ(w.load.weight, policy_t::weight_max);
 }
 
 TEST(CfsPolicy, DoubleEnqueueAndStrayDequeueAreRefusedAndReported) {

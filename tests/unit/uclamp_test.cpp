@@ -185,6 +185,12 @@ TEST(Uclamp, ApplyingClampsToAUtilisation) {
   EXPECT_EQ(rq.value(uclamp_id::max), 200u) << "the idle CPU keeps the last cap";
   EXPECT_EQ(rq.util_with(900), 200u) << "blocked util on an idle CPU stays capped";
   EXPECT_EQ(rq.util_with(900, 0, 1024), 900u) << "a waking task's own clamps replace an idle CPU's";
+  uclamp_task full;
+  rq.enqueue(full, 1024, 1024);  // the range's top is a valid clamp (SCHED_CAPACITY_SCALE)
+  EXPECT_TRUE(full.active());
+  EXPECT_EQ(rq.util_with(0), 1024u);
+  rq.dequeue(full);
+  EXPECT_TRUE(rq.verify());
 }
 
 TEST(Uclamp, MisuseIsRefusedWithoutChange) {
@@ -228,6 +234,8 @@ TEST(UtilFitsCpu, TheKernelsRegions) {
   EXPECT_EQ(util_fits_cpu(100, 446, 1024, 446, 446), 1) << "a boost the CPU can give";
   EXPECT_EQ(util_fits_cpu(100, 512, 1024, 1024, 1024), 1);
   EXPECT_EQ(util_fits_cpu(100, 512, 1024, 1024, 1024, 600), -1) << "thermal pressure counts for the boost";
+  EXPECT_EQ(util_fits_cpu(500, 500, 1024, 1024, 1024, 600), 1) << "util at the boost: it needs no boost (util < uclamp_min is strict)";
+  EXPECT_EQ(util_fits_cpu(499, 500, 1024, 1024, 1024, 600), -1);
   EXPECT_EQ(util_fits_cpu(600, 512, 1024, 446, 446), 0) << "does not fit at all: 0, not -1";
   EXPECT_EQ(util_fits_cpu(100, 800, 300, 446, 446), 1) << "inverted pair: the cap (300) is the boost";
   EXPECT_EQ(util_fits_cpu(100, 800, 500, 446, 446), -1) << "inverted: boost min(800, 500) = 500 > 446";

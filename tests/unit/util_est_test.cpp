@@ -68,6 +68,14 @@ TEST(UtilEst, EachRuleAlone) {
   EXPECT_EQ(task_util_est(300, est), 560u);
   EXPECT_EQ(task_util_est(700, est), 700u);
   EXPECT_EQ(task_util_est(0, 0), 0u);
+  // The two skips are strict, as util_est_update's tests: a util exactly at the CPU's capacity
+  // is a sample, and so is one exactly UTIL_EST_MARGIN below its runnable average.
+  est = 600;
+  util_est_dequeue_sleep(est, 446, 446, 446);  // (2400 - 154) / 4 = 561
+  EXPECT_EQ(util_est_value(est), 561u);
+  util_est_util_changed(est);
+  util_est_dequeue_sleep(est, 400, 410, 1024);  // 400 + 10 = 410, not below it: (2244 - 161) / 4 = 520
+  EXPECT_EQ(util_est_value(est), 520u);
 }
 
 TEST(UtilEst, AnEstimateRemembersWhatSleepErases) {

@@ -333,6 +333,16 @@ TEST(Pelt, SuccessiveForksOnAnIdleCpuStartAt512Then256Then128) {
   pelt_init_new_entity(light, 15, busy, 5);
   EXPECT_EQ(light.util_avg, 400u * 15 / 88762);
   EXPECT_EQ(light.last_update_ns, 5u);
+  // The weighted part's denominator is load_avg + 1, exactly: util 512 leaves a spare half of
+  // 256; 512 x 1024 / (2047 + 1) = 256 (the spare half), / (2048 + 1) = 255.87 -> 255.
+  pelt_avg half{};
+  half.util_avg = 512;
+  half.load_avg = 2047;
+  pelt_init_new_entity(light, 1024, half, 0);
+  EXPECT_EQ(light.util_avg, 256u);
+  half.load_avg = 2048;
+  pelt_init_new_entity(light, 1024, half, 0);
+  EXPECT_EQ(light.util_avg, 255u);
   // A full CPU leaves nothing.
   pelt_avg full{};
   full.util_avg = 1024;

@@ -3829,6 +3829,16 @@ class engine {
     for (task_type* w : woken) wake(*w, ci, enqueue_flags::none, true);
   }
 
+  /// Wakes `w` for the task running on CPU `ci` (a futex wake) and answers whether `w` preempts
+  /// that task: it runs next on `ci`, so the kernel switches to it at the return from the
+  /// waking syscall, before the waker runs on (the engine runs the waker's instantaneous
+  /// events on to the next that takes time, so a race the wakee must win is settled here).
+  bool wake_preempting(task_type& w, int ci) {
+    const bool resched_before = cpu(ci).need_resched;
+    wake(w, ci);
+    return !resched_before && cpu(ci).need_resched && w.cpu == ci;
+  }
+
   /// `t` unlocks mutex `mid` on CPU `ci`. A plain mutex (a futex: glibc's unlock stores 0,
   /// then FUTEX_WAKE) is left free and its first waiter, in futex order, woken to try again
   /// when it runs (acquire): a task that locks it before then takes it (barging), as the
@@ -3850,10 +3860,8 @@ class engine {
     w->cold->blocked_on = -1;
     if (!w_.priority_inheritance) {
       m.owner = nullptr;
-      const bool resched_before = cpu(ci).need_resched;
-      wake(*w, ci);  // its lock_retry is set: it tries again when it runs
-      if (!resched_before && cpu(ci).need_resched && w->cpu == ci) {
-        m.owner = w;  // it runs next here: it wins the race
+      if (wake_preempting(*w, ci)) {  // (its lock_retry is set: else it tries again when it runs)
+        m.owner = w;                  // it runs next here: it wins the race
         w->lock_retry = -1;
       }
       return;
@@ -3944,9 +3952,7 @@ class engine {
       task_type* w = sm.waiters.front();
       sm.waiters.pop_front();
       ++sm.woken;
-      const bool resched_before = cpu(ci).need_resched;
-      wake(*w, ci);  // its sem_retry is set: it takes a unit when it runs
-      if (!resched_before && cpu(ci).need_resched && w->cpu == ci) {  // it runs next here: it wins the race
+      if (wake_preempting(*w, ci)) {  // it runs next here: it wins the race (else its sem_retry takes a unit when it runs)
         --sm.count;
         --sm.woken;
         w->sem_retry = -1;

@@ -157,6 +157,73 @@ TEST(ClassStack, TakeReschedAsksEveryClassOnce) {
   EXPECT_FALSE(rq.take_resched()) << "reported once";
 }
 
+// A lowest class with the optional timer, verify and delayed hooks: the stack asks every class
+// for them, not only the first, and dispatches per-task hooks to the task's own class.
+struct timed {
+  using task_type = task;
+  std::deque<task*> queue;
+  sched_time due{};
+  bool armed = false;
+  int fired = 0;
+  bool healthy = true;
+  const task* delayed_task = nullptr;
+  void enqueue(task& t, sched_time, enqueue_flags) noexcept { queue.push_back(&t); }
+  void dequeue(task& t, sched_time, dequeue_flags) noexcept {
+    queue.erase(std::remove(queue.begin(), queue.end(), &t), queue.end());
+  }
+  task* pick_next(sched_time) noexcept { return queue.empty() ? nullptr : queue.front(); }
+  void set_next(task&, sched_time) noexcept {}
+  void put_prev(task&, sched_time) noexcept {}
+  bool tick(task&, sched_time) noexcept { return false; }
+  bool wakeup_preempt(task&, task&, sched_time) noexcept { return false; }
+  usize nr_runnable() const noexcept { return queue.size(); }
+  bool next_timer(sched_time& when) const noexcept {
+    if (!armed) return false;
+    when = due;
+    return true;
+  }
+  bool timer(sched_time now) noexcept {
+    if (!armed || now < due) return false;
+    armed = false;
+    ++fired;
+    return true;
+  }
+  bool verify() const noexcept { return healthy; }
+  bool delayed(const task& t) const noexcept { return &t == delayed_task; }
+};
+
+TEST(ClassStack, TimersVerifyAndDelayedReachEveryClass) {
+  using three = class_stack<member_sched_class, prio_fifo, minimal, timed>;
+  three rq;
+  sched_time when{};
+  EXPECT_FALSE(rq.next_timer(when)) << "no class has a timer";
+  rq.get<2>().armed = true;
+  rq.get<2>().due = sched_time{} + msec(5);
+  ASSERT_TRUE(rq.next_timer(when)) << "the third class's timer";
+  EXPECT_EQ(when - sched_time{}, msec(5));
+  EXPECT_FALSE(rq.timer(sched_time{} + msec(4)));
+  EXPECT_TRUE(rq.timer(sched_time{} + msec(5))) << "a due timer of the third class asks for a reschedule";
+  EXPECT_EQ(rq.get<2>().fired, 1);
+  EXPECT_FALSE(rq.next_timer(when));
+  EXPECT_TRUE(rq.verify());
+  rq.get<2>().healthy = false;
+  EXPECT_FALSE(rq.verify()) << "the stack is broken when any class is";
+  rq.get<2>().healthy = true;
+  task low{2, 1}, rt{0, 2, 10}, mid{1, 3};
+  rq.get<2>().delayed_task = &low;
+  EXPECT_TRUE(rq.delayed(low)) << "asked of low's class";
+  EXPECT_FALSE(rq.delayed(rt)) << "rt's class has no delayed hook: false";
+  EXPECT_FALSE(rq.delayed(mid));
+  // A prev that blocked (already dequeued, passed as not runnable) is not put back.
+  const sched_time now{};
+  rq.enqueue(mid, now, enqueue_flags::wakeup);
+  rq.enqueue(low, now, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, now), &mid);
+  rq.dequeue(mid, now, dequeue_flags::sleep);
+  EXPECT_EQ(rq.schedule(&mid, false, now), &low);
+  EXPECT_EQ(rq.nr_runnable(), 1u) << "minimal::put_prev would have queued mid again";
+}
+
 TEST(ClassStack, EmptyStackIdles) {
   stack_t rq;
   EXPECT_EQ(rq.schedule(nullptr, false, sched_time{}), nullptr);

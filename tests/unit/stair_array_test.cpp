@@ -282,6 +282,8 @@ TYPED_TEST(StairArrayTest, MisuseIsRefusedWithoutStateChange) {
   schedcore_test::check_scope scope;
   EXPECT_EQ(s.enqueue(b, L), TypeParam::array::npos);
   EXPECT_EQ(s.enqueue_head(b, L + 1), TypeParam::array::npos);
+  EXPECT_EQ(s.enqueue_head(b, L), TypeParam::array::npos);  // the bound itself, for every entry point
+  s.enqueue_keep(b, L);
   s.enqueue_expired(b, L);
   EXPECT_EQ(s.requeue_tail(a, L), TypeParam::array::npos);
   EXPECT_EQ(s.charge(L, msec(100)), stair_rotation::none);
@@ -289,7 +291,7 @@ TYPED_TEST(StairArrayTest, MisuseIsRefusedWithoutStateChange) {
   s.set_level_quota(L, 1);
   s.add_level_quota(L, 1);
   EXPECT_EQ(s.first_active_at(L), nullptr);
-  std::size_t expected = 9;
+  std::size_t expected = 11;
   if constexpr (TypeParam::safe) {
     EXPECT_EQ(s.enqueue(a, 0), TypeParam::array::npos);  // double insert
     s.enqueue_expired(a, 0);

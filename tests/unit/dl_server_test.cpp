@@ -327,6 +327,34 @@ TEST(DeferrableServer, Rules619_IdleTimeWithTasksQueuedIsChargedAsRunTime) {
   EXPECT_FALSE(idle.active());
 }
 
+// 6.19: a server queued in the running state whose CPU idles before the pick that would run
+// it (the idle charge comes first) runs out of q on idle time: it leaves the queue throttled,
+// its timer at d (not deferred: the running state is kept), and that timer queues it again
+// with a fresh q for the next period.
+TEST(DeferrableServer, Rules619_AQueuedServerOutOfRuntimeOnIdleTimeWaitsForItsDeadline) {
+  deferrable_server s = started(0, server_rules::linux_6_19);  // d = 1000, timer 950
+  ASSERT_TRUE(s.timer(at_ms(950), true));  // running: q = 50 over 50 ms overflows, d = 1950
+  ASSERT_TRUE(s.queued());
+  ASSERT_EQ(s.deadline(), at_ms(1950));
+  s.charge_idle(msec(30), at_ms(980));
+  EXPECT_TRUE(s.queued());
+  EXPECT_EQ(s.runtime(), msec(20));
+  s.charge_idle(msec(25), at_ms(1005));  // q = -5
+  EXPECT_FALSE(s.queued());
+  EXPECT_TRUE(s.throttled());
+  EXPECT_FALSE(s.defer_armed());
+  EXPECT_TRUE(s.defer_running());
+  EXPECT_EQ(timer_of(s), at_ms(1950));
+  EXPECT_TRUE(s.verify());
+  EXPECT_FALSE(s.timer(at_ms(1949), true));  // not yet due
+  EXPECT_TRUE(s.timer(at_ms(1950), true));
+  EXPECT_TRUE(s.queued());
+  EXPECT_FALSE(s.throttled());
+  EXPECT_EQ(s.deadline(), at_ms(2950));
+  EXPECT_EQ(s.runtime(), msec(45));  // the 5 ms overrun is paid from the new period
+  EXPECT_TRUE(s.verify());
+}
+
 // 6.19: idle time is charged only to an active server (dl_server_update_idle tests
 // dl_server_active); 6.12 charges it to a stopped one too (dl_server_update_idle_time).
 // Rules outside the enumeration are refused and change nothing.

@@ -326,7 +326,7 @@ class deferrable_server {
   bool verify() const noexcept {
     if (queued_ && (!active_ || throttled_)) return false;
     if (defer_armed_ && !throttled_) return false;
-    if (timer_armed_ && !active_) return false;
+    if (timer_armed_ && (!active_ || !throttled_)) return false;  // a timer waits to unthrottle
     if (defer_idle_ && (rules_ != server_rules::linux_6_19 || !active_ || !defer_armed_ || defer_running_)) return false;
     if (runtime_ > dl_runtime_) return false;
     return enabled() || (!active_ && !queued_ && !timer_armed_);

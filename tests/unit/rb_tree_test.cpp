@@ -280,6 +280,99 @@ TYPED_TEST(RbTree, EqualKeysKeepFifoOrder) {
   EXPECT_TRUE(tree.empty());
 }
 
+// verify() is the check the policies run under SCHEDCORE_INVARIANT: each corruption a bug could
+// leave (a red root, a broken parent link, unequal black heights, a stale size or leftmost
+// cache, keys out of order, a stale augmented best) must make it fail, and undoing it must make
+// it pass again. The corruptions are made by hand on the hooks (layout: rb_hook.hpp).
+TYPED_TEST(RbTree, VerifyRejectsEachKindOfCorruption) {
+  constexpr size_t n = 15;
+  this->make_pool(n);
+  auto& tree = this->tree_;
+  for (size_t i = 0; i < n; ++i) {
+    auto& t = this->pool_[i];
+    t.key = vtime{key_base + 10 * i};
+    t.aux = vtime{key_base + 1000 - i};
+    tree.insert(t);
+  }
+  ASSERT_TRUE(tree.verify());
+  using traits = rb_node_traits;
+  rb_node* const root = &tree.root()->hook;
+  auto node_of = [&](size_t i) -> rb_node* { return &this->pool_[i].hook; };
+
+  // A red root (also to the container-free check, which reports the count it reached).
+  traits::set_red(root);
+  EXPECT_FALSE(tree.verify());
+  usize count = 0;
+  EXPECT_FALSE(rb_algorithms<>::verify_shape(root, count));
+  traits::set_black(root);
+  ASSERT_TRUE(tree.verify());
+
+  // A child whose parent link points at its sibling.
+  rb_node* const l = traits::get_child(root, 0);
+  rb_node* const r = traits::get_child(root, 1);
+  ASSERT_TRUE(l != nullptr && r != nullptr);
+  traits::set_parent(l, r);
+  EXPECT_FALSE(tree.verify());
+  traits::set_parent(l, root);
+  ASSERT_TRUE(tree.verify());
+
+  // Find a red leaf other than the leftmost, and the leftmost (black, no left child).
+  rb_node* const leftmost = node_of(0);
+  rb_node* red_leaf = nullptr;
+  for (size_t i = 1; i < n && red_leaf == nullptr; ++i) {
+    rb_node* x = node_of(i);
+    if (traits::is_red(x) && !traits::get_child(x, 0) && !traits::get_child(x, 1)) red_leaf = x;
+  }
+  ASSERT_NE(red_leaf, nullptr);
+  ASSERT_TRUE(traits::is_black(leftmost));
+  ASSERT_EQ(traits::get_child(leftmost, 0), nullptr);
+
+  // A black leaf made red: the black heights differ.
+  rb_node* black_leaf = nullptr;
+  for (size_t i = 0; i < n && black_leaf == nullptr; ++i) {
+    rb_node* x = node_of(i);
+    if (traits::is_black(x) && !traits::get_child(x, 0) && !traits::get_child(x, 1) && traits::is_black(traits::get_parent(x)))
+      black_leaf = x;
+  }
+  ASSERT_NE(black_leaf, nullptr);
+  traits::set_red(black_leaf);
+  EXPECT_FALSE(tree.verify());
+  traits::set_black(black_leaf);
+  ASSERT_TRUE(tree.verify());
+
+  // The red leaf cut off: a valid shape, one node fewer than size().
+  rb_node* const leaf_parent = traits::get_parent(red_leaf);
+  const unsigned leaf_dir = traits::get_child(leaf_parent, 0) == red_leaf ? 0u : 1u;
+  traits::set_child(leaf_parent, leaf_dir, nullptr);
+  EXPECT_FALSE(tree.verify());
+  // ...and hung to the left of the leftmost: the same count and shape, but the cached front
+  // is no longer the first node.
+  traits::set_child(leftmost, 0, red_leaf);
+  traits::set_parent(red_leaf, leftmost);
+  EXPECT_FALSE(tree.verify());
+  traits::set_child(leftmost, 0, nullptr);
+  traits::set_child(leaf_parent, leaf_dir, red_leaf);
+  traits::set_parent(red_leaf, leaf_parent);
+  ASSERT_TRUE(tree.verify());
+
+  // A key moved past its successor's.
+  auto& mid = this->pool_[5];
+  mid.key = vtime{key_base + 65};
+  EXPECT_FALSE(tree.verify());
+  mid.key = vtime{key_base + 50};
+  ASSERT_TRUE(tree.verify());
+
+  // A stored subtree best that is not the recomputed one.
+  if constexpr (TypeParam::augmented) {
+    auto& top = *tree.root();
+    const vtime kept = top.best;
+    top.best = kept + 1;
+    EXPECT_FALSE(tree.verify());
+    top.best = kept;
+    EXPECT_TRUE(tree.verify());
+  }
+}
+
 TYPED_TEST(RbTree, KeysAcrossTheWrapOrderWrapSafe) {
   // Keys from 2^64 - 1000 to 2^64 + 1000 (mod 2^64), inserted in a scrambled order.
   constexpr size_t n = 2001;

@@ -8,7 +8,7 @@
 //
 // options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
 //          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME
-//          --wake-affine on|off  --sis-util on|off  --rt-runtime TIME|-1  --rt-period TIME  --rt-runtime-share on|off
+//          --wake-affine on|off  --sis-util on|off  --rt-runtime TIME|-1  --rt-period TIME  --dl-bound PCT|-1  --rt-runtime-share on|off
 //          --fair-server TIME  --fair-server-period TIME  --fair-server-rules 6.12|6.19
 //          --capacity C,C,...  --energy-model FILE  --eas on|off  --util-est on|off  --uclamp-rt-min N
 //          --iowait-boost on|off  --jobs N
@@ -83,6 +83,9 @@ const char* usage_text =
     "         default on where load tracking runs on a symmetric machine)\n"
     "         --rt-runtime TIME|-1, --rt-period TIME (RT throttling: each CPU's RT class runs at most TIME per\n"
     "         period, sched_rt_runtime_us / sched_rt_period_us; default 950ms per 1s; -1: no throttling)\n"
+    "         --dl-bound PCT|-1 (SCHED_DEADLINE admission control: reservations may take PCT % of each CPU;\n"
+    "         default 95, the kernel's; -1: admission off, which also lets a deadline task be pinned to\n"
+    "         fewer CPUs than the machine's, refused while admission is on)\n"
     "         --rt-runtime-share on|off (a CPU's RT class borrows other CPUs' unused RT runtime before it\n"
     "         throttles, RT_RUNTIME_SHARE of Linux 2.6.25-5.9; default off, as 5.10+)\n"
     "         --fair-server TIME, --fair-server-period TIME (Linux 6.12+'s fair server: a deferrable deadline\n"
@@ -192,7 +195,8 @@ options parse_args(int argc, char** argv) {
       if (v != "-1" && (!sim::parse_value(v, schedcore::knob_unit::time_ns, t) || t < 0 || t > schedcore::sec(100)))
         throw sim::usage_error(a + ": bad value '" + v + "' (expected -1, no throttling, or a time from 0 to 100s; units ns, us, ms, s)");
       o.machine.rt_runtime_ns = v == "-1" ? -1 : t;
-    } else if (a == "--rt-period") o.machine.rt_period_ns = parse_time_arg(a, val(), schedcore::msec(1), schedcore::sec(100));
+    } else if (a == "--dl-bound") o.machine.dl_bound_pct = parse_int_arg(a, val(), -1, 100);
+    else if (a == "--rt-period") o.machine.rt_period_ns = parse_time_arg(a, val(), schedcore::msec(1), schedcore::sec(100));
     else if (a == "--fair-server") o.machine.fair_server_runtime_ns = parse_time_arg(a, val(), 0, schedcore::deferrable_server::period_max);
     else if (a == "--fair-server-period")
       o.machine.fair_server_period_ns = parse_time_arg(a, val(), schedcore::deferrable_server::period_min, schedcore::deferrable_server::period_max);

@@ -215,6 +215,7 @@ TEST(SimDeadlineOverrun, EachOverrunIsSignalledAtATickThatFindsTheTaskRunning) {
   w.tasks.push_back(silent);
   run_config c = exact_machine();
   c.cpus = 4;
+  c.machine.dl_bound_pct = -1;  // reservations pinned one per CPU: Linux allows them with admission off only
   trace_writer trace;
   c.trace = &trace;
   const run_result r = dl_entry().run(w, c, {});
@@ -299,6 +300,78 @@ TEST(SimDeadline, AdmissionRefusalNamesTheTask) {
   const run_result r = dl_entry().run(w, two, {});
   EXPECT_GE(find(r, "dl-a").cpu_ns, msec(59));
   EXPECT_GE(find(r, "dl-b").cpu_ns, msec(59));
+}
+
+// While admission control is on, Linux gives SCHED_DEADLINE only to tasks allowed on every CPU of
+// their root domain (the whole machine here), as bandwidth is accounted per domain:
+// sched_setaffinity of a deadline task to fewer CPUs fails with EBUSY (dl_task_check_affinity),
+// sched_setattr to SCHED_DEADLINE of a task pinned to fewer with EPERM (__sched_setscheduler), and
+// rt-app stops. Each is a workload error naming the task, the CPUs and the instant. With admission
+// off (sched_rt_runtime_us = -1, here machine_model::dl_bound_pct = -1) the same tasks run, and an affinity to
+// every CPU, or a one-CPU machine, was never narrower.
+TEST(SimDeadline, APinnedDeadlineTaskIsRefusedWhileAdmissionIsOn) {
+  auto refusal = [](const workload& w, const run_config& c) -> std::string {
+    try {
+      (void)dl_entry().run(w, c, {});
+    } catch (const workload_error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  run_config two = exact_machine();
+  two.cpus = 2;
+  run_config two_off = two;
+  two_off.machine.dl_bound_pct = -1;
+
+  // Pinned from the start: refused at 0 ns; runs with admission off, 2 ms of every 10.
+  workload pinned;
+  pinned.name = "pinned";
+  pinned.duration = msec(100);
+  task_spec d = forever("d", {ev::run(sec(1))});
+  d.params = reservation(msec(2), msec(10));
+  d.cpus = {1};
+  pinned.tasks.push_back(d);
+  std::string m = refusal(pinned, two);
+  EXPECT_NE(m.find("task 'd': SCHED_DEADLINE with affinity to CPUs {1} of the machine's 2 at 0 ns: sched_setaffinity fails with EBUSY"),
+            std::string::npos)
+      << m;
+  const run_result off = dl_entry().run(pinned, two_off, {});
+  EXPECT_EQ(find(off, "d").cpu_ns, msec(20));
+  EXPECT_EQ(find(off, "d").kind, "deadline");
+  // Every CPU named is no narrowing; nor is one CPU of a one-CPU machine.
+  pinned.tasks[0].cpus = {0, 1};
+  EXPECT_EQ(find(dl_entry().run(pinned, two, {}), "d").cpu_ns, msec(20));
+  pinned.tasks[0].cpus = {0};
+  EXPECT_EQ(find(dl_entry().run(pinned, exact_machine(), {}), "d").cpu_ns, msec(20));
+
+  // A deadline task narrowing its own affinity after 5 ms of work: refused at that instant.
+  workload narrows;
+  narrows.name = "narrows";
+  narrows.duration = msec(100);
+  task_spec n = forever("n", {ev::run(msec(1)), ev::set_affinity({0}), ev::run(sec(1))});
+  n.params = reservation(msec(2), msec(10));
+  narrows.tasks.push_back(n);
+  m = refusal(narrows, two);
+  EXPECT_NE(m.find("task 'n': SCHED_DEADLINE with affinity to CPUs {0} of the machine's 2 at 1000000 ns: sched_setaffinity fails with EBUSY"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(refusal(narrows, two_off), "(no error)");
+
+  // A pinned normal task asking for SCHED_DEADLINE: EPERM. A normal task may pin itself.
+  workload asks;
+  asks.name = "asks";
+  asks.duration = msec(100);
+  task_spec a = forever("a", {ev::run(msec(3)), ev::set_policy(reservation(msec(2), msec(10))), ev::run(sec(1))});
+  a.cpus = {0};
+  asks.tasks.push_back(a);
+  m = refusal(asks, two);
+  EXPECT_NE(m.find("task 'a': SCHED_DEADLINE with affinity to CPUs {0} of the machine's 2 at 3000000 ns: sched_setattr fails with EPERM"),
+            std::string::npos)
+      << m;
+  const run_result allowed = dl_entry().run(asks, two_off, {});
+  EXPECT_EQ(find(allowed, "a").kind, "deadline");
+  asks.tasks[0].phases[0].events = {ev::run(msec(3)), ev::set_affinity({1}), ev::run(sec(1))};
+  EXPECT_EQ(refusal(asks, two), "(no error)");
 }
 
 TEST(SimDeadline, InvalidDeadlineParametersAreAWorkloadError) {

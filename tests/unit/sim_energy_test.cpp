@@ -1051,7 +1051,8 @@ TEST(SimDeadlineScaled, AReservationBuysTheSameWorkOnALittleCpu) {
   little.params = reservation(msec(2), msec(10));
   little.cpus = {1};
   w.tasks = {big, little};
-  const run_config c = capacity_machine({1024, 512});
+  run_config c = capacity_machine({1024, 512});
+  c.machine.dl_bound_pct = -1;  // pinned reservations: Linux allows them with admission off only
   const run_result r = dl_entry().run(w, c, {});
   expect_conserved(r);
   EXPECT_NEAR(static_cast<double>(find(r, "on-big").cpu_ns), static_cast<double>(msec(200)), static_cast<double>(msec(1)));
@@ -1156,7 +1157,9 @@ TEST(SimDeadlineScaled, AReservationStaysWhereItPreemptsTheRunningOneAndIsPushed
     h1.cpus = {1};
     h2.cpus = {2};
     w.tasks = {b, a, h1, h2};
-    const run_result r = dl_entry().run(w, capacity_machine({1024, 1024, 446}), {});
+    run_config c = capacity_machine({1024, 1024, 446});
+    c.machine.dl_bound_pct = -1;  // A is pinned to fewer CPUs than the machine's: admission off, as Linux needs
+    const run_result r = dl_entry().run(w, c, {});
     expect_conserved(r);
     const std::string what = "A " + std::to_string(v.a_runtime / msec(1)) + "/" + std::to_string(v.a_period / msec(1)) +
                              (v.pinned ? " pinned" : "");

@@ -268,6 +268,13 @@ class edf_policy {
   }
   /// The knobs in force.
   const knobs& config() const noexcept { return knobs_; }
+  /// Whether admission control is on (the kernel's `dl_bandwidth_enabled()`: a bound other
+  /// than -1). While it is, Linux gives SCHED_DEADLINE only to tasks whose affinity covers
+  /// their whole root domain, since bandwidth is accounted per domain: sched_setattr refuses
+  /// a narrower one with EPERM (`__sched_setscheduler`), sched_setaffinity of a deadline task
+  /// with EBUSY (`dl_task_check_affinity`). The class itself knows no affinity: its owner
+  /// applies that rule.
+  bool admission_enabled() const noexcept { return knobs_.bound >= 0; }
 
   /// Sets the root domain's total CPU capacity for admission control (Σ capacities, 1024 per
   /// full CPU; `dl_bw_capacity` on asymmetric machines); 0 restores cpus · 1024. A capacity

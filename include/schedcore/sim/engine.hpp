@@ -187,6 +187,13 @@ struct machine_model {
   std::int64_t rt_runtime_ns = 950000000;
   /// RT throttling's period, sched_rt_period_us, ns: 1 ms..100 s (1 s).
   std::int64_t rt_period_ns = 1000000000;
+  /// SCHED_DEADLINE admission control's bound, % of each CPU (the deadline class's `bound`,
+  /// which the kernel derives from sched_rt_runtime_us / sched_rt_period_us): 95, the kernel's
+  /// default; -1: admission off (the sysctl at -1). A separate setting from `rt_runtime_ns`
+  /// because 6.12+ kernels without RT_GROUP_SCHED no longer throttle RT tasks but still admit
+  /// deadline tasks against the sysctl. While admission is on, a SCHED_DEADLINE task must be
+  /// allowed on every CPU (its root domain). -1..100.
+  std::int64_t dl_bound_pct = 95;
   /// Where the tick grid sits: ticks fall at `tick_phase_ns + k·(1e9/hz)` (taken modulo one
   /// tick; default 0, the grid through t = 0). A kernel's tick has no fixed relation to a
   /// workload's own timers, while a model whose timers and tick both start at 0 sees one
@@ -2180,15 +2187,44 @@ class engine {
   /// preempted here, then queued (not running) on cpumask_any_and_distribute's choice among the
   /// allowed CPUs, where it waits its turn and goes on with its program. True when it leaves (the
   /// caller stops running its program here). A task already on an allowed CPU stays.
-  /// Not modelled: the refusal of a SCHED_DEADLINE task's affinity narrower than its root domain
-  /// (EBUSY), as schedsim has no root domains.
+  /// A SCHED_DEADLINE task's mask that leaves out a CPU is refused while admission control is
+  /// on (sched_setaffinity's EBUSY, dl_affinity_refused): a workload error naming the
+  /// task, as rt-app stops when pthread_setaffinity_np fails.
   bool set_affinity(task_type& t, int ci, std::uint64_t mask) {
     if (mask == t.affinity) return false;
+    if (dl_affinity_refused(t.cold->own_params.kind, mask))
+      fail_dl_affinity(t, mask, "sched_setaffinity fails with EBUSY (dl_task_check_affinity)");
     t.affinity = mask;
     if (allowed(t, ci)) return false;
     t.cold->affinity_to = any_and_distribute(mask, ci);
     resched(ci);
     return true;
+  }
+  /// Whether Linux refuses a task of policy `kind` the affinity `mask`: while admission control
+  /// is on (the deadline class's `admission_enabled`, dl_bandwidth_enabled), a SCHED_DEADLINE
+  /// task must be allowed on every CPU of its root domain, since its bandwidth is accounted
+  /// there; schedsim's machine is one root domain. Never without a deadline class (the
+  /// SCHED_FIFO 99 stand-in has no admission). O(1).
+  bool dl_affinity_refused(sched_kind kind, std::uint64_t mask) {
+    if constexpr (detail_sim::binding_has_dl<Binding>::value) {
+      const std::uint64_t all = ncpu_ == 64 ? ~0ull : ((1ull << ncpu_) - 1);
+      return kind == sched_kind::deadline && (all & ~mask) != 0 && cpu(0).rq.template get<0>().admission_enabled();
+    } else {
+      (void)kind;
+      (void)mask;
+      return false;
+    }
+  }
+  /// The workload error for a refused deadline affinity (`how`: the syscall and its error).
+  [[noreturn]] void fail_dl_affinity(const task_type& t, std::uint64_t mask, const char* how) {
+    std::string cpus;
+    for (int k = 0; k < ncpu_; ++k)
+      if ((mask >> k) & 1u) cpus += (cpus.empty() ? "" : ",") + std::to_string(k);
+    fail_at(w_.tasks[static_cast<std::size_t>(t.spec)],
+            "task '" + name_of(t) + "': SCHED_DEADLINE with affinity to CPUs {" + cpus + "} of the machine's " +
+                std::to_string(ncpu_) + " at " + std::to_string(now_) + " ns: " + how +
+                ", as admission control accounts a deadline task's bandwidth on its whole root domain (every CPU here); "
+                "rt-app stops. Pin deadline tasks only with admission off (--dl-bound -1: sched_rt_runtime_us = -1)");
   }
   int least_loaded(const task_type& t, int prefer) {
     int best = -1;
@@ -2249,6 +2285,9 @@ class engine {
     t.cold->recent_used_cpu = parent != nullptr ? parent->cpu : -1;  // wake_up_new_task: the forking CPU
     bind_group(ci, t);
     setup_params(t, ci);
+    // rt-app sets the policy with every CPU allowed, then the task's affinity (EBUSY).
+    if (dl_affinity_refused(t.cold->own_params.kind, t.affinity))
+      fail_dl_affinity(t, t.affinity, "sched_setaffinity fails with EBUSY (dl_task_check_affinity)");
     cpu_state& c = cpu(ci);
     pelt_before_change(ci, nullptr);
     pelt_track(ci, t);
@@ -3699,7 +3738,10 @@ class engine {
         case event_kind::set_policy: {
           // Nothing changes when nothing would (the kernel's __sched_setscheduler returns early;
           // its dl_param_changed compares the flags too: SCHED_FLAG_RECLAIM, SCHED_FLAG_DL_OVERRUN).
-          if (!same_params(e->params, t.cold->own_params)) set_own_params(t, ci, e->params);
+          if (same_params(e->params, t.cold->own_params)) break;
+          if (dl_affinity_refused(e->params.kind, t.affinity))
+            fail_dl_affinity(t, t.affinity, "sched_setattr fails with EPERM (__sched_setscheduler)");
+          set_own_params(t, ci, e->params);
           break;
         }
         case event_kind::set_cgroup: move_cgroup(t, ci, e->res); break;

@@ -262,6 +262,9 @@ policy_entry make_entry(std::string name, std::string description) {
     if (rt_runtime < -1 || rt_runtime > rt_period)
       throw usage_error("the RT runtime (--rt-runtime, sched_rt_runtime_us) must be -1 (no throttling) or from 0 to the "
                         "RT period, " + std::to_string(rt_period) + " ns, not " + std::to_string(rt_runtime) + " ns");
+    if (cfg.machine.dl_bound_pct < -1 || cfg.machine.dl_bound_pct > 100)
+      throw usage_error("the deadline admission bound (--dl-bound) must be -1 (admission off) or from 0 to 100 (% of each CPU), not " +
+                        std::to_string(cfg.machine.dl_bound_pct));
     const std::int64_t fs_runtime = cfg.machine.fair_server_runtime_ns, fs_period = cfg.machine.fair_server_period_ns;
     if (fs_period < deferrable_server::period_min || fs_period > deferrable_server::period_max)
       throw usage_error("the fair server's period (--fair-server-period) must be from 100us to 2^22 us (4.194304s), not " +
@@ -282,7 +285,7 @@ policy_entry make_entry(std::string name, std::string description) {
       const errc b = detail_sim::apply_knobs(s.template get<rt>(), {{"runtime", rt_runtime}, {"period", rt_period}}, cpus, hz);
       errc c = errc::ok;
       if constexpr (B::has_deadline_class) {
-        c = detail_sim::apply_knobs(s.template get<0>(), {}, cpus, hz);
+        c = detail_sim::apply_knobs(s.template get<0>(), {{"bound", cfg.machine.dl_bound_pct}}, cpus, hz);
         if (s.configure_fair_server(fs_runtime, fs_period, sched_time{}, cfg.machine.fair_server_rules) != errc::ok)
           bad = errc::out_of_range;
         // The server's bandwidth counts in the root domain's admission (dl_server_apply_params).

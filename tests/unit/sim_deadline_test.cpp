@@ -300,6 +300,23 @@ TEST(SimDeadline, AdmissionRefusalNamesTheTask) {
   const run_result r = dl_entry().run(w, two, {});
   EXPECT_GE(find(r, "dl-a").cpu_ns, msec(59));
   EXPECT_GE(find(r, "dl-b").cpu_ns, msec(59));
+  // The bound (machine_model::dl_bound_pct, --dl-bound): each task's to_ratio(10 ms, 6 ms) =
+  // (6 << 20) / 10 = 629145; the cap on 2 CPUs is 2 x (bound << 20) / 100: 1258291 at 60 %
+  // admits both (1258290), 1237319 at 59 % refuses the second. Off (-1), one CPU takes both.
+  two.machine.dl_bound_pct = 60;
+  EXPECT_GE(find(dl_entry().run(w, two, {}), "dl-b").cpu_ns, msec(59));
+  two.machine.dl_bound_pct = 59;
+  EXPECT_THROW((void)dl_entry().run(w, two, {}), workload_error);
+  run_config one_off = exact_machine();
+  one_off.machine.dl_bound_pct = -1;
+  const run_result both = dl_entry().run(w, one_off, {});
+  EXPECT_EQ(find(both, "dl-a").kind, "deadline");
+  EXPECT_EQ(find(both, "dl-b").kind, "deadline");
+  // Outside -1..100: a usage error.
+  two.machine.dl_bound_pct = 101;
+  EXPECT_THROW((void)dl_entry().run(w, two, {}), usage_error);
+  two.machine.dl_bound_pct = -2;
+  EXPECT_THROW((void)dl_entry().run(w, two, {}), usage_error);
 }
 
 // While admission control is on, Linux gives SCHED_DEADLINE only to tasks allowed on every CPU of

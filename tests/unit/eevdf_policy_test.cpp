@@ -1936,6 +1936,20 @@ TEST(EevdfPolicy, DoubleEnqueueAndStrayDequeueAreRefusedAndReported) {
   EXPECT_EQ(scope.take().size(), 2u);
   EXPECT_EQ(p.nr_runnable(), 1u);
   EXPECT_TRUE(p.verify());
+  // set_next of a task that is not queued, and of a queued task while another one runs: each
+  // reported, and neither becomes the running task.
+  p.set_next(u, sched_time{});
+  EXPECT_EQ(scope.take().size(), 1u);
+  EXPECT_EQ(p.current(), nullptr);
+  p.enqueue(u, sched_time{}, enqueue_flags::wakeup);
+  p.set_next(t, sched_time{});
+  ASSERT_EQ(p.current(), &t);
+  EXPECT_TRUE(scope.take().empty());
+  p.set_next(u, sched_time{});
+  EXPECT_EQ(scope.take().size(), 1u);
+  EXPECT_EQ(p.current(), &t);
+  EXPECT_EQ(p.nr_runnable(), 2u);
+  EXPECT_TRUE(p.verify());
 }
 
 TEST(EevdfPolicy, ReweightKeepsRealLag) {

@@ -289,6 +289,12 @@ class spy_policy {
   }
   void yield(spy_node& n, sched_time) noexcept { rec("yield", n); }
   usize nr_runnable() const noexcept { return q_.size(); }
+  bool resched_asked = false;  // what the next take_resched() answers (then cleared)
+  bool take_resched() noexcept {
+    const bool r = resched_asked;
+    resched_asked = false;
+    return r;
+  }
 
  private:
   static void rec(const char* hook, const spy_node& n, int flags = -1) {
@@ -402,6 +408,22 @@ TEST_F(SpyHierarchy, WakeupPreemptionComparesTheNodesThatShareAQueue) {
   take();
   EXPECT_TRUE(rq.wakeup_preempt(b, a, sched_time{}));
   EXPECT_EQ(take(), (strings{"wakeup_preempt(b,a)"}));  // siblings in G2
+}
+
+// A reschedule asked inside a dequeue can come from any queue of the hierarchy (the one whose
+// curr was charged): take_resched() answers true if any queue asked, whichever, and clears
+// every request, so a second call answers false.
+TEST_F(SpyHierarchy, AReschedAskedByAnyQueueReachesTheCoreOnce) {
+  for (int asker = 0; asker < 3; ++asker) {
+    spy_policy& q = asker == 0 ? rq.root() : asker == 1 ? g1.queue() : g2.queue();
+    q.resched_asked = true;
+    EXPECT_TRUE(rq.take_resched()) << asker;
+    EXPECT_FALSE(rq.take_resched()) << asker;
+  }
+  rq.root().resched_asked = g2.queue().resched_asked = true;
+  EXPECT_TRUE(rq.take_resched());
+  EXPECT_FALSE(g2.queue().resched_asked);
+  EXPECT_FALSE(rq.take_resched());
 }
 
 // ---- bad input: refused, nothing changes ----

@@ -204,6 +204,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           cfg.machine.fair_server_runtime_ns = 1000000 + static_cast<std::int64_t>((size * 104729) % 3000001);
           if (size % 2 == 0) cfg.machine.rt_runtime_ns = -1;
         }
+        // Every other one with admission off, so that reservations pinned to fewer CPUs (refused
+        // while admission is on, as Linux refuses them) still run and move between CPUs.
+        if ((size / 16) % 2 == 0) cfg.machine.dl_bound_pct = -1;
         (void)deadline_entry().run(w, cfg, {});
       }
     } catch (const workload_error&) {

@@ -925,6 +925,17 @@ TEST(RtAppRun, PhaseCpusMoveTheThreadAsEachPhaseBegins) {
     return ref_entry().run(w, exact(msec(200)), {});
   };
   const run_result a = run_t(R"("phases": {"p1": {"cpus": [1], "run": 5000}, "p2": {"cpus": [0], "run": 5000}, "p3": {"run": 5000}})");
+  {  // the trace names the move as the kernel's migration_cpu_stop does: CPU 1's stopper thread
+    const workload w = parse_rtapp(R"({"global": {"duration": 1}, "tasks": {)" + hogs +
+                                       R"(, "t": {"loop": 1, "phases": {"p1": {"cpus": [1], "run": 5000}, "p2": {"cpus": [0], "run": 5000}, "p3": {"run": 5000}}}}})",
+                                   "w.json");
+    trace_writer tw;
+    run_config c = exact(msec(200));
+    c.trace = &tw;
+    ref_entry().run(w, c, {});
+    EXPECT_NE(tw.text().find("migration/1-101   [001] d..2     0.005000: sched_migrate_task: comm=t-0 pid="), std::string::npos)
+        << tw.text().substr(0, 3000);
+  }
   EXPECT_EQ(result_of(a, "t-0").max_wait_ns, msec(15)) << "moved to CPU 0 at 5 ms, it waits for the hog until 20 ms";
   EXPECT_EQ(result_of(a, "t-0").exit_ns, msec(30));
   EXPECT_EQ(result_of(a, "t-0").migrations, 2u);

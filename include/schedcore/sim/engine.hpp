@@ -2649,7 +2649,7 @@ class engine {
       const int to = prev->cold->affinity_to;
       prev->cold->affinity_to = -1;
       if (prev_runnable && to != ci && allowed(*prev, to) && !allowed(*prev, ci)) {
-        migrate(ci, to, *prev, false, ci);
+        migrate(ci, to, *prev, false, ci, true);
         ++affinity_moves_;
       }
     }
@@ -2658,7 +2658,7 @@ class engine {
       const int to = prev->cold->push_to;
       prev->cold->push_to = -1;
       if (prev_runnable && to != ci && allowed(*prev, to) && prev->sched_class == static_cast<int>(stack_type::nr_classes - 1)) {
-        migrate(ci, to, *prev, false, ci);
+        migrate(ci, to, *prev, false, ci, true);
         ++misfit_moves_;
         pushed = prev;
       }
@@ -2782,6 +2782,9 @@ class engine {
                              next != nullptr ? prio(*next) : 120);
   }
   static std::string idle_comm(int ci) { return "swapper/" + std::to_string(ci); }
+  /// The pid the trace gives CPU ci's migration stopper, `migration/<ci>` (a kernel thread:
+  /// below the workload's pids, which start at 1000; swapper is 0).
+  static int stopper_pid(int ci) { return 100 + ci; }
   std::pair<std::string, int> who(int ci) {
     task_type* t = cpu(ci).curr;
     if (t == nullptr) return {"<idle>", 0};
@@ -2865,9 +2868,13 @@ class engine {
     return a.last_ran < b.last_ran || (a.last_ran == b.last_ran && a.id < b.id);
   }
 
-  /// Moves the queued, not running task `t` from CPU `from` to CPU `to`.
-  void migrate(int from, int to, task_type& t, bool newidle, int by) {
-    if (cfg_.trace != nullptr) cfg_.trace->migrate_task(now_, by, who(by), comm_of(t), t.pid, prio(t), from, to);
+  /// Moves the queued, not running task `t` from CPU `from` to CPU `to`, on CPU `by`'s behalf;
+  /// `stopper`: by CPU `by`'s migration stopper thread (a change of affinity, an active balance),
+  /// which the trace names as the kernel's does (`migration/N`, stopper_pid).
+  void migrate(int from, int to, task_type& t, bool newidle, int by, bool stopper = false) {
+    if (cfg_.trace != nullptr)
+      cfg_.trace->migrate_task(now_, by, stopper ? std::make_pair("migration/" + std::to_string(by), stopper_pid(by)) : who(by),
+                               comm_of(t), t.pid, prio(t), from, to);
     cpu_state& b = cpu(from);
     pelt_before_change(from, &t);
     b.rq.dequeue(t, st(now_), dequeue_flags::migrating);

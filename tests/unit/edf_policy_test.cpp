@@ -92,6 +92,27 @@ TEST(EdfPolicy, AdmissionRefusesOverTheBoundO52) {
   k.bound = -1;
   ASSERT_EQ(p.configure(k), errc::ok);
   EXPECT_EQ(p.setup(t[5], dl(msec(99), msec(100))), errc::ok);
+
+  // A bound exactly at the admitted bandwidth is accepted (sched_dl_global_validate refuses
+  // only new_bw x cpus < total_bw): one CPU holding a 1/2 reservation, (1 << 20) / 2 = 524288,
+  // against a cap of (50 << 20) / 100 = 524288 at 50 %; 49 % refused; the exact fit is also
+  // admitted by setup, a microsecond more of runtime is not.
+  policy_t one;
+  policy_t::knobs k1;
+  ASSERT_EQ(one.configure(k1), errc::ok);
+  task h, extra;
+  ASSERT_EQ(one.setup(h, dl(msec(50), msec(100))), errc::ok);
+  ASSERT_EQ(one.total_bandwidth(), 524288u);
+  k1.bound = 50;
+  EXPECT_EQ(one.configure(k1), errc::ok);
+  EXPECT_EQ(one.bandwidth_cap(), 524288u);
+  k1.bound = 49;
+  EXPECT_EQ(one.configure(k1), errc::overloaded);
+  EXPECT_EQ(one.config().bound, 50);
+  one.task_dead(h, sched_time{});
+  EXPECT_EQ(one.setup(extra, dl(msec(50), msec(100))), errc::ok);
+  one.task_dead(extra, sched_time{});
+  EXPECT_EQ(one.setup(extra, dl(usec(50001), msec(100))), errc::overloaded);  // 524298
 }
 
 TEST(EdfPolicy, WakeupRuleO54) {

@@ -715,6 +715,30 @@ namespace {
 // Q = 2.5 ms runs from 0; B (later deadline) wakes at 2.7 ms: the kernel neither throttles A
 // nor preempts it; the 1 ms tick at 3 ms finds q = -0.5 ms. (The code had charged A at the
 // wakeup, throttled it with q = -0.2 ms and asked for a reschedule.)
+// The restore rule (enqueue_dl_entity: ENQUEUE_RESTORE with dl_time_before(deadline, now), a
+// strict test): a parameter change's requeue exactly at the deadline keeps the period and its
+// budget; one nanosecond later starts a new one (d = now + D, q = Q). Implicit deadline, so the
+// constrained rule stays out of the way.
+TEST(EdfPolicy, TheRestoreRuleStartsANewPeriodOnlyAfterTheDeadline) {
+  const sched_time base{sec(1)};
+  auto at = [&](std::int64_t ns) { return base + ns; };
+  policy_t p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl(msec(2), msec(10))), errc::ok);
+  p.enqueue(t, at(0), enqueue_flags::wakeup);  // d = 10 ms, q = 2 ms
+  p.set_next(t, at(0));
+  p.put_prev(t, at(msec(1)));  // q = 1 ms, still queued
+  p.dequeue(t, at(msec(10)), dequeue_flags::save);
+  p.enqueue(t, at(msec(10)), enqueue_flags::restore);
+  EXPECT_EQ(t.deadline, at(msec(10)));
+  EXPECT_EQ(t.runtime, msec(1));
+  p.dequeue(t, at(msec(10) + 1), dequeue_flags::save);
+  p.enqueue(t, at(msec(10) + 1), enqueue_flags::restore);
+  EXPECT_EQ(t.deadline, at(msec(20) + 1));
+  EXPECT_EQ(t.runtime, msec(2));
+  EXPECT_TRUE(p.verify());
+}
+
 TEST(EdfPolicy, WakeupDoesNotChargeOrThrottleTheRunningTask) {
   policy_t p;
   task a, b;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <set>
 #include <string>
@@ -223,6 +224,37 @@ TYPED_TEST(PrioBitmapTest, DifferentialVsStdSetMillionOps) {
     prev = q;
   }
   EXPECT_EQ(seen, model);
+}
+
+// verify() is the invariant check the run queues run under SCHEDCORE_INVARIANT (seL4's
+// valid_bitmapQ and no_L1_orphans): a two-level bitmap whose summary word disagrees with its
+// leaf words either way must fail it. The object is trivially copyable, so its representation
+// is copied out, corrupted and copied back (the layout: L1 word, then the L2 words, as
+// StorageSizes pins).
+TEST(PrioBitmap, VerifyRejectsASummaryThatDisagreesWithItsWords) {
+  using B = prio_bitmap<140>;
+  static_assert(sizeof(B) == 4 * sizeof(std::uint64_t));
+  B b;
+  b.set(100);  // L2 word 1, bit 36; L1 bit 1
+  ASSERT_TRUE(b.verify());
+  std::uint64_t words[4];
+  std::memcpy(words, &b, sizeof b);
+  ASSERT_EQ(words[0], 2u);
+  ASSERT_EQ(words[2], std::uint64_t{1} << 36);
+  const auto with_l1 = [&](std::uint64_t l1) {
+    B c;
+    std::uint64_t w[4];
+    std::memcpy(w, words, sizeof w);
+    w[0] = l1;
+    std::memcpy(&c, w, sizeof c);
+    return c;
+  };
+  EXPECT_FALSE(with_l1(0).valid_bitmapQ());   // a non-empty word its summary bit does not show
+  EXPECT_FALSE(with_l1(0).verify());
+  EXPECT_FALSE(with_l1(3).no_L1_orphans());   // a summary bit over an empty word
+  EXPECT_FALSE(with_l1(3).verify());
+  EXPECT_FALSE(with_l1(2 | 8).verify());      // a summary bit past the last word
+  EXPECT_TRUE(with_l1(2).verify());
 }
 
 TEST(PrioBitmap, StorageSizes) {

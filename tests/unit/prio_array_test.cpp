@@ -180,9 +180,10 @@ TYPED_TEST(PrioArrayTest, MisuseIsRefusedWithoutStateChange) {
   schedcore_test::check_scope scope;
   a.enqueue(t[1], TypeParam::n);         // out of range
   a.enqueue_head(t[1], TypeParam::n + 9);
+  a.enqueue_head(t[1], TypeParam::n);    // exactly at the bound
   a.requeue_tail(t[0], TypeParam::n);    // out of range
   EXPECT_EQ(a.first_at(TypeParam::n), nullptr);
-  std::size_t expected = 4;
+  std::size_t expected = 5;
   if constexpr (TypeParam::safe) {
     a.enqueue(t[0], 2);   // double insert
     a.dequeue(t[2]);      // never queued

@@ -37,7 +37,9 @@ template <class T, class A, bool C>
 struct cfg {
   using task = T;
   using list_type = list<T, A, C>;
+  using access = detail::node_access<A>;
   static constexpr bool safe = detail::node_access<A>::safe;
+  static constexpr bool counted = C;
 };
 
 using configs = ::testing::Types<
@@ -136,9 +138,41 @@ TYPED_TEST(ListTest, OrderIterationEraseInsert) {
   EXPECT_TRUE(l.verify());
   l.clear();
   EXPECT_TRUE(l.empty());
-  // After clear the elements can be inserted again (safe mode: hooks were nulled).
-  l.push_back(t[0]);
-  EXPECT_EQ(l.size(), 1u);
+  // After clear the elements that were in it can be inserted again (safe mode: their hooks
+  // were nulled, so this is no double insert).
+  schedcore_test::check_scope scope;
+  l.push_back(t[1]);
+  l.push_back(t[4]);
+  EXPECT_TRUE(scope.take().empty());
+  EXPECT_EQ(ids(l), (std::vector<int>{1, 4}));
+  l.clear();
+}
+
+// verify() is the check run under SCHEDCORE_INVARIANT: a ring with a wrong back link, and (with
+// a size counter) an element cut out of the ring by hand, must fail it; undone, it passes.
+TYPED_TEST(ListTest, VerifyRejectsABrokenRingAndAStaleCount) {
+  using T = typename TypeParam::task;
+  using access = typename TypeParam::access;
+  typename TypeParam::list_type l;
+  T t[3];
+  for (int i = 0; i < 3; ++i) {
+    t[i].id = i;
+    l.push_back(t[i]);
+  }
+  ASSERT_TRUE(l.verify());
+  detail::list_node& mid = access::to_node(t[1]);
+  detail::list_node* const prev = mid.sc_prev;
+  detail::list_node* const next = mid.sc_next;
+  mid.sc_prev = next;  // a back link to the wrong neighbour
+  EXPECT_FALSE(l.verify());
+  mid.sc_prev = prev;
+  ASSERT_TRUE(l.verify());
+  prev->sc_next = next;  // t[1] cut out: a consistent ring of two
+  next->sc_prev = prev;
+  EXPECT_EQ(l.verify(), !TypeParam::counted);
+  prev->sc_next = &mid;
+  next->sc_prev = &mid;
+  ASSERT_TRUE(l.verify());
   l.clear();
 }
 

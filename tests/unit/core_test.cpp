@@ -94,6 +94,19 @@ TEST(Time, OrdersAcrossTheWrap) {
   EXPECT_EQ(earlier_of(before_wrap, after_wrap), before_wrap);
   EXPECT_EQ(later_of(before_wrap, after_wrap), after_wrap);
   EXPECT_TRUE(wrap_before(~0ull, 0));
+  // Strict on both sides: a time is neither before nor after itself, across the wrap too.
+  EXPECT_FALSE(wrap_before(7, 7));
+  EXPECT_FALSE(wrap_after(7, 7));
+  EXPECT_FALSE(wrap_before(~0ull, ~0ull));
+  EXPECT_FALSE(wrap_after(0, 0));
+  EXPECT_TRUE(wrap_after(0, ~0ull));
+  EXPECT_FALSE(before_wrap < before_wrap);
+  EXPECT_FALSE(before_wrap > before_wrap);
+  EXPECT_TRUE(before_wrap <= before_wrap);
+  EXPECT_TRUE(before_wrap >= before_wrap);
+  EXPECT_FALSE(before_wrap != before_wrap);
+  EXPECT_TRUE(before_wrap != after_wrap);
+  EXPECT_FALSE(before_wrap == after_wrap);
 }
 
 TEST(Time, SameDecisionsWhateverTheOrigin) {
@@ -160,6 +173,61 @@ TEST(Fixed, KernelWeightsAndRounding) {
   EXPECT_EQ(w10::ratio(5, 4).floor(), 1);
   EXPECT_TRUE(w10::ratio(1, 3) < w10::ratio(1, 2));
   EXPECT_EQ((w10::from_int(10) / w10::from_int(4)).raw(), w10::ratio(5, 2).raw());
+}
+
+// The operators follow the raw values exactly (each expected raw value worked out by hand):
+// sums and differences, in place too; negation; products and quotients by an integer
+// (truncated toward zero); every comparison at equality and in both orders; for the 64-bit
+// weight type and a 32-bit one.
+template <class F>
+void check_fixed_operators() {
+  using raw = typename F::raw_type;
+  const F a = F::ratio(3, 2), b = F::ratio(1, 4), one = F::from_int(1);
+  const raw one_raw = F::one_raw;
+  EXPECT_EQ((a + b).raw(), static_cast<raw>(one_raw * 3 / 2 + one_raw / 4));
+  EXPECT_EQ((a - b).raw(), static_cast<raw>(one_raw * 3 / 2 - one_raw / 4));
+  EXPECT_EQ((b - a).raw(), static_cast<raw>(one_raw / 4 - one_raw * 3 / 2));
+  EXPECT_EQ((-a).raw(), static_cast<raw>(-(one_raw * 3 / 2)));
+  F c = a;
+  c += b;
+  EXPECT_EQ(c.raw(), (a + b).raw());
+  c -= one;
+  EXPECT_EQ(c.raw(), static_cast<raw>(one_raw / 2 + one_raw / 4));
+  EXPECT_EQ((a * static_cast<raw>(4)).raw(), static_cast<raw>(one_raw * 6));
+  EXPECT_EQ((F::from_raw(-7) / static_cast<raw>(2)).raw(), -3);  // toward zero, not -4
+  EXPECT_EQ(F::ratio(1, 2).round(), 1);
+  EXPECT_EQ(F::ratio(-1, 2).round(), -1);
+  EXPECT_EQ(F::ratio(1, 4).round(), 0);
+  EXPECT_EQ(F::ratio(-1, 4).round(), 0);
+  // Comparisons: a > b, and each operator at equality.
+  EXPECT_TRUE(a == F::ratio(3, 2));
+  EXPECT_FALSE(a == b);
+  EXPECT_FALSE(a != F::ratio(3, 2));
+  EXPECT_TRUE(a != b);
+  EXPECT_TRUE(b < a);
+  EXPECT_FALSE(a < b);
+  EXPECT_FALSE(a < a);
+  EXPECT_TRUE(a > b);
+  EXPECT_FALSE(b > a);
+  EXPECT_FALSE(a > a);
+  EXPECT_TRUE(b <= a);
+  EXPECT_TRUE(a <= a);
+  EXPECT_FALSE(a <= b);
+  EXPECT_TRUE(a >= b);
+  EXPECT_TRUE(a >= a);
+  EXPECT_FALSE(b >= a);
+  EXPECT_TRUE(-a < b);
+}
+
+TEST(Fixed, OperatorsFollowTheRawValues) {
+  // The portable wide multiply negates a 128-bit product whose low word is 0 (a carry into the
+  // high word, which random operands almost never reach): -2^32 x 2^32 = -2^64, >> 32 = -2^32,
+  // >> 0 keeps the low word, 0; and 2^32 x -2^33 = -2^65, >> 40 = -2^25.
+  EXPECT_EQ(detail::mul_shift_s64_portable(-(s64{1} << 32), s64{1} << 32, 32), -(s64{1} << 32));
+  EXPECT_EQ(detail::mul_shift_s64_portable(s64{1} << 32, -(s64{1} << 33), 40), -(s64{1} << 25));
+  check_fixed_operators<fixed<s64, 10>>();
+  check_fixed_operators<fixed<s64, 20>>();
+  check_fixed_operators<fixed<s32, 16>>();
 }
 
 #ifdef SCHEDCORE_TEST_HAVE_INT128

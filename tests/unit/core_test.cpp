@@ -158,6 +158,18 @@ TEST(Arith, MulDivIsExactWhenResultFits) {
 }
 #endif
 
+// The long division of a product past 2^64 must subtract when its running remainder equals the
+// divisor exactly, which random operands almost never hit: (2^39 + 1) x 2^31 = (2^40 + 2) x 2^30,
+// so the product divided by 2^40 + 2 is exactly 2^30 (a division that subtracted only above the
+// divisor would give 2^30 - 1); one less in the product gives 2^30 - 1. Also on 32-bit targets.
+TEST(Arith, LongDivisionSubtractsWhenTheRemainderEqualsTheDivisor) {
+  const u64 r = (u64{1} << 39) + 1, c = (u64{1} << 40) + 2;
+  const u32 b = u32{1} << 31;
+  EXPECT_EQ(mul_div_small(r, b, c), u64{1} << 30);
+  EXPECT_EQ(mul_div_u64(r, b, c), u64{1} << 30);
+  EXPECT_EQ(mul_div_small(r, b - 1, c), (u64{1} << 30) - 1);  // (2^70 - 2^39 + 2^31 - 1) / c
+}
+
 TEST(Fixed, KernelWeightsAndRounding) {
   using w10 = fixed<s64, 10>;
   static_assert(w10::one_raw == 1024);

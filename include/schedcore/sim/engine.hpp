@@ -950,7 +950,7 @@ class engine {
                                   std::to_string(ncpu_) + " CPU(s) (0.." + std::to_string(ncpu_ - 1) + ")");
                 c.affinity |= std::uint64_t{1} << k;
               }
-              if (c.affinity == 0) c.affinity = ncpu_ == 64 ? ~0ull : ((1ull << ncpu_) - 1);
+              if (c.affinity == 0) c.affinity = all_cpus();
               affinity_changes_ = true;
               break;
             }
@@ -1423,8 +1423,7 @@ class engine {
     std::uint64_t mask = 0;
     for (int c : ts.cpus)
       if (c >= 0 && c < ncpu_) mask |= 1ull << c;
-    const std::uint64_t all = ncpu_ == 64 ? ~0ull : ((1ull << ncpu_) - 1);
-    t->affinity = mask == 0 ? all : mask;
+    t->affinity = mask == 0 ? all_cpus() : mask;
     t->task_loops_left = ts.loop;
     t->refill = ts.refill_ns >= 0 ? ts.refill_ns : cfg_.machine.refill_ns;
     cspec& cs = specs_[static_cast<std::size_t>(spec)];
@@ -2192,8 +2191,7 @@ class engine {
   /// task, as rt-app stops when pthread_setaffinity_np fails.
   bool set_affinity(task_type& t, int ci, std::uint64_t mask) {
     if (mask == t.affinity) return false;
-    if (dl_affinity_refused(t.cold->own_params.kind, mask))
-      fail_dl_affinity(t, mask, "sched_setaffinity fails with EBUSY (dl_task_check_affinity)");
+    check_dl_affinity(t, t.cold->own_params.kind, mask, false);
     t.affinity = mask;
     if (allowed(t, ci)) return false;
     t.cold->affinity_to = any_and_distribute(mask, ci);
@@ -2207,16 +2205,20 @@ class engine {
   /// SCHED_FIFO 99 stand-in has no admission). O(1).
   bool dl_affinity_refused(sched_kind kind, std::uint64_t mask) {
     if constexpr (detail_sim::binding_has_dl<Binding>::value) {
-      const std::uint64_t all = ncpu_ == 64 ? ~0ull : ((1ull << ncpu_) - 1);
-      return kind == sched_kind::deadline && (all & ~mask) != 0 && cpu(0).rq.template get<0>().admission_enabled();
+      return kind == sched_kind::deadline && (all_cpus() & ~mask) != 0 && cpu(0).rq.template get<0>().admission_enabled();
     } else {
       (void)kind;
       (void)mask;
       return false;
     }
   }
-  /// The workload error for a refused deadline affinity (`how`: the syscall and its error).
-  [[noreturn]] void fail_dl_affinity(const task_type& t, std::uint64_t mask, const char* how) {
+  /// Stops the run with a workload error naming `t`, its CPUs and the instant when Linux would
+  /// refuse it policy `kind` with affinity `mask` (dl_affinity_refused): `setattr`, a change of
+  /// policy (sched_setattr's EPERM); otherwise a change of affinity (sched_setaffinity's EBUSY).
+  void check_dl_affinity(const task_type& t, sched_kind kind, std::uint64_t mask, bool setattr) {
+    if (!dl_affinity_refused(kind, mask)) return;
+    const char* how = setattr ? "sched_setattr fails with EPERM (__sched_setscheduler)"
+                              : "sched_setaffinity fails with EBUSY (dl_task_check_affinity)";
     std::string cpus;
     for (int k = 0; k < ncpu_; ++k)
       if ((mask >> k) & 1u) cpus += (cpus.empty() ? "" : ",") + std::to_string(k);
@@ -2286,8 +2288,7 @@ class engine {
     bind_group(ci, t);
     setup_params(t, ci);
     // rt-app sets the policy with every CPU allowed, then the task's affinity (EBUSY).
-    if (dl_affinity_refused(t.cold->own_params.kind, t.affinity))
-      fail_dl_affinity(t, t.affinity, "sched_setaffinity fails with EBUSY (dl_task_check_affinity)");
+    check_dl_affinity(t, t.cold->own_params.kind, t.affinity, false);
     cpu_state& c = cpu(ci);
     pelt_before_change(ci, nullptr);
     pelt_track(ci, t);
@@ -2781,6 +2782,8 @@ class engine {
                              next != nullptr ? comm_of(*next) : idle_comm(ci), next != nullptr ? next->pid : 0,
                              next != nullptr ? prio(*next) : 120);
   }
+  /// Every CPU of the machine, as an affinity mask (bit i = CPU i).
+  std::uint64_t all_cpus() const { return ncpu_ == 64 ? ~0ull : ((1ull << ncpu_) - 1); }
   static std::string idle_comm(int ci) { return "swapper/" + std::to_string(ci); }
   /// The pid the trace gives CPU ci's migration stopper, `migration/<ci>` (a kernel thread:
   /// below the workload's pids, which start at 1000; swapper is 0).
@@ -3746,8 +3749,7 @@ class engine {
           // Nothing changes when nothing would (the kernel's __sched_setscheduler returns early;
           // its dl_param_changed compares the flags too: SCHED_FLAG_RECLAIM, SCHED_FLAG_DL_OVERRUN).
           if (same_params(e->params, t.cold->own_params)) break;
-          if (dl_affinity_refused(e->params.kind, t.affinity))
-            fail_dl_affinity(t, t.affinity, "sched_setattr fails with EPERM (__sched_setscheduler)");
+          check_dl_affinity(t, e->params.kind, t.affinity, true);
           set_own_params(t, ci, e->params);
           break;
         }

@@ -294,6 +294,7 @@ TEST(SimDeadline, AdmissionRefusalNamesTheTask) {
     const std::string m = e.what();
     EXPECT_NE(m.find("task 'dl-b'"), std::string::npos) << m;
     EXPECT_NE(m.find("admission"), std::string::npos) << m;
+    EXPECT_NE(m.find("(the bound, 95 %, x its 1 CPU;"), std::string::npos) << m;
   }
   run_config two = exact_machine();
   two.cpus = 2;
@@ -306,7 +307,14 @@ TEST(SimDeadline, AdmissionRefusalNamesTheTask) {
   two.machine.dl_bound_pct = 60;
   EXPECT_GE(find(dl_entry().run(w, two, {}), "dl-b").cpu_ns, msec(59));
   two.machine.dl_bound_pct = 59;
-  EXPECT_THROW((void)dl_entry().run(w, two, {}), workload_error);
+  try {
+    (void)dl_entry().run(w, two, {});
+    ADD_FAILURE() << "expected an admission refusal at 59 %";
+  } catch (const workload_error& e) {
+    const std::string m = e.what();  // the message names the bound in force, not the default
+    EXPECT_NE(m.find("task 'dl-b'"), std::string::npos) << m;
+    EXPECT_NE(m.find("(the bound, 59 %, x its 2 CPUs;"), std::string::npos) << m;
+  }
   run_config one_off = exact_machine();
   one_off.machine.dl_bound_pct = -1;
   const run_result both = dl_entry().run(w, one_off, {});

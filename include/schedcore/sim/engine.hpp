@@ -2318,7 +2318,9 @@ class engine {
     std::string why;
     if (t.params.kind == sched_kind::deadline && e == errc::overloaded)
       why = "SCHED_DEADLINE admission control refused it: the deadline bandwidth (sum of runtime/period) would "
-            "exceed the root domain's cap (bound 95% x cpus)";
+            "exceed the root domain's cap (the bound, " + std::to_string(cfg_.machine.dl_bound_pct) + " %, x " +
+            (asym_ ? "the capacity of its " : "its ") + std::to_string(ncpu_) + " CPU" + (ncpu_ == 1 ? "" : "s") +
+            "; --dl-bound sets the bound)";
     else if (t.params.kind == sched_kind::deadline)
       why = std::string("the deadline class refused its runtime/deadline/period (") + to_string(e) +
             "; it needs runtime >= 1024 ns, runtime <= deadline <= period, period in [100 us, 4.19 s])";

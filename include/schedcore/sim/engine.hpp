@@ -388,7 +388,7 @@ struct task_core {
   // program counter
   int spec = 0;                           ///< index of its task_spec
   int waiting_mutex = -1;                 ///< mutex to re-acquire when it runs after a condition wait (-1: none)
-  int lock_retry = -1;                    ///< plain mutex it tries again when it next runs: woken by an unlock, not handed the mutex (-1: none)
+  int lock_retry = -1;                    ///< mutex it tries again when it next runs: woken by an unlock, not handed the mutex (plain or PI; -1: none)
   int sem_retry = -1;                     ///< semaphore whose unit it tries to take when it next runs: woken by a post (-1: none)
   std::uint32_t ph = 0, ev = 0;           ///< phase and event index
   std::int64_t task_loops_left = -1;      ///< passes over the phases left (-1 forever)
@@ -1590,6 +1590,7 @@ class engine {
     rt_pushes_ = rt_pulls_ = dl_pushes_ = dl_pulls_ = 0;
     affinity_moves_ = 0;
     pi_deadlocks_ = 0;
+    pi_steals_ = 0;
     lock_retries_ = 0;
     priority_inversions_ = 0;
     for (domain_state& dm : doms_) {
@@ -3899,8 +3900,10 @@ class engine {
   /// Except when the waiter preempts the unlocker: the kernel switches to it at the return
   /// from FUTEX_WAKE, so it takes the mutex before the unlocker runs again, and it is handed
   /// over here (the engine runs the unlocker's instantaneous events on to the next that takes
-  /// time before it switches). A PI mutex is always handed to its top waiter (the kernel's
-  /// futex_unlock_pi writes the new owner's TID into the futex word).
+  /// time before it switches). A PI mutex's top waiter is woken to take it, and stays queued
+  /// until it does (rt_mutex's mark_wakeup_next_waiter leaves the lock ownerless with waiters):
+  /// the releasing task is deboosted at once; until the woken waiter runs, a locker of higher
+  /// rt_mutex priority steals the mutex (acquire) and the woken waiter then sleeps again.
   void unlock(int mid, task_type& t, int ci) {
     mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
     if (m.owner != &t) return;  // not the owner: ignored
@@ -3909,9 +3912,9 @@ class engine {
       return;
     }
     task_type* w = m.waiters.front();
-    m.waiters.pop_front();
-    w->cold->blocked_on = -1;
     if (!w_.priority_inheritance) {
+      m.waiters.pop_front();
+      w->cold->blocked_on = -1;
       m.owner = nullptr;
       if (wake_preempting(*w, ci)) {  // (its lock_retry is set: else it tries again when it runs)
         m.owner = w;                  // it runs next here: it wins the race
@@ -3919,14 +3922,24 @@ class engine {
       }
       return;
     }
-    m.owner = w;  // handoff to the top waiter (rt_mutex order)
-    // rt_mutex_slowunlock: the releasing task loses what this mutex's waiters lent it, then the
-    // new owner takes on the waiters left (it is boosted before its wakeup).
+    // rt_mutex_slowunlock (futex_unlock_pi): the releasing task loses what this mutex's waiters
+    // lent it, the lock is left without an owner, and its top waiter, still queued (its
+    // pi_blocked_on stays set), is woken to take it when it runs (try_to_take_rt_mutex). The
+    // futex word names the woken waiter, so user space sees the mutex taken; only a locker that
+    // reaches the kernel with a higher rt_mutex priority can take it first (rt_mutex_steal).
+    m.owner = nullptr;
     pi_cpu_ = ci;
     pi_update(t);
-    pi_update(*w);
-    wake(*w, ci);
+    pi_wake_top(mid, ci);
     SCHEDCORE_INVARIANT(pi_consistent());
+  }
+  /// Wakes the top waiter of ownerless PI mutex `mid` to try for it when it runs (a no-op
+  /// when it is already awake: a woken waiter stays queued until it takes the mutex).
+  void pi_wake_top(int mid, int ci) {
+    task_type* w = mutexes_[static_cast<std::size_t>(mid)].waiters.front();
+    if (w->state != task_core::st::blocked) return;
+    w->lock_retry = mid;
+    wake(*w, ci);
   }
   /// `t`, running on CPU `ci`, locks mutex `mid` (`retry`: again, woken by a plain mutex's
   /// unlock that did not hand it over). True when it goes
@@ -3935,13 +3948,18 @@ class engine {
   ///   RT_MUTEX_FULL_CHAINWALK): one that would close a cycle, the task's own mutex included,
   ///   fails with EDEADLK and the thread goes on without it (rt-app ignores
   ///   pthread_mutex_lock's result); else the task waits in rt_mutex order, the owner is
-  ///   boosted (task_blocks_on_rt_mutex), and the unlock will hand the mutex over;
+  ///   boosted (task_blocks_on_rt_mutex); the unlock wakes the top waiter, which takes the
+  ///   mutex when it runs (`retry`) unless a higher-priority locker stole it in between
+  ///   (try_to_take_rt_mutex with rt_mutex_steal: strictly before the top waiter in rt_mutex
+  ///   order, so a fair task never steals from a fair one); a locker that may not steal an
+  ///   ownerless mutex queues and sleeps with nobody to boost;
   /// - a plain mutex queues in futex order and tries again when an unlock wakes it
   ///   (`lock_retry`); a retry that finds the mutex taken (another task barged in) is counted.
   ///   A cycle just deadlocks: it waits forever, as PTHREAD_MUTEX_NORMAL.
   bool acquire(task_type& t, int mid, int ci, bool retry) {
     mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
     t.lock_retry = -1;
+    if (w_.priority_inheritance && !m.waiters.empty()) return acquire_pi_contended(t, mid, ci);
     if (m.owner == nullptr) {
       m.owner = &t;
       return true;
@@ -3962,6 +3980,40 @@ class engine {
     mutex_wait(mid, t);
     t.lock_retry = mid;
     block(t);
+    return false;
+  }
+
+  /// acquire() of PI mutex `mid`, which has waiters, by `t` on CPU `ci`: `t` may be one of them,
+  /// woken by an unlock to take it (a woken waiter stays queued until it does).
+  /// try_to_take_rt_mutex: an ownerless mutex goes to its top waiter, or to a task strictly
+  /// before it in rt_mutex order (a steal: the woken waiter finds it taken when it runs and
+  /// sleeps again, still queued); anyone else queues (or stays queued) and sleeps, boosting the
+  /// owner if there is one.
+  bool acquire_pi_contended(task_type& t, int mid, int ci) {
+    mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
+    const bool queued = t.cold->blocked_on == mid;
+    pi_cpu_ = ci;
+    if (m.owner == nullptr && (m.waiters.front() == &t || pi_before(t, *m.waiters.front()))) {
+      if (queued) {
+        m.waiters.erase(std::find(m.waiters.begin(), m.waiters.end(), &t));
+        t.cold->blocked_on = -1;
+      }
+      if (!queued) ++pi_steals_;  // taken ahead of the woken top waiter
+      m.owner = &t;
+      pi_update(t);  // it takes on the waiters left
+      SCHEDCORE_INVARIANT(pi_consistent());
+      return true;
+    }
+    if (!queued) {
+      if (m.owner != nullptr && pi_deadlock(mid, t)) {
+        ++pi_deadlocks_;
+        return true;
+      }
+      mutex_wait(mid, t);
+    }
+    block(t);
+    if (m.owner != nullptr) pi_update(*m.owner);
+    SCHEDCORE_INVARIANT(pi_consistent());
     return false;
   }
 
@@ -4159,10 +4211,11 @@ class engine {
   //   reservation lent along the chain may have changed with the same top waiter;
   // - it ends when the mutex is released (the releasing task is deboosted before the new owner
   //   wakes) or the waiters leave.
-  // The mutex is handed to its top waiter at the unlock, as futex_unlock_pi hands a PI futex to
-  // its top waiter (wake_futex_pi), so nothing steals it before the new owner runs. Not
-  // modelled: the proxy execution of 6.x's RT work, and for plain mutexes glibc's unlock that
-  // lets a running task take the lock before the woken waiter does.
+  // At the unlock the top waiter is woken and stays queued until it runs and takes the mutex
+  // (rt_mutex's mark_wakeup_next_waiter leaves the lock ownerless with waiters); a locker
+  // strictly before it in rt_mutex order steals the mutex in between (rt_mutex_steal; the
+  // futex's fixup_pi_state_owner rewrites the owner's TID), and the woken waiter sleeps again.
+  // Not modelled: the proxy execution of 6.x's RT work.
   static constexpr int pi_chain_max = 1024;  ///< max_lock_depth
   int pi_cpu_ = 0;  ///< the CPU whose task takes, releases or waits for a PI mutex (traces' sched_pi_setprio)
   /// What the waiters of an owner's PI mutexes lend it: an RT priority above its own (`level`,
@@ -4280,20 +4333,30 @@ class engine {
     mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
     m.waiters.erase(std::find(m.waiters.begin(), m.waiters.end(), &o));
     mutex_wait(mid, o);
-    if (m.owner != nullptr) pi_update(*m.owner, depth + 1);
+    if (m.owner != nullptr) {
+      pi_update(*m.owner, depth + 1);
+    } else {
+      // No owner: the unlock's woken waiter has not taken it yet. The chain ends here, and a
+      // new top waiter is woken to try too (rt_mutex_adjust_prio_chain, exit condition 3).
+      pi_wake_top(mid, pi_cpu_);
+    }
   }
   /// The PI state is whole (checked after each lock, unlock and requeue when invariants are on):
-  /// every waiter sleeps and names its mutex, the queues are in rt_mutex order, and every task
+  /// every waiter names its mutex and sleeps unless woken to try for it (an ownerless mutex's
+  /// top waiter always is), the queues are in rt_mutex order, and every task
   /// not waiting for its wakeup to take a changed boost runs with its own parameters raised to
   /// exactly what its mutexes' waiters lend, its deadline class given the donor's reservation
   /// when one is lent. O(mutexes x waiters x mutexes).
   bool pi_consistent() const {
     for (std::size_t mid = 0; mid < mutexes_.size(); ++mid) {
       const mutex_res& m = mutexes_[mid];
-      if (m.owner == nullptr && !m.waiters.empty()) return false;
+      // Without an owner the top waiter is awake, woken to take it. A waiter is awake only when
+      // woken to try (one a steal or a requeue beat sleeps again when it runs).
+      if (m.owner == nullptr && !m.waiters.empty() && m.waiters.front()->state == task_core::st::blocked) return false;
       for (std::size_t k = 0; k < m.waiters.size(); ++k) {
         const task_type& w = *m.waiters[k];
-        if (w.state != task_core::st::blocked || w.cold->blocked_on != static_cast<int>(mid)) return false;
+        if (w.cold->blocked_on != static_cast<int>(mid)) return false;
+        if (w.state != task_core::st::blocked && w.lock_retry != static_cast<int>(mid)) return false;
         if (k > 0 && pi_before(w, *m.waiters[k - 1])) return false;
       }
       if (m.owner == nullptr || m.owner->state == task_core::st::dead) continue;
@@ -4560,6 +4623,7 @@ class engine {
     T.dl_pulls = dl_pulls_;
     T.affinity_moves = affinity_moves_;
     T.pi_deadlocks = pi_deadlocks_;
+    T.pi_steals = pi_steals_;
     T.lock_retries = lock_retries_;
     T.priority_inversions = priority_inversions_;
     T.first_inversion_ns = first_inversion_ns_;
@@ -4675,6 +4739,7 @@ class engine {
   std::uint64_t affinity_moves_ = 0;  ///< running tasks moved off a CPU their new affinity left out
   bool affinity_changes_ = false;      ///< the workload has set_affinity events
   std::uint64_t pi_deadlocks_ = 0;     ///< PI mutex locks refused with EDEADLK (a cycle of owners)
+  std::uint64_t pi_steals_ = 0;        ///< PI mutexes taken from a woken top waiter before it ran (rt_mutex_steal)
   std::uint64_t lock_retries_ = 0;     ///< woken plain-mutex waiters that found it taken again (barging)
   /// Each CPU's cursor of cpumask_any_and_distribute (the per-CPU distribute_cpu_mask_prev,
   /// 0 at boot): the CPU that CPU's last find_lowest_rq / find_later_rq spread choice took.

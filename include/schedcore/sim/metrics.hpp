@@ -152,6 +152,7 @@ struct run_totals {
   std::uint64_t dl_pulls = 0;          ///< reservations pulled by a CPU whose reservation left
   std::uint64_t affinity_moves = 0;    ///< running tasks moved off a CPU their new affinity left out (a phase's `cpus`)
   std::uint64_t pi_deadlocks = 0;      ///< PI mutex locks refused with EDEADLK: they would have closed a cycle of owners
+  std::uint64_t pi_steals = 0;         ///< PI mutexes taken by a higher-priority locker between an unlock and its woken top waiter's run (rt_mutex_steal)
   std::uint64_t lock_retries = 0;      ///< plain-mutex waiters woken by an unlock that found it taken again when they ran (barging)
   std::uint64_t priority_inversions = 0;  ///< instants found out of global priority order (run_config::audit_priority)
   std::int64_t first_inversion_ns = -1;   ///< the first of them (-1: none)

@@ -108,6 +108,7 @@ inline std::string to_json(const run_result& r, int ind = 0) {
                   ", \"dl_pushes\": " + u64(t.dl_pushes) + ", \"dl_pulls\": " + u64(t.dl_pulls)) +
        (t.affinity_moves == 0 ? std::string() : ", \"affinity_moves\": " + u64(t.affinity_moves)) +
        (t.pi_deadlocks == 0 ? std::string() : ", \"pi_deadlocks\": " + u64(t.pi_deadlocks)) +
+       (t.pi_steals == 0 ? std::string() : ", \"pi_steals\": " + u64(t.pi_steals)) +
        (t.lock_retries == 0 ? std::string() : ", \"lock_retries\": " + u64(t.lock_retries)) +
        ", \"events\": " + u64(t.events) + ", \"events_per_sec\": " + fmt("%.0f", t.events_per_sec) +
        " },\n";

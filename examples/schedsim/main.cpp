@@ -9,6 +9,7 @@
 // options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
 //          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME
 //          --wake-affine on|off  --sis-util on|off  --rt-runtime TIME|-1  --rt-period TIME  --dl-bound PCT|-1  --rt-runtime-share on|off
+//          --partition CPUS
 //          --fair-server TIME  --fair-server-period TIME  --fair-server-rules 6.12|6.19
 //          --capacity C,C,...  --energy-model FILE  --eas on|off  --util-est on|off  --uclamp-rt-min N
 //          --iowait-boost on|off  --jobs N
@@ -85,7 +86,10 @@ const char* usage_text =
     "         period, sched_rt_runtime_us / sched_rt_period_us; default 950ms per 1s; -1: no throttling)\n"
     "         --dl-bound PCT|-1 (SCHED_DEADLINE admission control: reservations may take PCT % of each CPU;\n"
     "         default 95, the kernel's; -1: admission off, which also lets a deadline task be pinned to\n"
-    "         fewer CPUs than the machine's, refused while admission is on)\n"
+    "         fewer CPUs than its root domain's, refused while admission is on)\n"
+    "         --partition CPUS (an exclusive cpuset partition, e.g. 2-3 or 4,6: its own root domain, with\n"
+    "         its own deadline admission and load balancing; a task whose CPUs all lie in it runs there,\n"
+    "         other tasks on the CPUs outside every partition; repeatable, disjoint)\n"
     "         --rt-runtime-share on|off (a CPU's RT class borrows other CPUs' unused RT runtime before it\n"
     "         throttles, RT_RUNTIME_SHARE of Linux 2.6.25-5.9; default off, as 5.10+)\n"
     "         --fair-server TIME, --fair-server-period TIME (Linux 6.12+'s fair server: a deferrable deadline\n"
@@ -131,6 +135,23 @@ bool parse_on_off(const std::string& flag, const std::string& v) {
 // A list the user typed: an empty item ("sd,,cfs", a trailing comma) is refused rather than
 // skipped, since it is almost always a spec that went missing (a shell variable left empty).
 using schedsim_report::split;
+
+// A CPU list as cpuset files and taskset -c write it: "2-3", "0,4-5"; CPUs 0..63, each range
+// ascending; a CPU named twice is refused.
+std::uint64_t parse_cpu_list(const std::string& flag, const std::string& v) {
+  std::uint64_t mask = 0;
+  for (const std::string& item : split(v, ',', flag)) {
+    const auto dash = item.find('-');
+    const long long lo = parse_int_arg(flag, item.substr(0, dash), 0, 63);
+    const long long hi = dash == std::string::npos ? lo : parse_int_arg(flag, item.substr(dash + 1), 0, 63);
+    if (hi < lo) throw sim::usage_error(flag + ": bad range '" + item + "' (expected LOW-HIGH with LOW <= HIGH)");
+    for (long long c = lo; c <= hi; ++c) {
+      if ((mask >> c) & 1u) throw sim::usage_error(flag + ": CPU " + std::to_string(c) + " named twice in '" + v + "'");
+      mask |= std::uint64_t{1} << c;
+    }
+  }
+  return mask;
+}
 
 options parse_args(int argc, char** argv) {
   options o;
@@ -196,6 +217,7 @@ options parse_args(int argc, char** argv) {
         throw sim::usage_error(a + ": bad value '" + v + "' (expected -1, no throttling, or a time from 0 to 100s; units ns, us, ms, s)");
       o.machine.rt_runtime_ns = v == "-1" ? -1 : t;
     } else if (a == "--dl-bound") o.machine.dl_bound_pct = parse_int_arg(a, val(), -1, 100);
+    else if (a == "--partition") o.machine.partitions.push_back(parse_cpu_list(a, val()));
     else if (a == "--rt-period") o.machine.rt_period_ns = parse_time_arg(a, val(), schedcore::msec(1), schedcore::sec(100));
     else if (a == "--fair-server") o.machine.fair_server_runtime_ns = parse_time_arg(a, val(), 0, schedcore::deferrable_server::period_max);
     else if (a == "--fair-server-period")

@@ -207,6 +207,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         // Every other one with admission off, so that reservations pinned to fewer CPUs (refused
         // while admission is on, as Linux refuses them) still run and move between CPUs.
         if ((size / 16) % 2 == 0) cfg.machine.dl_bound_pct = -1;
+        // Half the others split the machine: CPU 2 an exclusive cpuset partition, a root domain
+        // of its own (admission, the affinity rule and balancing per domain; a task pinned
+        // across it fails with EINVAL).
+        else if ((size / 32) % 2 == 1) cfg.machine.partitions = {std::uint64_t{1} << 2};
         (void)deadline_entry().run(w, cfg, {});
       }
     } catch (const workload_error&) {

@@ -399,6 +399,138 @@ TEST(SimDeadline, APinnedDeadlineTaskIsRefusedWhileAdmissionIsOn) {
   EXPECT_EQ(refusal(asks, two), "(no error)");
 }
 
+// Exclusive cpuset partitions (machine_model::partitions, --partition): each is a root domain of
+// its own, the CPUs no partition names another (the root cpuset's). Oracles: the kernel's
+// per-root-domain deadline bandwidth (__dl_overflow against dl_bw_cpus x bound), its affinity
+// rule against the domain's span (dl_task_check_affinity: cpumask_subset(rd->span, mask)),
+// sched_setaffinity's mask & the cpuset's CPUs (EINVAL when empty), and sched domains that end at
+// a partition. 3 CPUs, partition {2}: the default domain is {0, 1}.
+TEST(SimDeadline, APartitionIsARootDomainOfItsOwn) {
+  auto error_of = [](const workload& w, const run_config& c) -> std::string {
+    try {
+      (void)dl_entry().run(w, c, {});
+    } catch (const workload_error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  run_config three = exact_machine();
+  three.cpus = 3;
+  three.machine.partitions = {std::uint64_t{1} << 2};
+  auto dl = [](const std::string& name, std::vector<int> cpus) {
+    task_spec t = forever(name, {ev::run(sec(1))});
+    t.params = reservation(msec(6), msec(10));
+    t.cpus = std::move(cpus);
+    return t;
+  };
+  workload w;
+  w.name = "partitioned";
+  w.duration = msec(100);
+  // Admission per domain: 0.6 on the partition's one CPU (cap 0.95), 2 x 0.6 on the default
+  // domain's two (cap 1.9). Each reservation gets 6 ms of every 10: 60 ms.
+  w.tasks = {dl("p1", {2}), dl("d1", {}), dl("d2", {0, 1})};
+  const run_result r = dl_entry().run(w, three, {});
+  for (const char* name : {"p1", "d1", "d2"}) EXPECT_EQ(find(r, name).cpu_ns, msec(60)) << name;
+  // Without the partition the machine is one domain, and p1's pin to CPU 2 is refused (EBUSY).
+  run_config whole = three;
+  whole.machine.partitions.clear();
+  EXPECT_NE(error_of(w, whole).find("task 'p1': SCHED_DEADLINE with affinity to CPUs {2} of the machine's 3"), std::string::npos);
+  // A second 0.6 in the partition overflows its one CPU; a third in the default domain its two.
+  workload over = w;
+  over.tasks.push_back(dl("p2", {2}));
+  std::string m = error_of(over, three);
+  EXPECT_NE(m.find("task 'p2'"), std::string::npos) << m;
+  EXPECT_NE(m.find("(the bound, 95 %, x its 1 CPU {2};"), std::string::npos) << m;
+  over.tasks.back() = dl("d3", {});  // 1.8 of 1.9 fits; a fourth 0.6 does not
+  EXPECT_EQ(error_of(over, three), "(no error)");
+  over.tasks.push_back(dl("d4", {0, 1}));
+  m = error_of(over, three);
+  EXPECT_NE(m.find("task 'd4'"), std::string::npos) << m;
+  EXPECT_NE(m.find("(the bound, 95 %, x its 2 CPUs {0,1};"), std::string::npos) << m;
+  // The affinity rule holds against the task's own domain: {0} of {0,1} is refused.
+  workload narrow = w;
+  narrow.tasks[2] = dl("d2", {0});
+  m = error_of(narrow, three);
+  EXPECT_NE(m.find("task 'd2': SCHED_DEADLINE with affinity to CPUs {0} of its root domain's {0,1} at 0 ns: sched_setaffinity fails with EBUSY"),
+            std::string::npos)
+      << m;
+  // A mask across two partitions, with no CPU of the default domain: EINVAL at the start.
+  run_config split = exact_machine();
+  split.cpus = 3;
+  split.machine.partitions = {std::uint64_t{1} << 1, std::uint64_t{1} << 2};
+  workload across;
+  across.name = "across";
+  across.duration = msec(10);
+  task_spec h = forever("h", {ev::run(sec(1))});
+  h.cpus = {1, 2};
+  across.tasks = {h};
+  m = error_of(across, split);
+  EXPECT_NE(m.find("task 'h': its CPUs {1,2} lie in no single partition and include none of the default root domain's {0}"),
+            std::string::npos)
+      << m;
+  // A task may not leave its partition at a phase (EINVAL: no CPU of its cpuset named).
+  across.tasks[0].cpus = {2};
+  across.tasks[0].phases[0].events = {ev::run(msec(1)), ev::set_affinity({0, 1}), ev::run(sec(1))};
+  m = error_of(across, split);
+  EXPECT_NE(m.find("task 'h': a phase asks for CPUs {0,1} at 1000000 ns, none of them in its cpuset's root domain {2}"),
+            std::string::npos)
+      << m;
+  // Bad partitions: usage errors.
+  for (const std::vector<std::uint64_t>& bad : {std::vector<std::uint64_t>{0}, {8}, {3, 2}, {7}}) {
+    run_config c = three;
+    c.machine.partitions = bad;
+    EXPECT_THROW((void)dl_entry().run(w, c, {}), usage_error) << bad.size();
+  }
+}
+
+// Fair tasks under partitions: a task that names no CPU runs in the root cpuset, on the CPUs no
+// partition has; one whose CPUs lie in a partition runs there. Load balancing stays inside a
+// domain, so tasks pinned in the partition do not stop the default domain's idle CPU from
+// pulling (without that limit the balancer would look at the busier partition CPU, find
+// nothing it may take, and leave CPU 1 idle). 3 CPUs, partition {2}, 100 ms.
+TEST(SimDeadline, FairTasksStayInTheirRootDomain) {
+  run_config three = exact_machine();
+  three.cpus = 3;
+  three.machine.partitions = {std::uint64_t{1} << 2};
+  workload w;
+  w.name = "fair";
+  w.duration = msec(100);
+  // Three unpinned hogs share CPUs 0 and 1: 200 ms between them; one pinned to CPU 2 has it.
+  for (const char* name : {"a", "b", "c"}) w.tasks.push_back(forever(name, {ev::run(sec(1))}));
+  task_spec p = forever("p", {ev::run(sec(1))});
+  p.cpus = {2};
+  w.tasks.push_back(p);
+  run_result r = dl_entry().run(w, three, {});
+  EXPECT_EQ(find(r, "a").cpu_ns + find(r, "b").cpu_ns + find(r, "c").cpu_ns, msec(200));
+  EXPECT_EQ(find(r, "p").cpu_ns, msec(100));
+  // Two hogs start pinned to CPU 0 and are let onto {0, 1} after 100 us of work each; three
+  // more and a 1 ms / 10 ms reservation sit on CPU 2 (a deadline task turns on the idle CPUs'
+  // balance kick, which a fair-only symmetric machine does not model). CPU 1 pulls one of the
+  // two, and they have about a CPU each (200 ms between them; 100 ms if CPU 1 stayed idle).
+  workload pull;
+  pull.name = "pull";
+  pull.duration = msec(100);
+  for (const char* name : {"x", "y"}) {
+    task_spec t = forever(name, {ev::run(sec(1))});
+    t.cpus = {0};
+    t.phases[0].loop = 1;
+    t.phases[0].events = {ev::run(usec(100))};
+    phase rest;
+    rest.loop = -1;
+    rest.events = {ev::set_affinity({0, 1}), ev::run(sec(1))};
+    t.phases.push_back(rest);
+    pull.tasks.push_back(t);
+  }
+  for (const char* name : {"p1", "p2", "p3", "r"}) {
+    task_spec t = forever(name, {ev::run(sec(1))});
+    t.cpus = {2};
+    pull.tasks.push_back(t);
+  }
+  pull.tasks.back().params = reservation(msec(1), msec(10));
+  r = dl_entry().run(pull, three, {});
+  EXPECT_GE(find(r, "x").cpu_ns + find(r, "y").cpu_ns, msec(180));
+}
+
 TEST(SimDeadline, InvalidDeadlineParametersAreAWorkloadError) {
   workload w;
   w.name = "bad";

@@ -192,8 +192,18 @@ struct machine_model {
   /// default; -1: admission off (the sysctl at -1). A separate setting from `rt_runtime_ns`
   /// because 6.12+ kernels without RT_GROUP_SCHED no longer throttle RT tasks but still admit
   /// deadline tasks against the sysctl. While admission is on, a SCHED_DEADLINE task must be
-  /// allowed on every CPU (its root domain). -1..100.
+  /// allowed on every CPU of its root domain (`partitions`). -1..100.
   std::int64_t dl_bound_pct = 95;
+  /// Exclusive cpuset partitions (cgroup v2 `cpuset.cpus.partition = root`, v1's
+  /// cpu_exclusive cpusets with sched_load_balance off in the parent): each an affinity mask
+  /// (bit i = CPU i) that becomes a root domain of its own. Deadline admission (the bound x
+  /// the domain's CPUs), the deadline affinity rule, and load balancing then work per domain;
+  /// the CPUs no partition names form the default root domain. A task whose CPUs all lie in
+  /// one partition runs in that partition's cpuset; any other task runs in the root cpuset, on
+  /// its CPUs outside every partition (sched_setaffinity's mask & the cpuset's CPUs; none
+  /// left: EINVAL, a workload error). Non-empty, disjoint, within the machine, leaving at least
+  /// one CPU to the default domain (partition_problem). Empty: one root domain, the machine.
+  std::vector<std::uint64_t> partitions;
   /// Where the tick grid sits: ticks fall at `tick_phase_ns + k·(1e9/hz)` (taken modulo one
   /// tick; default 0, the grid through t = 0). A kernel's tick has no fixed relation to a
   /// workload's own timers, while a model whose timers and tick both start at 0 sees one
@@ -330,6 +340,7 @@ struct task_cold {
   int pi_donor = -1;                      ///< the top deadline waiter of the PI mutexes it holds (task id; -1: none)
   int pi_dl_applied = -1;                 ///< the donor whose reservation its deadline class was given (`boost`; -1: none)
   int blocked_on = -1;                    ///< the mutex it waits for (-1: none)
+  std::uint64_t domain = 0;               ///< its root domain's CPUs (machine_model::partitions; its cpuset's)
   bool pi_pending = false;                ///< its boost changed while its class still held it asleep: applied at its wakeup
   bool reports_overrun = false;           ///< it ran as SCHED_DEADLINE with SCHED_FLAG_DL_OVERRUN at some point
   std::int64_t frame_release = 0, last_frame = -1;
@@ -402,6 +413,38 @@ struct task_core {
 /// schedcore convention).
 template <class... Entities>
 struct sim_task : Entities..., task_core {};
+
+/// What is wrong with `partitions` (machine_model::partitions) on a machine of `ncpu` CPUs, or
+/// "" when nothing is: each must name CPUs, only the machine's, none named twice, and the
+/// default root domain must keep a CPU (the root cpuset cannot hand every CPU away).
+inline std::string partition_problem(const std::vector<std::uint64_t>& partitions, int ncpu) {
+  const std::uint64_t all = ncpu >= 64 ? ~0ull : ((1ull << ncpu) - 1);
+  std::uint64_t used = 0;
+  for (std::size_t i = 0; i < partitions.size(); ++i) {
+    const std::uint64_t p = partitions[i];
+    const std::string which = "partition " + std::to_string(i + 1);
+    if (p == 0) return which + " names no CPU";
+    if ((p & ~all) != 0)
+      return which + " names CPU " + std::to_string(__builtin_ctzll(p & ~all)) + ", but the machine has " +
+             std::to_string(ncpu) + " CPU(s) (0.." + std::to_string(ncpu - 1) + ")";
+    if ((p & used) != 0)
+      return which + " names CPU " + std::to_string(__builtin_ctzll(p & used)) + ", which an earlier partition has (partitions are exclusive)";
+    used |= p;
+  }
+  if (!partitions.empty() && used == all)
+    return "the partitions take every CPU: the default root domain (the root cpuset) must keep at least one";
+  return std::string();
+}
+/// The root domain of CPU `ci` under `partitions`: the partition that has it, else the CPUs no
+/// partition names (the default domain). Bit i = CPU i. O(partitions).
+inline std::uint64_t root_domain_of(const std::vector<std::uint64_t>& partitions, int ncpu, int ci) {
+  std::uint64_t rest = ncpu >= 64 ? ~0ull : ((1ull << ncpu) - 1);
+  for (const std::uint64_t p : partitions) {
+    if ((p >> ci) & 1u) return p;
+    rest &= ~p;
+  }
+  return rest;
+}
 
 /// @cond INTERNAL
 namespace detail_sim {
@@ -593,7 +636,7 @@ struct has_trace_prio<P, T, std::void_t<decltype(std::declval<const P&>().trace_
 /// (sets `sched_class` and loads the class's entity) or, for a stack whose deadline class does
 /// global admission control, `static errc setup(stack_type& local, stack_type& root, task_type&,
 /// const sched_params&, sched_time)` and `static void task_dead(stack_type& local, stack_type&
-/// root, task_type&, sched_time)`, where `root` is CPU 0's stack (the root domain; see
+/// root, task_type&, sched_time)`, where `root` is the stack of the lowest CPU of the task's root domain (see
 /// registry.hpp's `stack_binding`). The constructor's `configure(stack, cpu)` applies the run's
 /// knobs to one CPU's stack.
 template <class Binding>
@@ -624,6 +667,11 @@ class engine {
         if (c < 1 || c > cpu_capacity_max) throw workload_error("a CPU capacity must be in 1..1024, not " + std::to_string(c));
       cap_ = cfg.machine.capacity;
     }
+    if (const std::string why = partition_problem(cfg.machine.partitions, ncpu_); !why.empty()) throw workload_error(why);
+    domain_of_.resize(static_cast<std::size_t>(ncpu_));
+    for (int c = 0; c < ncpu_; ++c) domain_of_[static_cast<std::size_t>(c)] = root_domain_of(cfg.machine.partitions, ncpu_, c);
+    default_domain_ = all_cpus();
+    for (const std::uint64_t p : cfg.machine.partitions) default_domain_ &= ~p;
     setup_perf_domains();
     max_cap_ = *std::max_element(cap_.begin(), cap_.end());
     asym_ = *std::min_element(cap_.begin(), cap_.end()) != max_cap_;
@@ -1423,7 +1471,15 @@ class engine {
     std::uint64_t mask = 0;
     for (int c : ts.cpus)
       if (c >= 0 && c < ncpu_) mask |= 1ull << c;
-    t->affinity = mask == 0 ? all_cpus() : mask;
+    if (mask == 0) mask = all_cpus();
+    // Its cpuset: the partition that has all its CPUs, else the root cpuset (the default domain).
+    const std::uint64_t first = domain_of(__builtin_ctzll(mask));
+    k.domain = (mask & ~first) == 0 ? first : default_domain_;
+    t->affinity = mask & k.domain;
+    if (t->affinity == 0)
+      fail_at(ts, "task '" + name_of(*t) + "': its CPUs {" + cpu_list(mask) + "} lie in no single partition and include none of the "
+                  "default root domain's {" + cpu_list(default_domain_) + "}: a task outside the partitions runs in the root "
+                  "cpuset, where sched_setaffinity keeps only its CPUs outside them (none left: EINVAL)");
     t->task_loops_left = ts.loop;
     t->refill = ts.refill_ns >= 0 ? ts.refill_ns : cfg_.machine.refill_ns;
     cspec& cs = specs_[static_cast<std::size_t>(spec)];
@@ -2034,9 +2090,9 @@ class engine {
     // No free CPU: cpudl's maximum, the CPU whose earliest deadline is the latest.
     int latest = -1;
     sched_time latest_dl{};
-    for (int k = 0; k < ncpu_; ++k) {
+    for (int k = 0; k < ncpu_; ++k) {  // cpudl is per root domain: t's
       sched_time earliest{};
-      if (!earliest_dl(k, &t, earliest)) continue;
+      if (((t.cold->domain >> k) & 1u) == 0 || !earliest_dl(k, &t, earliest)) continue;
       if (latest < 0 || latest_dl < earliest) {
         latest = k;
         latest_dl = earliest;
@@ -2187,10 +2243,17 @@ class engine {
   /// preempted here, then queued (not running) on cpumask_any_and_distribute's choice among the
   /// allowed CPUs, where it waits its turn and goes on with its program. True when it leaves (the
   /// caller stops running its program here). A task already on an allowed CPU stays.
-  /// A SCHED_DEADLINE task's mask that leaves out a CPU is refused while admission control is
-  /// on (sched_setaffinity's EBUSY, dl_affinity_refused): a workload error naming the
-  /// task, as rt-app stops when pthread_setaffinity_np fails.
-  bool set_affinity(task_type& t, int ci, std::uint64_t mask) {
+  /// A SCHED_DEADLINE task's mask that leaves out a CPU of its root domain is refused while
+  /// admission control is on (sched_setaffinity's EBUSY, dl_affinity_refused): a workload error
+  /// naming the task, as rt-app stops when pthread_setaffinity_np fails. With partitions the
+  /// mask is cut to the task's cpuset (its domain's CPUs); nothing left is EINVAL, an error too.
+  bool set_affinity(task_type& t, int ci, std::uint64_t asked) {
+    const std::uint64_t mask = asked & t.cold->domain;
+    if (mask == 0)
+      fail_at(w_.tasks[static_cast<std::size_t>(t.spec)],
+              "task '" + name_of(t) + "': a phase asks for CPUs {" + cpu_list(asked) + "} at " + std::to_string(now_) +
+                  " ns, none of them in its cpuset's root domain {" + cpu_list(t.cold->domain) +
+                  "}: sched_setaffinity fails with EINVAL and rt-app stops (a task does not change cpusets)");
     if (mask == t.affinity) return false;
     check_dl_affinity(t, t.cold->own_params.kind, mask, false);
     t.affinity = mask;
@@ -2201,15 +2264,16 @@ class engine {
   }
   /// Whether Linux refuses a task of policy `kind` the affinity `mask`: while admission control
   /// is on (the deadline class's `admission_enabled`, dl_bandwidth_enabled), a SCHED_DEADLINE
-  /// task must be allowed on every CPU of its root domain, since its bandwidth is accounted
-  /// there; schedsim's machine is one root domain. Never without a deadline class (the
+  /// task must be allowed on every CPU of its root domain `domain` (the machine, or its
+  /// partition), since its bandwidth is accounted there. Never without a deadline class (the
   /// SCHED_FIFO 99 stand-in has no admission). O(1).
-  bool dl_affinity_refused(sched_kind kind, std::uint64_t mask) {
+  bool dl_affinity_refused(sched_kind kind, std::uint64_t mask, std::uint64_t domain) {
     if constexpr (detail_sim::binding_has_dl<Binding>::value) {
-      return kind == sched_kind::deadline && (all_cpus() & ~mask) != 0 && cpu(0).rq.template get<0>().admission_enabled();
+      return kind == sched_kind::deadline && (domain & ~mask) != 0 && cpu(0).rq.template get<0>().admission_enabled();
     } else {
       (void)kind;
       (void)mask;
+      (void)domain;
       return false;
     }
   }
@@ -2217,17 +2281,18 @@ class engine {
   /// refuse it policy `kind` with affinity `mask` (dl_affinity_refused): `setattr`, a change of
   /// policy (sched_setattr's EPERM); otherwise a change of affinity (sched_setaffinity's EBUSY).
   void check_dl_affinity(const task_type& t, sched_kind kind, std::uint64_t mask, bool setattr) {
-    if (!dl_affinity_refused(kind, mask)) return;
+    const std::uint64_t domain = t.cold->domain;
+    if (!dl_affinity_refused(kind, mask, domain)) return;
     const char* how = setattr ? "sched_setattr fails with EPERM (__sched_setscheduler)"
                               : "sched_setaffinity fails with EBUSY (dl_task_check_affinity)";
-    std::string cpus;
-    for (int k = 0; k < ncpu_; ++k)
-      if ((mask >> k) & 1u) cpus += (cpus.empty() ? "" : ",") + std::to_string(k);
+    const std::string where = domain == all_cpus() ? "of the machine's " + std::to_string(ncpu_)
+                                                   : "of its root domain's {" + cpu_list(domain) + "}";
     fail_at(w_.tasks[static_cast<std::size_t>(t.spec)],
-            "task '" + name_of(t) + "': SCHED_DEADLINE with affinity to CPUs {" + cpus + "} of the machine's " +
-                std::to_string(ncpu_) + " at " + std::to_string(now_) + " ns: " + how +
-                ", as admission control accounts a deadline task's bandwidth on its whole root domain (every CPU here); "
-                "rt-app stops. Pin deadline tasks only with admission off (--dl-bound -1: sched_rt_runtime_us = -1)");
+            "task '" + name_of(t) + "': SCHED_DEADLINE with affinity to CPUs {" + cpu_list(mask) + "} " + where + " at " +
+                std::to_string(now_) + " ns: " + how +
+                ", as admission control accounts a deadline task's bandwidth on its whole root domain; rt-app stops. "
+                "Pin deadline tasks to a partition of their own (--partition CPUS: an exclusive cpuset) or with admission "
+                "off (--dl-bound -1: sched_rt_runtime_us = -1)");
   }
   int least_loaded(const task_type& t, int prefer) {
     int best = -1;
@@ -2320,8 +2385,9 @@ class engine {
     if (t.params.kind == sched_kind::deadline && e == errc::overloaded)
       why = "SCHED_DEADLINE admission control refused it: the deadline bandwidth (sum of runtime/period) would "
             "exceed the root domain's cap (the bound, " + std::to_string(cfg_.machine.dl_bound_pct) + " %, x " +
-            (asym_ ? "the capacity of its " : "its ") + std::to_string(ncpu_) + " CPU" + (ncpu_ == 1 ? "" : "s") +
-            "; --dl-bound sets the bound)";
+            (asym_ ? "the capacity of its " : "its ") + std::to_string(__builtin_popcountll(domain_of(ci))) + " CPU" +
+            (__builtin_popcountll(domain_of(ci)) == 1 ? "" : "s") +
+            (domain_of(ci) == all_cpus() ? std::string() : " {" + cpu_list(domain_of(ci)) + "}") + "; --dl-bound sets the bound)";
     else if (t.params.kind == sched_kind::deadline)
       why = std::string("the deadline class refused its runtime/deadline/period (") + to_string(e) +
             "; it needs runtime >= 1024 ns, runtime <= deadline <= period, period in [100 us, 4.19 s])";
@@ -2344,11 +2410,11 @@ class engine {
     throw workload_error(ts.origin + ": " + msg, true);
   }
 
-  /// The binding's setup, with the root domain (CPU 0's stack) when it does global admission.
+  /// The binding's setup, with ci's root domain (its lowest CPU's stack) when it does admission.
   errc bind_setup(int ci, task_type& t, const sched_params& p) {
     errc e;
     if constexpr (detail_sim::root_admission<Binding>::value) {
-      e = Binding::setup(cpu(ci).rq, cpu(0).rq, t, p, st(now_));
+      e = Binding::setup(cpu(ci).rq, cpu(root_cpu(ci)).rq, t, p, st(now_));
     } else {
       e = Binding::setup(cpu(ci).rq, t, p, st(now_));
     }
@@ -2357,7 +2423,7 @@ class engine {
   }
   void bind_task_dead(int ci, task_type& t) {
     if constexpr (detail_sim::root_admission<Binding>::value) {
-      Binding::task_dead(cpu(ci).rq, cpu(0).rq, t, st(now_));
+      Binding::task_dead(cpu(ci).rq, cpu(root_cpu(ci)).rq, t, st(now_));
     } else {
       cpu(ci).rq.task_dead(t, st(now_));
     }
@@ -2787,6 +2853,20 @@ class engine {
   }
   /// Every CPU of the machine, as an affinity mask (bit i = CPU i).
   std::uint64_t all_cpus() const { return ncpu_ == 64 ? ~0ull : ((1ull << ncpu_) - 1); }
+  /// CPU ci's root domain (machine_model::partitions), bit i = CPU i.
+  std::uint64_t domain_of(int ci) const { return domain_of_[static_cast<std::size_t>(ci)]; }
+  /// Whether CPUs a and b share a root domain (the load balancer's sched domains never span
+  /// two). O(1).
+  bool same_domain(int a, int b) const { return (domain_of(a) >> b) & 1u; }
+  /// The CPU whose deadline class does the admission of ci's root domain: its lowest.
+  int root_cpu(int ci) const { return __builtin_ctzll(domain_of(ci)); }
+  /// The CPUs of `mask` as "0,2,3".
+  std::string cpu_list(std::uint64_t mask) const {
+    std::string out;
+    for (int k = 0; k < ncpu_; ++k)
+      if ((mask >> k) & 1u) out += (out.empty() ? "" : ",") + std::to_string(k);
+    return out;
+  }
   static std::string idle_comm(int ci) { return "swapper/" + std::to_string(ci); }
   /// The pid the trace gives CPU ci's migration stopper, `migration/<ci>` (a kernel thread:
   /// below the workload's pids, which start at 1000; swapper is 0).
@@ -2828,7 +2908,7 @@ class engine {
     int busiest = -1;
     std::size_t most = 0;
     for (int k = 0; k < ncpu_; ++k) {
-      if (k == ci) continue;
+      if (k == ci || !same_domain(ci, k)) continue;  // sched domains end at the root domain
       const std::size_t n = load(k);
       if (n > most) {
         most = n;
@@ -2976,7 +3056,8 @@ class engine {
         per_capacity[static_cast<std::size_t>(k)] *= static_cast<double>(cpu_capacity_max) / cap_[static_cast<std::size_t>(k)];
     int busiest = -1;
     for (int k = 0; k < ncpu_; ++k)
-      if (k != ci && load(k) >= 2 && (busiest < 0 || per_capacity[static_cast<std::size_t>(k)] > per_capacity[static_cast<std::size_t>(busiest)]))
+      if (k != ci && same_domain(ci, k) && load(k) >= 2 &&
+          (busiest < 0 || per_capacity[static_cast<std::size_t>(k)] > per_capacity[static_cast<std::size_t>(busiest)]))
         busiest = k;
     cpu_state& me = cpu(ci);
     if (busiest < 0) {
@@ -3261,15 +3342,19 @@ class engine {
       }
     }
   }
-  /// On CPUs of different capacity the root domain (CPU 0's deadline class) admits against
-  /// the sum of the capacities (dl_bw_capacity, 5.9+), not the CPU count.
+  /// On CPUs of different capacity a root domain (its lowest CPU's deadline class) admits
+  /// against the sum of its CPUs' capacities (dl_bw_capacity, 5.9+), not their count.
   void dl_set_root_capacity() {
     if constexpr (dl_class_) {
       using dl_type = typename stack_type::template class_type<0>;
       if constexpr (detail_sim::dl_scales<dl_type>::value) {
-        std::uint64_t sum = 0;
-        for (const std::uint32_t c : cap_) sum += c;
-        (void)cpu(0).rq.template get<0>().set_root_capacity(sum);  // nothing admitted yet: cannot fail
+        for (int r = 0; r < ncpu_; ++r) {  // each root domain's admitting CPU (its lowest)
+          if (root_cpu(r) != r) continue;
+          std::uint64_t sum = 0;
+          for (int k = 0; k < ncpu_; ++k)
+            if (same_domain(r, k)) sum += cap_[static_cast<std::size_t>(k)];
+          (void)cpu(r).rq.template get<0>().set_root_capacity(sum);  // nothing admitted yet: cannot fail
+        }
       }
     }
   }
@@ -4732,6 +4817,8 @@ class engine {
   std::vector<int> cgroup_parent_;  ///< parent index of each workload cgroup (-1: the root)
   bool pelt_on_ = false;            ///< load tracking runs (cgroups on SMP, balance by load, asymmetric capacity)
   std::vector<std::uint32_t> cap_;  ///< each CPU's capacity (machine_model::capacity), 1..1024
+  std::vector<std::uint64_t> domain_of_;  ///< each CPU's root domain (machine_model::partitions), bit i = CPU i
+  std::uint64_t default_domain_ = 0;      ///< the CPUs no partition has: the root cpuset's root domain
   std::uint32_t max_cap_ = cpu_capacity_max;  ///< the biggest of them
   bool asym_ = false;               ///< the capacities differ: capacity-aware placement and balance
   std::uint64_t misfit_moves_ = 0;  ///< active balances that moved a misfit to a bigger CPU

@@ -130,9 +130,10 @@ std::string machine_knobs_out_of_range(const std::string& who, int cpus, int hz)
 ///
 /// Class of a task by `sched_params::kind`: deadline -> `Dl` (index 0) when the stack has one,
 /// else the real-time class as SCHED_FIFO priority 99; fifo/rr -> `Rt`; normal/batch/idle ->
-/// `Fair`. With a deadline class, admission control is global, as the kernel's root domain:
-/// every deadline setup and release goes through CPU 0's `Dl` object (configured with
-/// `cpus` = the machine's CPU count, so its cap is cpus x bound), while the task is queued and
+/// `Fair`. With a deadline class, admission control is per root domain, as the kernel's: every
+/// deadline setup and release goes through the `Dl` object of the domain's lowest CPU
+/// (configured with `cpus` = the domain's CPU count, so its cap is cpus x bound; the whole
+/// machine unless machine_model::partitions splits it), while the task is queued and
 /// scheduled by the `Dl` object of whatever CPU it is placed on (enqueue only needs the entity
 /// to be admitted). The engine calls the 5-argument `setup` and `task_dead` below for that.
 template <class Task, class Rt, class Fair, class Dl = void>
@@ -199,7 +200,7 @@ struct stack_binding {
   using stack_type = fair_server_stack<member_sched_class, Dl, Rt, Fair>;
   static constexpr bool has_deadline_class = true;
   /// Picks the class from `p.kind` and loads the entity; deadline parameters pass the root
-  /// domain's admission control (`root`, CPU 0's stack). A task leaving the deadline class
+  /// domain's admission control (`root`, its lowest CPU's stack). A task leaving the deadline class
   /// releases its bandwidth; on an error nothing changes.
   static errc setup(stack_type& local, stack_type& root, Task& t, const sched_params& p, sched_time now) noexcept {
     const int old = t.sched_class;
@@ -265,6 +266,9 @@ policy_entry make_entry(std::string name, std::string description) {
     if (cfg.machine.dl_bound_pct < -1 || cfg.machine.dl_bound_pct > 100)
       throw usage_error("the deadline admission bound (--dl-bound) must be -1 (admission off) or from 0 to 100 (% of each CPU), not " +
                         std::to_string(cfg.machine.dl_bound_pct));
+    if (cpus >= 1 && cpus <= 64)
+      if (const std::string why = partition_problem(cfg.machine.partitions, cpus); !why.empty())
+        throw usage_error("--partition: " + why);
     const std::int64_t fs_runtime = cfg.machine.fair_server_runtime_ns, fs_period = cfg.machine.fair_server_period_ns;
     if (fs_period < deferrable_server::period_min || fs_period > deferrable_server::period_max)
       throw usage_error("the fair server's period (--fair-server-period) must be from 100us to 2^22 us (4.194304s), not " +
@@ -278,17 +282,21 @@ policy_entry make_entry(std::string name, std::string description) {
       throw usage_error("the fair server needs a stack with a deadline class");
     errc bad = errc::ok;
     bool server_refused = false;
-    typename B::stack_type* root = nullptr;
+    // Each root domain's admitting stack (its lowest CPU's, configured before the others').
+    std::vector<typename B::stack_type*> roots(static_cast<std::size_t>(std::max(cpus, 1)), nullptr);
     engine<B> eng(w, cfg, [&](typename B::stack_type& s, int ci) {
-      if (ci == 0) root = &s;
+      const std::uint64_t domain = root_domain_of(cfg.machine.partitions, cpus, ci);
+      typename B::stack_type*& root = roots[static_cast<std::size_t>(__builtin_ctzll(domain))];
+      if (root == nullptr) root = &s;
       const errc a = detail_sim::apply_knobs(s.template get<fair>(), ks, cpus, hz);
       const errc b = detail_sim::apply_knobs(s.template get<rt>(), {{"runtime", rt_runtime}, {"period", rt_period}}, cpus, hz);
       errc c = errc::ok;
       if constexpr (B::has_deadline_class) {
-        c = detail_sim::apply_knobs(s.template get<0>(), {{"bound", cfg.machine.dl_bound_pct}}, cpus, hz);
+        // Admission and GRUB's Uextra count the CPUs of the root domain (dl_bw_cpus).
+        c = detail_sim::apply_knobs(s.template get<0>(), {{"bound", cfg.machine.dl_bound_pct}}, __builtin_popcountll(domain), hz);
         if (s.configure_fair_server(fs_runtime, fs_period, sched_time{}, cfg.machine.fair_server_rules) != errc::ok)
           bad = errc::out_of_range;
-        // The server's bandwidth counts in the root domain's admission (dl_server_apply_params).
+        // The server's bandwidth counts in its root domain's admission (dl_server_apply_params).
         if (fs_runtime > 0 && root != nullptr &&
             root->template get<0>().reserve_bandwidth(B::stack_type::template class_type<0>::to_ratio(fs_period, fs_runtime)) !=
                 errc::ok)

@@ -531,6 +531,42 @@ TEST(SimDeadline, FairTasksStayInTheirRootDomain) {
   EXPECT_GE(find(r, "x").cpu_ns + find(r, "y").cpu_ns, msec(180));
 }
 
+// Within one root domain too, a CPU whose fair tasks are all pinned away from the balancing CPU
+// does not stop the balance: the kernel's load_balance finds no task there that may run on the
+// destination (LBF_ALL_PINNED) and tries again without that CPU. 3 CPUs, no partition: three
+// hogs pinned to CPU 2 (the busiest), and a 1 ms / 10 ms SCHED_FIFO task there (an RT task turns
+// on the idle CPUs' balance kick); two hogs start on CPU 0 and are let onto {0, 1}: CPU 1 pulls
+// one of them (200 ms between them over 100 ms; 100 ms if the balance stopped at CPU 2).
+TEST(SimDeadline, ABalanceLooksPastACpuWhoseTasksArePinnedAway) {
+  run_config three = exact_machine();
+  three.cpus = 3;
+  workload pull;
+  pull.name = "pinned-away";
+  pull.duration = msec(100);
+  for (const char* name : {"x", "y"}) {
+    task_spec t = forever(name, {ev::run(usec(100))});
+    t.cpus = {0};
+    t.phases[0].loop = 1;
+    phase rest;
+    rest.loop = -1;
+    rest.events = {ev::set_affinity({0, 1}), ev::run(sec(1))};
+    t.phases.push_back(rest);
+    pull.tasks.push_back(t);
+  }
+  for (const char* name : {"p1", "p2", "p3"}) {
+    task_spec t = forever(name, {ev::run(sec(1))});
+    t.cpus = {2};
+    pull.tasks.push_back(t);
+  }
+  task_spec rt = forever("rt", {ev::run(msec(1)), ev::sleep(msec(9))});
+  rt.params = schedcore_test::fifo(10);
+  rt.cpus = {2};
+  pull.tasks.push_back(rt);
+  const run_result r = dl_entry().run(pull, three, {});
+  EXPECT_GE(find(r, "x").cpu_ns + find(r, "y").cpu_ns, msec(180));
+  EXPECT_LE(find(r, "p1").cpu_ns + find(r, "p2").cpu_ns + find(r, "p3").cpu_ns, msec(90));
+}
+
 TEST(SimDeadline, InvalidDeadlineParametersAreAWorkloadError) {
   workload w;
   w.name = "bad";

@@ -2910,7 +2910,7 @@ class engine {
     for (int k = 0; k < ncpu_; ++k) {
       if (k == ci || !same_domain(ci, k)) continue;  // sched domains end at the root domain
       const std::size_t n = load(k);
-      if (n > most) {
+      if (n > most && !all_pinned(k, ci)) {
         most = n;
         busiest = k;
       }
@@ -2945,6 +2945,17 @@ class engine {
     if (pick == nullptr) return false;
     if (!newidle) me.balance_failed = 0;
     migrate(busiest, ci, *pick, newidle, ci);
+    return true;
+  }
+
+  /// Whether no fair task on CPU k could move to CPU ci: each is pinned away from it (or the
+  /// pair is throttled). The kernel's load_balance finds that out on the busiest CPU
+  /// (LBF_ALL_PINNED: detach_tasks met no task allowed on the destination, the running one
+  /// included) and tries again without it; the balance here leaves such CPUs out of its choice,
+  /// which picks the same CPU. O(tasks queued on k); O(1) when the first fair task may move.
+  bool all_pinned(int k, int ci) {
+    for (const task_type* t : cpu(k).queued)
+      if (is_fair(*t) && allowed(*t, ci) && !throttled_pair(*t, k, ci)) return false;
     return true;
   }
 
@@ -3057,7 +3068,8 @@ class engine {
     int busiest = -1;
     for (int k = 0; k < ncpu_; ++k)
       if (k != ci && same_domain(ci, k) && load(k) >= 2 &&
-          (busiest < 0 || per_capacity[static_cast<std::size_t>(k)] > per_capacity[static_cast<std::size_t>(busiest)]))
+          (busiest < 0 || per_capacity[static_cast<std::size_t>(k)] > per_capacity[static_cast<std::size_t>(busiest)]) &&
+          !all_pinned(k, ci))
         busiest = k;
     cpu_state& me = cpu(ci);
     if (busiest < 0) {

@@ -43,6 +43,33 @@ task_spec forever(const std::string& name, std::vector<event> evs) {
   return t;
 }
 
+// The message of the workload error a run of `w` on `c` under dl_entry() stops with, or
+// "(no error)".
+std::string workload_error_of(const workload& w, const run_config& c) {
+  try {
+    (void)dl_entry().run(w, c, {});
+  } catch (const workload_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// Two hogs that start pinned to CPU 0 and, after 100 us of work each, are let onto CPUs {0, 1}:
+// an idle CPU 1 must pull one of them.
+std::vector<task_spec> hogs_let_onto_cpus_0_1() {
+  std::vector<task_spec> out;
+  for (const char* name : {"x", "y"}) {
+    task_spec t = forever(name, {ev::run(usec(100))});
+    t.cpus = {0};
+    t.phases[0].loop = 1;
+    phase rest;
+    rest.loop = -1;
+    rest.events = {ev::set_affinity({0, 1}), ev::run(sec(1))};
+    t.phases.push_back(rest);
+    out.push_back(t);
+  }
+  return out;
+}
 
 using schedcore_test::expect_conserved;
 using schedcore_test::exact_machine;
@@ -335,14 +362,6 @@ TEST(SimDeadline, AdmissionRefusalNamesTheTask) {
 // off (sched_rt_runtime_us = -1, here machine_model::dl_bound_pct = -1) the same tasks run, and an affinity to
 // every CPU, or a one-CPU machine, was never narrower.
 TEST(SimDeadline, APinnedDeadlineTaskIsRefusedWhileAdmissionIsOn) {
-  auto refusal = [](const workload& w, const run_config& c) -> std::string {
-    try {
-      (void)dl_entry().run(w, c, {});
-    } catch (const workload_error& e) {
-      return e.what();
-    }
-    return "(no error)";
-  };
   run_config two = exact_machine();
   two.cpus = 2;
   run_config two_off = two;
@@ -356,7 +375,7 @@ TEST(SimDeadline, APinnedDeadlineTaskIsRefusedWhileAdmissionIsOn) {
   d.params = reservation(msec(2), msec(10));
   d.cpus = {1};
   pinned.tasks.push_back(d);
-  std::string m = refusal(pinned, two);
+  std::string m = workload_error_of(pinned, two);
   EXPECT_NE(m.find("task 'd': SCHED_DEADLINE with affinity to CPUs {1} of the machine's 2 at 0 ns: sched_setaffinity fails with EBUSY"),
             std::string::npos)
       << m;
@@ -376,11 +395,11 @@ TEST(SimDeadline, APinnedDeadlineTaskIsRefusedWhileAdmissionIsOn) {
   task_spec n = forever("n", {ev::run(msec(1)), ev::set_affinity({0}), ev::run(sec(1))});
   n.params = reservation(msec(2), msec(10));
   narrows.tasks.push_back(n);
-  m = refusal(narrows, two);
+  m = workload_error_of(narrows, two);
   EXPECT_NE(m.find("task 'n': SCHED_DEADLINE with affinity to CPUs {0} of the machine's 2 at 1000000 ns: sched_setaffinity fails with EBUSY"),
             std::string::npos)
       << m;
-  EXPECT_EQ(refusal(narrows, two_off), "(no error)");
+  EXPECT_EQ(workload_error_of(narrows, two_off), "(no error)");
 
   // A pinned normal task asking for SCHED_DEADLINE: EPERM. A normal task may pin itself.
   workload asks;
@@ -389,14 +408,14 @@ TEST(SimDeadline, APinnedDeadlineTaskIsRefusedWhileAdmissionIsOn) {
   task_spec a = forever("a", {ev::run(msec(3)), ev::set_policy(reservation(msec(2), msec(10))), ev::run(sec(1))});
   a.cpus = {0};
   asks.tasks.push_back(a);
-  m = refusal(asks, two);
+  m = workload_error_of(asks, two);
   EXPECT_NE(m.find("task 'a': SCHED_DEADLINE with affinity to CPUs {0} of the machine's 2 at 3000000 ns: sched_setattr fails with EPERM"),
             std::string::npos)
       << m;
   const run_result allowed = dl_entry().run(asks, two_off, {});
   EXPECT_EQ(find(allowed, "a").kind, "deadline");
   asks.tasks[0].phases[0].events = {ev::run(msec(3)), ev::set_affinity({1}), ev::run(sec(1))};
-  EXPECT_EQ(refusal(asks, two), "(no error)");
+  EXPECT_EQ(workload_error_of(asks, two), "(no error)");
 }
 
 // Exclusive cpuset partitions (machine_model::partitions, --partition): each is a root domain of
@@ -406,14 +425,6 @@ TEST(SimDeadline, APinnedDeadlineTaskIsRefusedWhileAdmissionIsOn) {
 // sched_setaffinity's mask & the cpuset's CPUs (EINVAL when empty), and sched domains that end at
 // a partition. 3 CPUs, partition {2}: the default domain is {0, 1}.
 TEST(SimDeadline, APartitionIsARootDomainOfItsOwn) {
-  auto error_of = [](const workload& w, const run_config& c) -> std::string {
-    try {
-      (void)dl_entry().run(w, c, {});
-    } catch (const workload_error& e) {
-      return e.what();
-    }
-    return "(no error)";
-  };
   run_config three = exact_machine();
   three.cpus = 3;
   three.machine.partitions = {std::uint64_t{1} << 2};
@@ -434,23 +445,23 @@ TEST(SimDeadline, APartitionIsARootDomainOfItsOwn) {
   // Without the partition the machine is one domain, and p1's pin to CPU 2 is refused (EBUSY).
   run_config whole = three;
   whole.machine.partitions.clear();
-  EXPECT_NE(error_of(w, whole).find("task 'p1': SCHED_DEADLINE with affinity to CPUs {2} of the machine's 3"), std::string::npos);
+  EXPECT_NE(workload_error_of(w, whole).find("task 'p1': SCHED_DEADLINE with affinity to CPUs {2} of the machine's 3"), std::string::npos);
   // A second 0.6 in the partition overflows its one CPU; a third in the default domain its two.
   workload over = w;
   over.tasks.push_back(dl("p2", {2}));
-  std::string m = error_of(over, three);
+  std::string m = workload_error_of(over, three);
   EXPECT_NE(m.find("task 'p2'"), std::string::npos) << m;
   EXPECT_NE(m.find("(the bound, 95 %, x its 1 CPU {2};"), std::string::npos) << m;
   over.tasks.back() = dl("d3", {});  // 1.8 of 1.9 fits; a fourth 0.6 does not
-  EXPECT_EQ(error_of(over, three), "(no error)");
+  EXPECT_EQ(workload_error_of(over, three), "(no error)");
   over.tasks.push_back(dl("d4", {0, 1}));
-  m = error_of(over, three);
+  m = workload_error_of(over, three);
   EXPECT_NE(m.find("task 'd4'"), std::string::npos) << m;
   EXPECT_NE(m.find("(the bound, 95 %, x its 2 CPUs {0,1};"), std::string::npos) << m;
   // The affinity rule holds against the task's own domain: {0} of {0,1} is refused.
   workload narrow = w;
   narrow.tasks[2] = dl("d2", {0});
-  m = error_of(narrow, three);
+  m = workload_error_of(narrow, three);
   EXPECT_NE(m.find("task 'd2': SCHED_DEADLINE with affinity to CPUs {0} of its root domain's {0,1} at 0 ns: sched_setaffinity fails with EBUSY"),
             std::string::npos)
       << m;
@@ -464,14 +475,14 @@ TEST(SimDeadline, APartitionIsARootDomainOfItsOwn) {
   task_spec h = forever("h", {ev::run(sec(1))});
   h.cpus = {1, 2};
   across.tasks = {h};
-  m = error_of(across, split);
+  m = workload_error_of(across, split);
   EXPECT_NE(m.find("task 'h': its CPUs {1,2} lie in no single partition and include none of the default root domain's {0}"),
             std::string::npos)
       << m;
   // A task may not leave its partition at a phase (EINVAL: no CPU of its cpuset named).
   across.tasks[0].cpus = {2};
   across.tasks[0].phases[0].events = {ev::run(msec(1)), ev::set_affinity({0, 1}), ev::run(sec(1))};
-  m = error_of(across, split);
+  m = workload_error_of(across, split);
   EXPECT_NE(m.find("task 'h': a phase asks for CPUs {0,1} at 1000000 ns, none of them in its cpuset's root domain {2}"),
             std::string::npos)
       << m;
@@ -510,17 +521,7 @@ TEST(SimDeadline, FairTasksStayInTheirRootDomain) {
   workload pull;
   pull.name = "pull";
   pull.duration = msec(100);
-  for (const char* name : {"x", "y"}) {
-    task_spec t = forever(name, {ev::run(sec(1))});
-    t.cpus = {0};
-    t.phases[0].loop = 1;
-    t.phases[0].events = {ev::run(usec(100))};
-    phase rest;
-    rest.loop = -1;
-    rest.events = {ev::set_affinity({0, 1}), ev::run(sec(1))};
-    t.phases.push_back(rest);
-    pull.tasks.push_back(t);
-  }
+  pull.tasks = hogs_let_onto_cpus_0_1();
   for (const char* name : {"p1", "p2", "p3", "r"}) {
     task_spec t = forever(name, {ev::run(sec(1))});
     t.cpus = {2};
@@ -575,16 +576,7 @@ TEST(SimDeadline, ABalanceLooksPastACpuWhoseTasksArePinnedAway) {
   workload pull;
   pull.name = "pinned-away";
   pull.duration = msec(100);
-  for (const char* name : {"x", "y"}) {
-    task_spec t = forever(name, {ev::run(usec(100))});
-    t.cpus = {0};
-    t.phases[0].loop = 1;
-    phase rest;
-    rest.loop = -1;
-    rest.events = {ev::set_affinity({0, 1}), ev::run(sec(1))};
-    t.phases.push_back(rest);
-    pull.tasks.push_back(t);
-  }
+  pull.tasks = hogs_let_onto_cpus_0_1();
   for (const char* name : {"p1", "p2", "p3"}) {
     task_spec t = forever(name, {ev::run(sec(1))});
     t.cpus = {2};

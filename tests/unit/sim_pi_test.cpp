@@ -493,13 +493,27 @@ TEST(SimPi, APlainMutexGoesToWhoeverLocksItFirstAPiMutexToItsTopWaiter) {
   }
 }
 
+// The window between a PI unlock and its woken top waiter's run, on 2 CPUs: owner (SCHED_OTHER,
+// CPU 0) locks m, runs 1 ms, unlocks, runs 2 ms; waiter (FIFO 10, CPU 1) asks for m at 0.5 ms;
+// blocker (FIFO 50, CPU 1) runs 0.9-2.9 ms, so the waiter, woken at 1, cannot run before 2.9.
+workload steal_window() {
+  task_spec owner = once("owner", sched_params{}, 0, {lock("m"), ev::run(msec(1)), unlock("m"), ev::run(msec(2))});
+  owner.cpus = {0};
+  task_spec waiter = once("waiter", fifo(10), 0, {ev::sleep(usec(500)), lock("m"), ev::run(msec(1)), unlock("m")});
+  waiter.cpus = {1};
+  task_spec blocker = once("blocker", fifo(50), 0, {ev::sleep(usec(900)), ev::run(msec(2))});
+  blocker.cpus = {1};
+  workload w;
+  w.cpus = 2;
+  w.tasks = {owner, waiter, blocker};
+  return w;
+}
+
 // A PI mutex's unlock wakes its top waiter, which takes the mutex when it runs; until then a
 // locker strictly before it in rt_mutex order steals it (try_to_take_rt_mutex, rt_mutex_steal;
-// futex's fixup_pi_state_owner: "we stole the lock"), and the woken waiter sleeps again. 2 CPUs,
-// no switch cost. owner (SCHED_OTHER, CPU 0) locks m, runs 1 ms, unlocks, runs 2 ms; waiter
-// (FIFO 10, CPU 1) asks at 0.5 ms (owner boosted to FIFO 10); blocker (FIFO 50, CPU 1) runs
-// 0.9-2.9 ms, so the waiter, woken at 1, cannot run before 2.9; stealer (CPU 0) asks at 1.5 ms,
-// preempting the owner, and holds m 1 ms.
+// futex's fixup_pi_state_owner: "we stole the lock"), and the woken waiter sleeps again.
+// steal_window() (no switch cost; the owner is boosted to FIFO 10 from 0.5 ms), and a stealer
+// on CPU 0 that asks for m at 1.5 ms, preempting the owner, and holds it 1 ms.
 // - stealer FIFO 30: it takes m at 1.5 and exits at 2.5 (one steal); the waiter takes m at 2.9
 //   and exits at 3.9; the owner runs 1-1.5 and 2.5-4 and exits at 4. (Were m handed to the
 //   waiter at the unlock, the stealer would wait for the waiter's 1 ms after 2.9: exit 4.9.)
@@ -511,18 +525,11 @@ TEST(SimPi, APlainMutexGoesToWhoeverLocksItFirstAPiMutexToItsTopWaiter) {
 TEST(SimPi, AHigherPriorityLockerStealsAPiMutexFromItsWokenTopWaiter) {
   for (const policy_entry& e : stacks()) {
     for (int stealer_prio : {30, 10}) {
-      task_spec owner = once("owner", sched_params{}, 0, {lock("m"), ev::run(msec(1)), unlock("m"), ev::run(msec(2))});
-      owner.cpus = {0};
-      task_spec waiter = once("waiter", fifo(10), 0, {ev::sleep(usec(500)), lock("m"), ev::run(msec(1)), unlock("m")});
-      waiter.cpus = {1};
-      task_spec blocker = once("blocker", fifo(50), 0, {ev::sleep(usec(900)), ev::run(msec(2))});
-      blocker.cpus = {1};
       task_spec stealer =
           once("stealer", fifo(stealer_prio), 0, {ev::sleep(usec(1500)), lock("m"), ev::run(msec(1)), unlock("m")});
       stealer.cpus = {0};
-      workload w;
-      w.cpus = 2;
-      w.tasks = {owner, waiter, blocker, stealer};
+      workload w = steal_window();
+      w.tasks.push_back(stealer);
       const std::string what = e.name + " stealer FIFO " + std::to_string(stealer_prio);
       const run_result r = run(e, w, true);
       EXPECT_EQ(find(r, "waiter").exit_ns, usec(3900)) << what;
@@ -547,29 +554,21 @@ TEST(SimPi, AHigherPriorityLockerStealsAPiMutexFromItsWokenTopWaiter) {
 
 // While the mutex has no owner (its woken top waiter has not run), a requeue that puts another
 // waiter first wakes that one to try too (rt_mutex_adjust_prio_chain's exit condition 3, no
-// owner to follow). 2 CPUs, no switch cost. CPU 1: waiter (FIFO 10) asks for m at 0.5 ms and,
-// woken at 1, cannot run before 2.9 (blocker, FIFO 50, runs 0.9-2.9). CPU 0: owner (SCHED_OTHER)
-// holds m 0-1 ms then runs 2 ms; second (FIFO 5) locks n at 0, sleeps 0.6 ms, asks for m (it
-// gets the CPU at 1 ms, when the owner's boost ends) and queues behind the woken waiter;
-// booster (FIFO 60) asks for n at 1.5 ms: second, its owner, rises to 60 and to the head of
+// owner to follow). steal_window(), and on CPU 0: second (FIFO 5) locks n at 0, sleeps 0.6
+// ms, asks for m (it gets the CPU at 1 ms, when the owner's boost ends) and queues behind the
+// woken waiter; booster (FIFO 60) asks for n at 1.5 ms: second, its owner, rises to 60 and to the head of
 // m's queue, is woken, takes m, runs 1 ms and unlocks m and n at 2.5 ms (exit); booster takes n,
 // runs 1 ms, exits at 3.5; the waiter takes m at 2.9, exits at 3.9; the owner runs 1-1.5 and
 // 3.5-5 and exits at 5. (Were second left asleep, nothing could take m again.)
 TEST(SimPi, AWaiterRequeuedFirstOfAnOwnerlessMutexIsWokenToTakeIt) {
   for (const policy_entry& e : stacks()) {
-    task_spec owner = once("owner", sched_params{}, 0, {lock("m"), ev::run(msec(1)), unlock("m"), ev::run(msec(2))});
-    owner.cpus = {0};
-    task_spec waiter = once("waiter", fifo(10), 0, {ev::sleep(usec(500)), lock("m"), ev::run(msec(1)), unlock("m")});
-    waiter.cpus = {1};
-    task_spec blocker = once("blocker", fifo(50), 0, {ev::sleep(usec(900)), ev::run(msec(2))});
-    blocker.cpus = {1};
     task_spec second = once("second", fifo(5), 0, {lock("n"), ev::sleep(usec(600)), lock("m"), ev::run(msec(1)), unlock("m"), unlock("n")});
     second.cpus = {0};
     task_spec booster = once("booster", fifo(60), 0, {ev::sleep(usec(1500)), lock("n"), ev::run(msec(1)), unlock("n")});
     booster.cpus = {0};
-    workload w;
-    w.cpus = 2;
-    w.tasks = {owner, waiter, blocker, second, booster};
+    workload w = steal_window();
+    w.tasks.push_back(second);
+    w.tasks.push_back(booster);
     const run_result r = run(e, w, true);
     EXPECT_EQ(find(r, "second").exit_ns, usec(2500)) << e.name;
     EXPECT_EQ(find(r, "booster").exit_ns, usec(3500)) << e.name;

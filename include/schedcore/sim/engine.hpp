@@ -682,8 +682,10 @@ class engine {
     // 2.00 -> 1.71 and 2.00 -> 2.80 ms in two rows, the delay sums by up to 3 %).
     // An RT or deadline task stays on its CPU and preempts the fair task there even beside an
     // idle CPU (select_task_rq_rt / _dl): the kick is what moves that fair task, so it is on
-    // whenever such a task can run on a machine of two or more CPUs.
-    idle_kick_ = asym_ || (ncpu_ > 1 && has_rt_or_dl_task(w));
+    // whenever such a task can run on a machine of two or more CPUs. So does affinity: tasks
+    // pinned together, or let onto more CPUs by a phase, wait beside an idle CPU that no wakeup
+    // or newly idle pull will reach (partitions make every task's affinity a limit).
+    idle_kick_ = asym_ || (ncpu_ > 1 && (has_rt_or_dl_task(w) || has_affinity_limit(w) || !cfg.machine.partitions.empty()));
     eas_ = dvfs_on_ && asym_ && cfg.machine.energy_aware;
     util_est_ = cfg.machine.util_est < 0 ? dvfs_on_ : cfg.machine.util_est != 0;
     tick_ns_ = 1000000000 / hz_;
@@ -1304,6 +1306,17 @@ class engine {
   /// The load weight a fair task has in its queue (cfs's and eevdf's).
   static std::uint32_t fair_weight_of(const task_type& t) {
     return t.params.kind == sched_kind::idle ? weight_idleprio : nice_to_weight(t.params.nice);
+  }
+  /// Whether any task of `w` is limited to some CPUs, from its start (`cpus`) or by a phase
+  /// (set_affinity). O(events).
+  static bool has_affinity_limit(const workload& w) {
+    for (const task_spec& t : w.tasks) {
+      if (!t.cpus.empty()) return true;
+      for (const phase& ph : t.phases)
+        for (const event& e : ph.events)
+          if (e.kind == event_kind::set_affinity) return true;
+    }
+    return false;
   }
   /// Whether a task of `w` is, or becomes, a real-time or deadline task.
   static bool has_rt_or_dl_task(const workload& w) {
@@ -4846,7 +4859,7 @@ class engine {
   std::uint64_t priority_inversions_ = 0;  ///< run_config::audit_priority's count
   std::int64_t first_inversion_ns_ = -1;   ///< when the audit first found one
   const task_type* hot_ = nullptr;  ///< a task the newly-idle balance under way must not pull (just pushed away)
-  bool idle_kick_ = false;          ///< busy ticks kick an idle CPU to balance (asymmetric machines)
+  bool idle_kick_ = false;          ///< busy ticks kick an idle CPU to balance (asymmetric machines, RT or deadline tasks, affinity limits)
   std::int64_t next_idle_balance_ = 0;  ///< earliest time of the next such kick
   std::vector<pelt_avg> group_pelt_;  ///< each group queue's signal, [cpu x ngroups + group]
   std::vector<std::uint32_t> speed_;  ///< each CPU's work rate: its capacity at its frequency (cap x f / f_max), >= 1

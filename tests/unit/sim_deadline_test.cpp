@@ -54,10 +54,13 @@ std::string workload_error_of(const workload& w, const run_config& c) {
   return "(no error)";
 }
 
-// Two hogs that start pinned to CPU 0 and, after 100 us of work each, are let onto CPUs {0, 1}:
-// an idle CPU 1 must pull one of them.
-std::vector<task_spec> hogs_let_onto_cpus_0_1() {
-  std::vector<task_spec> out;
+// 100 ms on 3 CPUs: two hogs, x and y, start pinned to CPU 0 and, after 100 us of work each,
+// are let onto CPUs {0, 1}, so an idle CPU 1 must pull one of them; three more, p1-p3, are
+// pinned to CPU 2, the busiest.
+workload hogs_let_onto_cpus_0_1() {
+  workload w;
+  w.name = "pull";
+  w.duration = msec(100);
   for (const char* name : {"x", "y"}) {
     task_spec t = forever(name, {ev::run(usec(100))});
     t.cpus = {0};
@@ -66,9 +69,14 @@ std::vector<task_spec> hogs_let_onto_cpus_0_1() {
     rest.loop = -1;
     rest.events = {ev::set_affinity({0, 1}), ev::run(sec(1))};
     t.phases.push_back(rest);
-    out.push_back(t);
+    w.tasks.push_back(t);
   }
-  return out;
+  for (const char* name : {"p1", "p2", "p3"}) {
+    task_spec t = forever(name, {ev::run(sec(1))});
+    t.cpus = {2};
+    w.tasks.push_back(t);
+  }
+  return w;
 }
 
 using schedcore_test::expect_conserved;
@@ -538,20 +546,10 @@ TEST(SimDeadline, FairTasksStayInTheirRootDomain) {
   run_result r = dl_entry().run(w, three, {});
   EXPECT_EQ(find(r, "a").cpu_ns + find(r, "b").cpu_ns + find(r, "c").cpu_ns, msec(200));
   EXPECT_EQ(find(r, "p").cpu_ns, msec(100));
-  // Two hogs start pinned to CPU 0 and are let onto {0, 1} after 100 us of work each; three
-  // more sit on CPU 2. CPU 1 pulls one of the two (the busy CPUs' ticks kick it: affinity
-  // limits turn the idle-balance kick on), and they have about a CPU each (200 ms between them;
-  // 100 ms if CPU 1 stayed idle).
-  workload pull;
-  pull.name = "pull";
-  pull.duration = msec(100);
-  pull.tasks = hogs_let_onto_cpus_0_1();
-  for (const char* name : {"p1", "p2", "p3"}) {
-    task_spec t = forever(name, {ev::run(sec(1))});
-    t.cpus = {2};
-    pull.tasks.push_back(t);
-  }
-  r = dl_entry().run(pull, three, {});
+  // hogs_let_onto_cpus_0_1(): CPU 1 pulls one of the two (the busy CPUs' ticks kick it:
+  // affinity limits turn the idle-balance kick on), and they have about a CPU each (200 ms
+  // between them; 100 ms if CPU 1 stayed idle).
+  r = dl_entry().run(hogs_let_onto_cpus_0_1(), three, {});
   EXPECT_GE(find(r, "x").cpu_ns + find(r, "y").cpu_ns, msec(180));
 }
 
@@ -589,23 +587,13 @@ TEST(SimDeadline, TheExampleFilterKeepsItsPeriodsOnlyPartitioned) {
 
 // Within one root domain too, a CPU whose fair tasks are all pinned away from the balancing CPU
 // does not stop the balance: the kernel's load_balance finds no task there that may run on the
-// destination (LBF_ALL_PINNED) and tries again without that CPU. 3 CPUs, no partition: three
-// hogs pinned to CPU 2 (the busiest); two hogs start on CPU 0 and are let onto {0, 1}: CPU 1,
-// kicked by the busy CPUs' ticks, pulls one of them (200 ms between them over 100 ms; 100 ms
+// destination (LBF_ALL_PINNED) and tries again without that CPU. hogs_let_onto_cpus_0_1() with
+// no partition: CPU 1, kicked by the busy CPUs' ticks, pulls x or y (200 ms between them; 100 ms
 // if the balance stopped at CPU 2, or if nothing kicked the idle CPU).
 TEST(SimDeadline, ABalanceLooksPastACpuWhoseTasksArePinnedAway) {
   run_config three = exact_machine();
   three.cpus = 3;
-  workload pull;
-  pull.name = "pinned-away";
-  pull.duration = msec(100);
-  pull.tasks = hogs_let_onto_cpus_0_1();
-  for (const char* name : {"p1", "p2", "p3"}) {
-    task_spec t = forever(name, {ev::run(sec(1))});
-    t.cpus = {2};
-    pull.tasks.push_back(t);
-  }
-  const run_result r = dl_entry().run(pull, three, {});
+  const run_result r = dl_entry().run(hogs_let_onto_cpus_0_1(), three, {});
   EXPECT_GE(find(r, "x").cpu_ns + find(r, "y").cpu_ns, msec(180));
   EXPECT_EQ(find(r, "p1").cpu_ns + find(r, "p2").cpu_ns + find(r, "p3").cpu_ns, msec(100));
 }

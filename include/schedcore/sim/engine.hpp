@@ -414,11 +414,13 @@ struct task_core {
 template <class... Entities>
 struct sim_task : Entities..., task_core {};
 
+/// Every CPU of a machine of `ncpu` CPUs (1..64) as an affinity mask, bit i = CPU i.
+inline std::uint64_t all_cpus_of(int ncpu) { return ncpu >= 64 ? ~0ull : ((1ull << ncpu) - 1); }
 /// What is wrong with `partitions` (machine_model::partitions) on a machine of `ncpu` CPUs, or
 /// "" when nothing is: each must name CPUs, only the machine's, none named twice, and the
 /// default root domain must keep a CPU (the root cpuset cannot hand every CPU away).
 inline std::string partition_problem(const std::vector<std::uint64_t>& partitions, int ncpu) {
-  const std::uint64_t all = ncpu >= 64 ? ~0ull : ((1ull << ncpu) - 1);
+  const std::uint64_t all = all_cpus_of(ncpu);
   std::uint64_t used = 0;
   for (std::size_t i = 0; i < partitions.size(); ++i) {
     const std::uint64_t p = partitions[i];
@@ -438,7 +440,7 @@ inline std::string partition_problem(const std::vector<std::uint64_t>& partition
 /// The root domain of CPU `ci` under `partitions`: the partition that has it, else the CPUs no
 /// partition names (the default domain). Bit i = CPU i. O(partitions).
 inline std::uint64_t root_domain_of(const std::vector<std::uint64_t>& partitions, int ncpu, int ci) {
-  std::uint64_t rest = ncpu >= 64 ? ~0ull : ((1ull << ncpu) - 1);
+  std::uint64_t rest = all_cpus_of(ncpu);
   for (const std::uint64_t p : partitions) {
     if ((p >> ci) & 1u) return p;
     rest &= ~p;
@@ -675,16 +677,16 @@ class engine {
     setup_perf_domains();
     max_cap_ = *std::max_element(cap_.begin(), cap_.end());
     asym_ = *std::min_element(cap_.begin(), cap_.end()) != max_cap_;
-    // The idle-balance kick is modelled on asymmetric machines only: there the capacity rules
-    // strand work on a busy CPU beside an idle one, and symmetric runs keep the results they were
-    // measured with. With the kick on everywhere the main job, interbench, massive-intr,
-    // autogroup, kernbench and eevdf-hackbench do not move; eevdf-slices does (cyclictest's max
-    // 2.00 -> 1.71 and 2.00 -> 2.80 ms in two rows, the delay sums by up to 3 %).
-    // An RT or deadline task stays on its CPU and preempts the fair task there even beside an
-    // idle CPU (select_task_rq_rt / _dl): the kick is what moves that fair task, so it is on
-    // whenever such a task can run on a machine of two or more CPUs. So does affinity: tasks
-    // pinned together, or let onto more CPUs by a phase, wait beside an idle CPU that no wakeup
-    // or newly idle pull will reach (partitions make every task's affinity a limit).
+    // The idle-balance kick is modelled where work gets stranded on a busy CPU beside an idle
+    // one, and off for symmetric fair-only workloads without CPU limits, which keep the results
+    // they were measured with. With the kick on everywhere the main job, interbench,
+    // massive-intr, autogroup, kernbench and eevdf-hackbench do not move; eevdf-slices does
+    // (cyclictest's max 2.00 -> 1.71 and 2.00 -> 2.80 ms in two rows, the delay sums by up to
+    // 3 %). It is on: on an asymmetric machine, where the capacity rules strand work; with an
+    // RT or deadline task, which stays on its CPU and preempts the fair task there even beside
+    // an idle CPU (select_task_rq_rt / _dl), so the kick is what moves that fair task; and with
+    // CPU limits (task or phase cpus, partitions), which leave tasks pinned together, or let
+    // onto more CPUs by a phase, beside an idle CPU no wakeup or newly idle pull reaches.
     idle_kick_ = asym_ || (ncpu_ > 1 && (has_rt_or_dl_task(w) || has_affinity_limit(w) || !cfg.machine.partitions.empty()));
     eas_ = dvfs_on_ && asym_ && cfg.machine.energy_aware;
     util_est_ = cfg.machine.util_est < 0 ? dvfs_on_ : cfg.machine.util_est != 0;
@@ -2865,7 +2867,7 @@ class engine {
                              next != nullptr ? prio(*next) : 120);
   }
   /// Every CPU of the machine, as an affinity mask (bit i = CPU i).
-  std::uint64_t all_cpus() const { return ncpu_ == 64 ? ~0ull : ((1ull << ncpu_) - 1); }
+  std::uint64_t all_cpus() const { return all_cpus_of(ncpu_); }
   /// CPU ci's root domain (machine_model::partitions), bit i = CPU i.
   std::uint64_t domain_of(int ci) const { return domain_of_[static_cast<std::size_t>(ci)]; }
   /// Whether CPUs a and b share a root domain (the load balancer's sched domains never span

@@ -359,7 +359,8 @@ struct workload {
   std::vector<cgroup_spec> cgroups;  ///< task groups, parents first (none: every task in the root)
   /// Every mutex is a priority-inheritance mutex (PTHREAD_PRIO_INHERIT, the kernel's PI futex
   /// on an rt_mutex; rt-app's global `pi_enabled`): real-time waiters queue by priority and
-  /// lend theirs to the owner (engine.hpp, "Priority inheritance"). Off: FIFO handoff, no boost.
+  /// lend theirs to the owner (engine.hpp, "Priority inheritance"). Off: plain futexes (waiters
+  /// woken in futex order, a running locker may barge in first), no boost.
   bool priority_inheritance = false;
 };
 

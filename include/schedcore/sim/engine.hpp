@@ -4071,22 +4071,14 @@ class engine {
   bool acquire(task_type& t, int mid, int ci, bool retry) {
     mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
     t.lock_retry = -1;
-    if (w_.priority_inheritance && !m.waiters.empty()) return acquire_pi_contended(t, mid, ci);
-    if (m.owner == nullptr) {
+    if (m.owner == nullptr && m.waiters.empty()) {
       m.owner = &t;
       return true;
     }
-    if (w_.priority_inheritance) {
-      if (pi_deadlock(mid, t)) {
-        ++pi_deadlocks_;
-        return true;
-      }
-      mutex_wait(mid, t);
-      block(t);
-      pi_cpu_ = ci;
-      pi_update(*m.owner);
-      SCHEDCORE_INVARIANT(pi_consistent());
-      return false;
+    if (w_.priority_inheritance) return acquire_pi_contended(t, mid, ci);
+    if (m.owner == nullptr) {  // a plain mutex whose woken waiter has not run yet: barging
+      m.owner = &t;
+      return true;
     }
     if (retry) ++lock_retries_;
     mutex_wait(mid, t);
@@ -4095,8 +4087,8 @@ class engine {
     return false;
   }
 
-  /// acquire() of PI mutex `mid`, which has waiters, by `t` on CPU `ci`: `t` may be one of them,
-  /// woken by an unlock to take it (a woken waiter stays queued until it does).
+  /// acquire() of PI mutex `mid`, which has an owner or waiters, by `t` on CPU `ci`: `t` may be
+  /// one of the waiters, woken by an unlock to take it (a woken waiter stays queued until it does).
   /// try_to_take_rt_mutex: an ownerless mutex goes to its top waiter, or to a task strictly
   /// before it in rt_mutex order (a steal: the woken waiter finds it taken when it runs and
   /// sleeps again, still queued); anyone else queues (or stays queued) and sleeps, boosting the
@@ -4109,14 +4101,15 @@ class engine {
       if (queued) {
         m.waiters.erase(std::find(m.waiters.begin(), m.waiters.end(), &t));
         t.cold->blocked_on = -1;
+      } else {
+        ++pi_steals_;  // taken ahead of the woken top waiter
       }
-      if (!queued) ++pi_steals_;  // taken ahead of the woken top waiter
       m.owner = &t;
       pi_update(t);  // it takes on the waiters left
       SCHEDCORE_INVARIANT(pi_consistent());
       return true;
     }
-    if (!queued) {
+    if (!queued) {  // (an ownerless mutex ends no chain: no cycle through it)
       if (m.owner != nullptr && pi_deadlock(mid, t)) {
         ++pi_deadlocks_;
         return true;

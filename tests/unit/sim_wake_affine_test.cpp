@@ -364,6 +364,34 @@ TEST(SimWakeAffine, SisUtilShortensTheIdleScanOnABusyMachine) {
   }
 }
 
+// What SIS_UTIL's short scan strands, the idle-balance kick (nohz_balancer_kick) undoes, on a
+// symmetric machine with fair tasks only and no CPU limits. Two CPUs, SIS_UTIL on. L runs
+// 200 ms on one CPU while H and B, a 5 ms run / 5 ms sleep blinker, share the other; then L
+// sleeps for the rest of the run. The machine has been fully busy, so the scan depth is 0: B's
+// next wakeup, on its own CPU where H runs, looks at no other CPU and B stacks behind H (or H
+// behind B) beside the idle CPU, which no newly idle pull reaches (it went idle when B slept).
+// A busy tick with two tasks queued kicks the idle CPU to balance: from 200 ms on H waits at most
+// a tick and B's moves, about 0.5 ms in all. Without the kick, cfs leaves the two stacked until
+// 240 ms and H waits 40 ms (checked).
+TEST(SimWakeAffine, AnIdleCpuIsKickedToTakeATaskAWakeupStackedBesideIt) {
+  workload w;
+  w.name = "kick-after-sis-util";
+  w.cpus = 2;
+  w.duration = sec(1);
+  w.tasks.push_back(looping("H", {ev::run(sec(1))}));
+  w.tasks.push_back(looping("B", {ev::run(msec(5)), ev::sleep(msec(5))}));
+  w.tasks.push_back(looping("L", {ev::run(msec(200)), ev::sleep(sec(2))}));
+  run_config c = exact_machine();
+  c.machine.sis_util = 1;
+  c.warmup_ns = msec(200);
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    const run_result r = e.run(w, c, {});
+    EXPECT_LE(find(r, "H").wait_ns + find(r, "B").wait_ns, msec(4));
+    EXPECT_GE(find(r, "H").cpu_ns, msec(796));
+  }
+}
+
 // A value outside -1..1 is refused before the run starts.
 TEST(SimWakeAffine, AnSisUtilValueOutsideItsRangeIsRefused) {
   workload w;

@@ -677,17 +677,13 @@ class engine {
     setup_perf_domains();
     max_cap_ = *std::max_element(cap_.begin(), cap_.end());
     asym_ = *std::min_element(cap_.begin(), cap_.end()) != max_cap_;
-    // The idle-balance kick is modelled where work gets stranded on a busy CPU beside an idle
-    // one, and off for symmetric fair-only workloads without CPU limits, which keep the results
-    // they were measured with. With the kick on everywhere the main job, interbench,
-    // massive-intr, autogroup, kernbench and eevdf-hackbench do not move; eevdf-slices does
-    // (cyclictest's max 2.00 -> 1.71 and 2.00 -> 2.80 ms in two rows, the delay sums by up to
-    // 3 %). It is on: on an asymmetric machine, where the capacity rules strand work; with an
-    // RT or deadline task, which stays on its CPU and preempts the fair task there even beside
-    // an idle CPU (select_task_rq_rt / _dl), so the kick is what moves that fair task; and with
-    // CPU limits (task or phase cpus, partitions), which leave tasks pinned together, or let
-    // onto more CPUs by a phase, beside an idle CPU no wakeup or newly idle pull reaches.
-    idle_kick_ = asym_ || (ncpu_ > 1 && (has_rt_or_dl_task(w) || has_affinity_limit(w) || !cfg.machine.partitions.empty()));
+    // The idle-balance kick (nohz_balancer_kick): a busy tick kicks the idle CPUs to balance,
+    // as on every SMP kernel with tickless idle CPUs. Without it an idle CPU is reached only by
+    // a wakeup or its own newly idle pull, and work stays stranded beside it: a fair task
+    // preempted by an RT or deadline task that stays on its CPU (select_task_rq_rt / _dl),
+    // tasks pinned together or let onto more CPUs by a phase, the capacity rules of an
+    // asymmetric machine, or one CPU's extra hog after the others' tasks went to sleep.
+    idle_kick_ = ncpu_ > 1;
     eas_ = dvfs_on_ && asym_ && cfg.machine.energy_aware;
     util_est_ = cfg.machine.util_est < 0 ? dvfs_on_ : cfg.machine.util_est != 0;
     tick_ns_ = 1000000000 / hz_;
@@ -1308,30 +1304,6 @@ class engine {
   /// The load weight a fair task has in its queue (cfs's and eevdf's).
   static std::uint32_t fair_weight_of(const task_type& t) {
     return t.params.kind == sched_kind::idle ? weight_idleprio : nice_to_weight(t.params.nice);
-  }
-  /// Whether any task of `w` is limited to some CPUs, from its start (`cpus`) or by a phase
-  /// (set_affinity). O(events).
-  static bool has_affinity_limit(const workload& w) {
-    for (const task_spec& t : w.tasks) {
-      if (!t.cpus.empty()) return true;
-      for (const phase& ph : t.phases)
-        for (const event& e : ph.events)
-          if (e.kind == event_kind::set_affinity) return true;
-    }
-    return false;
-  }
-  /// Whether a task of `w` is, or becomes, a real-time or deadline task.
-  static bool has_rt_or_dl_task(const workload& w) {
-    const auto special = [](const sched_params& p) {
-      return p.kind == sched_kind::fifo || p.kind == sched_kind::rr || p.kind == sched_kind::deadline;
-    };
-    for (const task_spec& t : w.tasks) {
-      if (special(t.params)) return true;
-      for (const phase& ph : t.phases)
-        for (const event& e : ph.events)
-          if (e.kind == event_kind::set_policy && special(e.params)) return true;
-    }
-    return false;
   }
   bool is_fair(const task_type& t) const { return t.sched_class == static_cast<int>(stack_type::nr_classes - 1); }
   /// `t`'s own signal up to now: queued (runnable, running, or a sleeper its class still holds)
@@ -3247,8 +3219,9 @@ class engine {
   // A fair task waking from an I/O wait starts or doubles its CPU's I/O-wait boost
   // (smp/iowait_boost.hpp, machine_model::iowait_boost), a floor under that CPU's utilisation
   // after the utilisation above is composed (sugov_iowait_apply, 5.x-6.7). Not modelled:
-  // sugov's "busy CPU keeps its frequency" hold, the transition's own latency, IRQ time and
-  // GRUB reclaiming. Energy-aware placement is below (find_energy_efficient_cpu).
+  // sugov's "busy CPU keeps its frequency" hold, the transition's own latency and IRQ time
+  // (GRUB reclaiming is modelled: a reclaiming reservation's budget drains as GRUB-PA's
+  // dl_scaled_delta_exec does, see policy/edf.hpp). Energy-aware placement is below (find_energy_efficient_cpu).
 
   /// Charges `ns` of CPU ci at its domain's power: the current state's while `busy`, the idle
   /// power otherwise. Exact: nJ plus a remainder in fJ (µW x ns = fJ).
@@ -4854,7 +4827,7 @@ class engine {
   std::uint64_t priority_inversions_ = 0;  ///< run_config::audit_priority's count
   std::int64_t first_inversion_ns_ = -1;   ///< when the audit first found one
   const task_type* hot_ = nullptr;  ///< a task the newly-idle balance under way must not pull (just pushed away)
-  bool idle_kick_ = false;          ///< busy ticks kick an idle CPU to balance (asymmetric machines, RT or deadline tasks, affinity limits)
+  bool idle_kick_ = false;          ///< busy ticks kick an idle CPU to balance (every machine of two or more CPUs)
   std::int64_t next_idle_balance_ = 0;  ///< earliest time of the next such kick
   std::vector<pelt_avg> group_pelt_;  ///< each group queue's signal, [cpu x ngroups + group]
   std::vector<std::uint32_t> speed_;  ///< each CPU's work rate: its capacity at its frequency (cap x f / f_max), >= 1

@@ -25,6 +25,24 @@ using schedsim_cli::result;
 
 result run(const std::string& args, const char* stderr_to = " 2>/dev/null") { return schedsim_cli::run(args, stderr_to); }
 
+// The simulator guide shows `schedsim --help` as it prints: the fenced block that starts with
+// the usage line is the whole output, byte for byte (it had fallen nine options behind).
+TEST(SchedsimCli, TheGuideShowsTheHelpAsPrinted) {
+  const result help = run("--help");
+  ASSERT_EQ(help.code, 0);
+  std::ifstream guide(SCHEDCORE_DOCS_DIR "/guides/simulator.md");
+  ASSERT_TRUE(guide) << "cannot read " SCHEDCORE_DOCS_DIR "/guides/simulator.md";
+  std::stringstream text;
+  text << guide.rdbuf();
+  const std::string doc = text.str();
+  const std::size_t from = doc.find("```\nusage: schedsim ");
+  ASSERT_NE(from, std::string::npos) << "no fenced block starting with the usage line";
+  const std::size_t body = from + 4;
+  const std::size_t to = doc.find("```\n", body);
+  ASSERT_NE(to, std::string::npos);
+  EXPECT_EQ(doc.substr(body, to - body), help.out);
+}
+
 TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("list").code, 0);
   EXPECT_EQ(run("").code, 2);

@@ -142,8 +142,8 @@
 ///   pays about 6 instructions for their tests (callgrind guard at N = 8: 292.9 -> 298.7).
 /// - Omissions: group scheduling; NEXT_BUDDY and PICK_BUDDY with 6.19's WF_SYNC rules
 ///   (NEXT_BUDDY is off by default in every release, and without cgroups only it and yield_to
-///   set the buddy); yield_to; 7.1's cap on a delayed sleeper's negative lag ("Prevent
-///   negative lag increase during delayed dequeue" and its fix c5cd6fd75b6a); 2026's rework of
+///   set the buddy); yield_to; the fix c5cd6fd75b6a to 7.1's cap on a delayed sleeper's negative lag (the cap
+///   itself, 059258b0d424, is the `delayed_lag_floor` knob); 2026's rework of
 ///   avg_vruntime around zero_vruntime; hrtick; and SMP (migration keeps lag through
 ///   dequeue(migrating)/enqueue(migrated), which is what 6.6's cross-rq placement by lag does). Nothing here is reconstructed [R]: every rule is
 ///   from §3 of the reference or from the kernel commits named above (and the custom-slice

@@ -33,9 +33,11 @@
 #include "schedcore/policy/cfs_bandwidth.hpp"
 #include "schedcore/policy/cfs2007.hpp"
 #include "schedcore/policy/class_stack.hpp"
+#include "schedcore/policy/dl_server.hpp"
 #include "schedcore/policy/edf.hpp"
 #include "schedcore/policy/eevdf.hpp"
 #include "schedcore/policy/entity_access.hpp"
+#include "schedcore/policy/fair_server_stack.hpp"
 #include "schedcore/policy/fair_weights.hpp"
 #include "schedcore/policy/flags.hpp"
 #include "schedcore/policy/goodness24.hpp"
@@ -48,7 +50,7 @@
 #include "schedcore/policy/sd.hpp"
 
 // SMP helpers: capacity, energy model and schedutil's I/O boost, load tracking, util_est and
-// uclamp, group shares
+// uclamp, group shares, wake-affine
 #include "schedcore/smp/capacity.hpp"
 #include "schedcore/smp/energy_model.hpp"
 #include "schedcore/smp/group_shares.hpp"
@@ -56,5 +58,6 @@
 #include "schedcore/smp/pelt.hpp"
 #include "schedcore/smp/uclamp.hpp"
 #include "schedcore/smp/util_est.hpp"
+#include "schedcore/smp/wake_affine.hpp"
 
 #endif

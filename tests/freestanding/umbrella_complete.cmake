@@ -1,0 +1,26 @@
+# freestanding/umbrella-complete: schedcore/schedcore.hpp promises every freestanding header;
+# this fails, naming them, when a public header outside sim/ is not included by it (three
+# were missing: dl_server.hpp, fair_server_stack.hpp, wake_affine.hpp).
+# Usage: cmake -DROOT=<include dir> -P umbrella_complete.cmake
+get_filename_component(ROOT "${ROOT}" ABSOLUTE)
+file(READ ${ROOT}/schedcore/schedcore.hpp umbrella)
+file(GLOB_RECURSE headers RELATIVE ${ROOT} ${ROOT}/schedcore/*.hpp)
+list(LENGTH headers found)
+if(found LESS 10)
+  message(FATAL_ERROR "found ${found} headers under ${ROOT}/schedcore: wrong ROOT?")
+endif()
+set(missing "")
+foreach(header IN LISTS headers)
+  if(header MATCHES "^schedcore/sim/" OR header STREQUAL "schedcore/schedcore.hpp")
+    continue()
+  endif()
+  string(FIND "${umbrella}" "#include \"${header}\"" at)
+  if(at EQUAL -1)
+    list(APPEND missing ${header})
+  endif()
+endforeach()
+if(missing)
+  string(REPLACE ";" ", " missing "${missing}")
+  message(FATAL_ERROR "schedcore/schedcore.hpp does not include: ${missing}")
+endif()
+message(STATUS "schedcore/schedcore.hpp includes every public header outside sim/")

@@ -29,7 +29,8 @@
 # 6.19, and 6.18.33 on (the May 2026 stable update that took them back), 6.19's wakeup
 # preemption and the wakeup pick that finishes delayed dequeues; from 7.0 the lag clamp from
 # the longest queued slice (also in 2026's stable updates of 6.12 and 6.18, which the version
-# number does not tell: --policy);
+# number does not tell: --policy); from 7.1 the floor under a delayed sleeper's lag
+# (delayed_lag_floor);
 # base slice 0.75 ms (0.70 ms from 6.15), scaled by 1 + ilog2(min(online CPUs, 8)) (`cpus=`);
 # the tick from CONFIG_HZ (/proc/config.gz or /boot/config-*; 250 when neither says). The
 # kernel's sysctls are not read: a tuned kernel needs the knobs given by hand (--policy SPEC

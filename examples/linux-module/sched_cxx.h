@@ -11,7 +11,7 @@ extern "C" {
 struct schedcore_port_result {
 	unsigned long long sum;      /* run_selftest() checksum */
 	unsigned int failures;       /* self-test consistency failures (0 expected) */
-	const char *selftest_prefix; /* "selftest fixed: sum=" or "selftest fair: sum=" */
+	const char *selftest_prefix; /* "selftest fixed: sum=", "selftest fair: sum=", ... (PORT_SCHED_FAIR) */
 	unsigned int dispatches;     /* quanta the eevdf dispatcher handed out */
 	unsigned int quanta[3];      /* quanta each eevdf work item (nice -5, 0, 5) received */
 	char order[64];              /* eevdf: one letter per quantum, NUL-terminated */

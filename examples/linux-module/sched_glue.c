@@ -6,7 +6,7 @@
  * RISC-V and host builds print for the same configuration) and a small work-item dispatcher
  * that hands out CPU quanta to work items through schedcore's eevdf_policy and sd_policy,
  * then prints one line:
- *   schedcore_port: selftest <fixed|fair>: sum=0x... ok eevdf=a/b/c order=... sd=d/e/f of n ...
+ *   schedcore_port: selftest <fixed|fair|stride|mlfq>: sum=0x... ok eevdf=a/b/c order=... sd=d/e/f of n ...
  * What it demonstrates: a C++17 object built from schedcore with the kernel's own flags (no
  * exceptions, no RTTI, no static constructors, no heap) links into a module and runs.
  * Where it behaves badly: the dispatcher runs synchronously in module_init on one CPU; it is a

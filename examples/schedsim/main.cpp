@@ -1,19 +1,9 @@
 // schedsim: the deterministic SMP scheduling simulator's command line (architecture.md,
 // "Simulator contract").
 //
-//   schedsim list
-//   schedsim run     --scenario NAME | --rt-app FILE [--policy SPEC] [options]
-//   schedsim compare --scenario NAME|all | --rt-app FILE [--policies SPEC,SPEC,...] [options]
-//   schedsim sweep   --scenario NAME | --rt-app FILE --policy NAME --knob KNOB=v1,v2,... [options]
-//
-// options: --cpus N  --hz N  --duration TIME  --warmup TIME  --seed N  --format table|json|csv  --trace FILE
-//          --cs-cost TIME  --refill TIME  --refill-half TIME  --balance TIME  --balance-failed N  --balance-by count|load  --tick-phase TIME
-//          --wake-affine on|off  --sis-util on|off  --rt-runtime TIME|-1  --rt-period TIME  --dl-bound PCT|-1  --rt-runtime-share on|off
-//          --partition CPUS
-//          --fair-server TIME  --fair-server-period TIME  --fair-server-rules 6.12|6.19
-//          --capacity C,C,...  --energy-model FILE  --eas on|off  --util-est on|off  --uclamp-rt-min N
-//          --iowait-boost on|off  --jobs N
-//          --no-host-timing (events_per_sec printed as 0: fully byte-identical output)
+//   schedsim list | run | compare | sweep | plot | report ...: usage_text below is the whole
+//   command line (`schedsim --help` prints it; docs/guides/simulator.md shows it, and
+//   sim_cli_test checks the two agree).
 // Exit: 0 ok, 2 usage error, 3 bad input file.
 #include <algorithm>
 #include <atomic>

@@ -1,7 +1,7 @@
 // schedsim's priority-inheritance mutexes (workload::priority_inheritance, rt-app's global
 // pi_enabled; engine.hpp, "priority inheritance"): the classic unbounded priority inversion
-// and its cure, hand-timed on one CPU with no switch cost, under the cfs and eevdf stacks (rt
-// over the fair class). Oracles: the rt_mutex rules of Documentation/locking/rt-mutex-design.rst
+// and its cure, hand-timed on one CPU (two for the barging and stealing tests) with no switch cost, under the cfs and
+// eevdf stacks (rt over the fair class; edf on top for deadline inheritance). Oracles: the rt_mutex rules of Documentation/locking/rt-mutex-design.rst
 // (the owner runs at its top waiter's priority, along the chain; waiters by priority) and the
 // timelines worked out by hand in each test.
 #include <gtest/gtest.h>

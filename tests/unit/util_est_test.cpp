@@ -5,7 +5,7 @@
 //   skipped unmarked, a sample of a task that waited is skipped marked, the mark skips until
 //   PELT refreshes util;
 // - with PELT itself: a task that runs 16 ms every 100 ms wakes with util_avg down to about
-//   a tenth of its end-of-burst util, and its estimate holds the end-of-burst value.
+//   a sixth of its end-of-burst util (84 ms asleep: 2^(-82/32)), and its estimate holds the end-of-burst value.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -7,7 +7,8 @@
 // Linux 6.6+, policy/eevdf.hpp) with a 2.5 ms base slice and HZ=1000; `PORT_SCHED_FAIR=2` uses
 // a policy written outside the library, the custom-policy example's `stride_policy`
 // (examples/custom-policy/stride.hpp: stride scheduling, tickets = nice weight) with a 3 ms
-// quantum. Swapping the policy is this file and sched.cpp's `init()`: the kernel is unchanged.
+// quantum; `PORT_SCHED_FAIR=3` the second custom-policy example, `mlfq_policy`
+// (examples/custom-policy/mlfq.hpp). Swapping the policy is this file and sched.cpp's `init()`: the kernel is unchanged.
 // `run_queue` forwards to the policy hooks one to one; its members are defined in sched.cpp so
 // that the policy is instantiated in exactly one object whose size the ports measure
 // (`arm-none-eabi-size sched.o`).

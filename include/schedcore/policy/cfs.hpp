@@ -75,10 +75,12 @@
 ///   plus one `next()` step, O(1) amortised, when the skip buddy is leftmost); tick,
 ///   wakeup_preempt, yield O(1); verify O(n). No division on the hot path except one 32-bit
 ///   division when the queue's load changed since the last sched_slice.
-/// - Omissions: group scheduling (cfs_rq hierarchy, shares), CFS bandwidth, PELT and load
-///   averages (the simulator's balancer counts tasks), the 6.3-era "discard vruntime after a
-///   60 s sleep", ALT_PERIOD (the same count without group scheduling), SMP wake-affine; `prio_changed` cannot request a reschedule in
-///   this contract (the caller reschedules after a parameter change).
+/// - Omissions from this class, provided around it: the cfs_rq hierarchy and shares
+///   (`group_policy`), CFS bandwidth (`policy/cfs_bandwidth.hpp`), PELT (`smp/pelt.hpp`),
+///   wake-affine (`smp/wake_affine.hpp`; the simulator places wakeups with it and balances by
+///   load when asked). Not modelled: the 6.3-era "discard vruntime after a 60 s sleep",
+///   ALT_PERIOD (the same count without group scheduling); `prio_changed` cannot request a
+///   reschedule in this contract (the caller reschedules after a parameter change).
 /// - Versions: the defaults are 6.5's, the last CFS (BASE_SLICE and the latency cap on). The
 ///   reference's §2 describes the 5.4–5.12 form: `base_slice=0 limit_slice=0`; 5.13–6.1 is
 ///   `limit_slice=0` (5.13–5.14 had no separate idle floor: set `idle_min_granularity` to

@@ -23,7 +23,7 @@
 ///   most max_cfs_runtime, and 0 when unlimited. On success the pool is refilled once
 ///   (__refill_cfs_bandwidth_runtime: + quota, capped at quota + burst) and every CPU's budget
 ///   is reset to 0 (the `generation` counter tells each queue so). The periods start again at
-///   that instant (the kernel's timer keeps its old grid).
+///   the group's next draw (the kernel's timer keeps its old grid).
 /// - `acquire` is __assign_cfs_rq_runtime: min(pool, wanted) when the pool holds anything,
 ///   else nothing; everything wanted when unlimited.
 /// - The refill (__refill_cfs_bandwidth_runtime): pool += quota, capped at quota + burst; a
@@ -103,7 +103,7 @@ class cfs_bandwidth {
   /// Sets the limit: `quota` ns per `period` ns (`unlimited` for none), plus `burst` ns that
   /// may be banked from unused quota. Refuses what tg_set_cfs_bandwidth refuses (see the file
   /// comment) with `errc::out_of_range`, changing nothing. On success the pool gains `quota`
-  /// (up to quota + burst), the periods start at `now`, and every CPU's budget is reset
+  /// (up to quota + burst), the periods start again at the next draw, and every CPU's budget is reset
   /// (`generation` changes).
   errc configure(duration_ns quota, duration_ns period, duration_ns burst, sched_time now) noexcept {
     if (period < min_period || period > max_period) return errc::out_of_range;
@@ -146,7 +146,7 @@ class cfs_bandwidth {
   constexpr duration_ns slice() const noexcept { return slice_; }
   /// What the pool holds, ns, as of its last refill (call `refill_to` first for "now").
   constexpr duration_ns runtime() const noexcept { return runtime_; }
-  /// When it was last configured: the origin of its periods.
+  /// When it was last configured (a running group is charged against the new limit from then).
   constexpr sched_time configured_at() const noexcept { return configured_at_; }
   /// The next period boundary, when the pool is refilled (meaningful once the first draw has
   /// started the periods).
@@ -291,7 +291,7 @@ class cfs_bandwidth {
   duration_ns slice_ = default_slice;    // ns drawn at a time
   duration_ns runtime_ = 0;              // what the pool holds, ns (may not go below 0)
   duration_ns runtime_snap_ = 0;         // the pool after the last refill (burst accounting)
-  sched_time configured_at_{};           // the periods' grid origin
+  sched_time configured_at_{};           // when the limit was last set
   sched_time next_refill_{};             // the next period boundary
   bool started_ = false;                 // the periods have started (at the first draw)
   u32 generation_ = 0;                   // bumped by configure

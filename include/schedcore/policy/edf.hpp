@@ -135,7 +135,7 @@
 ///   reservation; a chain of owners lends the top donor's (`pi_task->dl.pi_se`).
 /// - Omissions: the admission bandwidth (and `this_bw` share) of a dead or departed task held
 ///   until its 0-lag time, the fair-class dl_server (policy/fair_server_stack.hpp models it beside this
-///   class, using `earliest_deadline`), SMP push/pull, and fork (a -deadline task cannot
+///   class, using `earliest_deadline`), SMP push/pull (the simulator pushes and pulls), and fork (a -deadline task cannot
 ///   fork: task_new does nothing).
 #ifndef SCHEDCORE_POLICY_EDF_HPP
 #define SCHEDCORE_POLICY_EDF_HPP

@@ -137,10 +137,11 @@
 /// - Features as knobs: RUN_TO_PARITY, PLACE_LAG, PLACE_DEADLINE_INITIAL and WAKEUP_PREEMPTION,
 ///   all on as in 6.6–6.11; DELAY_DEQUEUE with DELAY_ZERO, PREEMPT_SHORT and PLACE_REL_DEADLINE
 ///   (6.12+), the re-pick, the 6.17 protection, the max-slice clamp, the 6.18 yield, 6.19's
-///   wakeups and the wakeup pick's dequeue: off by default, so that the default replays
+///   wakeups, the wakeup pick's dequeue and 7.1's delayed-lag floor: off by default, so that the default replays
 ///   6.6–6.11 (built without FAIR_GROUP_SCHED). With them all off the cycle
 ///   pays about 6 instructions for their tests (callgrind guard at N = 8: 292.9 -> 298.7).
-/// - Omissions: group scheduling; NEXT_BUDDY and PICK_BUDDY with 6.19's WF_SYNC rules
+/// - Omissions: the group hierarchy itself (`group_policy` composes this class into one);
+///   NEXT_BUDDY and PICK_BUDDY with 6.19's WF_SYNC rules
 ///   (NEXT_BUDDY is off by default in every release, and without cgroups only it and yield_to
 ///   set the buddy); yield_to; the fix c5cd6fd75b6a to 7.1's cap on a delayed sleeper's negative lag (the cap
 ///   itself, 059258b0d424, is the `delayed_lag_floor` knob); 2026's rework of

@@ -84,7 +84,8 @@
 ///   within 0..MAX_SLEEP_AVG; the running task (if any) is queued.
 /// - Complexity: every hook O(1) (prio_array operations, a bit scan, integer arithmetic with
 ///   64-bit divisions). `verify` O(40 + n).
-/// - Omissions: SMP balancing (§1.9: the simulator balances), sync wakeups, PI boosting,
+/// - Omissions: SMP balancing (§1.9: the simulator balances), sync wakeups, PI boosting (the
+///   simulator's PI mutexes boost through parameter changes instead),
 ///   `sched_exit`'s same-CPU check is "the parent was last queued on this policy object".
 ///   The first enqueue of a task that never ran and was not forked through `task_new` credits
 ///   no sleep (the kernel stamps every task at fork).

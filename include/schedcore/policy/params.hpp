@@ -5,8 +5,8 @@
 /// Conventions every policy in `policy/` follows, so that a port or the simulator can drive
 /// any of them the same way:
 /// - `template <class Task, class EntityOf = base_entity<..._entity>> class NAME_policy`: the
-///   per-task state is an *entity* struct the task embeds (by inheritance by default, or as a
-///   member with `member_entity`).
+///   per-task state is an *entity* struct the task embeds (by inheritance with the default `base_entity`, or
+///   as a member through an accessor of your own with the same static `get` and `task_of`).
 /// - `errc setup(Task&, const sched_params&) noexcept`: validates and loads a task's
 ///   parameters into its entity; refuses (returns an error, changes nothing) on bad input,
 ///   and with `errc::busy` while the task is queued (dequeue with `save` first).

@@ -49,7 +49,8 @@
 ///   covers the whole period never throttles, so a spinning RT task that borrowed enough keeps
 ///   its CPU forever: why the feature was turned off. Lent runtime is never given back (the
 ///   kernel returns it only at CPU hotplug); `configure` resets it, as a sysctl write does.
-/// - Omissions: priority inheritance, SMP push/pull (the simulator moves tasks).
+/// - Omissions from this class: priority inheritance and SMP push/pull (the simulator does both
+///   around it: boosts by parameter changes, save / setup / restore, and moves tasks).
 #ifndef SCHEDCORE_POLICY_RT_HPP
 #define SCHEDCORE_POLICY_RT_HPP
 

@@ -23,7 +23,7 @@
 ///   swap, the rotation epoch (SD's `prio_rotation`) increments, the current level returns to
 ///   0 and every level's quota is refilled.
 /// - It is a container: which slot a task takes next, its per-task quota and its slot bitmap are
-///   the SD policy's business (a later issue). The §2.3 `prio_matrix` generator is provided
+///   the SD policy's business (policy/sd.hpp). The §2.3 `prio_matrix` generator is provided
 ///   here as `sd_prio_matrix_row()` with `sd_next_slot()`, because the slot choice is a bit scan
 ///   on the same 40-bit layout.
 ///

@@ -18,23 +18,28 @@
 ///   non-preemptible work (`event::nopreempt`), or has just been switched in to start some,
 ///   the CPU's reschedules are held and applied when that work is done.
 ///
-/// @par SMP placement (kernel-like, deliberately simple)
-/// - Wakeup of a fair task: the previous CPU if it is allowed and idle; else the first idle
-///   allowed CPU scanning upward from the previous one (wrapping); else the previous CPU if
-///   allowed; else the allowed CPU with the fewest runnable tasks (lowest index on ties). RT
-///   tasks and reservations follow select_task_rq_rt / _dl and move by push / pull only (see
-///   "RT and deadline push / pull" below; docs/guides/simulator.md).
+/// @par SMP placement (kernel-like; the rules are in the sections below and in
+/// docs/guides/simulator.md)
+/// - Wakeup of a fair task: select_task_rq_fair's fast path ("fair wakeup placement"):
+///   energy-aware placement where it runs, wake_affine between the waker's CPU and the
+///   previous one, then select_idle_sibling (the cache-hot candidates, then a scan SIS_UTIL may
+///   shorten), or select_idle_capacity on an asymmetric machine. RT tasks and reservations
+///   follow select_task_rq_rt / _dl and move by push / pull only ("RT and deadline push /
+///   pull").
 /// - New tasks (start, fork): the allowed CPU with the fewest runnable tasks; ties prefer the
 ///   parent's CPU, then the lowest index.
-/// - Periodic balance: every `balance_ns` of ticks each busy CPU looks for the CPU with the
-///   most runnable tasks; when it has at least 2 more than this one, one queued (not running)
-///   fair task allowed here moves: `dequeue(migrating)` there, `enqueue(migrated)` here. The task
-///   chosen is the one that last ran longest ago (the cache-coldest), lowest id on ties.
-/// - A one-task imbalance between busy CPUs (busiest = this + 1) is left alone by default.
-///   With `machine_model::balance_failed` = k > 0, the (k + 1)-th consecutive periodic balance
-///   that finds it moves one task the same way (Linux's nr_balance_failed), so N + 1 hogs on
-///   N CPUs rotate.
-/// - Idle balance: a CPU about to go idle pulls the same way from a CPU with >= 2 runnable.
+/// - Periodic balance: every `balance_ns` of busy ticks each CPU looks, within its root domain,
+///   for the busiest CPU by task count (the default) or by PELT load (`balance_by_load`, and on
+///   asymmetric machines), passing over CPUs whose tasks are all pinned away; one queued (not
+///   running) fair task allowed here moves: `dequeue(migrating)` there, `enqueue(migrated)`
+///   here, the one that last ran longest ago (the cache-coldest) first, lowest id on ties.
+/// - By count, a one-task imbalance between busy CPUs (busiest = this + 1) is left alone by
+///   default. With `machine_model::balance_failed` = k > 0, the (k + 1)-th consecutive periodic
+///   balance that finds it moves one task the same way (Linux's nr_balance_failed), so N + 1
+///   hogs on N CPUs rotate.
+/// - Idle balance: a CPU about to go idle pulls the same way from a CPU with >= 2 runnable, and
+///   a busy CPU's tick with two or more tasks queued kicks the idle CPUs to balance, at most
+///   once per `balance_ns` (the kernel's nohz idle balance).
 ///
 /// @par Cost model (machine_model; defaults model a 2007 desktop CPU)
 /// - A context switch into a task costs `cs_cost_ns` of CPU time charged to no task (switch
@@ -142,8 +147,8 @@ struct machine_model {
   /// The periodic balance compares CPUs by load instead of by task count: each queued task
   /// weighs its PELT load_avg (smp/pelt.hpp), scaled by its task groups' share of the root
   /// (task_h_load), as Linux has since 3.8. Off by default for workloads without cgroups (the
-  /// seed scenarios were made with the count), always on with cgroups on SMP: counting
-  /// cannot balance groups. With it, `balance_failed` lets a task's load count half after that
+  /// seed scenarios were made with the count), always on with cgroups on SMP (counting
+  /// cannot balance groups) and on asymmetric machines. With it, `balance_failed` lets a task's load count half after that
   /// many failed balances in a row, and a quarter after one more, and so on (nr_balance_failed).
   bool balance_by_load = false;
   /// A fair task woken by a task on another CPU may be placed from the waker's CPU instead of
@@ -350,7 +355,7 @@ struct task_cold {
   // pipe state
   std::int64_t pipe_pending = -1;  ///< items of a blocked pipe_write still to write (-1: none)
   std::int64_t last_read = 0;      ///< items its last pipe_read took (pipe_write count 0 forwards them)
-  // load tracking (grouped SMP runs only: Engine::pelt_on_)
+  // load tracking (only where Engine::pelt_on_: see its comment)
   pelt_avg pelt{};                 ///< its own PELT signal (fair class only)
   std::uint32_t util_est = 0;      ///< its utilisation estimate with the unchanged mark (smp/util_est.hpp)
   bool pelt_born = false;          ///< the signal was initialised (pelt_init_new_entity)
@@ -1256,7 +1261,8 @@ class engine {
   }
 
   // ---------------------------------------------------------------- load tracking
-  // PELT (smp/pelt.hpp) for grouped SMP runs, where calc_group_shares reads it. Each group's
+  // PELT (smp/pelt.hpp) where something reads it (pelt_on_): calc_group_shares, the balance by
+  // load, the capacity rules, schedutil, util_est, SIS_UTIL. Each group's
   // queue on each CPU has a signal fed by its queued weight (__update_load_avg_cfs_rq), each
   // fair task its own; a task's signal moves with it between group queues (attach/detach, on
   // migration, a change of group or of weight). A signal is brought up to now before any
@@ -4808,7 +4814,7 @@ class engine {
   std::vector<std::int64_t> slack_seen_;  ///< each pool's armed slack timer at the last look, -1 none (follow_slack_timers)
   bool any_cpu_max_ = false;  ///< some cgroup has a cpu.max limit (and the fair class groups)
   std::vector<int> cgroup_parent_;  ///< parent index of each workload cgroup (-1: the root)
-  bool pelt_on_ = false;            ///< load tracking runs (cgroups on SMP, balance by load, asymmetric capacity)
+  bool pelt_on_ = false;            ///< load tracking runs (cgroups on SMP, balance by load, asymmetric capacity, DVFS, util_est, SIS_UTIL)
   std::vector<std::uint32_t> cap_;  ///< each CPU's capacity (machine_model::capacity), 1..1024
   std::vector<std::uint64_t> domain_of_;  ///< each CPU's root domain (machine_model::partitions), bit i = CPU i
   std::uint64_t default_domain_ = 0;      ///< the CPUs no partition has: the root cpuset's root domain

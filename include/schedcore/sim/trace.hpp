@@ -3,7 +3,8 @@
 /// native per-CPU scheduling tracks, and trace-cmd/KernelShark-style tools read as text.
 ///
 /// Lines follow the kernel's `TP_printk` formats of `sched_switch`, `sched_waking`,
-/// `sched_wakeup` and `sched_wakeup_new` exactly, plus user-space markers as a task writing
+/// `sched_wakeup`, `sched_wakeup_new`, `sched_migrate_task`, `sched_pi_setprio`,
+/// `cpu_frequency` and `signal_generate` exactly, plus user-space markers as a task writing
 /// to trace_marker produces them (`tracing_mark_write: C|pid|name|value`, atrace's counter
 /// form, which Perfetto turns into a counter track per task); the line prefix is
 /// `%16s-%-5d [%03d] d..2 %5u.%06u: ` (comm-pid of the task current on that CPU, CPU, flags,

@@ -19,8 +19,9 @@
 /// - mutexes (`lock`/`unlock`, and the `mutex` of wait/sync): blocking. A plain mutex's unlock
 ///   frees it and wakes the first waiter in futex order (deadline, then RT by priority, then
 ///   arrival), which takes it when it runs unless another task locked it first (glibc's
-///   barging; engine.hpp `unlock`). With `priority_inheritance` an rt_mutex: the unlock hands
-///   it to the top waiter, and the owner runs at its top waiter's priority;
+///   barging; engine.hpp `unlock`). With `priority_inheritance` an rt_mutex: the unlock wakes
+///   the top waiter, which takes it when it runs unless a higher-priority locker steals it
+///   first, and the owner runs at its top waiter's priority;
 /// - conditions (`wait`/`signal`/`broadcast`/`sync`): pthread semantics with glibc's two groups
 ///   (engine.hpp, condvar_res): a signal wakes the first in futex order among the older
 ///   waiters; a signal with no waiter is lost; a woken waiter re-acquires its mutex when it
@@ -78,7 +79,7 @@ enum class event_kind : std::uint8_t {
   suspend,    ///< block until another task `resume`s `ref`
   resume,     ///< wake every task suspended on `ref` (instantaneous)
   lock,       ///< acquire mutex `ref` (blocks while another task owns it)
-  unlock,     ///< release mutex `ref` (hands it to the first waiter)
+  unlock,     ///< release mutex `ref`, waking its first waiter in futex order (see the file notes)
   wait,       ///< condition `ref` with mutex `mutex` (held): release, block, re-acquire
   signal,     ///< wake one waiter of condition `ref` (lost if none): the first in futex order of the older group
   broadcast,  ///< wake every waiter of condition `ref` (rt-app `broad`)

@@ -32,8 +32,9 @@
 ///   biggest CPU's speed. load and runnable are not scaled (nor were they then). Linux 5.1+
 ///   scales the PELT clock instead (`update_rq_clock_pelt`, clock_pelt): the same averages for
 ///   a task that leaves its CPU idle some of the time, a different transient otherwise.
-/// - Not modelled: frequency invariance (every CPU at its highest frequency), util_est,
-///   uclamp, and the kernel's `removed` list (a detach here takes effect at once, where the
+/// - Frequency invariance: pass the CPU's current speed, capacity x f / f_max, as `capacity`
+///   (the simulator does); util_est and uclamp are `smp/util_est.hpp` and `smp/uclamp.hpp`.
+/// - Not modelled: the kernel's `removed` list (a detach here takes effect at once, where the
 ///   kernel defers it to the next update of the queue).
 /// - Integer only, no division on the accumulate path; averages divide by a 32-bit divider
 ///   (a libgcc call on 32-bit targets, once per period boundary). Time is 64-bit ns and

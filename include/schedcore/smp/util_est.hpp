@@ -5,7 +5,7 @@
 ///
 /// @par The problem
 /// PELT's util_avg (smp/pelt.hpp) decays while a task sleeps: a thread that runs 16 ms every
-/// 100 ms wakes with a util about a third of what it reaches by the end of its burst. Anything
+/// 100 ms wakes with a util about a sixth of what it reaches by the end of its burst. Anything
 /// that sizes the task at wakeup (which CPU it fits, which CPU costs least energy, which
 /// frequency its CPU needs) then undersizes it, and it ramps up late.
 ///

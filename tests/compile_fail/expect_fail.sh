@@ -8,6 +8,8 @@ cxx=$1; std=$2; root=$3; src=$4
 out=$("$cxx" -std="$std" -fsyntax-only -ffreestanding -fno-exceptions -fno-rtti -I"$root" "$src" 2>&1)
 rc=$?
 mapfile -t wants < <(sed -n 's|^// expect-error: ||p' "$src")
+# Without an expected message any compile error would pass, a typo included.
+[ ${#wants[@]} -gt 0 ] || { echo "FAIL: $src has no '// expect-error:' line"; exit 1; }
 if [ "${wants[0]:-}" = NONE ]; then
   [ $rc = 0 ] && { echo "ok: positive control compiles"; exit 0; }
   echo "FAIL: positive control does not compile:"; echo "$out" | head -20; exit 1

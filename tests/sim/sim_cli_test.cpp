@@ -314,6 +314,8 @@ TEST(SchedsimCli, CsvHasTheSlackAndOverrunSignalColumns) {
     return v;
   };
   const std::vector<std::string> names = split(header);
+  for (const char* col : {"slack_periods", "slack_overruns", "slack_min_ns", "slack_p50_ns", "sigxcpu"})
+    ASSERT_NE(std::find(names.begin(), names.end(), col), names.end()) << "no column " << col << " in " << header;
   const auto column = [&](const char* name) {
     return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
   };

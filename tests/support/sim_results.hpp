@@ -33,11 +33,16 @@ inline const schedcore::sim::task_result& find(const schedcore::sim::run_result&
   return none;
 }
 
-/// Every ns of every CPU is a task's CPU time, switch overhead or idle, exactly; the totals'
-/// task time is the sum of the tasks'.
+/// Every ns of every CPU is a task's CPU time, switch overhead or idle, exactly (the engine
+/// charges idle and overhead apart from the tasks); no task ran longer than the run, on one CPU
+/// at a time; and the totals' task time is the sum of the tasks' (the report's own consistency).
 inline void expect_conserved(const schedcore::sim::run_result& r) {
   std::int64_t cpu = 0;
-  for (const auto& t : r.tasks) cpu += t.cpu_ns;
+  for (const auto& t : r.tasks) {
+    EXPECT_GE(t.cpu_ns, 0) << t.name;
+    EXPECT_LE(t.cpu_ns, r.duration_ns) << t.name << ": more CPU time than the run lasted";
+    cpu += t.cpu_ns;
+  }
   EXPECT_EQ(cpu, r.totals.task_cpu_ns) << r.scenario << " under " << r.policy;
   EXPECT_EQ(cpu + r.totals.overhead_ns + r.totals.idle_ns, static_cast<std::int64_t>(r.cpus) * r.duration_ns)
       << r.scenario << " under " << r.policy;

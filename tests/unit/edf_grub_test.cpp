@@ -322,6 +322,9 @@ TEST(EdfGrub, ReclaimingKeepsEveryReservationsGuaranteeAndLeavesTheRestOfTheCpu)
       EXPECT_EQ(d.overdue(i), 0u) << "round " << round << " task " << i;
     }
     const auto& hog = d.stats(0).cpu_per_window;
+    // One entry per 10 ms window of the 1 s run: the driver only grows the vector while the
+    // task runs, so a hog starved from some window on would leave the trailing windows unchecked.
+    ASSERT_EQ(hog.size(), 100u) << "round " << round;
     for (std::size_t w = 0; w + 1 < hog.size(); ++w)
       EXPECT_GE(hog[w], runtimes[0] - (hrtick ? 0 : msec(1))) << "round " << round << " window " << w;
     for (std::size_t w0 = 0; w0 + 10 <= hog.size(); w0 += 10) {

@@ -267,6 +267,10 @@ TEST(SimCapacity, AnActiveBalanceIsNotUndoneByTheNewlyIdlePullOfTheCpuItLeft) {
       if (last >= 0 && on != last) ++changes;
       last = on;
     }
+    // The premise first: the misfit was moved by an active balance (otherwise the two checks
+    // below hold as 0 == 0 and 0 <= 0).
+    EXPECT_GE(r.totals.misfit_moves, 1u) << e.name;
+    EXPECT_GT(changes, 0u) << e.name;
     EXPECT_EQ(find(r, "m").migrations, changes) << e.name;
     EXPECT_LE(r.totals.misfit_moves, changes) << e.name;
   }

@@ -156,6 +156,7 @@ struct trace_audit {
   int instants_out_of_order = 0;
   std::int64_t first_ns = -1;
   std::uint64_t remote_wakeups = 0;
+  std::uint64_t switches = 0;  // sched_switch lines replayed (a parse that matched none would see no inversion)
 };
 trace_audit audit_trace(const std::string& text, int cpus, const std::string& woken_prefix = "") {
   trace_audit out;
@@ -207,6 +208,7 @@ trace_audit audit_trace(const std::string& text, int cpus, const std::string& wo
       const std::size_t nx = body.find(" next_pid=");
       if (std::sscanf(body.c_str() + at, " prev_pid=%d prev_prio=%d prev_state=%7s", &prev_pid, &prev_prio, state) == 3 &&
           std::sscanf(body.c_str() + nx, " next_pid=%d next_prio=%d", &next_pid, &next_prio) == 2) {
+        ++out.switches;
         if (prev_pid != 0) runnable[prev_pid] = state[0] == 'R';
         if (next_pid != 0) {
           prio[next_pid] = next_prio;
@@ -344,12 +346,37 @@ fp_counts expect_global_fixed_priority(std::uint64_t seed, bool chained) {
       EXPECT_EQ(r.totals.priority_inversions, 0u) << "first at " << r.totals.first_inversion_ns << " ns";
       const trace_audit a = audit_trace(tw.text(), 4, "rtw");
       EXPECT_EQ(a.instants_out_of_order, 0) << "first at " << a.first_ns << " ns";
+      EXPECT_GT(a.switches, 1000u);  // the replay saw the run (2 s of 8 RT tasks and 3 hogs)
       n.pushes += r.totals.rt_pushes;
       n.pulls += r.totals.rt_pulls;
       n.remote_wakeups += a.remote_wakeups;
     }
   }
   return n;
+}
+
+// The trace audit's negative control: two FIFO hogs pinned to CPU 0 (which the audit's "every
+// task may run anywhere" does not expect) leave the lower one waiting beside the idle CPU 1 at
+// every instant of the run, and the replay must say so.
+TEST(SimPushPull, TheTraceAuditSeesAnRtTaskWaitingBesideAnIdleCpu) {
+  workload w;
+  w.name = "audit-control";
+  w.cpus = 2;
+  w.duration = msec(10);
+  for (const int prio : {50, 40}) {
+    task_spec t = looping("rt" + std::to_string(prio), {ev::run(sec(1))});
+    t.params = fifo(prio);
+    t.cpus = {0};
+    w.tasks.push_back(t);
+  }
+  trace_writer tw;
+  run_config c = exact_machine();
+  c.trace = &tw;
+  schedcore_test::cfs_entry().run(w, c, {});
+  const trace_audit a = audit_trace(tw.text(), 2);
+  EXPECT_GT(a.instants_out_of_order, 0);
+  EXPECT_EQ(a.first_ns, 0);
+  EXPECT_GE(a.switches, 1u);
 }
 
 TEST(SimPushPull, RtTasksRunByGlobalFixedPriority) {

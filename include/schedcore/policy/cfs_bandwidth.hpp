@@ -146,7 +146,7 @@ class cfs_bandwidth {
   constexpr duration_ns slice() const noexcept { return slice_; }
   /// What the pool holds, ns, as of its last refill (call `refill_to` first for "now").
   constexpr duration_ns runtime() const noexcept { return runtime_; }
-  /// When it was last configured (a running group is charged against the new limit from then).
+  /// When it was last configured (from then on a running group is charged against that limit).
   constexpr sched_time configured_at() const noexcept { return configured_at_; }
   /// The next period boundary, when the pool is refilled (meaningful once the first draw has
   /// started the periods).

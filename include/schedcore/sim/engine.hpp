@@ -148,8 +148,9 @@ struct machine_model {
   /// weighs its PELT load_avg (smp/pelt.hpp), scaled by its task groups' share of the root
   /// (task_h_load), as Linux has since 3.8. Off by default for workloads without cgroups (the
   /// seed scenarios were made with the count), always on with cgroups on SMP (counting
-  /// cannot balance groups) and on asymmetric machines. With it, `balance_failed` lets a task's load count half after that
-  /// many failed balances in a row, and a quarter after one more, and so on (nr_balance_failed).
+  /// cannot balance groups) and on asymmetric machines. With it, `balance_failed` lets a
+  /// task's load count half after that many failed balances in a row, and a quarter after one
+  /// more, and so on (nr_balance_failed).
   bool balance_by_load = false;
   /// A fair task woken by a task on another CPU may be placed from the waker's CPU instead of
   /// its previous one (select_task_rq_fair's wake_affine, Linux 4.14+ WA_IDLE, WA_WEIGHT and
@@ -687,7 +688,7 @@ class engine {
     // a wakeup or its own newly idle pull, and work stays stranded beside it: a fair task
     // preempted by an RT or deadline task that stays on its CPU (select_task_rq_rt / _dl),
     // tasks pinned together or let onto more CPUs by a phase, the capacity rules of an
-    // asymmetric machine, or one CPU's extra hog after the others' tasks went to sleep.
+    // asymmetric machine, a wakee that SIS_UTIL's short scan left on a busy CPU.
     idle_kick_ = ncpu_ > 1;
     eas_ = dvfs_on_ && asym_ && cfg.machine.energy_aware;
     util_est_ = cfg.machine.util_est < 0 ? dvfs_on_ : cfg.machine.util_est != 0;
@@ -3227,7 +3228,8 @@ class engine {
   // after the utilisation above is composed (sugov_iowait_apply, 5.x-6.7). Not modelled:
   // sugov's "busy CPU keeps its frequency" hold, the transition's own latency and IRQ time
   // (GRUB reclaiming is modelled: a reclaiming reservation's budget drains as GRUB-PA's
-  // dl_scaled_delta_exec does, see policy/edf.hpp). Energy-aware placement is below (find_energy_efficient_cpu).
+  // dl_scaled_delta_exec does, see policy/edf.hpp). Energy-aware placement is below
+  // (find_energy_efficient_cpu).
 
   /// Charges `ns` of CPU ci at its domain's power: the current state's while `busy`, the idle
   /// power otherwise. Exact: nJ plus a remainder in fJ (µW x ns = fJ).

@@ -1,4 +1,4 @@
-// quickstart: the README's taste, compiled. One CPU's run queue with real time above EEVDF;
+// quickstart: the README's taste grown into a run. One CPU's run queue with real time above EEVDF;
 // three tasks (an RR task and two EEVDF tasks at nice -5 and 0) driven by a 1 ms tick for 60 ms
 // of a clock that starts just below 2^64. Prints who ran each millisecond and the shares.
 // Demonstrates: entities embedded in the task, setup() validation, the class_stack pick loop,

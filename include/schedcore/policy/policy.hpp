@@ -118,15 +118,32 @@ SCHEDCORE_DETAIL_HOOK_DETECTOR(has_take_resched, bool, declval<P&>().take_resche
 
 #undef SCHEDCORE_DETAIL_HOOK_DETECTOR
 
-// True when `P` has a member of that name at all, whatever its signature (a non-overloaded,
-// non-template member). With the hook detectors above this tells "absent" (policy_traits uses
-// the documented default) from "present but malformed" (a mistake check_policy reports, or
-// the default would silently replace the hook).
-#define SCHEDCORE_DETAIL_NAME_DETECTOR(name, member)            \
-  template <class P, class = void>                              \
-  struct name : false_type {};                                  \
-  template <class P>                                            \
-  struct name<P, void_t<decltype(&P::member)>> : true_type {};
+// True when `P` has a member of that name at all, whatever it is: overloaded, a template,
+// private, a data member. With the hook detectors above this tells "absent" (policy_traits uses
+// the documented default) from "present but malformed" (a mistake check_policy reports, or the
+// default would silently replace the hook: an overload set in which no member is the hook, or
+// the hook without noexcept). The probe derives from P and from a base with one member of that
+// name: naming the member through the probe is ambiguous exactly when P declares one too. A
+// `final` P cannot be derived from; it falls back to `&P::member`, which sees only a single
+// accessible non-template member.
+#define SCHEDCORE_DETAIL_NAME_DETECTOR(name, member)                                              \
+  struct name##_probe_base {                                                                      \
+    int member;                                                                                   \
+  };                                                                                              \
+  template <class P>                                                                              \
+  struct name##_probe : P, name##_probe_base {};                                                  \
+  template <class P, class = void>                                                                \
+  struct name##_any : true_type {};                                                               \
+  template <class P>                                                                              \
+  struct name##_any<P, void_t<decltype(&name##_probe<P>::member)>> : false_type {};               \
+  template <class P, class = void>                                                                \
+  struct name##_single : false_type {};                                                           \
+  template <class P>                                                                              \
+  struct name##_single<P, void_t<decltype(&P::member)>> : true_type {};                           \
+  template <class P, bool Derivable = __is_class(P) && !__is_final(P)>                            \
+  struct name : name##_single<P> {};                                                              \
+  template <class P>                                                                              \
+  struct name<P, true> : name##_any<P> {};
 
 SCHEDCORE_DETAIL_NAME_DETECTOR(names_yield, yield)
 SCHEDCORE_DETAIL_NAME_DETECTOR(names_prio_changed, prio_changed)
@@ -164,60 +181,66 @@ concept policy = is_policy_v<P>;
 // with another signature", so the message names both.
 #define SCHEDCORE_DETAIL_SIGNATURE_HINT \
   " (or declared with another signature: check const, noexcept, parameter and return types)"
+// The tail of each optional hook's message: any member of a hook's name counts, so that no
+// overload, template or private member is silently replaced by the default.
+#define SCHEDCORE_DETAIL_OPTIONAL_HINT \
+  " (public; a member of this name that is not the hook is an error, so rename a helper that has one)"
 /// @endcond
 /// Fails compilation with one readable message per missing or malformed required hook, and per
 /// optional hook declared with another signature than the table's (C++17 and 20).
 /// Returns true so it can sit in a `static_assert` or a constant.
 template <class P>
 constexpr bool check_policy() noexcept {
-  static_assert(detail::task_of<P>::declared,
-                "schedcore policy: the type must declare `using task_type = ...;`");
-  static_assert(detail::has_enqueue<P>::value,
+  // Without task_type no hook can be checked: that one message, not one per hook.
+  constexpr bool declared = detail::task_of<P>::declared;
+  static_assert(declared, "schedcore policy: the type must declare `using task_type = ...;`");
+  static_assert(!declared || detail::has_enqueue<P>::value,
                 "schedcore policy: missing `void enqueue(task_type&, sched_time, enqueue_flags) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
-  static_assert(detail::has_dequeue<P>::value,
+  static_assert(!declared || detail::has_dequeue<P>::value,
                 "schedcore policy: missing `void dequeue(task_type&, sched_time, dequeue_flags) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
-  static_assert(detail::has_pick_next<P>::value,
+  static_assert(!declared || detail::has_pick_next<P>::value,
                 "schedcore policy: missing `task_type* pick_next(sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
-  static_assert(detail::has_set_next<P>::value,
+  static_assert(!declared || detail::has_set_next<P>::value,
                 "schedcore policy: missing `void set_next(task_type&, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
-  static_assert(detail::has_put_prev<P>::value,
+  static_assert(!declared || detail::has_put_prev<P>::value,
                 "schedcore policy: missing `void put_prev(task_type&, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
-  static_assert(detail::has_tick<P>::value,
+  static_assert(!declared || detail::has_tick<P>::value,
                 "schedcore policy: missing `bool tick(task_type& curr, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
-  static_assert(detail::has_wakeup_preempt<P>::value,
+  static_assert(!declared || detail::has_wakeup_preempt<P>::value,
                 "schedcore policy: missing `bool wakeup_preempt(task_type& woken, task_type& curr, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
-  static_assert(detail::has_nr_runnable<P>::value,
+  static_assert(!declared || detail::has_nr_runnable<P>::value,
                 "schedcore policy: missing `usize nr_runnable() const noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   // Optional hooks: absent is fine (policy_traits calls the documented default), but one that
   // is declared with another signature would be silently replaced by that default.
-  static_assert(!detail::names_yield<P>::value || detail::has_yield<P>::value,
-                "schedcore policy: optional hook `yield` must be `void yield(task_type& curr, sched_time) noexcept`");
-  static_assert(!detail::names_prio_changed<P>::value || detail::has_prio_changed<P>::value,
-                "schedcore policy: optional hook `prio_changed` must be `void prio_changed(task_type&, sched_time) noexcept`");
-  static_assert(!detail::names_task_new<P>::value || detail::has_task_new<P>::value,
+  static_assert(!declared || !detail::names_yield<P>::value || detail::has_yield<P>::value,
+                "schedcore policy: optional hook `yield` must be `void yield(task_type& curr, sched_time) noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
+  static_assert(!declared || !detail::names_prio_changed<P>::value || detail::has_prio_changed<P>::value,
+                "schedcore policy: optional hook `prio_changed` must be `void prio_changed(task_type&, sched_time) noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
+  static_assert(!declared || !detail::names_task_new<P>::value || detail::has_task_new<P>::value,
                 "schedcore policy: optional hook `task_new` must be "
-                "`void task_new(task_type& child, task_type* parent, sched_time) noexcept`");
-  static_assert(!detail::names_task_dead<P>::value || detail::has_task_dead<P>::value,
-                "schedcore policy: optional hook `task_dead` must be `void task_dead(task_type&, sched_time) noexcept`");
-  static_assert(!detail::names_switched_from<P>::value || detail::has_switched_from<P>::value,
+                "`void task_new(task_type& child, task_type* parent, sched_time) noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
+  static_assert(!declared || !detail::names_task_dead<P>::value || detail::has_task_dead<P>::value,
+                "schedcore policy: optional hook `task_dead` must be `void task_dead(task_type&, sched_time) noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
+  static_assert(!declared || !detail::names_switched_from<P>::value || detail::has_switched_from<P>::value,
                 "schedcore policy: optional hook `switched_from` must be "
-                "`void switched_from(task_type&, sched_time) noexcept`");
-  static_assert(!detail::names_migrate_task_rq<P>::value || detail::has_migrate_task_rq<P>::value,
+                "`void switched_from(task_type&, sched_time) noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
+  static_assert(!declared || !detail::names_migrate_task_rq<P>::value || detail::has_migrate_task_rq<P>::value,
                 "schedcore policy: optional hook `migrate_task_rq` must be "
-                "`void migrate_task_rq(task_type&, sched_time) noexcept`");
-  static_assert(!detail::names_delayed<P>::value || detail::has_delayed<P>::value,
-                "schedcore policy: optional hook `delayed` must be `bool delayed(const task_type&) const noexcept`");
-  static_assert(!detail::names_verify<P>::value || detail::has_verify<P>::value,
-                "schedcore policy: optional hook `verify` must be `bool verify() const noexcept`");
-  static_assert(!detail::names_next_timer<P>::value || detail::has_next_timer<P>::value,
-                "schedcore policy: optional hook `next_timer` must be `bool next_timer(sched_time& when) const noexcept`");
-  static_assert(!detail::names_timer<P>::value || detail::has_timer<P>::value,
-                "schedcore policy: optional hook `timer` must be `bool timer(sched_time) noexcept`");
-  static_assert(!detail::names_take_resched<P>::value || detail::has_take_resched<P>::value,
-                "schedcore policy: optional hook `take_resched` must be `bool take_resched() noexcept`");
+                "`void migrate_task_rq(task_type&, sched_time) noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
+  static_assert(!declared || !detail::names_delayed<P>::value || detail::has_delayed<P>::value,
+                "schedcore policy: optional hook `delayed` must be `bool delayed(const task_type&) const noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
+  static_assert(!declared || !detail::names_verify<P>::value || detail::has_verify<P>::value,
+                "schedcore policy: optional hook `verify` must be `bool verify() const noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
+  static_assert(!declared || !detail::names_next_timer<P>::value || detail::has_next_timer<P>::value,
+                "schedcore policy: optional hook `next_timer` must be `bool next_timer(sched_time& when) const noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
+  static_assert(!declared || !detail::names_timer<P>::value || detail::has_timer<P>::value,
+                "schedcore policy: optional hook `timer` must be `bool timer(sched_time) noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
+  static_assert(!declared || !detail::names_take_resched<P>::value || detail::has_take_resched<P>::value,
+                "schedcore policy: optional hook `take_resched` must be `bool take_resched() noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
   return true;
 }
 #undef SCHEDCORE_DETAIL_SIGNATURE_HINT
+#undef SCHEDCORE_DETAIL_OPTIONAL_HINT
 
 /// Calls a policy's optional hooks, or their documented defaults when it has none.
 template <class P>

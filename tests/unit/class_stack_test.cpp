@@ -230,14 +230,31 @@ TEST(ClassStack, EmptyStackIdles) {
   EXPECT_EQ(rq.nr_runnable(), 0u);
 }
 
+// Each hook reports a task of no class exactly once, as a misuse (the refusal tier): a port
+// whose handler halts on assertions must reach the refusal, not stop at a second report.
 TEST(ClassStack, TaskOfNoClassIsRefusedAndReported) {
   stack_t rq;
   task stray{7, 1};
+  task fine{0, 2};
+  rq.enqueue(fine, sched_time{}, enqueue_flags::wakeup);
   schedcore_test::check_scope scope;
+  const auto expect_one_misuse = [&](const char* hook) {
+    const auto checks = scope.take();
+    ASSERT_EQ(checks.size(), 1u) << hook;
+    EXPECT_EQ(checks[0].kind, check_kind::misuse) << hook;
+  };
   rq.enqueue(stray, sched_time{}, enqueue_flags::wakeup);
-  const auto checks = scope.take();
-  ASSERT_GE(checks.size(), 1u);
-  EXPECT_EQ(rq.nr_runnable(), 0u) << "nothing was enqueued";
+  expect_one_misuse("enqueue");
+  EXPECT_EQ(rq.nr_runnable(), 1u) << "nothing was enqueued";
+  rq.dequeue(stray, sched_time{}, dequeue_flags::sleep);
+  expect_one_misuse("dequeue");
+  EXPECT_FALSE(rq.tick(stray, sched_time{}));
+  expect_one_misuse("tick");
+  EXPECT_FALSE(rq.wakeup_preempt(stray, fine, sched_time{})) << "a task of no class preempts nothing";
+  expect_one_misuse("wakeup_preempt (woken)");
+  EXPECT_FALSE(rq.wakeup_preempt(fine, stray, sched_time{}));
+  expect_one_misuse("wakeup_preempt (curr)");
+  EXPECT_EQ(rq.pick_next(sched_time{}), &fine) << "the queue is as it was";
 }
 
 }  // namespace

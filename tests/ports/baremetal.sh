@@ -77,7 +77,18 @@ if "$cxx" "${arch[@]}" "${common[@]}" -UNDEBUG -DSCHEDCORE_ENABLE_ASSERTS=1 -fma
 else
   echo "FAIL: the scheduler does not build with asserts on"; cat "$work/sched-asserts.log"; exit 1
 fi
-echo "scheduler object's external calls (libgcc helpers, not in its size): $("${cxx%g++}nm" -u "$work/sched.o" | awk '{printf "%s ", $2}')"
+calls=$("${cxx%g++}nm" -u "$work/sched.o" | awk '{printf "%s ", $2}')
+echo "scheduler object's external calls (libgcc helpers, not in its size): $calls"
+# The custom-policy examples promise no 64-bit division (writing-a-policy.md, "Charging": their
+# divisions are 32-bit, so a 32-bit kernel without libgcc's division helpers links them).
+if [ "$config" = stride ] || [ "$config" = mlfq ]; then
+  for helper in $calls; do
+    case "$helper" in
+      __aeabi_ldivmod|__aeabi_uldivmod|__divdi3|__udivdi3|__moddi3|__umoddi3)
+        echo "FAIL: the $config policy calls the 64-bit division helper $helper"; exit 1 ;;
+    esac
+  done
+fi
 if [ "$target" = cm3 ] && [ "$config" = fixed ] && [ "$sched_text" -ge 2048 ]; then
   echo "FAIL: the fixed-priority scheduler is $sched_text bytes of text, the budget is < 2048"; exit 1
 fi

@@ -1,6 +1,8 @@
 // The portable scheduler part (see sched.hpp): the one instantiation of the schedcore policy.
 // Compiled as its own object so that the ports can measure its code size alone
-// (`arm-none-eabi-size sched.o`); every member is a plain forward to a policy hook.
+// (`arm-none-eabi-size sched.o`); every member is a plain forward to a policy hook. The optional
+// hooks go through policy_traits, so a policy without them costs nothing (task_new, task_dead,
+// prio_changed, yield: the contract's documented defaults).
 #include "sched.hpp"
 
 namespace port {
@@ -30,11 +32,15 @@ bool run_queue::init() noexcept {
 errc run_queue::setup(sched_entity& se, const sched_params& p) noexcept { return policy_.setup(se, p); }
 
 void run_queue::enqueue(sched_entity& se, sched_time now, bool wakeup) noexcept {
+  // A new task: the fork hook, once before its first enqueue (the demo's tasks have no parent).
+  if (!wakeup) schedcore::policy_traits<policy_type>::task_new(policy_, se, nullptr, now);
   policy_.enqueue(se, now, wakeup ? schedcore::enqueue_flags::wakeup : schedcore::enqueue_flags::initial);
 }
 
 void run_queue::dequeue(sched_entity& se, sched_time now, schedcore::dequeue_flags flags) noexcept {
   policy_.dequeue(se, now, flags);
+  if (schedcore::has(flags, schedcore::dequeue_flags::dead))
+    schedcore::policy_traits<policy_type>::task_dead(policy_, se, now);
 }
 
 sched_entity* run_queue::schedule(sched_entity* prev, bool prev_runnable, sched_time now) noexcept {
@@ -56,6 +62,7 @@ errc run_queue::change(sched_entity& se, const sched_params& p, bool running, sc
   const errc e = policy_.setup(se, p);
   policy_.enqueue(se, now, schedcore::enqueue_flags::restore);
   if (running) policy_.set_next(se, now);
+  if (e == errc::ok) schedcore::policy_traits<policy_type>::prio_changed(policy_, se, now);
   return e;
 }
 

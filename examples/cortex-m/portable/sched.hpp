@@ -119,9 +119,11 @@ class run_queue {
   bool init() noexcept;
   /// Loads scheduling parameters into a task that is not queued (the policy validates them).
   errc setup(sched_entity& se, const sched_params& p) noexcept;
-  /// `se` becomes runnable (`wakeup`: it returns from a sleep; otherwise it is new).
+  /// `se` becomes runnable (`wakeup`: it returns from a sleep; otherwise it is new, and the
+  /// policy's `task_new` runs first, as at fork).
   void enqueue(sched_entity& se, sched_time now, bool wakeup) noexcept;
-  /// `se` stops being runnable; it may be the running task (`flags` say why).
+  /// `se` stops being runnable; it may be the running task (`flags` say why; with `dead` the
+  /// policy's `task_dead` follows, its last look at the task).
   void dequeue(sched_entity& se, sched_time now, schedcore::dequeue_flags flags) noexcept;
   /// The schedule step: puts `prev` back if it is still runnable, picks and starts the next
   /// task. Returns it (possibly `prev` again) or nullptr (idle).
@@ -131,8 +133,9 @@ class run_queue {
   /// True when the just-enqueued `woken` should preempt the running `curr`.
   bool wakeup_preempt(sched_entity& woken, sched_entity& curr, sched_time now) noexcept;
   /// Changes the parameters of a runnable `se` (the kernel's `sched_setscheduler`: put_prev if
-  /// `running`, dequeue(save), setup, enqueue(restore), set_next if `running`). The caller
-  /// reschedules afterwards. On a refusal the old parameters stay.
+  /// `running`, dequeue(save), setup, enqueue(restore), set_next if `running`, then the
+  /// policy's `prio_changed` when the change was accepted). The caller reschedules afterwards.
+  /// On a refusal the old parameters stay.
   errc change(sched_entity& se, const sched_params& p, bool running, sched_time now) noexcept;
   /// The running task gives up the CPU (the caller then calls `schedule`).
   void yield(sched_entity& curr, sched_time now) noexcept;

@@ -238,10 +238,14 @@ class mlfq_policy {
     return false;
   }
 
-  /// The level `t` is at (exact for a queued, running or sleeping task as of the last hook).
+  /// The level `t` is at, as of the last hook: exact for a queued or running task; for a
+  /// sleeping one, the level it would wake at (the top when a boost fell since it left, as
+  /// `enqueue` applies rule 5; a boost still due at the wakeup itself is not counted).
   unsigned level_of(const Task& t) const noexcept {
     const mlfq_entity& e = E(t);
-    return (e.on_rq && &t != curr_ && e.epoch != epoch_) ? 0u : e.level;
+    if (&t == curr_) return e.level;
+    if (e.on_rq) return e.epoch != epoch_ ? 0u : e.level;
+    return (!e.seen || (knobs_.boost_period != 0 && !(last_boost_ < e.left_at))) ? 0u : e.level;
   }
   /// Number of boosts so far.
   u32 boosts() const noexcept { return epoch_; }

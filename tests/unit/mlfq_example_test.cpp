@@ -248,6 +248,29 @@ TEST(MlfqExample, EveryBoostBringsTheHogBackToTheTop) {
   }
 }
 
+// A task that sleeps through a boost reports the level it will wake at: level 2 while it sleeps
+// before the boost, the top after it (the boost falls while the hog is queued), and the top
+// once it is back.
+TEST(MlfqExample, ASleeperReportsTheLevelItWillWakeAt) {
+  policy_t::knobs k = no_boost();
+  k.boost_period = msec(300);
+  sim s(k);
+  s.add(-1, 0);                                  // the hog keeps the queue busy, so the boost runs
+  task& a = s.add(msec(70), msec(1000)).t;       // 70 ms of CPU (down to level 2), then 1 s asleep
+  s.run_for(msec(250));
+  ASSERT_TRUE(s.of(a).asleep);
+  EXPECT_EQ(s.p.boosts(), 0u);
+  EXPECT_EQ(s.p.level_of(a), 2u) << "asleep before any boost: it keeps its level";
+  s.run_for(msec(100));
+  ASSERT_TRUE(s.of(a).asleep);
+  EXPECT_EQ(s.p.boosts(), 1u);
+  EXPECT_EQ(s.p.level_of(a), 0u) << "a boost fell while it slept: it wakes at the top";
+  int steps = 0;
+  while (s.of(a).asleep && steps++ < 2000) s.step();
+  ASSERT_FALSE(s.of(a).asleep) << "woke within 2 s";
+  EXPECT_EQ(s.p.level_of(a), 0u) << "and woke at the top";
+}
+
 // Two interactive tasks that alternate 4 ms runs with 3 ms sleeps keep the top level busy
 // (reset_on_sleep keeps them there). Without boosts the hog, at the bottom, gets nothing after
 // its first 140 ms; with S = 500 ms it gets at least one top-level quantum (5 ms) in every

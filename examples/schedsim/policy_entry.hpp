@@ -69,11 +69,21 @@ struct schedsim_named_policy_registrar {
 /// A policy of your own in one file and nothing else to edit: registers NAME like
 /// SCHEDSIM_POLICY, runs only when named (`--policy NAME`, `--policies ...,NAME`), never in the
 /// default rows, so the seed comparisons do not change. Drop the file into examples/schedsim/
-/// as policy_<name>.cpp (CMake globs them).
-#define SCHEDSIM_NAMED_POLICY(NAME, DESC, ENTITY, POLICY)                                                   \
-  namespace {                                                                                               \
-  SCHEDSIM_POLICY(schedsim_register_named_policy, NAME, DESC, ENTITY, POLICY)                               \
-  const schedsim_named_policy_registrar schedsim_named_policy_registration{NAME, &schedsim_register_named_policy}; \
+/// as policy_<name>.cpp (CMake globs them), or keep it in your own tree and configure with
+/// `-DSCHEDSIM_EXTRA_POLICY_SOURCES=/path/a.cpp;/path/b.cpp`. One file may register several
+/// policies (each use gets its own names from __COUNTER__). A name registered twice stops
+/// schedsim with exit 2.
+#define SCHEDSIM_NAMED_POLICY(NAME, DESC, ENTITY, POLICY) \
+  SCHEDSIM_DETAIL_NAMED_POLICY(NAME, DESC, ENTITY, POLICY, __COUNTER__)
+/// @cond INTERNAL
+#define SCHEDSIM_DETAIL_NAMED_POLICY(NAME, DESC, ENTITY, POLICY, N) \
+  SCHEDSIM_DETAIL_NAMED_POLICY_N(NAME, DESC, ENTITY, POLICY, N)
+#define SCHEDSIM_DETAIL_NAMED_POLICY_N(NAME, DESC, ENTITY, POLICY, N)                                         \
+  namespace {                                                                                                 \
+  SCHEDSIM_POLICY(schedsim_register_named_policy_##N, NAME, DESC, ENTITY, POLICY)                             \
+  const schedsim_named_policy_registrar schedsim_named_policy_registration_##N{NAME,                          \
+                                                                              &schedsim_register_named_policy_##N}; \
   }
+/// @endcond
 
 #endif

@@ -7,7 +7,16 @@
 // type and says how to make valid parameters for the kinds the policy supports (each of
 // `normal`, `rt` and `deadline` is optional, but at least one must exist; the random runs mix
 // every kind present). Then instantiate the typed suite once per traits struct, in a test file
-// linked with schedcore_test_support (for check_recorder.hpp):
+// linked with schedcore_test_support (for check_recorder.hpp). That CMake target is internal to
+// this repository; outside it, compile tests/support/check_recorder.cpp with your test and
+// define SCHEDCORE_ASSERT_HANDLER=schedcore_test_check_handler and SCHEDCORE_ENABLE_ASSERTS=1
+// for every file (what the target adds): the misuse tests record the library's reports through
+// that handler, and without it the first deliberate double enqueue traps (SIGILL):
+//
+//   g++ -std=c++17 -Iinclude -Itests/support
+//       -DSCHEDCORE_ASSERT_HANDLER=schedcore_test_check_handler -DSCHEDCORE_ENABLE_ASSERTS=1
+//       my_contract_test.cpp tests/support/check_recorder.cpp -lgtest -lgtest_main -pthread
+//   (one command line)
 //
 //   struct my_task : my_entity {};
 //   struct my_traits {

@@ -73,10 +73,37 @@ struct has_knobs : std::false_type {};
 template <class P>
 struct has_knobs<P, std::void_t<typename P::knobs, decltype(P::knob_table),
                                 decltype(std::declval<P&>().configure(std::declval<const typename P::knobs&>()))>>
-    : std::true_type {};
+    : std::is_same<decltype(std::declval<P&>().configure(std::declval<const typename P::knobs&>())), errc> {};
+// Any one of the three parts of a knob table, so that a policy with a table whose `configure`
+// has another signature is an error, not a policy that silently shows no knobs.
+template <class P, class = void>
+struct names_knobs_type : std::false_type {};
+template <class P>
+struct names_knobs_type<P, std::void_t<typename P::knobs>> : std::true_type {};
+template <class P, class = void>
+struct names_knob_table : std::false_type {};
+template <class P>
+struct names_knob_table<P, std::void_t<decltype(P::knob_table)>> : std::true_type {};
+template <class P, class = void>
+struct names_configure : std::false_type {};
+template <class P>
+struct names_configure<P, std::void_t<decltype(&P::configure)>> : std::true_type {};
+// The setup convention (writing-a-policy.md, section 1): `errc setup(Task&, const sched_params&)`.
+template <class P, class T, class = void>
+struct has_setup : std::false_type {};
+template <class P, class T>
+struct has_setup<P, T, std::void_t<decltype(std::declval<P&>().setup(std::declval<T&>(), std::declval<const sched_params&>()))>>
+    : std::is_same<decltype(std::declval<P&>().setup(std::declval<T&>(), std::declval<const sched_params&>())), errc> {};
+template <class P>
+inline constexpr bool knobs_well_formed =
+    has_knobs<P>::value || !(names_knobs_type<P>::value || names_knob_table<P>::value || names_configure<P>::value);
 
 template <class P>
 std::vector<knob_desc> describe() {
+  static_assert(knobs_well_formed<P>,
+                "schedsim policy: a policy with knobs needs all three of `struct knobs` (s64 fields), a static "
+                "`knob_table` and `errc configure(const knobs&)`; one is missing or has another signature (check "
+                "the const of configure's parameter and its return type)");
   std::vector<knob_desc> out;
   if constexpr (has_knobs<P>::value) {
     const typename P::knobs def{};
@@ -236,6 +263,10 @@ struct stack_binding {
 /// every class whose knob table has them; `ks` (the command line's knobs) to `Fair` only.
 template <class Task, class Rt, class Fair, class Dl = void>
 policy_entry make_entry(std::string name, std::string description) {
+  static_assert(detail_sim::has_setup<Fair, Task>::value,
+                "schedsim policy: the policy under test needs `errc setup(task_type&, const sched_params&)`, which "
+                "validates a task's nice and kind and refuses with an errc and no change (writing-a-policy.md, "
+                "section 1)");
   policy_entry e;
   e.name = std::move(name);
   e.description = std::move(description);
@@ -337,8 +368,14 @@ policy_entry make_entry(std::string name, std::string description) {
 /// All registered policies, in registration order.
 class registry {
  public:
-  /// Adds an entry.
-  void add(policy_entry e) { entries_.push_back(std::move(e)); }
+  /// Adds an entry. Throws usage_error when the name is taken: a second `cfs` would be listed
+  /// and never run (find returns the first).
+  void add(policy_entry e) {
+    if (find(e.name) != nullptr)
+      throw usage_error("policy '" + e.name + "' is registered twice (SCHEDSIM_POLICY or SCHEDSIM_NAMED_POLICY): " +
+                        "expected each policy name once; rename one");
+    entries_.push_back(std::move(e));
+  }
   /// The entry named `name`, or nullptr.
   const policy_entry* find(const std::string& name) const {
     for (const auto& e : entries_)

@@ -683,13 +683,6 @@ class engine {
     setup_perf_domains();
     max_cap_ = *std::max_element(cap_.begin(), cap_.end());
     asym_ = *std::min_element(cap_.begin(), cap_.end()) != max_cap_;
-    // The idle-balance kick (nohz_balancer_kick): a busy tick kicks the idle CPUs to balance,
-    // as on every SMP kernel with tickless idle CPUs. Without it an idle CPU is reached only by
-    // a wakeup or its own newly idle pull, and work stays stranded beside it: a fair task
-    // preempted by an RT or deadline task that stays on its CPU (select_task_rq_rt / _dl),
-    // tasks pinned together or let onto more CPUs by a phase, the capacity rules of an
-    // asymmetric machine, a wakee that SIS_UTIL's short scan left on a busy CPU.
-    idle_kick_ = ncpu_ > 1;
     eas_ = dvfs_on_ && asym_ && cfg.machine.energy_aware;
     util_est_ = cfg.machine.util_est < 0 ? dvfs_on_ : cfg.machine.util_est != 0;
     tick_ns_ = 1000000000 / hz_;
@@ -1730,7 +1723,13 @@ class engine {
       cfg_.trace->counter(now_, ci, comm_of(*c.curr), c.curr->pid, "util_avg", c.curr->cold->pelt.util_avg);
     }
     if (asym_) kick_misfit(ci);
-    if (idle_kick_ && c.queued.size() >= 2 && now_ >= next_idle_balance_) kick_idle_balance();
+    // The idle-balance kick (nohz_balancer_kick): a busy tick kicks the idle CPUs to balance,
+    // as on every SMP kernel with tickless idle CPUs. Without it an idle CPU is reached only by
+    // a wakeup or its own newly idle pull, and work stays stranded beside it: a fair task
+    // preempted by an RT or deadline task that stays on its CPU (select_task_rq_rt / _dl),
+    // tasks pinned together or let onto more CPUs by a phase, the capacity rules of an
+    // asymmetric machine, a wakee that SIS_UTIL's short scan left on a busy CPU.
+    if (ncpu_ > 1 && c.queued.size() >= 2 && now_ >= next_idle_balance_) kick_idle_balance();
     if (!c.completion_pushed && c.completion <= c.next_tick && !c.need_resched) {
       c.completion_pushed = true;
       push(c.completion, ev_complete, static_cast<std::uint32_t>(ci), c.gen);
@@ -4835,7 +4834,6 @@ class engine {
   std::uint64_t priority_inversions_ = 0;  ///< run_config::audit_priority's count
   std::int64_t first_inversion_ns_ = -1;   ///< when the audit first found one
   const task_type* hot_ = nullptr;  ///< a task the newly-idle balance under way must not pull (just pushed away)
-  bool idle_kick_ = false;          ///< busy ticks kick an idle CPU to balance (every machine of two or more CPUs)
   std::int64_t next_idle_balance_ = 0;  ///< earliest time of the next such kick
   std::vector<pelt_avg> group_pelt_;  ///< each group queue's signal, [cpu x ngroups + group]
   std::vector<std::uint32_t> speed_;  ///< each CPU's work rate: its capacity at its frequency (cap x f / f_max), >= 1

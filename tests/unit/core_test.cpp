@@ -170,6 +170,35 @@ TEST(Arith, LongDivisionSubtractsWhenTheRemainderEqualsTheDivisor) {
   EXPECT_EQ(mul_div_small(r, b - 1, c), (u64{1} << 30) - 1);  // (2^70 - 2^39 + 2^31 - 1) / c
 }
 
+#ifdef SCHEDCORE_TEST_HAVE_INT128
+// The 64-bit-factor variant (edf's 0-lag time with periods past 2^32 ns): exact against a
+// 128-bit reference whenever the result fits, including products far past 2^64.
+TEST(Arith, MulDivWithA64BitFactorIsExactWhenResultFits) {
+  std::mt19937_64 rng(5);
+  int wide_products = 0;
+  for (int n = 0; n < 200000; ++n) {
+    const u64 a = rng() >> (rng() % 64);
+    const u64 b = rng() >> (rng() % 64);
+    const u64 c = (rng() >> (rng() % 64)) | 1;
+    const u128 exact = static_cast<u128>(a) * b / c;
+    if (exact > std::numeric_limits<u64>::max()) continue;
+    if ((static_cast<u128>(a % c) * b) >> 64 != 0) ++wide_products;
+    ASSERT_EQ(mul_div_u64_u64(a, b, c), static_cast<u64>(exact)) << a << "*" << b << "/" << c;
+  }
+  EXPECT_GT(wide_products, 1000) << "the long-division path was exercised";
+}
+#endif
+
+// Also on 32-bit targets: the 0-lag figures of EdfGrub's long-period test, and the equal
+// remainder case of the long division (as for mul_div_small above).
+TEST(Arith, MulDivWithA64BitFactorKnownValues) {
+  EXPECT_EQ(mul_div_u64_u64(4500000000u, 10000000000u, 5000000000u), 9000000000u);
+  EXPECT_EQ(mul_div_u64_u64(499500000000u, 1000000000000u, 500000000000u), 999000000000u);
+  const u64 r = (u64{1} << 39) + 1, c = (u64{1} << 40) + 2;
+  EXPECT_EQ(mul_div_small_u64(r, u64{1} << 31, c), u64{1} << 30);
+  EXPECT_EQ(mul_div_small_u64(u64{1} << 63, u64{1} << 63, (u64{1} << 63) + 1), (u64{1} << 63) - 1);
+}
+
 TEST(Fixed, KernelWeightsAndRounding) {
   using w10 = fixed<s64, 10>;
   static_assert(w10::one_raw == 1024);

@@ -107,6 +107,70 @@ TEST(EdfGrub, TheDocumentationsExampleO53) {
   EXPECT_TRUE(p.verify());
 }
 
+// The 0-lag time d - q x P / Q for a period past 2^32 ns (the deadline_period_max knob admits
+// 1000 s): Q = 5 s, D = P = 10 s; after 0.5 s of run the task sleeps at 1.5 s with q = 4.5 s,
+// d = 11 s (it started at 1 s), so its 0-lag time is 11 - 4.5 x 10 / 5 = 2 s: the inactive
+// timer fires there and its bandwidth leaves running_bw. (q x P took 72 bits; the 64-bit
+// product wrapped and put the 0-lag time at 9.379 s, keeping a sleeper's bandwidth active
+// 7.4 s too long.) With P = 1000 s the same arithmetic: Q = 500 s, q = 499.5 s, d = 1001 s,
+// 0-lag at 2 s.
+TEST(EdfGrub, TheZeroLagTimeOfAPeriodLongerThanFourSecondsIsExact) {
+  for (const std::int64_t period_s : {10, 1000}) {
+    policy_t p;
+    policy_t::knobs k = knobs_with(95, 1, 0);
+    k.deadline_period_max = sec(1000);
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task t;
+    ASSERT_EQ(p.setup(t, reclaiming(sec(period_s) / 2, sec(period_s), false)), errc::ok) << period_s;
+    sched_time now{sec(1)};
+    p.enqueue(t, now, enqueue_flags::wakeup);
+    p.set_next(t, now);
+    now += msec(500);
+    (void)p.tick(t, now);
+    p.dequeue(t, now, dequeue_flags::sleep);
+    EXPECT_TRUE(t.non_contending) << period_s;
+    sched_time when{};
+    ASSERT_TRUE(p.next_timer(when)) << period_s;
+    EXPECT_EQ(when, sched_time{sec(2)}) << "P = " << period_s << " s: the 0-lag time";
+    EXPECT_FALSE(p.timer(sched_time{sec(2)}));
+    EXPECT_EQ(p.running_bw(), 0u) << "P = " << period_s << " s: inactive from its 0-lag time on";
+    EXPECT_TRUE(p.verify());
+  }
+  // Still active when the 0-lag time is ahead: Q = 5 s, P = 10 s, sleep after 10 ms at 1 s:
+  // q = 4.99 s, d = 11 s, 0-lag at 11 - 9.98 = 1.02 s > 1.01 s.
+  policy_t p;
+  policy_t::knobs k = knobs_with(95, 1, 0);
+  k.deadline_period_max = sec(1000);
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task t;
+  ASSERT_EQ(p.setup(t, reclaiming(sec(5), sec(10), false)), errc::ok);
+  sched_time now{sec(1)};
+  p.enqueue(t, now, enqueue_flags::wakeup);
+  p.set_next(t, now);
+  now += msec(10);
+  (void)p.tick(t, now);
+  p.dequeue(t, now, dequeue_flags::sleep);
+  EXPECT_TRUE(t.non_contending);
+  sched_time when{};
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, sched_time{sec(1) + msec(20)}) << "0-lag at 1.02 s";
+}
+
+// reserve_bandwidth (a deadline server's Q/P) must not wrap the admitted sum past the check:
+// an absurd amount is refused and changes nothing, and the bound still holds afterwards.
+TEST(EdfGrub, AnAbsurdReservationIsRefusedWithoutWrappingTheAdmittedSum) {
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_with(95)), errc::ok);
+  task t;
+  ASSERT_EQ(p.setup(t, reclaiming(msec(5), msec(10), false)), errc::ok);
+  const std::uint64_t admitted = p.total_bandwidth();
+  EXPECT_EQ(p.reserve_bandwidth(~std::uint64_t{0} - admitted + 1), errc::overloaded);
+  EXPECT_EQ(p.reserve_bandwidth(~std::uint64_t{0}), errc::overloaded);
+  EXPECT_EQ(p.total_bandwidth(), admitted) << "nothing changed";
+  task u;
+  EXPECT_EQ(p.setup(u, reclaiming(msec(9), msec(10), false)), errc::overloaded) << "0.5 + 0.9 > 0.95";
+}
+
 // Each hog alone on a CPU with the default 95 % bound, budgets enforced exactly (HRTICK_DL).
 double lone_hog_share(std::int64_t q, std::int64_t period, bool reclaim, std::int64_t grub_umax) {
   driven p;

@@ -59,6 +59,41 @@ constexpr u64 mul_div_u64(u64 a, u32 b, u64 c) noexcept {
   return q * b + mul_div_small(r, b, c);
 }
 
+/// `r * b / c` for r < c with a 64-bit `b`, exact: the 128-bit product from four 32x32->64
+/// multiplies, divided by restoring long division when it does not fit in 64 bits (64 steps,
+/// cold path). The quotient is below b, so it fits.
+constexpr u64 mul_div_small_u64(u64 r, u64 b, u64 c) noexcept {
+  const u64 r0 = r & 0xFFFFFFFFu, r1 = r >> 32, b0 = b & 0xFFFFFFFFu, b1 = b >> 32;
+  const u64 p00 = r0 * b0, p01 = r0 * b1, p10 = r1 * b0, p11 = r1 * b1;
+  const u64 mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);  // < 3 * 2^32
+  const u64 lo = (mid << 32) | (p00 & 0xFFFFFFFFu);
+  const u64 hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+  if (hi == 0) return lo / c;
+  // r * b < c * 2^64, so hi < c: the running remainder starts below c.
+  u64 rem = hi;
+  u64 quotient = 0;
+  for (int bit = 63; bit >= 0; --bit) {
+    const bool carry = (rem >> 63) != 0;
+    rem = (rem << 1) | ((lo >> bit) & 1u);
+    quotient <<= 1;
+    if (carry || rem >= c) {
+      rem -= c;
+      quotient |= 1u;
+    }
+  }
+  return quotient;
+}
+
+/// `a * b / c` for unsigned 64-bit operands, exact (floor) as long as the result fits in 64
+/// bits: `(a / c) * b` plus the remainder term `mul_div_small_u64`. For a second factor that
+/// may exceed 32 bits (a period of more than 4.29 s in ns). @pre c != 0, the result < 2^64.
+/// Complexity: two 64-bit divisions, plus a 64-step long division when `(a % c) * b` needs
+/// more than 64 bits.
+constexpr u64 mul_div_u64_u64(u64 a, u64 b, u64 c) noexcept {
+  SCHEDCORE_ASSERT(c != 0);
+  return a / c * b + mul_div_small_u64(a % c, b, c);
+}
+
 /// Signed division rounding toward zero, as C; named so call sites read like the kernel's
 /// `div_s64`. @pre d != 0
 constexpr s64 div_s64(s64 n, s64 d) noexcept {

@@ -140,6 +140,7 @@
 #ifndef SCHEDCORE_POLICY_EDF_HPP
 #define SCHEDCORE_POLICY_EDF_HPP
 
+#include "schedcore/core/arith.hpp"
 #include "schedcore/core/assert.hpp"
 #include "schedcore/core/errc.hpp"
 #include "schedcore/core/time.hpp"
@@ -325,7 +326,12 @@ class edf_policy {
   /// when the total would pass the cap. Counts in admission and `extra_bw` only (not in any
   /// CPU's this_bw or running_bw).
   errc reserve_bandwidth(u64 bw) noexcept {
-    if (knobs_.bound >= 0 && total_bw_ + bw > cap_of(knobs_, root_capacity_)) return errc::overloaded;
+    // bw > cap - total, not total + bw > cap: an absurd bw must not wrap the sum past the check.
+    if (knobs_.bound >= 0) {
+      const u64 cap = cap_of(knobs_, root_capacity_);
+      if (total_bw_ > cap || bw > cap - total_bw_) return errc::overloaded;
+    }
+    if (SCHEDCORE_MISUSE(bw > ~u64{0} - total_bw_)) return errc::invalid_argument;  // admission off: still no wrap
     total_bw_ += bw;
     return errc::ok;
   }
@@ -558,14 +564,14 @@ class edf_policy {
   }
   /// Running `t` stops running: charged.
   void put_prev(Task& t, sched_time now) noexcept {
-    if (&t != curr_) return;
+    if (SCHEDCORE_MISUSE(&t != curr_)) return;  // refuse: not the running task
     update_curr(now);
     curr_ = nullptr;
   }
   /// Charges curr; true when it is throttled (waiting for its timer) or no longer the earliest
   /// deadline (a budget replenished at once keeps the CPU if it is still the earliest).
   bool tick(Task& curr, sched_time now) noexcept {
-    if (&curr != curr_) return false;
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return false;  // refuse: not the running task
     update_curr(now);
     const bool r = resched_ || ready_.front() != curr_;
     resched_ = false;
@@ -647,7 +653,7 @@ class edf_policy {
   static bool is_boosted(const Task& t) noexcept { return E(t).pi_se != nullptr; }
   /// sched_yield(): gives up the rest of this period's budget.
   void yield(Task& curr, sched_time now) noexcept {
-    if (&curr != curr_) return;
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return;  // refuse: not the running task
     E(curr).yielded = true;
     update_curr(now);
   }
@@ -913,10 +919,11 @@ class edf_policy {
       return;
     }
     // q·P/Q truncated toward zero, with q's sign (an overrun puts the 0-lag time after d).
-    // |q| = a·Q + b gives |q|·P/Q = a·P + b·P/Q, each term in 64 bits (b, P < 2^32).
+    // |q| = a·Q + b gives |q|·P/Q = a·P + b·P/Q; b·P needs up to 80 bits once P passes 2^32 ns
+    // (4.29 s; periods go to 1000 s), so the remainder term is an exact 128-bit mul-div.
     const u64 q = static_cast<u64>(e.runtime < 0 ? -e.runtime : e.runtime);
     const u64 big_q = static_cast<u64>(e.dl_runtime), period = static_cast<u64>(e.dl_period);
-    const u64 magnitude = q / big_q * period + q % big_q * period / big_q;
+    const u64 magnitude = mul_div_u64_u64(q, period, big_q);
     const duration_ns lag = e.runtime < 0 ? -static_cast<duration_ns>(magnitude) : static_cast<duration_ns>(magnitude);
     const sched_time zero_lag = e.deadline - lag;
     if (!(now < zero_lag)) {

@@ -901,7 +901,8 @@ template <class Tr>
 /// assert.hpp, SCHEDCORE_MISUSE: "API misuse that a container detects and refuses (a second
 /// insert of a linked node, erase of an unlinked node ...): the operation returns without
 /// changing anything". A second enqueue (and a second dequeue) is reported and leaves the queue
-/// intact: nr_runnable, verify, and dequeuing the rest empties the class.
+/// intact: no byte of the policy or of a task changes, nr_runnable, verify, and dequeuing the
+/// rest empties the class.
 template <class Tr>
 ::testing::AssertionResult check_double_enqueue_is_refused() {
   return with_check_scope([](check_scope& scope) {
@@ -915,7 +916,13 @@ template <class Tr>
     auto& p = h.policy();
     const auto misuse = [&](const char* what, auto&& call) {
       h.set_op(what);
+      const auto pb = detail::bytes_of(p);
+      std::vector<std::vector<unsigned char>> tb;
+      for (std::size_t i = 0; i < h.size(); ++i) tb.push_back(detail::bytes_of(h.task(i)));
       call();
+      bool same = detail::bytes_of(p) == pb;  // "returns without changing anything"
+      for (std::size_t i = 0; i < h.size(); ++i) same = same && detail::bytes_of(h.task(i)) == tb[i];
+      h.expect(same, std::string(what) + " changed the policy or a task");
       h.after(what);  // the model did not change: nr_runnable and verify must not either
       const std::vector<recorded_check> got = scope.take();
       h.expect(!got.empty(), std::string(what) + " was not reported (SCHEDCORE_MISUSE)");
@@ -932,6 +939,57 @@ template <class Tr>
     for (std::size_t i = 0; i < 3; ++i)
       if (h.queued(i)) h.dequeue(i, dequeue_flags::migrating);
     h.expect(p.nr_runnable() == 0 && h.pick() == nullptr, "the class is not empty after the refused misuse");
+    return h.result();
+  });
+}
+
+/// policy.hpp's life of a task: only a queued task is `set_next`, and `put_prev`, `tick` and
+/// `yield` concern the running one ("put_prev(t) t stops running", "tick(curr)"). A call on
+/// another task is a caller's stale pointer: reported (SCHEDCORE_MISUSE) and refused with no
+/// byte of the policy or of any task changed; a refused tick asks for no reschedule. (A tick or
+/// yield that acted on a waiting task would charge its wait as run time or use up its slice.)
+template <class Tr>
+::testing::AssertionResult check_hooks_on_a_task_not_running_are_refused() {
+  using P = typename Tr::policy_type;
+  namespace d = schedcore::detail;
+  return with_check_scope([](check_scope& scope) {
+    harness<Tr> h(3, sched_time{}, 5);
+    h.set_op("fork");
+    h.fork(0);
+    h.fork(1);
+    h.schedule();
+    if (!h.expect(h.curr() != nullptr, "nothing runs with two tasks queued")) return h.result();
+    std::size_t waiting = 0;
+    while (&h.task(waiting) == h.curr()) ++waiting;
+    const std::size_t never_queued = 2;
+    P& p = h.policy();
+    const auto refused = [&](const char* what, auto&& call) {
+      h.set_op(what);
+      const auto pb = detail::bytes_of(p);
+      std::vector<std::vector<unsigned char>> tb;
+      for (std::size_t i = 0; i < h.size(); ++i) tb.push_back(detail::bytes_of(h.task(i)));
+      call();
+      bool same = detail::bytes_of(p) == pb;
+      for (std::size_t i = 0; i < h.size(); ++i) same = same && detail::bytes_of(h.task(i)) == tb[i];
+      h.expect(same, std::string(what) + " changed the policy or a task");
+      h.after(what);
+      h.expect(!scope.take().empty(), std::string(what) + " was not reported (SCHEDCORE_MISUSE)");
+    };
+    refused("put_prev of a waiting task", [&] { p.put_prev(h.task(waiting), h.now() + schedcore::msec(1)); });
+    refused("tick of a waiting task", [&] {
+      h.expect(!p.tick(h.task(waiting), h.now() + schedcore::msec(1)), "a refused tick asked for a reschedule");
+    });
+    if constexpr (d::has_yield<P>::value)
+      refused("yield of a waiting task", [&] { p.yield(h.task(waiting), h.now() + schedcore::msec(1)); });
+    refused("set_next of a task never enqueued",
+            [&] { p.set_next(h.task(never_queued), h.now() + schedcore::msec(1)); });
+    h.set_op("put_prev");
+    typename Tr::task_type* const ran = h.curr();
+    h.put_prev();
+    refused("put_prev of a task that is no longer running", [&] { p.put_prev(*ran, h.now() + schedcore::msec(1)); });
+    refused("tick with no task running", [&] {
+      h.expect(!p.tick(*ran, h.now() + schedcore::msec(1)), "a refused tick asked for a reschedule");
+    });
     return h.result();
   });
 }
@@ -1023,6 +1081,9 @@ TYPED_TEST_P(PolicyContract, InvalidSetupIsRefusedAndChangesNothing) {
 TYPED_TEST_P(PolicyContract, DoubleEnqueueIsReportedAndRefused) {
   EXPECT_TRUE(check_double_enqueue_is_refused<TypeParam>());
 }
+TYPED_TEST_P(PolicyContract, HooksOnATaskThatIsNotRunningAreReportedAndRefused) {
+  EXPECT_TRUE(check_hooks_on_a_task_not_running_are_refused<TypeParam>());
+}
 TYPED_TEST_P(PolicyContract, AbsentOptionalHooksBehaveAsDocumented) {
   EXPECT_TRUE(check_optional_hooks_default<TypeParam>());
 }
@@ -1031,7 +1092,7 @@ REGISTER_TYPED_TEST_SUITE_P(PolicyContract, NrRunnableCountsQueuedTasksIncluding
                             PickNextReturnsOnlyEnqueuedTasksInRandomRuns, NoTaskIsLostAndALoneTaskIsPicked,
                             PutPrevKeepsTheTaskRunnable, SamePicksWhenTheClockStartsNearTheWrap,
                             InvalidSetupIsRefusedAndChangesNothing, DoubleEnqueueIsReportedAndRefused,
-                            AbsentOptionalHooksBehaveAsDocumented);
+                            HooksOnATaskThatIsNotRunningAreReportedAndRefused, AbsentOptionalHooksBehaveAsDocumented);
 
 }  // namespace schedcore_test::contract
 

@@ -471,7 +471,9 @@ TEST(EdfPolicy, ParameterChangesDoNotBuyAFreshBudget) {
       sched_time when{};
       if (p.next_timer(when) && !(now < when)) resched = p.timer(now) || resched;
       if (curr != nullptr && t.throttled) {
-        // It reacts to the throttle with a parameter change, as a restore of a running task.
+        // It reacts to the throttle with a parameter change of the running task, in
+        // sched_setscheduler's order: put_prev, dequeue(save), setup, enqueue(restore), set_next.
+        p.put_prev(t, now);
         p.dequeue(t, now, dequeue_flags::save);
         const sched_params np = variant == 0   ? dl(msec(10), msec(100))
                                 : variant == 1 ? dl(msec(12), msec(100))
@@ -479,6 +481,7 @@ TEST(EdfPolicy, ParameterChangesDoNotBuyAFreshBudget) {
         const errc e = p.setup(t, np);
         EXPECT_EQ(e == errc::ok, variant != 2);
         p.enqueue(t, now, enqueue_flags::restore);
+        p.set_next(t, now);
         ++changes;
         resched = true;
       }

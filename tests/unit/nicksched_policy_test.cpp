@@ -387,9 +387,12 @@ TEST(NickschedPolicy, NiceChangeSetsThePriorityToTheNewStaticOne) {
     (void)m.policy.tick(h, m.now);
   }
   ASSERT_EQ(h.prio, 140);
+  // A nice change of the running task, in sched_setscheduler's order (policy.hpp).
+  m.policy.put_prev(h, m.now);
   m.policy.dequeue(h, m.now, dequeue_flags::save);
   ASSERT_EQ(m.policy.setup(h, sched_params{sched_kind::normal, 1, 0, 0, 0, 0}), errc::ok);
   m.policy.enqueue(h, m.now, enqueue_flags::restore);
+  m.policy.set_next(h, m.now);
   EXPECT_EQ(h.prio, 131);
   m.schedule();
   for (int i = 31; i <= 200 && h.prio == 131; ++i) {

@@ -258,16 +258,22 @@ class toy_fifo {
     }
     return t;
   }
-  void set_next(toy_task& t, sched_time) noexcept { curr_ = &t; }
+  void set_next(toy_task& t, sched_time) noexcept {
+    if (SCHEDCORE_MISUSE(!t.on_rq)) return;  // a caller's bug: reported and refused
+    curr_ = &t;
+  }
   void put_prev(toy_task& t, sched_time) noexcept {
-    if (&t != curr_) return;
+    if (SCHEDCORE_MISUSE(&t != curr_)) return;
     curr_ = nullptr;
     if (t.on_rq) {  // round robin: behind the others
       unlink(t);
       push_tail(t);
     }
   }
-  bool tick(toy_task&, sched_time) noexcept { return nr_ > 1; }
+  bool tick(toy_task& t, sched_time) noexcept {
+    if (SCHEDCORE_MISUSE(&t != curr_)) return false;
+    return nr_ > 1;
+  }
   // A periodic timer that is always armed (like an MLFQ boost) in the idles_behind_a_timer
   // variant; none in the others. It must not excuse a class that idles with runnable tasks.
   bool next_timer(sched_time& when) const noexcept {

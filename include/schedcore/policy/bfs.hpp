@@ -203,7 +203,7 @@ class bfs_policy {
   }
   /// Running `t` stops running: charged (an expired slice gets its fresh deadline) and requeued.
   void put_prev(Task& t, sched_time now) noexcept {
-    if (&t != curr_) return;
+    if (SCHEDCORE_MISUSE(&t != curr_)) return;  // refuse: not the running task
     bfs_entity& e = E(t);
     charge(e, now);
     check_deadline(e, now);
@@ -213,7 +213,7 @@ class bfs_policy {
   /// Charges curr; at expiry refills the slice with a fresh deadline and asks for a reschedule
   /// when another task is queued.
   bool tick(Task& curr, sched_time now) noexcept {
-    if (&curr != curr_) return false;
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return false;  // refuse: not the running task
     bfs_entity& e = E(curr);
     charge(e, now);
     if (e.time_slice >= resched_ns) return false;
@@ -244,7 +244,7 @@ class bfs_policy {
   /// and deadline, so the reschedule that follows hands the CPU only to a task with an earlier
   /// deadline (put_prev applies check_deadline as usual).
   void yield(Task& curr, sched_time now) noexcept {
-    if (&curr != curr_) return;
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return;  // refuse: not the running task
     charge(E(curr), now);
   }
   /// Fork (MuQSS wake_up_new_task): parent and child each keep half the parent's remaining

@@ -439,18 +439,17 @@ class cfs_policy {
   /// `t` starts running: it leaves the timeline, its buddies are cleared, its slice starts.
   void set_next(Task& t, sched_time now) noexcept {
     cfs_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(!e.on_rq)) return;  // refuse: only a queued task runs
     if (&t == curr_) {
       update_curr(now);
     } else {
       if (SCHEDCORE_UNLIKELY(curr_ != nullptr)) put_prev_cold(now);  // defensive: one curr at a time
-      if (e.on_rq) {
-        // The pick is nearly always the leftmost: pop_front()'s shorter unlink
-        // (rb_algorithms erase_leftmost: no two-children case, no "which side" test).
-        if (&t == tree_.front()) {
-          tree_.pop_front();
-        } else {
-          tree_.erase(t);
-        }
+      // The pick is nearly always the leftmost: pop_front()'s shorter unlink
+      // (rb_algorithms erase_leftmost: no two-children case, no "which side" test).
+      if (&t == tree_.front()) {
+        tree_.pop_front();
+      } else {
+        tree_.erase(t);
       }
       curr_ = &t;
     }
@@ -461,7 +460,7 @@ class cfs_policy {
 
   /// Running `t` stops running: charged, then reinserted at its fresh vruntime.
   void put_prev(Task& t, sched_time now) noexcept {
-    if (&t != curr_) return;
+    if (SCHEDCORE_MISUSE(&t != curr_)) return;  // refuse: not the running task
     update_curr(now);
     curr_ = nullptr;
     tree_.insert(t);
@@ -492,7 +491,7 @@ class cfs_policy {
  public:
   /// Charges curr; with other tasks queued, `check_preempt_tick` (§2.5).
   bool tick(Task& curr, sched_time now) noexcept {
-    if (&curr != curr_) return false;
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return false;  // refuse: not the running task
     update_curr(now);
     if (nr_running_ <= 1) return false;
     cfs_entity& e = E(curr);
@@ -544,6 +543,7 @@ class cfs_policy {
   /// sched_yield(): curr becomes the skip buddy (avoided by the next pick if that is not too
   /// unfair). Batch tasks are not charged first (`yield_task_fair`).
   void yield(Task& curr, sched_time now) noexcept {
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return;  // refuse: not the running task
     if (nr_running_ <= 1) return;
     clear_buddies(curr);
     if (E(curr).kind != sched_kind::batch) update_curr(now);

@@ -203,7 +203,8 @@ class cfs2007_policy {
   /// Validates and installs knobs; on error nothing changes. latency < min_granularity is
   /// `errc::inverted`; a latency whose runtime limit would be below a queued task's
   /// |wait_runtime| is `errc::busy` (2.6.23 sets the limit once, at boot; change it on an
-  /// idle queue, or one whose tasks are within the smaller limit). O(n) with tasks queued.
+  /// idle queue, or one whose tasks are within the smaller limit). A sleeping task's
+  /// wait_runtime is clamped to the new limit when it is next enqueued. O(n) with tasks queued.
   errc configure(const knobs& k) noexcept {
     if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
     if (k.latency < k.min_granularity) return errc::inverted;
@@ -336,6 +337,9 @@ class cfs2007_policy {
     cfs2007_entity& e = E(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
     update_curr(now);
+    // A sleeper comes back with the wait_runtime it left with, which a configure() since may
+    // have put outside a lower limit (configure checks only the queued tasks): clamp it.
+    add_wait_runtime(e, 0);
     if (e.key_preset) {
       e.key_preset = false;
     } else {
@@ -374,6 +378,7 @@ class cfs2007_policy {
   /// `t` starts running (`set_next_entity`): credited its wait; its slice count starts.
   SCHEDCORE_ALWAYS_INLINE void set_next(Task& t, sched_time now) noexcept {
     cfs2007_entity& e = E(t);
+    if (SCHEDCORE_MISUSE(!e.on_rq)) return;  // refuse: only a queued task runs (it stays in the tree)
     if (curr_ != nullptr && curr_ != &t) put_prev(*curr_, now);  // defensive: one curr
     if (curr_ == &t) update_curr(now);
     wait_end(e);
@@ -385,7 +390,7 @@ class cfs2007_policy {
   /// Running `t` stops running (`put_prev_entity`): charged, starts waiting; it stays in the
   /// tree at its (stale) key.
   SCHEDCORE_ALWAYS_INLINE void put_prev(Task& t, sched_time now) noexcept {
-    if (&t != curr_) return;
+    if (SCHEDCORE_MISUSE(&t != curr_)) return;  // refuse: not the running task
     update_curr(now);
     cfs2007_entity& e = E(t);
     e.wait_start_fair = fair_clock_;
@@ -396,7 +401,7 @@ class cfs2007_policy {
   /// `entity_tick`: charge curr, refresh its key (dequeue + enqueue), then the preemption test
   /// against the leftmost with sched_granularity().
   SCHEDCORE_ALWAYS_INLINE bool tick(Task& curr, sched_time now) noexcept {
-    if (&curr != curr_) return false;
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return false;  // refuse: not the running task
     update_curr(now);
     requeue(curr);
     Task* next = tree_.front();
@@ -419,7 +424,8 @@ class cfs2007_policy {
 
   /// sched_yield(): refresh curr's key (or, with compat_yield, move it behind the rightmost).
   void yield(Task& curr, sched_time now) noexcept {
-    if (nr_running_ <= 1 || &curr != curr_) return;
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return;  // refuse: not the running task
+    if (nr_running_ <= 1) return;
     if (!knobs_.compat_yield) {
       update_curr(now);
       requeue(curr);
@@ -521,8 +527,8 @@ class cfs2007_policy {
     if (curr_ == nullptr) return;
     cfs2007_entity& e = E(*curr_);
     const duration_ns d = now - e.exec_start;
+    if (d <= 0) return;  // a step back charges nothing and keeps the stamp (policy.hpp, "Time")
     e.exec_start = now;
-    if (d <= 0) return;
     const u64 delta = static_cast<u64>(d);
     e.sum_exec_runtime += delta;
     if (load_ == 0) return;

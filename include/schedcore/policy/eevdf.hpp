@@ -416,17 +416,20 @@ class eevdf_policy {
   /// *still delayed* (flags `restore` or `migrated`; any other enqueue of it is a misuse).
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     eevdf_entity& e = E(t);
+    const bool delayed_here = e.delayed && e.on_rq;
+    if (!delayed_here) {  // the refusals come first: a refused call changes nothing
+      if (SCHEDCORE_MISUSE(e.on_rq)) return;
+      // A delayed sleeper taken out by dequeue(save|migrating) comes back only by restore or
+      // migrated, and comes back delayed (see dequeue); its wakeup is due after that.
+      if (SCHEDCORE_MISUSE(e.delayed && !has(flags, enqueue_flags::restore) && !has(flags, enqueue_flags::migrated)))
+        return;
+    }
     // The wakeup check that follows an initial enqueue is wake_up_new_task's (WF_FORK).
     forked_ = has(flags, enqueue_flags::initial) ? &t : nullptr;
-    if (e.delayed && e.on_rq) {
+    if (delayed_here) {
       requeue_delayed(t, now);
       return;
     }
-    if (SCHEDCORE_MISUSE(e.on_rq)) return;
-    // A delayed sleeper taken out by dequeue(save|migrating) comes back only by restore or
-    // migrated, and comes back delayed (see dequeue); its wakeup is due after that.
-    if (SCHEDCORE_MISUSE(e.delayed && !has(flags, enqueue_flags::restore) && !has(flags, enqueue_flags::migrated)))
-      return;
     update_curr(now);
     place_entity(e, flags);
     ++nr_running_;
@@ -524,7 +527,7 @@ class eevdf_policy {
   }
   /// Running `t` stops running: charged, then back into the tree (it never left the sums).
   SCHEDCORE_ALWAYS_INLINE void put_prev(Task& t, sched_time now) noexcept {
-    if (&t != curr_) return;
+    if (SCHEDCORE_MISUSE(&t != curr_)) return;  // refuse: not the running task
     update_curr(now);
     curr_ = nullptr;
     tree_.insert(t);
@@ -542,7 +545,7 @@ class eevdf_policy {
   }
   /// Charges curr; true when its request was used up (deadline renewed) and others wait.
   bool tick(Task& curr, sched_time now) noexcept {
-    if (&curr != curr_) return false;
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return false;  // refuse: not the running task
     update_curr(now);
     return take_resched();
   }
@@ -588,7 +591,8 @@ class eevdf_policy {
   /// vruntime jumps to its deadline, whose next request starts there; an ineligible curr keeps
   /// everything (the kernel's guard against a yield loop running vruntime away).
   void yield(Task& curr, sched_time now) noexcept {
-    if (&curr != curr_ || nr_running_ <= 1) return;
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return;  // refuse: not the running task
+    if (nr_running_ <= 1) return;
     update_curr(now);
     eevdf_entity& e = E(curr);
     const vtime next = e.deadline + static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(e.slice), e));

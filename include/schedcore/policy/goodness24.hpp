@@ -274,6 +274,7 @@ class goodness24_policy {
   }
   /// `t` starts running; the previous task's SCHED_YIELD flag is cleared (`__schedule_tail`).
   void set_next(Task& t, sched_time) noexcept {
+    if (SCHEDCORE_MISUSE(!EntityOf::get(t).on_rq)) return;  // refuse: only a queued task runs
     curr_ = &t;
     EntityOf::get(t).ran_here = true;
     if (yielder_ != nullptr) {
@@ -287,12 +288,14 @@ class goodness24_policy {
   }
   /// Running `t` stops running; it keeps its run-list position.
   void put_prev(Task& t, sched_time) noexcept {
-    if (&t != curr_) return;
+    if (SCHEDCORE_MISUSE(&t != curr_)) return;  // refuse: not the running task
     note_prev(t);
     curr_ = nullptr;
   }
   /// `--counter`; at 0 ask for a reschedule (an RR task is refilled and moved to the tail).
   bool tick(Task& curr, sched_time) noexcept {
+    // Refused for a task that is not running: it would use up a waiting task's counter.
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return false;
     goodness24_entity& e = EntityOf::get(curr);
     count(e, -1);
     bool resched = false;
@@ -323,7 +326,7 @@ class goodness24_policy {
   /// pick; the task moves to the tail of the run list.
   void yield(Task& curr, sched_time) noexcept {
     goodness24_entity& e = EntityOf::get(curr);
-    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    if (SCHEDCORE_MISUSE(!e.on_rq || &curr != curr_)) return;
     if (run_.size() <= 1) return;
     if (e.kind == sched_kind::normal && !e.yielded) {
       if (yielder_ != nullptr && yielder_ != &curr) {  // at most one pending flag

@@ -493,9 +493,10 @@ class group_policy : public detail::group_knob_names<Inner> {
   }
   /// Ticks every level from `curr` to the root; true if any level asks for a reschedule.
   bool tick(Task& curr, sched_time now) noexcept {
+    if (SCHEDCORE_MISUSE(running_ != &curr)) return false;  // refuse: not the running task
     // update_curr's account_cfs_rq_runtime: a group that ran out with its pool empty asks for
     // a reschedule (resched_curr), and put_prev throttles it.
-    bool resched = SCHEDCORE_UNLIKELY(bw_groups_ != 0) && running_ == &curr && charge_bandwidth(now);
+    bool resched = SCHEDCORE_UNLIKELY(bw_groups_ != 0) && charge_bandwidth(now);
     for (node_type* n = &curr; n != nullptr; n = parent_node(*n)) resched = queue_of(*n).tick(*n, now) || resched;
     return resched;
   }
@@ -539,6 +540,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// kernel's set_skip_buddy marks each entity of the hierarchy, so a task alone in its group
   /// still yields its group's turn at the levels above).
   void yield(Task& curr, sched_time now) noexcept {
+    if (SCHEDCORE_MISUSE(running_ != &curr)) return;  // refuse: not the running task
     if constexpr (yield_every_level<Inner>::value) {
       for (node_type* n = &curr; n != nullptr; n = parent_node(*n)) traits::yield(queue_of(*n), *n, now);
     } else {

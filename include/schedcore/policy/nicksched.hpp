@@ -234,7 +234,7 @@ class nicksched_policy {
 
   /// Running `t` stops running (a schedule point): its run time is charged.
   void put_prev(Task& t, sched_time now) noexcept {
-    if (&t != curr_) return;
+    if (SCHEDCORE_MISUSE(&t != curr_)) return;  // refuse: not the running task
     charge_run(EntityOf::get(t), now);
     curr_ = nullptr;
   }
@@ -245,7 +245,8 @@ class nicksched_policy {
   /// array. True asks for a reschedule.
   bool tick(Task& curr, sched_time) noexcept {
     nicksched_entity& e = EntityOf::get(curr);
-    if (SCHEDCORE_MISUSE(!e.on_rq)) return false;
+    // Refused for a task that is not running: it would use up a waiting task's slice.
+    if (SCHEDCORE_MISUSE(!e.on_rq || &curr != curr_)) return false;
     if (e.array != active_) return true;
     ++e.used_slice;
     if (e.used_slice < timeslice_jiffies(e.prio)) return false;
@@ -277,7 +278,7 @@ class nicksched_policy {
   /// sched_yield(): the task moves to the expired array, keeping its used slice.
   void yield(Task& curr, sched_time) noexcept {
     nicksched_entity& e = EntityOf::get(curr);
-    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    if (SCHEDCORE_MISUSE(!e.on_rq || &curr != curr_)) return;
     const u8 target = expired_index();
     if (e.array != target) {
       arrays_[e.array].dequeue(curr);
@@ -430,7 +431,9 @@ class nicksched_policy {
     return j > 1 ? j : 1;
   }
   void charge_run(nicksched_entity& e, sched_time now) noexcept {
-    add_task_time(e, now - e.timestamp, time_kind::run);
+    const duration_ns ran = now - e.timestamp;
+    if (ran < 0) return;  // a step back charges nothing and keeps the stamp (policy.hpp, "Time")
+    add_task_time(e, ran, time_kind::run);
     e.timestamp = now;
   }
 

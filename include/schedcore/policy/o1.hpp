@@ -315,7 +315,7 @@ class o1_policy {
 
   /// Running `t` stops running (a schedule point): its run time is charged.
   void put_prev(Task& t, sched_time now) noexcept {
-    if (&t != curr_) return;
+    if (SCHEDCORE_MISUSE(&t != curr_)) return;  // refuse: not the running task
     charge(EntityOf::get(t), now);
     curr_ = nullptr;
   }
@@ -325,7 +325,8 @@ class o1_policy {
   /// round-robins an interactive task every TIMESLICE_GRANULARITY. True asks for a reschedule.
   bool tick(Task& curr, sched_time now) noexcept {
     o1_entity& e = EntityOf::get(curr);
-    if (SCHEDCORE_MISUSE(!e.on_rq)) return false;
+    // Refused for a task that is not running: it would use up a waiting task's slice.
+    if (SCHEDCORE_MISUSE(!e.on_rq || &curr != curr_)) return false;
     if (e.array != active_) return true;  // expired but not yet scheduled away
     if (--e.time_slice <= 0) {
       const usize nr_running = nr_runnable();
@@ -371,7 +372,7 @@ class o1_policy {
   /// sched_yield(): a normal task moves to the expired array (tail of its priority).
   void yield(Task& curr, sched_time) noexcept {
     o1_entity& e = EntityOf::get(curr);
-    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    if (SCHEDCORE_MISUSE(!e.on_rq || &curr != curr_)) return;
     const u8 target = expired_index();
     if (e.array != target) {
       arrays_[e.array].dequeue(curr);
@@ -581,7 +582,7 @@ class o1_policy {
   // schedule()'s charge for prev: run time since the last stamp, divided by the bonus.
   void charge(o1_entity& e, sched_time now) noexcept {
     duration_ns run = now - e.timestamp;
-    if (run < 0) run = 0;
+    if (run < 0) return;  // a step back charges nothing and keeps the stamp (policy.hpp, "Time")
     if (run > ns_max_sleep_avg()) run = ns_max_sleep_avg();
     const s64 cb = current_bonus(e);
     run /= cb > 0 ? cb : 1;

@@ -49,6 +49,12 @@
 /// | `timer(now) -> bool` | no | run class timers due at `now`; true asks for a reschedule | false |
 /// | `take_resched() -> bool` | no | a reschedule the class asked for inside a hook that returns nothing (a `dequeue` of another task charges the running one, which may end its request or throttle it); the core asks after such a dequeue and reschedules on true (asking may clear the request) | false |
 ///
+/// @par Time
+/// `now` is a wrap-safe 64-bit count of ns (`sched_time`) and must not go backwards between
+/// calls on one run queue: the accounting assumes it. A step back (a caller's clock glitch)
+/// is charged as no run time, and the policy keeps the stamp it had, so the forward step that
+/// follows is not charged twice.
+///
 /// Class timers are how a class that throttles (RT bandwidth, SCHED_DEADLINE's constant
 /// bandwidth server) gets the CPU back at an exact time: the port or simulator arms a timer
 /// at `next_timer()` and calls `timer(now)` when it fires (the kernel's hrtimers), and at

@@ -233,12 +233,13 @@ class rt_policy {
   Task* pick_next(sched_time) noexcept { return throttled_ ? nullptr : queue_.pick(); }
   /// `t` starts running.
   void set_next(Task& t, sched_time now) noexcept {
+    if (SCHEDCORE_MISUSE(!EntityOf::get(t).on_rq)) return;  // refuse: only a queued task runs
     curr_ = &t;
     EntityOf::get(t).exec_start = now;
   }
   /// Running `t` stops running; it keeps its queue position.
   void put_prev(Task& t, sched_time now) noexcept {
-    if (&t != curr_) return;
+    if (SCHEDCORE_MISUSE(&t != curr_)) return;  // refuse: not the running task
     charge(EntityOf::get(t), now);
     curr_ = nullptr;
   }
@@ -275,6 +276,8 @@ class rt_policy {
   usize nr_runnable() const noexcept { return queue_.nr_queued(); }
   /// sched_yield(): the task moves to the tail of its priority.
   void yield(Task& curr, sched_time now) noexcept {
+    // Refused for a task that is not running: it would charge the budget for its wait.
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return;
     rt_entity& e = EntityOf::get(curr);
     charge(e, now);
     queue_.requeue_tail(curr, e.prio);

@@ -271,13 +271,14 @@ class sd_policy {
   /// `t` starts running.
   void set_next(Task& t, sched_time now) noexcept {
     sd_entity& e = EntityOf::get(t);
+    if (SCHEDCORE_MISUSE(!e.on_rq)) return;  // refuse: only a queued task runs
     curr_ = &t;
     e.exec_start = now;
     note_level(e);
   }
   /// Running `t` stops running and keeps its place; an exhausted slot is replaced first.
   void put_prev(Task& t, sched_time now) noexcept {
-    if (&t != curr_) return;
+    if (SCHEDCORE_MISUSE(&t != curr_)) return;  // refuse: not the running task
     sd_entity& e = EntityOf::get(t);
     account(e, now);
     curr_ = nullptr;
@@ -286,6 +287,8 @@ class sd_policy {
   /// Charges the running task and its level (minor rotation when the level's quota is used);
   /// at the end of its slot's quota the task moves to its next slot or the expired array.
   bool tick(Task& curr, sched_time now) noexcept {
+    // Refused for a task that is not running: its wait would be charged to its quota.
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return false;
     sd_entity& e = EntityOf::get(curr);
     account(e, now);
     if (e.time_slice > 0) return false;
@@ -301,7 +304,7 @@ class sd_policy {
   /// sched_yield(): the task goes to the tail of its current level, keeping its quota.
   void yield(Task& curr, sched_time now) noexcept {
     sd_entity& e = EntityOf::get(curr);
-    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    if (SCHEDCORE_MISUSE(!e.on_rq || &curr != curr_)) return;
     account(e, now);
     if (e.time_slice <= 0) {
       expire(curr, e);

@@ -558,4 +558,60 @@ TEST(Cfs2007Policy, ConfigureRefusesALimitBelowAQueuedTasksWaitRuntime) {
   EXPECT_TRUE(p.verify());
 }
 
+// configure() checks only the queued tasks' wait_runtime against a lower limit; a sleeper keeps
+// the value it left with. Its next enqueue clamps it (a SCHED_BATCH wakeup gets no sleeper
+// credit, the path that never clamped), so |wait_runtime| <= runtime_limit holds for every
+// queued task (verify's invariant).
+TEST(Cfs2007Policy, ASleepersWaitRuntimeIsClampedToALimitLoweredWhileItSlept) {
+  policy_t p;
+  task t[2] = {make(0, sched_kind::batch), make(0, sched_kind::batch)};
+  sched_time now{};
+  for (task& x : t) {
+    p.task_new(x, nullptr, now);
+    p.enqueue(x, now, enqueue_flags::initial);
+  }
+  task* cur = p.pick_next(now);
+  p.set_next(*cur, now);
+  for (int k = 0; k < 3; ++k) {
+    now += msec(1);
+    if (p.tick(*cur, now)) {
+      p.put_prev(*cur, now);
+      cur = p.pick_next(now);
+      p.set_next(*cur, now);
+    }
+  }
+  const duration_ns worst = std::max(std::abs(t[0].wait_runtime), std::abs(t[1].wait_runtime));
+  ASSERT_GT(worst, usec(500));
+  p.put_prev(*cur, now);
+  for (task& x : t) p.dequeue(x, now, dequeue_flags::sleep);  // both asleep: the queue is empty
+  policy_t::knobs k = p.config();
+  k.latency = usec(500);
+  k.min_granularity = usec(100);
+  ASSERT_EQ(p.configure(k), errc::ok) << "an empty queue accepts any valid limit";
+  ASSERT_EQ(p.runtime_limit(), usec(500));
+  now += msec(1);
+  for (task& x : t) {
+    p.enqueue(x, now, enqueue_flags::wakeup);
+    EXPECT_LE(std::abs(x.wait_runtime), p.runtime_limit());
+  }
+  EXPECT_TRUE(p.verify());
+}
+
+// policy.hpp, "Time": a step back of `now` is charged as no run time and the stamp is kept, so
+// the forward step after it is not charged twice. Ticks at +10, +5 (a step back), +11 ms: the
+// task ran 11 ms, not 10 + 6.
+TEST(Cfs2007Policy, AStepBackOfTheClockIsNotChargedTwice) {
+  policy_t p;
+  task a = make(0);
+  const sched_time t0{sec(1)};
+  p.task_new(a, nullptr, t0);
+  p.enqueue(a, t0, enqueue_flags::initial);
+  p.set_next(a, t0);
+  (void)p.tick(a, t0 + msec(10));
+  (void)p.tick(a, t0 + msec(5));
+  (void)p.tick(a, t0 + msec(11));
+  EXPECT_EQ(a.sum_exec_runtime, static_cast<u64>(msec(11)));
+  EXPECT_TRUE(p.verify());
+}
+
 }  // namespace

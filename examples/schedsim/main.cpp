@@ -154,6 +154,8 @@ options parse_args(int argc, char** argv) {
     const std::string a = argv[i];
     auto val = [&]() -> std::string {
       if (i + 1 >= argc) throw sim::usage_error(a + " needs a value");
+      // An empty value (an unset shell variable) is refused, not taken as "not given".
+      if (argv[i + 1][0] == '\0') throw sim::usage_error(a + ": empty value");
       return argv[++i];
     };
     if (a == "--scenario") o.scenario = val();
@@ -472,7 +474,12 @@ void emit(const std::vector<job>& jobs, const options& o, bool seed_tables) {
 int real_main(int argc, char** argv) {
   sim::registry reg;
   schedsim_register_policies(reg);
+  (void)sim::output_umask();  // read once, before any worker thread exists (output_file.hpp)
   const options o = parse_args(argc, argv);
+  // An output that is one of the inputs would be overwritten by the run it configures.
+  for (const std::string* input : {&o.rtapp, &o.energy_model})
+    if (!o.trace.empty() && !input->empty() && sim::same_file(o.trace, *input))
+      throw sim::usage_error("--trace: '" + o.trace + "' is the input file '" + *input + "': expected another file");
   if (o.command == "help" || o.command == "--help" || o.command == "-h") {
     std::fputs(usage_text, stdout);
     return 0;
@@ -632,7 +639,9 @@ int real_main(int argc, char** argv) {
     jobs.swap(kept);
   }
   for (const auto& why : left_out) std::fprintf(stderr, "schedsim: note: row left out: %s\n", why.c_str());
-  if (!o.trace.empty() && !trace.write_file(o.trace)) throw sim::usage_error("--trace: cannot write '" + o.trace + "'");
+  std::string why;
+  if (!o.trace.empty() && !trace.write_file(o.trace, &why))
+    throw sim::usage_error("--trace: cannot write '" + o.trace + "': " + why);
   if (!trace_note.empty()) std::fprintf(stderr, "schedsim: note: %s\n", trace_note.c_str());
   emit(jobs, o, o.command != "run");
   return 0;

@@ -84,6 +84,8 @@ inline options parse(int argc, char** argv) {
     const std::string a = argv[i];
     auto val = [&]() -> std::string {
       if (i + 1 >= argc) throw sim::usage_error(a + " needs a value");
+      // An empty value (an unset shell variable) is refused, not taken as "not given".
+      if (argv[i + 1][0] == '\0') throw sim::usage_error(a + ": empty value");
       return argv[++i];
     };
     using schedcore::knob_unit;
@@ -97,12 +99,14 @@ inline options parse(int argc, char** argv) {
     else if (a == "--hz") o.hz = static_cast<int>(parse_num(a, val(), knob_unit::count, 1, 100000));
     else if (a == "--jobs") o.jobs = static_cast<int>(parse_num(a, val(), knob_unit::count, 1, 256));
     else if (a == "--seed") o.seed = static_cast<std::uint64_t>(parse_num(a, val(), knob_unit::count, 0, INT64_MAX));
-    else if (a == "--duration") o.duration = parse_num(a, val(), knob_unit::time_ns, 1, schedcore::sec(100000));
+    else if (a == "--duration") o.duration = parse_num(a, val(), knob_unit::time_ns, schedcore::usec(100), schedcore::sec(100000));
     else if (a == "--timeline" && o.command == "report") o.timeline = parse_num(a, val(), knob_unit::time_ns, 1000000, schedcore::sec(60));
     else if (a == "--no-host-timing") {}  // always off here
     else throw sim::usage_error("unknown option '" + a + "' for " + o.command);
   }
   if (o.out.empty()) throw sim::usage_error(o.command == "plot" ? "plot needs --out DIR" : "report needs -o FILE.html");
+  if (o.command == "report" && !o.bench.empty() && sim::same_file(o.out, o.bench))
+    throw sim::usage_error("-o: '" + o.out + "' is the input file '" + o.bench + "': expected another file");
   const std::set<std::string> known = {"latency", "fps", "sweep", "nice", "bench", "timeline"};
   if (o.only.empty()) {
     o.want = {"latency", "fps", "sweep", "nice"};
@@ -467,13 +471,16 @@ inline int main_impl(int argc, char** argv) {
     ::mkdir(o.out.c_str(), 0777);  // one level; an existing directory is fine
     for (const auto& f : figs) {
       const std::string path = o.out + "/" + f.stem + ".svg";
-      if (!schedcore::sim::svg::write_file_atomic(path, f.svg_standalone))
-        throw sim::usage_error("--out: cannot write '" + path + "'");
+      std::string why;
+      if (!schedcore::sim::write_output_file(path, f.svg_standalone, &why))
+        throw sim::usage_error("--out: cannot write '" + path + "': " + why);
       std::printf("%s\n", path.c_str());
     }
     return 0;
   }
-  if (!schedcore::sim::svg::write_file_atomic(o.out, html(p, o, figs))) throw sim::usage_error("-o: cannot write '" + o.out + "'");
+  std::string why;
+  if (!schedcore::sim::write_output_file(o.out, html(p, o, figs), &why))
+    throw sim::usage_error("-o: cannot write '" + o.out + "': " + why);
   std::printf("%s\n", o.out.c_str());
   return 0;
 }

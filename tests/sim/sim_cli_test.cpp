@@ -1,6 +1,9 @@
 // schedsim command line: exit codes (0 ok, 2 usage, 3 bad input), formats, byte-identical
 // output for identical runs, and the trace file.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 
 #include <algorithm>
@@ -863,6 +866,126 @@ TEST(SchedsimCli, InterbenchOptions) {
     EXPECT_EQ(e.code, 2) << b[0];
     EXPECT_NE(e.out.find(b[1]), std::string::npos) << b[0] << ": " << e.out;
   }
+}
+
+// Output files (sim/output_file.hpp): a trace or report is swapped in through a unique temporary
+// file, so a file of the user's named like the old fixed PATH.tmp survives; a symbolic link
+// stays a link and its target gets the text; a device is written through, never replaced by a
+// regular file (as root, `--trace /dev/null` used to turn /dev/null into a file).
+TEST(SchedsimCli, OutputFilesNeverReplaceWhatIsNotTheirs) {
+  const std::string dir = std::string(SCHEDSIM_TMP) + "/output-files";
+  (void)std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+  const std::string trace = dir + "/out.trace";
+  { std::ofstream(trace + ".tmp") << "precious\n"; }
+  const std::string args = "run --scenario desktop-2007 --policy cfs --duration 100ms --trace ";
+  ASSERT_EQ(run(args + trace).code, 0);
+  std::ifstream kept(trace + ".tmp");
+  std::string line;
+  ASSERT_TRUE(std::getline(kept, line)) << "the user's out.trace.tmp was removed";
+  EXPECT_EQ(line, "precious");
+  std::ifstream written(trace);
+  ASSERT_TRUE(std::getline(written, line));
+  EXPECT_EQ(line, "# tracer: nop");
+  // A symbolic link: the link stays, its target is replaced.
+  const std::string target = dir + "/real.txt", link = dir + "/link.txt";
+  { std::ofstream(target) << "old\n"; }
+  ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+  ASSERT_EQ(run(args + link).code, 0);
+  struct stat st {};
+  ASSERT_EQ(::lstat(link.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the link was replaced by a file";
+  std::ifstream through(target);
+  ASSERT_TRUE(std::getline(through, line));
+  EXPECT_EQ(line, "# tracer: nop") << "the link's target holds the trace";
+  // A character device (a private null device when allowed: never the machine's /dev/null).
+  const std::string dev = dir + "/null";
+  if (::mknod(dev.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+    ASSERT_EQ(run(args + dev).code, 0);
+    ASSERT_EQ(::lstat(dev.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode)) << "the device node became a regular file";
+    ASSERT_EQ(run("report --scenario kernbench-4cpu --duration 100ms -o " + dev).code, 0);
+    ASSERT_EQ(::lstat(dev.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode)) << "report -o replaced the device node";
+  }
+  // No temporary file is left in the directory.
+  std::string listing;
+  if (FILE* p = popen(("ls -A '" + dir + "'").c_str(), "r")) {
+    char buf[512];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) listing.append(buf, n);
+    pclose(p);
+  }
+  EXPECT_NE(listing.find("out.trace"), std::string::npos) << listing;
+  EXPECT_EQ(listing.find(".out.trace."), std::string::npos) << "a temporary file was left: " << listing;
+}
+
+// An output that names an input (through any path or link) would be overwritten by the run:
+// refused with exit 2 before anything runs, and the input is left as it was.
+TEST(SchedsimCli, AnOutputThatIsAnInputIsRefused) {
+  const std::string dir = std::string(SCHEDSIM_TMP) + "/output-is-input";
+  (void)std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+  const std::string w = dir + "/w.json";
+  const std::string text = R"({"global": {"duration": 1}, "tasks": {"t": {"run": 1000, "sleep": 1000}}})";
+  { std::ofstream(w) << text; }
+  const result r = run("run --rt-app " + w + " --duration 100ms --trace " + dir + "/../output-is-input/w.json", " 2>&1");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("is the input file"), std::string::npos) << r.out;
+  std::ifstream in(w);
+  std::string now((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(now, text) << "the input was changed";
+  const std::string em = std::string(SCHEDCORE_EXAMPLES_DIR) + "/energy-models/big-little.json";
+  const std::string em_copy = dir + "/em.json";
+  (void)std::system(("cp '" + em + "' '" + em_copy + "'").c_str());
+  EXPECT_EQ(run("run --scenario desktop-2007 --cpus 6 --energy-model " + em_copy + " --trace " + em_copy).code, 2);
+}
+
+// Empty values (an unset shell variable) and empty knob entries are usage errors, not "not
+// given"; a number past the int64 range with a fraction is refused (it was signed overflow);
+// the top of --seed's stated range is accepted.
+TEST(SchedsimCli, EmptyValuesAndEdgeNumbers) {
+  const std::string base = "run --scenario desktop-2007 --duration 100ms ";
+  for (const std::string bad : {"--trace ''", "--policy ''", "--energy-model ''", "--scenario ''", "--policy cfs:",
+                                "--policy cfs:,", "--policy cfs:latency=6ms,"}) {
+    const result r = run(base + bad, " 2>&1");
+    EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
+  }
+  EXPECT_EQ(run("compare --scenario desktop-2007 --duration 100ms --policies ''").code, 2);
+  for (const std::string big : {"--duration 9223372036.999999999s", "--duration 9223372036854775.999us",
+                                "--policy cfs:latency=9223372036.999999999s", "--warmup 9223372036.999999999s"}) {
+    const result r = run(base + big, " 2>&1");
+    EXPECT_EQ(r.code, 2) << big << ": " << r.out;
+  }
+  EXPECT_EQ(run(base + "--policy cfs --seed 9223372036854775807").code, 0);
+  EXPECT_EQ(run(base + "--policy cfs --seed 9223372036854775808").code, 2);
+  EXPECT_EQ(run("report --scenario kernbench-4cpu --duration 1 -o " + std::string(SCHEDSIM_TMP) + "/r.html").code, 2)
+      << "report's --duration has run's 100 us minimum";
+}
+
+// Energy models: a domain name that would break the outputs (a control character, invalid
+// UTF-8) is refused with file:line:column, like a task name; power figures whose energy over
+// the run could pass the u64 nJ totals are refused instead of wrapping.
+TEST(SchedsimCli, EnergyModelNamesAndTotalsAreChecked) {
+  const std::string dir = std::string(SCHEDSIM_TMP) + "/energy-checks";
+  (void)std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+  const std::string bad_name = dir + "/bad-name.json";
+  { std::ofstream(bad_name) << "{\"domains\": [{\"name\": \"a\\u001bb\", \"cpus\": 1, \"capacity\": 1024,\n"
+                               "  \"states\": [{\"khz\": 1000000, \"uw\": 100000}]}]}"; }
+  result r = run("run --scenario desktop-2007 --duration 100ms --energy-model " + bad_name, " 2>&1");
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find(bad_name + ":1:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("control character"), std::string::npos) << r.out;
+  const std::string raw = dir + "/raw-byte.json";
+  { std::ofstream(raw) << "{\"domains\": [{\"name\": \"a\xff" "b\", \"cpus\": 1, \"capacity\": 1024, "
+                          "\"states\": [{\"khz\": 1000000, \"uw\": 100000}]}]}"; }
+  r = run("run --scenario desktop-2007 --duration 100ms --energy-model " + raw, " 2>&1");
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find("UTF-8"), std::string::npos) << r.out;
+  const std::string hot = dir + "/hot.json";
+  { std::ofstream(hot) << "{\"domains\": [{\"cpus\": 64, \"capacity\": 1024, \"idle_uw\": 4294967295,"
+                          " \"states\": [{\"khz\": 1000000, \"uw\": 4294967295}]}]}"; }
+  r = run("run --scenario kernbench-4cpu --cpus 64 --duration 100000s --energy-model " + hot, " 2>&1");
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find("2^64 nJ"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -115,6 +115,8 @@ struct reader {
       perf_domain_model m;
       if (const json::value* n = d.find("name")) {
         if (!n->is_string()) fail(n->pos, std::string("'name' must be a string, not ") + json::describe(n->t));
+        // The name reaches the tables and the JSON output: printable, valid UTF-8.
+        if (const std::string why = json::label_problem(n->s); !why.empty()) fail(n->pos, "'name': " + why);
         m.name = n->s;
       }
       m.cpus = static_cast<int>(integer(d, "cpus", 1, 64, true, 0));

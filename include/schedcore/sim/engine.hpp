@@ -1110,6 +1110,17 @@ class engine {
     }
     if (!cfg_.machine.capacity.empty() && cfg_.machine.capacity != caps)
       throw workload_error("the CPU capacity list disagrees with the performance domains' capacities");
+    // The energy totals are u64 nJ: refuse a machine whose most power-hungry state on every CPU
+    // for the whole run could pass 2^64 nJ (µW x ns = fJ), rather than print a wrapped total.
+    double worst_nj = 0;
+    for (const perf_domain_model& m : spec) {
+      std::uint32_t most = m.idle_uw;
+      for (const auto& st : m.states) most = std::max(most, st.second);
+      worst_nj += static_cast<double>(m.cpus) * static_cast<double>(most) * static_cast<double>(duration_) / 1e6;
+    }
+    if (worst_nj >= 1.8e19)
+      throw workload_error("the performance domains' power over " + std::to_string(duration_ / 1000000000) +
+                           " s could pass 2^64 nJ, the energy totals' range: expected a shorter run or lower power figures");
     cap_ = caps;
     speed_ = cap_;
     energy_nj_.assign(static_cast<std::size_t>(ncpu_), 0);
@@ -4745,7 +4756,8 @@ class engine {
       r.cgroups.push_back(std::move(x));
     }
     if (!r.cgroups.empty() && bw_pools_ == nullptr)
-      r.notes.push_back("cpu.max: only cfs and eevdf schedule task groups and cap them; " + r.policy + " ignores it");
+      // (The engine does not know the policy's name: the front end labels the row.)
+      r.notes.push_back("cpu.max: only cfs and eevdf schedule task groups and cap them; this policy ignores it");
     for (const pipe_res& pp : pipes_) {
       pipe_result x;
       x.name = pp.name;

@@ -402,8 +402,9 @@ inline bool parse_value(const std::string& text, knob_unit unit, std::int64_t& o
   std::int64_t whole = 0, frac = 0, frac_div = 1;
   std::size_t digits = 0;
   while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-    if (whole > (INT64_MAX - 9) / 10) return false;
-    whole = whole * 10 + (text[i++] - '0');
+    const int d = text[i++] - '0';
+    if (whole > (INT64_MAX - d) / 10) return false;  // exact: INT64_MAX itself is accepted
+    whole = whole * 10 + d;
     ++digits;
   }
   if (i < text.size() && text[i] == '.' && unit == knob_unit::time_ns) {
@@ -429,8 +430,11 @@ inline bool parse_value(const std::string& text, knob_unit unit, std::int64_t& o
   } else if (!suffix.empty()) {
     return false;
   }
-  if (whole > INT64_MAX / mult) return false;
-  std::int64_t v = whole * mult + frac * mult / frac_div;
+  // frac * mult / frac_div < mult <= 10^9 and frac * mult < 10^18: no overflow there; the sum
+  // is checked before it is formed (signed overflow is undefined behaviour).
+  const std::int64_t frac_part = frac * mult / frac_div;
+  if (whole > INT64_MAX / mult || whole * mult > INT64_MAX - frac_part) return false;
+  std::int64_t v = whole * mult + frac_part;
   out = neg ? -v : v;
   return true;
 }
@@ -471,7 +475,8 @@ inline policy_spec parse_policy_spec(const registry& reg, const std::string& tex
     const std::size_t comma = rest.find(',', pos);
     const std::string item = rest.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     pos = comma == std::string::npos ? rest.size() + 1 : comma + 1;
-    if (item.empty()) continue;
+    if (item.empty())  // "cfs:", "cfs:,", "cfs:latency=6ms,": a knob left out, refused as --policies "cfs," is
+      throw usage_error("policy spec '" + text + "': an empty knob entry (a stray ':' or ','): expected KNOB=VALUE");
     const std::size_t eq = item.find('=');
     if (eq == std::string::npos) throw usage_error("knob '" + item + "' of policy '" + name + "' needs =value");
     const std::string k = item.substr(0, eq), v = item.substr(eq + 1);

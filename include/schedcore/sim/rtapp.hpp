@@ -339,29 +339,7 @@ class importer {
   /// A name that reaches the outputs (task names, group labels): valid UTF-8 without control
   /// characters, so that the JSON and CSV stay valid and each trace record stays on one line.
   void check_label(const std::string& s, json::position p, const std::string& what) const {
-    std::size_t i = 0;
-    while (i < s.size()) {
-      const unsigned char c = static_cast<unsigned char>(s[i]);
-      if (c < 0x20 || c == 0x7F)
-        fail(p, what + ": a control character (byte 0x" + hex2(c) + ") in a name: expected printable characters");
-      std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-      bool ok = n != 0 && i + n <= s.size() && !(n == 2 && c < 0xC2) && !(n == 4 && c > 0xF4);
-      for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
-      if (ok && n == 3) {
-        const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
-        ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0);  // overlong; surrogates
-      }
-      if (ok && n == 4) {
-        const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
-        ok = !(c == 0xF0 && c1 < 0x90) && !(c == 0xF4 && c1 >= 0x90);  // overlong; beyond U+10FFFF
-      }
-      if (!ok) fail(p, what + ": not valid UTF-8 (byte 0x" + hex2(c) + " at offset " + std::to_string(i) + ")");
-      i += n;
-    }
-  }
-  static std::string hex2(unsigned char c) {
-    const char* d = "0123456789ABCDEF";
-    return std::string{d[c >> 4], d[c & 15]};
+    if (const std::string why = json::label_problem(s); !why.empty()) fail(p, what + ": " + why);
   }
 
   void note(const std::string& n) {

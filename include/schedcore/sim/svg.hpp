@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "schedcore/sim/output_file.hpp"
+
 namespace schedcore {
 namespace sim {
 namespace svg {
@@ -520,23 +522,9 @@ struct timeline {
   }
 };
 
-/// Writes `text` to `path` atomically (a temporary file in the same directory, then rename).
-/// Returns false on failure (nothing is left behind).
-inline bool write_file_atomic(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) return false;
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) {
-    std::remove(tmp.c_str());
-    return false;
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
-}
+/// Writes `text` to `path` with `write_output_file` (sim/output_file.hpp: atomically for a
+/// regular file, nothing left behind on failure). Returns false on failure.
+inline bool write_file_atomic(const std::string& path, const std::string& text) { return write_output_file(path, text); }
 
 }  // namespace svg
 }  // namespace sim

@@ -12,8 +12,8 @@
 /// kernel's internal ones: 120 + nice for normal tasks, 99 - rt_priority for real time, -1 for
 /// deadline. comm strings never contain a space or '=' (the engine replaces them).
 ///
-/// The text is kept in memory and written in one go by `write_file` (to a temporary file then
-/// renamed), so an error never leaves a half-written trace.
+/// The text is kept in memory and written in one go by `write_file` (sim/output_file.hpp: a
+/// temporary file then renamed), so an error never leaves a half-written trace.
 #ifndef SCHEDCORE_SIM_TRACE_HPP
 #define SCHEDCORE_SIM_TRACE_HPP
 
@@ -21,6 +21,8 @@
 #include <cstdio>
 #include <string>
 #include <utility>
+
+#include "schedcore/sim/output_file.hpp"
 
 namespace schedcore {
 namespace sim {
@@ -118,22 +120,10 @@ class trace_writer {
   /// The text so far.
   const std::string& text() const { return text_; }
 
-  /// Writes the text to `path` atomically (temporary file + rename). False on failure.
-  bool write_file(const std::string& path) const {
-    const std::string tmp = path + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (f == nullptr) return false;
-    const bool ok = std::fwrite(text_.data(), 1, text_.size(), f) == text_.size();
-    if (std::fclose(f) != 0 || !ok) {
-      std::remove(tmp.c_str());
-      return false;
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-      std::remove(tmp.c_str());
-      return false;
-    }
-    return true;
-  }
+  /// Writes the text to `path` with `write_output_file` (a regular file atomically, through a
+  /// unique temporary file; a device or FIFO in place; a link's target). False on failure,
+  /// with the reason in `why` when given.
+  bool write_file(const std::string& path, std::string* why = nullptr) const { return write_output_file(path, text_, why); }
 
  private:
   void prefix(std::int64_t ns, int cpu, const std::string& comm, int pid) {

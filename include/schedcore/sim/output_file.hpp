@@ -1,0 +1,123 @@
+/// @file
+/// @brief Writing the simulator's output files (traces, reports, plots) without ever leaving a
+/// half-written file, and without replacing what is not ours to replace (POSIX, hosted).
+///
+/// A regular file (or a new one) is written to a unique temporary file in the same directory
+/// (`mkstemp`, so no file of the user's is overwritten) and renamed over the target: an error
+/// leaves the old file, or none. What a rename would destroy is written through instead:
+/// - a symbolic link: its target is replaced (the link stays a link); a dangling link is refused;
+/// - a device, FIFO or socket (`--trace /dev/null`, a pipe to a viewer): written in place, as a
+///   shell redirection would (nothing half-written can be kept from a device anyway);
+/// - a directory: refused.
+/// `same_file` tells whether an output path names an input file, so that a command line that
+/// would overwrite its own workload is refused before anything runs.
+#ifndef SCHEDCORE_SIM_OUTPUT_FILE_HPP
+#define SCHEDCORE_SIM_OUTPUT_FILE_HPP
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace schedcore {
+namespace sim {
+
+/// The process's umask, read once (umask() can only be read by setting it, so the first call
+/// should come before any thread creates files: schedsim's main() calls it at start-up). New
+/// output files get mode 0666 & ~umask, as `fopen` would give them.
+inline mode_t output_umask() {
+  static const mode_t mask = [] {
+    const mode_t m = ::umask(022);
+    ::umask(m);
+    return m;
+  }();
+  return mask;
+}
+
+/// True when `a` and `b` both exist and are the same file (same device and inode, through any
+/// symbolic links).
+inline bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/// @cond INTERNAL
+namespace detail_output {
+inline bool write_all(int fd, const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+inline bool fail(std::string* why, const std::string& what) {
+  if (why != nullptr) *why = what;
+  return false;
+}
+}  // namespace detail_output
+/// @endcond
+
+/// Writes `text` to `path` (see the file comment for what is replaced and what is written
+/// through). Returns false with a reason in `why` (when given) on failure; a failed write to a
+/// regular file leaves the old file, or none, and no temporary file.
+inline bool write_output_file(const std::string& path, const std::string& text, std::string* why = nullptr) {
+  using detail_output::fail;
+  if (path.empty()) return fail(why, "empty file name");
+  std::string target = path;
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    char resolved[PATH_MAX];
+    if (::realpath(path.c_str(), resolved) == nullptr) return fail(why, "a symbolic link to nothing");
+    target = resolved;
+  }
+  const bool exists = ::stat(target.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) return fail(why, "a directory");
+  if (exists && !S_ISREG(st.st_mode)) {  // a device, FIFO or socket: write through
+    const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return fail(why, std::strerror(errno));
+    const bool ok = detail_output::write_all(fd, text);
+    const int saved = errno;
+    if (::close(fd) != 0 || !ok) return fail(why, std::strerror(ok ? errno : saved));
+    return true;
+  }
+  const std::size_t slash = target.rfind('/');
+  const std::string dir = slash == std::string::npos ? std::string() : target.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
+  std::string tmp = dir + "." + base + ".XXXXXX";
+  const int fd = ::mkstemp(&tmp[0]);
+  if (fd < 0) return fail(why, std::strerror(errno));
+  bool ok = ::fchmod(fd, 0666 & ~output_umask()) == 0 && detail_output::write_all(fd, text);
+  int err = errno;
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  if (ok && ::rename(tmp.c_str(), target.c_str()) != 0) {
+    ok = false;
+    err = errno;
+  }
+  if (!ok) {
+    ::unlink(tmp.c_str());
+    return fail(why, std::strerror(err));
+  }
+  return true;
+}
+
+}  // namespace sim
+}  // namespace schedcore
+
+#endif

@@ -1,6 +1,8 @@
 // Writes the generated cases of the schedsim bad-input suite (too large to commit) into the
 // directory given as argv[1]/gen: a file with 10^6 tasks, one with 2 x 10^5 tasks (past the
-// thread limit but under the reader's value limit), 10^5 nested arrays, and a NUL byte.
+// thread limit but under the reader's value limit), 10^5 nested arrays, a NUL byte, and a file
+// one line past the reader's 64 MiB limit (lines of 99 spaces: the limit's byte 2^26 is at line
+// 671089, column 65).
 // Deterministic output; each task is on its own line so positions in messages are stable.
 #include <cstdio>
 #include <string>
@@ -36,6 +38,12 @@ int main(int argc, char** argv) {
   ok = ok && write_text(dir + "deep-nesting.json", "{ \"tasks\" : " + std::string(100000, '[') + "\n");
   static const char nul[] = "{ \"tasks\" : { \"t\" : { \"run\" : 1\0 } } }\n";
   ok = ok && write_text(dir + "nul-byte.json", std::string(nul, sizeof nul - 1));
+  std::string line(99, ' ');
+  line += '\n';
+  std::string big;
+  big.reserve((std::size_t{1} << 26) + 200);
+  while (big.size() <= (std::size_t{1} << 26)) big += line;
+  ok = ok && write_text(dir + "too-large.json", big);
   if (!ok) {
     std::fprintf(stderr, "%s: cannot write into %s (does it exist?)\n", argv[0], dir.c_str());
     return 1;

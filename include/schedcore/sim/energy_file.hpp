@@ -172,7 +172,8 @@ inline energy_model_file load_energy_model(const std::string& path) {
   const int err = errno;
   std::fclose(f);
   if (bad) throw energy_model_error(path, {}, std::string("cannot read: ") + std::strerror(err));
-  if (text.size() > max_bytes) throw energy_model_error(path, {}, "file too large: more than 1 MiB");
+  if (text.size() > max_bytes)
+    throw energy_model_error(path, json::position_of(text, max_bytes), "file too large: more than 1 MiB (the limit is reached here)");
   return parse_energy_model(text, path);
 }
 

@@ -522,6 +522,23 @@ inline value parse(std::string_view text, const std::string& file = "<input>", c
   return p.run();
 }
 
+/// The line and column (1-based, in bytes) of byte `offset` of `text`, for a message about a
+/// place the parser never reached (the first byte past a size limit). O(offset).
+inline position position_of(std::string_view text, std::size_t offset) {
+  position p;
+  p.line = 1;
+  p.column = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++p.line;
+      p.column = 1;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
+}
+
 /// Why `s` cannot be a label in schedsim's outputs (task names, group and domain labels): a
 /// control character, or not valid UTF-8 (overlong forms, surrogates, beyond U+10FFFF), which
 /// would make the JSON and CSV invalid or split a trace record over two lines. Empty when it

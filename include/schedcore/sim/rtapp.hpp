@@ -1394,6 +1394,7 @@ inline workload load_rtapp(const std::string& path, const rtapp_options& o = {})
     const std::size_t n = std::fread(buf, 1, sizeof buf, f);
     if (n > 0) {
       if (text.size() + n > o.max_file_bytes) {
+        text.append(buf, o.max_file_bytes - text.size());  // up to the limit: its line and column
         too_big = true;
         break;
       }
@@ -1406,7 +1407,8 @@ inline workload load_rtapp(const std::string& path, const rtapp_options& o = {})
   std::fclose(f);
   if (bad) throw rtapp_error(path, {}, std::string("cannot read: ") + std::strerror(err));
   if (too_big)
-    throw rtapp_error(path, {}, "file too large: more than " + std::to_string(o.max_file_bytes) + " bytes");
+    throw rtapp_error(path, json::position_of(text, text.size()),
+                      "file too large: more than " + std::to_string(o.max_file_bytes) + " bytes (the limit is reached here)");
   return parse_rtapp(text, path, o);
 }
 

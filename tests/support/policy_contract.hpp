@@ -216,6 +216,13 @@ class harness {
   }
 
   policy_type& policy() { return p_; }
+  /// Every byte of the policy and of each task: "returns without changing anything" is
+  /// checked by comparing two of these.
+  std::vector<std::vector<unsigned char>> state_bytes() const {
+    std::vector<std::vector<unsigned char>> b{detail::bytes_of(p_)};
+    for (const slot& s : slots_) b.push_back(detail::bytes_of(*s.t));
+    return b;
+  }
   sched_time now() const { return now_; }
   task_type& task(std::size_t i) { return *slots_[i].t; }
   bool queued(std::size_t i) const { return slots_[i].queued; }
@@ -916,13 +923,9 @@ template <class Tr>
     auto& p = h.policy();
     const auto misuse = [&](const char* what, auto&& call) {
       h.set_op(what);
-      const auto pb = detail::bytes_of(p);
-      std::vector<std::vector<unsigned char>> tb;
-      for (std::size_t i = 0; i < h.size(); ++i) tb.push_back(detail::bytes_of(h.task(i)));
+      const auto before = h.state_bytes();
       call();
-      bool same = detail::bytes_of(p) == pb;  // "returns without changing anything"
-      for (std::size_t i = 0; i < h.size(); ++i) same = same && detail::bytes_of(h.task(i)) == tb[i];
-      h.expect(same, std::string(what) + " changed the policy or a task");
+      h.expect(h.state_bytes() == before, std::string(what) + " changed the policy or a task");
       h.after(what);  // the model did not change: nr_runnable and verify must not either
       const std::vector<recorded_check> got = scope.take();
       h.expect(!got.empty(), std::string(what) + " was not reported (SCHEDCORE_MISUSE)");
@@ -965,13 +968,9 @@ template <class Tr>
     P& p = h.policy();
     const auto refused = [&](const char* what, auto&& call) {
       h.set_op(what);
-      const auto pb = detail::bytes_of(p);
-      std::vector<std::vector<unsigned char>> tb;
-      for (std::size_t i = 0; i < h.size(); ++i) tb.push_back(detail::bytes_of(h.task(i)));
+      const auto before = h.state_bytes();
       call();
-      bool same = detail::bytes_of(p) == pb;
-      for (std::size_t i = 0; i < h.size(); ++i) same = same && detail::bytes_of(h.task(i)) == tb[i];
-      h.expect(same, std::string(what) + " changed the policy or a task");
+      h.expect(h.state_bytes() == before, std::string(what) + " changed the policy or a task");
       h.after(what);
       h.expect(!scope.take().empty(), std::string(what) + " was not reported (SCHEDCORE_MISUSE)");
     };

@@ -519,10 +519,9 @@ TEST(Cfs2007Policy, ForkDebitIsClampedToRuntimeLimit) {
 // The runtime limit (= the effective latency) bounds every queued task's |wait_runtime|
 // (verify()). 2.6.23 derives it once, at boot; configure() on a queue whose tasks would fall
 // outside a smaller limit is refused (errc::busy) and changes nothing; within it, accepted.
-TEST(Cfs2007Policy, ConfigureRefusesALimitBelowAQueuedTasksWaitRuntime) {
-  policy_t p;
-  task t[2] = {make(0), make(0)};
-  sched_time now{};
+// Two tasks started at `now` and run for 3 ms of 1 ms ticks: their wait_runtimes spread past
+// 0.5 ms. Returns the running task; `now` advances.
+task* run_two_for_3ms(policy_t& p, task (&t)[2], sched_time& now) {
   for (task& x : t) {
     p.task_new(x, nullptr, now);
     p.enqueue(x, now, enqueue_flags::initial);
@@ -537,6 +536,14 @@ TEST(Cfs2007Policy, ConfigureRefusesALimitBelowAQueuedTasksWaitRuntime) {
       p.set_next(*cur, now);
     }
   }
+  return cur;
+}
+
+TEST(Cfs2007Policy, ConfigureRefusesALimitBelowAQueuedTasksWaitRuntime) {
+  policy_t p;
+  task t[2] = {make(0), make(0)};
+  sched_time now{};
+  (void)run_two_for_3ms(p, t, now);
   const duration_ns worst = std::max(std::abs(t[0].wait_runtime), std::abs(t[1].wait_runtime));
   ASSERT_GT(worst, usec(500));
   ASSERT_TRUE(p.verify());
@@ -566,20 +573,7 @@ TEST(Cfs2007Policy, ASleepersWaitRuntimeIsClampedToALimitLoweredWhileItSlept) {
   policy_t p;
   task t[2] = {make(0, sched_kind::batch), make(0, sched_kind::batch)};
   sched_time now{};
-  for (task& x : t) {
-    p.task_new(x, nullptr, now);
-    p.enqueue(x, now, enqueue_flags::initial);
-  }
-  task* cur = p.pick_next(now);
-  p.set_next(*cur, now);
-  for (int k = 0; k < 3; ++k) {
-    now += msec(1);
-    if (p.tick(*cur, now)) {
-      p.put_prev(*cur, now);
-      cur = p.pick_next(now);
-      p.set_next(*cur, now);
-    }
-  }
+  task* cur = run_two_for_3ms(p, t, now);
   const duration_ns worst = std::max(std::abs(t[0].wait_runtime), std::abs(t[1].wait_runtime));
   ASSERT_GT(worst, usec(500));
   p.put_prev(*cur, now);

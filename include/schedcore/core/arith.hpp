@@ -25,15 +25,11 @@ constexpr u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned shift) noexcept {
   return (hi + (lo >> 32)) >> (shift - 32);
 }
 
-/// `r * b / c` for r < c, the remainder term of mul_div_u64, exact: the 96-bit product is
-/// divided by restoring long division when it does not fit in 64 bits (64 steps, cold path).
-constexpr u64 mul_div_small(u64 r, u32 b, u64 c) noexcept {
-  const u64 low_product = (r & 0xFFFFFFFFu) * b;
-  const u64 high_product = (r >> 32) * b;  // weight 2^32
-  const u64 lo = low_product + (high_product << 32);
-  const u64 hi = (high_product >> 32) + (lo < low_product ? 1u : 0u);
-  if (hi == 0) return lo / c;
-  // hi != 0 means r*b >= 2^64, so c > r >= 2^32 > hi: the running remainder starts below c.
+/// @cond INTERNAL
+namespace detail {
+/// `(hi * 2^64 + lo) / c` by restoring long division (64 steps). @pre hi < c, so the quotient
+/// fits in 64 bits.
+constexpr u64 div_wide(u64 hi, u64 lo, u64 c) noexcept {
   u64 rem = hi;
   u64 quotient = 0;
   for (int bit = 63; bit >= 0; --bit) {
@@ -46,6 +42,20 @@ constexpr u64 mul_div_small(u64 r, u32 b, u64 c) noexcept {
     }
   }
   return quotient;
+}
+}  // namespace detail
+/// @endcond
+
+/// `r * b / c` for r < c, the remainder term of mul_div_u64, exact: the 96-bit product is
+/// divided by restoring long division when it does not fit in 64 bits (64 steps, cold path).
+constexpr u64 mul_div_small(u64 r, u32 b, u64 c) noexcept {
+  const u64 low_product = (r & 0xFFFFFFFFu) * b;
+  const u64 high_product = (r >> 32) * b;  // weight 2^32
+  const u64 lo = low_product + (high_product << 32);
+  const u64 hi = (high_product >> 32) + (lo < low_product ? 1u : 0u);
+  if (hi == 0) return lo / c;
+  // hi != 0 means r*b >= 2^64, so c > r >= 2^32 > hi: the running remainder starts below c.
+  return detail::div_wide(hi, lo, c);
 }
 
 /// `a * b / c` for unsigned operands without intermediate overflow as long as the result fits:
@@ -69,19 +79,7 @@ constexpr u64 mul_div_small_u64(u64 r, u64 b, u64 c) noexcept {
   const u64 lo = (mid << 32) | (p00 & 0xFFFFFFFFu);
   const u64 hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
   if (hi == 0) return lo / c;
-  // r * b < c * 2^64, so hi < c: the running remainder starts below c.
-  u64 rem = hi;
-  u64 quotient = 0;
-  for (int bit = 63; bit >= 0; --bit) {
-    const bool carry = (rem >> 63) != 0;
-    rem = (rem << 1) | ((lo >> bit) & 1u);
-    quotient <<= 1;
-    if (carry || rem >= c) {
-      rem -= c;
-      quotient |= 1u;
-    }
-  }
-  return quotient;
+  return detail::div_wide(hi, lo, c);  // r * b < c * 2^64, so hi < c
 }
 
 /// `a * b / c` for unsigned 64-bit operands, exact (floor) as long as the result fits in 64

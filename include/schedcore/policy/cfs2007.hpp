@@ -204,7 +204,7 @@ class cfs2007_policy {
   /// `errc::inverted`; a latency whose runtime limit would be below a queued task's
   /// |wait_runtime| is `errc::busy` (2.6.23 sets the limit once, at boot; change it on an
   /// idle queue, or one whose tasks are within the smaller limit). A sleeping task's
-  /// wait_runtime is clamped to the new limit when it is next enqueued. O(n) with tasks queued.
+  /// wait_runtime is clamped to the lower limit when it is next enqueued. O(n) with tasks queued.
   errc configure(const knobs& k) noexcept {
     if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
     if (k.latency < k.min_granularity) return errc::inverted;

@@ -115,45 +115,34 @@ TEST(EdfGrub, TheDocumentationsExampleO53) {
 // 7.4 s too long.) With P = 1000 s the same arithmetic: Q = 500 s, q = 499.5 s, d = 1001 s,
 // 0-lag at 2 s.
 TEST(EdfGrub, TheZeroLagTimeOfAPeriodLongerThanFourSecondsIsExact) {
-  for (const std::int64_t period_s : {10, 1000}) {
+  // Q, P, run before the sleep (from 1 s on), the 0-lag time d - q x P / Q. The third case:
+  // q = 4.99 s, d = 11 s, 0-lag at 11 - 9.98 = 1.02 s.
+  struct zero_lag_case {
+    std::int64_t q, p, ran, zero_lag;
+  };
+  for (const zero_lag_case c : {zero_lag_case{sec(5), sec(10), msec(500), sec(2)},
+                                zero_lag_case{sec(500), sec(1000), msec(500), sec(2)},
+                                zero_lag_case{sec(5), sec(10), msec(10), msec(1020)}}) {
     policy_t p;
     policy_t::knobs k = knobs_with(95, 1, 0);
     k.deadline_period_max = sec(1000);
     ASSERT_EQ(p.configure(k), errc::ok);
     task t;
-    ASSERT_EQ(p.setup(t, reclaiming(sec(period_s) / 2, sec(period_s), false)), errc::ok) << period_s;
+    ASSERT_EQ(p.setup(t, reclaiming(c.q, c.p, false)), errc::ok) << c.p;
     sched_time now{sec(1)};
     p.enqueue(t, now, enqueue_flags::wakeup);
     p.set_next(t, now);
-    now += msec(500);
+    now += c.ran;
     (void)p.tick(t, now);
     p.dequeue(t, now, dequeue_flags::sleep);
-    EXPECT_TRUE(t.non_contending) << period_s;
+    EXPECT_TRUE(t.non_contending) << "P = " << c.p << " ns: active until its 0-lag time";
     sched_time when{};
-    ASSERT_TRUE(p.next_timer(when)) << period_s;
-    EXPECT_EQ(when, sched_time{sec(2)}) << "P = " << period_s << " s: the 0-lag time";
-    EXPECT_FALSE(p.timer(sched_time{sec(2)}));
-    EXPECT_EQ(p.running_bw(), 0u) << "P = " << period_s << " s: inactive from its 0-lag time on";
+    ASSERT_TRUE(p.next_timer(when)) << c.p;
+    EXPECT_EQ(when, sched_time{} + c.zero_lag) << "P = " << c.p << " ns, ran " << c.ran << " ns: the 0-lag time";
+    EXPECT_FALSE(p.timer(when));
+    EXPECT_EQ(p.running_bw(), 0u) << "P = " << c.p << " ns: inactive from its 0-lag time on";
     EXPECT_TRUE(p.verify());
   }
-  // Still active when the 0-lag time is ahead: Q = 5 s, P = 10 s, sleep after 10 ms at 1 s:
-  // q = 4.99 s, d = 11 s, 0-lag at 11 - 9.98 = 1.02 s > 1.01 s.
-  policy_t p;
-  policy_t::knobs k = knobs_with(95, 1, 0);
-  k.deadline_period_max = sec(1000);
-  ASSERT_EQ(p.configure(k), errc::ok);
-  task t;
-  ASSERT_EQ(p.setup(t, reclaiming(sec(5), sec(10), false)), errc::ok);
-  sched_time now{sec(1)};
-  p.enqueue(t, now, enqueue_flags::wakeup);
-  p.set_next(t, now);
-  now += msec(10);
-  (void)p.tick(t, now);
-  p.dequeue(t, now, dequeue_flags::sleep);
-  EXPECT_TRUE(t.non_contending);
-  sched_time when{};
-  ASSERT_TRUE(p.next_timer(when));
-  EXPECT_EQ(when, sched_time{sec(1) + msec(20)}) << "0-lag at 1.02 s";
 }
 
 // reserve_bandwidth (a deadline server's Q/P) must not wrap the admitted sum past the check:

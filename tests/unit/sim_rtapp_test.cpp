@@ -257,18 +257,34 @@ TEST(RtApp, TimerModes) {
   EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"timer": {"ref": "a", "period": 1, "perod": 2}}}})", "1:53", "unknown key 'perod'");
 }
 
+// rt-app's suspend and resume (src/rt-app.c, run_event): lock the mutex of the name, then
+// pthread_cond_wait / pthread_cond_broadcast on the condition of the name, then unlock; the
+// names are those of lock/unlock and wait/signal/broad/sync (get_resource_index by type).
 TEST(RtApp, SuspendResumeIncludingBareSuspend) {
   const workload w = one(R"("suspend", "run": 1, "suspend": "", "suspend1": "x")",
                          R"(, "r": {"resume": "t", "resume1": "x", "timer": {"ref": "p", "period": 1000}})");
   const auto& e = events0(w);
-  ASSERT_EQ(e.size(), 4u);
-  EXPECT_EQ(e[0].kind, event_kind::suspend);
-  EXPECT_EQ(e[0].ref, "t");  // bare = the task's own name
-  EXPECT_EQ(e[2].ref, "t");  // "" too
-  EXPECT_EQ(e[3].ref, "x");
+  ASSERT_EQ(e.size(), 10u);
+  const auto expect_suspend = [&](std::size_t at, const char* name) {
+    EXPECT_EQ(e[at].kind, event_kind::lock);
+    EXPECT_EQ(e[at].ref, name);
+    EXPECT_EQ(e[at + 1].kind, event_kind::wait);
+    EXPECT_EQ(e[at + 1].ref, name);
+    EXPECT_EQ(e[at + 1].mutex, name);
+    EXPECT_EQ(e[at + 2].kind, event_kind::unlock);
+    EXPECT_EQ(e[at + 2].ref, name);
+  };
+  expect_suspend(0, "t");  // bare = the task's own name
+  EXPECT_EQ(e[3].kind, event_kind::run);
+  expect_suspend(4, "t");  // "" too
+  expect_suspend(7, "x");
   const auto& r = w.tasks.at(1).phases.at(0).events;
-  EXPECT_EQ(r[0].kind, event_kind::resume);
-  EXPECT_EQ(r[0].ref, "t");
+  ASSERT_EQ(r.size(), 7u);
+  EXPECT_EQ(r[0].kind, event_kind::lock);
+  EXPECT_EQ(r[1].kind, event_kind::broadcast);
+  EXPECT_EQ(r[1].ref, "t");
+  EXPECT_EQ(r[2].kind, event_kind::unlock);
+  EXPECT_EQ(r[2].ref, "t");
 }
 
 TEST(RtApp, MutexesConditionsBarrierYieldFork) {
@@ -442,6 +458,30 @@ TEST(RtApp, PoliciesAndPriorities) {
   for (const auto& n : w.notes) EXPECT_EQ(n.find("dl-runtime"), std::string::npos) << n;
 }
 
+// parse_sched_data reads the legacy task-level "period" and "deadline" only where the dl-*
+// keys leave them 0: period = dl-period, else dl-runtime; deadline = dl-deadline, else that
+// period. Beside a dl-runtime both are ignored; a "deadline" beside a dl-period too.
+TEST(RtApp, LegacyPeriodAndDeadlineOnlyWhereTheDlKeysLeaveThemUnset) {
+  const workload w = parse_rtapp(R"({"tasks": {
+      "beside_runtime": {"policy": "SCHED_DEADLINE", "dl-runtime": 1000, "period": 10000, "deadline": 5000, "run": 1},
+      "beside_period": {"policy": "SCHED_DEADLINE", "runtime": 1000, "dl-period": 10000, "deadline": 5000, "run": 1},
+      "legacy_only": {"policy": "SCHED_DEADLINE", "runtime": 1000, "period": 10000, "deadline": 5000, "run": 1}}})",
+                                 "w.json");
+  const auto& t = w.tasks;
+  EXPECT_EQ(t[0].params.runtime, 1000000);
+  EXPECT_EQ(t[0].params.period, 1000000);  // dl-runtime
+  EXPECT_EQ(t[0].params.deadline, 1000000);
+  EXPECT_EQ(t[1].params.period, 10000000);
+  EXPECT_EQ(t[1].params.deadline, 10000000);  // dl-period
+  EXPECT_EQ(t[2].params.runtime, 1000000);
+  EXPECT_EQ(t[2].params.period, 10000000);
+  EXPECT_EQ(t[2].params.deadline, 5000000);
+  std::string all;
+  for (const auto& n : w.notes) all += n + "\n";
+  EXPECT_NE(all.find("legacy \"period\" ignored"), std::string::npos) << all;
+  EXPECT_NE(all.find("legacy \"deadline\" ignored"), std::string::npos) << all;
+}
+
 TEST(RtApp, PolicyErrors) {
   EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"policy": "SCHED_FIF0", "run": 1}}})", "1:28", "did you mean 'SCHED_FIFO'?");
   EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"priority": -21, "run": 1}}})", "1:30", "expected an integer in -20..19");
@@ -606,7 +646,7 @@ TEST(RtApp, GlobalKeysAndNotes) {
   EXPECT_EQ(w.tasks[0].group, "/tg");
   std::string all;
   for (const auto& n : w.notes) all += n + "\n";
-  EXPECT_NE(all.find("calibration ignored"), std::string::npos);
+  EXPECT_EQ(w.calibration_cpu, 0);
   EXPECT_EQ(all.find("pi_enabled"), std::string::npos) << "priority inheritance is modelled, not noted";
   EXPECT_TRUE(w.priority_inheritance);
   EXPECT_EQ(all.find("util_min"), std::string::npos) << "clamps are modelled, not noted";
@@ -614,6 +654,21 @@ TEST(RtApp, GlobalKeysAndNotes) {
   EXPECT_NE(all.find("NUMA"), std::string::npos);
   EXPECT_NE(all.find("resources"), std::string::npos);
   EXPECT_RTAPP_ERROR(R"({"global": {"durration": 1}, "tasks": {"t": {"run": 1}}})", "1:13", "did you mean 'duration'?");
+  // rt-app's calibration (parse_global): "CPUn" calibrates on CPU n, absent is CPU0, a number
+  // is a measured ns per loop (work at the biggest CPU's speed here, noted).
+  EXPECT_EQ(parse_rtapp(R"({"tasks": {"t": {"run": 1}}})").calibration_cpu, 0);
+  const workload on3 = parse_rtapp(R"({"global": {"calibration": "CPU3"}, "tasks": {"t": {"run": 1}}})");
+  EXPECT_EQ(on3.calibration_cpu, 3);
+  EXPECT_EQ(on3.cpus, 4) << "the calibration CPU must exist, as a task's cpus";
+  const workload loops = parse_rtapp(R"({"global": {"calibration": 120}, "tasks": {"t": {"run": 1}}})");
+  EXPECT_EQ(loops.calibration_cpu, -1);
+  std::string loop_notes;
+  for (const auto& n : loops.notes) loop_notes += n + "\n";
+  EXPECT_NE(loop_notes.find("calibration 120 ns per loop"), std::string::npos) << loop_notes;
+  EXPECT_RTAPP_ERROR(R"({"global": {"calibration": "GPU0"}, "tasks": {"t": {"run": 1}}})", "1:28", "expected \"CPUn\" with n in 0..63");
+  EXPECT_RTAPP_ERROR(R"({"global": {"calibration": "CPU64"}, "tasks": {"t": {"run": 1}}})", "1:28", "expected \"CPUn\"");
+  EXPECT_RTAPP_ERROR(R"({"global": {"calibration": "CPU"}, "tasks": {"t": {"run": 1}}})", "1:28", "expected \"CPUn\"");
+  EXPECT_RTAPP_ERROR(R"({"global": {"calibration": 0}, "tasks": {"t": {"run": 1}}})", "1:28", "ns per loop");
   EXPECT_RTAPP_ERROR(R"({"global": {"gnuplot": "yes"}, "tasks": {"t": {"run": 1}}})", "1:24", "expected true or false");
   EXPECT_RTAPP_ERROR(R"({"global": {"duration": 0}, "tasks": {"t": {"run": 1}}})", "1:25", "expected -1 (until all tasks exit) or >= 1 second");
   EXPECT_RTAPP_ERROR(R"({"global": {"duration": 2000000}, "tasks": {"t": {"run": 1}}})", "1:25", "absurd duration");
@@ -974,6 +1029,58 @@ std::string shared_dir() {
   return f + "/../shared/workloads/rt-app/";
 }
 
+// rt-app's suspend/resume and wait/signal/broad/sync name the same conditions (and suspend and
+// resume lock the mutex of the name): a resume wakes a wait, a signal wakes a suspend. Before,
+// the two families were separate and this file was refused ("no task signals 'q'").
+TEST(RtAppRun, SuspendAndResumeShareTheirNamesWithConditions) {
+  const workload w = parse_rtapp(R"({"global": {"duration": 1}, "tasks": {
+      "waiter": {"loop": 1, "lock": "q", "wait": {"ref": "q", "mutex": "q"}, "unlock": "q", "run": 1000},
+      "sleeper": {"loop": 1, "suspend": "q", "run": 2000},
+      "resumer": {"loop": 1, "sleep": 10000, "resume": "q"},
+      "suspended": {"loop": 1, "suspend", "run": 3000},
+      "signaller": {"loop": 1, "sleep": 20000, "lock": "suspended", "signal": "suspended", "unlock": "suspended"}}})",
+                                 "w.json");
+  const run_result r = rt_entry().run(w, exact(msec(100)), {});
+  EXPECT_EQ(result_of(r, "waiter-0").cpu_ns, msec(1));  // woken by the resume
+  EXPECT_EQ(result_of(r, "sleeper-0").cpu_ns, msec(2));
+  EXPECT_EQ(result_of(r, "suspended-0").cpu_ns, msec(3));  // woken by the signal
+}
+
+// rt-app's run times are its calibration CPU's (it times its loop there, CPU0 unless
+// "calibration" says "CPUn"): on a 446/1024 machine a 10 ms run on CPU0's scale is 4.355 ms of
+// the big CPU, and on CPU1's scale 22.96 ms of the little one. A number of ns per loop names no
+// CPU: work at the biggest CPU's speed.
+TEST(RtAppRun, RunTimesAreTheCalibrationCpus) {
+  const auto file = [](const std::string& calibration) {
+    return parse_rtapp(R"({"global": {"duration": 1)" + calibration + R"(}, "tasks": {
+        "little": {"loop": 1, "cpus": [0], "run": 10000}, "big": {"loop": 1, "cpus": [1], "run": 10000}}})",
+                       "w.json");
+  };
+  run_config asym = exact(msec(100));
+  asym.machine.capacity = {446, 1024};
+  const auto cpu_of = [&](const workload& w, const run_config& c) {
+    const run_result r = rt_entry().run(w, c, {});
+    return std::make_pair(result_of(r, "little-0").cpu_ns, result_of(r, "big-0").cpu_ns);
+  };
+  for (const char* cal : {"", R"(, "calibration": "CPU0")"}) {
+    const auto [little, big] = cpu_of(file(cal), asym);
+    EXPECT_NEAR(static_cast<double>(little), 10000000.0, 2.0) << cal;
+    EXPECT_EQ(big, 4355469) << cal;  // 10 ms x 446 / 1024, to the nearest ns
+  }
+  for (const char* cal : {R"(, "calibration": "CPU1")", R"(, "calibration": 150)"}) {
+    const auto [little, big] = cpu_of(file(cal), asym);
+    EXPECT_EQ(little, 22959642) << cal;  // 10 ms x 1024 / 446, rounded up to finish the work
+    EXPECT_EQ(big, msec(10)) << cal;
+  }
+  const auto [little, big] = cpu_of(file(""), exact(msec(100)));  // symmetric: nothing to scale
+  EXPECT_EQ(little, msec(10));
+  EXPECT_EQ(big, msec(10));
+  // The calibration CPU must be one of the machine's, as rt-app pins itself to it.
+  run_config two = exact(msec(100));
+  two.cpus = 2;
+  EXPECT_THROW(rt_entry().run(file(R"(, "calibration": "CPU3")"), two, {}), workload_error);
+}
+
 TEST(RtAppRun, EverySharedFileImportsAndRuns) {
   const char* files[] = {"browser-short.json",     "mp3-short.json",         "template.json",
                          "tutorial-example1.json", "tutorial-example2.json", "tutorial-example3.json",
@@ -987,9 +1094,17 @@ TEST(RtAppRun, EverySharedFileImportsAndRuns) {
     EXPECT_EQ(w.name, f);
     EXPECT_FALSE(w.tasks.empty());
     const run_result r = rt_entry().run(w, quick(sec(1)), {});
-    std::int64_t cpu = 0;
-    for (const auto& t : r.tasks) cpu += t.cpu_ns;
-    EXPECT_GT(cpu, 0) << f;
+    // Every thread whose program does work gets some within the second: a thread that never
+    // runs is one the import left blocked for good (video-short's NuPlayerDriver and codec
+    // threads did, while suspend/resume and sync kept separate names).
+    for (const task_spec& ts : w.tasks) {
+      bool works = false;
+      for (const phase& ph : ts.phases)
+        for (const event& e : ph.events) works = works || (e.kind == event_kind::run && e.duration > 0);
+      if (!works || ts.instances == 0) continue;
+      for (int i = 0; i < ts.instances; ++i)
+        EXPECT_GT(result_of(r, ts.name + "-" + std::to_string(i)).cpu_ns, 0) << f << ": " << ts.name;
+    }
   }
 }
 

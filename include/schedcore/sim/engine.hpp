@@ -85,6 +85,7 @@
 #include <cstdio>
 #include <ctime>
 #include <deque>
+#include <limits>
 #include <map>
 #include <memory>
 #include <queue>
@@ -914,6 +915,16 @@ class engine {
     }
     std::vector<std::map<std::string, int>> uniq(w_.tasks.size());
     std::map<int, std::vector<int>> barrier_specs;  // barrier -> specs mentioning it
+    // rt-app's run times are its calibration CPU's (workload::calibration_cpu): a run's work,
+    // counted at speed 1024, is what that CPU does in the time at its top speed.
+    const int calib = w_.calibration_cpu;
+    if (calib < -1 || calib >= ncpu_)
+      throw workload_error("the calibration CPU " + std::to_string(calib) + " is not a CPU of the machine (0.." +
+                           std::to_string(ncpu_ - 1) + ")");
+    const std::int64_t run_scale = calib >= 0 ? cap_[static_cast<std::size_t>(calib)] : cpu_capacity_max;
+    auto calibrated = [run_scale](std::int64_t ns) {
+      return (ns * run_scale + cpu_capacity_max / 2) / cpu_capacity_max;  // nearest ns
+    };
     specs_.resize(w_.tasks.size());
     for (std::size_t s = 0; s < w_.tasks.size(); ++s) {
       const task_spec& ts = w_.tasks[s];
@@ -943,6 +954,12 @@ class engine {
             throw workload_error(where + ": negative time in an event");
           if (e.count < 0) throw workload_error(where + ": negative count in a pipe event");
           if (e.nopreempt && e.kind != event_kind::run) throw workload_error(where + ": only a run can be non-preemptible");
+          if (e.kind == event_kind::run && run_scale != cpu_capacity_max) {
+            if (std::max(e.duration, e.jitter) > std::numeric_limits<std::int64_t>::max() / cpu_capacity_max)
+              throw workload_error(where + ": a run too long to scale by the calibration CPU's capacity");
+            c.duration = calibrated(e.duration);
+            c.jitter = calibrated(e.jitter);
+          }
           switch (e.kind) {
             case event_kind::timer:
               if (e.period <= 0) throw workload_error(where + ": timer period must be > 0");
@@ -4633,6 +4650,9 @@ class engine {
     r.duration_ns = span;
     r.warmup_ns = window_;
     r.notes = w_.notes;
+    if (const int calib = w_.calibration_cpu; calib >= 0 && cap_[static_cast<std::size_t>(calib)] != cpu_capacity_max)
+      r.notes.push_back("run times are CPU" + std::to_string(calib) + "'s (rt-app's calibration CPU): each run is " +
+                        std::to_string(cap_[static_cast<std::size_t>(calib)]) + "/1024 of the work a 1024 CPU does in it");
     if (cfg_.warmup_ns > 0 && window_ == 0)
       r.notes.push_back("the run ended before its warm-up (" + std::to_string(cfg_.warmup_ns) +
                         " ns): statistics cover the whole run");

@@ -24,7 +24,7 @@
 /// | `phases` {name: {...}}, or events inline when there is one phase | `task_spec::phases` in file order |
 /// | `policy` SCHED_OTHER / BATCH / IDLE / FIFO / RR / DEADLINE (default `global.default_policy`) | `sched_params::kind` |
 /// | `priority`: the nice value for OTHER/BATCH/IDLE (-20..19, default 0); 1..99 for FIFO/RR (default 10); ignored for DEADLINE | `nice` / `rt_priority` |
-/// | `dl-runtime`, `dl-period` (default runtime), `dl-deadline` (default period), us; legacy task-level `period`, `deadline`, and `runtime` when dl-runtime is absent | `runtime` / `period` / `deadline` |
+/// | `dl-runtime`, `dl-period` (default runtime), `dl-deadline` (default period), us; the legacy task-level keys as rt-app reads them: `runtime` when dl-runtime is absent, `period` when dl-runtime and dl-period are, `deadline` when all three dl-* keys are (otherwise ignored, noted) | `runtime` / `period` / `deadline` |
 /// | `dl-reclaim` true / false (default false; schedsim's extension, which rt-app itself ignores as it ignores any key it does not know): SCHED_FLAG_RECLAIM, GRUB reclaiming (policy/edf.hpp); at phase level the phase's own, as the dl-* keys; an error on any other policy | `reclaim` |
 /// | `dl-overrun` true / false (default false; schedsim's extension, as `dl-reclaim`): SCHED_FLAG_DL_OVERRUN, a SIGXCPU for each runtime overrun, counted per task (`sigxcpu` in the JSON); the same scope and errors as `dl-reclaim` | `dl_overrun` |
 /// | `dl-runtime` on a SCHED_OTHER/BATCH/IDLE task (us; rt-app's custom slice, Linux 6.12+) | `runtime`: eevdf's per-task slice, ignored by the other fair policies |
@@ -36,7 +36,7 @@
 /// | `runtime` (wall time) | `event_kind::runtime` |
 /// | `sleep` | `event_kind::sleep` |
 /// | `timer` {ref, period, mode relative (default) / absolute} | `event_kind::timer` (`absolute`), `anchor` = the task's `delay`: as rt-app's t_first (the use case's start plus the delay), the first expiry is delay + period wherever the program first reaches the timer, and a timer first reached after it has overrun; `unique*` refs are per instance, other refs shared by every thread (engine rule); the mode is the timer's (any event saying absolute makes all its uses absolute, rt-app's rule); period 0 is a no-op in rt-app: dropped, noted |
-/// | `suspend` "name" / bare `"suspend",` / "" (= the task's own name), `resume` "name" | `suspend` / `resume` on the named point |
+/// | `suspend` "name" / bare `"suspend",` / "" (= the task's own name), `resume` "name" | as rt-app runs them (src/rt-app.c): `suspend` is `lock` name, `wait` {ref name, mutex name}, `unlock` name; `resume` is `lock` name, `broadcast` name, `unlock` name. The names are the conditions and mutexes of `wait`, `signal`, `broad`, `sync` and `lock`: a resume wakes a `wait` on its name, a `signal` wakes a suspended task |
 /// | `lock`, `unlock` | `lock`, `unlock` |
 /// | `wait` {ref, mutex}, `signal`, `broad`, `sync` {ref, mutex} | `wait`, `signal`, `broadcast`, `sync` |
 /// | `barrier` | `barrier` (parties = instances of the tasks that mention it; a task may name a barrier once, as rt-app counts a party per reference) |
@@ -73,9 +73,11 @@
 /// task's report group label, as before.
 ///
 /// @par Cross-checks (errors, at the first offending use in file order)
-/// `resume` of a name nobody suspends on; `suspend` on a name nobody resumes; `unlock` of a
+/// `resume` of a name nobody suspends, waits or syncs on; `suspend` on a name nobody resumes,
+/// signals, broadcasts or syncs; `unlock` of a
 /// mutex never locked and `lock` of one never unlocked; `wait`/`sync` whose mutex is never
-/// locked or whose condition nobody signals; `signal`/`broad` of a condition nobody waits on;
+/// locked or whose condition nobody signals or resumes; `signal`/`broad` of a condition nobody
+/// waits, syncs or suspends on;
 /// `fork` of an unknown task or of a task that uses a barrier; a barrier named twice by one task
 /// (rt-app would count two parties for one thread and wait forever); duplicate task names; events
 /// at task level beside `phases`; `sem_wait` on a semaphore nobody posts, `sem_post` of one
@@ -95,6 +97,7 @@
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <new>
 #include <set>
@@ -290,6 +293,7 @@ class importer {
     }
     if (tasks == nullptr) fail(root.pos, "missing \"tasks\": an rt-app file needs a \"tasks\" object");
     w_.duration = o_.default_duration_ns;
+    w_.calibration_cpu = 0;  // rt-app calibrates on CPU0 when "calibration" is absent
     bool duration_set = false;
     if (global != nullptr) duration_set = parse_global(*global);
     if (!duration_set)
@@ -494,8 +498,26 @@ class importer {
         w_.duration = sec(d);
         duration_set = true;
       } else if (k == "calibration") {
-        if (!m.is_string() && !m.is_number()) fail(m.pos, what + ": expected \"CPUn\" or an integer (ns per loop), got " + json::describe(m.t));
-        note("calibration ignored: 'run' is simulated CPU work in ns, no calibration loop");
+        // rt-app times one loop of its busy-wait on the calibration CPU ("CPUn", CPU0 when
+        // absent) and then runs `run` us worth of loops wherever the thread is: run times are
+        // that CPU's. A number is a measured ns per loop, of no CPU the simulation knows.
+        if (m.is_number()) {
+          const std::int64_t ns_per_loop = get_range(m, what + " (ns per loop)", 1, std::numeric_limits<std::int32_t>::max());
+          w_.calibration_cpu = -1;
+          note("calibration " + std::to_string(ns_per_loop) + " ns per loop: 'run' is work at the biggest CPU's top speed");
+        } else if (m.is_string()) {
+          const std::string& s = m.s;
+          const bool digits = s.size() > 3 && s.size() <= 5 && s.compare(0, 3, "CPU") == 0 &&
+                              std::all_of(s.begin() + 3, s.end(), [](char c) { return c >= '0' && c <= '9'; });
+          const int n = digits ? std::stoi(s.substr(3)) : -1;
+          if (n < 0 || n > 63)
+            fail(m.pos, what + ": " + quote(s) + ": expected \"CPUn\" with n in 0..63 (the CPU rt-app calibrates on) or an "
+                                                   "integer (ns per loop)");
+          w_.calibration_cpu = n;
+          max_cpu_seen_ = std::max<std::int64_t>(max_cpu_seen_, n);
+        } else {
+          fail(m.pos, what + ": expected \"CPUn\" or an integer (ns per loop), got " + json::describe(m.t));
+        }
       } else if (k == "default_policy") {
         default_kind_ = policy_kind(m, what);
       } else if (k == "pi_enabled") {
@@ -556,6 +578,18 @@ class importer {
     const json::value* rt = s.dl_runtime;
     const json::value* per = s.dl_period;
     const json::value* dl = s.dl_deadline;
+    // The legacy task-level "period" and "deadline" count only where the dl-* keys leave the
+    // value 0 (parse_sched_data: period = dl-period, else dl-runtime; deadline = dl-deadline,
+    // else that period): beside a dl-runtime, or a "deadline" beside a dl-period, rt-app
+    // ignores them.
+    if (per != nullptr && per->key == "period" && rt != nullptr) {
+      note("legacy \"period\" ignored beside \"dl-runtime\" (rt-app reads it only without one)");
+      per = nullptr;
+    }
+    if (dl != nullptr && dl->key == "deadline" && (rt != nullptr || (per != nullptr && per->key == "dl-period"))) {
+      note("legacy \"deadline\" ignored beside \"dl-runtime\" or \"dl-period\" (rt-app reads it only without them)");
+      dl = nullptr;
+    }
     duration_ns runtime = rt ? get_us(*rt, where + " " + what_key(*rt)) : 0;
     const duration_ns period = per ? get_us(*per, where + " " + what_key(*per)) : 0;
     const duration_ns deadline = dl ? get_us(*dl, where + " " + what_key(*dl)) : 0;
@@ -707,11 +741,24 @@ class importer {
           const std::string& s = get_string(m, what + " (the name to suspend on; empty or bare = the task's own name)");
           if (!s.empty()) ref = s;
         }
+        // rt-app's suspend is a condition wait under the mutex of the same name (rtapp_suspend:
+        // lock, pthread_cond_wait, unlock; src/rt-app.c), on the condition that wait, signal,
+        // broad and sync name: the two families share their names.
         add_use(use_kind::suspend, ref, task, pos);
-        out.push_back(ev::on(event_kind::suspend, ref));
+        out.push_back(ev::on(event_kind::lock, ref));
+        out.push_back(ev::cond(event_kind::wait, ref, ref));
+        out.push_back(ev::on(event_kind::unlock, ref));
         break;
       }
-      case ek::resume:
+      case ek::resume: {
+        // rtapp_resume: lock the mutex of the name, broadcast its condition, unlock.
+        const std::string& ref = get_name(m, what);
+        add_use(use_kind::resume, ref, task, m.pos);
+        out.push_back(ev::on(event_kind::lock, ref));
+        out.push_back(ev::on(event_kind::broadcast, ref));
+        out.push_back(ev::on(event_kind::unlock, ref));
+        break;
+      }
       case ek::lock:
       case ek::unlock:
       case ek::signal:
@@ -719,8 +766,8 @@ class importer {
       case ek::barrier:
       case ek::fork: {
         const std::string& ref = get_name(m, what);
-        event_kind ekind = event_kind::resume;
-        use_kind uk = use_kind::resume;
+        event_kind ekind = event_kind::lock;
+        use_kind uk = use_kind::lock;
         switch (kind) {
           case ek::lock: ekind = event_kind::lock; uk = use_kind::lock; break;
           case ek::unlock: ekind = event_kind::unlock; uk = use_kind::unlock; break;
@@ -1120,14 +1167,20 @@ class importer {
 
   // ------------------------------------------------------------------ cross-checks
   void cross_check() {
-    std::set<std::string> suspended, resumed, locked, unlocked, waited, signalled, wait_mutexes, sem_posted, sem_waited;
+    // A suspend is a wait on the condition of its name and a resume a broadcast of it, each
+    // under the mutex of that name (rt-app shares the names between the two families).
+    std::set<std::string> locked, unlocked, waited, signalled, sem_posted, sem_waited;
     std::map<std::string, std::int64_t> barrier_parties;
     std::map<std::string, std::set<int>> barrier_tasks;
     std::set<int> forked, barrier_users;
     for (const use& u : uses_) {
       switch (u.kind) {
-        case use_kind::suspend: suspended.insert(u.name); break;
-        case use_kind::resume: resumed.insert(u.name); break;
+        case use_kind::suspend:
+        case use_kind::resume:
+          (u.kind == use_kind::suspend ? waited : signalled).insert(u.name);
+          locked.insert(u.name);
+          unlocked.insert(u.name);
+          break;
         case use_kind::lock: locked.insert(u.name); break;
         case use_kind::unlock: unlocked.insert(u.name); break;
         case use_kind::wait: waited.insert(u.name); break;
@@ -1150,14 +1203,16 @@ class importer {
       const std::string where = "task " + quote(w_.tasks[static_cast<std::size_t>(u.task)].name) + ": ";
       switch (u.kind) {
         case use_kind::resume:
-          if (!suspended.count(u.name))
+          if (!waited.count(u.name))
             fail(u.pos, where + "resume " + quote(u.name) + ": no task suspends on " + quote(u.name) +
-                            " (unknown name: expected a name used by a \"suspend\")" + suggest(u.name, suspended));
+                            " (unknown name: expected a name used by a \"suspend\", \"wait\" or \"sync\")" +
+                            suggest(u.name, waited));
           break;
         case use_kind::suspend:
-          if (!resumed.count(u.name))
+          if (!signalled.count(u.name))
             fail(u.pos, where + "suspend on " + quote(u.name) + ": no task ever resumes " + quote(u.name) +
-                            " (it would block forever: expected a matching \"resume\")" + suggest(u.name, resumed));
+                            " (it would block forever: expected a matching \"resume\", or a \"signal\", \"broad\" "
+                            "or \"sync\" of it)" + suggest(u.name, signalled));
           break;
         case use_kind::unlock:
           if (!locked.count(u.name))
@@ -1177,13 +1232,15 @@ class importer {
                             (u.kind == use_kind::wait ? "wait" : "sync") + ")" + suggest(u.mutex, locked));
           if (u.kind == use_kind::wait && !signalled.count(u.name))
             fail(u.pos, where + "wait on " + quote(u.name) + ": no task signals " + quote(u.name) +
-                            " (expected a \"signal\", \"broad\" or \"sync\" of it)" + suggest(u.name, signalled));
+                            " (expected a \"signal\", \"broad\", \"sync\" or \"resume\" of it)" +
+                            suggest(u.name, signalled));
           break;
         case use_kind::signal:
         case use_kind::broad:
           if (!waited.count(u.name))
             fail(u.pos, where + (u.kind == use_kind::signal ? "signal " : "broad ") + quote(u.name) + ": no task waits on " +
-                            quote(u.name) + " (unknown name: expected a \"wait\" or \"sync\" on it)" + suggest(u.name, waited));
+                            quote(u.name) + " (unknown name: expected a \"wait\", \"sync\" or \"suspend\" on it)" +
+                            suggest(u.name, waited));
           break;
         case use_kind::fork: {
           const int target = names_.at(u.name);
@@ -1248,17 +1305,11 @@ class importer {
           }
   }
 
-  // Static "can it ever start" analysis (see the file comment): catches resume cycles. Three
-  // channels, each a gate kind and what opens it: suspend / resume, wait or sync / signal,
-  // broad or sync, sem_wait / sem_post.
+  // Static "can it ever start" analysis (see the file comment): catches resume cycles. Two
+  // channels, each a gate kind and what opens it: a condition (suspend, wait or sync; opened by
+  // resume, signal, broad or sync of its name) and a semaphore (sem_wait / sem_post).
   static int channel_of(use_kind k) {
-    switch (k) {
-      case use_kind::suspend:
-      case use_kind::resume: return 0;
-      case use_kind::sem_wait:
-      case use_kind::sem_post: return 2;
-      default: return 1;  // wait, sync, signal, broad
-    }
+    return k == use_kind::sem_wait || k == use_kind::sem_post ? 1 : 0;
   }
   void check_start_deadlock() {
     const std::size_t n = w_.tasks.size();
@@ -1292,8 +1343,8 @@ class importer {
         t.gate = u;
       }
     }
-    std::set<std::string> avail[3];                 // names opened, per channel
-    std::map<std::string, std::vector<int>> gated[3];  // tasks waiting for a name, per channel
+    std::set<std::string> avail[2];                 // names opened, per channel
+    std::map<std::string, std::vector<int>> gated[2];  // tasks waiting for a name, per channel
     std::vector<int> work;  // tasks to make live
     auto give = [&](const provide& p, std::vector<int>& start) {
       if (p.kind == use_kind::fork) {
@@ -1331,29 +1382,37 @@ class importer {
       t.live = true;
       for (const provide& p : t.all) give(p, start);
     }
-    // What each channel's gate and opener are called in the message.
-    static const char* const gate_verb[3] = {"suspend on ", nullptr, "sem_wait on "};
-    static const char* const opened[3] = {"resumed", "signalled", "posted"};
-    static const char* const opener[3] = {"resume", "signal", "sem_post"};
     for (std::size_t s = 0; s < n; ++s) {
       const info& t = ti[s];
       if (!t.started || t.live) continue;
       const int ch = channel_of(t.gate.kind);
       std::string wakers;
       int nw = 0;
+      bool by_resume = false, by_signal = false;  // what opens a condition, for the message
       for (std::size_t o = 0; o < n; ++o)
         for (const provide& p : ti[o].all)
           if (p.name == t.gate.name && p.kind != use_kind::fork && channel_of(p.kind) == ch) {
             if (nw < 6) wakers += std::string(nw ? ", " : "") + quote(w_.tasks[o].name);
             ++nw;
+            (p.kind == use_kind::resume ? by_resume : by_signal) = true;
             break;
           }
       if (nw > 6) wakers += ", ...";
-      const std::string gate = gate_verb[ch] != nullptr ? gate_verb[ch] : (t.gate.kind == use_kind::wait ? "wait on " : "sync on ");
+      const char* gate = "sem_wait on ";
+      if (t.gate.kind == use_kind::suspend) gate = "suspend on ";
+      else if (t.gate.kind == use_kind::wait) gate = "wait on ";
+      else if (t.gate.kind == use_kind::sync) gate = "sync on ";
+      const char* opened = "posted";
+      const char* opener = "sem_post";
+      if (ch == 0) {
+        opened = by_resume && by_signal ? "woken" : by_resume ? "resumed" : "signalled";
+        opener = by_resume && by_signal ? "wake-up" : by_resume ? "resume" : "signal";
+      }
+      const std::string expected = ch == 0 && by_resume && by_signal ? "resume or signal" : opener;
       fail(t.gate.pos, "task " + quote(w_.tasks[s].name) + " can never get past this " + gate + quote(t.gate.name) +
-                           ": it is " + opened[ch] + " only by " + wakers + ", which " +
+                           ": it is " + opened + " only by " + wakers + ", which " +
                            (nw == 1 ? "is itself" : "are themselves") + " blocked before " + (nw == 1 ? "it" : "they") +
-                           " can wake anyone (a " + opener[ch] + " cycle): expected some task to " + opener[ch] +
+                           " can wake anyone (a " + opener + " cycle): expected some task to " + expected +
                            " it before blocking");
     }
   }

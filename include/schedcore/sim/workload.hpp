@@ -363,6 +363,12 @@ struct workload {
   /// lend theirs to the owner (engine.hpp, "Priority inheritance"). Off: plain futexes (waiters
   /// woken in futex order, a running locker may barge in first), no boost.
   bool priority_inheritance = false;
+  /// The CPU whose top speed `run` events are given at (rt-app's calibration CPU, `"CPUn"`,
+  /// CPU0 when the file names none): on an asymmetric machine each run's work is scaled by
+  /// that CPU's capacity / 1024, so that it takes the time on CPU n that rt-app calibrated it
+  /// to take there. -1: work at the biggest CPU's top speed (the built-in scenarios, and an
+  /// rt-app file whose calibration is a number of ns per loop). Must name a CPU of the machine.
+  int calibration_cpu = -1;
 };
 
 }  // namespace sim

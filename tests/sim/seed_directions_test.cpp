@@ -773,6 +773,17 @@ TEST(SeedDirections, Interbench_Nice19BenchStarvedByMainline_RowC) {
   EXPECT_GE(bench_field(*a0, "audio", "desired_cpu_pct"), 98.0);
 }
 
+// interbench's start is a semaphore (interbench.c bench(): sem_wait on the thread's start
+// semaphore, posted by the main process at 1 s): a benchmarked thread that first reaches its
+// wait after the post goes straight through. Under cfs the nice-19 Audio behind four nice-0
+// burners first runs at 1.63 s; while the start was a resume, that wakeup was lost and the
+// thread slept for good (no Burn row at all).
+TEST(SeedDirections, Interbench_ANice19BenchThatStartsLateStillRuns) {
+  const jvalue* a = runs::get().find("interbench/audio/burn:B=19", "cfs", "interbench/audio/burn:B=19", "cfs");
+  ASSERT_TRUE(a);
+  EXPECT_GT(bench_field(*a, "audio", "desired_cpu_pct"), 1.0) << "weight 15 against 4 x 1024 still runs it";
+}
+
 // interbench.md §6, the same post as row C: "with loads at nice -5, mainline Audio vs X 63 %
 // deadlines, staircase 100 %". Under o1 the nice -5 X load, interactive through most of its
 // ramp, outranks the nice-0 Audio task (its dynamic priority is 5 better for the same bonus).

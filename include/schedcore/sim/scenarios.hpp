@@ -486,14 +486,16 @@ inline workload interbench(const std::string& bench, const std::string& load, co
   // the start and waits on its start semaphore while the load runs alone; one second later the
   // main process (SCHED_FIFO 99 by then) wakes the bench process, which posts the semaphore. So
   // the thread begins its first job woken by another task after a 1 s sleep, which o1's sleep
-  // credit sees, rather than as a task created at 1 s.
-  task_spec starter = task("interbench", 0, {ev::sleep(sec(1) + usec(opt.start_delay_us)), ev::on(event_kind::resume, "start"),
+  // credit sees, rather than as a task created at 1 s. A semaphore keeps the post: a thread that
+  // reaches its wait after it (a nice 19 thread behind the load may first run after 1 s) goes
+  // straight through, as with interbench's sem_wait, where a lost resume would leave it asleep.
+  task_spec starter = task("interbench", 0, {ev::sleep(sec(1) + usec(opt.start_delay_us)), ev::on(event_kind::sem_post, "start"),
                                               ev::on(event_kind::suspend, "stop")}, true, "main");
   starter.params.kind = sched_kind::fifo;
   starter.params.rt_priority = 99;
   w.tasks.push_back(starter);
   task_spec b = make(bench, bench, opt.bench_nice, false);
-  b.phases.insert(b.phases.begin(), phase{"wait-start", 1, {ev::on(event_kind::suspend, "start")}});
+  b.phases.insert(b.phases.begin(), phase{"wait-start", 1, {ev::on(event_kind::sem_wait, "start")}});
   if (opt.rt) {
     // interbench -r: the benchmarked thread is SCHED_FIFO 95 (its memory locked, which the
     // model does not need); the load stays SCHED_NORMAL.

@@ -1006,6 +1006,40 @@ TEST(RtAppRun, PhaseCpusMoveTheThreadAsEachPhaseBegins) {
   EXPECT_EQ(c.totals.affinity_moves, 0u);
 }
 
+// Trace lines as the kernel writes them (found by checking traces against the JSON): a slack
+// of -500 ns is an overrun, -1 us rounded down (C++'s division printed 0); a timer's wakeup is
+// traced on the CPU the sleeper's timer interrupted, with the interrupted task as current (it
+// was traced on the target CPU, by its idle task); the stopper's move follows the switch away
+// from the task it moves (it came first, while the task still ran); a sched_yield switch is
+// R (voluntary), not R+ (preempted).
+TEST(RtAppRun, TraceLinesComeInTheKernelsOrderFromTheKernelsCpus) {
+  const auto trace_of = [](const std::string& tasks, int cpus, std::int64_t ns, std::int64_t cs_cost = 0) {
+    trace_writer tw;
+    run_config c = exact(ns);
+    c.cpus = cpus;
+    c.machine.cs_cost_ns = cs_cost;
+    c.trace = &tw;
+    rt_entry().run(parse_rtapp(R"({"global": {"duration": 1}, "tasks": {)" + tasks + "}}", "w.json"), c, {});
+    return tw.text();
+  };
+  const std::string slack = trace_of(R"("p": {"loop": -1, "timer": {"ref": "t", "period": 1000}, "run": 1000})", 1, msec(5), 500);
+  EXPECT_NE(slack.find("0.002000: tracing_mark_write: C|1000|slack_us|-1\n"), std::string::npos) << slack;
+  const std::string irq = trace_of(R"("hog": {"cpus": [0], "loop": -1, "delay": 500, "run": 100000},
+      "t": {"loop": 1, "run": 200, "sleep": 1000, "run1": 200})", 2, msec(3));
+  EXPECT_NE(irq.find("hog-0-1000  [000] d..2     0.001200: sched_waking: comm=t-0 pid=1001 prio=120 target_cpu=001"),
+            std::string::npos) << irq;
+  const std::string hop = trace_of(R"("hop": {"loop": 1, "phases": {"a": {"cpus": [0], "run": 1000}, "b": {"cpus": [1], "run": 1000}}})",
+                                   2, msec(10));
+  const std::size_t out = hop.find("0.001000: sched_switch: prev_comm=hop-0 prev_pid=1000 prev_prio=120 prev_state=R+");
+  const std::size_t moved = hop.find("migration/0-100   [000] d..2     0.001000: sched_migrate_task: comm=hop-0");
+  ASSERT_NE(out, std::string::npos) << hop;
+  ASSERT_NE(moved, std::string::npos) << hop;
+  EXPECT_LT(out, moved);
+  const std::string yield = trace_of(R"("y": {"instance": 2, "loop": 3, "run": 100, "yield"})", 1, msec(5));
+  EXPECT_NE(yield.find("prev_comm=y-0 prev_pid=1000 prev_prio=120 prev_state=R ==> next_comm=y-1"), std::string::npos) << yield;
+  EXPECT_EQ(yield.find("prev_state=R+"), std::string::npos) << yield;
+}
+
 // A forked thread's "delay" counts from the use case's start, like everyone's: rt-app's
 // thread_body sets t_first = t_zero + delay and sleeps until then (absolute), forked or not
 // (src/rt-app.c). Forked at 1 ms with a 50 ms delay, the child starts at 50 ms; forked at 60 ms,

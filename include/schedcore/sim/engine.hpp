@@ -794,6 +794,7 @@ class engine {
     std::int64_t balance_left = 0;  ///< ticks until the next periodic balance
     int balance_failed = 0;         ///< consecutive periodic balances that left a one-task imbalance
     bool need_resched = false;
+    bool yielding = false;          ///< the next switch is curr's sched_yield: traced prev_state R (not preempted)
     bool resched_held = false;      ///< a reschedule asked while curr ran non-preemptible work
     std::int64_t idle_ns = 0, overhead_ns = 0;
     std::uint64_t switches = 0;
@@ -2479,7 +2480,7 @@ class engine {
       t.cpu = ci;
     }
     if (cfg_.trace != nullptr) {
-      const int wc = waker_cpu >= 0 ? waker_cpu : ci;
+      const int wc = this_cpu;  // the waker's CPU, or the one whose interrupt woke the task
       cfg_.trace->waking(now_, wc, who(wc), comm_of(t), t.pid, prio(t), ci);
       if (orig_cpu >= 0 && orig_cpu != ci) cfg_.trace->migrate_task(now_, wc, who(wc), comm_of(t), t.pid, prio(t), orig_cpu, ci);
     }
@@ -2499,7 +2500,7 @@ class engine {
       pi_apply(t, pi_lend{t.cold->pi_level, t.cold->pi_donor});
     }
     if (cfg_.trace != nullptr) {
-      const int wc = waker_cpu >= 0 ? waker_cpu : ci;
+      const int wc = this_cpu;
       cfg_.trace->wakeup(now_, wc, who(wc), comm_of(t), t.pid, prio(t), ci, false);
     }
     check_preempt(ci, t);
@@ -2727,6 +2728,8 @@ class engine {
     dvfs_mark(ci);
     cpu_state& c = cpu(ci);
     c.need_resched = false;
+    const bool yielding = c.yielding;
+    c.yielding = false;
     resched_mask_ &= ~(std::uint64_t{1} << ci);
     account(ci, now_);
     task_type* prev = c.curr;
@@ -2736,22 +2739,28 @@ class engine {
       c.rq.put_prev(*prev, st(now_));
       prev->state = task_core::st::runnable;
     }
+    // The migration stopper's move of prev (at most one per switch): traced after prev's switch
+    // line, as the kernel's stopper runs only once prev is off the CPU.
+    int stopper_to = -1;
     if (prev != nullptr && prev->cold->affinity_to >= 0) {  // migration_cpu_stop after a change of affinity
       const int to = prev->cold->affinity_to;
       prev->cold->affinity_to = -1;
       if (prev_runnable && to != ci && allowed(*prev, to) && !allowed(*prev, ci)) {
         migrate(ci, to, *prev, false, ci, true);
         ++affinity_moves_;
+        stopper_to = to;
       }
     }
     const task_type* pushed = nullptr;
     if (prev != nullptr && prev->cold->push_to >= 0) {  // an active balance (asymmetric capacity)
       const int to = prev->cold->push_to;
       prev->cold->push_to = -1;
-      if (prev_runnable && to != ci && allowed(*prev, to) && prev->sched_class == static_cast<int>(stack_type::nr_classes - 1)) {
+      if (prev_runnable && stopper_to < 0 && to != ci && allowed(*prev, to) &&
+          prev->sched_class == static_cast<int>(stack_type::nr_classes - 1)) {
         migrate(ci, to, *prev, false, ci, true);
         ++misfit_moves_;
         pushed = prev;
+        stopper_to = to;
       }
     }
     if (prev != nullptr && ncpu_ > 1) pull_before_pick(ci, *prev, prev_runnable);
@@ -2776,7 +2785,12 @@ class engine {
         prev->last_ran = now_;
         if (prev_runnable) prev->wait_since = now_;
       }
-      if (cfg_.trace != nullptr) trace_switch(ci, prev, next);
+      if (cfg_.trace != nullptr) {
+        trace_switch(ci, prev, next, yielding);
+        if (stopper_to >= 0)
+          cfg_.trace->migrate_task(now_, ci, {"migration/" + std::to_string(ci), stopper_pid(ci)}, comm_of(*prev), prev->pid,
+                                   prio(*prev), ci, stopper_to);
+      }
       class_pelt_sync(ci);  // the class that ran until now
       c.curr = next;
       if (next != nullptr) {
@@ -2860,18 +2874,23 @@ class engine {
     }
   }
 
-  void trace_switch(int ci, task_type* prev, task_type* next) {
+  /// `yielded`: prev called sched_yield, a voluntary schedule of a runnable task, which ftrace
+  /// prints as R; a preempted one is R+ (TASK_REPORT_MAX).
+  void trace_switch(int ci, task_type* prev, task_type* next, bool yielded) {
     std::string pstate = "R";
     if (prev != nullptr) {
       if (prev->state == task_core::st::dead) pstate = "X";
       else if (prev->state == task_core::st::blocked) pstate = prev->in_io ? "D" : "S";
-      else pstate = "R+";
+      else pstate = yielded ? "R" : "R+";
     }
     cfg_.trace->sched_switch(now_, ci, prev != nullptr ? comm_of(*prev) : idle_comm(ci), prev != nullptr ? prev->pid : 0,
                              prev != nullptr ? prio(*prev) : 120, pstate,
                              next != nullptr ? comm_of(*next) : idle_comm(ci), next != nullptr ? next->pid : 0,
                              next != nullptr ? prio(*next) : 120);
   }
+  /// a / b rounded toward minus infinity (b > 0): a slack of -1 ns is -1 us in the trace, an
+  /// overrun, where C++'s division would print 0.
+  static std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a / b - (a % b < 0 ? 1 : 0); }
   /// Every CPU of the machine, as an affinity mask (bit i = CPU i).
   std::uint64_t all_cpus() const { return all_cpus_of(ncpu_); }
   /// CPU ci's root domain (machine_model::partitions), bit i = CPU i.
@@ -2988,11 +3007,10 @@ class engine {
 
   /// Moves the queued, not running task `t` from CPU `from` to CPU `to`, on CPU `by`'s behalf;
   /// `stopper`: by CPU `by`'s migration stopper thread (a change of affinity, an active balance),
-  /// which the trace names as the kernel's does (`migration/N`, stopper_pid).
+  /// whose line schedule() writes after the switch away from `t`, named as the kernel's
+  /// (`migration/N`, stopper_pid).
   void migrate(int from, int to, task_type& t, bool newidle, int by, bool stopper = false) {
-    if (cfg_.trace != nullptr)
-      cfg_.trace->migrate_task(now_, by, stopper ? std::make_pair("migration/" + std::to_string(by), stopper_pid(by)) : who(by),
-                               comm_of(t), t.pid, prio(t), from, to);
+    if (cfg_.trace != nullptr && !stopper) cfg_.trace->migrate_task(now_, by, who(by), comm_of(t), t.pid, prio(t), from, to);
     cpu_state& b = cpu(from);
     pelt_before_change(from, &t);
     b.rq.dequeue(t, st(now_), dequeue_flags::migrating);
@@ -3790,7 +3808,7 @@ class engine {
           tm.next += e->period;
           if (!first_use) {  // rt-app's per-period slack
             keep_sample(t.cold->slacks, tm.next - now_);
-            if (cfg_.trace != nullptr) cfg_.trace->counter(now_, t.cpu, comm_of(t), t.pid, "slack_us", (tm.next - now_) / 1000);
+            if (cfg_.trace != nullptr) cfg_.trace->counter(now_, t.cpu, comm_of(t), t.pid, "slack_us", floor_div(tm.next - now_, 1000));
           }
           if (now_ < tm.next) {
             t.cold->frame_release = tm.next;
@@ -3858,6 +3876,7 @@ class engine {
         case event_kind::exit: die(t); return;
         case event_kind::yield:
           cpu(ci).rq.yield(t, st(now_));
+          cpu(ci).yielding = true;
           resched(ci);
           return;
         case event_kind::set_nice: {

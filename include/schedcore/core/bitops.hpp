@@ -150,7 +150,7 @@ SCHEDCORE_ALWAYS_INLINE constexpr unsigned popcount64(u64 x) noexcept {
 }
 
 /// floor(log2(x)) for x > 0 (the kernel's `ilog2`). @pre x != 0
-SCHEDCORE_ALWAYS_INLINE constexpr unsigned ilog2(u64 x) noexcept { return highest_set_bit(x); }
+SCHEDCORE_ALWAYS_INLINE constexpr unsigned(ilog2)(u64 x) noexcept { return highest_set_bit(x); }
 
 /// A word with only bit `i` set. @pre i < 64
 SCHEDCORE_ALWAYS_INLINE constexpr u64 bit64(unsigned i) noexcept { return static_cast<u64>(1) << i; }

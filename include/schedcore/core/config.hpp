@@ -76,11 +76,16 @@
 #if defined(__OPTIMIZE_SIZE__)
 #define SCHEDCORE_ALWAYS_INLINE inline
 #else
-#define SCHEDCORE_ALWAYS_INLINE inline __attribute__((always_inline))
+#define SCHEDCORE_ALWAYS_INLINE inline __attribute__((__always_inline__))
 #endif
 #endif
-/// Keep rarely taken paths (assert failures) out of line.
-#define SCHEDCORE_COLD __attribute__((cold, noinline))
+/// Keep rarely taken paths (assert failures) out of line. Define it before including schedcore
+/// to choose otherwise. (Attributes are spelt `__name__` throughout, so that a code base's own
+/// `cold`, `noinline` or `always_inline` macro, as the Linux kernel's compiler_attributes.h
+/// defines them, cannot break them.)
+#ifndef SCHEDCORE_COLD
+#define SCHEDCORE_COLD __attribute__((__cold__, __noinline__))
+#endif
 /// Branch hints; use only where the probability is known, not guessed.
 #define SCHEDCORE_LIKELY(x) __builtin_expect(!!(x), 1)
 /// @copydoc SCHEDCORE_LIKELY

@@ -141,18 +141,20 @@ inline constexpr bool is_base_of_v = __is_base_of(Base, Derived);
 template <class T>
 inline constexpr bool is_trivially_destructible_v = __has_trivial_destructor(T);
 
-/// The range of an integer type (`std::numeric_limits<T>::min/max` for integers only).
+/// The range of an integer type (`std::numeric_limits<T>::min/max` for integers only). The
+/// names are parenthesised, `(max)()`, so that a `min(a, b)` / `max(a, b)` macro cannot expand
+/// them; call them as `(int_limits<T>::max)()` where such a macro may exist.
 template <class T>
 struct int_limits {
   static_assert(is_integral_v<T>, "int_limits is for integer types");
-  /// the largest value of T
-  static constexpr T max() noexcept {
-    return is_signed_v<T> ? static_cast<T>(~(static_cast<T>(1) << (sizeof(T) * 8 - 1)))
-                          : static_cast<T>(~static_cast<T>(0));
+  /// the largest value of T (for a signed T, all ones shifted right once, in unsigned
+  /// arithmetic: no shift into the sign bit)
+  static constexpr T(max)() noexcept {
+    return is_signed_v<T> ? static_cast<T>(~0ull >> (64 - sizeof(T) * 8 + 1)) : static_cast<T>(~static_cast<T>(0));
   }
   /// the smallest value of T
-  static constexpr T min() noexcept {
-    return is_signed_v<T> ? static_cast<T>(-max() - 1) : static_cast<T>(0);
+  static constexpr T(min)() noexcept {
+    return is_signed_v<T> ? static_cast<T>(-(max)() - 1) : static_cast<T>(0);
   }
 };
 
@@ -168,9 +170,10 @@ constexpr T&& forward(remove_reference_t<T>& v) noexcept {
   return static_cast<T&&>(v);
 }
 
-/// `std::swap` for the trivially movable types schedcore swaps (pointers, integers).
+/// `std::swap` for the trivially movable types schedcore swaps (pointers, integers). Named
+/// `(swap)` so that a `swap(a, b)` macro (the Linux kernel's) cannot expand it.
 template <class T>
-constexpr void swap(T& a, T& b) noexcept {
+constexpr void(swap)(T& a, T& b) noexcept {
   T tmp = static_cast<T&&>(a);
   a = static_cast<T&&>(b);
   b = static_cast<T&&>(tmp);

@@ -199,7 +199,7 @@ class list {
   void splice_front(list& other) noexcept { splice(begin(), other); }
 
   /// Exchanges the contents of two lists. O(1).
-  void swap(list& other) noexcept {
+  void(swap)(list& other) noexcept {  // parenthesised: a swap(a, b) macro cannot expand it
     if (&other == this) return;
     algo::swap_rings(head_, other.head_);
     const size_type n = size_;

@@ -217,12 +217,13 @@ struct list_member {
   }
   /// The element that contains hook `h` (the kernel's `container_of`).
   SCHEDCORE_ALWAYS_INLINE static value_type& to_value(hook_type& h) noexcept {
-    return *reinterpret_cast<value_type*>(reinterpret_cast<char*>(&h) - detail::member_offset(MemberPtr));
+    // Through void*: the element is as aligned as it is, which -Wcast-align cannot know.
+    return *static_cast<value_type*>(static_cast<void*>(reinterpret_cast<char*>(&h) - detail::member_offset(MemberPtr)));
   }
   /// The element that contains hook `h`.
   SCHEDCORE_ALWAYS_INLINE static const value_type& to_value(const hook_type& h) noexcept {
-    return *reinterpret_cast<const value_type*>(reinterpret_cast<const char*>(&h) -
-                                                detail::member_offset(MemberPtr));
+    return *static_cast<const value_type*>(
+        static_cast<const void*>(reinterpret_cast<const char*>(&h) - detail::member_offset(MemberPtr)));
   }
 };
 

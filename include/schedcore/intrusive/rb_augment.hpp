@@ -107,7 +107,7 @@ struct subtree_best {
     /// coin flip, and a mispredict costs more than the four ALU operations).
     static SCHEDCORE_ALWAYS_INLINE node* child_or_self(node* n, unsigned dir) noexcept {
       node* c = NodeTraits::get_child(n, dir);
-#if defined(__x86_64__) && !defined(SCHEDCORE_RB_PORTABLE_SELECT)
+#if defined(__x86_64__) && defined(__LP64__) && !defined(SCHEDCORE_RB_PORTABLE_SELECT)  // not x32: its pointers are 32-bit
       // GCC turns the portable form below back into a branch when it can see the later use;
       // a test + cmov pins the select (2 instructions instead of 4).
       __asm__("testq %[c], %[c]\n\tcmovzq %[n], %[c]" : [c] "+r"(c) : [n] "r"(n) : "cc");

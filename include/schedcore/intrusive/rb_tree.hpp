@@ -86,7 +86,7 @@ namespace detail {
 /// child is a memory operand of the cmov, so both children are read in parallel with the key
 /// and the select waits only for the comparison.
 SCHEDCORE_ALWAYS_INLINE rb_node* rb_select_child(unsigned c, rb_node* n) noexcept {
-#if defined(__x86_64__) && !defined(SCHEDCORE_RB_PORTABLE_SELECT)
+#if defined(__x86_64__) && defined(__LP64__) && !defined(SCHEDCORE_RB_PORTABLE_SELECT)  // not x32: its pointers are 32-bit
   // GCC turns a plain `c ? l : r` here into a branch even with an "unpredictable" hint.
   rb_node* r = n->sc_child[1];
   __asm__("testl %[c], %[c]\n\tcmovneq %[l], %[r]" : [r] "+r"(r) : [l] "m"(n->sc_child[0]), [c] "r"(c) : "cc");
@@ -105,7 +105,7 @@ SCHEDCORE_ALWAYS_INLINE rb_node* rb_select_child(unsigned c, rb_node* n) noexcep
 /// cmov directly: two instructions per level on the critical path, the key and the left child
 /// read as memory operands, the same shape as a hand-written descent.
 SCHEDCORE_ALWAYS_INLINE rb_node* rb_select_child_wrap(u64 tkey, const u64& nkey, rb_node* n) noexcept {
-#if defined(__x86_64__) && !defined(SCHEDCORE_RB_PORTABLE_SELECT)
+#if defined(__x86_64__) && defined(__LP64__) && !defined(SCHEDCORE_RB_PORTABLE_SELECT)  // not x32: its pointers are 32-bit
   rb_node* r = n->sc_child[1];
   __asm__("cmpq %[k], %[t]\n\tcmovsq %[l], %[r]"
           : [r] "+r"(r)

@@ -228,7 +228,7 @@ class cfs2007_policy {
   const knobs& config() const noexcept { return knobs_; }
   /// 2.6.23's factor: 1 + ilog2(cpus), no cap on the CPU count.
   static constexpr unsigned scale_factor(s64 cpus) noexcept {
-    return 1u + ilog2(static_cast<u64>(cpus < 1 ? 1 : cpus));
+    return 1u + (ilog2)(static_cast<u64>(cpus < 1 ? 1 : cpus));
   }
   /// Effective sched_latency, ns.
   duration_ns sched_latency() const noexcept { return latency_; }

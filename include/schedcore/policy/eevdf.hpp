@@ -696,7 +696,7 @@ class eevdf_policy {
   // per-charge deadline renewal does no ilog2.
   static duration_ns effective_base_slice(const knobs& k) noexcept {
     const s64 c = k.cpus > 8 ? 8 : k.cpus;
-    return k.base_slice * static_cast<s64>(1u + ilog2(static_cast<u64>(c)));
+    return k.base_slice * static_cast<s64>(1u + (ilog2)(static_cast<u64>(c)));
   }
   // TICK_NSEC = (NSEC_PER_SEC + HZ/2) / HZ: one tick rounded to the nearest ns (jiffies.h).
   static constexpr s64 tick_nsec(s64 hz) noexcept { return (sec(1) + hz / 2) / hz; }

@@ -187,7 +187,7 @@ inline u64 fair_vscale_delta(u64 delta, fair_vscale s) noexcept {
 /// `1 + ilog2(min(cpus, 8))`, so 1, 2, 3, 4 for 1, 2, 4, 8+ CPUs. cpus < 1 counts as 1.
 constexpr unsigned fair_scale_factor(s64 cpus) noexcept {
   const u64 n = cpus < 1 ? 1u : (cpus > 8 ? 8u : static_cast<u64>(cpus));
-  return 1u + ilog2(n);
+  return 1u + (ilog2)(n);
 }
 
 }  // namespace schedcore

@@ -157,7 +157,7 @@ class sd_policy {
   errc configure(const knobs& k) noexcept {
     if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
     knobs_ = k;
-    rr_ = k.rr_interval * static_cast<s64>(1u + ilog2(static_cast<u64>(k.cpus)));
+    rr_ = k.rr_interval * static_cast<s64>(1u + (ilog2)(static_cast<u64>(k.cpus)));
     return errc::ok;
   }
   /// The knobs in force.

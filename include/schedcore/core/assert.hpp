@@ -84,10 +84,10 @@ SCHEDCORE_ALWAYS_INLINE bool report_if(bool cond, bool enabled, check_kind kind,
 
 /// @cond INTERNAL
 #define SCHEDCORE_DETAIL_CHECK(kind, expr)                                                         \
-  (SCHEDCORE_LIKELY(static_cast<bool>(expr))                                                       \
+  (SCHEDCORE_LIKELY(!!(expr))                                                                      \
        ? static_cast<void>(0)                                                                      \
        : ::schedcore::detail::report_failure(kind, #expr, __FILE__, __LINE__, __func__))
-#define SCHEDCORE_DETAIL_UNEVALUATED(expr) static_cast<void>(sizeof(static_cast<bool>(expr)))
+#define SCHEDCORE_DETAIL_UNEVALUATED(expr) static_cast<void>(sizeof(!!(expr)))
 /// @endcond
 
 #if SCHEDCORE_ENABLE_ASSERTS
@@ -107,13 +107,13 @@ SCHEDCORE_ALWAYS_INLINE bool report_if(bool cond, bool enabled, check_kind kind,
 
 /// Evaluates `cond`, reports it as a warning when true, and yields it as a bool.
 #define SCHEDCORE_WARN_ON(cond)                                                                    \
-  ::schedcore::detail::report_if(static_cast<bool>(cond), true, ::schedcore::check_kind::warning,  \
+  ::schedcore::detail::report_if(!!(cond), true, ::schedcore::check_kind::warning,                 \
                                  #cond, __FILE__, __LINE__, __func__)
 
 /// Evaluates `cond` (a detected API misuse), reports it when asserts are enabled, and yields it
 /// as a bool so the caller can refuse the operation: `if (SCHEDCORE_MISUSE(h.linked())) return;`.
 #define SCHEDCORE_MISUSE(cond)                                                                     \
-  ::schedcore::detail::report_if(static_cast<bool>(cond), SCHEDCORE_ENABLE_ASSERTS != 0,            \
+  ::schedcore::detail::report_if(!!(cond), SCHEDCORE_ENABLE_ASSERTS != 0,                          \
                                  ::schedcore::check_kind::misuse, #cond, __FILE__, __LINE__, __func__)
 
 #endif

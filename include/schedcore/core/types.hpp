@@ -21,7 +21,7 @@ using nullptr_type = decltype(nullptr);  ///< `std::nullptr_t`
 
 static_assert(sizeof(u64) == 8 && sizeof(s64) == 8, "u64/s64 must be 64 bits");
 static_assert(sizeof(u32) == 4 && sizeof(s32) == 4, "u32/s32 must be 32 bits");
-static_assert(static_cast<s32>(-1) >> 1 == -1, "schedcore assumes arithmetic right shift");
+static_assert((s32{-1} >> 1) == -1, "schedcore assumes arithmetic right shift");
 
 }  // namespace schedcore
 

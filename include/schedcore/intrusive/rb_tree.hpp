@@ -92,7 +92,7 @@ SCHEDCORE_ALWAYS_INLINE rb_node* rb_select_child(unsigned c, rb_node* n) noexcep
   __asm__("testl %[c], %[c]\n\tcmovneq %[l], %[r]" : [r] "+r"(r) : [l] "m"(n->sc_child[0]), [c] "r"(c) : "cc");
   return r;
 #else
-  const uptr mask = static_cast<uptr>(0) - static_cast<uptr>(c);  // all ones when c == 1
+  const uptr mask = uptr{0} - uptr{c};  // all ones when c == 1 (braces: a widening on 64-bit targets, no cast)
   const uptr ua = reinterpret_cast<uptr>(n->sc_child[0]);
   const uptr ub = reinterpret_cast<uptr>(n->sc_child[1]);
   return reinterpret_cast<rb_node*>(ub ^ ((ua ^ ub) & mask));

@@ -403,7 +403,7 @@ class eevdf_policy {
       sum_w_vruntime_ = wrap_add(sum_w_vruntime_, wrap_mul(key(e), static_cast<s64>(e.weight)));
       sum_weight_ += e.weight;
       if (knobs_.parity_min_slice != 0)
-        e.vprot = e.vruntime + static_cast<duration_ns>(div_s64(vprot_ahead * old_w, static_cast<s64>(weight)));
+        e.vprot = e.vruntime + div_s64(vprot_ahead * old_w, static_cast<s64>(weight));
     } else {
       enqueue_tree(t);
     }

@@ -164,7 +164,7 @@ class rt_policy {
     if (period_valid_) roll_period(now, false);  // no borrowing of its own from here: no re-entry
     duration_ns diff = runtime_ - rt_time_;
     if (diff <= 0) return false;
-    diff = static_cast<duration_ns>(static_cast<u64>(diff) / static_cast<u64>(sharing_cpus));
+    diff = static_cast<duration_ns>(static_cast<u64>(diff) / sharing_cpus);  // usize widens to u64
     if (borrower.runtime_ + diff > knobs_.period) diff = knobs_.period - borrower.runtime_;
     if (diff <= 0) return false;
     runtime_ -= diff;

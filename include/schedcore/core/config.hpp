@@ -16,6 +16,12 @@
 /// | `SCHEDCORE_PORTABLE_BITOPS` | 0 | never call `__builtin_ctz` and friends: no libgcc helper is referenced |
 /// | `SCHEDCORE_CTZ_SPLIT32` | 1 on 32-bit targets | 64-bit bit scans as two 32-bit scans (inlines to `rbit`+`clz` on Cortex-M3) |
 /// | `SCHEDCORE_PORTABLE_MULSHIFT` | undefined | defined: the fair policies' charge (fair_vscale_delta) uses two 32 x 32 multiplies instead of x86-64 `mul` + `shrd` inline assembly (same result) |
+/// | `SCHEDCORE_RB_PORTABLE_SELECT` | undefined | defined: the rb tree's insert descent and the augmented tree's update select children with masks instead of x86-64 `cmov` inline assembly (same tree) |
+/// | `SCHEDCORE_ALWAYS_INLINE` | forced inline, plain `inline` under -Os | how the hot-path helpers and the cycle's hooks are inlined (below) |
+/// | `SCHEDCORE_COLD` | `__cold__, __noinline__` | the attribute that keeps rarely taken paths (failed checks) out of line (below) |
+///
+/// The portable twins of the assembly and builtins are the code every 32-bit target compiles;
+/// the unit suites also run on x86-64 with all three portable knobs set (tests/CMakeLists.txt).
 #ifndef SCHEDCORE_CORE_CONFIG_HPP
 #define SCHEDCORE_CORE_CONFIG_HPP
 

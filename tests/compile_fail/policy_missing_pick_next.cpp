@@ -1,5 +1,5 @@
 // A policy without pick_next must be rejected with a message naming the hook.
-// expect-error: missing `task_type* pick_next(sched_time) noexcept`
+// expect-error: missing or malformed `task_type* pick_next(sched_time) noexcept`
 #include "schedcore/policy/class_stack.hpp"
 
 namespace {

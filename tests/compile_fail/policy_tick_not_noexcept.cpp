@@ -1,5 +1,5 @@
 // A hook that may throw (tick without noexcept) must be rejected: hooks run under the rq lock.
-// expect-error: missing `bool tick(task_type& curr, sched_time) noexcept`
+// expect-error: missing or malformed `bool tick(task_type& curr, sched_time) noexcept`
 #include "schedcore/policy/class_stack.hpp"
 
 namespace {

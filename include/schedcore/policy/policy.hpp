@@ -201,21 +201,21 @@ constexpr bool check_policy() noexcept {
   constexpr bool declared = detail::task_of<P>::declared;
   static_assert(declared, "schedcore policy: the type must declare `using task_type = ...;`");
   static_assert(!declared || detail::has_enqueue<P>::value,
-                "schedcore policy: missing `void enqueue(task_type&, sched_time, enqueue_flags) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
+                "schedcore policy: missing or malformed `void enqueue(task_type&, sched_time, enqueue_flags) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(!declared || detail::has_dequeue<P>::value,
-                "schedcore policy: missing `void dequeue(task_type&, sched_time, dequeue_flags) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
+                "schedcore policy: missing or malformed `void dequeue(task_type&, sched_time, dequeue_flags) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(!declared || detail::has_pick_next<P>::value,
-                "schedcore policy: missing `task_type* pick_next(sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
+                "schedcore policy: missing or malformed `task_type* pick_next(sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(!declared || detail::has_set_next<P>::value,
-                "schedcore policy: missing `void set_next(task_type&, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
+                "schedcore policy: missing or malformed `void set_next(task_type&, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(!declared || detail::has_put_prev<P>::value,
-                "schedcore policy: missing `void put_prev(task_type&, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
+                "schedcore policy: missing or malformed `void put_prev(task_type&, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(!declared || detail::has_tick<P>::value,
-                "schedcore policy: missing `bool tick(task_type& curr, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
+                "schedcore policy: missing or malformed `bool tick(task_type& curr, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(!declared || detail::has_wakeup_preempt<P>::value,
-                "schedcore policy: missing `bool wakeup_preempt(task_type& woken, task_type& curr, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
+                "schedcore policy: missing or malformed `bool wakeup_preempt(task_type& woken, task_type& curr, sched_time) noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   static_assert(!declared || detail::has_nr_runnable<P>::value,
-                "schedcore policy: missing `usize nr_runnable() const noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
+                "schedcore policy: missing or malformed `usize nr_runnable() const noexcept`" SCHEDCORE_DETAIL_SIGNATURE_HINT);
   // Optional hooks: absent is fine (policy_traits calls the documented default), but one that
   // is declared with another signature would be silently replaced by that default.
   static_assert(!declared || !detail::names_yield<P>::value || detail::has_yield<P>::value,

@@ -371,9 +371,10 @@ TEST(SimRtCapacity, WithoutAFittingCpuItTakesTheLowestPriorityOne) {
       const run_result r = e.run(w, cfg, {});
       expect_conserved(r);
       EXPECT_EQ(find(r, "rt").migrations, 2u) << e.name;
-      // Its wakeups come 2.295 ms into each 10 ms (the first run of 1 ms on the little CPU
-      // takes 2.295 ms): the first after the hog's arrival.
-      EXPECT_NE(trace.text().find(" 0.112295: sched_waking: comm=rt pid=1000 prio=49 target_cpu=002"), std::string::npos)
+      // Its wakeups come 2.296 ms into each 10 ms (the first run of 1 ms on the little CPU
+      // takes 1024/446 ms = 2.29596 ms; the trace rounds to the µs): the first after the hog's
+      // arrival.
+      EXPECT_NE(trace.text().find(" 0.112296: sched_waking: comm=rt pid=1000 prio=49 target_cpu=002"), std::string::npos)
           << e.name;
       EXPECT_EQ(find(r, "rt").latency.max, 0) << e.name;
     }

@@ -704,6 +704,25 @@ TEST(SimEngine, TraceLinesMatchFtraceAndPerfetto) {
   EXPECT_GT(migrations, 0);
 }
 
+// ftrace prints a timestamp rounded to the nearest µs (trace_output.c's trace_print_time through
+// ns2usecs: nsec + 500, then / 1000), not truncated: 499 ns past a µs stays, 500 ns goes up, and
+// the carry reaches the seconds.
+TEST(SimEngine, TraceTimestampsRoundToTheNearestMicrosecondAsFtrace) {
+  trace_writer tw;
+  for (const std::int64_t ns : {std::int64_t{0}, std::int64_t{1000000499}, std::int64_t{1000000500},
+                                std::int64_t{1999999500}, std::int64_t{1999999499}})
+    tw.counter(ns, 0, "t", 7, "response_us", 1);
+  std::istringstream in(tw.text());
+  std::vector<std::string> stamps;
+  std::string line;
+  const std::regex stamp(R"(\] d\.\.2 +(\d+\.\d{6}): )");
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, stamp)) stamps.push_back(m[1].str());
+  }
+  EXPECT_EQ(stamps, (std::vector<std::string>{"0.000000", "1.000000", "1.000001", "2.000000", "1.999999"}));
+}
+
 // comm is cut to 15 bytes before a UTF-8 character that would not fit whole, never inside
 // one: 14 x 'a' + 'é' (2 bytes) keeps the a's only, 13 x 'b' + 'é' fits exactly, and a 3-byte
 // '€' after 13 x 'c' is dropped whole.

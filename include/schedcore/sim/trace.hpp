@@ -126,10 +126,14 @@ class trace_writer {
   bool write_file(const std::string& path, std::string* why = nullptr) const { return write_output_file(path, text_, why); }
 
  private:
+  /// The line's head, as ftrace prints it: the time in seconds with six decimals, rounded to the
+  /// nearest µs as ftrace's ns2usecs does (nsec + 500, then / 1000), so that an event at
+  /// 1.0000006 s reads 1.000001 (rounding keeps the lines in time order).
   void prefix(std::int64_t ns, int cpu, const std::string& comm, int pid) {
     char buf[96];
-    const auto s = static_cast<unsigned long long>(ns / 1000000000);
-    const auto us = static_cast<unsigned long long>((ns % 1000000000) / 1000);
+    const auto total_us = (static_cast<unsigned long long>(ns) + 500) / 1000;
+    const auto s = total_us / 1000000;
+    const auto us = total_us % 1000000;
     std::snprintf(buf, sizeof buf, "%16s-%-5d [%03d] d..2 %5llu.%06llu: ", comm.c_str(), pid, cpu, s, us);
     text_ += buf;
   }

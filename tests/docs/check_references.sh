@@ -3,13 +3,15 @@
 # name files, tests and knobs, and a rename that leaves them behind turns the reader away (an
 # audit once found a test name the simulator guide cited that did not exist). Checked:
 #   1. relative Markdown links `[text](path#anchor)`: the file exists (relative to the document;
-#      a leading / is the repository's root);
+#      a leading / is the repository's root; %20 is a space);
 #   2. paths in backticks under include/, tests/, tools/, examples/, docs/ or .ci/ exist, as a
 #      file or as a ctest test of that name (`file:line` suffixes and placeholders with <, *, {, ..., $ are skipped; bench/ names
 #      are build outputs such as bench/policy_bench and are not checked);
 #   3. test names in backticks (CamelCase identifiers of 14 characters or more, as gtest names
-#      them) and SCHEDCORE_* macros appear as a word somewhere in the code (tests, include,
-#      examples, bench, tools, CMake files).
+#      them, alone or as Suite.Name, whose Name is checked) and SCHEDCORE_* macros appear as a
+#      word somewhere in the code (tests, include, examples, bench, tools, CMake files).
+# Fenced code blocks are not read (a lambda's `[&](int x)` is not a link), and links are looked
+# for outside inline code spans.
 # Names the kernel or other projects own are not checked (ALL_CAPS and snake_case tokens other
 # than SCHEDCORE_*): the documents quote many that the code does not use.
 #
@@ -26,21 +28,26 @@ code_files=(CMakeLists.txt CMakePresets.json)
 broken=0
 report() { echo "$1"; broken=$((broken + 1)); }
 
+# The document with its fenced blocks blanked (line numbers kept).
+prose() { awk '/^[ \t]*(```|~~~)/ { fence = !fence; print ""; next } fence { print ""; next } { print }' "$1"; }
+
 for f in "${docs[@]}"; do
   dir=$(dirname "$f")
+  text=$(prose "$f")
   # 1. relative links
   while IFS= read -r m; do
     line=${m%%:*}
     link=${m#*](}
     link=${link%)}
     link=${link%%#*}
+    link=${link//%20/ }
     case "$link" in http:* | https:* | mailto:* | '') continue ;; esac
     case "$link" in
       /*) target=".$link" ;;
       *) target="$dir/$link" ;;
     esac
     [ -e "$target" ] || report "$f:$line: link to $link: no such file"
-  done < <(grep -no '\]([^)]*)' "$f")
+  done < <(sed 's/`[^`]*`//g' <<<"$text" | grep -no '\]([^)]*)')
   # 2. and 3. backticked tokens
   while IFS= read -r m; do
     line=${m%%:*}
@@ -62,13 +69,14 @@ for f in "${docs[@]}"; do
           report "$f:$line: \`$tok\`: no such macro or option in the code"
         ;;
       *)
+        [[ $tok =~ ^[A-Z][A-Za-z0-9_]*\.([A-Z][A-Za-z0-9_]*)$ ]] && tok=${BASH_REMATCH[1]}  # Suite.Name
         if [[ ${#tok} -ge 14 && $tok =~ ^[A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*$ ]]; then
           grep -rqw -- "$tok" "${code_dirs[@]}" "${code_files[@]}" 2>/dev/null ||
             report "$f:$line: \`$tok\`: no test or name of that spelling in the code"
         fi
         ;;
     esac
-  done < <(grep -no '`[^` ]*`' "$f")
+  done < <(grep -no '`[^` ]*`' <<<"$text")
 done
 
 if [ "$broken" -ne 0 ]; then

@@ -49,7 +49,12 @@ endforeach()
 string(REPLACE "|" ";" compilers "${COMPILERS}")
 set(failed "")
 foreach(cxx IN LISTS compilers)
-  execute_process(COMMAND ${cxx} ${flags} ${defines} "${CONTEXT}"
+  unset(cxx_path)  # find_program keeps a value already set: the previous compiler's
+  find_program(cxx_path ${cxx} NO_CACHE)
+  if(NOT cxx_path)  # a machine without it, not a broken block (tools/deps.sh installs both)
+    message(FATAL_ERROR "missing compiler ${cxx}: cannot check ${md} block ${index} with it")
+  endif()
+  execute_process(COMMAND ${cxx_path} ${flags} ${defines} "${CONTEXT}"
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(rc EQUAL 0)
     message(STATUS "ok: ${md} block ${index} with ${cxx} (${ctx_MODE})")

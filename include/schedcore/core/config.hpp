@@ -20,8 +20,9 @@
 /// | `SCHEDCORE_ALWAYS_INLINE` | forced inline, plain `inline` under -Os | how the hot-path helpers and the cycle's hooks are inlined (below) |
 /// | `SCHEDCORE_COLD` | `__cold__, __noinline__` | the attribute that keeps rarely taken paths (failed checks) out of line (below) |
 ///
-/// The portable twins of the assembly and builtins are the code every 32-bit target compiles;
-/// the unit suites also run on x86-64 with all three portable knobs set (tests/CMakeLists.txt).
+/// The portable twins of the x86-64 assembly are what every other target compiles; the bit-scan
+/// fallbacks only a port that sets `SCHEDCORE_PORTABLE_BITOPS` (the Cortex-M0 one). Unit suites
+/// also run on x86-64 with all three knobs set (tests/CMakeLists.txt).
 #ifndef SCHEDCORE_CORE_CONFIG_HPP
 #define SCHEDCORE_CORE_CONFIG_HPP
 

@@ -69,6 +69,8 @@ const char* usage_text =
     "options: --cpus N --hz N --duration TIME --warmup TIME --seed N --format table|json|csv --trace FILE\n"
     "         --cs-cost TIME --refill TIME --refill-half TIME --balance TIME --balance-failed N --balance-by count|load\n"
     "         --tick-phase TIME --capacity C,C,... (one per CPU, 1..1024: an asymmetric machine)\n"
+    "         --smt N (hardware threads per core, 1..8: consecutive CPUs share a core; needs --cpus or --capacity)\n"
+    "         --smt-gain PCT (0..100: a core with all its threads busy does that much more work; default 25)\n"
     "         --wake-affine on|off (a fair wakeup may be searched from the waker's CPU, wake_affine; default on)\n"
     "         --sis-util on|off (the idle-CPU scan shrinks as the machine's utilisation grows, SIS_UTIL;\n"
     "         default on where load tracking runs on a symmetric machine)\n"
@@ -195,6 +197,8 @@ options parse_args(int argc, char** argv) {
         o.machine.capacity.push_back(static_cast<std::uint32_t>(parse_int_arg(a, item, 1, 1024)));
       if (o.machine.capacity.size() > 64) throw sim::usage_error("--capacity: at most 64 CPUs");
     }
+    else if (a == "--smt") o.machine.smt_threads = static_cast<int>(parse_int_arg(a, val(), 1, 8));
+    else if (a == "--smt-gain") o.machine.smt_gain_pct = static_cast<int>(parse_int_arg(a, val(), 0, 100));
     else if (a == "--energy-model") o.energy_model = val();
     else if (a == "--util-est") o.machine.util_est = parse_on_off(a, val()) ? 1 : 0;
     else if (a == "--uclamp-rt-min") o.machine.uclamp_rt_min_default = static_cast<std::uint32_t>(parse_int_arg(a, val(), 0, 1024));
@@ -270,6 +274,14 @@ options parse_args(int argc, char** argv) {
     if (o.cpus != 0 && o.cpus != listed)
       throw sim::usage_error("--capacity lists " + std::to_string(listed) + " CPUs but --cpus is " + std::to_string(o.cpus));
     o.cpus = listed;
+  }
+  if (o.machine.smt_threads > 1) {
+    if (o.cpus == 0)
+      throw sim::usage_error("--smt needs the machine's CPU count (--cpus N or --capacity), a multiple of " +
+                             std::to_string(o.machine.smt_threads));
+    if (o.cpus % o.machine.smt_threads != 0)
+      throw sim::usage_error("--smt " + std::to_string(o.machine.smt_threads) + ": " + std::to_string(o.cpus) +
+                             " CPUs are not whole cores");
   }
   if (o.format != "table" && o.format != "json" && o.format != "csv")
     throw sim::usage_error("--format must be table, json or csv");

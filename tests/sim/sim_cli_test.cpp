@@ -96,6 +96,19 @@ TEST(SchedsimCli, ExitCodes) {
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,1024,446,446").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --capacity 1024,446 --cpus 2").code, 0);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --capacity").code, 2);  // no value
+  // SMT: whole cores of a CPU count that is given, 1..8 threads, a gain of 0..100 %; the JSON
+  // names the machine.
+  {
+    const result r = run("run --scenario kernbench-4cpu --policy eevdf --duration 200ms --cpus 4 --smt 2 --smt-gain 30 --format json");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("\"smt\": { \"threads_per_core\": 2, \"gain_pct\": 30 }"), std::string::npos) << r.out.substr(0, 300);
+  }
+  for (const char* bad : {"--smt 2", "--cpus 3 --smt 2", "--cpus 16 --smt 9", "--cpus 2 --smt 0", "--cpus 2 --smt 2 --smt-gain 101",
+                          "--cpus 2 --smt 2 --smt-gain -1", "--cpus 2 --smt"}) {
+    const result r = run(std::string("run --scenario kernbench-4cpu --duration 100ms ") + bad, " 2>&1");
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_NE(r.out.find("smt"), std::string::npos) << bad << ": " << r.out;
+  }
 }
 
 // --energy-model FILE: the example big.LITTLE model sets 6 CPUs and their capacities, and the

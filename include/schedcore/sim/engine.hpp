@@ -230,6 +230,18 @@ struct machine_model {
   /// misfit) is moved to an idle or lightly loaded bigger one, preempted if it runs (active
   /// balance). docs/guides/simulator.md, "Asymmetric CPU capacity".
   std::vector<std::uint32_t> capacity;
+  /// Simultaneous multithreading: CPUs 0..smt_threads-1 are the hardware threads of core 0, the
+  /// next smt_threads those of core 1, and so on. 1 (the default): no SMT. A core's threads
+  /// share its execution units: a thread whose siblings are idle does its CPU's whole work rate;
+  /// with b > 1 of them busy (running a task or switching) the core does (100 + smt_gain_pct) %
+  /// of one thread's work, shared equally, so each does (1 + gain / 100) / b of its rate, at most
+  /// all of it (a Pentium 4's Hyper-Threading gained about 20-30 %, Kolivas: 25 by default).
+  /// Only the work rate changes: PELT, capacities, EAS and the placement and balance rules see
+  /// whole CPUs, as the kernel's frequency and capacity invariance do (neither scales by a
+  /// sibling's activity), and nothing prefers an idle core (select_idle_core is not modelled).
+  /// `runtime` (wall time) is unaffected. docs/guides/simulator.md, "SMT".
+  int smt_threads = 1;
+  int smt_gain_pct = 25;  ///< 0..100: the throughput a core gains with all its threads busy
   /// Frequency scaling and energy (smp/energy_model.hpp): the machine's performance domains,
   /// in CPU order (the first `cpus` CPUs form domain 0, the next ones domain 1, ...); empty
   /// (the default): no DVFS, every CPU always at its top speed, no energy reported. With
@@ -675,6 +687,18 @@ class engine {
       for (const std::uint32_t c : cfg.machine.capacity)
         if (c < 1 || c > cpu_capacity_max) throw workload_error("a CPU capacity must be in 1..1024, not " + std::to_string(c));
       cap_ = cfg.machine.capacity;
+    }
+    if (cfg.machine.smt_threads < 1 || cfg.machine.smt_threads > 8)
+      throw workload_error("SMT threads per core must be in 1..8, not " + std::to_string(cfg.machine.smt_threads));
+    if (ncpu_ % cfg.machine.smt_threads != 0)
+      throw workload_error(std::to_string(ncpu_) + " CPUs are not whole cores of " + std::to_string(cfg.machine.smt_threads) +
+                           " SMT threads");
+    if (cfg.machine.smt_gain_pct < 0 || cfg.machine.smt_gain_pct > 100)
+      throw workload_error("the SMT gain must be in 0..100 %, not " + std::to_string(cfg.machine.smt_gain_pct));
+    smt_ = cfg.machine.smt_threads;
+    for (std::uint32_t b = 0; b <= 8; ++b) {  // each busy thread's share of its rate, out of 1024, with b busy
+      const std::uint32_t core = cpu_capacity_max * (100 + static_cast<std::uint32_t>(cfg.machine.smt_gain_pct)) / 100;
+      smt_share_[b] = b <= 1 ? cpu_capacity_max : std::min<std::uint32_t>(cpu_capacity_max, core / b);
     }
     if (const std::string why = partition_problem(cfg.machine.partitions, ncpu_); !why.empty()) throw workload_error(why);
     domain_of_.resize(static_cast<std::size_t>(ncpu_));
@@ -1577,6 +1601,7 @@ class engine {
   }
 
   cpu_state& cpu(int c) { return cpus_[static_cast<std::size_t>(c)]; }
+  const cpu_state& cpu(int c) const { return cpus_[static_cast<std::size_t>(c)]; }
   sched_time st(std::int64_t t) const { return sched_time(static_cast<std::uint64_t>(t)); }
 
   void handle(const detail_sim::qevent& e) {
@@ -1638,7 +1663,7 @@ class engine {
         c.busy += static_cast<std::uint64_t>(ran);
         if (dvfs_on_) work_units_[static_cast<std::size_t>(ci)] += static_cast<std::uint64_t>(ran) * speed_[static_cast<std::size_t>(ci)];
         if (t.action == task_core::act::work) {
-          const std::uint32_t capacity = speed_[static_cast<std::size_t>(ci)];
+          const std::uint32_t capacity = work_speed(ci);
           if (capacity == cpu_capacity_max) {
             t.remaining -= ran;
           } else {  // c/1024 ns of work per ns, the fraction carried to the next charge
@@ -1843,11 +1868,33 @@ class engine {
     }
   }
 
+  /// CPU ci's work rate out of 1024: its speed (capacity at its frequency), times its SMT share
+  /// when its core has other busy threads (machine_model::smt_threads). >= 1.
+  std::uint32_t work_speed(int ci) const {
+    const std::uint32_t speed = speed_[static_cast<std::size_t>(ci)];
+    if (smt_ <= 1) return speed;
+    const int first = ci - ci % smt_;
+    int busy = 0;
+    for (int k = first; k < first + smt_; ++k) busy += cpu(k).curr != nullptr ? 1 : 0;
+    return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(
+                                          static_cast<std::uint64_t>(speed) * smt_share_[busy] / cpu_capacity_max));
+  }
+  /// Before CPU ci turns busy or idle on an SMT machine: its siblings' work so far is charged at
+  /// the rate they had (account); `rearm` afterwards: their completions move to the new rate.
+  void smt_siblings(int ci, bool rearm) {
+    const int first = ci - ci % smt_;
+    for (int k = first; k < first + smt_; ++k) {
+      if (k == ci || cpu(k).curr == nullptr) continue;
+      if (rearm) arm_completion(k);
+      else account(k, now_);
+    }
+  }
+
   /// Wall time CPU ci takes for `t`'s remaining work: the work itself at speed 1024, else
   /// rounded up so that the work is done by then (account() then leaves `remaining` <= 0).
   std::int64_t work_wall_ns(const task_type& t, int ci) const {
     const std::int64_t rem = std::max<std::int64_t>(0, t.remaining);
-    const std::uint32_t capacity = speed_[static_cast<std::size_t>(ci)];
+    const std::uint32_t capacity = work_speed(ci);
     if (capacity == cpu_capacity_max || rem == 0) return rem;
     const std::uint64_t units = static_cast<std::uint64_t>(rem) * cpu_capacity_max - t.cold->work_carry;  // 1/1024 ns
     return static_cast<std::int64_t>((units + capacity - 1) / capacity);
@@ -2792,6 +2839,8 @@ class engine {
                                    prio(*prev), ci, stopper_to);
       }
       class_pelt_sync(ci);  // the class that ran until now
+      const bool smt_turns = smt_ > 1 && (prev == nullptr) != (next == nullptr);  // busy <-> idle
+      if (smt_turns) smt_siblings(ci, false);
       c.curr = next;
       if (next != nullptr) {
         next->state = task_core::st::running;
@@ -2818,6 +2867,7 @@ class engine {
         }
         arm_tick(ci);
       }
+      if (smt_turns) smt_siblings(ci, true);
     } else if (next != nullptr) {
       next->state = task_core::st::running;
     }
@@ -4644,6 +4694,8 @@ class engine {
     r.scenario = w_.name;
     r.cpus = ncpu_;
     r.capacity = cfg_.machine.capacity;
+    r.smt_threads = smt_;
+    r.smt_gain_pct = cfg_.machine.smt_gain_pct;
     for (const domain_state& dm : doms_) {
       domain_result x;
       x.name = cfg_.machine.perf_domains[static_cast<std::size_t>(&dm - doms_.data())].name;
@@ -4887,6 +4939,8 @@ class engine {
   const task_type* hot_ = nullptr;  ///< a task the newly-idle balance under way must not pull (just pushed away)
   std::int64_t next_idle_balance_ = 0;  ///< earliest time of the next such kick
   std::vector<pelt_avg> group_pelt_;  ///< each group queue's signal, [cpu x ngroups + group]
+  int smt_ = 1;                        ///< hardware threads per core (machine_model::smt_threads)
+  std::uint32_t smt_share_[9] = {};    ///< a busy thread's share of its rate (/1024) with [b] threads of its core busy
   std::vector<std::uint32_t> speed_;  ///< each CPU's work rate: its capacity at its frequency (cap x f / f_max), >= 1
   std::vector<domain_state> doms_;    ///< performance domains (machine_model::perf_domains), empty without DVFS
   std::vector<int> dom_of_;           ///< each CPU's domain

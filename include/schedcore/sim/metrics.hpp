@@ -229,6 +229,8 @@ struct run_result {
   std::string scenario;               ///< workload name
   int cpus = 1;                       ///< CPUs simulated
   std::vector<std::uint32_t> capacity;  ///< each CPU's capacity when the machine gave them (machine_model::capacity), else empty
+  int smt_threads = 1;                  ///< hardware threads per core (machine_model::smt_threads)
+  int smt_gain_pct = 0;                 ///< the SMT gain, when smt_threads > 1
   std::vector<domain_result> domains;   ///< per performance domain when the machine has DVFS (machine_model::perf_domains), else empty
   int hz = 1000;                      ///< tick rate
   std::uint64_t seed = 0;             ///< PRNG seed

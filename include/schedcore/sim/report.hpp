@@ -95,6 +95,8 @@ inline std::string to_json(const run_result& r, int ind = 0) {
     for (std::size_t i = 0; i < r.capacity.size(); ++i) o += (i ? ", " : "") + std::to_string(r.capacity[i]);
     o += "]";
   }
+  if (r.smt_threads > 1)  // only for an SMT machine
+    o += ", \"smt\": { \"threads_per_core\": " + std::to_string(r.smt_threads) + ", \"gain_pct\": " + std::to_string(r.smt_gain_pct) + " }";
   o += ",\n";
   const run_totals& t = r.totals;
   o += p + "  \"totals\": { \"context_switches\": " + u64(t.context_switches) + ", \"cs_per_sec\": " + fmt("%.3f", t.cs_per_sec) +

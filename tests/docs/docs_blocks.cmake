@@ -1,7 +1,7 @@
 # The ```cpp blocks of a Markdown file, for the tests that compile the documents' code
 # (tests/docs/CMakeLists.txt). Included by extract_nth_block.cmake, check_snippet.cmake and
 # every_snippet_has_a_context.cmake, so that all three count blocks the same way, and by
-# extract_block.cmake (the README's taste) for docs_write_if_changed.
+# extract_block.cmake (the README's taste, found by its heading).
 #
 # A block opens with a line that is exactly ```cpp and closes with the next line that is exactly
 # ```. Other fenced blocks (```sh, ```, ...) are skipped whole, so a ```cpp line inside one is

@@ -128,6 +128,32 @@ TEST(SimSmt, TheJsonSaysTheMachineIsSmt) {
   EXPECT_EQ(plain.find("\"smt\": {"), std::string::npos);
 }
 
+// Whole scenarios on SMT machines: every ns of every CPU is accounted (task time, switch
+// overhead, idle), two runs are byte-identical, and the contention costs work: kernbench's build
+// on 4 CPUs of 2 threads per core takes longer than on 4 whole CPUs, and less than on 2.
+TEST(SimSmt, ScenariosStayConservedAndDeterministic) {
+  for (const policy_entry& e : {schedcore_test::eevdf_entry(), schedcore_test::cfs_entry()}) {
+    run_config c = smt_machine(4, 2, 25);
+    c.host_timing = false;
+    c.duration_ns = sec(2);
+    for (const workload& w : {desktop_2007(), games_renice(-10, true)}) {
+      const run_result a = e.run(w, c, {});
+      expect_conserved(a);
+      EXPECT_EQ(to_json(a), to_json(e.run(w, c, {}))) << e.name << " " << w.name;
+    }
+  }
+  const policy_entry e = schedcore_test::eevdf_entry();
+  run_config c = smt_machine(4, 2, 25);
+  c.host_timing = false;
+  const std::int64_t smt = e.run(kernbench_4cpu(), c, {}).totals.makespan_ns;
+  c.machine.smt_threads = 1;
+  const std::int64_t four = e.run(kernbench_4cpu(), c, {}).totals.makespan_ns;
+  c.cpus = 2;
+  const std::int64_t two = e.run(kernbench_4cpu(), c, {}).totals.makespan_ns;
+  EXPECT_GT(smt, four);
+  EXPECT_LT(smt, two);
+}
+
 // Impossible settings are refused before anything runs: threads outside 1..8, CPUs that are
 // not whole cores, a gain outside 0..100 %.
 TEST(SimSmt, ImpossibleSettingsAreRefused) {

@@ -4,8 +4,9 @@
 # extract_block.cmake (the README's taste, found by its heading).
 #
 # A block opens with a line that is exactly ```cpp and closes with the next line that is exactly
-# ```. Other fenced blocks (```sh, ```, ...) are skipped whole, so a ```cpp line inside one is
-# not a block. The file is split into lines by hand: file(STRINGS) returns a CMake list, which
+# ```. Other fenced blocks (```sh, ```, ~~~, indented fences inside list items, ...) are skipped
+# whole, up to the next line that is their own fence alone, so a ```cpp line inside one is not a
+# block. The file is split into lines by hand: file(STRINGS) returns a CMake list, which
 # joins lines across an unbalanced '[' (`x[` ... `];`), and C++ has those.
 
 # docs_cpp_blocks(<md> <prefix>) sets in the caller:
@@ -13,7 +14,8 @@
 #   <prefix>_<i>_LINE     line number (1-based) of the first code line of block i (1-based)
 #   <prefix>_<i>_TEXT     the code of block i, every line ended by \n
 #   <prefix>_ODD          "line:info" of each fence whose info string names C++ but is not
-#                         exactly cpp (```c++, ```cpp title, ```CPP ...): a block no test counts
+#                         exactly ```cpp at the start of the line (```c++, ```cpp title, ```CPP,
+#                         ~~~cpp, an indented ```cpp ...): a block no test counts
 function(docs_cpp_blocks md prefix)
   if(NOT EXISTS "${md}")
     message(FATAL_ERROR "${md}: no such file")
@@ -22,6 +24,7 @@ function(docs_cpp_blocks md prefix)
   set(count 0)
   set(lineno 0)
   set(state outside)  # outside | cpp | other
+  set(other_fence "")  # the fence that closes an `other` block: its opening marks, stripped
   set(odd "")
   set(text "")
   while(NOT content STREQUAL "")
@@ -43,9 +46,10 @@ function(docs_cpp_blocks md prefix)
         set(${prefix}_${count}_LINE ${first} PARENT_SCOPE)
         set(text "")
         set(state cpp)
-      elseif(line MATCHES "^```")
+      elseif(line MATCHES "^[ \t]*(```+|~~~+)")
+        set(other_fence "${CMAKE_MATCH_1}")
         string(TOLOWER "${line}" info)
-        if(info MATCHES "^``` *(cpp|c\\+\\+|cxx|cc|hpp|hxx|h\\+\\+)([^a-z0-9_+-]|$)")
+        if(info MATCHES "^[ \t]*(```+|~~~+) *(cpp|c\\+\\+|cxx|cc|hpp|hxx|h\\+\\+)([^a-z0-9_+-]|$)")
           list(APPEND odd "${lineno}:${line}")
         endif()
         set(state other)
@@ -57,8 +61,11 @@ function(docs_cpp_blocks md prefix)
       else()
         string(APPEND text "${line}\n")
       endif()
-    elseif(line STREQUAL "```")  # state other
-      set(state outside)
+    else()  # state other
+      string(STRIP "${line}" stripped)
+      if(stripped STREQUAL other_fence)
+        set(state outside)
+      endif()
     endif()
   endwhile()
   if(state STREQUAL "cpp")

@@ -2,7 +2,7 @@
 # context in tests/docs/snippets (<stem>-<n>.cpp for block n of <stem>.md), so that a test
 # compiles it; and every context names a block that exists. README's block under TASTE_HEADING
 # is compiled and run by docs/readme-taste instead. A fence that names C++ other than exactly
-# ```cpp (```c++, ```cpp title) is refused too: no test would count it. All problems are listed,
+# ```cpp at the start of a line (```c++, ```cpp title, ~~~cpp, an indented ```cpp) is refused too: no test would count it. All problems are listed,
 # each naming the file and the block.
 #   cmake -DROOT=<dir with README.md and docs/> -DCONTEXTS=<dir of contexts>
 #         "-DTASTE_HEADING=## A taste" -P every_snippet_has_a_context.cmake
@@ -50,7 +50,7 @@ foreach(md IN LISTS documents)
   foreach(odd IN LISTS blk_ODD)
     string(REGEX REPLACE ":.*" "" line "${odd}")
     string(REGEX REPLACE "^[0-9]+:" "" fence "${odd}")
-    list(APPEND problems "${rel}:${line}: fence '${fence}' is C++ that no test compiles: open it with exactly ```cpp")
+    list(APPEND problems "${rel}:${line}: fence '${fence}' is C++ that no test compiles: open it with exactly ```cpp at the start of a line")
   endforeach()
   set(taste_done FALSE)
   foreach(i RANGE 1 ${blk_COUNT})

@@ -5,7 +5,7 @@
 /// undefined, and the priority bitmaps never ask about an empty word. With asserts enabled a
 /// zero word is reported and the scan returns the word width instead of undefined behaviour.
 ///
-/// Target notes (measured, see docs/targets): `__builtin_ctzll` becomes a call to libgcc's
+/// Target notes (measured; docs/guides/porting-rtos.md): `__builtin_ctzll` becomes a call to libgcc's
 /// `__ctzdi2` on Cortex-M and rv32/rv64 without Zbb. With `SCHEDCORE_CTZ_SPLIT32` (the default
 /// on 32-bit targets) a 64-bit scan is two 32-bit scans, which Cortex-M3 inlines as `rbit`+`clz`.
 /// Cortex-M0 (ARMv6-M) has no `clz` at all; there `SCHEDCORE_PORTABLE_BITOPS` selects

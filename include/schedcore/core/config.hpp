@@ -13,7 +13,7 @@
 /// | `SCHEDCORE_ENABLE_ASSERTS` | 1 unless `NDEBUG` | cheap O(1) precondition checks (`SCHEDCORE_ASSERT`) |
 /// | `SCHEDCORE_ENABLE_INVARIANTS` | 0 | O(n) structural checks after mutations (`SCHEDCORE_INVARIANT`) |
 /// | `SCHEDCORE_ASSERT_HANDLER` | `schedcore::default_assert_handler` | where failed checks go (see core/assert.hpp) |
-/// | `SCHEDCORE_PORTABLE_BITOPS` | 0 | never call `__builtin_ctz` and friends: no libgcc helper is referenced |
+/// | `SCHEDCORE_PORTABLE_BITOPS` | 0 | never call `__builtin_ctz` and friends: the bit scans reference no libgcc helper (`__clzsi2`, `__ctzsi2`, `__popcountsi2` ...; 64-bit shifts, multiplies and divisions on 32-bit CPUs still call libgcc's, as any 64-bit code does there) |
 /// | `SCHEDCORE_CTZ_SPLIT32` | 1 on 32-bit targets | 64-bit bit scans as two 32-bit scans (inlines to `rbit`+`clz` on Cortex-M3) |
 /// | `SCHEDCORE_PORTABLE_MULSHIFT` | undefined | defined: the fair policies' charge (fair_vscale_delta) uses two 32 x 32 multiplies instead of x86-64 `mul` + `shrd` inline assembly (same result) |
 /// | `SCHEDCORE_RB_PORTABLE_SELECT` | undefined | defined: the rb tree's insert descent and the augmented tree's update select children with masks instead of x86-64 `cmov` inline assembly (same tree) |

@@ -946,7 +946,8 @@ template <class Tr>
   });
 }
 
-/// policy.hpp's life of a task: only a queued task is `set_next`, and `put_prev`, `tick` and
+/// policy.hpp's life of a task: only a queued task is `set_next`, only while no other task runs
+/// (`put_prev` comes first), and `put_prev`, `tick` and
 /// `yield` concern the running one ("put_prev(t) t stops running", "tick(curr)"). A call on
 /// another task is a caller's stale pointer: reported (SCHEDCORE_MISUSE) and refused with no
 /// byte of the policy or of any task changed; a refused tick asks for no reschedule. (A tick or
@@ -982,6 +983,10 @@ template <class Tr>
       refused("yield of a waiting task", [&] { p.yield(h.task(waiting), h.now() + schedcore::msec(1)); });
     refused("set_next of a task never enqueued",
             [&] { p.set_next(h.task(never_queued), h.now() + schedcore::msec(1)); });
+    // A second task made curr while the first still runs: the first's time since its set_next
+    // would never be charged (an rt or deadline task would escape its budget).
+    refused("set_next of a waiting task while another runs",
+            [&] { p.set_next(h.task(waiting), h.now() + schedcore::msec(1)); });
     h.set_op("put_prev");
     typename Tr::task_type* const ran = h.curr();
     h.put_prev();

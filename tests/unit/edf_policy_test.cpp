@@ -361,6 +361,40 @@ TEST(EdfPolicy, DoubleEnqueueAndUnadmittedEnqueueAreRefusedAndReported) {
   EXPECT_TRUE(p.verify());
 }
 
+// A task's bandwidth is counted by the object that admitted it. Its exit or a new setup through
+// another object would take it off (or add it to) the wrong total: B's u64 total wrapped to
+// 2^64 - 0.3 and refused every later admission, and a second admission left A's 0.5 counted
+// forever. Both are reported and refused, with no change to either object or the task.
+TEST(EdfPolicy, ExitOrSetupThroughAnObjectThatDidNotAdmitTheTaskIsRefusedAndReported) {
+  policy_t a, b;
+  task t, u;
+  ASSERT_EQ(a.setup(t, dl(msec(3), msec(10))), errc::ok);
+  const u64 a_total = a.total_bandwidth();
+  EXPECT_EQ(a_total, (3ull << 20) / 10u);
+  schedcore_test::check_scope scope;
+  b.task_dead(t, sched_time{});
+  EXPECT_EQ(scope.take().size(), 1u) << "task_dead through the wrong object was not reported";
+  EXPECT_EQ(b.total_bandwidth(), 0u);
+  b.switched_from(t, sched_time{});
+  EXPECT_EQ(scope.take().size(), 1u) << "switched_from through the wrong object was not reported";
+  EXPECT_EQ(b.total_bandwidth(), 0u);
+  EXPECT_EQ(b.setup(t, dl(msec(6), msec(10))), errc::busy);
+  EXPECT_EQ(scope.take().size(), 1u) << "setup through the wrong object was not reported";
+  EXPECT_EQ(a.total_bandwidth(), a_total);
+  EXPECT_EQ(b.total_bandwidth(), 0u);
+  EXPECT_EQ(t.dl_runtime, msec(3));
+  EXPECT_TRUE(t.admitted);
+  // B still admits its own tasks, and A releases t.
+  EXPECT_EQ(b.setup(u, dl(msec(1), msec(10))), errc::ok);
+  a.task_dead(t, sched_time{});
+  EXPECT_EQ(a.total_bandwidth(), 0u);
+  EXPECT_FALSE(t.admitted);
+  EXPECT_TRUE(scope.take().empty());
+  // Released, t may be admitted anywhere.
+  EXPECT_EQ(b.setup(t, dl(msec(6), msec(10))), errc::ok);
+  EXPECT_EQ(b.total_bandwidth(), (1ull << 20) / 10u + (6ull << 20) / 10u);
+}
+
 TEST(EdfPolicy, SameScheduleWhenTheClockStartsJustBelowWrap) {
   auto run = [](sched_time origin) {
     driven p;
@@ -1110,14 +1144,19 @@ TEST(EdfActive, EachWayOutOfAQueueEndsItsCountWhereItIs) {
   EXPECT_TRUE(a.verify());
   a.enqueue(t, t0 + msec(13), enqueue_flags::wakeup);
   EXPECT_EQ(a.running_bw(), (std::uint64_t{5} << 20) / 10);
-  // Exit through another object (the root domain's): the count where it sleeps ends (q = 1 ms,
-  // d = 20 ms: 0-lag at 20 - 1 x 10 / 5 = 18 ms).
-  a.dequeue(t, t0 + msec(13), dequeue_flags::sleep);
+  // Exit through the object that admitted it (a, the root domain's) while it sleeps on another
+  // queue (b): the count where it sleeps ends (q = 1 ms, d = 20 ms: 0-lag at 20 - 1 x 10 / 5 =
+  // 18 ms).
+  a.dequeue(t, t0 + msec(13), dequeue_flags::migrating);
+  b.enqueue(t, t0 + msec(13), enqueue_flags::migrated);
+  b.dequeue(t, t0 + msec(13), dequeue_flags::sleep);
   EXPECT_TRUE(t.non_contending);
-  EXPECT_EQ(a.running_bw(), (std::uint64_t{5} << 20) / 10);
-  b.task_dead(t, t0 + msec(13));
+  EXPECT_EQ(b.running_bw(), (std::uint64_t{5} << 20) / 10);
+  a.task_dead(t, t0 + msec(13));
+  EXPECT_EQ(b.running_bw(), 0u);
   EXPECT_EQ(a.running_bw(), 0u);
   EXPECT_TRUE(a.verify());
+  EXPECT_TRUE(b.verify());
   // A dequeue for exit ends it at once too.
   task u;
   ASSERT_EQ(a.setup(u, dl(msec(1), msec(10))), errc::ok);

@@ -978,6 +978,44 @@ TEST(GroupPolicySetupGroup, AProbeValidationLeavesNoTraceInTheParentQueue) {
   EXPECT_EQ(rq.setup_group(g2, p, sched_time{}), errc::ok);
 }
 
+// configure installs the knobs in every queue or in none. A group's queue can refuse what the
+// root takes (edf: its own admitted 50 % over a 20 % bound, while the root holds only the
+// group's 10 %); configure used to ignore the groups' answers and return ok, leaving the root at
+// 20 % and the group at 95 %, which then admitted another 40 %.
+TEST(GroupPolicyConfigure, AQueueThatRefusesLeavesEveryQueueAsItWas) {
+  using namespace review;
+  dgroup_rq rq;
+  dgroup_rq::task_group g;
+  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+  auto dl = [](std::int64_t q) {
+    sched_params p;
+    p.kind = sched_kind::deadline;
+    p.runtime = q;
+    p.deadline = msec(10);
+    p.period = msec(10);
+    return p;
+  };
+  ASSERT_EQ(rq.setup_group(g, dl(msec(1)), sched_time{}), errc::ok);  // the root holds 10 %
+  dtask t, u;
+  ASSERT_EQ(rq.set_group(t, &g, sched_time{}), errc::ok);
+  ASSERT_EQ(rq.setup(t, dl(msec(5))), errc::ok);  // g's queue holds 50 %
+  const auto before = rq.config();
+  dgroup_rq::knobs k = before;
+  k.bound = 20;
+  EXPECT_EQ(rq.configure(k), errc::overloaded);
+  EXPECT_EQ(rq.config().bound, before.bound) << "the root kept the refused knobs";
+  // g's queue kept its bound too: 40 % more fits under 95 % (50 + 40), and nothing beyond it.
+  ASSERT_EQ(rq.set_group(u, &g, sched_time{}), errc::ok);
+  EXPECT_EQ(rq.setup(u, dl(msec(4))), errc::ok);
+  dtask v;
+  ASSERT_EQ(rq.set_group(v, &g, sched_time{}), errc::ok);
+  EXPECT_EQ(rq.setup(v, dl(msec(1))), errc::overloaded) << "g's queue is at 90 % of a 95 % bound";
+  // Knobs every queue takes still go everywhere: a 100 % bound admits the 10 % more in g.
+  k.bound = 100;
+  EXPECT_EQ(rq.configure(k), errc::ok);
+  EXPECT_EQ(rq.setup(v, dl(msec(1))), errc::ok);
+}
+
 // CFS sched_yield() of a task alone in its group (an autogroup session with one task): the
 // kernel's yield_task_fair returns early only when the whole CPU has one task, and
 // set_skip_buddy marks the yielder's entity at every level, so the group is the root's skip

@@ -259,7 +259,8 @@ class toy_fifo {
     return t;
   }
   void set_next(toy_task& t, sched_time) noexcept {
-    if (SCHEDCORE_MISUSE(!t.on_rq)) return;  // a caller's bug: reported and refused
+    // a caller's bug, reported and refused: a task not queued, or another task still running
+    if (SCHEDCORE_MISUSE(!t.on_rq || (curr_ != nullptr && curr_ != &t))) return;
     curr_ = &t;
   }
   void put_prev(toy_task& t, sched_time) noexcept {

@@ -179,9 +179,9 @@ class cfs_policy {
   /// Bounds and meaning of each knob (the kernel's sysctl bounds: 100 µs..1 s, wakeup 0..1 s).
   static constexpr knob_info<knobs> knob_table[] = {
       {"latency", knob_unit::time_ns, &knobs::latency, usec(100), sec(1),
-       "targeted preemption latency, base value scaled by the CPU factor (sched_latency_ns)"},
+       "targeted preemption latency, base value scaled by the CPU factor (sched_latency_ns). Needs latency >= min_granularity"},
       {"min_granularity", knob_unit::time_ns, &knobs::min_granularity, usec(100), sec(1),
-       "minimal preemption granularity, base value scaled by the CPU factor"},
+       "minimal preemption granularity, base value scaled by the CPU factor. Needs min_granularity <= latency"},
       {"wakeup_granularity", knob_unit::time_ns, &knobs::wakeup_granularity, 0, sec(1),
        "wakeup preemption granularity, base value scaled by the CPU factor"},
       {"cpus", knob_unit::count, &knobs::cpus, 1, 4096, "online CPUs: factor 1 + ilog2(min(cpus, 8))"},
@@ -439,11 +439,11 @@ class cfs_policy {
   /// `t` starts running: it leaves the timeline, its buddies are cleared, its slice starts.
   void set_next(Task& t, sched_time now) noexcept {
     cfs_entity& e = E(t);
-    if (SCHEDCORE_MISUSE(!e.on_rq)) return;  // refuse: only a queued task runs
+    // refuse: only a queued task runs, and only when nothing else does (put_prev comes first)
+    if (SCHEDCORE_MISUSE(!e.on_rq || (curr_ != nullptr && curr_ != &t))) return;
     if (&t == curr_) {
       update_curr(now);
     } else {
-      if (SCHEDCORE_UNLIKELY(curr_ != nullptr)) put_prev_cold(now);  // defensive: one curr at a time
       // The pick is nearly always the leftmost: pop_front()'s shorter unlink
       // (rb_algorithms erase_leftmost: no two-children case, no "which side" test).
       if (&t == tree_.front()) {
@@ -630,10 +630,6 @@ class cfs_policy {
     }
     load_inv_ = 0;
   }
-
-  // set_next() of a task while another is curr (a caller that skipped put_prev): out of line
-  // and marked cold, so the inlined put_prev + tree insert stay out of set_next's hot body.
-  SCHEDCORE_COLD void put_prev_cold(sched_time now) noexcept { put_prev(*curr_, now); }
 
   // Runs on every put_prev, tick and wakeup: inlined. The charge is calc_delta_fair: δ itself
   // for nice 0 (a predictable branch when most tasks are nice 0), otherwise the weight's

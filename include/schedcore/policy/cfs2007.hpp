@@ -186,9 +186,9 @@ class cfs2007_policy {
       {"granularity", knob_unit::time_ns, &knobs::granularity, -1, sec(1),
        "v-series sched_granularity_ns (fixed preemption granularity, used as written); -1: 2.6.23"},
       {"latency", knob_unit::time_ns, &knobs::latency, usec(100), sec(1),
-       "sched_latency_ns base, x (1 + ilog2 cpus), capped at 100 ms"},
+       "sched_latency_ns base, x (1 + ilog2 cpus), capped at 100 ms. Needs latency >= min_granularity"},
       {"min_granularity", knob_unit::time_ns, &knobs::min_granularity, usec(100), sec(1),
-       "sched_min_granularity_ns base, x (1 + ilog2 cpus), capped at 100 ms"},
+       "sched_min_granularity_ns base, x (1 + ilog2 cpus), capped at 100 ms. Needs min_granularity <= latency"},
       {"wakeup_granularity", knob_unit::time_ns, &knobs::wakeup_granularity, 0, sec(1),
        "sched_wakeup_granularity_ns base, x (1 + ilog2 cpus)"},
       {"batch_wakeup_granularity", knob_unit::time_ns, &knobs::batch_wakeup_granularity, 0, sec(1),
@@ -378,8 +378,9 @@ class cfs2007_policy {
   /// `t` starts running (`set_next_entity`): credited its wait; its slice count starts.
   SCHEDCORE_ALWAYS_INLINE void set_next(Task& t, sched_time now) noexcept {
     cfs2007_entity& e = E(t);
-    if (SCHEDCORE_MISUSE(!e.on_rq)) return;  // refuse: only a queued task runs (it stays in the tree)
-    if (curr_ != nullptr && curr_ != &t) put_prev(*curr_, now);  // defensive: one curr
+    // refuse: only a queued task runs (it stays in the tree), and only when nothing else does
+    // (put_prev comes first)
+    if (SCHEDCORE_MISUSE(!e.on_rq || (curr_ != nullptr && curr_ != &t))) return;
     if (curr_ == &t) update_curr(now);
     wait_end(e);
     e.exec_start = now;

@@ -249,9 +249,9 @@ class edf_policy {
       {"bound", knob_unit::count, &knobs::bound, -1, 100, "admission bound in % per CPU (rt_runtime/rt_period); -1 off"},
       {"cpus", knob_unit::count, &knobs::cpus, 1, 4096, "CPUs of the root domain: cap = cpus x bound"},
       {"deadline_period_min", knob_unit::time_ns, &knobs::deadline_period_min, usec(1), usec(1 << 22),
-       "smallest accepted period (sched_deadline_period_min_us)"},
+       "smallest accepted period (sched_deadline_period_min_us). Needs deadline_period_min <= deadline_period_max"},
       {"deadline_period_max", knob_unit::time_ns, &knobs::deadline_period_max, usec(1), sec(1000),
-       "largest accepted period (sched_deadline_period_max_us)"},
+       "largest accepted period (sched_deadline_period_max_us). Needs deadline_period_max >= deadline_period_min"},
       {"hrtick", knob_unit::flag, &knobs::hrtick, 0, 1, "HRTICK_DL: exact budget enforcement by class timer"},
       {"grub_umax", knob_unit::flag, &knobs::grub_umax, 0, 1,
        "GRUB reclaiming rule: 1 = max{u, Umax - Uinact - Uextra} / Umax (6.5+), 0 = max{u / Umax, 1 - Uinact - Uextra} (4.15-6.4)"},
@@ -426,7 +426,8 @@ class edf_policy {
   /// does (a change is no way to escape a throttle). Errors, with no change:
   /// non-deadline kind, non-positive times or Q < 1024 ns, period out of range
   /// (`invalid_argument`); Q > D or D > P (`inverted`); queued task (`busy`); the bound would
-  /// be exceeded (`overloaded`).
+  /// be exceeded (`overloaded`). A task admitted by another object is a caller's bug (its
+  /// bandwidth is counted there): reported (SCHEDCORE_MISUSE) and refused with `busy`.
   errc setup(Task& t, const sched_params& p) noexcept {
     if (p.kind != sched_kind::deadline) return errc::invalid_argument;
     if (const errc err = validate(p); err != errc::ok) return err;
@@ -435,6 +436,7 @@ class edf_policy {
     if (period < knobs_.deadline_period_min || period > knobs_.deadline_period_max) return errc::invalid_argument;
     edf_entity& e = E(t);
     if (e.on_rq) return errc::busy;
+    if (SCHEDCORE_MISUSE(e.admitted && e.root_rq != this)) return errc::busy;
     const u64 bw = to_ratio(period, p.runtime);
     const u64 old_bw = e.admitted ? e.dl_bw : 0;
     const u64 total = total_bw_ - old_bw + bw;
@@ -557,7 +559,9 @@ class edf_policy {
   /// for a reschedule, as the kernel lets a throttled curr run until its next resched.
   void set_next(Task& t, sched_time now) noexcept {
     edf_entity& e = E(t);
-    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    // refuse: only a queued task, and only when nothing else runs (put_prev first, else the
+    // running task's runtime would escape its budget)
+    if (SCHEDCORE_MISUSE(!e.on_rq || (curr_ != nullptr && curr_ != &t))) return;
     curr_ = &t;
     e.exec_start = now;
     resched_ = !e.in_ready;
@@ -704,10 +708,11 @@ class edf_policy {
     return r;
   }
   /// Exit: releases the task's admitted bandwidth and its active utilisation. @pre `t` was
-  /// dequeued
+  /// dequeued, and this is the object that admitted it (setup's; else the release would come
+  /// off another object's total: reported and refused)
   void task_dead(Task& t, sched_time) noexcept {
     edf_entity& e = E(t);
-    if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    if (SCHEDCORE_MISUSE(e.on_rq || (e.admitted && e.root_rq != this))) return;
     release_active(t);  // a sleeper before its 0-lag time, counted by whichever queue it slept on
     detach(t);
     if (e.admitted) total_bw_ -= e.dl_bw;

@@ -274,7 +274,8 @@ class goodness24_policy {
   }
   /// `t` starts running; the previous task's SCHED_YIELD flag is cleared (`__schedule_tail`).
   void set_next(Task& t, sched_time) noexcept {
-    if (SCHEDCORE_MISUSE(!EntityOf::get(t).on_rq)) return;  // refuse: only a queued task runs
+    // refuse: only a queued task, and only when nothing else runs (put_prev first)
+    if (SCHEDCORE_MISUSE(!EntityOf::get(t).on_rq || (curr_ != nullptr && curr_ != &t))) return;
     curr_ = &t;
     EntityOf::get(t).ran_here = true;
     if (yielder_ != nullptr) {

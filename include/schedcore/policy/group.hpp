@@ -228,10 +228,21 @@ class group_policy : public detail::group_knob_names<Inner> {
   const Inner& root() const noexcept { return root_; }
 
   /// Validates and installs the inner policy's knobs in every queue; on error nothing changes.
+  /// A queue may refuse knobs the others take (its own state: edf's admitted bandwidth over a
+  /// lower bound, cfs2007's waits beyond a shorter limit); then the queues already changed get
+  /// the old knobs back, which they held a moment ago with the same state, and the error is
+  /// returned. O(groups), plus each queue's own check.
   template <class P = Inner, enable_if_t<has_knobs<P>::value, int> = 0>
   errc configure(const typename P::knobs& k) noexcept {
+    const typename P::knobs old = root_.config();
     if (const errc e = root_.configure(k); e != errc::ok) return e;
-    for (task_group* g = groups_; g != nullptr; g = g->next_) (void)g->rq_.configure(k);
+    for (task_group* g = groups_; g != nullptr; g = g->next_) {
+      if (const errc e = g->rq_.configure(k); e != errc::ok) {
+        for (task_group* back = groups_; back != g; back = back->next_) (void)back->rq_.configure(old);
+        (void)root_.configure(old);
+        return e;
+      }
+    }
     return errc::ok;
   }
   /// The knobs in force (the same in every queue).

@@ -221,7 +221,8 @@ class nicksched_policy {
   /// increments) and charges its run-queue wait to the history.
   void set_next(Task& t, sched_time now) noexcept {
     nicksched_entity& e = EntityOf::get(t);
-    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    // refuse: only a queued task, and only when nothing else runs (put_prev first)
+    if (SCHEDCORE_MISUSE(!e.on_rq || (curr_ != nullptr && curr_ != &t))) return;
     if (e.array != active_ && arrays_[active_].empty()) {
       active_ = expired_index();
       ++array_sequence_;

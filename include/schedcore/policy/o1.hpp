@@ -294,7 +294,8 @@ class o1_policy {
   /// priority), and stamps the start of the run.
   void set_next(Task& t, sched_time now) noexcept {
     o1_entity& e = EntityOf::get(t);
-    if (SCHEDCORE_MISUSE(!e.on_rq)) return;
+    // refuse: only a queued task, and only when nothing else runs (put_prev first)
+    if (SCHEDCORE_MISUSE(!e.on_rq || (curr_ != nullptr && curr_ != &t))) return;
     if (e.array != active_ && arrays_[active_].empty()) switch_arrays();
     if (e.sleep_type == o1_sleep_type::interactive || e.sleep_type == o1_sleep_type::interrupted) {
       duration_ns delta = now - e.timestamp;

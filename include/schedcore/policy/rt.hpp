@@ -120,8 +120,8 @@ class rt_policy {
   /// Bounds and meaning of each knob.
   static constexpr knob_info<knobs> knob_table[] = {
       {"timeslice", knob_unit::time_ns, &knobs::timeslice, usec(100), sec(10), "SCHED_RR time slice (RR_TIMESLICE)"},
-      {"runtime", knob_unit::time_ns, &knobs::runtime, -1, sec(100), "RT runtime per period; -1 disables throttling"},
-      {"period", knob_unit::time_ns, &knobs::period, msec(1), sec(100), "RT bandwidth period"},
+      {"runtime", knob_unit::time_ns, &knobs::runtime, -1, sec(100), "RT runtime per period; -1 disables throttling. Needs runtime <= period"},
+      {"period", knob_unit::time_ns, &knobs::period, msec(1), sec(100), "RT bandwidth period. Needs period >= runtime"},
       {"hz", knob_unit::count, &knobs::hz, 0, 100000, "tick rate counting RR slices in jiffies (0: in ns run)"},
   };
 
@@ -233,7 +233,9 @@ class rt_policy {
   Task* pick_next(sched_time) noexcept { return throttled_ ? nullptr : queue_.pick(); }
   /// `t` starts running.
   void set_next(Task& t, sched_time now) noexcept {
-    if (SCHEDCORE_MISUSE(!EntityOf::get(t).on_rq)) return;  // refuse: only a queued task runs
+    // refuse: only a queued task runs, and only when nothing else does (put_prev first: else
+    // the running task's time since its set_next would never be charged)
+    if (SCHEDCORE_MISUSE(!EntityOf::get(t).on_rq || (curr_ != nullptr && curr_ != &t))) return;
     curr_ = &t;
     EntityOf::get(t).exec_start = now;
   }

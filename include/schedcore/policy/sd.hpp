@@ -271,7 +271,8 @@ class sd_policy {
   /// `t` starts running.
   void set_next(Task& t, sched_time now) noexcept {
     sd_entity& e = EntityOf::get(t);
-    if (SCHEDCORE_MISUSE(!e.on_rq)) return;  // refuse: only a queued task runs
+    // refuse: only a queued task, and only when nothing else runs (put_prev first)
+    if (SCHEDCORE_MISUSE(!e.on_rq || (curr_ != nullptr && curr_ != &t))) return;
     curr_ = &t;
     e.exec_start = now;
     note_level(e);

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <exception>
 #include <map>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -134,6 +135,8 @@ std::uint64_t parse_cpu_list(const std::string& flag, const std::string& v) {
   std::uint64_t mask = 0;
   for (const std::string& item : split(v, ',', flag)) {
     const auto dash = item.find('-');
+    if (dash == 0 || (dash != std::string::npos && dash + 1 == item.size()))
+      throw sim::usage_error(flag + ": bad CPU list item '" + item + "' in '" + v + "' (expected N or LOW-HIGH, CPUs 0..63)");
     const long long lo = parse_int_arg(flag, item.substr(0, dash), 0, 63);
     const long long hi = dash == std::string::npos ? lo : parse_int_arg(flag, item.substr(dash + 1), 0, 63);
     if (hi < lo) throw sim::usage_error(flag + ": bad range '" + item + "' (expected LOW-HIGH with LOW <= HIGH)");
@@ -152,8 +155,16 @@ options parse_args(int argc, char** argv) {
   if (o.command != "list" && o.command != "run" && o.command != "compare" && o.command != "sweep" &&
       o.command != "help" && o.command != "--help" && o.command != "-h")
     throw sim::usage_error("unknown command '" + o.command + "'");
+  std::set<std::string> given;  // options seen: each is taken once, but --partition and --cpu-max
+  // list and help print fixed text: an option given to them would be silently ignored.
+  if (argc > 2 && o.command != "run" && o.command != "compare" && o.command != "sweep")
+    throw sim::usage_error(o.command + " takes no options ('" + std::string(argv[2]) + "' given)");
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
+    // A second value would silently replace the first (a sweep's second --knob, a second
+    // --rt-app file): refused instead. --partition and --cpu-max add one item each.
+    if (a.rfind("--", 0) == 0 && a != "--partition" && a != "--cpu-max" && !given.insert(a).second)
+      throw sim::usage_error(a + " given twice (each option takes one value; sweep varies one knob)");
     auto val = [&]() -> std::string {
       if (i + 1 >= argc) throw sim::usage_error(a + " needs a value");
       // An empty value (an unset shell variable) is refused, not taken as "not given".
@@ -235,6 +246,8 @@ options parse_args(int argc, char** argv) {
       m.quota = parts[0] == "max" ? -1 : parse_time_arg(a, parts[0], 0, schedcore::cfs_bandwidth::max_runtime);
       m.period = parse_time_arg(a, parts[1], 0, schedcore::cfs_bandwidth::max_period);
       m.burst = parts.size() == 3 ? parse_time_arg(a, parts[2], 0, schedcore::cfs_bandwidth::max_runtime) : 0;
+      for (const options::cpu_max_limit& earlier : o.cpu_max)
+        if (earlier.group == m.group) throw sim::usage_error(a + ": group '" + m.group + "' given twice");
       if (schedcore::cfs_bandwidth probe; probe.configure(m.quota, m.period, m.burst, schedcore::sched_time{}) != schedcore::errc::ok)
         throw sim::usage_error(a + ": '" + v + "' is outside the kernel's limits (period 1ms..1s; quota max or at least 1ms; "
                                "burst at most the quota, none without one)");
@@ -287,6 +300,19 @@ options parse_args(int argc, char** argv) {
     throw sim::usage_error("--format must be table, json or csv");
   if (o.seeds > 1 && o.command != "compare" && o.command != "sweep")
     throw sim::usage_error("--seeds works with compare and sweep (run one seed with --seed N)");
+  // Every row's seed must be one `run --seed S` takes (0..2^63-1), so that the row can be rerun.
+  if (o.seeds > 1 && o.seed > static_cast<std::uint64_t>(INT64_MAX) - static_cast<std::uint64_t>(o.seeds - 1))
+    throw sim::usage_error("--seed " + std::to_string(o.seed) + " with --seeds " + std::to_string(o.seeds) +
+                           " runs seeds beyond 9223372036854775807, which run --seed refuses");
+  if (o.machine.smt_threads > 1 && !o.machine.capacity.empty()) {
+    // The threads of one core are one core's halves: one capacity.
+    for (std::size_t c = 0; c < o.machine.capacity.size(); ++c)
+      if (o.machine.capacity[c] != o.machine.capacity[c - c % static_cast<std::size_t>(o.machine.smt_threads)])
+        throw sim::usage_error("--smt " + std::to_string(o.machine.smt_threads) + ": CPU " + std::to_string(c) +
+                               " is a thread of the core of CPU " +
+                               std::to_string(c - c % static_cast<std::size_t>(o.machine.smt_threads)) +
+                               " and needs its --capacity");
+  }
   return o;
 }
 
@@ -302,7 +328,9 @@ std::vector<job_workload> resolve_workloads(const options& o) {
   if (!o.rtapp.empty()) {
 #ifdef SCHEDSIM_HAVE_RTAPP
     try {
-      out.push_back({sim::load_rtapp(o.rtapp), "rt-app"});
+      sim::rtapp_options ro;
+      ro.duration_given = o.duration != 0;  // --duration replaces the file's span: no note about it
+      out.push_back({sim::load_rtapp(o.rtapp, ro), "rt-app"});
     } catch (const sim::usage_error&) {
       throw;
     } catch (const std::exception& e) {
@@ -613,6 +641,13 @@ int real_main(int argc, char** argv) {
       }
   }
   if (jobs.empty()) throw sim::usage_error("nothing to run (no requested policy is registered)");
+  // Every run's result is held until the table is printed (a few KB each): a million runs of
+  // a tiny workload took 2.8 GB. The cap is refused up front, before anything runs.
+  constexpr std::size_t max_runs = 100000;
+  if (jobs.size() * static_cast<std::size_t>(o.seeds) > max_runs)
+    throw sim::usage_error(std::to_string(jobs.size()) + " runs x " + std::to_string(o.seeds) + " seeds = " +
+                           std::to_string(jobs.size() * static_cast<std::size_t>(o.seeds)) + " runs, more than " +
+                           std::to_string(max_runs) + " (fewer seeds, knob values or policies)");
   // Replications: each (workload, policy) run once per seed, the seeds of one run adjacent.
   {
     std::vector<job> all;
@@ -653,7 +688,7 @@ int real_main(int argc, char** argv) {
   for (const auto& why : left_out) std::fprintf(stderr, "schedsim: note: row left out: %s\n", why.c_str());
   std::string why;
   if (!o.trace.empty() && !trace.write_file(o.trace, &why))
-    throw sim::usage_error("--trace: cannot write '" + o.trace + "': " + why);
+    throw schedsim_report::output_error("--trace: cannot write '" + o.trace + "': " + why);
   if (!trace_note.empty()) std::fprintf(stderr, "schedsim: note: %s\n", trace_note.c_str());
   emit(jobs, o, o.command != "run");
   return 0;
@@ -677,6 +712,9 @@ int main(int argc, char** argv) {
     if (argc >= 2 && (std::string(argv[1]) == "plot" || std::string(argv[1]) == "report"))
       return finish_stdout(schedsim_report_main(argc, argv));
     return finish_stdout(real_main(argc, argv));
+  } catch (const schedsim_report::output_error& e) {
+    std::fprintf(stderr, "schedsim: %s\n", e.what());
+    return 2;
   } catch (const sim::usage_error& e) {
     std::fprintf(stderr, "schedsim: %s\n%s", e.what(), usage_text);
     return 2;

@@ -17,7 +17,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <map>
 #include <memory>
@@ -38,6 +40,19 @@
 namespace schedsim_report {
 
 namespace sim = schedcore::sim;
+
+/// An output that cannot be written (a full disk, a directory in the way): exit 2 as a bad
+/// output path always was, with the reason and without the usage text (the command line was
+/// fine).
+struct output_error : sim::usage_error {
+  using sim::usage_error::usage_error;
+};
+
+/// A --bench file that cannot be read or holds no benchmark rows: a bad input file, exit 3
+/// (as a missing --rt-app file), not a usage error.
+struct bench_file_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 namespace plots = schedcore::sim::plots;
 
 struct options {
@@ -297,7 +312,7 @@ inline std::vector<const sim::run_result*> results(const std::vector<job*>& js) 
 
 inline std::string read_file(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) throw sim::usage_error("--bench: cannot read '" + path + "'");
+  if (f == nullptr) throw bench_file_error(path + ": cannot read (--bench): " + std::strerror(errno));
   std::string s;
   char buf[65536];
   std::size_t n;
@@ -314,6 +329,15 @@ struct figure {
 template <class Chart>
 figure make_figure(const std::string& section, const std::string& stem, const Chart& c, const std::string& caption) {
   return {section, stem, c.render(true), c.render(false), caption};
+}
+
+/// The --bench file's rows. Throws bench_file_error when it cannot be read or has none.
+inline std::vector<plots::bench_point> read_bench(const std::string& path) {
+  auto pts = plots::parse_bench_csv(read_file(path));
+  if (pts.empty())
+    throw bench_file_error(path + ": no BM_cycle/POLICY/N rows with a finite cpu_time (--bench expects "
+                           "`policy_bench --benchmark_format=csv`: a header naming name, cpu_time and time_unit)");
+  return pts;
 }
 
 inline std::vector<figure> build_figures(plan& p, const options& o) {
@@ -352,8 +376,7 @@ inline std::vector<figure> build_figures(plan& p, const options& o) {
                                "Share of one CPU each hog got over the run, against its nice level, for every registered "
                                "policy; the dashed line is what the kernel's load weights prescribe."));
   if (o.want.count("bench")) {
-    const auto pts = plots::parse_bench_csv(read_file(o.bench));
-    if (pts.empty()) throw sim::usage_error("--bench: no BM_cycle/POLICY/N rows in '" + o.bench + "'");
+    const auto pts = read_bench(o.bench);
     figs.push_back(make_figure("bench", "pick-next", plots::pick_next_chart(pts),
                                "Host CPU time of one scheduling cycle against the number of runnable tasks (from " +
                                    o.bench.substr(o.bench.find_last_of('/') + 1) + ")."));
@@ -461,26 +484,38 @@ inline int main_impl(int argc, char** argv) {
   plan p;
   build_plan(p, o, reg);
   try {
+    if (o.want.count("bench")) (void)read_bench(o.bench);  // a bad file is refused before the runs
     run_all(p.jobs, o.jobs);
   } catch (const sim::workload_error& e) {
+    std::fprintf(stderr, "schedsim: %s\n", e.what());
+    return 3;
+  } catch (const bench_file_error& e) {
     std::fprintf(stderr, "schedsim: %s\n", e.what());
     return 3;
   }
   const auto figs = build_figures(p, o);
   if (o.command == "plot") {
     ::mkdir(o.out.c_str(), 0777);  // one level; an existing directory is fine
+    // Every target is checked before the first is written, so that a directory in the way of
+    // the tenth figure does not leave nine new ones beside nine old ones.
+    for (const auto& f : figs) {
+      const std::string path = o.out + "/" + f.stem + ".svg";
+      struct stat st {};
+      if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        throw output_error("--out: cannot write '" + path + "': a directory (nothing was written)");
+    }
     for (const auto& f : figs) {
       const std::string path = o.out + "/" + f.stem + ".svg";
       std::string why;
       if (!schedcore::sim::write_output_file(path, f.svg_standalone, &why))
-        throw sim::usage_error("--out: cannot write '" + path + "': " + why);
+        throw output_error("--out: cannot write '" + path + "': " + why);
       std::printf("%s\n", path.c_str());
     }
     return 0;
   }
   std::string why;
   if (!schedcore::sim::write_output_file(o.out, html(p, o, figs), &why))
-    throw sim::usage_error("-o: cannot write '" + o.out + "': " + why);
+    throw output_error("-o: cannot write '" + o.out + "': " + why);
   std::printf("%s\n", o.out.c_str());
   return 0;
 }

@@ -1,7 +1,9 @@
 # One case of the schedsim bad-input suite (cases in tests/sim/bad-input/cases.txt):
 #   cmake -DSCHEDSIM=bin -DCASES=cases.txt -DSRC=dir -DGEN=dir -DWORK=dir -DINDEX=n -P bad_input.cmake
-# Runs `schedsim run --rt-app FILE --duration 100ms --trace TMP [extra]` and checks the exit code,
+# Runs `schedsim run --rt-app FILE --duration 100ms --trace TMP [extra]` (extra's own --duration
+# replaces the 100ms) and checks the exit code,
 # the message substring on stderr, and that a failing run wrote nothing: empty stdout, no trace.
+cmake_minimum_required(VERSION 3.21)
 foreach(v SCHEDSIM CASES SRC GEN WORK INDEX)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "bad_input.cmake: -D${v}= is required")
@@ -42,7 +44,12 @@ endif()
 file(MAKE_DIRECTORY "${WORK}")
 set(trace "${WORK}/case-${INDEX}.trace")
 file(REMOVE "${trace}")
-execute_process(COMMAND "${SCHEDSIM}" run --rt-app "${path}" --duration 100ms --trace "${trace}" ${extra}
+# A case's own --duration replaces the default one (schedsim refuses an option given twice).
+set(duration --duration 100ms)
+if("--duration" IN_LIST extra)
+  set(duration "")
+endif()
+execute_process(COMMAND "${SCHEDSIM}" run --rt-app "${path}" ${duration} --trace "${trace}" ${extra}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
 set(ctx "case ${INDEX} (${file}, args '${extra}'): exit ${rc}\nstderr: ${err}")
 if(NOT rc STREQUAL want_rc)

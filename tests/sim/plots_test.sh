@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sim/plots: `schedsim plot` writes every expected SVG, each well-formed (svg_check: balanced
 # tags, <svg> root with xmlns, a non-empty <path>), byte-identical across two runs; bad command
-# lines exit 2.
+# lines exit 2, bad --bench files 3.
 # usage: plots_test.sh SCHEDSIM SVG_CHECK WORKDIR BENCH_CSV
 set -u
 sim=$1 check=$2 work=$3 bench=$4
@@ -31,5 +31,16 @@ grep -q "nice-share.svg" "$work/a.list" || bad "plot did not list the files it w
 "$sim" plot --scenario nosuch --out "$work/x" >/dev/null 2>&1; [ $? = 2 ] || bad "unknown scenario: expected exit 2"
 "$sim" plot --scenario desktop-2007 --only bogus --out "$work/x" >/dev/null 2>&1; [ $? = 2 ] || bad "--only bogus: expected exit 2"
 "$sim" plot --scenario desktop-2007 --only bench --out "$work/x" >/dev/null 2>&1; [ $? = 2 ] || bad "--only bench without --bench: expected exit 2"
+# A --bench file that cannot be read or holds no finite BM_cycle row is a bad input file (exit 3,
+# naming the file), refused before any run; a row timed inf or nan is not a timing.
+"$sim" plot --scenario desktop-2007 --only bench --out "$work/x" --bench "$work/no-such.csv" >/dev/null 2>"$work/err"
+[ $? = 3 ] && grep -q "no-such.csv: cannot read" "$work/err" || bad "missing --bench file: expected exit 3 naming it: $(cat "$work/err")"
+printf 'garbage,1,2\n' >"$work/garbage.csv"
+"$sim" plot --scenario desktop-2007 --only bench --out "$work/x" --bench "$work/garbage.csv" >/dev/null 2>"$work/err"
+[ $? = 3 ] && grep -q "garbage.csv: no BM_cycle/POLICY/N rows" "$work/err" || bad "garbage --bench file: expected exit 3: $(cat "$work/err")"
+printf 'name,iterations,real_time,cpu_time,time_unit\n"BM_cycle/cfs/8",100,10,inf,ns\n"BM_cycle/cfs/64",100,10,nan,ns\n' >"$work/inf.csv"
+"$sim" plot --scenario desktop-2007 --only bench --out "$work/x" --bench "$work/inf.csv" >/dev/null 2>"$work/err"
+[ $? = 3 ] || bad "--bench rows timed inf and nan: expected exit 3: $(cat "$work/err")"
+grep -q "usage:" "$work/err" && bad "a bad --bench file printed the usage text"
 [ $fail = 0 ] && echo "plots ok: ${#files[@]} SVG files"
 exit $fail

@@ -16,9 +16,8 @@ struct result {
   std::string out;  ///< what it wrote to the pipe (stdout, and stderr when redirected there)
 };
 
-/// `schedsim ARGS REDIRECT` through the shell; REDIRECT is e.g. " 2>/dev/null" or " 2>&1".
-inline result run(const std::string& args, const char* redirect) {
-  const std::string cmd = std::string(SCHEDSIM_BIN) + " " + args + redirect;
+/// A shell command's stdout and exit code.
+inline result run_shell(const std::string& cmd) {
   FILE* p = popen(cmd.c_str(), "r");
   result r{-1, {}};
   if (p == nullptr) return r;
@@ -28,6 +27,11 @@ inline result run(const std::string& args, const char* redirect) {
   const int st = pclose(p);
   r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+/// `schedsim ARGS REDIRECT` through the shell; REDIRECT is e.g. " 2>/dev/null" or " 2>&1".
+inline result run(const std::string& args, const char* redirect) {
+  return run_shell(std::string(SCHEDSIM_BIN) + " " + args + redirect);
 }
 
 }  // namespace schedsim_cli

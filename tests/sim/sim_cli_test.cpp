@@ -608,6 +608,82 @@ TEST(SchedsimCli, CsvRowsHaveTheHeadersFieldCount) {
       << r.out.substr(at, 80);
 }
 
+// Options given twice (the second value silently replaced the first: a sweep's second --knob
+// swept only it, a second --rt-app ran only that file), seeds past run --seed's range, more
+// runs than fit in memory (a million took 2.8 GB), and SMT threads of one core with different
+// capacities are usage errors, refused before anything runs. --partition and --cpu-max repeat,
+// one item each, but not one group twice.
+TEST(SchedsimCli, RepeatedOptionsSeedOverflowRunCapAndUnevenCoresAreUsageErrors) {
+  const auto usage = [](const std::string& args, const std::string& message) {
+    const result r = run(args, " 2>&1 >/dev/null");
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_NE(r.out.find(message), std::string::npos) << args << "\n" << r.out;
+  };
+  const std::string rt = std::string(SCHEDCORE_EXAMPLES_DIR) + "/rt-app/";
+  usage("sweep --scenario kernbench-4cpu --policy cfs --knob latency=6ms --knob min_granularity=1ms",
+        "--knob given twice");
+  usage("run --rt-app " + rt + "priority-inversion.json --rt-app " + rt + "deadline-inheritance.json", "--rt-app given twice");
+  usage("run --scenario kernbench-4cpu --duration 1s --duration 2s", "--duration given twice");
+  usage("run --scenario kernbench-4cpu --trace a.txt --trace b.txt", "--trace given twice");
+  usage("run --scenario kernbench-4cpu --cpu-max /tg1=50ms/100ms --cpu-max /tg1=60ms/100ms",
+        "--cpu-max: group '/tg1' given twice");
+  usage("compare --scenario kernbench-4cpu --policies cfs --seed 9223372036854775807 --seeds 2",
+        "runs seeds beyond 9223372036854775807");
+  usage("sweep --scenario kernbench-4cpu --policy cfs --knob latency=6ms,7ms,8ms,9ms,10ms,11ms,12ms,13ms,14ms,15ms,16ms --seeds 10000",
+        "11 runs x 10000 seeds = 110000 runs, more than 100000");
+  usage("run --scenario kernbench-4cpu --smt 2 --capacity 1024,512", "--smt 2: CPU 1 is a thread of the core of CPU 0");
+  usage("list --policy nope", "list takes no options ('--policy' given)");
+  usage("run --scenario kernbench-4cpu --cpus 3 --partition -1", "--partition: bad CPU list item '-1' in '-1'");
+  usage("run --scenario kernbench-4cpu --cpus 3 --partition 1-", "--partition: bad CPU list item '1-'");
+  // Knobs each in range but refused together name the rule they break (was: "parameters
+  // inverted" alone).
+  usage("run --scenario kernbench-4cpu --policy cfs:latency=100us", "'latency': Needs latency >= min_granularity");
+  usage("run --scenario kernbench-4cpu --policy cfs2007:min_granularity=30ms", "'min_granularity': Needs min_granularity <= latency");
+  // What may repeat still does, and the last seed that run takes is fine.
+  EXPECT_EQ(run("compare --scenario kernbench-4cpu --policies ref-rr --duration 100ms --seed 9223372036854775806 --seeds 2").code, 0);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --policy ref-rr --duration 100ms --cpus 4 --partition 1 --partition 2-3").code, 0);
+  EXPECT_EQ(run("run --scenario kernbench-4cpu --policy eevdf --duration 100ms --smt 2 --capacity 512,512,1024,1024").code, 0);
+}
+
+// An rt-app file without a global duration runs 10 s, with a note under the table saying so and
+// how to change it; given --duration, the note (which said "capped at 10 s" for a 10 ms run) is not printed.
+TEST(SchedsimCli, TheDefaultDurationNoteOnlyWhenNoDurationIsGiven) {
+  const std::string file = std::string(SCHEDSIM_TMP) + "/no-global-duration.json";
+  {
+    std::ofstream f(file);
+    f << "{\"tasks\": {\"t\": {\"run\": 1000, \"sleep\": 1000}}}\n";
+  }
+  const result plain = run("run --rt-app " + file + " --policy cfs", " 2>&1");
+  EXPECT_EQ(plain.code, 0) << plain.out;
+  EXPECT_NE(plain.out.find("global duration -1 or absent"), std::string::npos) << plain.out;
+  const result given = run("run --rt-app " + file + " --policy cfs --duration 10ms", " 2>&1");
+  EXPECT_EQ(given.code, 0) << given.out;
+  EXPECT_EQ(given.out.find("global duration"), std::string::npos) << given.out;
+}
+
+// An output that cannot be written is exit 2 with the reason and no usage text (the command
+// line was fine), and plot checks every figure's path before writing the first: a directory in
+// the way of one figure leaves the others unwritten.
+TEST(SchedsimCli, AnUnwritableOutputNamesTheReasonAndPlotWritesAllOrNothing) {
+  const std::string dir = std::string(SCHEDSIM_TMP) + "/plot-blocked";
+  std::remove((dir + "/nice-share.svg").c_str());
+  ::rmdir((dir + "/nice-share.svg").c_str());
+  ::mkdir(dir.c_str(), 0777);
+  ASSERT_EQ(::mkdir((dir + "/nice-share.svg").c_str(), 0777), 0);
+  const result r = run("plot --scenario desktop-2007 --duration 1s --policies cfs --out " + dir, " 2>&1");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("nice-share.svg': a directory (nothing was written)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("usage:"), std::string::npos) << r.out;
+  // Nothing but the blocking directory is there (figures of an earlier run would be too).
+  const result listing = schedsim_cli::run_shell("ls " + dir);
+  EXPECT_EQ(listing.out, "nice-share.svg\n") << "written beside the refused figure:\n" << listing.out;
+  ::rmdir((dir + "/nice-share.svg").c_str());
+  const result t = run("run --scenario kernbench-4cpu --policy ref-rr --duration 100ms --trace " + dir + "/no/such/dir/t.txt", " 2>&1");
+  EXPECT_EQ(t.code, 2) << t.out;
+  EXPECT_NE(t.out.find("--trace: cannot write"), std::string::npos) << t.out;
+  EXPECT_EQ(t.out.find("usage:"), std::string::npos) << t.out;
+}
+
 // Lists and specs the user typed: an empty entry, a knob given twice, a machine cost beyond its
 // documented bound are usage errors (exit 2) with a message naming them, not silently dropped,
 // overridden or simulated.
@@ -910,6 +986,24 @@ TEST(SchedsimCli, OutputFilesNeverReplaceWhatIsNotTheirs) {
   std::ifstream through(target);
   ASSERT_TRUE(std::getline(through, line));
   EXPECT_EQ(line, "# tracer: nop") << "the link's target holds the trace";
+  // A dangling link (relative): its target is created beside it, the link stays.
+  const std::string dangling = dir + "/dangling.txt";
+  ASSERT_EQ(::symlink("made-by-trace.txt", dangling.c_str()), 0);
+  ASSERT_EQ(run(args + dangling).code, 0);
+  ASSERT_EQ(::lstat(dangling.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the dangling link was replaced by a file";
+  std::ifstream made(dir + "/made-by-trace.txt");
+  ASSERT_TRUE(std::getline(made, line)) << "the dangling link's target was not created";
+  EXPECT_EQ(line, "# tracer: nop");
+  // A loop of links, and a file in a directory where no file can be created, say what they are.
+  ASSERT_EQ(::symlink((dir + "/loop-b").c_str(), (dir + "/loop-a").c_str()), 0);
+  ASSERT_EQ(::symlink((dir + "/loop-a").c_str(), (dir + "/loop-b").c_str()), 0);
+  const result loop = run(args + dir + "/loop-a", " 2>&1 >/dev/null");
+  EXPECT_EQ(loop.code, 2);
+  EXPECT_NE(loop.out.find("a loop of symbolic links"), std::string::npos) << loop.out;
+  const result proc = run(args + "/proc/self/status", " 2>&1 >/dev/null");
+  EXPECT_EQ(proc.code, 2);
+  EXPECT_NE(proc.out.find("cannot create a file in '/proc/self/'"), std::string::npos) << proc.out;
   // A character device (a private null device when allowed: never the machine's /dev/null).
   const std::string dev = dir + "/null";
   if (::mknod(dev.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {

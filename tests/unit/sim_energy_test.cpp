@@ -565,6 +565,10 @@ TEST(SimEnergy, BadModelsAreRefused) {
   file_error("{ \"domains\": [ { \"cpus\": 1, \"cpus\": 2, \"capacity\": 1, \"states\": [ { \"khz\": 5, \"uw\": 1 } ] } ] }",
              "key 'cpus' repeated");
   file_error("{ \"domains\": [ ", "em.json:1:");
+  // Tables and the JSON tell domains apart by name: a name given twice is refused at the second.
+  file_error("{ \"domains\": [ { \"name\": \"d\", \"cpus\": 1, \"capacity\": 512, \"states\": [ { \"khz\": 5, \"uw\": 1 } ] }, "
+             "{ \"name\": \"d\", \"cpus\": 1, \"capacity\": 1024, \"states\": [ { \"khz\": 5, \"uw\": 1 } ] } ] }",
+             "em.json:1:108: 'name': domain \"d\" given twice");
 }
 
 // util_est of a task alone at a low frequency: 0.2 ms of work every 0.5 ms of sleep settles at

@@ -87,3 +87,28 @@ static_assert(sim::detail_sim::knobs_well_formed<::stride_example::stride_policy
                   ::stride_example::stride_entity, rt_entity, edf_entity>>>);
 
 }  // namespace
+
+// Command-line times are whole ns: a unit and up to nine decimals, exact. A value finer than
+// 1 ns was truncated (`--warmup 0.1ns` became 0, `--rt-runtime 0.1ns` no RT runtime at all);
+// now it is refused, as a malformed one is.
+TEST(SimRegistry, TimesAreWholeNanosecondsAndFinerOnesAreRefused) {
+  using schedcore::knob_unit;
+  const auto time = [](const char* text) {
+    std::int64_t v = -12345;
+    const bool ok = schedcore::sim::parse_value(text, knob_unit::time_ns, v);
+    return ok ? v : -12345;
+  };
+  EXPECT_EQ(time("1.5us"), 1500);
+  EXPECT_EQ(time("0.75ms"), 750000);
+  EXPECT_EQ(time("1.000000001s"), 1000000001);
+  EXPECT_EQ(time("2.0000000000s"), 2000000000);  // zeros past the ninth decimal change nothing
+  EXPECT_EQ(time("-1.25ms"), -1250000);
+  EXPECT_EQ(time("7"), 7);
+  EXPECT_EQ(time("0.1ns"), -12345);
+  EXPECT_EQ(time("1.7ns"), -12345);
+  EXPECT_EQ(time("1.0005us"), -12345);
+  EXPECT_EQ(time("1.0000000001s"), -12345);
+  EXPECT_EQ(time("1.5"), -12345);  // no unit: ns
+  std::int64_t n = 0;
+  EXPECT_FALSE(schedcore::sim::parse_value("1.5", knob_unit::count, n));
+}

@@ -19,7 +19,7 @@
 /// - per domain: `cpus` (1..64), `capacity` (1..1024, each CPU's at the top state), `states`
 ///   (1..256, `khz` strictly ascending, `uw` the power of one busy CPU, both 1..2^32 - 1),
 ///   optional `idle_uw` (power of one idle CPU, default 0, as the kernel's Energy Model has no
-///   idle states) and `name` (a label for tables);
+///   idle states) and `name` (a label for tables, unique);
 /// - optional `rate_limit_us` (0..1 000 000, default 2000): schedutil's rate limit.
 ///
 /// Strict: unknown keys, repeated keys, wrong types, fractions and out-of-range values are
@@ -117,6 +117,9 @@ struct reader {
         if (!n->is_string()) fail(n->pos, std::string("'name' must be a string, not ") + json::describe(n->t));
         // The name reaches the tables and the JSON output: printable, valid UTF-8.
         if (const std::string why = json::label_problem(n->s); !why.empty()) fail(n->pos, "'name': " + why);
+        // Tables and the JSON tell domains apart by name.
+        for (const perf_domain_model& earlier : out.domains)
+          if (earlier.name == n->s) fail(n->pos, "'name': domain \"" + n->s + "\" given twice");
         m.name = n->s;
       }
       m.cpus = static_cast<int>(integer(d, "cpus", 1, 64, true, 0));

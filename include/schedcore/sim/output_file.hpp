@@ -5,7 +5,8 @@
 /// A regular file (or a new one) is written to a unique temporary file in the same directory
 /// (`mkstemp`, so no file of the user's is overwritten) and renamed over the target: an error
 /// leaves the old file, or none. What a rename would destroy is written through instead:
-/// - a symbolic link: its target is replaced (the link stays a link); a dangling link is refused;
+/// - a symbolic link: its target is replaced (the link stays a link); a dangling link's target
+///   is created, as a shell's `>` creates it; a loop of links is refused;
 /// - a device, FIFO or socket (`--trace /dev/null`, a pipe to a viewer): written in place, as a
 ///   shell redirection would (nothing half-written can be kept from a device anyway);
 /// - a directory: refused.
@@ -81,8 +82,19 @@ inline bool write_output_file(const std::string& path, const std::string& text, 
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
     char resolved[PATH_MAX];
-    if (::realpath(path.c_str(), resolved) == nullptr) return fail(why, "a symbolic link to nothing");
-    target = resolved;
+    if (::realpath(path.c_str(), resolved) != nullptr) {
+      target = resolved;
+    } else if (errno == ELOOP) {
+      return fail(why, "a loop of symbolic links");
+    } else {
+      // A link to a file not there yet: the file it names is created, as a shell's `>` does
+      // (a missing directory on the way fails below, naming it).
+      const ssize_t n = ::readlink(path.c_str(), resolved, sizeof resolved - 1);
+      if (n <= 0) return fail(why, std::string("an unreadable symbolic link: ") + std::strerror(errno));
+      const std::string named(resolved, static_cast<std::size_t>(n));
+      const std::size_t link_slash = path.rfind('/');
+      target = named[0] == '/' || link_slash == std::string::npos ? named : path.substr(0, link_slash + 1) + named;
+    }
   }
   const bool exists = ::stat(target.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) return fail(why, "a directory");
@@ -99,7 +111,9 @@ inline bool write_output_file(const std::string& path, const std::string& text, 
   const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
   std::string tmp = dir + "." + base + ".XXXXXX";
   const int fd = ::mkstemp(&tmp[0]);
-  if (fd < 0) return fail(why, std::strerror(errno));
+  // The file is written beside its name and renamed over it: what fails is creating a file in
+  // that directory (missing, read-only, or a pseudo-filesystem such as /proc).
+  if (fd < 0) return fail(why, "cannot create a file in '" + (dir.empty() ? std::string(".") : dir) + "': " + std::strerror(errno));
   bool ok = ::fchmod(fd, 0666 & ~output_umask()) == 0 && detail_output::write_all(fd, text);
   int err = errno;
   if (::close(fd) != 0 && ok) {

@@ -259,7 +259,7 @@ inline std::vector<bench_point> parse_bench_csv(const std::string& text) {
     const std::string unit = at(iunit);
     const double mult = unit == "ns" ? 1 : unit == "us" ? 1e3 : unit == "ms" ? 1e6 : unit == "s" ? 1e9 : 0;
     const double t = std::strtod(at(icpu).c_str(), nullptr);
-    if (mult == 0 || !(t > 0)) continue;
+    if (mult == 0 || !(t > 0) || !std::isfinite(t)) continue;  // inf and nan are not timings
     out.push_back({pol, std::strtod(ns.c_str(), nullptr), t * mult});
   }
   return out;

@@ -390,7 +390,7 @@ class registry {
 };
 
 /// Parses a time with an optional unit (`ns`, `us`, `ms`, `s`; none = ns), or a plain count.
-/// Returns false on a malformed value or overflow.
+/// Returns false on a malformed value, a time finer than 1 ns (0.1ns, 1.5ns) or overflow.
 inline bool parse_value(const std::string& text, knob_unit unit, std::int64_t& out) {
   std::size_t i = 0;
   bool neg = false;
@@ -401,6 +401,7 @@ inline bool parse_value(const std::string& text, knob_unit unit, std::int64_t& o
   }
   std::int64_t whole = 0, frac = 0, frac_div = 1;
   std::size_t digits = 0;
+  bool below_ns = false;  // a non-zero digit past the 9th decimal: finer than 1 ns
   while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
     const int d = text[i++] - '0';
     if (whole > (INT64_MAX - d) / 10) return false;  // exact: INT64_MAX itself is accepted
@@ -413,6 +414,8 @@ inline bool parse_value(const std::string& text, knob_unit unit, std::int64_t& o
       if (frac_div < 1000000000) {
         frac = frac * 10 + (text[i] - '0');
         frac_div *= 10;
+      } else if (text[i] != '0') {
+        below_ns = true;
       }
       ++i;
       ++digits;
@@ -432,6 +435,8 @@ inline bool parse_value(const std::string& text, knob_unit unit, std::int64_t& o
   }
   // frac * mult / frac_div < mult <= 10^9 and frac * mult < 10^18: no overflow there; the sum
   // is checked before it is formed (signed overflow is undefined behaviour).
+  // Times are whole ns: 0.1ns or 1.0000000001s is refused, not truncated.
+  if (below_ns || (frac * mult) % frac_div != 0) return false;
   const std::int64_t frac_part = frac * mult / frac_div;
   if (whole > INT64_MAX / mult || whole * mult > INT64_MAX - frac_part) return false;
   std::int64_t v = whole * mult + frac_part;

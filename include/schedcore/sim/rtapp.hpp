@@ -138,6 +138,8 @@ class rtapp_error : public std::runtime_error {
 struct rtapp_options {
   /// Simulated span when `global.duration` is -1 or absent (rt-app: until every task exits).
   duration_ns default_duration_ns = sec(10);
+  /// The caller sets the span itself (schedsim's `--duration`): no note about the default.
+  bool duration_given = false;
   /// Most threads (sum of `instance`) in one file.
   std::int64_t max_instances = 100000;
   /// Largest file read by `load_rtapp`, bytes.
@@ -296,7 +298,7 @@ class importer {
     w_.calibration_cpu = 0;  // rt-app calibrates on CPU0 when "calibration" is absent
     bool duration_set = false;
     if (global != nullptr) duration_set = parse_global(*global);
-    if (!duration_set)
+    if (!duration_set && !o_.duration_given)
       note("global duration -1 or absent (run until every task exits): capped at " + seconds(o_.default_duration_ns) +
            " (override with --duration)");
     if (!tasks->is_object()) fail(tasks->pos, std::string("\"tasks\" expects an object, got ") + json::describe(tasks->t));
@@ -445,6 +447,8 @@ class importer {
   }
   std::vector<int> get_cpus(const json::value& v, const std::string& what) {
     if (!v.is_array()) fail(v.pos, what + ": expected an array of CPU indices, got " + json::describe(v.t));
+    // An empty set is not "every CPU": sched_setaffinity refuses it (EINVAL).
+    if (v.items.empty()) fail(v.pos, what + ": expected at least one CPU index (an empty set: sched_setaffinity refuses it)");
     std::vector<int> out;
     for (const json::value& c : v.items) {
       const std::int64_t x = get_range(c, what, 0, max_cpu);

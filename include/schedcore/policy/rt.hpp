@@ -122,7 +122,7 @@ class rt_policy {
       {"timeslice", knob_unit::time_ns, &knobs::timeslice, usec(100), sec(10), "SCHED_RR time slice (RR_TIMESLICE)"},
       {"runtime", knob_unit::time_ns, &knobs::runtime, -1, sec(100), "RT runtime per period; -1 disables throttling. Needs runtime <= period"},
       {"period", knob_unit::time_ns, &knobs::period, msec(1), sec(100), "RT bandwidth period. Needs period >= runtime"},
-      {"hz", knob_unit::count, &knobs::hz, 0, 100000, "tick rate counting RR slices in jiffies (0: in ns run)"},
+      {"hz", knob_unit::count, &knobs::hz, 0, 100000, "tick rate counting RR slices in jiffies (0: in ns run); the simulator sets it to --hz"},
   };
 
   /// Validates and installs knobs; on error nothing changes. runtime must not exceed period.

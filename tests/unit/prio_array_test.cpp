@@ -172,6 +172,33 @@ TYPED_TEST(PrioArrayTest, CachedBestFollowsEveryChange) {
   EXPECT_TRUE(a.verify());
 }
 
+// enqueue_after links a task right behind another at that one's level (a parameter change that
+// keeps a task's place), in O(1), and counts it; in safe mode a linked task or an unlinked
+// `after` is reported and refused.
+TYPED_TEST(PrioArrayTest, EnqueueAfterLinksBehindTheGivenTask) {
+  using T = typename TypeParam::task;
+  typename TypeParam::array a;
+  T t[5];
+  for (int i = 0; i < 3; ++i) a.enqueue(t[i], 1);
+  a.enqueue_after(t[3], t[0]);  // 0 3 1 2
+  a.enqueue_after(t[4], t[2]);  // 0 3 1 2 4: behind the last
+  std::vector<T*> order;
+  for (T* q = a.first_at(1); q != nullptr; q = a.next_at_same_prio(*q)) order.push_back(q);
+  EXPECT_EQ(order, (std::vector<T*>{&t[0], &t[3], &t[1], &t[2], &t[4]}));
+  EXPECT_EQ(a.nr_queued(), 5u);
+  EXPECT_TRUE(a.verify());
+  if constexpr (TypeParam::safe) {
+    schedcore_test::check_scope scope;
+    a.enqueue_after(t[3], t[1]);  // already linked
+    a.dequeue(t[4]);
+    T stray;
+    a.enqueue_after(t[4], stray);  // after a task not queued
+    EXPECT_EQ(scope.take().size(), 2u);
+    EXPECT_EQ(a.nr_queued(), 4u);
+    EXPECT_TRUE(a.verify());
+  }
+}
+
 TYPED_TEST(PrioArrayTest, MisuseIsRefusedWithoutStateChange) {
   using T = typename TypeParam::task;
   typename TypeParam::array a;

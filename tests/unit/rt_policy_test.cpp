@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <vector>
 
 #include "check_recorder.hpp"
 #include "schedcore/policy/class_stack.hpp"
@@ -160,6 +161,69 @@ TEST(RtPolicy, PriorityLoweredByParameterChangeGoesToTheHead) {
   p.enqueue(t2, t0 + msec(4), enqueue_flags::restore);
   EXPECT_EQ(p.pick_next(t0 + msec(4)), &t1);
   EXPECT_TRUE(p.verify());
+}
+
+// sched(7): "If the thread's priority is unchanged, its position in the run list is
+// unchanged" (the kernel does not move it: no DEQUEUE_MOVE). With three at one level, the
+// middle one made SCHED_RR, and the last one made SCHED_FIFO again, each stays where it was;
+// the pointer to its predecessor is only trusted when that one is still queued here.
+TEST(RtPolicy, UnchangedPriorityKeepsTheTaskWhereItWasAmongThree) {
+  rt_policy<task> p;
+  task a = make(sched_kind::fifo, 10), b = make(sched_kind::fifo, 10), c = make(sched_kind::fifo, 10);
+  const sched_time t0{};
+  for (task* t : {&a, &b, &c}) p.enqueue(*t, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  auto change = [&](task& t, sched_kind kind, sched_time now) {
+    p.dequeue(t, now, dequeue_flags::save);
+    ASSERT_EQ(p.setup(t, sched_params{kind, 0, 10, 0, 0, 0}), errc::ok);
+    p.enqueue(t, now, enqueue_flags::restore);
+  };
+  auto order = [&] {
+    std::vector<task*> o;
+    for (task* q = p.pick_next(t0); q != nullptr; q = p.queue().next_at_same_prio(*q)) o.push_back(q);
+    return o;
+  };
+  change(b, sched_kind::rr, t0 + msec(1));
+  EXPECT_EQ(order(), (std::vector<task*>{&a, &b, &c})) << "b went to the tail";
+  change(c, sched_kind::fifo, t0 + msec(2));
+  EXPECT_EQ(order(), (std::vector<task*>{&a, &b, &c}));
+  // The running task, first at its level, stays first.
+  change(a, sched_kind::rr, t0 + msec(3));
+  p.set_next(a, t0 + msec(3));
+  EXPECT_EQ(order(), (std::vector<task*>{&a, &b, &c}));
+  // Its predecessor gone meanwhile (a caller that interleaves): the tail, never a stale link.
+  p.put_prev(a, t0 + msec(4));
+  p.dequeue(c, t0 + msec(4), dequeue_flags::save);
+  p.dequeue(b, t0 + msec(4), dequeue_flags::sleep);
+  ASSERT_EQ(p.setup(c, sched_params{sched_kind::rr, 0, 10, 0, 0, 0}), errc::ok);
+  p.enqueue(c, t0 + msec(4), enqueue_flags::restore);
+  EXPECT_EQ(order(), (std::vector<task*>{&a, &c}));
+  EXPECT_TRUE(p.verify());
+}
+
+// task_tick_rt counts the RR slice at every tick, also the one at which update_curr_rt throttles
+// the class: two RR peers under a 99 ms budget, the 100th tick both exhausts the budget and ends
+// A's 100 ms slice, so B runs first when the period replenishes (A stayed at the head before).
+TEST(RtPolicy, TheTickThatThrottlesStillRotatesAnExpiredRoundRobinSlice) {
+  for (const std::int64_t hz : {std::int64_t{0}, std::int64_t{1000}}) {
+    rt_policy<task> p;
+    ASSERT_EQ(p.configure({msec(100), msec(99), sec(1), hz}), errc::ok);
+    task a = make(sched_kind::rr, 10), b = make(sched_kind::rr, 10);
+    const sched_time t0{};
+    p.enqueue(a, t0, enqueue_flags::wakeup);
+    p.enqueue(b, t0, enqueue_flags::wakeup);
+    p.set_next(a, t0);
+    int t = 1;
+    while (!p.tick(a, t0 + msec(t))) ++t;
+    EXPECT_EQ(t, 100) << "hz " << hz;
+    p.put_prev(a, t0 + msec(t));
+    EXPECT_EQ(p.pick_next(t0 + msec(t)), nullptr) << "throttled";
+    sched_time when{};
+    ASSERT_TRUE(p.next_timer(when));
+    (void)p.timer(when);
+    EXPECT_EQ(p.pick_next(when), &b) << "hz " << hz << ": A kept the head with its slice used up";
+    EXPECT_TRUE(p.verify());
+  }
 }
 
 // Linux __sched_setscheduler leaves rt.time_slice alone (only fork sets it and task_tick_rt

@@ -22,8 +22,10 @@
 /// - Wakeup preemption is strict: only a more urgent priority preempts (equal never does).
 /// - Parameter change (`dequeue(save)`, `setup`, `enqueue(restore)`), as Linux 3.14+
 ///   `__sched_setscheduler`: a task whose priority is lowered goes to the head of its new
-///   level; raised goes to the tail; unchanged keeps its place if it was first at its level
-///   (the running task), else goes to the tail (the kernel keeps any place). A class switch
+///   level; raised goes to the tail; unchanged keeps its place (sched(7): "its position in the
+///   run list is unchanged"; the kernel leaves it on its list, no DEQUEUE_MOVE): behind the
+///   task that was before it, found by a walk of its level (O(tasks at that level), on this
+///   rare path only), or first when it was first. A class switch
 ///   into rt must be preceded by `switched_from` on the old class as policy.hpp requires.
 /// - Throttling (`runtime`/`period`, the kernel's sched_rt_runtime_us / sched_rt_period_us,
 ///   950 ms per 1 s by default; runtime -1 disables it): once this class has run `runtime` in
@@ -78,6 +80,7 @@ struct rt_entity : list_hook<rt_hook_tag> {
   bool saved = false;                  ///< dequeued with `save` (a parameter change is under way)
   bool saved_first = false;            ///< it was first at its priority when saved
   u8 saved_prio = 0;                   ///< its kernel priority when saved
+  void* saved_prev = nullptr;          ///< the task (a `Task*`) queued just before it when saved
   duration_ns slice_left = 0;          ///< RR: remaining time slice, ns
   sched_time exec_start{};             ///< when the task last started running or was last charged
 };
@@ -200,11 +203,19 @@ class rt_policy {
     // urgent level, above every FIFO 99 task: refused.
     if (SCHEDCORE_MISUSE(e.rt_priority == 0)) return;
     if (queue_.empty()) restart_period_if_idle(now);
-    const bool to_head = has(flags, enqueue_flags::restore) && e.saved &&
-                         (e.prio > e.saved_prio || (e.prio == e.saved_prio && e.saved_first));
+    const bool restore = has(flags, enqueue_flags::restore) && e.saved;
+    const bool to_head = restore && (e.prio > e.saved_prio || (e.prio == e.saved_prio && e.saved_first));
+    // Unchanged priority, not first: back behind the task it followed.
+    Task* const after = restore && !to_head && e.prio == e.saved_prio && e.saved_prev != nullptr &&
+                                !has(flags, enqueue_flags::head)
+                            ? queued_at(static_cast<Task*>(e.saved_prev), e.prio)
+                            : nullptr;
     e.saved = false;
+    e.saved_prev = nullptr;
     if (has(flags, enqueue_flags::head) || to_head) {
       queue_.enqueue_head(t, e.prio);
+    } else if (after != nullptr) {
+      queue_.enqueue_after(t, *after);
     } else {
       queue_.enqueue(t, e.prio);
     }
@@ -219,7 +230,9 @@ class rt_policy {
     if (SCHEDCORE_MISUSE(!e.on_rq)) return;
     e.saved = has(flags, dequeue_flags::save);
     e.saved_prio = e.prio;
-    e.saved_first = queue_.first_at(e.prio) == &t;
+    Task* const before = queue_.prev_at_same_prio(t);
+    e.saved_first = before == nullptr;
+    e.saved_prev = before;
     if (curr_ != nullptr) charge(EntityOf::get(*curr_), now);
     if (&t == curr_) curr_ = nullptr;
     queue_.dequeue(t);
@@ -252,19 +265,21 @@ class rt_policy {
     if (SCHEDCORE_MISUSE(&curr != curr_)) return false;
     rt_entity& e = EntityOf::get(curr);
     charge(e, now);
-    if (throttled_) return true;
-    if (e.kind != sched_kind::rr) return false;
+    // A throttled class asks for a reschedule, and the RR slice is still counted and rotated
+    // at this tick (task_tick_rt: update_curr_rt may throttle, the slice handling follows).
+    const bool throttled = throttled_;
+    if (e.kind != sched_kind::rr) return throttled;
     // With hz: one jiffy per tick that finds it current, and the slice ends once less than a
     // jiffy is left: after floor(timeslice / jiffy) ticks, at least one (RR_TIMESLICE in
     // whole jiffies), with no division.
     if (tick_ns_ > 0) {
       e.slice_left -= tick_ns_;
-      if (e.slice_left >= tick_ns_) return false;
+      if (e.slice_left >= tick_ns_) return throttled;
     } else if (e.slice_left > 0) {
-      return false;
+      return throttled;
     }
     e.slice_left = knobs_.timeslice;
-    if (queue_.first_at(e.prio) == &curr && queue_.next_at_same_prio(curr) == nullptr) return false;
+    if (queue_.first_at(e.prio) == &curr && queue_.next_at_same_prio(curr) == nullptr) return throttled;
     queue_.requeue_tail(curr, e.prio);
     return true;
   }
@@ -276,6 +291,9 @@ class rt_policy {
   void switched_from(Task& t, sched_time) noexcept { EntityOf::get(t).saved = false; }
   /// Queued tasks including a running one.
   usize nr_runnable() const noexcept { return queue_.nr_queued(); }
+  /// The queued tasks by kernel priority (read only: the order within a level, for a port's
+  /// ps-like listing and for tests).
+  const prio_array<Task, nr_prios, prio_order::lower_first, hook_access>& queue() const noexcept { return queue_; }
   /// sched_yield(): the task moves to the tail of its priority.
   void yield(Task& curr, sched_time now) noexcept {
     // Refused for a task that is not running: it would charge the budget for its wait.
@@ -305,6 +323,14 @@ class rt_policy {
   bool verify() const noexcept { return queue_.verify(); }
 
  private:
+  /// `which` if it is queued at kernel priority `prio` in this class, else nullptr: a walk of
+  /// that level, O(tasks there), because a pointer alone could name a task that has since left
+  /// or moved to another CPU's queue. Out of line: only a parameter change gets here.
+  SCHEDCORE_COLD Task* queued_at(Task* which, u8 prio) const noexcept {
+    for (Task* q = queue_.first_at(prio); q != nullptr; q = queue_.next_at_same_prio(*q))
+      if (q == which) return q;
+    return nullptr;
+  }
   void charge(rt_entity& e, sched_time now) noexcept {
     const duration_ns ran = now - e.exec_start;
     if (ran <= 0) return;

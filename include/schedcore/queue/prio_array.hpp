@@ -226,6 +226,7 @@ template <class T, unsigned N, prio_order Order = prio_order::lower_first, class
 class prio_array {
   using node = detail::list_node;
   using access = detail::node_access<Accessor>;
+  using algo = detail::list_algo;
   static_assert(is_same_v<typename Accessor::value_type, T>, "accessor is for another element type");
 
  public:
@@ -258,6 +259,17 @@ class prio_array {
     node& n = access::to_node(t);
     if (SCHEDCORE_MISUSE(p >= N) || SCHEDCORE_MISUSE(access::linked(n))) return;
     lists_.link_head(n, p);
+    ++nr_;
+  }
+  /// Queues `t` right behind `after`, which is queued in this array, at `after`'s priority: a
+  /// task that keeps its place across a parameter change (the kernel's dequeue and enqueue
+  /// without DEQUEUE_MOVE). O(1). Misuse refused: `t` already linked, `after` unlinked (safe
+  /// mode). @pre `after` is queued in this array (not another's)
+  void enqueue_after(T& t, T& after) noexcept {
+    node& n = access::to_node(t);
+    node& a = access::to_node(after);
+    if (SCHEDCORE_MISUSE(access::linked(n)) || SCHEDCORE_MISUSE(access::unlinked(a))) return;
+    algo::link_after(a, n);  // a's level is already marked non-empty
     ++nr_;
   }
   /// Removes `t` from wherever it is queued in this array. O(1).
@@ -305,6 +317,12 @@ class prio_array {
   T* next_at_same_prio(const T& t) const noexcept {
     node* const nx = access::to_node(t).sc_next;
     return lists_.owns(nx) ? nullptr : &access::to_value(*nx);
+  }
+  /// The task queued before `t` at the same priority, or nullptr if `t` is the first. O(1).
+  /// @pre `t` is queued in this array
+  T* prev_at_same_prio(const T& t) const noexcept {
+    node* const pv = access::to_node(t).sc_prev;
+    return lists_.owns(pv) ? nullptr : &access::to_value(*pv);
   }
   /// True when nothing is queued. O(1).
   bool empty() const noexcept { return lists_.none(); }

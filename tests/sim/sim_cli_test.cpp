@@ -28,6 +28,13 @@ using schedsim_cli::result;
 
 result run(const std::string& args, const char* stderr_to = " 2>/dev/null") { return schedsim_cli::run(args, stderr_to); }
 
+// Writes `text` to SCHEDSIM_TMP/`name` (a workload of a test's own) and returns the path.
+std::string scratch_file(const std::string& name, const std::string& text) {
+  const std::string path = std::string(SCHEDSIM_TMP) + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
 // The simulator guide shows `schedsim --help` as it prints: the fenced block that starts with
 // the usage line is the whole output, byte for byte (it had fallen nine options behind).
 TEST(SchedsimCli, TheGuideShowsTheHelpAsPrinted) {
@@ -648,17 +655,30 @@ TEST(SchedsimCli, RepeatedOptionsSeedOverflowRunCapAndUnevenCoresAreUsageErrors)
 // An rt-app file without a global duration runs 10 s, with a note under the table saying so and
 // how to change it; given --duration, the note (which said "capped at 10 s" for a 10 ms run) is not printed.
 TEST(SchedsimCli, TheDefaultDurationNoteOnlyWhenNoDurationIsGiven) {
-  const std::string file = std::string(SCHEDSIM_TMP) + "/no-global-duration.json";
-  {
-    std::ofstream f(file);
-    f << "{\"tasks\": {\"t\": {\"run\": 1000, \"sleep\": 1000}}}\n";
-  }
+  const std::string file = scratch_file("no-global-duration.json", "{\"tasks\": {\"t\": {\"run\": 1000, \"sleep\": 1000}}}\n");
   const result plain = run("run --rt-app " + file + " --policy cfs", " 2>&1");
   EXPECT_EQ(plain.code, 0) << plain.out;
   EXPECT_NE(plain.out.find("global duration -1 or absent"), std::string::npos) << plain.out;
   const result given = run("run --rt-app " + file + " --policy cfs --duration 10ms", " 2>&1");
   EXPECT_EQ(given.code, 0) << given.out;
   EXPECT_EQ(given.out.find("global duration"), std::string::npos) << given.out;
+}
+
+// Unlocking a mutex the task does not hold is ignored, as an error-checking mutex's EPERM, and
+// said under the table: two tasks that each unlock the other's mutex deadlocked with 100 % idle
+// and no word.
+TEST(SchedsimCli, AnUnlockOfAMutexNotHeldIsNoted) {
+  const std::string file = scratch_file("foreign-unlock.json",
+                                        "{\"global\": {\"duration\": 1}, \"tasks\": {\"t\": {\"lock\": \"m\", \"unlock\": \"n\", \"run\": 1000},\n"
+                                        "                  \"u\": {\"lock\": \"n\", \"unlock\": \"m\", \"run\": 1}}}\n");
+  const result r = run("run --rt-app " + file + " --policy cfs --duration 10ms", " 2>&1");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("note: task 't-0' unlocked mutex 'n', which it did not hold, 1 time: ignored"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("note: task 'u-0' unlocked mutex 'm', which it did not hold, 1 time: ignored"), std::string::npos) << r.out;
+  // A file that pairs its locks says nothing of the kind.
+  const result ok = run("run --rt-app " + std::string(SCHEDCORE_EXAMPLES_DIR) + "/rt-app/priority-inversion.json --policy cfs --duration 200ms", " 2>&1");
+  EXPECT_EQ(ok.code, 0);
+  EXPECT_EQ(ok.out.find("did not hold"), std::string::npos) << ok.out;
 }
 
 // An output that cannot be written is exit 2 with the reason and no usage text (the command

@@ -1067,6 +1067,8 @@ class engine {
     }
     timers_.resize(timers.size());
     mutexes_.resize(mutexes.size());
+    mutex_names_.resize(mutexes.size());
+    for (const auto& [name, id] : mutexes) mutex_names_[static_cast<std::size_t>(id)] = name;
     conds_.resize(conds.size());
     susp_.resize(susp.size());
     barriers_.resize(barriers.size());
@@ -4095,7 +4097,10 @@ class engine {
   /// rt_mutex priority steals the mutex (acquire) and the woken waiter then sleeps again.
   void unlock(int mid, task_type& t, int ci) {
     mutex_res& m = mutexes_[static_cast<std::size_t>(mid)];
-    if (m.owner != &t) return;  // not the owner: ignored
+    if (m.owner != &t) {  // not the owner: ignored, as an error-checking mutex's EPERM; noted
+      ++foreign_unlocks_[{name_of(t), mid}];
+      return;
+    }
     if (m.waiters.empty()) {
       m.owner = nullptr;
       return;
@@ -4730,6 +4735,21 @@ class engine {
     else if (window_ > 0)
       r.notes.push_back("statistics cover [" + std::to_string(window_) + ", " + std::to_string(end_) +
                         ") ns: the first " + std::to_string(window_) + " ns were a warm-up");
+    {
+      // A few named, the rest counted: a file with many instances would repeat one mistake.
+      constexpr std::size_t named = 4;
+      std::size_t k = 0;
+      for (const auto& [who, count] : foreign_unlocks_) {
+        if (k++ == named) {
+          r.notes.push_back("and " + std::to_string(foreign_unlocks_.size() - named) +
+                            " more task/mutex pairs unlocked a mutex they did not hold");
+          break;
+        }
+        r.notes.push_back("task '" + who.first + "' unlocked mutex '" + mutex_names_[static_cast<std::size_t>(who.second)] +
+                          "', which it did not hold, " + std::to_string(count) +
+                          (count == 1 ? " time" : " times") + ": ignored (an error-checking mutex's EPERM)");
+      }
+    }
     run_totals& T = r.totals;
     for (int ci = 0; ci < ncpu_; ++ci) {
       T.context_switches += cpu(ci).switches;
@@ -4972,6 +4992,10 @@ class engine {
   std::vector<barrier_res> barriers_;
   std::vector<device_res> devices_;
   std::vector<std::string> device_names_;  ///< by device id
+  std::vector<std::string> mutex_names_;   ///< by mutex id
+  /// Unlocks of a mutex the task did not hold (ignored; a note at the end says so), by task
+  /// instance name and mutex id: a file that unlocks the wrong mutex deadlocks silently else.
+  std::map<std::pair<std::string, int>, std::int64_t> foreign_unlocks_;
   std::vector<pipe_res> pipes_;            ///< by pipe id
   std::vector<sem_res> sems_;              ///< by semaphore id
 };

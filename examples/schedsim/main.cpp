@@ -155,7 +155,7 @@ options parse_args(int argc, char** argv) {
   if (o.command != "list" && o.command != "run" && o.command != "compare" && o.command != "sweep" &&
       o.command != "help" && o.command != "--help" && o.command != "-h")
     throw sim::usage_error("unknown command '" + o.command + "'");
-  std::set<std::string> given;  // options seen: each is taken once, but --partition and --cpu-max
+  std::set<std::string> given;  // options seen: each once (--partition and --cpu-max may repeat)
   // list and help print fixed text: an option given to them would be silently ignored.
   if (argc > 2 && o.command != "run" && o.command != "compare" && o.command != "sweep")
     throw sim::usage_error(o.command + " takes no options ('" + std::string(argv[2]) + "' given)");

@@ -418,6 +418,31 @@ TEST(SchedsimCli, TheCustomPolicyExampleRunsByNameAndSharesByTickets) {
   std::remove(path.c_str());
 }
 
+// bfs's `hrexpiry` (MuQSS's slice-end hrtimer) reaches the engine as a class timer: at HZ 250
+// nice 0 against nice 5 splits 80 / 20 as at HZ 1000 (policy-bfs.md, §5's oracle), while slices
+// that end at ticks last 8 ms and split 75 / 25.
+TEST(SchedsimCli, BfsHrexpiryEndsSlicesBetweenTicks) {
+  const std::string path = scratch_file("schedsim_bfs_hrexpiry.json",
+                                        "{ \"global\": { \"duration\": 30 }, \"tasks\": {"
+                                        " \"a\": { \"priority\": 0, \"loop\": -1, \"run\": 100000 },"
+                                        " \"b\": { \"priority\": 5, \"loop\": -1, \"run\": 100000 } } }\n");
+  const result c = run("compare --rt-app " + path + " --policies bfs,bfs:hrexpiry=1 --hz 250 --cs-cost 0 --refill 0 "
+                       "--format json --no-host-timing");
+  ASSERT_EQ(c.code, 0) << c.out;
+  namespace json = schedcore::sim::json;
+  const json::value doc = json::parse(c.out);
+  ASSERT_EQ(doc.items.size(), 2u) << c.out;
+  const double nice0_share[2] = {0.75, 0.80};
+  for (std::size_t row = 0; row < 2; ++row) {
+    const json::value* tasks = doc.items[row].find("tasks");
+    ASSERT_TRUE(tasks != nullptr && tasks->items.size() == 2u) << c.out;
+    const double a = tasks->items[0].find("cpu_ns")->d, b = tasks->items[1].find("cpu_ns")->d;
+    EXPECT_EQ(a + b, 30e9);
+    EXPECT_NEAR(a / 30e9, nice0_share[row], 0.005) << doc.items[row].find("policy")->s;
+  }
+  std::remove(path.c_str());
+}
+
 // rt-app's taskgroup (a path in the cpu cgroup hierarchy) is group scheduling under cfs and
 // eevdf. Oracle, cgroup v2's weights (every group 100): /user holds /user/make (4 hogs) and
 // /user/video (player); mover starts in the root beside /user and, at its second phase (after

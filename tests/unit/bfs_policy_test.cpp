@@ -85,6 +85,105 @@ TEST(BfsPolicy, NiceZeroAgainstNineteenGivesAbout3Percent) {
   std::printf("nice 0 vs 19: %.2f / %.2f %%\n", share(d, 0, total), share(d, 1, total));
 }
 
+// MuQSS ends a slice with an hrtimer (`hrexpiry`); BFS 2009 at the first tick after it ran
+// out. At HZ 250 the tick rounds every 6 ms slice up to 8 ms, which moves the shares: the
+// knob `hrexpiry` must give HZ 1000's figures (§5 oracles above) at any HZ.
+struct hz250_shares {
+  double nice0_vs_5;     // nice 0's share against a nice-5 hog, %
+  double nice19_vs_0;    // nice 19's share against a nice-0 hog, %
+  std::size_t switches;  // switches of two equal hogs in 600 ms
+};
+
+hz250_shares shares_at_hz250(std::int64_t hrexpiry) {
+  hz250_shares r{};
+  policy_t::knobs k{};
+  k.hrexpiry = hrexpiry;
+  {
+    driven p;
+    EXPECT_EQ(p.configure(k), errc::ok);
+    task a = make(0), b = make(5);
+    tick_driver<driven> d(p, 250);
+    d.add(a, behaviour::hog());
+    d.add(b, behaviour::hog());
+    d.run_until(sec(30));
+    r.nice0_vs_5 = share(d, 0, sec(30));
+    EXPECT_TRUE(p.verify());
+  }
+  {
+    driven p;
+    EXPECT_EQ(p.configure(k), errc::ok);
+    task a = make(0), b = make(19);
+    tick_driver<driven> d(p, 250);
+    d.add(a, behaviour::hog());
+    d.add(b, behaviour::hog());
+    d.run_until(sec(60));
+    r.nice19_vs_0 = share(d, 1, sec(60));
+  }
+  {
+    driven p;
+    EXPECT_EQ(p.configure(k), errc::ok);
+    task a = make(0), b = make(0);
+    tick_driver<driven> d(p, 250);
+    d.add(a, behaviour::hog());
+    d.add(b, behaviour::hog());
+    d.run_until(msec(600));
+    EXPECT_EQ(d.stats(0).cpu_ns + d.stats(1).cpu_ns, msec(600));
+    r.switches = d.switch_log().size();
+  }
+  return r;
+}
+
+TEST(BfsPolicy, HrexpiryEndsSlicesExactlySoLowHzKeepsTheShares) {
+  // The §5 oracles of HZ 1000 (80 / 20, nice 19 ~2.85 %, alternation every 6 ms: 100 slices in
+  // 600 ms) hold at HZ 250 with the timer; without it slices last 8 ms (75 slices) and the
+  // shares drift to 75 / 25 and 3.84 % (the guide's figures).
+  const hz250_shares exact = shares_at_hz250(1);
+  EXPECT_NEAR(exact.nice0_vs_5, 80.0, 0.5);
+  EXPECT_NEAR(exact.nice19_vs_0, 2.85, 0.1);
+  EXPECT_EQ(exact.switches, 100u);
+  const hz250_shares ticked = shares_at_hz250(0);
+  EXPECT_NEAR(ticked.nice0_vs_5, 75.0, 0.5);
+  EXPECT_NEAR(ticked.nice19_vs_0, 3.84, 0.1);
+  EXPECT_EQ(ticked.switches, 75u);
+  std::printf("HZ 250, hrexpiry 1 / 0: nice 0 vs 5 %.2f / %.2f %%, nice 19 %.2f / %.2f %%, switches %zu / %zu\n",
+              exact.nice0_vs_5, ticked.nice0_vs_5, exact.nice19_vs_0, ticked.nice19_vs_0, exact.switches,
+              ticked.switches);
+}
+
+TEST(BfsPolicy, HrexpiryTimerIsTheRunningSlicesEnd) {
+  // next_timer() is exec_start + time_slice of curr, none when idle or with the knob off; the
+  // timer before that instant does nothing, at it the slice expires (fresh slice, deadline
+  // now + offset) and a reschedule is asked only when another task is queued.
+  driven p;
+  policy_t::knobs k{};
+  sched_time when{};
+  EXPECT_FALSE(p.next_timer(when));
+  k.hrexpiry = 1;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_FALSE(p.next_timer(when));  // nothing runs
+  task a = make(0);
+  const sched_time t0 = sched_time{} + msec(1);
+  p.enqueue(a, t0, enqueue_flags::none);
+  ASSERT_EQ(p.pick_next(t0), &a);
+  p.set_next(a, t0);
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, t0 + msec(6));
+  EXPECT_FALSE(p.timer(t0 + msec(6) - 1));
+  EXPECT_EQ(a.time_slice, msec(6));  // the early call changed nothing it should not
+  EXPECT_FALSE(p.timer(t0 + msec(6)));  // alone: expired, but no reschedule
+  EXPECT_EQ(a.time_slice, msec(6));
+  EXPECT_EQ(a.deadline, t0 + msec(6) + p.deadline_offset(0));
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, t0 + msec(12));
+  task b = make(0);
+  p.enqueue(b, t0 + msec(7), enqueue_flags::none);
+  EXPECT_TRUE(p.timer(t0 + msec(12)));  // another task waits: reschedule
+  k.hrexpiry = 0;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_FALSE(p.next_timer(when));
+  EXPECT_TRUE(p.verify());
+}
+
 TEST(BfsPolicy, EqualNiceHogsAlternateEvery6ms) {
   // algorithms-legacy.md §5 oracle: two equal-nice hogs alternate every rr_interval.
   driven p;

@@ -62,6 +62,14 @@ struct o1_traits : fair_traits<o1_entity, o1_policy> {};
 struct sd_traits : fair_traits<sd_entity, sd_policy> {};
 struct nicksched_traits : fair_traits<nicksched_entity, nicksched_policy> {};
 struct bfs_traits : fair_traits<bfs_entity, bfs_policy> {};
+// MuQSS's slice-end timer: the class timer moves with every set_next and charge.
+struct bfs_hrexpiry_traits : bfs_traits {
+  static void configure(policy_type& p) {
+    policy_type::knobs k{};
+    k.hrexpiry = 1;
+    EXPECT_EQ(p.configure(k), errc::ok);
+  }
+};
 struct eevdf_traits : fair_traits<eevdf_entity, eevdf_policy> {};
 // Every 6.12+ feature on: delayed dequeue (pick_next may finish one), custom slices, the
 // 6.17+ slice protection and wakeup rules.
@@ -344,6 +352,7 @@ INSTANTIATE_TYPED_TEST_SUITE_P(edf, PolicyContract, ::testing::Types<edf_traits>
 // Non-default configurations that reach the contract's special cases: delayed dequeue,
 // class timers for budget and bandwidth.
 INSTANTIATE_TYPED_TEST_SUITE_P(eevdf_modern, PolicyContract, ::testing::Types<eevdf_modern_traits>, names);
+INSTANTIATE_TYPED_TEST_SUITE_P(bfs_hrexpiry, PolicyContract, ::testing::Types<bfs_hrexpiry_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(edf_hrtick, PolicyContract, ::testing::Types<edf_hrtick_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(edf_reclaim, PolicyContract, ::testing::Types<edf_reclaim_traits>, names);
 INSTANTIATE_TYPED_TEST_SUITE_P(rt_throttled, PolicyContract, ::testing::Types<rt_hz_traits>, names);

@@ -18,7 +18,10 @@
 ///   orderings unchanged.
 /// - Expiry: the slice is charged at ticks and when the task stops running; when less than
 ///   RESCHED_US (100 us) is left it expires (refill + fresh deadline, `time_slice_expired`)
-///   and a reschedule is requested if anything else is queued. Whenever curr stops running
+///   and a reschedule is requested if anything else is queued. By default, as in BFS 2009, a
+///   slice that runs out between ticks ends at the next tick. Knob `hrexpiry` = 1 is MuQSS's
+///   high-resolution expiry timer: the running task's slice end (exec_start + time_slice) is
+///   the class timer (`next_timer`/`timer`), so the slice ends to the nanosecond whatever HZ. Whenever curr stops running
 ///   (put_prev, or blocking: dequeue with `sleep`) MuQSS's `check_deadline` is applied: a slice
 ///   below RESCHED_US expires at that moment, and a SCHED_BATCH task is refilled with a fresh,
 ///   later deadline every time.
@@ -49,7 +52,7 @@
 ///   its sched_init_smp leaves rr_interval alone; only BFS scaled it on SMP ("scales with
 ///   number of cpus").
 /// - Complexity: pick_next O(1); enqueue, dequeue, set_next, put_prev O(log n); tick,
-///   wakeup_preempt O(1) (the expiry reinsertion happens at put_prev); verify O(n).
+///   next_timer, timer, wakeup_preempt O(1) (the expiry reinsertion happens at put_prev); verify O(n).
 /// - Omissions: SCHED_ISO (soft real time with the iso_cpu limit), the SMP cache-distance
 ///   deadline inflation, and MuQSS's per-CPU queues with lockless peeking.
 #ifndef SCHEDCORE_POLICY_BFS_HPP
@@ -122,11 +125,14 @@ class bfs_policy {
   /// Tunables (`rr_interval`, ms in BFS's sysctl; ns here).
   struct knobs {
     s64 rr_interval = msec(6);  ///< quota per slice and deadline scale (BFS/MuQSS default 6 ms)
+    s64 hrexpiry = 0;           ///< 1: MuQSS's hrtimer ends a slice exactly; 0: at the next tick (BFS 2009)
   };
   /// Bounds and meaning of each knob.
   static constexpr knob_info<knobs> knob_table[] = {
       {"rr_interval", knob_unit::time_ns, &knobs::rr_interval, msec(1), msec(1000),
        "BFS/MuQSS round-robin interval: quota per slice; deadlines are prio_ratio x rr_interval / 128"},
+      {"hrexpiry", knob_unit::flag, &knobs::hrexpiry, 0, 1,
+       "MuQSS hrexpiry: a class timer ends each slice exactly (0: at the next tick, as BFS 2009)"},
   };
 
   /// Validates and installs knobs; on error nothing changes.
@@ -273,6 +279,24 @@ class bfs_policy {
   }
   /// The running task of this class, or nullptr.
   Task* current() const noexcept { return curr_; }
+
+  /// With `hrexpiry`: the instant the running task's slice runs out (MuQSS `hrexpiry_start`
+  /// arms it for the rest of the slice when a task starts running). O(1).
+  bool next_timer(sched_time& when) const noexcept {
+    if (knobs_.hrexpiry == 0 || curr_ == nullptr) return false;
+    const bfs_entity& e = E(*curr_);
+    when = e.exec_start + e.time_slice;
+    return true;
+  }
+  /// With `hrexpiry`: a slice that has run out expires now, as at a tick (MuQSS's timer
+  /// reschedules and `check_deadline` expires the slice); true asks for the reschedule when
+  /// another task is queued. O(1).
+  bool timer(sched_time now) noexcept {
+    if (knobs_.hrexpiry == 0 || curr_ == nullptr) return false;
+    const bfs_entity& e = E(*curr_);
+    if (now < e.exec_start + e.time_slice) return false;
+    return tick(*curr_, now);
+  }
 
   /// Structural check: both trees, level membership, counts.
   bool verify() const noexcept {

@@ -78,7 +78,9 @@
 /// - Omissions from this class, provided around it: the cfs_rq hierarchy and shares
 ///   (`group_policy`), CFS bandwidth (`policy/cfs_bandwidth.hpp`), PELT (`smp/pelt.hpp`),
 ///   wake-affine (`smp/wake_affine.hpp`; the simulator places wakeups with it and balances by
-///   load when asked). Not modelled: the 6.3-era "discard vruntime after a 60 s sleep",
+///   load when asked). Not modelled: 6.3's long-sleeper reset (entity_is_long_sleeper: a sleep
+///   over 2^63 / NICE_0_LOAD ns, about 104 days, places the vruntime afresh; commit
+///   829c1651e9c4 first proposed 60 s), which no simulated run reaches,
 ///   ALT_PERIOD (the same count without group scheduling); `prio_changed` cannot request a
 ///   reschedule in this contract (the caller reschedules after a parameter change).
 /// - Versions: the defaults are 6.5's, the last CFS (BASE_SLICE and the latency cap on). The

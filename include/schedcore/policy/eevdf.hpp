@@ -377,7 +377,11 @@ class eevdf_policy {
   /// kernel; 6.17+'s vprot keeps its distance from the vruntime, scaled likewise. A task not
   /// queued is reweighted as set_weight() does; a delayed sleeper is refused (`busy`). Refuses
   /// weights outside [weight_min, weight_max] (`errc::invalid_argument`); on refusal nothing
-  /// changes. O(log n).
+  /// changes. O(log n). One difference from 6.13's code: it places a running entity while that
+  /// entity is still counted in avg_vruntime and the queue's load (at its old vruntime and new
+  /// weight), which scales its lag by a further (W + 2w')/(W + w'); here the entity leaves the
+  /// sums first, so V and the lag are exact (V' = V, V' − v' = vlag·w/w'). For a task that is
+  /// not running the two agree.
   errc reweight(Task& t, u32 weight, sched_time now) noexcept {
     if (weight < weight_min || weight > weight_max) return errc::invalid_argument;
     eevdf_entity& e = E(t);

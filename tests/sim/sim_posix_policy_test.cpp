@@ -157,6 +157,39 @@ TEST(PosixPolicy, FifoRunsTheFirstHogToTheEnd) {
   EXPECT_LE(d.total("context_switches"), 25);  // to idle and back once per period
 }
 
+// A trace prints each task's priority as the kernel's p->prio: these tasks run at real-time
+// priority 1, so 99 - 1 = 98 on every sched_switch and wakeup line, not a fair task's 120 + nice
+// (two CPUs, so that the blinking task runs beside the FIFO hog).
+TEST(PosixPolicy, TracesPrintTheRealTimePriority) {
+  const temp_file file("schedsim_posix_trace.json",
+                        "{ \"tasks\": {"
+                        " \"hog\": { \"loop\": -1, \"priority\": 10, \"run\": 100000 },"
+                        " \"blink\": { \"loop\": -1, \"run\": 1000, \"sleep\": 5000 } },"
+                        " \"global\": { \"duration\": 1 } }\n");
+  for (const char* policy : {"fifo", "rr"}) {
+    const std::string trace = file.path + "." + policy + ".trace";
+    const result r =
+        run("run --rt-app " + file.path + " --policy " + policy + " --cpus 2 --no-host-timing --trace " + trace);
+    ASSERT_EQ(r.code, 0) << policy;
+    std::ifstream in(trace);
+    std::size_t tasks = 0;
+    for (std::string l; std::getline(in, l);) {
+      for (const char* key : {"next_prio=", "prev_prio=", " prio="}) {
+        const std::size_t at = l.find(key);
+        if (at == std::string::npos) continue;
+        const std::size_t v = at + std::string(key).size();
+        const std::string prio = l.substr(v, l.find_first_of(" \n", v) - v);
+        const std::size_t pid_at = l.rfind("pid=", at);
+        if (pid_at != std::string::npos && l.compare(pid_at, 6, "pid=0 ") == 0) continue;  // swapper
+        EXPECT_EQ(prio, "98") << policy << ": " << l;
+        ++tasks;
+      }
+    }
+    EXPECT_GT(tasks, 100u) << policy;
+    std::remove(trace.c_str());
+  }
+}
+
 // nice is ignored, as POSIX real-time scheduling ignores it: nice -10 and nice 10 hogs split
 // the CPU equally (every fair policy would favour the nice -10 one).
 TEST(PosixPolicy, NiceIsIgnored) {

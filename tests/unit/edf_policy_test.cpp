@@ -40,6 +40,49 @@ policy_t::knobs knobs_with(std::int64_t bound, std::int64_t hrtick = 0) {
   return k;
 }
 
+// The run time sink (kernels up to 6.11 share the RT bandwidth: update_curr_dl adds
+// delta_exec to rt_rq->rt_time) gets the wall time curr ran, unscaled: at half frequency a
+// 2 ms budget lasts 4 ms, and the sink sees all 4 ms, in the charges the hooks make; nothing
+// for a throttled curr, nothing once removed.
+TEST(EdfPolicy, TheRunTimeSinkSeesEveryChargeUnscaled) {
+  struct seen {
+    std::int64_t ns = 0;
+    int calls = 0;
+    sched_time last{};
+  } sink;
+  const auto count = [](void* ctx, duration_ns ran, sched_time now) noexcept {
+    seen& s = *static_cast<seen*>(ctx);
+    s.ns += ran;
+    ++s.calls;
+    s.last = now;
+  };
+  policy_t p;
+  ASSERT_EQ(p.set_capacity(512, 1024), errc::ok);
+  p.set_run_time_sink(count, &sink);
+  task t;
+  ASSERT_EQ(p.setup(t, dl(msec(2), msec(10))), errc::ok);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(p.pick_next(t0), &t);
+  p.set_next(t, t0);
+  for (int ms = 1; ms <= 4; ++ms) (void)p.tick(t, t0 + msec(ms));
+  EXPECT_EQ(sink.ns, msec(4));
+  EXPECT_EQ(sink.calls, 4);
+  EXPECT_EQ(sink.last, t0 + msec(4));
+  EXPECT_TRUE(t.throttled) << "2 ms of budget at half speed is spent after 4 ms";
+  (void)p.tick(t, t0 + msec(5));  // a throttled curr runs nothing
+  EXPECT_EQ(sink.ns, msec(4));
+  p.put_prev(t, t0 + msec(5));
+  p.set_run_time_sink(nullptr, nullptr);
+  sched_time when{};
+  ASSERT_TRUE(p.next_timer(when));
+  (void)p.timer(when);
+  p.set_next(t, when);
+  (void)p.tick(t, when + msec(1));
+  EXPECT_EQ(sink.calls, 4);
+  EXPECT_TRUE(p.verify());
+}
+
 TEST(EdfPolicy, SpinningTaskGetsExactlyItsRuntimePerPeriodO51) {
   // algorithms-modern.md §5 O5.1: Q = 10 ms, P = D = 100 ms, spinning: exactly 10 ms per
   // 100 ms, and d runs 100, 200, ... ms.

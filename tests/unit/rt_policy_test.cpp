@@ -226,6 +226,55 @@ TEST(RtPolicy, TheTickThatThrottlesStillRotatesAnExpiredRoundRobinSlice) {
   }
 }
 
+// Deadline run time shares the RT budget (update_curr_dl up to 6.11), counted while the RT
+// period timer runs (sched_rt_bandwidth_account): 950 ms per 1 s. A task ran 100 ms; 850 ms
+// of deadline time brings the period to the budget, 1 ms more throttles the class, whose
+// queued task then waits for the period's end (1.5 s). Once the class has been empty through a
+// whole period and has nothing to carry, its timer has stopped and deadline time is not
+// counted; before any RT task (no timer yet) it never is.
+TEST(RtPolicy, SharedDeadlineRunTimeCountsWhileThePeriodTimerRuns) {
+  rt_policy<task> p;
+  const sched_time t0{};
+  p.charge_shared(msec(500), t0 + msec(500));
+  EXPECT_EQ(p.rt_time(), 0) << "no RT task yet: no period timer";
+  task a = make(sched_kind::fifo, 10);
+  p.enqueue(a, t0 + msec(500), enqueue_flags::wakeup);
+  p.set_next(a, t0 + msec(500));
+  p.put_prev(a, t0 + msec(600));
+  EXPECT_EQ(p.rt_time(), msec(100));
+  p.charge_shared(msec(850), t0 + msec(1450));
+  EXPECT_EQ(p.rt_time(), msec(950));
+  EXPECT_FALSE(p.throttled()) << "at the budget, not past it";
+  EXPECT_EQ(p.pick_next(t0 + msec(1450)), &a);
+  p.charge_shared(msec(1), t0 + msec(1451));
+  EXPECT_TRUE(p.throttled());
+  EXPECT_EQ(p.pick_next(t0 + msec(1451)), nullptr);
+  sched_time when{};
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, t0 + msec(1500));
+  EXPECT_TRUE(p.timer(when));
+  EXPECT_EQ(p.pick_next(when), &a);
+  p.dequeue(a, when, dequeue_flags::sleep);  // empty from 1.5 s, with the 1 ms past the budget carried
+  EXPECT_EQ(p.rt_time(), msec(1));
+  p.charge_shared(msec(100), t0 + msec(2100));
+  EXPECT_EQ(p.rt_time(), msec(101)) << "the period timer still runs through the period after";
+  p.charge_shared(msec(100), t0 + msec(3600));
+  EXPECT_EQ(p.rt_time(), 0) << "a period that ended with nothing to carry stopped the timer";
+  p.charge_shared(msec(900), t0 + msec(4400));
+  EXPECT_EQ(p.rt_time(), 0);
+  p.enqueue(a, t0 + msec(4400), enqueue_flags::wakeup);  // the timer starts afresh
+  p.charge_shared(msec(10), t0 + msec(4410));
+  EXPECT_EQ(p.rt_time(), msec(10));
+  rt_policy<task> off;
+  ASSERT_EQ(off.configure({msec(100), -1, sec(1)}), errc::ok);
+  task b = make(sched_kind::fifo, 10);
+  off.enqueue(b, t0, enqueue_flags::wakeup);
+  off.charge_shared(sec(2), t0 + sec(2));
+  EXPECT_FALSE(off.throttled()) << "runtime -1: nothing is counted";
+  EXPECT_EQ(off.rt_time(), 0);
+  EXPECT_TRUE(p.verify());
+}
+
 // Linux __sched_setscheduler leaves rt.time_slice alone (only fork sets it and task_tick_rt
 // refills it): an RR task whose priority changes mid-slice keeps what was left.
 TEST(RtPolicy, ParameterChangeKeepsTheRoundRobinSlice) {

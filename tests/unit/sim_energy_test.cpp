@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -210,6 +211,20 @@ TEST(SimEnergy, WorkIsConservedAcrossFrequencyChanges) {
     EXPECT_NEAR(work, 0.2 * 1024, 1024 * 2e-6 * static_cast<double>(steps + 1)) << e.name;
     EXPECT_LT(exit_ns, msec(300) + msec(200) * 5) << e.name;
     EXPECT_NEAR(static_cast<double>(r.domains[0].work_ns), static_cast<double>(msec(200)), 1.0) << e.name;
+    // Each line's head is the task running on that CPU (trace.hpp): the changes while the
+    // worker runs are on its line, the one at time 0 on the idle task's (before, every
+    // cpu_frequency line claimed <idle>-0).
+    std::istringstream lines(trace.text());
+    std::size_t on_worker = 0, on_idle = 0;
+    for (std::string l; std::getline(lines, l);) {
+      if (l.find(": cpu_frequency: ") == std::string::npos) continue;
+      const std::string head = l.substr(l.find_first_not_of(' '));
+      if (head.rfind("worker-1000 ", 0) == 0) ++on_worker;
+      else if (head.rfind("<idle>-0 ", 0) == 0) ++on_idle;
+      else ADD_FAILURE() << e.name << ": " << l;
+    }
+    EXPECT_GE(on_worker, 2u) << e.name;
+    EXPECT_GE(on_idle, 1u) << e.name;
   }
 }
 

@@ -745,6 +745,46 @@ TEST(SimEngine, TraceCommCutAtCharacterBoundary) {
   EXPECT_EQ(t.find("\xE2\x82 "), std::string::npos);
 }
 
+// JSON text is UTF-8 (RFC 8259 §8.1): a name that is not (an input path's Latin-1 byte, which
+// the run's "scenario" field carries) is written with U+FFFD for each bad byte; well-formed
+// characters pass as they are. Text tables pad by characters, so "Über" lines up with "Uber".
+TEST(SimReport, JsonStringsStayUtf8AndTablesPadByCharacter) {
+  using schedcore::sim::rep::str;
+  EXPECT_EQ(str("inv\xFF.json"), "\"inv\\ufffd.json\"");
+  EXPECT_EQ(str("\xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"), "\"\xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\"");
+  EXPECT_EQ(str("\xE2\x82"), "\"\\ufffd\\ufffd\"");          // a cut sequence: two stray bytes
+  EXPECT_EQ(str("\xC0\xAF\xED\xA0\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");  // overlong '/', a surrogate
+  EXPECT_EQ(str("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
+  const std::string table = render_table({{"name", "cpu ms"}, {"\xC3\x9C" "ber", "1"}, {"Uber", "22"}});
+  EXPECT_EQ(table,
+            "name  cpu ms\n"
+            "------------\n"
+            "\xC3\x9C" "ber       1\n"
+            "Uber      22\n");
+}
+
+// Unicode white space splits a record for readers whose notion of a space is Unicode's
+// (Python's \s, JavaScript's line terminators U+2028 / U+2029): like ASCII space it becomes
+// '_', one underscore per character, before the 15-byte cut.
+TEST(SimEngine, TraceCommReplacesUnicodeWhiteSpace) {
+  workload w;
+  w.name = "comm";
+  w.duration = msec(10);
+  w.tasks.push_back(finite("a\xC2\xA0" "b\xE2\x80\xA8" "c\xE3\x80\x80" "d", {ev::run(msec(1))}));  // NBSP, LS, ideographic
+  w.tasks.push_back(finite("e\xE2\x80\x89" "f\xE2\x81\x9F" "g\xC2\x85" "h\xE1\x9A\x80" "i", {ev::run(msec(1))}));
+  w.tasks.push_back(finite("\xC3\xA9t\xC3\xA9\xE2\x82\xAC", {ev::run(msec(1))}));  // not white space: kept
+  trace_writer tw;
+  run_config c = exact_machine();
+  c.trace = &tw;
+  ref_entry().run(w, c, {});
+  const std::string& t = tw.text();
+  EXPECT_NE(t.find("comm=a_b_c_d pid="), std::string::npos) << t;
+  EXPECT_NE(t.find("comm=e_f_g_h_i pid="), std::string::npos) << t;
+  EXPECT_NE(t.find("comm=\xC3\xA9t\xC3\xA9\xE2\x82\xAC pid="), std::string::npos) << t;
+  EXPECT_EQ(t.find("\xC2\xA0"), std::string::npos);
+  EXPECT_EQ(t.find("\xE2\x80\xA8"), std::string::npos);
+}
+
 // Traces print the policy's dynamic priority where it has one (the kernel's p->prio, as ftrace
 // does), so interactivity decisions can be read off Perfetto. o1, nice 0, 1 CPU: a task that
 // sleeps 10 ms per 1 ms of work reaches the full sleep_avg (MAX_SLEEP_AVG 1 s) and bonus +5:

@@ -114,6 +114,12 @@
 ///   active bandwidth instead, `dl_scaled_delta_exec`).
 ///   The GRUB parameters (bound, cpus, grub_umax, the admitted sum) are those of the object
 ///   that admitted the task (`root_rq`: in a simulation, the root domain's object).
+/// - Shared RT bandwidth (kernels up to 6.11, and later ones with RT_GROUP_SCHED:
+///   update_curr_dl's "we share the rt bandwidth"): every ns a deadline task runs is also
+///   counted against the real-time class's throttling budget, so RT and deadline tasks together
+///   leave the classes below (period - runtime) of every RT period. This class only reports
+///   the run time (`set_run_time_sink`, unscaled ns, as delta_exec); the caller hands it to
+///   the rt class (`rt_policy::charge_shared`). Without a sink nothing is shared.
 /// - Complexity: enqueue, dequeue, tick and charging O(log n) (a tree move when throttling or
 ///   arming an inactive timer); pick_next, next_timer O(1); timer O(log n) per replenished or
 ///   deactivated task; verify O(n).
@@ -653,6 +659,16 @@ class edf_policy {
       e.runtime = 0;
     }
   }
+  /// Where run time is also counted: `fn(context, ran, now)` with the ns curr ran (unscaled
+  /// wall time, the kernel's delta_exec) at each charge. Kernels up to 6.11 count it against
+  /// the RT bandwidth (update_curr_dl); pass `rt_policy::charge_shared` through a small
+  /// function. nullptr removes it.
+  using run_time_sink = void (*)(void* context, duration_ns ran, sched_time now) noexcept;
+  /// Installs (or, with nullptr, removes) the run time sink and its context.
+  void set_run_time_sink(run_time_sink fn, void* context) noexcept {
+    sink_fn_ = fn;
+    sink_ctx_ = context;
+  }
   /// Whether `t` runs on a deadline waiter's reservation (`is_dl_boosted`).
   static bool is_boosted(const Task& t) noexcept { return E(t).pi_se != nullptr; }
   /// sched_yield(): gives up the rest of this period's budget.
@@ -813,6 +829,7 @@ class edf_policy {
     if (delta > 0) {
       e.exec_start = now;
       e.runtime -= charge(*curr_, delta);
+      if (sink_fn_ != nullptr) sink_fn_(sink_ctx_, delta, now);  // "we share the rt bandwidth"
     }
     if (e.runtime > 0 && !e.yielded) return;
     // Throttle: out of budget (or yielded) until the next period. Spent budget, not a yield
@@ -972,6 +989,8 @@ class edf_policy {
   u64 root_capacity_ = 0;            ///< Σ capacities of the root domain for admission; 0: cpus · 1024
   knobs knobs_{};         ///< tunables in force
   bool resched_ = false;  ///< curr was throttled (and lost the CPU's leftmost) since the last check
+  run_time_sink sink_fn_ = nullptr;  ///< where run time is also counted (the RT bandwidth), or nullptr
+  void* sink_ctx_ = nullptr;         ///< its context
 };
 
 }  // namespace schedcore

@@ -38,7 +38,9 @@
 ///   at the class's first enqueue (start_rt_bandwidth); the kernel's timer stops at a period
 ///   boundary that finds the class empty with no run time to carry, and the next enqueue
 ///   starts a fresh grid at its own time, as here.
-///   2.6.22 had no throttling: set runtime = -1 to replay that era.
+///   2.6.22 had no throttling: set runtime = -1 to replay that era. Deadline tasks' run time
+///   counts against the same budget where the caller passes it on (`charge_shared`; kernels up
+///   to 6.11 do).
 /// - Complexity: every hook O(1) (prio_array operations and a bit scan).
 /// - RT_RUNTIME_SHARE (on by default from 2.6.25 to 5.9, off since 5.10, commit 2586af1ac187):
 ///   each instance keeps its own runtime (`runtime()`, the rt_rq's rt_runtime, starting at the
@@ -150,6 +152,25 @@ class rt_policy {
   void set_runtime_share(runtime_share_fn fn, void* context) noexcept {
     share_fn_ = fn;
     share_ctx_ = context;
+  }
+  /// Run time of the deadline class on this CPU, `ran` ns up to `now`, counted against this
+  /// class's budget as kernels up to 6.11 count it (update_curr_dl: "we share the rt
+  /// bandwidth"), so real-time and deadline tasks together leave the lower classes (period -
+  /// runtime) per period. Counted only while the period timer runs, which is the
+  /// kernel's sched_rt_bandwidth_account for the common case: the timer stops at the first period end that finds the
+  /// class empty with no run time to carry, and while stopped the kernel counts only up to the
+  /// runtime and pays it back at once when the timer restarts, so nothing is carried.
+  /// Throttles at once when the total passes the runtime (the kernel waits for the next RT
+  /// charge, at most a tick later). O(1).
+  void charge_shared(duration_ns ran, sched_time now) noexcept {
+    if constexpr (!Config::throttling) return;
+    if (knobs_.runtime < 0 || ran <= 0 || !period_valid_) return;
+    roll_period(now);
+    if (queue_.empty() && !throttled_ && rt_time_ == 0 && period_start_ != emptied_period_) return;  // timer stopped
+    rt_time_ += ran;
+    if (throttled_ || runtime_ >= knobs_.period || rt_time_ <= runtime_) return;
+    if (share_fn_ != nullptr) share_fn_(share_ctx_, *this, now);
+    if (rt_time_ > runtime_) throttled_ = true;
   }
   /// This instance's runtime per period, ns (the rt_rq's rt_runtime: the knob, plus what it
   /// borrowed, minus what it lent); -1 when throttling is off.

@@ -104,6 +104,7 @@
 #include "schedcore/policy/params.hpp"
 #include "schedcore/policy/policy.hpp"
 #include "schedcore/sim/interbench_job.hpp"
+#include "schedcore/sim/json.hpp"
 #include "schedcore/sim/metrics.hpp"
 #include "schedcore/sim/trace.hpp"
 #include "schedcore/sim/workload.hpp"
@@ -603,6 +604,19 @@ template <class R>
 struct shares_rt_runtime<R, std::void_t<decltype(std::declval<R&>().set_runtime_share(nullptr, nullptr)),
                                         decltype(std::declval<R&>().lend_runtime(std::declval<R&>(), 1u, sched_time{}))>>
     : std::true_type {};
+/// True when real-time class R counts other classes' run time against its budget
+/// (rt_policy's `charge_shared`).
+template <class R, class = void>
+struct shares_rt_bandwidth : std::false_type {};
+template <class R>
+struct shares_rt_bandwidth<R, std::void_t<decltype(std::declval<R&>().charge_shared(duration_ns{}, sched_time{}))>>
+    : std::true_type {};
+/// True when deadline class D reports its run time to a sink (edf_policy's `set_run_time_sink`).
+template <class D, class = void>
+struct reports_run_time : std::false_type {};
+template <class D>
+struct reports_run_time<D, std::void_t<decltype(std::declval<D&>().set_run_time_sink(nullptr, nullptr))>>
+    : std::true_type {};
 /// True when stack S runs a fair server (policy/fair_server_stack.hpp): `served()` tells whether
 /// its running task was picked through it, at deadline priority.
 template <class S, class = void>
@@ -722,6 +736,7 @@ class engine {
     }
     if (asym_) dl_set_root_capacity();
     if (cfg.machine.rt_runtime_share && ncpu_ > 1) share_rt_runtime();
+    share_rt_bandwidth_with_deadline();
     compile();
   }
   engine(const engine&) = delete;  // the RT classes' borrowing hook points to this engine
@@ -742,7 +757,7 @@ class engine {
     push(duration_, ev_end, 0, 0);
     if (cfg_.trace != nullptr)
       for (const domain_state& dm : doms_)
-        for (int k = dm.first; k < dm.first + dm.count; ++k) cfg_.trace->cpu_frequency(0, k, dm.states[dm.cur].frequency_khz);
+        for (int k = dm.first; k < dm.first + dm.count; ++k) cfg_.trace->cpu_frequency(0, k, who(k), dm.states[dm.cur].frequency_khz);
     program_event_budget_ = program_event_budget(ncpu_, duration_);
     // Two queues, one order: ticks (at most one per CPU) live in their own small heap, every
     // other event in the main heap; the next event is the earlier of the two tops by (time,
@@ -1552,15 +1567,40 @@ class engine {
     return t.cold->comm;
   }
 
+  /// Whether the UTF-8 character of `n` bytes at `s[i]` is one that splits a record for some
+  /// reader: ASCII space, '=', a control character, or Unicode white space and line or
+  /// paragraph separators (U+0085, U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029, U+202F,
+  /// U+205F, U+3000), which Python's `\s` and JavaScript's line splitting treat as such.
+  static bool comm_breaker(const std::string& s, std::size_t i, std::size_t n) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    if (n == 1) return s[i] == ' ' || s[i] == '=' || b(0) < 0x20 || b(0) == 0x7F;
+    if (n == 2) return b(0) == 0xC2 && (b(1) == 0x85 || b(1) == 0xA0);
+    if (n != 3) return false;
+    if (b(0) == 0xE1) return b(1) == 0x9A && b(2) == 0x80;  // U+1680
+    if (b(0) == 0xE3) return b(1) == 0x80 && b(2) == 0x80;  // U+3000
+    if (b(0) != 0xE2) return false;
+    if (b(1) == 0x80) return b(2) <= 0x8A || b(2) == 0xA8 || b(2) == 0xA9 || b(2) == 0xAF;  // U+2000..200A, 2028, 2029, 202F
+    return b(1) == 0x81 && b(2) == 0x9F;  // U+205F
+  }
+
   static std::string make_comm(const std::string& name) {
-    // At most 15 bytes (TASK_COMM_LEN - 1), cut before a character rather than inside one: a
-    // lone UTF-8 lead byte would make the trace invalid UTF-8 for the tools that read it.
-    std::size_t n = std::min<std::size_t>(name.size(), 15);
-    if (n < name.size())
-      while (n > 0 && (static_cast<unsigned char>(name[n]) & 0xC0) == 0x80) --n;  // a continuation byte
-    std::string c = name.substr(0, n);
-    for (char& ch : c)
-      if (ch == ' ' || ch == '=' || static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) ch = '_';  // one record per line
+    // Every character that would split a record becomes '_' (one record per line, one field
+    // per word); then at most 15 bytes (TASK_COMM_LEN - 1), cut before a character rather
+    // than inside one: a lone UTF-8 lead byte would make the trace invalid UTF-8 for the tools
+    // that read it. (Names are valid UTF-8: the workload's parser checks them.)
+    std::string c;
+    for (std::size_t i = 0; i < name.size();) {
+      const std::size_t n = std::max<std::size_t>(1, json::utf8_length_at(name, i));
+      if (comm_breaker(name, i, n))
+        c += '_';
+      else
+        c.append(name, i, n);
+      i += n;
+    }
+    std::size_t n = std::min<std::size_t>(c.size(), 15);
+    if (n < c.size())
+      while (n > 0 && (static_cast<unsigned char>(c[n]) & 0xC0) == 0x80) --n;  // a continuation byte
+    c.resize(n);
     if (c.empty()) c = "task";
     return c;
   }
@@ -2410,6 +2450,23 @@ class engine {
     } else {
       throw workload_error("rt_runtime_share needs a real-time class with per-CPU runtime (rt_policy)");
     }
+  }
+  /// Each CPU's deadline class passes its run time to the same CPU's RT class, which counts it
+  /// against the RT throttling budget (update_curr_dl up to Linux 6.11: "we share the rt
+  /// bandwidth"; with `--rt-runtime -1` nothing is counted).
+  void share_rt_bandwidth_with_deadline() {
+    if constexpr (dl_class_ && detail_sim::shares_rt_bandwidth<rt_class>::value) {
+      using dl_type = typename stack_type::template class_type<0>;
+      if constexpr (detail_sim::reports_run_time<dl_type>::value) {
+        for (int c = 0; c < ncpu_; ++c)
+          cpu(c).rq.template get<0>().set_run_time_sink(&engine::charge_rt_bandwidth,
+                                                         &cpu(c).rq.template get<stack_type::nr_classes - 2>());
+      }
+    }
+  }
+  /// The sink: deadline run time into an RT class's budget.
+  static void charge_rt_bandwidth(void* rt, duration_ns ran, sched_time now) noexcept {
+    if constexpr (detail_sim::shares_rt_bandwidth<rt_class>::value) static_cast<rt_class*>(rt)->charge_shared(ran, now);
   }
   /// The hook: `borrower` takes runtime from every other CPU's RT class (balance_rt_runtime).
   static void borrow_rt_runtime(void* self, rt_class& borrower, sched_time now) noexcept {
@@ -3541,7 +3598,7 @@ class engine {
       const cpu_state& c = cpu(k);
       if (c.curr != nullptr && c.curr->state == task_core::st::running && c.curr->action == task_core::act::work)
         arm_completion(k);
-      if (cfg_.trace != nullptr) cfg_.trace->cpu_frequency(now_, k, dm.states[want].frequency_khz);
+      if (cfg_.trace != nullptr) cfg_.trace->cpu_frequency(now_, k, who(k), dm.states[want].frequency_khz);
     }
   }
 

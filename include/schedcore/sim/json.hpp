@@ -539,6 +539,25 @@ inline position position_of(std::string_view text, std::size_t offset) {
   return p;
 }
 
+/// The length in bytes (1..4) of the well-formed UTF-8 character at `s[i]`, or 0 when the bytes
+/// there are not one (a stray continuation byte, a truncated sequence, an overlong form, a
+/// surrogate, beyond U+10FFFF). @pre i < s.size(). O(1).
+inline std::size_t utf8_length_at(const std::string& s, std::size_t i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  bool ok = n != 0 && i + n <= s.size() && !(n == 2 && c < 0xC2) && !(n == 4 && c > 0xF4);
+  for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
+  if (ok && n == 3) {
+    const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+    ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0);  // overlong; surrogates
+  }
+  if (ok && n == 4) {
+    const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+    ok = !(c == 0xF0 && c1 < 0x90) && !(c == 0xF4 && c1 >= 0x90);  // overlong; beyond U+10FFFF
+  }
+  return ok ? n : 0;
+}
+
 /// Why `s` cannot be a label in schedsim's outputs (task names, group and domain labels): a
 /// control character, or not valid UTF-8 (overlong forms, surrogates, beyond U+10FFFF), which
 /// would make the JSON and CSV invalid or split a trace record over two lines. Empty when it
@@ -553,18 +572,8 @@ inline std::string label_problem(const std::string& s) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x20 || c == 0x7F)
       return "a control character (byte 0x" + hex2(c) + ") in a name: expected printable characters";
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = n != 0 && i + n <= s.size() && !(n == 2 && c < 0xC2) && !(n == 4 && c > 0xF4);
-    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
-    if (ok && n == 3) {
-      const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
-      ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0);  // overlong; surrogates
-    }
-    if (ok && n == 4) {
-      const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
-      ok = !(c == 0xF0 && c1 < 0x90) && !(c == 0xF4 && c1 >= 0x90);  // overlong; beyond U+10FFFF
-    }
-    if (!ok) return "not valid UTF-8 (byte 0x" + hex2(c) + " at offset " + std::to_string(i) + ")";
+    const std::size_t n = utf8_length_at(s, i);
+    if (n == 0) return "not valid UTF-8 (byte 0x" + hex2(c) + " at offset " + std::to_string(i) + ")";
     i += n;
   }
   return std::string();

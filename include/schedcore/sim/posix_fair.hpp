@@ -105,6 +105,9 @@ class posix_fair_policy {
   using rt_type = rt_policy<Task, posix_fair_access>;  ///< the embedded class
   using knobs = typename rt_type::knobs;           ///< rt_policy's tunables
   static constexpr const char* name = Kind == sched_kind::fifo ? "fifo" : "rr";  ///< class name
+  /// The priority a trace prints for every task of this slot: the kernel's `p->prio` of a
+  /// real-time task at `posix_fair_priority`, 99 - 1 = 98 (not 120 + nice: nice is ignored).
+  static int trace_prio(const Task&) noexcept { return rt_priority_max - posix_fair_priority; }
   /// rt_policy's knobs (no `timeslice` for FIFO), with its bounds.
   static constexpr const auto& knob_table = detail_sim::posix_knob_table<knobs, Kind>::table;
 

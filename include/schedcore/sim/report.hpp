@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "schedcore/sim/json.hpp"
 #include "schedcore/sim/metrics.hpp"
 
 namespace schedcore {
@@ -28,9 +29,23 @@ inline std::string fmt(const char* f, double v) {
 }
 inline std::string i64(std::int64_t v) { return std::to_string(v); }
 inline std::string u64(std::uint64_t v) { return std::to_string(v); }
+/// `s` as a JSON string. JSON text is UTF-8 (RFC 8259 §8.1): a byte that does not start a
+/// well-formed character (an input path's Latin-1 byte, say) is written as U+FFFD, the
+/// replacement character, so the document stays valid whatever the name. O(size).
 inline std::string str(const std::string& s) {
   std::string o = "\"";
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      const std::size_t n = json::utf8_length_at(s, i);
+      if (n == 0) {
+        o += "\\ufffd";
+      } else {
+        o.append(s, i, n);
+        i += n - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '"': o += "\\\""; break;
       case '\\': o += "\\\\"; break;
@@ -502,17 +517,26 @@ inline std::vector<table_column> family_columns(const std::string& family) {
   return c;
 }
 
+/// The columns a cell takes in a terminal: its UTF-8 characters (a byte that is not a
+/// continuation byte starts one), so that "Über" pads as 4 columns, not 5. East Asian wide
+/// characters, which take two, are not told apart. O(size).
+inline std::size_t display_width(const std::string& s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
 /// Renders rows of cells as an aligned text table with a rule under the header.
 inline std::string render_table(const std::vector<std::vector<std::string>>& rows) {
   if (rows.empty()) return {};
   std::vector<std::size_t> w(rows[0].size(), 0);
   for (const auto& row : rows)
-    for (std::size_t i = 0; i < row.size() && i < w.size(); ++i) w[i] = std::max(w[i], row[i].size());
+    for (std::size_t i = 0; i < row.size() && i < w.size(); ++i) w[i] = std::max(w[i], display_width(row[i]));
   std::string o;
   for (std::size_t r = 0; r < rows.size(); ++r) {
     for (std::size_t i = 0; i < rows[r].size(); ++i) {
       const std::string& s = rows[r][i];
-      const std::string pad(w[i] - s.size(), ' ');
+      const std::string pad(w[i] - display_width(s), ' ');
       o += i == 0 ? s + pad : "  " + pad + s;
     }
     o += "\n";

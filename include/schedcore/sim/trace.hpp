@@ -1,6 +1,7 @@
 /// @file
 /// @brief HOSTED. ftrace text output (the `nop` tracer's format) that Perfetto UI opens with
-/// native per-CPU scheduling tracks, and trace-cmd/KernelShark-style tools read as text.
+/// native per-CPU scheduling tracks (as does catapult's systrace viewer). trace-cmd and
+/// KernelShark read only their binary trace.dat, not this text.
 ///
 /// Lines follow the kernel's `TP_printk` formats of `sched_switch`, `sched_waking`,
 /// `sched_wakeup`, `sched_wakeup_new`, `sched_migrate_task`, `sched_pi_setprio`,
@@ -10,7 +11,9 @@
 /// `%16s-%-5d [%03d] d..2 %5u.%06u: ` (comm-pid of the task current on that CPU, CPU, flags,
 /// seconds with microseconds), which Perfetto's systrace tokenizer matches. Priorities are the
 /// kernel's internal ones: 120 + nice for normal tasks, 99 - rt_priority for real time, -1 for
-/// deadline. comm strings never contain a space or '=' (the engine replaces them).
+/// deadline. comm strings never contain a space, '=', a control character or Unicode white
+/// space (the engine replaces them with '_'). A CPU with no event has no line, and so no
+/// track.
 ///
 /// The text is kept in memory and written in one go by `write_file` (sim/output_file.hpp: a
 /// temporary file then renamed), so an error never leaves a half-written trace.
@@ -99,9 +102,10 @@ class trace_writer {
   }
 
   /// A frequency change of `cpu` to `khz` (cpufreq's `cpu_frequency: state=<kHz> cpu_id=<cpu>`,
-  /// which Perfetto draws as a per-CPU frequency counter track).
-  void cpu_frequency(std::int64_t ns, int cpu, unsigned khz) {
-    prefix(ns, cpu, "<idle>", 0);
+  /// which Perfetto draws as a per-CPU frequency counter track), on the line of `by` =
+  /// {comm, pid}, the task running on `cpu` (`<idle>`, 0 when none).
+  void cpu_frequency(std::int64_t ns, int cpu, const std::pair<std::string, int>& by, unsigned khz) {
+    prefix(ns, cpu, by.first, by.second);
     char buf[64];
     std::snprintf(buf, sizeof buf, "cpu_frequency: state=%u cpu_id=%d\n", khz, cpu);
     text_ += buf;

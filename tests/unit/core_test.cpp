@@ -216,6 +216,31 @@ TEST(Fixed, KernelWeightsAndRounding) {
   EXPECT_EQ((w10::from_int(10) / w10::from_int(4)).raw(), w10::ratio(5, 2).raw());
 }
 
+// round() and ratio() have no intermediate that overflows: the extremes of the raw range
+// round (INT32_MAX at 16 fraction bits is 32767.99998: 32768; INT32_MIN is exactly -32768;
+// halves go away from zero on both sides), and ratio forms num * 2^F in two words (2^44 / 2^44
+// at BW_SHIFT 20 is exactly 1.0; before, num * 2^20 overflowed s64 from num = 2^43).
+TEST(Fixed, RoundAndRatioNeverOverflowInside) {
+  using q16 = fixed<s32, 16>;
+  EXPECT_EQ(q16::from_raw(std::numeric_limits<s32>::max()).round(), 32768);
+  EXPECT_EQ(q16::from_raw(std::numeric_limits<s32>::min()).round(), -32768);
+  EXPECT_EQ(q16::from_raw(std::numeric_limits<s32>::min() + 1).round(), -32768);
+  EXPECT_EQ(q16::ratio(5, 2).round(), 3);
+  EXPECT_EQ(q16::ratio(-5, 2).round(), -3);
+  EXPECT_EQ(q16::from_raw(-(1 << 15) + 1).round(), 0);  // -0.49998
+  EXPECT_EQ(q16::from_raw(-(1 << 15) - 1).round(), -1);  // -0.50002
+  using w10 = fixed<s64, 10>;
+  EXPECT_EQ(w10::from_raw(std::numeric_limits<s64>::max()).round(), (std::numeric_limits<s64>::max() >> 10) + 1);
+  EXPECT_EQ(w10::from_raw(std::numeric_limits<s64>::min()).round(), std::numeric_limits<s64>::min() >> 10);
+  using bw = fixed<s64, 20>;
+  EXPECT_EQ(bw::ratio(s64{1} << 44, s64{1} << 44).raw(), s64{1} << 20);
+  EXPECT_EQ(bw::ratio(3 * (s64{1} << 50), s64{1} << 51).raw(), 3 * (s64{1} << 19));  // 1.5
+  EXPECT_EQ(bw::ratio(-(s64{1} << 50), s64{1} << 52).raw(), -(s64{1} << 18));       // -0.25
+  EXPECT_EQ(bw::ratio(1, -3).raw(), -(s64{1} << 20) / 3);                               // toward zero
+  EXPECT_EQ(bw::ratio(std::numeric_limits<s64>::min(), std::numeric_limits<s64>::min()).raw(), s64{1} << 20);
+  EXPECT_EQ(q16::ratio(std::numeric_limits<s32>::max(), 1 << 16).raw(), std::numeric_limits<s32>::max());
+}
+
 // The operators follow the raw values exactly (each expected raw value worked out by hand):
 // sums and differences, in place too; negation; products and quotients by an integer
 // (truncated toward zero); every comparison at equality and in both orders; for the 64-bit

@@ -8,6 +8,7 @@
 #include <list>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "check_recorder.hpp"
@@ -240,6 +241,28 @@ TYPED_TEST(ListTest, SafeModeRefusesMisuseWithoutStateChange) {
     EXPECT_TRUE(l.verify());
     l.clear();
   }
+}
+
+// A list without ConstantTimeSize is its sentinel alone, two words (a wait queue per object on
+// a small target), with the counter three; both stay standard-layout, so a C caller's
+// offsetof works on a structure that holds one.
+TEST(List, TheCounterWordExistsOnlyWithConstantTimeSize) {
+  using normal_base = list_base<normal_task, list_hook<void, list_link_mode::normal>>;
+  static_assert(sizeof(list<normal_task, normal_base, false>) == 2 * sizeof(void*));
+  static_assert(sizeof(list<normal_task, normal_base, true>) == 3 * sizeof(void*));
+  static_assert(std::is_standard_layout_v<list<normal_task, normal_base, false>>);
+  static_assert(std::is_standard_layout_v<list<normal_task, normal_base, true>>);
+  list<normal_task, normal_base, false> a, b;
+  normal_task t[3];
+  for (normal_task& x : t) a.push_back(x);
+  a.swap(b);
+  EXPECT_TRUE(a.empty());
+  EXPECT_EQ(b.size(), 3u);
+  a.splice_back(b);
+  EXPECT_EQ(a.size(), 3u);
+  EXPECT_TRUE(a.verify() && b.verify());
+  a.clear();
+  EXPECT_EQ(a.size(), 0u);
 }
 
 TEST(ListHook, IsTwoWordsLinkStateAndCopies) {

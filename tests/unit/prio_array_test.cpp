@@ -227,6 +227,32 @@ TYPED_TEST(PrioArrayTest, MisuseIsRefusedWithoutStateChange) {
   a.dequeue(t[0]);
 }
 
+// A task of another array cannot be told apart in O(1) unless its dequeue empties a list there
+// (the sentinel it leaves next to is not this array's). Debug builds then report it and put the
+// task back: both arrays stay as they were, for dequeue and requeue_tail alike (before, the
+// report was followed by a write to the bit of a garbage index).
+TYPED_TEST(PrioArrayTest, ATaskOfAnotherArrayIsReportedAndPutBackWhenItEmptiesItsList) {
+  using T = typename TypeParam::task;
+  typename TypeParam::array a, b;
+  T t[2];
+  a.enqueue(t[0], 3);
+  b.enqueue(t[1], 1);
+  schedcore_test::check_scope scope;
+  b.dequeue(t[0]);
+  b.requeue_tail(t[0], 2);
+  const auto checks = scope.take();
+  ASSERT_EQ(checks.size(), 2u);
+  for (const auto& c : checks) EXPECT_EQ(c.kind, check_kind::misuse);
+  EXPECT_EQ(a.first_at(3), &t[0]);
+  EXPECT_EQ(a.nr_queued(), 1u);
+  EXPECT_EQ(b.nr_queued(), 1u);
+  EXPECT_EQ(b.first_at(2), nullptr);
+  EXPECT_TRUE(a.verify());
+  EXPECT_TRUE(b.verify());
+  a.dequeue(t[0]);
+  b.dequeue(t[1]);
+}
+
 // Differential test. Model: multiset of (urgency rank, sequence, id); tail insertion takes an
 // increasing sequence, head insertion a decreasing one, so begin() is the FIFO head of the most
 // urgent priority, exactly what pick() must return.

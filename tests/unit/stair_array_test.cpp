@@ -272,6 +272,31 @@ TYPED_TEST(StairArrayTest, DequeueAndRequeueFromEitherArray) {
   EXPECT_TRUE(s.empty());
 }
 
+// A task queued in another stair array that empties its level there is reported by debug
+// builds and put back (the same as prio_array's check): neither container changes.
+TYPED_TEST(StairArrayTest, ATaskOfAnotherArrayIsReportedAndPutBack) {
+  using T = typename TypeParam::task;
+  typename TypeParam::array s, other;
+  T a, b;
+  s.set_all_level_quotas(msec(4));
+  other.set_all_level_quotas(msec(4));
+  s.enqueue(a, 1);
+  other.enqueue(b, 2);
+  schedcore_test::check_scope scope;
+  other.dequeue(a);
+  EXPECT_EQ(other.requeue_tail(a, 3), TypeParam::array::npos);
+  const auto checks = scope.take();
+  ASSERT_EQ(checks.size(), 2u);
+  EXPECT_EQ(s.nr_queued(), 1u);
+  EXPECT_EQ(other.nr_queued(), 1u);
+  EXPECT_EQ(s.pick(), &a);
+  EXPECT_EQ(other.pick(), &b);
+  EXPECT_TRUE(s.verify());
+  EXPECT_TRUE(other.verify());
+  s.dequeue(a);
+  other.dequeue(b);
+}
+
 TYPED_TEST(StairArrayTest, MisuseIsRefusedWithoutStateChange) {
   using T = typename TypeParam::task;
   constexpr unsigned L = TypeParam::levels;

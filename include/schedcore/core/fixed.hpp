@@ -12,6 +12,7 @@
 #ifndef SCHEDCORE_CORE_FIXED_HPP
 #define SCHEDCORE_CORE_FIXED_HPP
 
+#include "schedcore/core/arith.hpp"
 #include "schedcore/core/assert.hpp"
 #include "schedcore/core/traits.hpp"
 #include "schedcore/core/types.hpp"
@@ -77,21 +78,30 @@ class fixed {
   }
   /// The integer `v` (`v << FracBits`).
   static constexpr fixed from_int(Int v) noexcept { return from_raw(static_cast<Int>(v * one_raw)); }
-  /// `num / den`, truncated. @pre den != 0
+  /// `num / den`, truncated toward zero, exact whenever the quotient fits (the product
+  /// num·2^FracBits is formed in two words: `fixed<s64, 20>::ratio` of periods past 2^43 ns
+  /// would overflow one). @pre den != 0
   static constexpr fixed ratio(Int num, Int den) noexcept {
     SCHEDCORE_ASSERT(den != 0);
-    return from_raw(static_cast<Int>(static_cast<s64>(num) * one_raw / den));
+    const u64 n = num < 0 ? 0 - static_cast<u64>(num) : static_cast<u64>(num);
+    const u64 d = den < 0 ? 0 - static_cast<u64>(den) : static_cast<u64>(den);
+    const u64 q = mul_div_u64_u64(n, static_cast<u64>(one_raw), d);
+    return from_raw(static_cast<Int>((num < 0) != (den < 0) ? 0 - q : q));
   }
 
   /// The raw representation.
   constexpr Int raw() const noexcept { return raw_; }
   /// The integer part, rounded toward negative infinity (arithmetic shift).
   constexpr Int floor() const noexcept { return static_cast<Int>(raw_ >> FracBits); }
-  /// Rounded to the nearest integer, halves away from zero.
+  /// Rounded to the nearest integer, halves away from zero. The floor plus one when the
+  /// fraction reaches a half (passes it, below zero), so that no step overflows: any raw
+  /// value rounds, the largest and the smallest included.
   constexpr Int round() const noexcept {
+    const Int whole = static_cast<Int>(raw_ >> FracBits);
+    const Int frac = static_cast<Int>(raw_ & static_cast<Int>(one_raw - 1));  // raw - whole·2^F, in [0, 1)
     const Int half = static_cast<Int>(one_raw / 2);
-    return raw_ >= 0 ? static_cast<Int>((raw_ + half) >> FracBits)
-                     : static_cast<Int>(-((-raw_ + half) >> FracBits));
+    const bool up = FracBits != 0 && (raw_ >= 0 ? frac >= half : frac > half);
+    return static_cast<Int>(whole + (up ? 1 : 0));
   }
 
   /// Sum.

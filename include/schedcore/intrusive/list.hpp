@@ -30,12 +30,31 @@
 
 namespace schedcore {
 
+/// @cond INTERNAL
+namespace detail {
+/// A list's storage: the sentinel, and the element counter only when the list keeps one, so
+/// that a list without `ConstantTimeSize` is two words (a wait queue per object on a small
+/// target). One class holds every data member, so the list stays standard-layout.
+template <bool Counted>
+struct list_storage {
+  list_node head_{};  ///< sentinel: head_.sc_next is the front, head_.sc_prev the back
+  usize size_ = 0;    ///< element count
+};
+template <>
+struct list_storage<false> {
+  list_node head_{};  ///< sentinel: head_.sc_next is the front, head_.sc_prev the back
+};
+}  // namespace detail
+/// @endcond
+
 /// Circular doubly linked intrusive list.
 /// @tparam T                the element type (embeds a `list_hook`)
 /// @tparam Accessor         `list_base<T, Hook>` (default) or `list_member<&T::hook>`
 /// @tparam ConstantTimeSize keep an element counter so `size()` is O(1) (default true)
 template <class T, class Accessor = list_base<T>, bool ConstantTimeSize = true>
-class list {
+class list : private detail::list_storage<ConstantTimeSize> {
+  using storage = detail::list_storage<ConstantTimeSize>;
+  using storage::head_;
   using node = detail::list_node;
   using algo = detail::list_algo;
   using access = detail::node_access<Accessor>;
@@ -82,7 +101,7 @@ class list {
   static constexpr bool constant_time_size = ConstantTimeSize;  ///< whether size() is O(1)
 
   /// An empty list; constant-initialised when the list is a global.
-  constexpr list() noexcept : head_{}, size_{} { algo::init_header(head_); }
+  constexpr list() noexcept : storage{} { algo::init_header(head_); }
   list(const list&) = delete;             ///< not copyable (intrusive)
   list& operator=(const list&) = delete;  ///< not assignable (intrusive)
   ~list() = default;                      ///< trivial: a non-empty list leaves stale hooks behind
@@ -91,7 +110,7 @@ class list {
   constexpr bool empty() const noexcept { return algo::empty(head_); }
   /// Number of elements: O(1) with `ConstantTimeSize`, else O(n).
   constexpr size_type size() const noexcept {
-    if constexpr (ConstantTimeSize) return size_;
+    if constexpr (ConstantTimeSize) return this->size_;
     else return algo::count(head_);
   }
 
@@ -168,7 +187,7 @@ class list {
       }
     }
     algo::init_header(head_);
-    size_ = 0;
+    if constexpr (ConstantTimeSize) this->size_ = 0;
   }
 
   /// Moves every element of `other` before `pos` (O(1) with or without size counters: the
@@ -177,7 +196,7 @@ class list {
     if (&other == this) return;
     algo::splice_all_before(*const_cast<node*>(pos.n_), other.head_);
     if constexpr (ConstantTimeSize) {
-      size_ += other.size_;
+      this->size_ += other.size_;
       other.size_ = 0;
     }
   }
@@ -202,9 +221,11 @@ class list {
   void(swap)(list& other) noexcept {  // parenthesised: a swap(a, b) macro cannot expand it
     if (&other == this) return;
     algo::swap_rings(head_, other.head_);
-    const size_type n = size_;
-    size_ = other.size_;
-    other.size_ = n;
+    if constexpr (ConstantTimeSize) {
+      const size_type n = this->size_;
+      this->size_ = other.size_;
+      other.size_ = n;
+    }
   }
 
   /// Iterator to the first element.
@@ -230,7 +251,7 @@ class list {
     usize n = 0;
     if (!algo::verify_ring(head_, n)) return false;
     if constexpr (ConstantTimeSize) {
-      if (n != size_) return false;
+      if (n != this->size_) return false;
     }
     return true;
   }
@@ -238,10 +259,10 @@ class list {
  private:
   /// @cond INTERNAL
   void inc() noexcept {
-    if constexpr (ConstantTimeSize) ++size_;
+    if constexpr (ConstantTimeSize) ++this->size_;
   }
   void dec() noexcept {
-    if constexpr (ConstantTimeSize) --size_;
+    if constexpr (ConstantTimeSize) --this->size_;
   }
   void remove(node& n) noexcept {
     algo::unlink(n);
@@ -249,9 +270,6 @@ class list {
     dec();
   }
   /// @endcond
-
-  node head_;  ///< sentinel: head_.sc_next is the front, head_.sc_prev the back
-  size_type size_;  ///< element count (maintained only with ConstantTimeSize)
 };
 
 }  // namespace schedcore

@@ -167,7 +167,7 @@ class stair_array {
   SCHEDCORE_ALWAYS_INLINE void dequeue(T& t) noexcept {
     node& n = access::to_node(t);
     if (SCHEDCORE_MISUSE(access::unlinked(n))) return;
-    unlink(n);
+    if (!unlink(n)) return;
     access::mark_unlinked(n);
     --nr_;
   }
@@ -177,7 +177,7 @@ class stair_array {
   SCHEDCORE_ALWAYS_INLINE unsigned requeue_tail(T& t, unsigned level) noexcept {
     node& n = access::to_node(t);
     if (SCHEDCORE_MISUSE(level >= Levels) || SCHEDCORE_MISUSE(access::unlinked(n))) return npos;
-    unlink(n);
+    if (!unlink(n)) return npos;
     if (level < current_) level = current_;
     active_->link_tail(n, level);
     return level;
@@ -293,15 +293,21 @@ class stair_array {
 
  private:
   /// @cond INTERNAL
-  void unlink(node& n) noexcept {
+  /// Unlinks `n` and clears its level's bit in whichever array held it if the level emptied;
+  /// false, with nothing changed, when debug checks find `n` in another container (reported
+  /// and put back; release builds do not check, and this folds to `true`).
+  bool unlink(node& n) noexcept {
     if (node* const s = lists::unlink(n)) {
       if (active_->owns(s)) {
         active_->unmark(active_->index_of(s));
+      } else if (SCHEDCORE_ENABLE_ASSERTS != 0 && SCHEDCORE_MISUSE(!expired_->owns(s))) {
+        lists::relink(n);
+        return false;
       } else {
-        SCHEDCORE_ASSERT(expired_->owns(s));
         expired_->unmark(expired_->index_of(s));
       }
     }
+    return true;
   }
   T* first_in(const lists& a, unsigned level) const noexcept {
     if (SCHEDCORE_MISUSE(level >= Levels)) return nullptr;

@@ -68,6 +68,32 @@ TEST(NickschedPolicy, LoneHogSliceIs60msOracle1) {
   EXPECT_EQ(policy.array_sequence(), 4u) << "each expiry empties active: one switch per slice";
 }
 
+// v13's task_timeslice counts in jiffies with MIN_TIMESLICE = HZ/1000 jiffies, at least one:
+// a lone nice-0 hog gets 60 jiffies at any HZ up to 1000 (600 ms at HZ 100, 240 ms at HZ 250)
+// and 120 at HZ 2000 (60 ms); a hog beside a fully interactive task 2 jiffies, the interactive
+// task 35. (Before, the 1 ms unit was truncated to jiffies: 60 ms at every HZ, and 1 and 8
+// jiffies at HZ 250.)
+TEST(NickschedPolicy, SlicesAreInJiffiesOfMinTimesliceAtAnyHz) {
+  const struct {
+    s64 hz;
+    duration_ns lone;
+  } cases[] = {{100, msec(600)}, {250, msec(240)}, {1000, msec(60)}, {2000, msec(60)}};
+  for (const auto& c : cases) {
+    ns policy;
+    ns::knobs k;
+    k.hz = c.hz;
+    ASSERT_EQ(policy.configure(k), errc::ok);
+    task t = make(0);
+    script_driver<ns> d(policy, static_cast<int>(c.hz));
+    d.add(t, script::hog());
+    d.run_until(c.lone * 2 + 1);
+    const auto& picks = d.picks();
+    ASSERT_EQ(picks.size(), 3u) << "HZ " << c.hz;
+    EXPECT_EQ(picks[1].at_ns, c.lone) << "HZ " << c.hz;
+    EXPECT_EQ(policy.timeslice(t), c.lone) << "HZ " << c.hz;
+  }
+}
+
 TEST(NickschedPolicy, TwoEqualHogsAlternate60msOracle3) {
   // §4 oracle 3: two nice-0 hogs alternate 60 ms each, 50/50.
   ns policy;

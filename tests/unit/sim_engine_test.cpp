@@ -1642,7 +1642,7 @@ TEST(SimEngine, BadWorkloadsAreRefused) {
   EXPECT_THROW(ref_entry().run(w, exact_machine(), {}), workload_error);
   w.tasks[0] = finite("a", {ev::run(-5)});
   EXPECT_THROW(ref_entry().run(w, exact_machine(), {}), workload_error);
-  w.tasks[0] = finite("a", {ev::timer("t", 0)});
+  w.tasks[0] = finite("a", {ev::timer("t", -1)});  // 0 is rt-app's reference move, allowed
   EXPECT_THROW(ref_entry().run(w, exact_machine(), {}), workload_error);
 }
 

@@ -49,7 +49,11 @@
 ///   non-zero `mm_id` are threads of one process. Kernel threads (no mm, always +1) are not
 ///   modelled. Both bonuses are knobs (`same_mm_bonus`, `proc_change_penalty`).
 /// - One instance is one CPU's run queue (2.4 had one global run queue); the "last ran on this
-///   CPU" test is a per-entity flag cleared by `enqueue_flags::migrated`.
+///   CPU" test is a per-entity flag cleared by `enqueue_flags::migrated`. So on several CPUs an
+///   epoch covers the tasks of its own instance only: 2.4's `for_each_task` recalculated every
+///   task of the system, and a sleeper last queued on a quiet CPU missed none of a busy CPU's
+///   epochs (after 1 s of a nice-0 hog on the other CPU it wakes with counter 11 in 2.4, 6
+///   here). On one CPU the two are the same.
 /// - The epoch recalculation is done eagerly, at the end of the hook after which 2.4's
 ///   schedule() would find `c == 0` (tick, dequeue, yield, enqueue into a queue of exhausted
 ///   tasks), so `pick_next` stays free of side effects; the result is the same because a

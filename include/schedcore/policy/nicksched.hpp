@@ -27,7 +27,9 @@
 /// - Time slice (§4): with `idx` the best runnable priority on this run queue (min over both
 ///   arrays and the task itself), `delta = prio - idx`, `base = 61 / (delta + 2)` and
 ///   `slice = base * (USER_PRIO(idx) + 8) / 24` in units of `base_timeslice` (1 ms; the -mm
-///   version's `base_timeslice` sysctl), converted to jiffies of the `hz` knob (at least 1).
+///   version's `base_timeslice` sysctl) taken in whole jiffies of the `hz` knob, at least one:
+///   v13's MIN_TIMESLICE, `HZ/1000` jiffies or 1, so below HZ 1000 the unit is a jiffy and a
+///   lone nice-0 hog gets 60 jiffies at any HZ (600 ms at HZ 100, 240 ms at HZ 250).
 ///   At HZ=1000: a lone nice-0 hog (idx = prio = 140) gets 60 ms; a hog beside a fully
 ///   interactive nice-0 task (idx 120) 2 ms, the interactive task 35 ms. The slice is a
 ///   function of the queue, so a task keeps `used_slice` (jiffies run since its slice began,
@@ -126,13 +128,13 @@ class nicksched_policy {
   /// Tunables.
   struct knobs {
     s64 hz = 1000;                   ///< jiffies per second (CONFIG_HZ)
-    s64 base_timeslice = msec(1);    ///< unit of the slice formula (-mm `base_timeslice`)
+    s64 base_timeslice = msec(1);    ///< unit of the slice formula, in whole jiffies, at least one (-mm `base_timeslice`)
   };
   /// Bounds and meaning of each knob.
   static constexpr knob_info<knobs> knob_table[] = {
       {"hz", knob_unit::count, &knobs::hz, 10, 100000, "timer ticks per second (CONFIG_HZ); slices are in jiffies"},
       {"base_timeslice", knob_unit::time_ns, &knobs::base_timeslice, usec(10), msec(100),
-       "unit of the slice formula base = 61/(delta+2), slice = base*(USER_PRIO(idx)+8)/24"},
+       "unit of the slice formula base = 61/(delta+2), slice = base*(USER_PRIO(idx)+8)/24; whole jiffies, at least one (v13's MIN_TIMESLICE)"},
   };
 
   /// Validates and installs knobs; on error nothing changes.
@@ -428,7 +430,11 @@ class nicksched_policy {
     const s64 delta = static_cast<s64>(prio) - static_cast<s64>(idx);
     const s64 base = static_cast<s64>(max_user_prio + 1) / (delta + 2);
     const s64 units = base * (static_cast<s64>(idx - max_rt_prio) + 8) / 24;
-    const s64 j = units * knobs_.base_timeslice / (sec(1) / knobs_.hz);
+    // v13's MIN_TIMESLICE: the unit in whole jiffies, at least one (1 ms is one jiffy at HZ
+    // 1000, two at HZ 2000, and rounds up to one jiffy below HZ 1000).
+    const s64 jiffy = sec(1) / knobs_.hz;
+    const s64 unit_jiffies = knobs_.base_timeslice / jiffy;
+    const s64 j = units * (unit_jiffies > 1 ? unit_jiffies : 1);
     return j > 1 ? j : 1;
   }
   void charge_run(nicksched_entity& e, sched_time now) noexcept {

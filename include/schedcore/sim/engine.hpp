@@ -1002,7 +1002,7 @@ class engine {
           }
           switch (e.kind) {
             case event_kind::timer:
-              if (e.period <= 0) throw workload_error(where + ": timer period must be > 0");
+              if (e.period < 0) throw workload_error(where + ": timer period must be >= 0");
               if (e.anchor < -1) throw workload_error(where + ": timer anchor must be >= 0 (or -1: none)");
               if (e.ref.rfind("unique", 0) == 0) {
                 c.unique = lookup(uniq[s], e.ref);
@@ -3914,8 +3914,10 @@ class engine {
             tm.init = true;
             tm.next = e->anchor >= 0 ? e->anchor : now_;
           }
+          // Period 0 (rt-app allows it): waits only for a later expiry another use set, else a
+          // relative timer's reference moves to now (below); no period, so no slack sample.
           tm.next += e->period;
-          if (!first_use) {  // rt-app's per-period slack
+          if (!first_use && e->period > 0) {  // rt-app's per-period slack
             keep_sample(t.cold->slacks, tm.next - now_);
             if (cfg_.trace != nullptr) cfg_.trace->counter(now_, t.cpu, comm_of(t), t.pid, "slack_us", floor_div(tm.next - now_, 1000));
           }

@@ -35,7 +35,7 @@
 /// | `run` (calibrated work) | `event_kind::run` (CPU work: grows with preemption and cache refill) |
 /// | `runtime` (wall time) | `event_kind::runtime` |
 /// | `sleep` | `event_kind::sleep` |
-/// | `timer` {ref, period, mode relative (default) / absolute} | `event_kind::timer` (`absolute`), `anchor` = the task's `delay`: as rt-app's t_first (the use case's start plus the delay), the first expiry is delay + period wherever the program first reaches the timer, and a timer first reached after it has overrun; `unique*` refs are per instance, other refs shared by every thread (engine rule); the mode is the timer's (any event saying absolute makes all its uses absolute, rt-app's rule); period 0 is a no-op in rt-app: dropped, noted |
+/// | `timer` {ref, period, mode relative (default) / absolute} | `event_kind::timer` (`absolute`), `anchor` = the task's `delay`: as rt-app's t_first (the use case's start plus the delay), the first expiry is delay + period wherever the program first reaches the timer, and a timer first reached after it has overrun; `unique*` refs are per instance, other refs shared by every thread (engine rule); the mode is the timer's (any event saying absolute makes all its uses absolute, rt-app's rule); period 0 is kept: it waits only for a later expiry another use of the ref set, and otherwise, in relative mode, moves the timer's reference to now, as rt-app's run_event does (no slack sample) |
 /// | `suspend` "name" / bare `"suspend",` / "" (= the task's own name), `resume` "name" | as rt-app runs them (src/rt-app.c): `suspend` is `lock` name, `wait` {ref name, mutex name}, `unlock` name; `resume` is `lock` name, `broadcast` name, `unlock` name. The names are the conditions and mutexes of `wait`, `signal`, `broad`, `sync` and `lock`: a resume wakes a `wait` on its name, a `signal` wakes a suspended task |
 /// | `lock`, `unlock` | `lock`, `unlock` |
 /// | `wait` {ref, mutex}, `signal`, `broad`, `sync` {ref, mutex} | `wait`, `signal`, `broadcast`, `sync` |
@@ -490,10 +490,15 @@ class importer {
     static const char* const known[] = {"duration",     "calibration", "default_policy", "pi_enabled", "lock_pages",
                                         "logdir",       "log_basename", "log_size",      "ftrace",     "gnuplot",
                                         "io_device",    "mem_buffer_size", "cumulative_slack", "frag"};
+    std::string without_effect;  // the keys accepted without effect, for one note
+    const auto no_effect = [&without_effect](const std::string& k) {
+      without_effect += (without_effect.empty() ? "" : ", ") + k + (k == "ftrace" ? " (use --trace)" : "");
+    };
     for (const json::value& m : g.items) {
       const std::string what = "global " + what_key(m);
       no_duplicate(g, m, "global");
       const std::string& k = m.key;
+      if (k != "duration" && k != "calibration" && k != "default_policy" && k != "pi_enabled") no_effect(k);
       if (k == "duration") {
         const std::int64_t d = get_int(m, what, "-1 or a number of seconds >= 1");
         if (d == -1) continue;
@@ -545,6 +550,7 @@ class importer {
                         "mem_buffer_size, cumulative_slack" + suggest(k, known));
       }
     }
+    if (!without_effect.empty()) note("global " + without_effect + ": accepted without effect in the simulation");
     return duration_set;
   }
 
@@ -733,11 +739,7 @@ class importer {
           else if (s != "relative")
             fail(mode->pos, what + " 'mode': unknown " + quote(s) + ": expected \"relative\" or \"absolute\"");
         }
-        if (period == 0) {
-          note("timer with period 0 dropped (rt-app: it never waits)");
-          break;
-        }
-        out.push_back(ev::timer(ref, period, absolute));
+        out.push_back(ev::timer(ref, period, absolute));  // period 0: see the engine's timer rule
         break;
       }
       case ek::suspend: {
@@ -1009,11 +1011,28 @@ class importer {
   // A loop whose pass takes no simulated time would pin the simulation at one instant (rt-app
   // would spin; a discrete-event simulator cannot). Every pass of an endless (or huge) loop must
   // contain a run/runtime/sleep > 0 or a timer.
+  /// Whether one pass of `p` takes simulated time or blocks: work or a sleep > 0, a timer with
+  /// a period, or an event that waits for another task (suspend, wait, sync, sem_wait, a
+  /// barrier), as a relay thread's endless loop does. Tasks that keep waking each other at one
+  /// instant are stopped by the engine's event budget (a message naming the task).
   static bool advances(const phase& p) {
     for (const event& e : p.events) {
-      if (e.kind == event_kind::timer) return true;
-      if ((e.kind == event_kind::run || e.kind == event_kind::runtime || e.kind == event_kind::sleep) && e.duration > 0)
-        return true;
+      switch (e.kind) {
+        case event_kind::timer:
+          if (e.period > 0) return true;
+          break;
+        case event_kind::run:
+        case event_kind::runtime:
+        case event_kind::sleep:
+          if (e.duration > 0) return true;
+          break;
+        case event_kind::suspend:
+        case event_kind::wait:
+        case event_kind::sync:
+        case event_kind::sem_wait:
+        case event_kind::barrier: return true;
+        default: break;
+      }
     }
     return false;
   }
@@ -1027,7 +1046,9 @@ class importer {
   }
   void check_progress(const task_spec& ts, const json::value& t, const json::value* phases) {
     const std::string where = "task " + quote(ts.name);
-    const std::string fix = ": expected a run/runtime/sleep > 0 or a timer in every endless loop";
+    const std::string fix =
+        ": expected a run/runtime/sleep > 0, a timer with a period or a blocking event (suspend, wait, sync, sem_wait, "
+        "barrier) in every endless loop";
     const std::string limit = " instantaneous events in the whole file (events x loops x instances): more than " +
                               std::to_string(max_zero_events) + fix;
     bool any = false;

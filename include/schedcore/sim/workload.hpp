@@ -119,7 +119,7 @@ struct event {
   /// below 0 are clamped to 0). 0 = exact.
   duration_ns jitter = 0;
 
-  /// timer: the period, ns (> 0). job: the job's interval (its deadline is release + period).
+  /// timer: the period, ns (>= 0; 0 only moves a relative timer's reference, rt-app's rule). job: the job's interval (its deadline is release + period).
   duration_ns period = 0;
 
   /// timer: false = rt-app "relative" (default): when the task arrives after the next expiry,

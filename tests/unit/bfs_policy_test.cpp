@@ -94,43 +94,30 @@ struct hz250_shares {
   std::size_t switches;  // switches of two equal hogs in 600 ms
 };
 
-hz250_shares shares_at_hz250(std::int64_t hrexpiry) {
-  hz250_shares r{};
+// Two hogs at nice `nice_a` and `nice_b` at HZ 250 for `total` ns: each one's share, %, and
+// the switches; every ns goes to one of them.
+struct two_hogs {
+  double share_a, share_b;
+  std::size_t switches;
+};
+two_hogs two_hogs_at_hz250(std::int64_t hrexpiry, int nice_a, int nice_b, std::int64_t total) {
+  driven p;
   policy_t::knobs k{};
   k.hrexpiry = hrexpiry;
-  {
-    driven p;
-    EXPECT_EQ(p.configure(k), errc::ok);
-    task a = make(0), b = make(5);
-    tick_driver<driven> d(p, 250);
-    d.add(a, behaviour::hog());
-    d.add(b, behaviour::hog());
-    d.run_until(sec(30));
-    r.nice0_vs_5 = share(d, 0, sec(30));
-    EXPECT_TRUE(p.verify());
-  }
-  {
-    driven p;
-    EXPECT_EQ(p.configure(k), errc::ok);
-    task a = make(0), b = make(19);
-    tick_driver<driven> d(p, 250);
-    d.add(a, behaviour::hog());
-    d.add(b, behaviour::hog());
-    d.run_until(sec(60));
-    r.nice19_vs_0 = share(d, 1, sec(60));
-  }
-  {
-    driven p;
-    EXPECT_EQ(p.configure(k), errc::ok);
-    task a = make(0), b = make(0);
-    tick_driver<driven> d(p, 250);
-    d.add(a, behaviour::hog());
-    d.add(b, behaviour::hog());
-    d.run_until(msec(600));
-    EXPECT_EQ(d.stats(0).cpu_ns + d.stats(1).cpu_ns, msec(600));
-    r.switches = d.switch_log().size();
-  }
-  return r;
+  EXPECT_EQ(p.configure(k), errc::ok);
+  task a = make(nice_a), b = make(nice_b);
+  tick_driver<driven> d(p, 250);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  d.run_until(total);
+  EXPECT_EQ(d.stats(0).cpu_ns + d.stats(1).cpu_ns, total);
+  EXPECT_TRUE(p.verify());
+  return {share(d, 0, total), share(d, 1, total), d.switch_log().size()};
+}
+
+hz250_shares shares_at_hz250(std::int64_t hrexpiry) {
+  return {two_hogs_at_hz250(hrexpiry, 0, 5, sec(30)).share_a, two_hogs_at_hz250(hrexpiry, 0, 19, sec(60)).share_b,
+          two_hogs_at_hz250(hrexpiry, 0, 0, msec(600)).switches};
 }
 
 TEST(BfsPolicy, HrexpiryEndsSlicesExactlySoLowHzKeepsTheShares) {

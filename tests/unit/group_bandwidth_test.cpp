@@ -12,7 +12,8 @@
 //   sched_cfs_bandwidth_slice_us (5 ms) are drawn from the global pool into per-CPU budgets;
 //   nested limits each apply.
 // - kernel/sched/core.c tg_set_cfs_bandwidth: the accepted ranges (period 1 ms..1 s, quota
-//   >= 1 ms, burst <= quota, no burst without a quota).
+//   >= 1 ms, burst <= quota); a burst without a quota, which 5.14 accepts and never uses, is
+//   refused here as meaningless.
 // - fair.c: __refill_cfs_bandwidth_runtime (quota added, capped at quota + burst; nr_bursts),
 //   return_cfs_rq_runtime (an emptied queue keeps 1 ms, returns the rest),
 //   check_preempt_wakeup_fair (a wakeup under a throttled group does not preempt).

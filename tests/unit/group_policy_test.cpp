@@ -887,6 +887,37 @@ struct delayed_in_group {
   }
 };
 
+// A group that is itself a delayed sleeper cannot be reweighted in place (eevdf's reweight
+// refuses a delayed entity, `busy`): set_group_weight refuses and changes nothing, the weight
+// it reports included, so a caller that skips unchanged weights (as schedsim does) retries.
+// (Before, group_weight() already said 512 while the node kept 1024.)
+TEST(GroupPolicyDelayDequeue, ARefusedReweightOfADelayedGroupChangesNothing) {
+  using S = eevdf_setup;
+  S::policy rq;
+  eevdf_policy<S::node>::knobs k;
+  k.delay_dequeue = 1;
+  ASSERT_EQ(rq.configure(k), errc::ok);
+  S::group g;
+  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+  S::task a, b;
+  ASSERT_EQ(rq.setup(a, sched_params{}), errc::ok);
+  ASSERT_EQ(rq.setup(b, sched_params{}), errc::ok);
+  ASSERT_EQ(rq.set_group(a, &g, sched_time{}), errc::ok);
+  const sched_time t0{};
+  rq.enqueue(a, t0, enqueue_flags::wakeup);
+  rq.enqueue(b, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.pick_next(t0), &a);
+  rq.set_next(a, t0);
+  (void)rq.tick(a, t0 + msec(3));
+  rq.dequeue(a, t0 + msec(3), dequeue_flags::sleep);  // ineligible: g stays queued, delayed
+  ASSERT_EQ(rq.delayed_groups(), 1u);
+  ASSERT_TRUE(g.queued);
+  EXPECT_EQ(rq.set_group_weight(g, 512, t0 + msec(3)), errc::busy);
+  EXPECT_EQ(rq.group_weight(g), 1024u);
+  EXPECT_EQ(static_cast<eevdf_entity&>(g).weight, 1024u);
+  EXPECT_TRUE(rq.verify());
+}
+
 // eevdf's delay_dequeue (6.12+) under groups, as the kernel's dequeue_entities does it: an
 // ineligible sleeper stays in its group's queue (and the groups above stay queued), is not
 // runnable, is requeued where it is if it wakes first, and otherwise leaves when a pick of its

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -171,6 +172,79 @@ TEST(SimEnergy, WorkStretchesByTheTopFrequencyOverTheFrequency) {
     // Energy: 20 mW for that CPU time.
     EXPECT_EQ(d.energy_nj, 20000ull * static_cast<std::uint64_t>(150 * per_period) / 1000000) << e.name;
   }
+}
+
+// A new task's first util is bounded by what its queue already uses
+// (post_init_entity_util_avg: cap = (cpu_scale - cfs_rq util_avg) / 2): three hogs started
+// together on one idle CPU begin at 512, 256 and 128, whether in the root queue or in a group.
+// Read from the trace's util counters at each one's first tick on the CPU. (Before, a task in the root started at 512 whatever its CPU held.)
+TEST(SimEnergy, TasksStartedTogetherOnACpuStartAtHalfOfWhatIsLeft) {
+  workload w;
+  w.name = "forks";
+  w.duration = msec(40);
+  for (const char* name : {"a", "b", "c"}) {
+    task_spec t = scen::task(name, 0, {ev::run(sec(1))});
+    t.cpus = {0};
+    w.tasks.push_back(t);
+  }
+  trace_writer trace;
+  run_config c = machine({domain(1, 1024, {{1000000, 300000}})});
+  c.trace = &trace;
+  (void)schedcore_test::cfs_entry().run(w, c, {});
+  std::map<int, int> first;  // pid -> its first util_avg sample
+  std::istringstream lines(trace.text());
+  for (std::string l; std::getline(lines, l);) {
+    const std::size_t at = l.find("tracing_mark_write: C|");
+    if (at == std::string::npos || l.find("|util_avg|") == std::string::npos) continue;
+    const int pid = std::stoi(l.substr(at + 22));
+    const int util = std::stoi(l.substr(l.rfind('|') + 1));
+    first.emplace(pid, util);
+  }
+  ASSERT_EQ(first.size(), 3u) << trace.text().substr(0, 2000);
+  // The order they first run in is the policy's; each sample is its start value, decayed by
+  // its wait (y^8 = 0.84 for 8 ms) and grown by its 1 ms of running: 446, 256, 141 here.
+  EXPECT_GE(first[1000], 400);
+  EXPECT_LE(first[1000], 560);
+  EXPECT_GE(first[1001], 230);
+  EXPECT_LE(first[1001], 300) << "half of the 512 the first task leaves";
+  EXPECT_GE(first[1002], 110);
+  EXPECT_LE(first[1002], 170) << "half of the 256 the first two leave";
+}
+
+// The I/O-wait boost stays within the CPU's clamps (sugov_iowait_apply with
+// uclamp_rq_util_with, 5.18+, d37aee9018e6): a task capped at util_max 200, pinned to CPU 0,
+// doing 200 us of work per 500 us of I/O wait, beside a 3 ms / 10 ms task on CPU 1 of the same
+// domain, leaves the domain where plain sleeps leave it (400 / 600 MHz, no state above); without
+// the cap its I/O waits boost the domain to the top. (Before, the boost escaped the cap: 800 and
+// 1000 MHz, 1.9x the energy.)
+TEST(SimEnergy, TheIowaitBoostStaysWithinTheCpusClamp) {
+  const auto run = [](bool io, std::int32_t util_max) {
+    workload w;
+    w.name = "io";
+    w.duration = sec(2);
+    task_spec t = scen::task("io", 0, {ev::run(usec(200)), io ? ev::io_sleep(usec(500)) : ev::sleep(usec(500))});
+    t.util_max = util_max;
+    t.cpus = {0};
+    task_spec o = scen::task("other", 0, {ev::run(msec(3)), ev::timer("t", msec(10), true)});
+    o.cpus = {1};
+    w.tasks = {t, o};
+    run_config c = machine({domain(2, 1024, five_states())});
+    c.machine.iowait_boost = true;
+    c.warmup_ns = msec(200);
+    return schedcore_test::cfs_entry().run(w, c, {});
+  };
+  const auto top_share = [](const run_result& r) {  // time at 800 MHz and above
+    std::int64_t ns = 0;
+    for (const auto& [f, t] : r.domains[0].time_in_state)
+      if (f >= 800000) ns += t;
+    return static_cast<double>(ns) / static_cast<double>(r.duration_ns);
+  };
+  const run_result plain = run(false, 200), capped = run(true, 200), free = run(true, 1024);
+  EXPECT_EQ(top_share(plain), 0.0);
+  EXPECT_EQ(top_share(capped), 0.0) << "the boost went past util_max 200";
+  EXPECT_NEAR(static_cast<double>(capped.domains[0].energy_nj), static_cast<double>(plain.domains[0].energy_nj),
+              0.02 * static_cast<double>(plain.domains[0].energy_nj));
+  EXPECT_GT(top_share(free), 0.5) << "without the cap the I/O waits boost the domain";
 }
 
 // Work is conserved across frequency changes: a task that sleeps 300 ms (the domain drops to

@@ -20,7 +20,8 @@
 /// - `configure` is tg_set_cfs_bandwidth: period within [1 ms, 1 s] (min_cfs_quota_period,
 ///   max_cfs_quota_period); quota at least 1 ms and at most max_cfs_runtime ((2^44 − 1) µs,
 ///   MAX_BW), or `unlimited` ("max", RUNTIME_INF); burst at most the quota, quota + burst at
-///   most max_cfs_runtime, and 0 when unlimited. On success the pool is refilled once
+///   most max_cfs_runtime, and 0 when unlimited (stricter than 5.14's text, which accepts a
+///   burst with "max" and never uses it). On success the pool is refilled once
 ///   (__refill_cfs_bandwidth_runtime: + quota, capped at quota + burst) and every CPU's budget
 ///   is reset to 0 (the `generation` counter tells each queue so). The periods start again at
 ///   the group's next draw (the kernel's timer keeps its old grid).

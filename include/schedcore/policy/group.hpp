@@ -364,21 +364,25 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// inner policies with `set_weight` (cfs, eevdf). A queued group is reweighted in place by
   /// the inner `reweight(node, weight, now)` when it has one (cfs, eevdf: the kernel's
   /// reweight_entity, which keeps a running group's slice), else requeued as setup_group does. Refuses
-  /// weights outside the inner policy's range and a group not attached here; on refusal
-  /// nothing changes.
+  /// weights outside the inner policy's range, a group not attached here, and what the inner
+  /// `reweight` refuses (eevdf: a delayed group, `busy`); on refusal nothing changes,
+  /// `group_weight(g)` included, so a caller that skips unchanged weights retries.
   template <class P = Inner, enable_if_t<has_set_weight<P>::value, int> = 0>
   errc set_group_weight(task_group& g, u32 shares, sched_time now) noexcept {
     if (g.owner_ != this) return errc::invalid_argument;
     node_type probe{};
     if (const errc e = queue_of(g).set_weight(probe, shares); e != errc::ok) return e;
-    g.weight_ = shares;
+    const auto requeue = [&](node_type& n) { return queue_of(n).set_weight(n, shares); };
+    errc e;
     // A queued group is reweighted in place when the inner policy can (the kernel's
     // reweight_entity): a requeue and set_next would renew a running group's slice, so a
     // group reweighted at every tick (SMP shares) would never be preempted at its level.
-    if constexpr (has_reweight<P>::value) {
-      if (g.queued) return queue_of(g).reweight(g, shares, now);
-    }
-    return change_group(g, now, [&](node_type& n) { return queue_of(n).set_weight(n, shares); });
+    if constexpr (has_reweight<P>::value)
+      e = g.queued ? queue_of(g).reweight(g, shares, now) : change_group(g, now, requeue);
+    else
+      e = change_group(g, now, requeue);
+    if (e == errc::ok) g.weight_ = shares;
+    return e;
   }
 
   /// The weight queued in `g`'s own queue (its entities' weights, running included): the

@@ -156,21 +156,17 @@ class rt_policy {
   /// Run time of the deadline class on this CPU, `ran` ns up to `now`, counted against this
   /// class's budget as kernels up to 6.11 count it (update_curr_dl: "we share the rt
   /// bandwidth"), so real-time and deadline tasks together leave the lower classes (period -
-  /// runtime) per period. Counted only while the period timer runs, which is the
-  /// kernel's sched_rt_bandwidth_account for the common case: the timer stops at the first period end that finds the
-  /// class empty with no run time to carry, and while stopped the kernel counts only up to the
-  /// runtime and pays it back at once when the timer restarts, so nothing is carried.
-  /// Throttles at once when the total passes the runtime (the kernel waits for the next RT
-  /// charge, at most a tick later). O(1).
+  /// runtime) per period. Counted while the period timer runs (sched_rt_bandwidth_account).
+  /// The timer stops at the first period end that finds the class empty with nothing to
+  /// carry; while it is stopped the kernel counts only up to the runtime and pays that back
+  /// as soon as the timer restarts, so nothing is counted here. Throttles at once when the
+  /// total passes the runtime (the kernel at its next RT charge, within a tick). O(1).
   void charge_shared(duration_ns ran, sched_time now) noexcept {
     if constexpr (!Config::throttling) return;
     if (knobs_.runtime < 0 || ran <= 0 || !period_valid_) return;
     roll_period(now);
     if (queue_.empty() && !throttled_ && rt_time_ == 0 && period_start_ != emptied_period_) return;  // timer stopped
-    rt_time_ += ran;
-    if (throttled_ || runtime_ >= knobs_.period || rt_time_ <= runtime_) return;
-    if (share_fn_ != nullptr) share_fn_(share_ctx_, *this, now);
-    if (rt_time_ > runtime_) throttled_ = true;
+    count_run_time(ran, now);
   }
   /// This instance's runtime per period, ns (the rt_rq's rt_runtime: the knob, plus what it
   /// borrowed, minus what it lent); -1 when throttling is off.
@@ -364,10 +360,14 @@ class rt_policy {
       period_valid_ = true;
     }
     roll_period(now);
+    count_run_time(ran, now);
+  }
+  // Adds `ran` to the current period's run time, then sched_rt_runtime_exceeded(): never
+  // when the runtime covers the whole period; else, past the runtime, borrow
+  // (RT_RUNTIME_SHARE), then throttle if still strictly past it (a runtime of 0 throttles at
+  // the first run). @pre the period is rolled up to `now`
+  void count_run_time(duration_ns ran, sched_time now) noexcept {
     rt_time_ += ran;
-    // sched_rt_runtime_exceeded(): never when the runtime covers the whole period; else, past
-    // the runtime, borrow (RT_RUNTIME_SHARE), then throttle if still strictly past it (a
-    // runtime of 0 throttles at the first run).
     if (throttled_ || runtime_ >= knobs_.period || rt_time_ <= runtime_) return;
     if (share_fn_ != nullptr) share_fn_(share_ctx_, *this, now);
     if (rt_time_ > runtime_) throttled_ = true;

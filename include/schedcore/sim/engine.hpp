@@ -1396,6 +1396,29 @@ class engine {
     pelt_advance(t, copy);
     return copy.util_avg;
   }
+  /// CPU ci's root queue signal now (util_avg and load_avg only: what post_init_entity_util_avg
+  /// reads), as the sum over the fair tasks whose CPU it is, running, queued or asleep there
+  /// (the kernel's root cfs_rq also holds the decaying part of its sleepers). Kept for the
+  /// instant, so that the tasks a workload starts together cost O(tasks) once per CPU and
+  /// instant. @par Complexity O(tasks) at the first call of an instant.
+  const pelt_avg& root_pelt_now(int ci) {
+    root_pelt_memo_.resize(static_cast<std::size_t>(ncpu_));
+    root_pelt_at_.resize(static_cast<std::size_t>(ncpu_), -1);
+    pelt_avg& q = root_pelt_memo_[static_cast<std::size_t>(ci)];
+    if (root_pelt_at_[static_cast<std::size_t>(ci)] == now_) return q;
+    root_pelt_at_[static_cast<std::size_t>(ci)] = now_;
+    q = pelt_avg{};
+    for (task_type* o : tasks_) {
+      if (o->cpu != ci || !o->cold->pelt_born || !is_fair(*o) || o->state == task_core::st::unborn ||
+          o->state == task_core::st::dead)
+        continue;
+      pelt_avg copy = o->cold->pelt;
+      pelt_advance(*o, copy);
+      q.util_avg += copy.util_avg;
+      q.load_avg += copy.load_avg;
+    }
+    return q;
+  }
   /// Advances signal `a` of task `t` to now (the inputs since its last update are constant).
   /// @return whether its averages were refreshed.
   bool pelt_advance(const task_type& t, pelt_avg& a) {
@@ -1428,10 +1451,16 @@ class engine {
     if (cold.pelt_born && want == cold.pelt_slot && weight == cold.pelt_weight) return;
     pelt_untrack(t);
     if (!cold.pelt_born) {
-      static const pelt_avg no_queue{};  // a task in the root: its queue's signal is not kept
-      pelt_init_new_entity(cold.pelt, weight, want >= 0 ? group_pelt_[static_cast<std::size_t>(want)] : no_queue,
-                           static_cast<std::uint64_t>(now_), cap_[static_cast<std::size_t>(ci)]);
+      // post_init_entity_util_avg: what the task's queue already uses bounds its first util (a
+      // group's queue, or the CPU's root queue: every fair task whose CPU it is, sleepers'
+      // decaying part included), so forks on one CPU start at 512, 256, 128...
+      const pelt_avg queue = want >= 0 ? group_pelt_[static_cast<std::size_t>(want)] : root_pelt_now(ci);
+      pelt_init_new_entity(cold.pelt, weight, queue, static_cast<std::uint64_t>(now_), cap_[static_cast<std::size_t>(ci)]);
       cold.pelt_born = true;
+      if (want < 0) {  // the new task joins the root queue's signal kept for this instant
+        root_pelt_memo_[static_cast<std::size_t>(ci)].util_avg += cold.pelt.util_avg;
+        root_pelt_memo_[static_cast<std::size_t>(ci)].load_avg += cold.pelt.load_avg;
+      }
     } else {
       pelt_refresh_averages(cold.pelt, weight);  // its history at its present weight (reweight_entity)
     }
@@ -2466,7 +2495,7 @@ class engine {
   }
   /// The sink: deadline run time into an RT class's budget.
   static void charge_rt_bandwidth(void* rt, duration_ns ran, sched_time now) noexcept {
-    if constexpr (detail_sim::shares_rt_bandwidth<rt_class>::value) static_cast<rt_class*>(rt)->charge_shared(ran, now);
+    static_cast<rt_class*>(rt)->charge_shared(ran, now);
   }
   /// The hook: `borrower` takes runtime from every other CPU's RT class (balance_rt_runtime).
   static void borrow_rt_runtime(void* self, rt_class& borrower, sched_time now) noexcept {
@@ -3417,8 +3446,9 @@ class engine {
   }
   /// The fair utilisation of CPUs first .. first + count - 1, as of now (util_now: no signal
   /// is updated): `avg[i]` sums the util_avg of the fair tasks whose CPU it is (runnable,
-  /// running or asleep there: the root cfs_rq's util_avg), `est[i]` the estimates of those
-  /// queued there (the root cfs_rq's util_est; zero without util_est). @par Complexity O(tasks).
+  /// running or asleep there: the root cfs_rq's util_avg), `est[i]` the EWMA estimates of those
+  /// queued there (the root cfs_rq's util_est, a sum of _task_util_est; zero without util_est).
+  /// @par Complexity O(tasks).
   void fair_util_sums(int first, int count, std::vector<std::uint64_t>& avg, std::vector<std::uint64_t>& est) {
     avg.assign(static_cast<std::size_t>(count), 0);
     est.assign(static_cast<std::size_t>(count), 0);
@@ -3430,7 +3460,7 @@ class engine {
       const std::size_t i = static_cast<std::size_t>(t->cpu - first);
       avg[i] += u;
       if (util_est_ && (t->state == task_core::st::runnable || t->state == task_core::st::running))
-        est[i] += task_util_est(u, t->cold->util_est);
+        est[i] += util_est_value(t->cold->util_est);  // util_est_enqueue adds _task_util_est: the EWMA
     }
   }
   /// Each CPU's fair utilisation, the larger of the two sums above (cpu_util_cfs), into `util`.
@@ -3572,9 +3602,13 @@ class engine {
     fair_util_of(dm.first, dm.count, util_scratch_);
     for (int k = dm.first; k < dm.first + dm.count; ++k) {
       std::uint64_t u = freq_util(k, util_scratch_[static_cast<std::size_t>(k - dm.first)]);
-      if (cfg_.machine.iowait_boost)  // sugov_iowait_apply: each CPU's boost is a floor under its util
-        u = std::max<std::uint64_t>(u, iowait_boost_apply(cpu(k).iowait, static_cast<std::uint64_t>(now_),
-                                                          static_cast<std::uint64_t>(tick_ns_), cap_[static_cast<std::size_t>(k)]));
+      if (cfg_.machine.iowait_boost) {  // sugov_iowait_apply: each CPU's boost is a floor under its util,
+        std::uint64_t boost = iowait_boost_apply(cpu(k).iowait, static_cast<std::uint64_t>(now_),
+                                                 static_cast<std::uint64_t>(tick_ns_), cap_[static_cast<std::size_t>(k)]);
+        if (uclamp_on_)  // within the CPU's clamps (uclamp_rq_util_with, 5.18+: d37aee9018e6)
+          boost = cpu(k).uclamp.util_with(static_cast<std::uint32_t>(std::min<std::uint64_t>(boost, 1u << 20)));
+        u = std::max(u, boost);
+      }
       busiest = std::max(busiest, u);
     }
     const std::uint32_t want = schedutil_state(dm.pd, static_cast<std::uint32_t>(std::min<std::uint64_t>(busiest, 1u << 20)));
@@ -3697,13 +3731,17 @@ class engine {
   /// The Energy Model's estimate for domain d when CPU k's utilisation is util[k] and its
   /// frequency request freq[k] (both have one entry per CPU of the machine; each is capped at
   /// the domain's capacity, as eenv_pd_max_util and the busy-time sum are).
-  std::uint64_t domain_energy(int d, const std::vector<std::uint64_t>& util, const std::vector<std::uint64_t>& freq) const {
+  std::uint64_t domain_energy(int d, const std::vector<std::uint64_t>& util, const std::vector<std::uint64_t>& freq,
+                              std::uint64_t task_busy) const {
     const domain_state& dm = doms_[static_cast<std::size_t>(d)];
     std::uint64_t max_util = 0, sum_util = 0;
     for (int k = dm.first; k < dm.first + dm.count; ++k) {
       max_util = std::max(max_util, std::min<std::uint64_t>(freq[static_cast<std::size_t>(k)], dm.pd.capacity));
       sum_util += std::min<std::uint64_t>(util[static_cast<std::size_t>(k)], dm.pd.capacity);
     }
+    // compute_energy: busy_time = min(pd_cap, pd_busy_time + task_busy_time).
+    const std::uint64_t pd_cap = static_cast<std::uint64_t>(dm.count) * dm.pd.capacity;
+    sum_util = std::min(pd_cap, sum_util + task_busy);
     return em_pd_energy(dm.pd, static_cast<std::uint32_t>(max_util), sum_util, dm.pd.capacity);
   }
   /// find_energy_efficient_cpu for waking fair task t: the CPU to wake it on, its previous CPU
@@ -3714,7 +3752,8 @@ class engine {
   /// falls short (the 6.2+ rules).
   int find_energy_efficient_cpu(task_type& t) {
     const std::uint64_t p_avg = util_now(t);
-    const std::uint64_t p_size = util_est_ ? task_util_est(static_cast<std::uint32_t>(p_avg), t.cold->util_est) : p_avg;
+    const std::uint64_t p_ewma = util_est_ ? util_est_value(t.cold->util_est) : 0;  // _task_util_est(p)
+    const std::uint64_t p_size = std::max(p_avg, p_ewma);                          // task_util_est(p)
     const std::uint32_t p_min = uclamp_on_ ? uclamp_eff(t, 0) : 0;
     const std::uint32_t p_max = uclamp_on_ ? uclamp_eff(t, 1) : cpu_capacity_max;
     const int prev = t.cpu;
@@ -3723,19 +3762,18 @@ class engine {
     fair_util_sums(0, ncpu_, avg, est);
     if (prev >= 0) avg[static_cast<std::size_t>(prev)] -= std::min(avg[static_cast<std::size_t>(prev)], p_avg);  // cpu_util without p
     // A CPU's fair utilisation with or without p (cpu_util(cpu, p, dst)): p adds its util_avg
-    // to the CPU's and its estimate to the CPU's estimates (it is not queued anywhere yet).
+    // to the CPU's and its EWMA to the CPU's estimates (it is not queued anywhere yet).
     auto util_at = [&](int k, bool with_p) {
       const std::size_t i = static_cast<std::size_t>(k);
-      return std::max(avg[i] + (with_p ? p_avg : 0), est[i] + (with_p && util_est_ ? p_size : 0));
+      return std::max(avg[i] + (with_p ? p_avg : 0), est[i] + (with_p ? p_ewma : 0));
     };
-    // Each CPU's busy time for the estimate (ENERGY_UTIL) and its frequency request
-    // (FREQUENCY_UTIL, p's clamps joining where p goes: eenv_pd_max_util).
+    // Each CPU's busy time without p for the estimate (ENERGY_UTIL: eenv_pd_busy_time; p's
+    // own, task_util_est(p), is added to its domain's sum in domain_energy) and its frequency
+    // request with p where p goes (FREQUENCY_UTIL, p's clamps joining: eenv_pd_max_util).
     std::vector<std::uint64_t> util(static_cast<std::size_t>(ncpu_)), freq(static_cast<std::size_t>(ncpu_));
+    for (int k = 0; k < ncpu_; ++k) util[static_cast<std::size_t>(k)] = energy_util(k, util_at(k, false));
     auto place = [&](int k, bool with_p) {
-      const std::size_t i = static_cast<std::size_t>(k);
-      const std::uint64_t cfs = util_at(k, with_p);
-      util[i] = energy_util(k, cfs);
-      freq[i] = freq_util(k, cfs, with_p, p_min, p_max);
+      freq[static_cast<std::size_t>(k)] = freq_util(k, util_at(k, with_p), with_p, p_min, p_max);
     };
     for (int k = 0; k < ncpu_; ++k) place(k, false);
     const std::uint64_t none = ~std::uint64_t{0};
@@ -3770,10 +3808,10 @@ class engine {
         }
       }
       if (max_spare_cpu < 0 && prev_spare < 0) continue;
-      const std::uint64_t base = domain_energy(d, util, freq);
+      const std::uint64_t base = domain_energy(d, util, freq, 0);
       auto delta_on = [&](int k) {
         place(k, true);
-        const std::uint64_t e = domain_energy(d, util, freq);
+        const std::uint64_t e = domain_energy(d, util, freq, p_size);
         place(k, false);
         return e - std::min(e, base);
       };
@@ -5033,6 +5071,8 @@ class engine {
   static constexpr bool pi_dl_ = detail_sim::binding_dl_inherits<Binding>::value;
   bool sis_util_ = false;             ///< wakeup scans are limited by SIS_UTIL (machine_model::sis_util)
   std::vector<rt_class*> rt_rqs_;     ///< every CPU's RT class, in CPU order, when they share runtime (machine_model::rt_runtime_share)
+  std::vector<pelt_avg> root_pelt_memo_;     ///< each CPU's root queue util/load as root_pelt_now last summed it
+  std::vector<std::int64_t> root_pelt_at_;   ///< the instant of that sum, -1 none
   int nr_idle_scan_ = 0;              ///< SIS_UTIL's depth: CPUs a wakeup's scan may look at (sd_llc_shared's nr_idle_scan)
   bool util_est_ = false;             ///< tasks and CPUs are sized with util_est (machine_model::util_est)
   bool uclamp_used_ = false;          ///< the workload requests utilisation clamps somewhere

@@ -491,14 +491,12 @@ class importer {
                                         "logdir",       "log_basename", "log_size",      "ftrace",     "gnuplot",
                                         "io_device",    "mem_buffer_size", "cumulative_slack", "frag"};
     std::string without_effect;  // the keys accepted without effect, for one note
-    const auto no_effect = [&without_effect](const std::string& k) {
-      without_effect += (without_effect.empty() ? "" : ", ") + k + (k == "ftrace" ? " (use --trace)" : "");
-    };
     for (const json::value& m : g.items) {
       const std::string what = "global " + what_key(m);
       no_duplicate(g, m, "global");
       const std::string& k = m.key;
-      if (k != "duration" && k != "calibration" && k != "default_policy" && k != "pi_enabled") no_effect(k);
+      if (k != "duration" && k != "calibration" && k != "default_policy" && k != "pi_enabled")
+        without_effect += (without_effect.empty() ? "" : ", ") + k + (k == "ftrace" ? " (use --trace)" : "");
       if (k == "duration") {
         const std::int64_t d = get_int(m, what, "-1 or a number of seconds >= 1");
         if (d == -1) continue;

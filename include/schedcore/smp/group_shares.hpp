@@ -11,6 +11,13 @@
 ///   `[MIN_SHARES, shares]`. Taking the larger of the instantaneous and the average load lets
 ///   a CPU where the group just became busy claim its part at once, while a CPU where it
 ///   sleeps briefly keeps most of its part.
+/// - One difference from 64-bit kernels: there the shares are scaled (<< 10) and MIN_SHARES is
+///   not, so the floor is 2/1024 of a nice-0 weight ("MIN_SHARES has to be unscaled here to
+///   support per-CPU partitioning of a group with small tg->shares value"). Weights here are
+///   unscaled, as on 32-bit kernels and as the policies take them (eevdf's least weight is 2),
+///   so the floor is 2: a group of cpu.weight 1 (shares 10) with a hog on each of 64 CPUs
+///   weighs 2 on each, where a 64-bit kernel gives it 0.156. Only groups whose shares split
+///   below 2 per CPU are affected.
 /// - Freestanding, integer only; one 64-bit division (mul_div_u64, exact, no overflow).
 /// - Complexity O(1); the caller sums `tg_load` over CPUs (the kernel keeps it in an atomic,
 ///   refreshed when a CPU's load moved by more than 1/64).

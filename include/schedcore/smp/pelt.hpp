@@ -29,7 +29,8 @@
 ///   `util_sum += contrib * scale_cpu`): the `capacity` argument of the accumulate and update
 ///   functions (default 1024) scales what running contributes to util, so a task that always
 ///   runs on a CPU of capacity 512 reads util 512, the work it gets done measured at the
-///   biggest CPU's speed. load and runnable are not scaled (nor were they then). Linux 5.1+
+///   biggest CPU's speed. load and runnable are not scaled (4.13-5.0 did scale them by
+///   frequency, `cap_scale(contrib, scale_freq)`, and 5.1+ by the PELT clock). Linux 5.1+
 ///   scales the PELT clock instead (`update_rq_clock_pelt`, clock_pelt): the same averages for
 ///   a task that leaves its CPU idle some of the time, a different transient otherwise.
 /// - Frequency invariance: pass the CPU's current speed, capacity x f / f_max, as `capacity`

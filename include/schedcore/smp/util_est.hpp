@@ -26,8 +26,9 @@
 /// task's averages (`util_est_util_changed`, where pelt_update_entity returns true).
 ///
 /// The task's estimate is then `max(util_avg, ewma)` (task_util_est); a CPU's is `max(its
-/// util_avg, the sum of the estimates of the tasks queued on it)` (cpu_util_cfs with
-/// util_est: the caller keeps that sum).
+/// util_avg, the sum of the EWMAs of the tasks queued on it)` (cpu_util with util_est: the
+/// root queue's util_est sums `_task_util_est`, the EWMA alone, `util_est_value` here; the
+/// caller keeps that sum).
 ///
 /// @par Implementation notes
 /// Integer only, one u32 per task, every function O(1) and noexcept. The 6.8+ form: one EWMA

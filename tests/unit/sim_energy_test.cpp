@@ -538,6 +538,67 @@ TEST(SimEnergy, UtilEstKeepsABurstyTaskOffACpuItOutgrows) {
   }
 }
 
+// A CPU's util_est is the sum of its queued tasks' EWMAs (_task_util_est), not of max(util_avg,
+// EWMA). One CPU, states 200..1000 MHz (capacities 204, 409, 614, 819, 1024), util_est on:
+// - b runs 20 ms per 200 ms. Alone, each of its wakeups asks for 600 MHz, so its EWMA e has
+//   409 < 1.25 e <= 614: e in (327, 491]; its util after 180 ms asleep is a few units.
+// - n, a hog started 6.9 ms before b's wakeup at 1.2469 s, has util u < 560 then (its first
+//   util is half the CPU, and 7 ms of running adds little): the estimate the kernel takes is
+//   max(u + util_b, e) < 565, so 1.25 x that < 819: 800 MHz at most. Summing max(util_avg,
+//   EWMA) per task would give u + e > 827 and ask 1 GHz (the engine did).
+TEST(SimEnergy, ACpusEstimateSumsItsQueuedTasksEwmas) {
+  const auto run = [](bool with_n) {
+    workload w;
+    w.name = "est";
+    w.duration = msec(1300);
+    w.tasks = {scen::task("b", 0, {ev::run(msec(20)), ev::sleep(msec(180))})};
+    if (with_n) {
+      task_spec n = scen::task("n", 0, {ev::run(sec(10))});
+      n.delay = msec(1240);
+      w.tasks.push_back(n);
+    }
+    trace_writer trace;
+    run_config c = machine({domain(1, 1024, five_states())});
+    c.machine.util_est = 1;
+    c.trace = &trace;
+    (void)schedcore_test::cfs_entry().run(w, c, {});
+    return trace.text();
+  };
+  // The frequency in force once everything at b's last wakeup before 1.26 s is done, and n's
+  // util at its last tick before that wakeup.
+  const auto at_wakeup = [](const std::string& text, unsigned& khz, int& n_util) {
+    double wake = -1;
+    std::istringstream lines(text);
+    for (std::string l; std::getline(lines, l);) {
+      if (l.empty() || l[0] == '#') continue;  // the header
+      const double t = std::stod(l.substr(l.find("] d..2") + 6));
+      if (t > 1.26) break;
+      if (l.find("sched_wakeup: comm=b ") != std::string::npos) wake = t;
+    }
+    khz = 0;
+    n_util = -1;
+    std::istringstream again(text);
+    for (std::string l; std::getline(again, l);) {
+      if (l.empty() || l[0] == '#') continue;
+      const double t = std::stod(l.substr(l.find("] d..2") + 6));
+      if (t > wake) break;
+      if (const auto at = l.find("cpu_frequency: state="); at != std::string::npos) khz = static_cast<unsigned>(std::stoul(l.substr(at + 21)));
+      if (t < wake && l.find("C|1001|util_avg|") != std::string::npos) n_util = std::stoi(l.substr(l.rfind('|') + 1));
+    }
+    return wake;
+  };
+  unsigned alone_khz = 0, with_khz = 0;
+  int n_util = 0, unused = 0;
+  const double alone_wake = at_wakeup(run(false), alone_khz, unused);
+  const double with_wake = at_wakeup(run(true), with_khz, n_util);
+  EXPECT_NEAR(alone_wake, 1.2469, 0.0005);
+  EXPECT_DOUBLE_EQ(with_wake, alone_wake) << "b's wakeups are set by its sleeps";
+  EXPECT_EQ(alone_khz, 600000u) << "b's EWMA in (327, 491]";
+  ASSERT_GT(n_util, 400);
+  ASSERT_LT(n_util, 560);
+  EXPECT_EQ(with_khz, 800000u) << "the estimate counted n's util_avg as well as b's EWMA";
+}
+
 // A task whose util does not fit the little CPU (10 ms in 20: util ~512 > 356) is never placed
 // there by energy, however cheap the little CPU is.
 TEST(SimEnergy, EnergyAwarePlacementKeepsABigTaskOnTheBigCpu) {

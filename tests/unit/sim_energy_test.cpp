@@ -599,6 +599,68 @@ TEST(SimEnergy, ACpusEstimateSumsItsQueuedTasksEwmas) {
   EXPECT_EQ(with_khz, 800000u) << "the estimate counted n's util_avg as well as b's EWMA";
 }
 
+// EAS's busy time for a candidate CPU is its domain's without the waking task plus the task's
+// whole task_util_est (6.0-6.7 compute_energy), not the CPU's max(util_avg, util_est) with the
+// task's two parts added to their own sums. They differ on a CPU whose util_avg runs ahead of
+// its estimate: a hog started 10 ms ago (util 512 at its start, about 600 now; EWMA 0: it
+// never slept). One state per domain, so the estimate is power x busy / capacity and only the busy
+// time decides; the big CPU costs twice the little one per unit of util.
+// - p runs 2 ms of work every 100 ms on the little CPU (4.6 ms there): its EWMA e, the util
+//   at the end of a burst, is about 446 x (1 - y^4.6) / (1 - y^100) = 46; 95 ms asleep leave
+//   util_avg a = e y^95 = 6 at its wakeup at 1.0 s.
+// - The kernel's deltas: big 2 x e, little e: p stays little. Adding a to the hog's util_avg
+//   (the old sum) made the big CPU cost 2 x a < e, and p moved to the hog's CPU.
+TEST(SimEnergy, TheBusyTimeAddsTheWakingTasksWholeEstimate) {
+  em_perf_state big_state{1000000, 200000, 0, false}, little_state{500000, 43555, 0, false};
+  em_perf_domain big{}, little{};
+  ASSERT_EQ(em_perf_domain_init(big, &big_state, 1, 1024), errc::ok);
+  ASSERT_EQ(em_perf_domain_init(little, &little_state, 1, 446), errc::ok);
+  // The decision for every e in [30, 60] and a <= 10 (the hog's util between 560 and 700 adds
+  // nothing to either side: one state, a sum).
+  for (std::uint32_t e = 30; e <= 60; ++e) {
+    const std::uint64_t little_delta = em_pd_energy(little, e, e, 446);
+    ASSERT_GT(em_pd_energy(big, 700, 600 + e, 1024) - em_pd_energy(big, 700, 600, 1024), little_delta) << e;
+    ASSERT_LT(em_pd_energy(big, 700, 600 + 10, 1024) - em_pd_energy(big, 700, 600, 1024), little_delta) << e;
+  }
+  for (const policy_entry& pe : fair_entries()) {
+    workload w;
+    w.name = "busy";
+    w.duration = msec(1020);
+    task_spec hog = scen::task("hog", 0, {ev::run(sec(10))});
+    hog.cpus = {0};
+    hog.delay = msec(990);
+    w.tasks = {scen::task("p", 0, {ev::run(msec(2)), ev::anchored_timer("p", msec(100), 0)}), hog};
+    trace_writer trace;
+    run_config c = machine({domain(1, 1024, {{1000000, 200000}}), domain(1, 446, {{500000, 43555}})});
+    c.machine.util_est = 1;
+    c.trace = &trace;
+    (void)pe.run(w, c, {});
+    // The CPU p runs on after each wakeup ("[00k]" of each sched_switch to p), and the utils
+    // the trace shows at ticks: p's last before 0.95 s (4.4 of its 4.6 ms burst: e is a little
+    // more), the hog's at 1.0 s.
+    std::map<int, int> before, after;
+    int p_util = -1, hog_util = -1;
+    std::istringstream lines(trace.text());
+    for (std::string l; std::getline(lines, l);) {
+      if (l.empty() || l[0] == '#') continue;
+      const double t = std::stod(l.substr(l.find("] d..2") + 6));
+      if (l.find("C|1000|util_avg|") != std::string::npos && t < 0.95) p_util = std::stoi(l.substr(l.rfind('|') + 1));
+      if (l.find("C|1001|util_avg|") != std::string::npos && t <= 1.0) hog_util = std::stoi(l.substr(l.rfind('|') + 1));
+      if (l.find("sched_switch:") == std::string::npos || l.find("next_comm=p ") == std::string::npos) continue;
+      const int cpu = std::stoi(l.substr(l.find(" [") + 2, 3));
+      if (t > 0.45) ++(t < 0.95 ? before : after)[cpu];
+    }
+    EXPECT_GE(p_util, 30) << pe.name;
+    EXPECT_LE(p_util, 55) << pe.name;
+    EXPECT_GE(hog_util, 560) << pe.name;
+    EXPECT_LE(hog_util, 700) << pe.name;
+    EXPECT_EQ(before[1], 5) << pe.name << ": alone, p settles on the little CPU";
+    EXPECT_EQ(before[0], 0) << pe.name;
+    EXPECT_EQ(after[0], 0) << pe.name << ": its whole estimate costs more on the big CPU";
+    EXPECT_EQ(after[1], 1) << pe.name;
+  }
+}
+
 // A task whose util does not fit the little CPU (10 ms in 20: util ~512 > 356) is never placed
 // there by energy, however cheap the little CPU is.
 TEST(SimEnergy, EnergyAwarePlacementKeepsABigTaskOnTheBigCpu) {

@@ -549,6 +549,45 @@ TEST(SdPolicy, YieldGoesToTailOfItsLevel) {
   EXPECT_TRUE(p.verify());
 }
 
+// A running task whose last slot ends at a tick goes to the expired array with its next
+// rotation's quota, which the level gets after the swap. If it runs on and blocks before the
+// switch, what it ran comes off that quota and its dequeue takes the rest back: after the
+// rotation only b's 8 ms remain at level 1 (the run past the tick used to leave 0.5 ms there).
+TEST(SdPolicy, AnExpiredTaskThatBlocksBeforeTheSwitchTakesItsQuotaAlong) {
+  policy_t p;
+  ASSERT_EQ(p.configure({msec(8), 1}), errc::ok);
+  task a, b;
+  ASSERT_EQ(p.setup(a, sched_params{}), errc::ok);
+  ASSERT_EQ(p.setup(b, sched_params{}), errc::ok);
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  p.set_next(a, now);
+  const u64 epoch = p.prio_rotation();
+  int ticks = 0;
+  for (;;) {  // a's slots run out one by one; it keeps the CPU while no level is better than its
+    now = now + msec(1);
+    ASSERT_LT(++ticks, 1000);
+    if (p.tick(a, now) && p.level_of(a) >= 40) break;
+    ASSERT_EQ(p.prio_rotation(), epoch);
+  }
+  EXPECT_EQ(oracle_quota(0), msec(8));
+  p.dequeue(a, now + usec(500), dequeue_flags::sleep);  // blocks before schedule()
+  now = now + usec(500);
+  ASSERT_TRUE(p.verify());
+  p.set_next(b, now);
+  while (p.prio_rotation() == epoch) {
+    now = now + msec(1);
+    ASSERT_LT(++ticks, 4000);
+    if (p.tick(b, now)) {
+      p.put_prev(b, now);
+      p.set_next(*p.pick_next(now), now);
+    }
+  }
+  EXPECT_EQ(p.level_quota(1), oracle_quota(0)) << "b's first slot only";
+  EXPECT_TRUE(p.verify());
+}
+
 TEST(SdPolicy, SameScheduleWhenTheClockStartsJustBelowWrap) {
   auto run = [](sched_time origin) {
     recording p;

@@ -448,7 +448,9 @@ class sd_policy {
   void new_rotation(sd_entity& e, u64 epoch) noexcept {
     e.rotation = epoch;
     e.used = 0;
-    if (e.time_slice > 0) e.time_slice = 0;  // leftovers of an old rotation are not kept
+    // Quota left from an old rotation is not kept; an overrun (a negative slice) is carried
+    // into the first slot of this one, as into any next slot.
+    if (e.time_slice > 0) e.time_slice = 0;
   }
 
   /// Takes entitled slots from `from` on until the slice is positive (an overrun may use up
@@ -543,7 +545,11 @@ class sd_policy {
     // taken from the task's next slot (the carry), which credits its level with less.
     const duration_ns within = e.time_slice <= 0 ? 0 : (ran < e.time_slice ? ran : e.time_slice);
     e.time_slice -= ran;
-    if (e.kind == sched_kind::idle || expired(e)) return;
+    if (e.kind == sched_kind::idle) return;
+    if (expired(e)) {  // expired at a tick but still running: the quota it brings shrinks too
+      pending_[e.slot] -= ran;
+      return;
+    }
     note_level(e);
     const unsigned l = level_now(e);
     if (l < last_level && within > 0 && !e.kept) queue_.charge(l, within);

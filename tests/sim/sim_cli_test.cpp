@@ -272,6 +272,29 @@ TEST(SchedsimCli, APolicyThatRefusesATaskIsLeftOutOfTheDefaultRows) {
   EXPECT_NE(named.out.find("under nicksched"), std::string::npos) << named.out;
   EXPECT_EQ(run("run --rt-app " + path + " --policy nicksched --duration 100ms --no-host-timing").code, 3);
   std::remove(path.c_str());
+  // The same when a phase switches to SCHED_BATCH at 2 ms (the policy used to keep the task
+  // SCHED_NORMAL without a word, under goodness24 too).
+  const std::string phased = ::testing::TempDir() + "schedsim_batch_phase.json";
+  {
+    std::ofstream f(phased);
+    f << "{ \"global\": { \"duration\": 1 }, \"tasks\": { \"x\": { \"loop\": 1, \"phases\": {"
+         " \"a\": { \"run\": 2000 }, \"b\": { \"policy\": \"SCHED_BATCH\", \"loop\": -1, \"run\": 1000, \"sleep\": 1000 } } },"
+         " \"h\": { \"loop\": -1, \"run\": 2000 } } }\n";
+  }
+  for (const char* refuser : {"nicksched", "goodness24"}) {
+    const result r = run("run --rt-app " + phased + " --policy " + refuser + " --duration 100ms --no-host-timing", " 2>&1");
+    EXPECT_EQ(r.code, 3) << refuser << ": " << r.out;
+    EXPECT_NE(r.out.find("task 'x-0': at 2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("in a change of its parameters: the policy refused its scheduling parameters (batch"), std::string::npos)
+        << r.out;
+  }
+  const result pc = run("compare --rt-app " + phased + " --duration 100ms --no-host-timing", " 2>&1");
+  ASSERT_EQ(pc.code, 0) << pc.out;
+  EXPECT_NE(pc.out.find("note: row left out:"), std::string::npos) << pc.out;
+  EXPECT_EQ(pc.out.find("\nnicksched "), std::string::npos) << pc.out;
+  EXPECT_EQ(pc.out.find("\ngoodness24 "), std::string::npos) << pc.out;
+  EXPECT_NE(pc.out.find("\ncfs "), std::string::npos) << pc.out;
+  std::remove(phased.c_str());
 }
 
 // rt-app's slack in the compare table and the run table: one task alone, 12 ms of work every

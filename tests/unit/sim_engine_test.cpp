@@ -82,6 +82,28 @@ TEST(SimEngine, HandComputedRoundRobin) {
   expect_conserved(r);
 }
 
+// A preemption does not end a ref-rr slice: two hogs under a FIFO task that runs 1 ms every
+// 4 ms (so no hog ever runs 10 ms at one go) still take turns, each 10 ms of CPU per turn, and
+// split the 300 ms the FIFO task leaves in 400 ms evenly (a slice that restarted at each
+// preemption gave the first hog all 300 ms and the second none).
+TEST(SimEngine, ARefRrSliceSurvivesPreemption) {
+  workload w;
+  w.name = "preempted";
+  w.duration = msec(400);
+  task_spec irq = finite("irq", {ev::run(msec(1)), ev::anchored_timer("t", msec(4), 0)}, -1);
+  irq.params.kind = sched_kind::fifo;
+  irq.params.rt_priority = 50;
+  w.tasks = {irq, finite("A", {ev::run(sec(1))}), finite("B", {ev::run(sec(1))})};
+  const run_result r = schedcore_test::ref_rt_entry().run(w, exact_machine(), {{"timeslice", msec(10)}});
+  EXPECT_EQ(find(r, "irq").cpu_ns, msec(100));
+  EXPECT_EQ(find(r, "A").cpu_ns + find(r, "B").cpu_ns, msec(300));
+  // 15 turns each; a turn ends at the first tick at or past 10 ms of CPU, so one whose 10 ms
+  // end where the FIFO task wakes runs on to the next tick (11 ms).
+  EXPECT_NEAR(static_cast<double>(find(r, "A").cpu_ns), msec(150), msec(16)) << find(r, "B").cpu_ns;
+  EXPECT_NEAR(static_cast<double>(find(r, "B").cpu_ns), msec(150), msec(16)) << find(r, "A").cpu_ns;
+  expect_conserved(r);
+}
+
 // The same toy with a 15 ms warm-up: the schedule is unchanged, every statistic covers
 // [15, 50) ms only. A: 20-30, 40-45 (15 ms of CPU), waits 15-20 and 30-40; B: 15-20, 30-40,
 // 45-50 (20 ms), waits 20-30 and 40-45. Switches from 15 on: B>A at 20, A>B at 30, B>A at 40,

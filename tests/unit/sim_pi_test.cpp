@@ -356,6 +356,37 @@ TEST(SimPi, ALockThatWouldCloseACycleFailsWithPiAndDeadlocksWithout) {
   }
 }
 
+// An owner that exits holding mutexes (a program error). The kernel unlocks each PI futex of
+// the exiting task that has waiters (exit_pi_state_list): with PI the top waiter takes it and
+// goes on. A PI mutex without waiters then, and any plain mutex, stays taken: glibc parks a
+// later PI locker that finds its owner gone (ESRCH), and a plain one waits on the futex forever.
+// Each exit holding a mutex is noted. a (FIFO 10) locks m and n and runs 2 ms, then exits; b
+// (FIFO 20) asks for m at 1 ms (and blocks at once: a runs on), takes it at 2 ms with PI, runs
+// 1 ms and exits at 3 ms; c asks for n at 5 ms and never gets it.
+TEST(SimPi, AnOwnerThatExitsHoldingAPiMutexHandsItToItsTopWaiter) {
+  for (const policy_entry& e : stacks()) {
+    workload w;
+    w.tasks = {once("a", fifo(10), 0, {lock("m"), lock("n"), ev::run(msec(2))}),
+               once("b", fifo(20), 1, {lock("m"), ev::run(msec(1)), unlock("m")}),
+               once("c", fifo(30), 5, {lock("n"), ev::run(msec(1)), unlock("n")})};
+    const run_result on = run(e, w, true), off = run(e, w, false);
+    EXPECT_EQ(find(on, "a").exit_ns, msec(2)) << e.name;
+    EXPECT_EQ(find(on, "b").exit_ns, msec(3)) << e.name << ": b takes m at a's exit";
+    EXPECT_EQ(find(on, "c").exit_ns, -1) << e.name << ": n had no waiter at a's exit: it stays the dead owner's";
+    EXPECT_EQ(find(off, "b").exit_ns, -1) << e.name << ": a plain mutex stays taken";
+    EXPECT_EQ(find(off, "c").exit_ns, -1) << e.name;
+    const auto noted = [](const run_result& r, const std::string& what) {
+      for (const std::string& n : r.notes)
+        if (n.find(what) != std::string::npos) return true;
+      return false;
+    };
+    EXPECT_TRUE(noted(on, "task 'a' exited at 2000000 ns holding mutex 'm': its top waiter takes it"))
+        << e.name;
+    EXPECT_TRUE(noted(on, "holding mutex 'n': it stays taken, and 0 waiting")) << e.name;
+    EXPECT_TRUE(noted(off, "holding mutex 'm': it stays taken, and 1 waiting")) << e.name;
+  }
+}
+
 // Real-time waiters go first, by priority, with PI or without: rt_mutex_waiter_less puts them
 // ahead of every other task (DEFAULT_PRIO, arrival order), and so does a plain futex, which
 // queues its waiters by min(normal_prio, MAX_RT_PRIO) (__futex_queue: "all RT-threads are woken

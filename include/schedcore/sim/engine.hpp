@@ -2538,25 +2538,31 @@ class engine {
   void setup_params(task_type& t, int ci) {
     const errc e = bind_setup(ci, t, t.params);
     if (e == errc::ok) return;
+    refuse_params(t, ci, t.params, e, std::string());
+  }
+  /// Stops the run: `t`'s classes refused parameters `p` (error `e`), at its start (`when`
+  /// empty) or in a change `when` describes. A refusal by the policy under test is a
+  /// policy_refusal (compare leaves the policy's row out); a deadline refusal is the file's.
+  [[noreturn]] void refuse_params(const task_type& t, int ci, const sched_params& p, errc e, const std::string& when) {
     std::string why;
-    if (t.params.kind == sched_kind::deadline && e == errc::overloaded)
+    if (p.kind == sched_kind::deadline && e == errc::overloaded)
       why = "SCHED_DEADLINE admission control refused it: the deadline bandwidth (sum of runtime/period) would "
             "exceed the root domain's cap (the bound, " + std::to_string(cfg_.machine.dl_bound_pct) + " %, x " +
             (asym_ ? "the capacity of its " : "its ") + std::to_string(__builtin_popcountll(domain_of(ci))) + " CPU" +
             (__builtin_popcountll(domain_of(ci)) == 1 ? "" : "s") +
             (domain_of(ci) == all_cpus() ? std::string() : " {" + cpu_list(domain_of(ci)) + "}") + "; --dl-bound sets the bound)";
-    else if (t.params.kind == sched_kind::deadline)
+    else if (p.kind == sched_kind::deadline)
       why = std::string("the deadline class refused its runtime/deadline/period (") + to_string(e) +
             "; it needs runtime >= 1024 ns, runtime <= deadline <= period, period in [100 us, 4.19 s])";
     else
-      why = std::string("the policy refused its scheduling parameters (") + detail_sim::kind_name(t.params.kind) +
-            (t.params.kind == sched_kind::fifo || t.params.kind == sched_kind::rr
-                 ? ", rt_priority " + std::to_string(t.params.rt_priority)
-                 : ", nice " + std::to_string(t.params.nice)) +
+      why = std::string("the policy refused its scheduling parameters (") + detail_sim::kind_name(p.kind) +
+            (p.kind == sched_kind::fifo || p.kind == sched_kind::rr
+                 ? ", rt_priority " + std::to_string(p.rt_priority)
+                 : ", nice " + std::to_string(p.nice)) +
             ": " + to_string(e) + ")";
     const task_spec& ts = w_.tasks[static_cast<std::size_t>(t.spec)];
-    const std::string msg = "task '" + name_of(t) + "': " + why;
-    if (t.params.kind == sched_kind::deadline) fail_at(ts, msg);
+    const std::string msg = "task '" + name_of(t) + "': " + when + why;
+    if (p.kind == sched_kind::deadline) fail_at(ts, msg);
     if (ts.origin.empty()) throw policy_refusal(msg);
     throw policy_refusal(ts.origin + ": " + msg, true);
   }
@@ -2835,6 +2841,24 @@ class engine {
     leave_rq(t, dequeue_flags::dead);
     pelt_untrack(t);
     bind_task_dead(t.cpu, t);
+    // Mutexes it still holds (a program error, noted): a PI mutex with waiters goes to its top
+    // waiter, as the kernel's exit_pi_state_list unlocks each rt_mutex an exiting task owns;
+    // any other stays taken by the dead task, so its waiters and later lockers wait forever
+    // (a non-robust pthread mutex; glibc parks a PI locker that finds the owner gone, ESRCH).
+    for (std::size_t mid = 0; mid < mutexes_.size(); ++mid) {
+      mutex_res& m = mutexes_[mid];
+      if (m.owner != &t) continue;
+      const bool handed = w_.priority_inheritance && !m.waiters.empty();
+      exits_holding_.push_back("task '" + name_of(t) + "' exited at " + std::to_string(now_) + " ns holding mutex '" +
+                               mutex_names_[mid] + "': " +
+                               (handed ? "its top waiter takes it (the kernel unlocks a PI futex its owner leaves)"
+                                       : "it stays taken, and " + std::to_string(m.waiters.size()) +
+                                             " waiting and any later locker wait forever (no robust mutexes)"));
+      if (handed) {
+        m.owner = nullptr;
+        pi_wake_top(static_cast<int>(mid), t.cpu);
+      }
+    }
     t.state = task_core::st::dead;
     t.cold->exit_ns = now_;
     if (!w_.tasks[static_cast<std::size_t>(t.spec)].daemon) {
@@ -4407,9 +4431,14 @@ class engine {
     c.rq.dequeue(t, st(now_), dequeue_flags::save);
     const sched_params old = t.params;
     t.params = p;
-    if (bind_setup(ci, t, p) != errc::ok) {  // refused (e.g. deadline admission): restore
+    if (const errc e = bind_setup(ci, t, p); e != errc::ok) {
       t.params = old;
       (void)bind_setup(ci, t, old);
+      // Deadline admission (or a reservation the class refuses) is a refusal the task lives
+      // with, as sched_setattr's error; a kind or nice the policy under test does not run is
+      // the policy's limit and stops the run, as it would at the task's start.
+      if (p.kind != sched_kind::deadline)
+        refuse_params(t, ci, p, e, "at " + std::to_string(now_) + " ns, in a change of its parameters: ");
     }
     pelt_track(ci, t);
     c.rq.enqueue(t, st(now_), enqueue_flags::restore);
@@ -4847,6 +4876,13 @@ class engine {
                           (count == 1 ? " time" : " times") + ": ignored (an error-checking mutex's EPERM)");
       }
     }
+    for (std::size_t k = 0; k < exits_holding_.size(); ++k) {
+      if (k == 4) {
+        r.notes.push_back("and " + std::to_string(exits_holding_.size() - 4) + " more exits holding a mutex");
+        break;
+      }
+      r.notes.push_back(exits_holding_[k]);
+    }
     run_totals& T = r.totals;
     for (int ci = 0; ci < ncpu_; ++ci) {
       T.context_switches += cpu(ci).switches;
@@ -5095,6 +5131,7 @@ class engine {
   /// Unlocks of a mutex the task did not hold (ignored; a note at the end says so), by task
   /// instance name and mutex id: a file that unlocks the wrong mutex deadlocks silently else.
   std::map<std::pair<std::string, int>, std::int64_t> foreign_unlocks_;
+  std::vector<std::string> exits_holding_;  ///< one note per exit that left a mutex held, in order
   std::vector<pipe_res> pipes_;            ///< by pipe id
   std::vector<sem_res> sems_;              ///< by semaphore id
 };

@@ -8,9 +8,11 @@
 ///   deadline tasks use 0; normal/batch/idle tasks all use 120 (nice is ignored: plain RR).
 /// - pick: the head of the most urgent non-empty level. A running task stays at the head of its
 ///   level while it runs.
-/// - timeslice (knob `timeslice`, default 10 ms): a task that has run `timeslice` since it was
-///   last put on the CPU asks for a reschedule at the next tick and goes to the tail of its level;
-///   fifo tasks have no slice. `yield` moves the task to the tail.
+/// - timeslice (knob `timeslice`, default 10 ms): a task that has run `timeslice` since it last
+///   woke or went to the tail asks for a reschedule at the next tick and goes to the tail of its
+///   level; a preemption does not end the slice (it runs the rest when it is back, as SCHED_RR's
+///   time_slice survives a preemption), so a task preempted more often than its slice still
+///   takes turns. fifo tasks have no slice. `yield` moves the task to the tail with a fresh slice.
 /// - wakeup preemption: a woken task preempts when strictly more urgent.
 #ifndef SCHEDCORE_SIM_REFERENCE_RR_HPP
 #define SCHEDCORE_SIM_REFERENCE_RR_HPP
@@ -34,6 +36,7 @@ struct reference_rr_entity {
   bool rr_queued = false;                ///< in a level list
   bool rr_expired = false;               ///< used up its slice; goes to the tail at put_prev
   std::uint64_t rr_exec_start = 0;       ///< ns, when it was last set running
+  std::int64_t rr_used = 0;              ///< ns of its slice run before its last preemption
   std::list<void*>::iterator rr_it{};    ///< position in its level list
 };
 
@@ -85,6 +88,7 @@ class reference_rr_policy {
   void dequeue(Task& t, sched_time, dequeue_flags) noexcept {
     auto& en = EntityOf::get(t);
     if (!en.rr_queued) return;
+    en.rr_used = 0;  // a sleeper wakes with a fresh slice
     auto it = levels_.find(en.rr_prio);
     it->second.erase(en.rr_it);
     if (it->second.empty()) levels_.erase(it);
@@ -103,15 +107,20 @@ class reference_rr_policy {
     auto& level = levels_[en.rr_prio];
     level.splice(level.begin(), level, en.rr_it);
   }
-  void put_prev(Task& t, sched_time) noexcept {
+  void put_prev(Task& t, sched_time now) noexcept {
     auto& en = EntityOf::get(t);
-    if (en.rr_expired) to_tail(t);
+    if (en.rr_expired) {
+      to_tail(t);
+      en.rr_used = 0;
+    } else {
+      en.rr_used += static_cast<s64>(now.ns() - en.rr_exec_start);  // preempted: the rest is still its
+    }
     en.rr_expired = false;
   }
   bool tick(Task& curr, sched_time now) noexcept {
     auto& en = EntityOf::get(curr);
     if (en.rr_fifo) return false;
-    if (static_cast<s64>(now.ns() - en.rr_exec_start) >= knobs_.timeslice) {
+    if (en.rr_used + static_cast<s64>(now.ns() - en.rr_exec_start) >= knobs_.timeslice) {
       en.rr_expired = true;
       return true;
     }
@@ -121,7 +130,12 @@ class reference_rr_policy {
     return EntityOf::get(woken).rr_prio < EntityOf::get(curr).rr_prio;
   }
   usize nr_runnable() const noexcept { return nr_; }
-  void yield(Task& curr, sched_time) noexcept { to_tail(curr); }
+  void yield(Task& curr, sched_time now) noexcept {
+    auto& en = EntityOf::get(curr);
+    to_tail(curr);
+    en.rr_used = 0;
+    en.rr_exec_start = now.ns();
+  }
 
  private:
   void to_tail(Task& t) noexcept {

@@ -707,6 +707,33 @@ TEST(RtPolicy, CompactConfigurationHas32LevelsAndNoThrottling) {
   EXPECT_FALSE(policy.throttled());
 }
 
+struct wide_config {  // 256 levels: rt_priority 1..255 (past Linux's 99)
+  static constexpr unsigned nr_prios = 256;
+  static constexpr bool throttling = false;
+};
+
+// The accepted range is the instance's 1..N-1, not sched_setattr's 1..99: with 256 levels
+// rt_priority 200 maps to prio 55 and preempts a task at 99 (prio 156); 0 is still refused.
+TEST(RtPolicy, A256LevelConfigurationAcceptsPrioritiesPast99) {
+  using wide = single_class<rt_policy<task, base_entity<rt_entity>, wide_config>>;
+  wide policy;
+  task low, high, bad;
+  ASSERT_EQ(policy.setup(low, {sched_kind::fifo, 0, 99, 0, 0, 0}), errc::ok);
+  ASSERT_EQ(policy.setup(high, {sched_kind::rr, 0, 200, 0, 0, 0}), errc::ok);
+  EXPECT_EQ(low.prio, 156);
+  EXPECT_EQ(high.prio, 55);
+  EXPECT_EQ(policy.setup(bad, {sched_kind::fifo, 0, 255, 0, 0, 0}), errc::ok);
+  EXPECT_EQ(bad.prio, 0);
+  EXPECT_EQ(policy.setup(bad, {sched_kind::fifo, 0, 0, 0, 0, 0}), errc::out_of_range);
+  EXPECT_EQ(bad.prio, 0) << "a refusal changes nothing";
+  policy.enqueue(low, sched_time{}, enqueue_flags::wakeup);
+  ASSERT_EQ(policy.schedule(nullptr, false, sched_time{}), &low);
+  policy.enqueue(high, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_TRUE(policy.wakeup_preempt(high, low, sched_time{}));
+  EXPECT_EQ(policy.schedule(&low, true, sched_time{}), &high);
+  EXPECT_TRUE(policy.verify());
+}
+
 // A task never passed to setup() has rt_priority 0, which no setup accepts; its entity's prio
 // 0 is the most urgent level, so enqueuing it would put it above FIFO 99. Refused and reported.
 TEST(RtPolicy, ATaskNeverSetUpIsRefusedAndReported) {

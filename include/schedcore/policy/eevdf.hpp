@@ -56,7 +56,9 @@
 ///   old_w/new_w (kernel `reweight_entity`), so its real lag w·vlag is kept.
 /// - Complexity: pick O(1) when the leftmost is eligible, else O(log n); enqueue, dequeue,
 ///   set_next, put_prev O(log n) (one tree insert or erase); tick, wakeup_preempt (plus one
-///   pick), yield O(1) / O(log n); verify O(n).
+///   pick), yield O(1) / O(log n); verify O(n). With `delay_dequeue` a pick (or a wakeup's
+///   pick) that meets delayed sleepers finishes each one's dequeue first, O(log n) apiece:
+///   amortised O(log n), since each sleeper is finished once.
 /// - Cost of the schedule cycle (pick_next + set_next + put_prev, the hot path; measured in
 ///   bench/eevdf_bench.cpp): no division (the only divisions, in avg_vruntime() and placement,
 ///   run at enqueue/dequeue as in the kernel); the charge δ·1024/w is one 64 x 32

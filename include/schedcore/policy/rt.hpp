@@ -41,7 +41,9 @@
 ///   2.6.22 had no throttling: set runtime = -1 to replay that era. Deadline tasks' run time
 ///   counts against the same budget where the caller passes it on (`charge_shared`; kernels up
 ///   to 6.11 do).
-/// - Complexity: every hook O(1) (prio_array operations and a bit scan).
+/// - Complexity: every hook O(1) (prio_array operations and a bit scan), except the rare
+///   `enqueue(restore)` of a parameter change that keeps the priority (above: a walk of its
+///   level).
 /// - RT_RUNTIME_SHARE (on by default from 2.6.25 to 5.9, off since 5.10, commit 2586af1ac187):
 ///   each instance keeps its own runtime (`runtime()`, the rt_rq's rt_runtime, starting at the
 ///   knob). A caller that runs several CPUs installs a borrowing hook (`set_runtime_share`),
@@ -198,8 +200,9 @@ class rt_policy {
   errc setup(Task& t, const sched_params& p) noexcept {
     rt_entity& e = EntityOf::get(t);
     if (p.kind != sched_kind::fifo && p.kind != sched_kind::rr) return errc::invalid_argument;
-    if (const errc err = validate(p); err != errc::ok) return err;
-    if (p.rt_priority >= nr_prios) return errc::out_of_range;
+    // The range is this instance's, not validate()'s Linux 1..99: a port with 256 levels
+    // accepts 1..255, one with 32 levels 1..31.
+    if (p.rt_priority < rt_priority_min || p.rt_priority >= nr_prios) return errc::out_of_range;
     if (e.on_rq) return errc::busy;
     // Only a task's first setup here (the kernel's __sched_fork) fills the RR slice; the kernel's
     // sched_setscheduler never touches time_slice, so a later change, even while the task

@@ -316,7 +316,7 @@ class importer {
     w_.cpus = static_cast<int>(std::max<std::int64_t>(1, max_cpu_seen_ + 1));
     if (w_.cpus > 1)
       note("machine: " + std::to_string(w_.cpus) + " CPUs by default (highest index in \"cpus\" or the calibration CPU, + 1); "
-           "--cpus overrides");
+           "--cpus, or a machine that --energy-model or --capacity describes, overrides");
     std::int64_t threads = 0;
     for (const task_spec& ts : w_.tasks) threads += ts.instances;
     w_.description = "rt-app workload " + base_name(file_) + ": " + std::to_string(w_.tasks.size()) + " task(s), " +

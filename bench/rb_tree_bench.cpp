@@ -1,5 +1,7 @@
-// Run-queue tree benchmarks: schedcore's rb_tree against Boost.Intrusive multiset (normal_link,
-// with and without optimize_size) and std::multiset, in one binary so ratios come from one run.
+// Run-queue tree benchmarks: schedcore's rb_tree against the baselines of perf-anchors.md (B, C)
+// in one binary so ratios come from one run: Boost.Intrusive multiset (normal_link, with and
+// without optimize_size), avl_multiset and treap_multiset (normal_link), std::multiset with a
+// malloc per reinsert and with C++17 node-handle reuse, and std::priority_queue.
 //
 //   BM_<op>/<structure>/<N>   op: pick | churn | wake;  N: 8 64 1024 16384 262144
 //
@@ -7,25 +9,33 @@
 // - churn: pop the minimum, advance its key by 1 + U[0, 4 ms), reinsert (CFS tick/requeue).
 // - wake:  erase a random task (not the minimum), reinsert it with a key near the minimum,
 //          min - 3 ms + U[0, 6 ms) (a sleeper leaves, a waker arrives near min_vruntime).
+//          std_pq has no wake row: a binary heap cannot erase an arbitrary task.
 //
 // The method follows /work/shared/design/perf-anchors.md: 64-byte tasks in one dense array,
 // u64 keys from 2^60 compared wrap-safe ((s64)(a - b) < 0) in every structure, fixed-seed
 // xorshift64 (identical operation sequence for every structure), index reduction by
 // multiply-shift, build + warm-up (3N + 10000 ops of the measured kind; pick uses a churned
 // structure) outside the timed loop; one instance serves all runs of a cell.
+// Without Boost at configure time the boost_* rows are absent; the run then says so in its
+// context header ("boost_baselines: NOT BUILT ...") and bench/CMakeLists.txt warns.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <queue>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "schedcore/intrusive/rb_tree.hpp"
 
 #if SCHEDCORE_HAVE_BOOST
+#include <boost/intrusive/avl_set.hpp>
 #include <boost/intrusive/set.hpp>
+#include <boost/intrusive/treap_set.hpp>
 #endif
 
 namespace {
@@ -81,19 +91,27 @@ template <class Hook>
 struct alignas(64) boost_task {
   u64 key;
   Hook node;
+  u64 heap_prio;  // treap only: random heap priority (perf-anchors' boost_treap_normal); unused otherwise
 };
 
 template <class Task>
 struct boost_less {
   bool operator()(const Task& a, const Task& b) const noexcept { return key_before(a.key, b.key); }
 };
+template <class Task>
+struct boost_heap_prio_less {
+  bool operator()(const Task& a, const Task& b) const noexcept { return a.heap_prio < b.heap_prio; }
+};
 
-template <class Hook, const char* Name>
-struct boost_rb {
+// One adapter for every Boost.Intrusive ordered multiset: Set<task, options...> is
+// bi::multiset, bi::avl_multiset or bi::treap_multiset; the idiomatic API in each case
+// (insert(value), erase(iterator_to(value)), begin()).
+template <class Hook, template <class, class...> class Set, const char* Name, class... Extra>
+struct boost_tree {
   static constexpr const char* name = Name;
   using task = boost_task<Hook>;
   static_assert(sizeof(task) == 64);
-  bi::multiset<task, bi::member_hook<task, Hook, &task::node>, bi::compare<boost_less<task>>> set;
+  Set<task, bi::member_hook<task, Hook, &task::node>, bi::compare<boost_less<task>>, Extra...> set;
   task* pick() noexcept { return &*set.begin(); }
   task* pop_min() noexcept {
     auto it = set.begin();
@@ -107,10 +125,17 @@ struct boost_rb {
 
 constexpr char boost_normal_name[] = "boost_rb_normal";
 constexpr char boost_osz_name[] = "boost_rb_osz";
-using boost_rb_normal =
-    boost_rb<bi::set_member_hook<bi::link_mode<bi::normal_link>, bi::optimize_size<false>>, boost_normal_name>;
-using boost_rb_osz =
-    boost_rb<bi::set_member_hook<bi::link_mode<bi::normal_link>, bi::optimize_size<true>>, boost_osz_name>;
+constexpr char boost_avl_name[] = "boost_avl_normal";
+constexpr char boost_treap_name[] = "boost_treap_normal";
+using boost_rb_normal = boost_tree<bi::set_member_hook<bi::link_mode<bi::normal_link>, bi::optimize_size<false>>,
+                                   bi::multiset, boost_normal_name>;
+using boost_rb_osz = boost_tree<bi::set_member_hook<bi::link_mode<bi::normal_link>, bi::optimize_size<true>>,
+                                bi::multiset, boost_osz_name>;
+using boost_avl_normal =
+    boost_tree<bi::avl_set_member_hook<bi::link_mode<bi::normal_link>>, bi::avl_multiset, boost_avl_name>;
+using treap_hook = bi::bs_set_member_hook<bi::link_mode<bi::normal_link>>;
+using boost_treap_normal = boost_tree<treap_hook, bi::treap_multiset, boost_treap_name,
+                                      bi::priority<boost_heap_prio_less<boost_task<treap_hook>>>>;
 #endif
 
 // ---- std::multiset --------------------------------------------------------------------------
@@ -145,9 +170,79 @@ struct std_multiset {
   void insert(task& t) { t.it = set.emplace(t.key, &t); }
 };
 
+// The same container with C++17 node handles: erase extracts the node into the task and insert
+// puts it back, so a reinsert costs no free + malloc (perf-anchors' std_multiset_nh).
+struct nh_task;
+using nh_set = std::multiset<std::pair<u64, nh_task*>, pair_less>;
+
+struct alignas(64) nh_task {
+  u64 key;
+  nh_set::iterator it;
+  nh_set::node_type parked;  // the task's node while it is out of the set (empty while queued)
+};
+static_assert(sizeof(nh_task) == 64);
+
+struct std_multiset_nh {
+  static constexpr const char* name = "std_multiset_nh";
+  using task = nh_task;
+  nh_set set;
+  task* pick() noexcept { return set.begin()->second; }
+  task* pop_min() noexcept {
+    nh_set::node_type node = set.extract(set.begin());
+    task* t = node.value().second;
+    t->parked = std::move(node);
+    return t;
+  }
+  void erase(task& t) noexcept { t.parked = set.extract(t.it); }
+  void insert(task& t) {
+    if (t.parked.empty()) {  // first insert only (build): the node is allocated once per task
+      t.it = set.emplace(t.key, &t);
+      return;
+    }
+    t.parked.value().first = t.key;
+    t.it = set.insert(std::move(t.parked));
+  }
+};
+
+// ---- std::priority_queue --------------------------------------------------------------------
+
+// A binary min-heap of (key, task) in one std::vector: pick is top(), churn is top + pop + push.
+// It cannot erase an arbitrary task, so it has no wake row and is not a run queue by itself; it
+// shows what an array layout buys at large N (perf-anchors' std_pq).
+struct pq_task;
+using pq_entry = std::pair<u64, pq_task*>;
+
+struct alignas(64) pq_task {
+  u64 key;
+};
+
+// priority_queue's top is the greatest element under its comparator: "a after b" puts the
+// earliest key (wrap-safe) on top.
+struct pq_after {
+  bool operator()(const pq_entry& a, const pq_entry& b) const noexcept { return key_before(b.first, a.first); }
+};
+
+struct std_pq {
+  static constexpr const char* name = "std_pq";
+  using task = pq_task;
+  std::priority_queue<pq_entry, std::vector<pq_entry>, pq_after> heap;
+  task* pick() noexcept { return heap.top().second; }
+  task* pop_min() noexcept {
+    task* t = heap.top().second;
+    heap.pop();
+    return t;
+  }
+  void insert(task& t) { heap.emplace(t.key, &t); }
+};
+
 // ---- harness --------------------------------------------------------------------------------
 
 enum class op { pick, churn, wake };
+
+template <class T, class = void>
+struct has_heap_prio : std::false_type {};
+template <class T>
+struct has_heap_prio<T, std::void_t<decltype(std::declval<T&>().heap_prio)>> : std::true_type {};
 
 template <class Q>
 struct fixture {
@@ -155,11 +250,13 @@ struct fixture {
   std::vector<task> tasks;
   Q q;
   xorshift64 rng;
+  xorshift64 heap_rng{~kSeed};  // treap priorities: own stream, so every structure sees the same keys
   std::size_t n;
 
   explicit fixture(std::size_t count) : tasks(count), n(count) {
     for (auto& t : tasks) {
       t.key = kKeyBase + rng() % kSlice;
+      if constexpr (has_heap_prio<task>::value) t.heap_prio = heap_rng();
       q.insert(t);
     }
   }
@@ -230,8 +327,12 @@ void register_op(const char* op_name) {
 #if SCHEDCORE_HAVE_BOOST
     register_one<Op, boost_rb_normal>(op_name, n);
     register_one<Op, boost_rb_osz>(op_name, n);
+    register_one<Op, boost_avl_normal>(op_name, n);
+    register_one<Op, boost_treap_normal>(op_name, n);
 #endif
     register_one<Op, std_multiset>(op_name, n);
+    register_one<Op, std_multiset_nh>(op_name, n);
+    if constexpr (Op != op::wake) register_one<Op, std_pq>(op_name, n);  // no arbitrary erase
   }
 }
 
@@ -241,6 +342,13 @@ int main(int argc, char** argv) {
   register_op<op::pick>("pick");
   register_op<op::churn>("churn");
   register_op<op::wake>("wake");
+#if SCHEDCORE_HAVE_BOOST
+  benchmark::AddCustomContext("boost_baselines", "built (Boost.Intrusive rb, avl, treap)");
+#else
+  // Say so in every report (console header, JSON context): missing rows are not a filter.
+  benchmark::AddCustomContext("boost_baselines",
+                              "NOT BUILT: Boost was not found at configure time, no boost_* rows");
+#endif
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -64,13 +64,6 @@ else
   echo "FAIL: $structure's cost depends on N"; status=1
 fi
 # 2. Absolute Ir at N=16.
-if [ -z "$abs_bound" ]; then
-  echo "no absolute bound recorded for $structure"
-elif [ "$compiler" != "$recorded_with" ]; then
-  echo "absolute bound skipped: built with $compiler, the figures were recorded with $recorded_with (the flatness check still applies)"
-elif [ "$a" -gt "$abs_bound" ]; then
-  echo "FAIL: $structure: Ir(N=$small)=$a exceeds its bound $abs_bound (measured + 8 %)"; status=1
-else
-  echo "ok: $structure: Ir(N=$small)=$a within its bound $abs_bound (measured + 8 %)"
-fi
+. "$(dirname "$0")/absolute_bound.sh"
+check_absolute_bound "$structure" "$small" "$a" "$abs_bound" "$compiler" "$recorded_with" flatness || status=1
 exit $status

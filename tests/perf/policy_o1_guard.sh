@@ -67,15 +67,8 @@ if [ "$mode" = flat ]; then
   else
     echo "FAIL: $policy's cycle cost depends on N"; status=1
   fi
-  if [ -z "$abs_bound" ]; then
-    echo "no absolute bound recorded for $policy"
-  elif [ "$compiler" != "$recorded_with" ]; then
-    echo "absolute bound skipped: built with $compiler, the figures were recorded with $recorded_with (the flat check still applies)"
-  elif [ "$a" -gt "$abs_bound" ]; then
-    echo "FAIL: $policy: Ir(N=$small)=$a exceeds its bound $abs_bound (measured + 8 %)"; status=1
-  else
-    echo "ok: $policy: Ir(N=$small)=$a within its bound $abs_bound (measured + 8 %)"
-  fi
+  . "$(dirname "$0")/absolute_bound.sh"
+  check_absolute_bound "$policy" "$small" "$a" "$abs_bound" "$compiler" "$recorded_with" flat || status=1
   exit $status
 fi
 ratio_x100=$(( b * 100 / a ))

@@ -47,6 +47,7 @@ namespace sim {
 /// when no place applies: cannot open, too large).
 class energy_model_error : public std::runtime_error {
  public:
+  /// The error `message` at `p` in `file` (`p.line` 0: no place).
   energy_model_error(const std::string& file, json::position p, const std::string& message)
       : std::runtime_error(p.line == 0 ? file + ": " + message : file + ":" + json::to_string(p) + ": " + message) {}
 };
@@ -55,6 +56,7 @@ class energy_model_error : public std::runtime_error {
 struct energy_model_file {
   std::vector<perf_domain_model> domains;      ///< in CPU order
   std::int64_t rate_limit_ns = 2000000;        ///< schedutil's rate limit
+  /// The CPUs of all domains together.
   int cpus() const {
     int n = 0;
     for (const perf_domain_model& d : domains) n += d.cpus;

@@ -316,8 +316,9 @@ struct run_config {
 /// `positioned` when the message starts with the task's `origin` (FILE:LINE:COLUMN).
 struct workload_error : std::runtime_error {
   using std::runtime_error::runtime_error;
+  /// The message `what`; `at_origin`: it starts with the task's origin (sets `positioned`).
   workload_error(const std::string& what, bool at_origin) : std::runtime_error(what), positioned(at_origin) {}
-  bool positioned = false;
+  bool positioned = false;  ///< the message starts with FILE:LINE:COLUMN (no location to add)
 };
 
 /// A workload error that is the policy's, not the file's: the policy under test refused a task's
@@ -351,7 +352,17 @@ struct task_cold {
   std::vector<std::int64_t> frame_gaps;   ///< time between frames, ns
   std::vector<std::int64_t> responses;    ///< timer expiry to the frame that followed it, ns
   std::vector<std::int64_t> slacks;       ///< at each timer event: next expiry - now, ns (< 0: overrun)
+  /// @var std::int64_t start_ns
+  /// @brief When it was created, ns (after a warmup: the window's start if it was alive then).
+  /// @var std::int64_t exit_ns
+  /// @brief When it exited, ns (-1: still alive).
   std::int64_t start_ns = 0, exit_ns = -1;
+  /// @var std::uint64_t dl_met
+  /// @brief Frames with a deadline (event::frame's duration) done within it of their release.
+  /// @var std::uint64_t dl_missed
+  /// @brief Frames with a deadline done later than it after their release.
+  /// @var std::uint64_t frames
+  /// @brief Frame events it executed.
   std::uint64_t dl_met = 0, dl_missed = 0, frames = 0;
   std::uint64_t sigxcpu = 0;              ///< SIGXCPUs for runtime overruns (SCHED_FLAG_DL_OVERRUN)
   // priority inheritance (workload::priority_inheritance)
@@ -363,6 +374,10 @@ struct task_cold {
   std::uint64_t domain = 0;               ///< its root domain's CPUs (machine_model::partitions; its cpuset's)
   bool pi_pending = false;                ///< its boost changed while its class still held it asleep: applied at its wakeup
   bool reports_overrun = false;           ///< it ran as SCHED_DEADLINE with SCHED_FLAG_DL_OVERRUN at some point
+  /// @var std::int64_t frame_release
+  /// @brief When the current frame was released (its timer's expiry, else the previous frame), ns.
+  /// @var std::int64_t last_frame
+  /// @brief When its last frame event ran, ns (-1: none yet).
   std::int64_t frame_release = 0, last_frame = -1;
   bool timer_released = false;            ///< a timer released the current frame (response counts)
   bool has_jobs = false;                  ///< it ran interbench job steps
@@ -393,10 +408,13 @@ struct task_cold {
 struct task_core {
   int sched_class = 0;  ///< class index in the stack (read by `member_sched_class`)
 
+  /// Life-cycle state: not yet created, queued, on a CPU, asleep, exited.
   enum class st : std::uint8_t { unborn, runnable, running, blocked, dead };
+  /// On-CPU action: execute the next program events (instantaneous), burn `remaining` CPU
+  /// work (a run event), spin until `runtime_end` (a runtime event).
   enum class act : std::uint8_t { step, work, runtime };
 
-  st state = st::unborn;
+  st state = st::unborn;                  ///< where it is in its life
   act action = act::step;                 ///< what the current on-CPU action is
   bool lat_pending = false;               ///< woke, latency sample not yet taken
   bool job_burning = false;               ///< an interbench job is running
@@ -410,10 +428,22 @@ struct task_core {
   std::int64_t refill_debt = 0;           ///< cache refill work owed to the next run, ns
   std::int64_t refill = 0;                ///< full refill cost of this task, ns
   std::uint64_t cache_mark = 0;           ///< that CPU's busy counter when it left
+  /// @var std::int64_t cpu_ns
+  /// @brief CPU time it ran, ns.
+  /// @var std::int64_t wait_ns
+  /// @brief Time it waited runnable, not running, ns (completed waits).
+  /// @var std::int64_t max_wait_ns
+  /// @brief Its longest completed runnable wait, ns.
+  /// @var std::int64_t wait_since
+  /// @brief When its current runnable wait began, ns.
   std::int64_t cpu_ns = 0, wait_ns = 0, max_wait_ns = 0, wait_since = 0;
   std::int64_t last_ran = -1;             ///< when it last left a CPU (balance: coldest first)
-  std::int64_t woke_at = 0;
+  std::int64_t woke_at = 0;               ///< when it last woke (latency sample start), ns
   std::int64_t runtime_end = 0;           ///< wall end for act::runtime
+  /// @var std::uint64_t switches
+  /// @brief Times it was switched out of a CPU.
+  /// @var std::uint64_t migrations
+  /// @brief Times it moved to another CPU's run queue.
   std::uint64_t switches = 0, migrations = 0;
   std::uint64_t affinity = ~0ull;         ///< allowed CPUs bit set
   // program counter
@@ -421,7 +451,11 @@ struct task_core {
   int waiting_mutex = -1;                 ///< mutex to re-acquire when it runs after a condition wait (-1: none)
   int lock_retry = -1;                    ///< mutex it tries again when it next runs: woken by an unlock, not handed the mutex (plain or PI; -1: none)
   int sem_retry = -1;                     ///< semaphore whose unit it tries to take when it next runs: woken by a post (-1: none)
-  std::uint32_t ph = 0, ev = 0;           ///< phase and event index
+  /// @var std::uint32_t ph
+  /// @brief Index of its current phase in its task_spec.
+  /// @var std::uint32_t ev
+  /// @brief Index of its next event in that phase.
+  std::uint32_t ph = 0, ev = 0;
   std::int64_t task_loops_left = -1;      ///< passes over the phases left (-1 forever)
   std::int64_t phase_loops_left = 0;      ///< repetitions of the current phase left
   sched_params params{};                  ///< current parameters
@@ -677,8 +711,8 @@ struct has_trace_prio<P, T, std::void_t<decltype(std::declval<const P&>().trace_
 template <class Binding>
 class engine {
  public:
-  using task_type = typename Binding::task_type;
-  using stack_type = typename Binding::stack_type;
+  using task_type = typename Binding::task_type;    ///< the simulated task (a sim_task)
+  using stack_type = typename Binding::stack_type;  ///< one CPU's class stack
   /// The policy under test (the least important class of the stack).
   using fair_class = typename stack_type::template class_type<stack_type::nr_classes - 1>;
 

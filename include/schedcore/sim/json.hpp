@@ -84,12 +84,12 @@ struct value {
   std::string key;            ///< as a member of an object: its key
   position key_pos;           ///< as a member of an object: where its key starts
 
-  bool is_object() const { return t == type::object; }
-  bool is_array() const { return t == type::array; }
-  bool is_string() const { return t == type::string; }
-  bool is_number() const { return t == type::number; }
-  bool is_bool() const { return t == type::boolean; }
-  bool is_none() const { return t == type::none; }
+  bool is_object() const { return t == type::object; }  ///< `t` is type::object
+  bool is_array() const { return t == type::array; }    ///< `t` is type::array
+  bool is_string() const { return t == type::string; }  ///< `t` is type::string
+  bool is_number() const { return t == type::number; }  ///< `t` is type::number
+  bool is_bool() const { return t == type::boolean; }   ///< `t` is type::boolean
+  bool is_none() const { return t == type::none; }      ///< `t` is type::none (a bare member)
 
   /// The first member named `k` (objects only), or nullptr.
   const value* find(std::string_view k) const {
@@ -124,6 +124,7 @@ struct value {
 /// A syntax error: `what()` is `"FILE:LINE:COLUMN: message"`.
 class error : public std::runtime_error {
  public:
+  /// The error `message` at `p` in `file`.
   error(const std::string& file, position p, const std::string& message)
       : std::runtime_error(file + ":" + to_string(p) + ": " + message), pos_(p), message_(message) {}
   /// Where the error is.

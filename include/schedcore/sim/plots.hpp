@@ -437,7 +437,7 @@ inline const char* html_css() {
          "footer{font-size:12px;color:#777;margin-top:30px}\n";
 }
 
-/// A figure: an inline SVG (svg::*::render(false)) and its caption.
+/// A figure: an inline SVG (`svg::*::%render(false)`) and its caption.
 inline std::string html_figure(const std::string& svg_text, const std::string& caption) {
   return "<figure>\n" + svg_text + (caption.empty() ? std::string() : "<figcaption>" + svg::escape(caption) + "</figcaption>\n") +
          "</figure>\n";

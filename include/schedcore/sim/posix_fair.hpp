@@ -131,20 +131,33 @@ class posix_fair_policy {
     return rt_.setup(t, q);
   }
 
+  /// Queues `t` at the tail of its (single) priority (rt_policy::enqueue).
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept { rt_.enqueue(t, now, flags); }
+  /// Removes `t`, charging the running task first (rt_policy::dequeue).
   void dequeue(Task& t, sched_time now, dequeue_flags flags) noexcept { rt_.dequeue(t, now, flags); }
+  /// The queue's head, or nullptr when empty or throttled.
   Task* pick_next(sched_time now) noexcept { return rt_.pick_next(now); }
+  /// `t` starts running.
   void set_next(Task& t, sched_time now) noexcept { rt_.set_next(t, now); }
+  /// Running `t` stops running; it keeps its queue position.
   void put_prev(Task& t, sched_time now) noexcept { rt_.put_prev(t, now); }
+  /// Charges the running task; under RR, slice expiry requeues it behind its peers.
   bool tick(Task& curr, sched_time now) noexcept { return rt_.tick(curr, now); }
+  /// Only a strictly higher priority preempts: never among this class's tasks (one priority).
   bool wakeup_preempt(Task& woken, Task& curr, sched_time now) noexcept { return rt_.wakeup_preempt(woken, curr, now); }
+  /// `t` (not queued) leaves this class.
   void switched_from(Task& t, sched_time now) noexcept { rt_.switched_from(t, now); }
+  /// Queued tasks including a running one.
   usize nr_runnable() const noexcept { return rt_.nr_runnable(); }
+  /// sched_yield(): `curr` moves to the tail of the queue.
   void yield(Task& curr, sched_time now) noexcept { rt_.yield(curr, now); }
+  /// The end of the current throttling period when throttled (the unthrottle timer).
   bool next_timer(sched_time& when) const noexcept { return rt_.next_timer(when); }
+  /// Unthrottles at the period boundary; true when queued tasks become eligible again.
   bool timer(sched_time now) noexcept { return rt_.timer(now); }
   /// True while these tasks have used up their runtime for this period.
   bool throttled() const noexcept { return rt_.throttled(); }
+  /// Structural check of the embedded rt_policy's array.
   bool verify() const noexcept { return rt_.verify(); }
 
  private:

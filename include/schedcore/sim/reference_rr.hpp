@@ -8,8 +8,8 @@
 ///   deadline tasks use 0; normal/batch/idle tasks all use 120 (nice is ignored: plain RR).
 /// - pick: the head of the most urgent non-empty level. A running task stays at the head of its
 ///   level while it runs.
-/// - timeslice (knob `timeslice`, default 10 ms): a task that has run `timeslice` since it last
-///   woke or went to the tail asks for a reschedule at the next tick and goes to the tail of its
+/// - timeslice (knob `timeslice`, default 10 ms): a task that has run `timeslice` since it was
+///   last queued afresh (woke or moved) or went to the tail asks for a reschedule at the next tick and goes to the tail of its
 ///   level; a preemption does not end the slice (it runs the rest when it is back, as SCHED_RR's
 ///   time_slice survives a preemption), so a task preempted more often than its slice still
 ///   takes turns. fifo tasks have no slice. `yield` moves the task to the tail with a fresh slice.
@@ -44,7 +44,7 @@ struct reference_rr_entity {
 template <class Task, class EntityOf = base_entity<reference_rr_entity>>
 class reference_rr_policy {
  public:
-  using task_type = Task;
+  using task_type = Task;  ///< the task type
 
   /// Tunables.
   struct knobs {
@@ -78,6 +78,7 @@ class reference_rr_policy {
     return errc::ok;
   }
 
+  /// Queues `t` at the tail of its level (head with `enqueue_flags::head`).
   void enqueue(Task& t, sched_time, enqueue_flags f) noexcept {
     auto& en = EntityOf::get(t);
     auto& level = levels_[en.rr_prio];
@@ -85,6 +86,7 @@ class reference_rr_policy {
     en.rr_queued = true;
     ++nr_;
   }
+  /// Removes `t` (if queued); its next run starts a fresh slice.
   void dequeue(Task& t, sched_time, dequeue_flags) noexcept {
     auto& en = EntityOf::get(t);
     if (!en.rr_queued) return;
@@ -95,10 +97,12 @@ class reference_rr_policy {
     en.rr_queued = false;
     --nr_;
   }
+  /// The head of the most urgent non-empty level, or nullptr when empty.
   Task* pick_next(sched_time) noexcept {
     if (levels_.empty()) return nullptr;
     return static_cast<Task*>(levels_.begin()->second.front());
   }
+  /// `t` starts running: it moves to the head of its level.
   void set_next(Task& t, sched_time now) noexcept {
     auto& en = EntityOf::get(t);
     en.rr_exec_start = now.ns();
@@ -107,6 +111,8 @@ class reference_rr_policy {
     auto& level = levels_[en.rr_prio];
     level.splice(level.begin(), level, en.rr_it);
   }
+  /// Running `t` stops: to its level's tail with a new slice if its slice expired, else it
+  /// keeps its place and the slice it has left.
   void put_prev(Task& t, sched_time now) noexcept {
     auto& en = EntityOf::get(t);
     if (en.rr_expired) {
@@ -117,6 +123,7 @@ class reference_rr_policy {
     }
     en.rr_expired = false;
   }
+  /// True (reschedule) when a non-FIFO `curr` has run its `timeslice`.
   bool tick(Task& curr, sched_time now) noexcept {
     auto& en = EntityOf::get(curr);
     if (en.rr_fifo) return false;
@@ -126,10 +133,13 @@ class reference_rr_policy {
     }
     return false;
   }
+  /// Only a strictly more urgent level preempts.
   bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
     return EntityOf::get(woken).rr_prio < EntityOf::get(curr).rr_prio;
   }
+  /// Queued tasks including a running one.
   usize nr_runnable() const noexcept { return nr_; }
+  /// sched_yield(): `curr` moves to its level's tail with a new slice.
   void yield(Task& curr, sched_time now) noexcept {
     auto& en = EntityOf::get(curr);
     to_tail(curr);

@@ -202,9 +202,9 @@ void leave_class(Stack& s, Task& t, int old_cls, sched_time now) noexcept {
 /// Two classes: real-time (0) and the policy under test (1).
 template <class Task, class Rt, class Fair>
 struct stack_binding<Task, Rt, Fair, void> {
-  using task_type = Task;
-  using stack_type = class_stack<member_sched_class, Rt, Fair>;
-  static constexpr bool has_deadline_class = false;
+  using task_type = Task;                                          ///< the sim task type
+  using stack_type = class_stack<member_sched_class, Rt, Fair>;    ///< one CPU's classes
+  static constexpr bool has_deadline_class = false;                ///< no SCHED_DEADLINE class
   /// Picks the class from `p.kind` and loads the entity.
   static errc setup(stack_type& s, Task& t, const sched_params& p, sched_time now) noexcept {
     const int old = t.sched_class;
@@ -223,9 +223,9 @@ struct stack_binding<Task, Rt, Fair, void> {
 /// machine_model::fair_server_runtime_ns is set.
 template <class Task, class Rt, class Fair, class Dl>
 struct stack_binding {
-  using task_type = Task;
-  using stack_type = fair_server_stack<member_sched_class, Dl, Rt, Fair>;
-  static constexpr bool has_deadline_class = true;
+  using task_type = Task;                                                  ///< the sim task type
+  using stack_type = fair_server_stack<member_sched_class, Dl, Rt, Fair>;  ///< one CPU's classes
+  static constexpr bool has_deadline_class = true;                         ///< `Dl` runs SCHED_DEADLINE tasks
   /// Picks the class from `p.kind` and loads the entity; deadline parameters pass the root
   /// domain's admission control (`root`, its lowest CPU's stack). A task leaving the deadline class
   /// releases its bandwidth; on an error nothing changes.
@@ -457,7 +457,7 @@ inline std::string time_text(std::int64_t ns) {
 /// A parsed `NAME[:knob=value,...]`.
 struct policy_spec {
   std::string text;                  ///< as written
-  const policy_entry* entry = nullptr;
+  const policy_entry* entry = nullptr;  ///< the registered policy NAME names
   std::vector<knob_setting> knobs;   ///< validated against the table and its bounds
 };
 

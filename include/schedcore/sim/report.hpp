@@ -640,7 +640,7 @@ inline std::string task_table(const run_result& r) {
 }
 
 /// interbench's layout for one policy over replicated runs: per benchmark, one row per load;
-/// `groups[i]` holds the runs of one interbench/<bench>/<load> scenario, one per seed. A cell
+/// `groups[i]` holds the runs of one `interbench/<bench>/<load>` scenario, one per seed. A cell
 /// is the value itself for one run, else "mean ±sd" over the runs (see mean_and_sd). Latencies
 /// are in ms, or in us when the runs carry interbench's `r` option, as interbench prints them.
 inline std::string interbench_table_replicated(const std::vector<std::vector<const run_result*>>& groups) {

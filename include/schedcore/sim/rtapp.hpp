@@ -120,6 +120,7 @@ namespace sim {
 /// `"FILE: message"` when no position applies, e.g. the file cannot be read).
 class rtapp_error : public std::runtime_error {
  public:
+  /// The error `message` at `p` in `file` (`p.line` 0: no position).
   rtapp_error(const std::string& file, json::position p, const std::string& message)
       : std::runtime_error(p.line == 0 ? file + ": " + message : file + ":" + json::to_string(p) + ": " + message),
         pos_(p),

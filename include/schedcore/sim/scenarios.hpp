@@ -350,7 +350,9 @@ inline workload xterm_renice(int xnice) {
 /// One option a scenario family accepts after its name's ':' (`interbench/audio/burn:B=19`):
 /// a one-letter key with an integer value in [lo, hi], or a flag without a value.
 struct scenario_option_spec {
-  char key;
+  char key;         ///< the option's letter (`B` in `B=19`)
+  /// @var long lo
+  /// @brief The least value accepted (unused for a flag).
   long lo, hi;      ///< the value's range (unused for a flag)
   bool flag;        ///< true: the key alone, no '=' and no value
 };
@@ -546,7 +548,7 @@ inline std::string massive_intr_name(int cpus, int nproc, int nice) {
   return "massive-intr/" + std::to_string(cpus) + "cpu-" + std::to_string(nproc) +
          (nice != 0 ? "-nice" + std::to_string(nice) : std::string());
 }
-/// @copydoc massive_intr_name
+/// @copydoc massive_intr_name()
 inline workload massive_intr(int cpus, int nproc, int nice) {
   using namespace scen;
   workload w;
@@ -564,6 +566,8 @@ inline workload massive_intr(int cpus, int nproc, int nice) {
   return w;
 }
 
+inline constexpr int eevdf_slices_default_stagger_us = 100;  ///< see eevdf_slices_options
+inline constexpr int eevdf_slices_default_kthread_sleep_ms = 250;  ///< see eevdf_slices_options
 /// eevdf-slices' options, written after the name as `eevdf-slices/none:J=23,S=100` (or
 /// `eevdf-slices:J=23`, both variants):
 /// - `J=us`, the CPU time of one cyclictest job, 1..1000 us (10 by default). The 10 us is the
@@ -585,8 +589,6 @@ inline workload massive_intr(int cpus, int nproc, int nice) {
 ///   4 times a second, always on CPU 0, 1.23 ms a run on average (162 runs in four traces; SD
 ///   1.02 ms, up to 6.0 ms). tools/kernel_check.sh reads kdamond's runs from
 ///   /proc/PID/schedstat and passes them here.
-inline constexpr int eevdf_slices_default_stagger_us = 100;  ///< see eevdf_slices_options
-inline constexpr int eevdf_slices_default_kthread_sleep_ms = 250;  ///< see eevdf_slices_options
 struct eevdf_slices_options {
   int job_us = 10;                   ///< cyclictest's work per period, us
   int stagger_us = eevdf_slices_default_stagger_us;  ///< between successive cyclictest threads' grids, us
@@ -745,7 +747,7 @@ inline const std::vector<std::string>& interbench_benches() {
   static const std::vector<std::string> v = {"audio", "video", "x", "gaming"};
   return v;
 }
-/// @copydoc interbench_benches
+/// @copydoc interbench_benches()
 inline const std::vector<std::string>& interbench_loads() {
   static const std::vector<std::string> v = {"none", "video", "x", "burn", "write", "read", "compile", "memload"};
   return v;

@@ -246,6 +246,7 @@ inline event set_nice(int nice) {
 inline event set_policy(const sched_params& p) { event e; e.kind = event_kind::set_policy; e.params = p; return e; }
 /// yield / exit.
 inline event simple(event_kind kind) { event e; e.kind = kind; return e; }
+/// Move into task group `group` (a `cgroup_spec` name; empty = the root).
 inline event set_cgroup(std::string group) { event e; e.kind = event_kind::set_cgroup; e.ref = std::move(group); return e; }
 /// Change the utilisation clamp requests (`event::util_min`: -1 default, -2 unchanged).
 inline event set_uclamp(std::int32_t util_min, std::int32_t util_max) {
@@ -335,7 +336,13 @@ struct cgroup_spec {
   std::int64_t max_burst_ns = 0;           ///< cgroup v2 `cpu.max.burst`, at most the quota
 };
 
-/// cgroup v2's cpu.weight range and default (Documentation/admin-guide/cgroup-v2.rst).
+/// cgroup v2's cpu.weight range and default (Documentation/admin-guide/cgroup-v2.rst):
+/// @var cgroup_weight_min
+/// @brief The least cgroup v2 cpu.weight (Documentation/admin-guide/cgroup-v2.rst).
+/// @var cgroup_weight_max
+/// @brief The largest cgroup v2 cpu.weight.
+/// @var cgroup_weight_default
+/// @brief The default cgroup v2 cpu.weight (1024 shares, a nice-0 task's weight).
 inline constexpr std::int64_t cgroup_weight_min = 1, cgroup_weight_max = 10000, cgroup_weight_default = 100;
 /// Deepest nesting of task groups: a group at the root counts 1. group_policy nests 32 levels
 /// below the root's groups (policy/group.hpp, max_depth), so 33; the same for every policy.

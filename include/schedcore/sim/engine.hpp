@@ -992,9 +992,12 @@ class engine {
     // rt-app's run times are its calibration CPU's (workload::calibration_cpu): a run's work,
     // counted at speed 1024, is what that CPU does in the time at its top speed.
     const int calib = w_.calibration_cpu;
-    if (calib < -1 || calib >= ncpu_)
-      throw workload_error("the calibration CPU " + std::to_string(calib) + " is not a CPU of the machine (0.." +
-                           std::to_string(ncpu_ - 1) + ")");
+    if (calib < -1 || calib >= ncpu_) {
+      const std::string msg = "the calibration CPU " + std::to_string(calib) + " is not a CPU of the machine (0.." +
+                              std::to_string(ncpu_ - 1) + ")";
+      if (w_.calibration_origin.empty()) throw workload_error(msg);
+      throw workload_error(w_.calibration_origin + ": " + msg, true);
+    }
     const std::int64_t run_scale = calib >= 0 ? cap_[static_cast<std::size_t>(calib)] : cpu_capacity_max;
     auto calibrated = [run_scale](std::int64_t ns) {
       return (ns * run_scale + cpu_capacity_max / 2) / cpu_capacity_max;  // nearest ns

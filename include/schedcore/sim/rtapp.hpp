@@ -523,6 +523,7 @@ class importer {
             fail(m.pos, what + ": " + quote(s) + ": expected \"CPUn\" with n in 0..63 (the CPU rt-app calibrates on) or an "
                                                    "integer (ns per loop)");
           w_.calibration_cpu = n;
+          w_.calibration_origin = file_ + ":" + json::to_string(m.pos);
           max_cpu_seen_ = std::max<std::int64_t>(max_cpu_seen_, n);
         } else {
           fail(m.pos, what + ": expected \"CPUn\" or an integer (ns per loop), got " + json::describe(m.t));

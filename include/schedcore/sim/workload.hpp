@@ -376,6 +376,9 @@ struct workload {
   /// to take there. -1: work at the biggest CPU's top speed (the built-in scenarios, and an
   /// rt-app file whose calibration is a number of ns per loop). Must name a CPU of the machine.
   int calibration_cpu = -1;
+  /// Where `calibration_cpu` was given, `FILE:LINE:COLUMN` (an rt-app file's "calibration"),
+  /// or empty: the engine's error for a CPU the machine lacks points there.
+  std::string calibration_origin;
 };
 
 }  // namespace sim

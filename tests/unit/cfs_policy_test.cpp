@@ -808,7 +808,7 @@ TEST(CfsPolicy, BadParametersAreRefusedWithoutChange) {
   EXPECT_EQ(w.load.weight, policy_t::weight_max);
 }
 
-TEST(CfsPolicy, DoubleEnqueueAndStrayDequeueAreRefusedAndReported) {
+TEST(CfsPolicy, DoubleEnqueueStrayDequeueAndQueuedExitAreRefusedAndReported) {
   policy_t p;
   task t = make(0), u = make(0);
   p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
@@ -819,6 +819,12 @@ TEST(CfsPolicy, DoubleEnqueueAndStrayDequeueAreRefusedAndReported) {
   p.dequeue(u, sched_time{}, dequeue_flags::sleep);
   EXPECT_EQ(scope.take().size(), 1u);
   EXPECT_EQ(p.nr_runnable(), 1u);
+  EXPECT_TRUE(p.verify());
+  // Exit while still queued (the caller skipped the final dequeue): reported, the task stays.
+  p.task_dead(t, sched_time{});
+  EXPECT_EQ(scope.take().size(), 1u);
+  EXPECT_EQ(p.nr_runnable(), 1u);
+  EXPECT_EQ(p.pick_next(sched_time{}), &t);
   EXPECT_TRUE(p.verify());
 }
 

@@ -579,8 +579,10 @@ class cfs_policy {
     e.vstate = cfs_vstate::relative;
   }
 
-  /// The task is gone: forget any buddy pointer to it.
+  /// The task is gone: forget any buddy pointer to it. @pre `t` is not queued (a queued task
+  /// would stay in the tree after its memory is gone: reported and refused, nothing changes).
   void task_dead(Task& t, sched_time) noexcept {
+    if (SCHEDCORE_MISUSE(E(t).on_rq)) return;
     clear_buddies(t);
     if (fork_resched_ == &t) fork_resched_ = nullptr;
     if (new_task_ == &t) new_task_ = nullptr;

@@ -656,18 +656,26 @@ TEST(SeedDirections, GamesRenice_UnrenicedCfsBetterThanMainlineWhichNeedsXRenice
 }
 
 // Seed 002: "Doom 3 was EXTREMELY variable under CFS v9 at X -10": X at -10 makes the game's
-// frame times more variable under CFS than at 0, and more than it does under SD.
+// frame times more variable under CFS than at 0, and more than it does under SD. A single seed's
+// ratio ranges 0.94-1.30, so the means over the typing test's 16 seeds are compared (the same
+// compare run, which holds the game variant too): 5.53 -> 6.13 ms for cfs2007.
 TEST(SeedDirections, GamesRenice_CfsMoreVariableWithXAtMinus10) {
   REQUIRE_CFS2007();
-  const jvalue* c0 = games(0, "cfs2007");
-  const jvalue* c10 = games(-10, "cfs2007");
-  const jvalue* s0 = games(0, "sd");
-  const jvalue* s10 = games(-10, "sd");
-  ASSERT_TRUE(c0 && c10 && s0 && s10);
-  const double cr = frame_sd_ms(task_of(*c10, "game")) / frame_sd_ms(task_of(*c0, "game"));
-  const double sr = frame_sd_ms(task_of(*s10, "game")) / frame_sd_ms(task_of(*s0, "game"));
-  EXPECT_GT(cr, 1.05) << "seed 002, scenarios.md §3: CFS frame-time sd grows with X at -10";
-  EXPECT_GT(cr, sr) << "seed 002, scenarios.md §3: renicing X costs CFS more frame stability than SD";
+  auto frame_sd = [](const std::string& policy, int xn) {
+    return over_runs(seeded_runs::get().find("games-renice", "cfs2007,sd,o1", kTypingSeeds,
+                                             "games-renice/xnice" + std::to_string(xn), policy),
+                     [](const jvalue& r) { return frame_sd_ms(task_of(r, "game")); });
+  };
+  const mean_se c0 = frame_sd("cfs2007", 0), c10 = frame_sd("cfs2007", -10);
+  const mean_se s0 = frame_sd("sd", 0), s10 = frame_sd("sd", -10);
+  ASSERT_GT(c0.mean, 0);
+  ASSERT_GT(s0.mean, 0);
+  const double cr = c10.mean / c0.mean, sr = s10.mean / s0.mean;
+  EXPECT_GT(cr, 1.05) << "seed 002, scenarios.md §3: CFS frame-time sd (ms, " << kTypingSeeds << " seeds) grows with X at -10: "
+                      << show(c0) << " -> " << show(c10);
+  EXPECT_TRUE(clearly_below(c0, c10)) << "seed 002: CFS frame-time sd at X -10 " << show(c10) << " vs 0 " << show(c0);
+  EXPECT_GT(cr, sr) << "seed 002, scenarios.md §3: renicing X costs CFS more frame stability than SD: sd " << show(s0)
+                    << " -> " << show(s10);
 }
 
 // Seed 002: "text not appearing for 4-5 seconds ... under CFS with X at -10". Not reproduced:
@@ -961,15 +969,17 @@ TEST(SeedDirections, XtermRenice_NickschedAnd24InsensitiveToXsNice) {
       hi = std::max(hi, t);
     }
     EXPECT_LE(hi, 1.10 * lo) << "seed 004, scenarios.md §4: " << policy
-                             << " completion-time spread over X nice -15..+10 (seed ~5 %): " << lo << ".." << hi << " ms";
+                             << " completion-time spread over X nice -15..+10 (Willy: 'about 5%'): " << lo << ".." << hi
+                             << " ms";
   }
 }
 
 // "2.6 mainline of the time needed X reniced to stay usable": under o1 with X at nice 0 xterm,
 // holding the sleep credit it inherited from an idle shell, preempts seq at every line, so jump
 // scroll never finds more than a line or two and each line pays a whole scroll in X; renicing X
-// changes that (in the model renicing it *down*, to +10: X then drains its socket late, xterm
-// blocks on it, and seq fills the pty meanwhile). Nick's scheduler keeps the batches whole.
+// changes that. In the model the renice that helps is *down*, to +10 (X then drains its socket
+// late, xterm blocks on it, and seq fills the pty meanwhile); -10 and -15 leave it as at 0,
+// which the next test records. Nick's scheduler keeps the batches whole.
 TEST(SeedDirections, XtermRenice_MainlineScrollsLineByLineUnlessXIsReniced) {
   const xterm_run o1_0 = xterm_at("o1", 0), nick_0 = xterm_at("nicksched", 0);
   ASSERT_GT(o1_0.ms, 0);
@@ -977,13 +987,27 @@ TEST(SeedDirections, XtermRenice_MainlineScrollsLineByLineUnlessXIsReniced) {
   EXPECT_LT(o1_0.lines_per_read, 3.0) << "seed 004: mainline, X nice 0, lines per pty read";
   EXPECT_GT(nick_0.lines_per_read, 50.0) << "seed 004: nicksched, X nice 0, lines per pty read";
   EXPECT_GT(o1_0.ms, 2.0 * nick_0.ms) << "seed 004: mainline at X nice 0 against Nick's scheduler";
-  double best = o1_0.ms;
-  for (int xn : {-10, 10, -15}) {
+  const double o1_up = xterm_at("o1", 10).ms;
+  ASSERT_GT(o1_up, 0);
+  EXPECT_GT(o1_0.ms, 1.5 * o1_up) << "seed 004, scenarios.md §4: renicing X (to +10) shortens mainline's run";
+  for (int xn : {-10, -15}) {
     const double t = xterm_at("o1", xn).ms;
     ASSERT_GT(t, 0);
-    best = std::min(best, t);
+    EXPECT_GT(t, 0.9 * o1_0.ms) << "the model's o1 with X at " << xn << " (docs/results.md, seed 004: only +10 helps)";
   }
-  EXPECT_GT(o1_0.ms, 1.5 * best) << "seed 004, scenarios.md §4: renicing X changes mainline's completion time";
+}
+
+// Nick asked his testers to renice X to -10, the usual 2.6 advice of the time. Not reproduced:
+// in the model X at -10 is served at once, xterm never blocks on its socket, and mainline
+// scrolls line by line as at nice 0. The test records the numbers and skips.
+TEST(SeedDirections, XtermRenice_MainlineHelpedByXAtMinus10_NotReproduced) {
+  const double at0 = xterm_at("o1", 0).ms, at_minus10 = xterm_at("o1", -10).ms;
+  ASSERT_GT(at0, 0);
+  ASSERT_GT(at_minus10, 0);
+  if (at_minus10 >= 0.9 * at0)
+    GTEST_SKIP() << "seed 004: renicing X to -10 does not help the model's mainline: " << at_minus10 << " ms against "
+                 << at0 << " ms at nice 0 (docs/results.md, seed 004)";
+  EXPECT_LT(at_minus10, 0.9 * at0);
 }
 
 // ------------------------------------------------------------------ eevdf-slices (Linux 6.12)

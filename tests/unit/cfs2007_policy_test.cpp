@@ -160,10 +160,12 @@ TEST(Cfs2007Policy, ThreeEqualHogsGetAThirdEach) {
               pct(cpu[2], sec(9)));
 }
 
-std::vector<std::int64_t> run_pair_with_latency(int n0, int n1, std::int64_t latency, std::int64_t dur) {
+std::vector<std::int64_t> run_pair_with_latency(int n0, int n1, std::int64_t latency, std::int64_t dur,
+                                               std::int64_t runtime_limit = -1) {
   verifying p;
   policy_t::knobs k;
   k.latency = latency;
+  k.runtime_limit = runtime_limit;
   EXPECT_EQ(p.configure(k), errc::ok);
   task a = make(n0), b = make(n1);
   tick_driver<verifying> d(p, 1000);
@@ -193,6 +195,39 @@ TEST(Cfs2007Policy, Nice0VsNice19O13) {
   EXPECT_NEAR(pct(big[1], big[0] + big[1]), 100.0 * 15 / 1039, 0.15);
   std::printf("cfs2007 nice 0/19 (latency 100 ms): nice 19 gets %.3f %% (oracle 1.444)\n",
               pct(big[1], big[0] + big[1]));
+  // Writing sched_latency_ns = 100 ms on a running 2.6.23 leaves sched_runtime_limit_ns at its
+  // boot value (20 ms on UP: sched_init_granularity copies the latency once): the credit cap
+  // stays 40 ms x 15/1024, so the share falls back below 0.2 %.
+  const auto written = run_pair_with_latency(0, 19, msec(100), sec(30), msec(20));
+  EXPECT_LT(pct(written[1], written[0] + written[1]), 0.2);
+  EXPECT_GT(written[1], 0);
+  std::printf("cfs2007 nice 0/19 (latency 100 ms, runtime limit 20 ms): nice 19 gets %.3f %%\n",
+              pct(written[1], written[0] + written[1]));
+}
+
+// The runtime limit knob (sched_runtime_limit_ns, bounds 100 µs .. 1 s as 2.6.23's sysctl table):
+// -1 follows the effective latency (the boot rule, x the CPU factor), a value is used as written
+// (not scaled); below the sysctl's minimum it is refused and nothing changes.
+TEST(Cfs2007Policy, RuntimeLimitKnobIsTheSysctlAsWritten) {
+  policy_t p;
+  policy_t::knobs k;
+  k.cpus = 4;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.runtime_limit(), msec(60));  // 20 ms x (1 + ilog2 4)
+  k.runtime_limit = msec(20);
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.runtime_limit(), msec(20));  // as written, not x 3
+  EXPECT_EQ(p.sched_latency(), msec(60));
+  for (const std::int64_t bad : {std::int64_t{0}, usec(99), sec(1) + 1, std::int64_t{-2}}) {
+    policy_t::knobs b = k;
+    b.runtime_limit = bad;
+    EXPECT_EQ(p.configure(b), errc::invalid_argument) << bad;
+    EXPECT_EQ(p.runtime_limit(), msec(20));
+    EXPECT_EQ(p.config().runtime_limit, msec(20));
+  }
+  k.runtime_limit = usec(100);
+  EXPECT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.runtime_limit(), usec(100));
 }
 
 // ---- sleepers, fork, preemption (§1.2 rule 4, §1.3) ----------------------------------------
@@ -267,6 +302,66 @@ TEST(Cfs2007Policy, AMigratedSleeperIsCreditedTheFairClockItsOldQueueRan) {
     EXPECT_TRUE(a.verify());
     EXPECT_TRUE(b2.verify());
   }
+}
+
+// The same wakeup where the new queue has a nice-0 task running, last charged at its tick
+// 0.7 ms before the wakeup: set_task_cpu rebased the sleep start on that stale clock, and
+// enqueue_entity's update_curr then runs it 0.7 ms x 1024/1024 on, which the sleeper is
+// credited too (2.6.23: 8 ms on the old queue's nice-0 clock + 0.7 ms = 8.7 ms).
+TEST(Cfs2007Policy, AMigratedSleeperIsAlsoCreditedTheNewQueuesCatchUp) {
+  policy_t a, b2;
+  task b = make(0), old_hog = make(0), new_hog = make(0);
+  sched_time now{};
+  a.enqueue(b, now, enqueue_flags::wakeup);
+  schedule(a, nullptr, false, now);
+  now += usec(100);
+  a.dequeue(b, now, dequeue_flags::sleep);
+  a.enqueue(old_hog, now, enqueue_flags::wakeup);
+  schedule(a, nullptr, false, now);
+  b2.enqueue(new_hog, now, enqueue_flags::wakeup);
+  schedule(b2, nullptr, false, now);
+  for (int i = 0; i < 8; ++i) {
+    now += msec(1);
+    (void)a.tick(old_hog, now);
+    (void)b2.tick(new_hog, now);
+  }
+  now += usec(700);
+  const std::int64_t wr_before = b.wait_runtime;
+  policy_traits<policy_t>::migrate_task_rq(a, b, now);
+  b2.enqueue(b, now, enqueue_flags::wakeup | enqueue_flags::migrated);
+  EXPECT_EQ(b.wait_runtime - wr_before, msec(8) + usec(700));
+  EXPECT_TRUE(a.verify());
+  EXPECT_TRUE(b2.verify());
+}
+
+// A running task reniced: 2.6.23's set_user_nice dequeues and enqueues it but, unlike 2.6.24+,
+// never calls set_curr_task, so prev_sum_exec_runtime is kept and the tick's ideal-runtime rule
+// (ran > max(latency / nr, min_gran) = 10 ms with two tasks) still counts from its pick. a runs
+// from 0, b arrives at 8 ms, a is reniced to +1 at 10.5 ms (the simulator's dequeue(save),
+// enqueue(restore), set_next): the tick at 11 ms preempts it (11 ms run), not one at 13 ms.
+TEST(Cfs2007Policy, ARenicedRunningTaskKeepsCountingItsSliceFromItsPick) {
+  policy_t p;
+  task a = make(0), b = make(0);
+  p.enqueue(a, sched_time{}, enqueue_flags::initial);
+  schedule(p, nullptr, false, sched_time{});
+  ASSERT_EQ(p.current(), &a);
+  for (int ms = 1; ms <= 8; ++ms) EXPECT_FALSE(p.tick(a, sched_time{} + msec(ms)));
+  p.enqueue(b, sched_time{} + msec(8), enqueue_flags::initial);
+  EXPECT_FALSE(p.wakeup_preempt(b, a, sched_time{} + msec(8)));
+  EXPECT_FALSE(p.tick(a, sched_time{} + msec(9)));
+  EXPECT_FALSE(p.tick(a, sched_time{} + msec(10)));
+  const sched_time renice = sched_time{} + usec(10500);
+  p.dequeue(a, renice, dequeue_flags::save);
+  ASSERT_EQ(p.setup(a, sched_params{sched_kind::normal, 1, 0, 0, 0, 0}), errc::ok);
+  p.enqueue(a, renice, enqueue_flags::restore);
+  p.set_next(a, renice);
+  EXPECT_EQ(a.sum_exec_runtime - a.prev_sum_exec_runtime, static_cast<std::uint64_t>(usec(10500)));
+  EXPECT_TRUE(p.tick(a, sched_time{} + msec(11)));
+  EXPECT_TRUE(p.verify());
+  // A plain pick after that starts a new count.
+  p.put_prev(a, sched_time{} + msec(11));
+  p.set_next(a, sched_time{} + msec(11));
+  EXPECT_EQ(a.sum_exec_runtime, a.prev_sum_exec_runtime);
 }
 
 TEST(Cfs2007Policy, ForkedChildRunsFirstWithStartDebit) {

@@ -50,12 +50,19 @@
 /// - Tunables (§1.3, from `sched_init_granularity` of 2.6.23.17): `latency` 20 ms and
 ///   `min_granularity` 2 ms are multiplied by 1 + ilog2(cpus) (no 8-CPU cap) and the product is
 ///   capped at 100 ms (a base value set above 100 ms is used as written); `wakeup_granularity`
-///   1 ms is multiplied by the same factor (2.6.23.17 sets it to min_granularity/2 after
-///   scaling, the same value unless the cap bites); `batch_wakeup_granularity` 25 ms is not
-///   scaled; runtime_limit = effective latency. NOTE: the reference's §1.3 summary (cap
-///   200 ms, all four scaled) matches 2.6.24's `sched_init_granularity`; this header follows
-///   the 2.6.23.17 code it cites, which differs only when the cap bites (≥ 32 CPUs at the
-///   defaults) and for the batch granularity.
+///   1 ms is multiplied by the same factor (2.6.23.17 derives it at boot as the scaled
+///   min_granularity / 2: the same value at the default bases; a min_granularity base other
+///   than twice the wakeup base gives another wakeup granularity there, so set both to follow
+///   the boot rule, or only min_granularity to model a sysctl write, which leaves the wakeup
+///   granularity alone); `batch_wakeup_granularity` 25 ms is not scaled; runtime_limit = the
+///   effective latency, as sched_init_granularity sets it at boot, unless the `runtime_limit`
+///   knob gives it as written. The knobs are the kernel's boot values: writing
+///   `sched_latency_ns` on a running 2.6.23 changes neither the runtime limit nor the CPU
+///   scaling, so to replay such a write set `latency` and `runtime_limit` (the boot latency,
+///   20 ms × the factor) together. NOTE: the reference's §1.3 summary (cap 200 ms, all four
+///   scaled) matches 2.6.24's `sched_init_granularity`; this header follows the 2.6.23.17 code
+///   it cites, which differs only when the cap bites (≥ 32 CPUs at the defaults) and for the
+///   batch granularity.
 ///
 /// @par The `granularity` knob (the v-series' `sched_granularity_ns`)
 /// The v-series' central tunable was `sched_granularity_ns`: the key distance the leftmost task
@@ -63,15 +70,22 @@
 /// granularity, and later versions a runtime limit and batch knobs derived from it. 2.6.23
 /// replaced it by the dynamic `sched_granularity()` above. `granularity` = −1 (the default) is
 /// 2.6.23; a value ≥ 0 approximates a v-series kernel with `sched_granularity_ns` written to
-/// that value on 2.6.23's machinery (the v-series' own runtime limit, sleeper credit and
-/// claw-back rules, which no available source gives for v6, are not modelled): the tick
+/// that value on 2.6.23's machinery. Not modelled (no v6 source is available; a 2.6.23-rc
+/// sched_fair.c of the last fixed-granularity code, about v19/v20, shows them): its claw-back
+/// (above `sched_granularity_ns` of outstanding bonus, a different amount), no cap on the
+/// outstanding sleeper bonus, SLEEPER_AVG on, a runtime limit derived from the granularity
+/// (its comment: 5 × the base; here the limit stays the latency, or the `runtime_limit`
+/// knob), and its niced granularity for negative nice, which shifts by 32 where 2.6.23 shifts
+/// by 22 (g / w instead of g · 1024 / w, later fixed: 209 ns instead of about 214 µs for a
+/// nice −10 task at 2 ms). The tick
 /// test uses that fixed granularity (niced as above) and **no** ideal-runtime reset (the
 /// v-series had none), and fork uses it for the child's key and START_DEBIT. The value is used
 /// as written (not scaled by CPU count: the 2007 reports wrote the sysctl, which holds the
 /// post-scaling value). 0 preempts as soon as another task's key is smaller (the desktop-2007
 /// "granularity 0" run); 100 ms and 500 ms (kernbench-4cpu) let hogs run long. Bounds: −1 .. 1 s.
-/// `wakeup_granularity` stays its own knob in both modes (cfs-v6 introduced it, default 0 there;
-/// set `wakeup_granularity=0` to replay v6 exactly).
+/// `wakeup_granularity` stays its own knob in both modes, scaled by the CPU factor in both
+/// (cfs-v6 introduced it, default 0 there: set `wakeup_granularity=0` for v6's value; the
+/// rules above remain 2.6.23's).
 ///
 /// @par Deviations and omissions
 /// - The kernel's 0 sentinels for `wait_start_fair` / `sleep_start_fair` are explicit flags
@@ -81,8 +95,10 @@
 ///   a plain fresh task (wait_runtime 0, no sleeper credit), as `activate_task(p, 0)`.
 /// - Migrated wakeups (`wakeup|migrated`): the kernel's set_task_cpu shifts sleep_start_fair by
 ///   the two queues' fair-clock offset at migration, so the credit is the fair-clock time that
-///   passed on the *old* queue. The driver calls migrate_task_rq() on the old queue first, which
-///   records exactly that (its fair_clock as last updated, as set_task_cpu reads it). A driver
+///   passed on the *old* queue (its fair_clock as last updated, as set_task_cpu reads it) plus
+///   how far the new queue's fair clock runs in enqueue_entity's update_curr (set_task_cpu read
+///   it stale too). The driver calls migrate_task_rq() on the old queue first, which records the
+///   first part; enqueue(wakeup|migrated) adds the second. A driver
 ///   that does not call it gets the wall-clock sleep time instead (the fair clock's rate with one
 ///   nice-0 task; our approximation, not from the reference), which exceeds the kernel's credit
 ///   when the queues were busier (W > 1024) or idle during the sleep, and falls short of it when
@@ -180,6 +196,7 @@ class cfs2007_policy {
     s64 start_debit = 1;                      ///< START_DEBIT feature
     s64 child_runs_first = 1;                 ///< sched_child_runs_first
     s64 compat_yield = 0;                     ///< sched_compat_yield
+    s64 runtime_limit = -1;                   ///< sched_runtime_limit_ns as written; −1: effective latency
   };
   /// Bounds and meaning of each knob (2.6.23's sysctl bounds: 100 µs..1 s, wakeup 0..1 s).
   static constexpr knob_info<knobs> knob_table[] = {
@@ -198,18 +215,22 @@ class cfs2007_policy {
       {"start_debit", knob_unit::flag, &knobs::start_debit, 0, 1, "fresh tasks start owing gran/2"},
       {"child_runs_first", knob_unit::flag, &knobs::child_runs_first, 0, 1, "a forked child runs first"},
       {"compat_yield", knob_unit::flag, &knobs::compat_yield, 0, 1, "yield moves behind every task"},
+      {"runtime_limit", knob_unit::time_ns, &knobs::runtime_limit, -1, sec(1),
+       "sched_runtime_limit_ns (wait_runtime clamp), used as written, 100 us .. 1 s; -1: the effective latency (boot rule)"},
   };
 
   /// Validates and installs knobs; on error nothing changes. latency < min_granularity is
-  /// `errc::inverted`; a latency whose runtime limit would be below a queued task's
+  /// `errc::inverted`; a runtime_limit in 0 .. 100 µs is `errc::invalid_argument` (the
+  /// sysctl's minimum); a latency or runtime_limit whose runtime limit would be below a queued task's
   /// |wait_runtime| is `errc::busy` (2.6.23 sets the limit once, at boot; change it on an
   /// idle queue, or one whose tasks are within the smaller limit). A sleeping task's
   /// wait_runtime is clamped to the lower limit when it is next enqueued. O(n) with tasks queued.
   errc configure(const knobs& k) noexcept {
     if (const errc e = validate_knobs(k, knob_table); e != errc::ok) return e;
+    if (k.runtime_limit >= 0 && k.runtime_limit < usec(100)) return errc::invalid_argument;  // sysctl minimum
     if (k.latency < k.min_granularity) return errc::inverted;
     const s64 f = static_cast<s64>(scale_factor(k.cpus));
-    const duration_ns new_limit = scaled(k.latency, f);
+    const duration_ns new_limit = k.runtime_limit >= 0 ? k.runtime_limit : scaled(k.latency, f);
     if (new_limit < runtime_limit_) {
       for (const Task& t : tree_) {
         const duration_ns w = E(t).wait_runtime;
@@ -220,7 +241,7 @@ class cfs2007_policy {
     latency_ = scaled(k.latency, f);
     min_gran_ = scaled(k.min_granularity, f);
     wakeup_gran_ = k.wakeup_granularity * f;
-    runtime_limit_ = latency_;
+    runtime_limit_ = new_limit;
     nr_cache_ = nr_cache_stale;  // latency_ and min_gran_ changed
     return errc::ok;
   }
@@ -336,6 +357,11 @@ class cfs2007_policy {
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     cfs2007_entity& e = E(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
+    if (!has(flags, enqueue_flags::restore) || &t != resumed_) resumed_ = nullptr;
+    // A migrated sleeper's credit includes how far this queue's fair clock runs in the
+    // update_curr below: set_task_cpu rebased its sleep start on this queue's clock as it was
+    // (last updated at a tick or an enqueue/dequeue), and enqueue_entity brings it up to date.
+    const vtime stale_fair_clock = fair_clock_;
     update_curr(now);
     // A sleeper comes back with the wait_runtime it left with, which a configure() since may
     // have put outside a lower limit (configure checks only the queued tasks): clamp it.
@@ -343,7 +369,8 @@ class cfs2007_policy {
     if (e.key_preset) {
       e.key_preset = false;
     } else {
-      if (has(flags, enqueue_flags::wakeup) && !e.fresh) enqueue_sleeper(e, now, has(flags, enqueue_flags::migrated));
+      if (has(flags, enqueue_flags::wakeup) && !e.fresh)
+        enqueue_sleeper(e, now, has(flags, enqueue_flags::migrated), fair_clock_ - stale_fair_clock);
       stats_enqueue(e, false);
     }
     e.sleeping = false;
@@ -369,6 +396,7 @@ class cfs2007_policy {
     tree_.erase(t);
     account(e.load.weight, false);
     e.on_rq = false;
+    resumed_ = has(flags, dequeue_flags::save) && &t == curr_ ? &t : nullptr;
     if (&t == curr_) curr_ = nullptr;
   }
 
@@ -385,7 +413,11 @@ class cfs2007_policy {
     wait_end(e);
     e.exec_start = now;
     curr_ = &t;
-    e.prev_sum_exec_runtime = e.sum_exec_runtime;
+    // A running task taken out and put back around a nice or policy change keeps counting its
+    // slice: 2.6.23's set_user_nice and sched_setscheduler dequeue and enqueue it but never
+    // call set_curr_task (2.6.24 added that), so prev_sum_exec_runtime stays as it was.
+    if (&t != resumed_) e.prev_sum_exec_runtime = e.sum_exec_runtime;
+    resumed_ = nullptr;
   }
 
   /// Running `t` stops running (`put_prev_entity`): charged, starts waiting; it stays in the
@@ -578,11 +610,13 @@ class cfs2007_policy {
   }
 
   // enqueue_sleeper + __enqueue_sleeper.
-  void enqueue_sleeper(cfs2007_entity& e, sched_time now, bool migrated) noexcept {
+  // `caught_up`: how far this queue's fair clock ran in the enqueue's update_curr (a migrated
+  // sleeper measured by migrate_task_rq is credited it on top of its old queue's share).
+  void enqueue_sleeper(cfs2007_entity& e, sched_time now, bool migrated, duration_ns caught_up) noexcept {
     if (e.kind == sched_kind::batch || !knobs_.fair_sleepers || !e.sleeping) return;
     const u64 cap = 2 * static_cast<u64>(runtime_limit_);
     const duration_ns slept = !migrated ? fair_clock_ - e.sleep_start_fair
-                              : e.slept_measured ? duration_ns{e.slept_fair} : now - e.sleep_start;
+                              : e.slept_measured ? duration_ns{e.slept_fair} + caught_up : now - e.sleep_start;
     u64 delta_fair = slept <= 0 ? 0 : static_cast<u64>(slept);
     if (delta_fair > cap) delta_fair = cap;
     if (sleeper_bonus_ > static_cast<u64>(runtime_limit_)) return;
@@ -618,6 +652,9 @@ class cfs2007_policy {
 
   rb_tree<Task, hook_access, by_key> tree_{};  ///< the timeline (curr included)
   Task* curr_ = nullptr;                       ///< running task of this class
+  /// The running task while a dequeue(save) / enqueue(restore) / set_next sequence puts it
+  /// back (a parameter change); compared, never dereferenced; nullptr otherwise.
+  Task* resumed_ = nullptr;
   vtime fair_clock_{};                         ///< the queue's fair clock
   u64 load_ = 0;                               ///< Σ weight of queued tasks
   mutable u32 load_inv_ = 0;                   ///< cached 2.6.23 inverse of load_ (0: stale)
@@ -627,7 +664,7 @@ class cfs2007_policy {
   duration_ns latency_ = msec(20);             ///< effective sched_latency
   duration_ns min_gran_ = msec(2);             ///< effective sched_min_granularity
   duration_ns wakeup_gran_ = msec(1);          ///< effective sched_wakeup_granularity
-  duration_ns runtime_limit_ = msec(20);       ///< sched_runtime_limit (= effective latency)
+  duration_ns runtime_limit_ = msec(20);       ///< sched_runtime_limit (the effective latency unless set)
   static constexpr usize nr_cache_stale = ~static_cast<usize>(0);  ///< no nr_running_ matches
   mutable usize nr_cache_ = nr_cache_stale;    ///< nr_running_ the two values below are for
   mutable duration_ns gran_cache_ = 0;         ///< sched_granularity() (2.6.23 mode) at nr_cache_

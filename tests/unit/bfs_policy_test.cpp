@@ -531,4 +531,94 @@ TEST(BfsPolicy, SameScheduleWhenTheClockStartsJustBelowWrap) {
   EXPECT_GT(from_zero[1], 0);
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+TEST(BfsPolicy, AForkHalfOfExactlyReschedUsIsStillShared) {
+  // MuQSS.c wake_up_new_task: "rq_curr->time_slice /= 2; if (rq_curr->time_slice < RESCHED_US)
+  // { ... time_slice_expired(p, rq); } else { p->time_slice = rq_curr->time_slice; ... }" with
+  // RESCHED_US = 100 (algorithms-legacy.md §5): strictly below. A parent with 200 us left keeps
+  // 100 us and the child shares that 100 us and the parent's deadline; with 198 us left (99 us
+  // each) the child starts a fresh slice and deadline.
+  {
+    policy_t p;
+    task parent = make(0), child = make(0);
+    const sched_time t0{};
+    p.enqueue(parent, t0, enqueue_flags::wakeup);
+    p.set_next(parent, t0);
+    p.task_new(child, &parent, t0 + msec(6) - usec(200));
+    EXPECT_EQ(parent.time_slice, usec(100));
+    EXPECT_EQ(child.time_slice, usec(100));
+    EXPECT_EQ(child.deadline, parent.deadline);
+  }
+  policy_t p;
+  task parent = make(0), child = make(0);
+  const sched_time t0{};
+  p.enqueue(parent, t0, enqueue_flags::wakeup);
+  p.set_next(parent, t0);
+  const sched_time fork_at = t0 + msec(6) - usec(198);
+  p.task_new(child, &parent, fork_at);
+  EXPECT_EQ(parent.time_slice, usec(99));
+  EXPECT_EQ(child.time_slice, msec(6));
+  EXPECT_EQ(child.deadline - fork_at, p.deadline_offset(0));
+}
+
+TEST(BfsPolicy, ABatchWakeeNeverPreemptsOnDeadline) {
+  // MuQSS.c can_preempt(p, prio, deadline): "if (p->prio < prio) return true; if (p->prio >
+  // prio) return false; if (p->policy == SCHED_BATCH) return false; /* SCHED_NORMAL and ISO will
+  // preempt based on deadline */" -- SCHED_BATCH shares NORMAL_PRIO, so a batch wakee never
+  // preempts a normal curr, even with an earlier virtual deadline (algorithms-legacy.md §5);
+  // a SCHED_NORMAL wakee with the same earlier deadline does.
+  policy_t p;
+  task curr = make(0), batch = make(-20, sched_kind::batch), normal = make(-20);
+  const sched_time t0{};
+  p.enqueue(curr, t0, enqueue_flags::wakeup);
+  p.set_next(curr, t0);
+  p.enqueue(batch, t0 + msec(1), enqueue_flags::wakeup);
+  p.enqueue(normal, t0 + msec(1), enqueue_flags::wakeup);
+  ASSERT_LT(batch.deadline - curr.deadline, 0);  // 1 + 6 ms < 0 + 39.2 ms
+  ASSERT_EQ(batch.deadline, normal.deadline);
+  EXPECT_FALSE(p.wakeup_preempt(batch, curr, t0 + msec(1)));
+  EXPECT_TRUE(p.wakeup_preempt(normal, curr, t0 + msec(1)));
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(BfsPolicy, AnEqualDeadlineWakeeDoesNotPreempt) {
+  // MuQSS.c can_preempt(): "/* SCHED_NORMAL and ISO will preempt based on deadline */ if
+  // (!deadline_before(p->deadline, deadline)) return false;" with deadline_before(a, b) = a < b
+  // (algorithms-legacy.md §5: a wakee preempts only with an *earlier* virtual deadline). Two
+  // nice-0 tasks woken at the same instant get the same deadline (now + prio_ratio * rr / 128):
+  // neither preempts the other; 1 ns earlier does.
+  policy_t p;
+  task curr = make(0), same = make(0), earlier = make(0);
+  const sched_time t0{};
+  p.enqueue(curr, t0 + msec(1), enqueue_flags::wakeup);
+  p.set_next(curr, t0 + msec(1));
+  p.enqueue(same, t0 + msec(1), enqueue_flags::wakeup);
+  ASSERT_EQ(same.deadline, curr.deadline);
+  EXPECT_FALSE(p.wakeup_preempt(same, curr, t0 + msec(1)));
+  p.enqueue(earlier, t0 + msec(1) - 1, enqueue_flags::wakeup);
+  ASSERT_EQ(curr.deadline - earlier.deadline, 1);
+  EXPECT_TRUE(p.wakeup_preempt(earlier, curr, t0 + msec(1)));
+  EXPECT_TRUE(p.verify());
+}
+
+TEST(BfsPolicy, IdlePrioHogsAlternateEveryRrIntervalAmongThemselves) {
+  // MuQSS.c task_running_tick(): once rq_time_slice < RESCHED_US the running task is requeued
+  // and rescheduled whatever its policy (only SCHED_FIFO is exempt); SCHED_IDLEPRIO tasks are
+  // ordered by virtual deadline within their own level (algorithms-legacy.md §5). So with only
+  // IDLEPRIO tasks runnable, two equal-nice IDLEPRIO hogs alternate every rr_interval (6 ms),
+  // like two SCHED_NORMAL ones.
+  driven p;
+  task a = make(0, sched_kind::idle), b = make(0, sched_kind::idle);
+  tick_driver<driven> d(p, 1000);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  d.run_until(msec(600));
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(300));
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(300));
+  ASSERT_EQ(d.switch_log().size(), 100u);
+  for (std::size_t i = 0; i < d.switch_log().size(); ++i) EXPECT_EQ(d.switch_log()[i], i % 2);
+  EXPECT_TRUE(p.verify());
+}
+
 }  // namespace

@@ -638,4 +638,20 @@ TEST(Goodness24Policy, ATaskMadeSchedRrKeepsItsNiceAndItsQuantum) {
   EXPECT_EQ(t.nice, -5);
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+TEST(Goodness24Policy, TickScaleBandEdgesFollowTheHzThresholds) {
+  // Linux 2.4.16 kernel/sched.c: "#if HZ < 200 TICK_SCALE(x) ((x) >> 2) #elif HZ < 400 ((x) >> 1)
+  // #elif HZ < 800 (x) #elif HZ < 1600 ((x) << 1) #else ((x) << 2)", NICE_TO_TICKS(nice) =
+  // TICK_SCALE(20 - nice) + 1 (algorithms-legacy.md §3). Each threshold belongs to the upper band.
+  EXPECT_EQ(policy_t::nice_to_ticks(0, 199), 20 / 4 + 1);
+  EXPECT_EQ(policy_t::nice_to_ticks(0, 200), 20 / 2 + 1);
+  EXPECT_EQ(policy_t::nice_to_ticks(0, 399), 20 / 2 + 1);
+  EXPECT_EQ(policy_t::nice_to_ticks(0, 400), 20 + 1);
+  EXPECT_EQ(policy_t::nice_to_ticks(0, 799), 20 + 1);
+  EXPECT_EQ(policy_t::nice_to_ticks(0, 800), 20 * 2 + 1);
+  EXPECT_EQ(policy_t::nice_to_ticks(0, 1599), 20 * 2 + 1);
+  EXPECT_EQ(policy_t::nice_to_ticks(0, 1600), 20 * 4 + 1);
+}
+
 }  // namespace

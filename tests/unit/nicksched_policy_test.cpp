@@ -568,4 +568,25 @@ TEST(NickschedPolicy, WakeupOnAnotherCpuAddsTheSleepToTheHistory) {
   EXPECT_EQ(prio[0], prio[1]);
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+TEST(NickschedPolicy, AnEqualPriorityWakeupDoesNotPreemptSection4) {
+  // algorithms-legacy.md §4 (Nick Piggin, "Nick's scheduler policy v13", LKML 8 Sep 2003):
+  // "TASK_PREEMPTS_CURR <=> prio < curr prio" -- strictly. Two fresh nice-0 tasks (no sleep
+  // history: prio 130 + 10 = 140): the second does not preempt the first; a nice -1 one (139) does.
+  manual m;
+  task curr = make(0), same = make(0), better = make(-1);
+  m.policy.enqueue(curr, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &curr);
+  m.policy.enqueue(same, m.now, enqueue_flags::initial);
+  m.policy.enqueue(better, m.now, enqueue_flags::initial);
+  ASSERT_EQ(curr.prio, 140);
+  ASSERT_EQ(same.prio, 140);
+  ASSERT_EQ(better.prio, 139);
+  EXPECT_FALSE(m.policy.wakeup_preempt(same, curr, m.now));
+  EXPECT_TRUE(m.policy.wakeup_preempt(better, curr, m.now));
+  EXPECT_TRUE(m.policy.verify());
+}
+
 }  // namespace

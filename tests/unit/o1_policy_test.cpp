@@ -723,4 +723,173 @@ TEST(O1Policy, ReniceOfTheRunningTaskChargesNothingUntilItsNextSchedule) {
 
 static_assert(check_policy<o1_policy<task>>());
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+TEST(O1Policy, EqualStaticPrioInExpiredDoesNotStarveSection15) {
+  // Linux 2.6.22 kernel/sched.c EXPIRED_STARVING(rq): "... || ((rq)->curr->static_prio >
+  // (rq)->best_expired_prio)" -- strictly greater. An interactive nice-0 task whose slice ends
+  // while only another nice-0 task (static 120 == best_expired_prio) waits in the expired array,
+  // and well within STARVATION_LIMIT * nr_running, is re-inserted in the active array
+  // (algorithms-legacy.md §1.5). With a nice -5 task expired (best_expired_prio 115 < 120) it
+  // must go to the expired array instead.
+  for (int expired_nice : {0, -5}) {
+    manual m;
+    task a = make(0), b = make(expired_nice);
+    static_cast<o1_entity&>(a).sleep_avg = sec(1);  // CURRENT_BONUS 10: prio 115, interactive
+    m.policy.task_new(a, nullptr, m.now);
+    m.policy.enqueue(b, m.now, enqueue_flags::initial);
+    m.schedule();
+    ASSERT_EQ(m.curr, &b);
+    m.policy.enqueue(a, m.now, enqueue_flags::initial);  // waits in the active array behind curr
+    const int b_slice = static_cast<int>(m.policy.timeslice(b) / msec(1));
+    for (int ms = 1; ms <= b_slice; ++ms) {  // b (a hog, not interactive) expires
+      m.step_to(ms);
+      m.policy.tick(b, m.now);
+    }
+    ASSERT_TRUE(m.policy.in_expired(b));
+    m.schedule();
+    ASSERT_EQ(m.curr, &a);
+    for (int ms = b_slice + 1; ms <= b_slice + 100; ++ms) {  // a's full 100 ms slice
+      m.step_to(ms);
+      m.policy.tick(a, m.now);
+    }
+    ASSERT_TRUE(m.policy.interactive(a));
+    if (expired_nice == 0) {
+      EXPECT_FALSE(m.policy.in_expired(a)) << "120 > 120 is false: no starvation, a stays active";
+    } else {
+      EXPECT_TRUE(m.policy.in_expired(a)) << "120 > 115: the better expired task is starving";
+    }
+    EXPECT_TRUE(m.policy.verify());
+  }
+}
+
+TEST(O1Policy, KernelThreadLongSleepIsNotCappedAtInteractiveSleepSection14) {
+  // Linux 2.6.22 kernel/sched.c recalc_task_prio(): "if (p->mm && sleep_time > ceiling &&
+  // p->sleep_avg < ceiling) { p->sleep_avg = ceiling; ... }" -- the INTERACTIVE_SLEEP ceiling
+  // (799 ms at nice 0, algorithms-legacy.md §1.4) applies only to user tasks; a kernel thread
+  // (!p->mm) that sleeps 2 s is credited in full, clamped at NS_MAX_SLEEP_AVG = 1 s.
+  for (bool kthread : {false, true}) {
+    manual m;
+    task w = make(0);
+    static_cast<o1_entity&>(w).kthread = kthread;
+    m.policy.enqueue(w, m.now, enqueue_flags::initial);
+    m.schedule();
+    ASSERT_EQ(m.curr, &w);
+    m.policy.dequeue(w, m.now, dequeue_flags::sleep);
+    m.schedule(false);
+    m.step_to(2000);
+    m.policy.enqueue(w, m.now, enqueue_flags::wakeup);
+    if (kthread) {
+      EXPECT_EQ(w.sleep_avg, sec(1));  // MAX_SLEEP_AVG: bonus 10
+      EXPECT_EQ(oe(w).prio, 115);
+      EXPECT_NE(w.sleep_type, o1_sleep_type::noninteractive);
+    } else {
+      EXPECT_EQ(w.sleep_avg, msec(799));  // INTERACTIVE_SLEEP(nice 0): bonus 7
+      EXPECT_EQ(oe(w).prio, 118);
+      EXPECT_EQ(w.sleep_type, o1_sleep_type::noninteractive);
+    }
+    EXPECT_TRUE(m.policy.verify());
+  }
+}
+
+TEST(O1Policy, ForkPenalisesTheChildsSleepAvgByChildPenaltySection17) {
+  // Linux 2.6.22 kernel/sched.c sched_fork()/wake_up_new_task():
+  //   p->sleep_avg = JIFFIES_TO_NS(CURRENT_BONUS(p) * CHILD_PENALTY / 100 * MAX_SLEEP_AVG / MAX_BONUS);
+  //   current->sleep_avg = JIFFIES_TO_NS(CURRENT_BONUS(current) * PARENT_PENALTY / 100 * ...);
+  // CHILD_PENALTY 95, PARENT_PENALTY 100, MAX_SLEEP_AVG 1000 jiffies, MAX_BONUS 10
+  // (algorithms-legacy.md §1.2). Parent at bonus 10: child 10 * 95 / 100 = 9 -> 900 ms
+  // (CURRENT_BONUS 9); parent keeps 10 * 100 / 100 = 10 -> 1000 ms.
+  // Parent at bonus 5: child 5 * 95 / 100 = 4 (integer division) -> 400 ms (CURRENT_BONUS 4).
+  struct {
+    duration_ns parent_avg, child_avg;
+    s64 child_bonus;
+  } const cases[] = {{sec(1), msec(900), 9}, {msec(500), msec(400), 4}};
+  for (const auto& c : cases) {
+    manual m;
+    task parent = make(0), child;
+    static_cast<o1_entity&>(parent).sleep_avg = c.parent_avg;
+    m.policy.task_new(parent, nullptr, m.now);
+    m.policy.enqueue(parent, m.now, enqueue_flags::initial);
+    m.schedule();
+    ASSERT_EQ(m.curr, &parent);
+    m.policy.task_new(child, &parent, m.now);  // same instant: the parent has run 0 ns
+    EXPECT_EQ(child.sleep_avg, c.child_avg);
+    EXPECT_EQ(m.policy.bonus(child), c.child_bonus);
+    EXPECT_EQ(parent.sleep_avg, c.parent_avg);
+  }
+}
+
+TEST(O1Policy, OnlyAStrictlyBetterPrioPreemptsSection16) {
+  // Linux 2.6.22 kernel/sched.c: #define TASK_PREEMPTS_CURR(p, rq) ((p)->prio < (rq)->curr->prio)
+  // -- strictly lower prio number; an equal-prio wakee queues behind curr (algorithms-legacy.md
+  // §1.11 / §1.4: "a better prio preempts at once").
+  manual m;
+  task curr = make(0), same = make(0), better = make(-1);
+  m.policy.enqueue(curr, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &curr);
+  m.policy.enqueue(same, m.now, enqueue_flags::initial);
+  m.policy.enqueue(better, m.now, enqueue_flags::initial);
+  ASSERT_EQ(oe(curr).prio, 125);  // sleep_avg 0: static 120 + 5
+  ASSERT_EQ(oe(same).prio, 125);
+  ASSERT_EQ(oe(better).prio, 124);
+  EXPECT_FALSE(m.policy.wakeup_preempt(same, curr, m.now)) << "125 < 125 is false";
+  EXPECT_TRUE(m.policy.wakeup_preempt(better, curr, m.now)) << "124 < 125";
+  EXPECT_TRUE(m.policy.verify());
+}
+
+TEST(O1Policy, RunTimeChargedIsCappedAtMaxSleepAvgSection14) {
+  // Linux 2.6.22 kernel/sched.c schedule(): "run_time = now - prev->timestamp; ... else if
+  // (unlikely(run_time > NS_MAX_SLEEP_AVG)) run_time = NS_MAX_SLEEP_AVG; run_time /=
+  // (CURRENT_BONUS(prev) ? : 1); prev->sleep_avg -= run_time;" (algorithms-legacy.md §1.4,
+  // MAX_SLEEP_AVG = 1 s). A task at bonus 10 (sleep_avg 1 s) that runs 2 s before its next
+  // schedule is charged min(2 s, 1 s) / 10 = 100 ms -> sleep_avg 900 ms (bonus 9), not 200 ms.
+  manual m;
+  task a = make(-20);  // 800 ms slices, always interactive at bonus 10: re-inserted at expiry
+  static_cast<o1_entity&>(a).sleep_avg = sec(1);
+  m.policy.task_new(a, nullptr, m.now);
+  m.policy.enqueue(a, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &a);
+  for (int ms = 1; ms <= 2000; ++ms) {  // ticks only: no schedule() in between
+    m.step_to(ms);
+    m.policy.tick(a, m.now);
+  }
+  ASSERT_FALSE(m.policy.in_expired(a));
+  m.policy.dequeue(a, m.now, dequeue_flags::sleep);  // the schedule point charges the 2 s run
+  EXPECT_EQ(a.sleep_avg, sec(1) - sec(1) / 10);
+  EXPECT_EQ(m.policy.bonus(a), 9);
+}
+
+TEST(O1Policy, GranularityRequeueIncludesASliceOfExactlyOneGranuleSection15) {
+  // Linux 2.6.22 kernel/sched.c task_running_tick(): an interactive task is requeued when
+  // "!((task_timeslice(p) - p->time_slice) % TIMESLICE_GRANULARITY(p)) &&
+  //  (p->time_slice >= TIMESLICE_GRANULARITY(p))" -- >=, so also with exactly one granule left.
+  // TIMESLICE_GRANULARITY at CURRENT_BONUS 9 = GRANULARITY (10 ms) * (1 << (1 - 1)) * 1 CPU =
+  // 10 ms (algorithms-legacy.md §1.2/§1.5). A nice-0 task at bonus 9 (sleep_avg 999 ms, prio
+  // 116, interactive) with a 100 ms slice: resched at 10, 20, ..., 90 ms (10 ms left) and at
+  // the 100 ms expiry.
+  manual m;
+  task a = make(0), b = make(0);
+  static_cast<o1_entity&>(a).sleep_avg = msec(999);
+  static_cast<o1_entity&>(b).sleep_avg = msec(999);
+  m.policy.task_new(a, nullptr, m.now);
+  m.policy.task_new(b, nullptr, m.now);
+  m.policy.enqueue(a, m.now, enqueue_flags::initial);
+  m.policy.enqueue(b, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &a);
+  ASSERT_EQ(m.policy.bonus(a), 9);
+  ASSERT_TRUE(m.policy.interactive(a));
+  std::vector<int> resched_at;
+  for (int ms = 1; ms <= 100; ++ms) {  // ticks only: no schedule(), so no charge either
+    m.step_to(ms);
+    if (m.policy.tick(a, m.now)) resched_at.push_back(ms);
+  }
+  EXPECT_EQ(resched_at, (std::vector<int>{10, 20, 30, 40, 50, 60, 70, 80, 90, 100}));
+  m.step_to(100);
+  m.schedule();
+  EXPECT_EQ(m.curr, &b) << "a was requeued behind b at the same prio";
+}
+
 }  // namespace

@@ -778,4 +778,155 @@ TEST(RtPolicy, ATickForATaskThatIsNotRunningIsRefusedAndReported) {
   EXPECT_TRUE(p.verify());
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+TEST(RtPolicy, RuntimeEqualToPeriodIsAcceptedAndNeverThrottles) {
+  // Linux kernel/sched/rt.c sched_rt_global_validate(): -EINVAL only if
+  // "sysctl_sched_rt_runtime > sysctl_sched_rt_period" -- runtime == period is valid; and
+  // sched_rt_runtime_exceeded() returns 0 early "if (runtime >= sched_rt_period(rt_rq))", so such
+  // a class never throttles (algorithms-modern.md §4: throttling only above the runtime).
+  rt_policy<task> policy;
+  ASSERT_EQ(policy.configure({msec(100), sec(1), sec(1)}), errc::ok);
+  EXPECT_EQ(policy.config().runtime, sec(1));
+  EXPECT_EQ(policy.configure({msec(100), sec(1) + 1, sec(1)}), errc::inverted);
+  EXPECT_EQ(policy.config().runtime, sec(1)) << "a refused configure changes nothing";
+  task t = make(sched_kind::fifo, 50);
+  const sched_time t0{};
+  policy.enqueue(t, t0, enqueue_flags::wakeup);
+  policy.set_next(t, t0);
+  for (int ms = 1; ms <= 3000; ++ms) policy.tick(t, t0 + msec(ms));
+  EXPECT_FALSE(policy.throttled()) << "runtime >= period: never throttled";
+}
+
+TEST(RtPolicy, RunTimeExactlyAtTheRuntimeNeitherBorrowsNorThrottles) {
+  // Linux kernel/sched/rt.c: balance_runtime() calls do_balance_runtime() only "if
+  // (rt_rq->rt_time > rt_rq->rt_runtime)", and sched_rt_runtime_exceeded() throttles only "if
+  // (rt_rq->rt_time > runtime)" -- both strictly past the runtime (algorithms-modern.md §4:
+  // "above the runtime the rt_rq is dequeued"). Exactly 500 ms of a 500 ms budget: no borrow
+  // attempt, no throttle; 1 ns more: one borrow attempt (which finds nothing), then throttled.
+  struct counter {
+    int calls = 0;
+    static void borrow(void* ctx, rt_policy<task>&, sched_time) noexcept { ++static_cast<counter*>(ctx)->calls; }
+  } c;
+  rt_policy<task> rq;
+  ASSERT_EQ(rq.configure({msec(100), msec(500), sec(1)}), errc::ok);
+  rq.set_runtime_share(&counter::borrow, &c);
+  task t = make(sched_kind::fifo, 50);
+  const sched_time t0{};
+  rq.enqueue(t, t0, enqueue_flags::wakeup);
+  rq.set_next(t, t0);
+  rq.put_prev(t, t0 + msec(500));
+  EXPECT_EQ(rq.rt_time(), msec(500));
+  EXPECT_EQ(c.calls, 0);
+  EXPECT_FALSE(rq.throttled());
+  rq.set_next(t, t0 + msec(500));
+  rq.put_prev(t, t0 + msec(500) + 1);
+  EXPECT_EQ(c.calls, 1);
+  EXPECT_TRUE(rq.throttled());
+}
+
+TEST(RtPolicy, ABorrowThatCoversTheRunTimeExactlyAvoidsTheThrottle) {
+  // Linux kernel/sched/rt.c sched_rt_runtime_exceeded(): "balance_runtime(rt_rq); runtime =
+  // sched_rt_runtime(rt_rq); ... if (rt_rq->rt_time > runtime) { ... throttle }" -- the test
+  // after borrowing is strict. do_balance_runtime() moves diff = (lender's rt_runtime - rt_time)
+  // / weight (here 2 CPUs): an idle lender with 500 ms gives 250 ms, so a borrower that ran
+  // exactly 750 ms ends with rt_runtime 750 ms == rt_time and is not throttled.
+  struct pair {
+    rt_policy<task>* lender;
+    static void borrow(void* ctx, rt_policy<task>& b, sched_time now) noexcept {
+      static_cast<pair*>(ctx)->lender->lend_runtime(b, 2, now);
+    }
+  };
+  rt_policy<task> a, b;
+  ASSERT_EQ(a.configure({msec(100), msec(500), sec(1)}), errc::ok);
+  ASSERT_EQ(b.configure({msec(100), msec(500), sec(1)}), errc::ok);
+  pair ctx{&b};
+  a.set_runtime_share(&pair::borrow, &ctx);
+  task t = make(sched_kind::fifo, 50);
+  const sched_time t0{};
+  a.enqueue(t, t0, enqueue_flags::wakeup);
+  a.set_next(t, t0);
+  a.put_prev(t, t0 + msec(750));
+  EXPECT_EQ(a.runtime(), msec(750));
+  EXPECT_EQ(b.runtime(), msec(250));
+  EXPECT_EQ(a.rt_time(), msec(750));
+  EXPECT_FALSE(a.throttled()) << "750 > 750 is false";
+}
+
+TEST(RtPolicy, FifoPeersNeverAlternateWithTickCountedSlicesO42) {
+  // Linux kernel/sched/rt.c task_tick_rt(): "/* RR tasks need a special form of timeslice
+  // management. FIFO tasks have no timeslices. */ if (p->policy != SCHED_RR) return;"
+  // (algorithms-modern.md §4: FIFO runs until it blocks, yields or a higher priority arrives).
+  // The same as FifoPeersNeverAlternateO42, with the slice counted in jiffies (hz set), where a
+  // FIFO task's tick must not count down any slice either.
+  rt policy;
+  ASSERT_EQ(policy.configure({msec(100), -1, sec(1), 1000}), errc::ok);
+  task a = make(sched_kind::fifo, 50), b = make(sched_kind::fifo, 50);
+  tick_driver<rt> d(policy, 1000);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog(usec(10)));
+  d.run_until(sec(2));
+  EXPECT_EQ(d.stats(0).cpu_ns, sec(2));
+  EXPECT_EQ(d.stats(1).cpu_ns, 0);
+}
+
+TEST(RtPolicy, ALoneRoundRobinTaskIsNotRescheduledAtItsSliceEnd) {
+  // Linux kernel/sched/rt.c task_tick_rt(): at the end of an RR slice "p->rt.time_slice =
+  // sched_rr_timeslice; /* Requeue to the end of queue if we (and all of our ancestors) are not
+  // the only element on the queue */ ... if (rt_se->run_list.prev != rt_se->run_list.next) {
+  // requeue_task_rt(rq, p, 0); resched_curr(rq); return; }" -- alone at its priority (a less
+  // urgent RR task elsewhere does not count) it gets a fresh slice and no reschedule
+  // (algorithms-modern.md §4: "requeued at the tail if it has a same-priority peer").
+  rt_policy<task> p;
+  ASSERT_EQ(p.configure({msec(100), -1, sec(1)}), errc::ok);
+  task a = make(sched_kind::rr, 50), low = make(sched_kind::rr, 10);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.enqueue(low, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  for (int ms = 1; ms <= 350; ++ms) EXPECT_FALSE(p.tick(a, t0 + msec(ms))) << "at " << ms << " ms";
+  EXPECT_EQ(a.slice_left, msec(50)) << "refilled at 100, 200 and 300 ms";
+  EXPECT_EQ(p.pick_next(t0 + msec(350)), &a);
+}
+
+TEST(RtPolicy, AnEqualPriorityWakeupDoesNotAskForPreemption) {
+  // Linux kernel/sched/rt.c check_preempt_curr_rt(): "if (p->prio < rq->curr->prio) {
+  // resched_curr(rq); return; }" -- strictly more urgent (the equal-priority case only tries to
+  // push on SMP, check_preempt_equal_prio). algorithms-modern.md §4: FIFO runs until it blocks,
+  // yields or a *higher* priority arrives. FifoPeersNeverAlternateO42 cannot see this: an
+  // equal-priority "preemption" re-picks the same task from the head.
+  rt_policy<task> p;
+  task curr = make(sched_kind::fifo, 50), same = make(sched_kind::rr, 50), higher = make(sched_kind::fifo, 51);
+  const sched_time t0{};
+  p.enqueue(curr, t0, enqueue_flags::wakeup);
+  p.set_next(curr, t0);
+  p.enqueue(same, t0, enqueue_flags::wakeup);
+  p.enqueue(higher, t0, enqueue_flags::wakeup);
+  EXPECT_FALSE(p.wakeup_preempt(same, curr, t0));
+  EXPECT_TRUE(p.wakeup_preempt(higher, curr, t0));
+}
+
+TEST(RtPolicy, ThrottleEndsOnlyOnceTheCarriedRunTimeIsBelowTheRuntime) {
+  // Linux kernel/sched/rt.c do_sched_rt_period_timer(): "rt_rq->rt_time -= min(rt_rq->rt_time,
+  // overrun*runtime); if (rt_rq->rt_throttled && rt_rq->rt_time < runtime) { rt_rq->rt_throttled
+  // = 0; ...}" -- strictly below (algorithms-modern.md §4: "The period timer subtracts up to
+  // overrun·runtime and unthrottles"). 300 ms per 1 s: a 600 ms run leaves 600 - 300 = 300 ms at
+  // the 1 s boundary, not < 300: still throttled; at 2 s 0 < 300: runnable. Likewise 750 ms
+  // (450 ms carried, capped at 300 here; the kernel keeps 450: throttled either way).
+  for (const s64 ran_ms : {600, 750}) {
+    rt_policy<task> p;
+    ASSERT_EQ(p.configure({msec(100), msec(300), sec(1)}), errc::ok);
+    task a = make(sched_kind::fifo, 50);
+    const sched_time t0{};
+    p.enqueue(a, t0, enqueue_flags::wakeup);
+    p.set_next(a, t0);
+    EXPECT_TRUE(p.tick(a, t0 + msec(ran_ms)));
+    ASSERT_TRUE(p.throttled());
+    (void)p.timer(t0 + sec(1));
+    EXPECT_TRUE(p.throttled()) << ran_ms << " ms: still >= the runtime after one period";
+    (void)p.timer(t0 + sec(2));
+    EXPECT_FALSE(p.throttled()) << ran_ms << " ms";
+  }
+}
+
 }  // namespace

@@ -44,7 +44,10 @@
 /// - Fork/exit (§4): `task_new` splits the parent's remaining slice 50/50 through `used_slice`
 ///   (the child gets the odd jiffy), the child inherits 1/4 of the parent's history (total
 ///   floored at MIN_HISTORY, its sleep_time then set from the parent's sleep_avg: v13
-///   wake_up_forked_process) and the parent loses 1/4 of its sleep_time; the child is queued at
+///   wake_up_forked_process; the history never reaches MAX_SLEEP = 1 s, so a quarter of it is
+///   always below the 0.5 s floor and the child always starts with MIN_HISTORY at the parent's
+///   sleep_avg: v13's constants make the floor win) and the parent loses 1/4 of its
+///   sleep_time; the child is queued at
 ///   the tail of the active array. `task_dead` gives an unused first slice back to the parent
 ///   (`used_slice` lowered, not below 0) and, if the child slept less than the parent (a
 ///   hoggish child), charges the parent MAX_SLEEP · (parent's sleep_avg − child's) / 1024 / 2

@@ -703,4 +703,186 @@ TEST(Cfs2007Policy, AStepBackOfTheClockIsNotChargedTwice) {
   EXPECT_TRUE(p.verify());
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+// Source: 2.6.23 kernel/sched_fair.c __update_curr(): `if (cfs_rq->sleeper_bonus >
+// sysctl_sched_min_granularity) { delta = min((u64)delta_mine, cfs_rq->sleeper_bonus); delta =
+// min(delta, (unsigned long)((long)sysctl_sched_runtime_limit - curr->wait_runtime));
+// cfs_rq->sleeper_bonus -= delta; delta_mine -= delta; }` (algorithms-modern.md §1.2 rule 4:
+// the credit is totalled in sleeper_bonus and clawed back from the running task once it
+// exceeds min_gran). With two nice-0 tasks queued, delta_mine of 1 ms is 1 ms x 1024 / 2048
+// = 0.5 ms (rule 2), so each 1 ms tick repays 0.5 ms until the bonus is at most min_gran (2 ms).
+TEST(Cfs2007Policy, TheRunningTaskRepaysTheSleeperBonusUntilItIsBelowMinGran) {
+  policy_t p;
+  task a = make(0), b = make(0);
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  schedule(p, nullptr, false, now);
+  task* c = p.current();
+  task* o = c == &a ? &b : &a;
+  if (o != &b) {  // make b the sleeper
+    now += usec(10);
+    p.tick(*c, now);
+    std::swap(c, o);
+    schedule(p, o, true, now);
+  }
+  p.dequeue(b, now, dequeue_flags::sleep);
+  schedule(p, &b, false, now);
+  now += msec(8);  // a alone: b sleeps 8 ms of fair clock
+  p.tick(a, now);
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  const u64 bonus = p.sleeper_bonus();
+  ASSERT_GT(bonus, static_cast<u64>(msec(2))) << "above min_gran: the claw-back is on";
+  ASSERT_EQ(p.current(), &a);
+  const std::int64_t wr = a.wait_runtime;
+  now += msec(1);
+  p.tick(a, now);
+  EXPECT_EQ(p.sleeper_bonus(), bonus - static_cast<u64>(usec(500))) << "0.5 ms repaid";
+  EXPECT_EQ(a.wait_runtime, wr - msec(1)) << "a's whole delta_mine went to the bonus";
+  // Repayment continues only while the bonus exceeds min_gran.
+  for (int i = 0; i < 40 && p.current() == &a; ++i) {
+    now += msec(1);
+    p.tick(a, now);
+  }
+  EXPECT_EQ(p.sleeper_bonus(), static_cast<u64>(msec(2))) << "8 ms in 0.5 ms steps stops at min_gran";
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: 2.6.23 kernel/sched_fair.c __enqueue_sleeper(): "Do not boost sleepers if there's too
+// much bonus 'in flight' already: if (unlikely(cfs_rq->sleeper_bonus >
+// sysctl_sched_runtime_limit)) return;" (algorithms-modern.md §1.2 rule 4; runtime_limit =
+// sched_latency = 20 ms on UP, §1.3).
+TEST(Cfs2007Policy, NoSleeperCreditWhileMoreThanTheLimitOfBonusIsOutstanding) {
+  policy_t p;
+  task t[4] = {make(0), make(0), make(0), make(0)};
+  sched_time now{};
+  for (task& x : t) p.enqueue(x, now, enqueue_flags::wakeup);
+  task* runner = schedule(p, nullptr, false, now);
+  ASSERT_NE(runner, nullptr);
+  std::vector<task*> sleepers;
+  for (task& x : t)
+    if (&x != runner) sleepers.push_back(&x);
+  for (task* s : sleepers) p.dequeue(*s, now, dequeue_flags::sleep);
+  for (task* s : sleepers) ASSERT_EQ(s->wait_runtime, 0);
+  now += msec(40);  // the runner alone: the fair clock advances 40 ms (2 x limit, the cap)
+  p.tick(*runner, now);
+  ASSERT_EQ(p.sleeper_bonus(), 0u);
+  p.enqueue(*sleepers[0], now, enqueue_flags::wakeup);
+  EXPECT_EQ(sleepers[0]->wait_runtime, msec(20)) << "credited up to the limit";
+  EXPECT_EQ(p.sleeper_bonus(), static_cast<u64>(msec(20))) << "= limit: not yet over it";
+  p.enqueue(*sleepers[1], now, enqueue_flags::wakeup);
+  EXPECT_EQ(sleepers[1]->wait_runtime, msec(20));
+  EXPECT_EQ(p.sleeper_bonus(), static_cast<u64>(msec(40)));
+  p.enqueue(*sleepers[2], now, enqueue_flags::wakeup);
+  EXPECT_EQ(sleepers[2]->wait_runtime, 0) << "40 ms of bonus in flight > 20 ms limit: no credit";
+  EXPECT_EQ(p.sleeper_bonus(), static_cast<u64>(msec(40)));
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: 2.6.23 kernel/sched.c `#define WEIGHT_IDLEPRIO 2` and `#define WMULT_IDLEPRIO
+// (1 << 31)` (algorithms-modern.md §1.3: "WEIGHT_IDLEPRIO was 2 then (3 later)"); a SCHED_IDLE
+// hog against a nice-0 hog therefore gets 2 / (1024 + 2) of the CPU in 2.6.23 (3 / 1027 today).
+TEST(Cfs2007Policy, SchedIdleHasThe2623WeightTwo) {
+  const task idle = make(0, sched_kind::idle);
+  EXPECT_EQ(idle.load.weight, 2u) << "2.6.23 WEIGHT_IDLEPRIO";
+  EXPECT_EQ(idle.load.inv_weight, 1u << 31) << "2.6.23 WMULT_IDLEPRIO";
+  // Its niced granularity (w < 1024: g * w >> 10): 2 ms * 2 / 1024 = 3906 ns.
+  EXPECT_EQ(policy_t::niced_granularity(idle, msec(2)), 3906);
+  // The queue load W with a nice-0 task: 1024 + 2.
+  policy_t p;
+  task n = make(0), i = make(0, sched_kind::idle);
+  sched_time now{};
+  p.enqueue(n, now, enqueue_flags::wakeup);
+  p.enqueue(i, now, enqueue_flags::wakeup);
+  EXPECT_EQ(p.load(), 1026u) << "1024 + WEIGHT_IDLEPRIO";
+}
+
+// Source: 2.6.23 kernel/sched_fair.c __check_preempt_curr_fair(): ideal_runtime =
+// max(sysctl_sched_latency / nr_running, sysctl_sched_min_granularity); `if (delta_exec >
+// ideal_runtime) granularity = 0;` then preempt iff curr->fair_key - se->fair_key >
+// niced_granularity(curr, granularity) (algorithms-modern.md §1.3 "Preemption test"; O1.1:
+// 2 tasks on UP give gran = 20/2 - 20/4 = 5 ms; ideal = max(20/2, 2) = 10 ms).
+TEST(Cfs2007Policy, ACurrThatRanPastItsIdealRuntimeIsPreemptedWithoutGranularity) {
+  policy_t p;
+  task a = make(0), b = make(0);
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  task* y = schedule(p, nullptr, false, now);
+  ASSERT_NE(y, nullptr);
+  task* x = y == &a ? &b : &a;
+  // y keeps the CPU for 12 ms (preemption requests ignored): its key ends 12 ms ahead of x's.
+  for (int ms = 0; ms < 12; ++ms) {
+    now += msec(1);
+    (void)p.tick(*y, now);
+  }
+  p.put_prev(*y, now);
+  ASSERT_EQ(p.pick_next(now), x);
+  p.set_next(*x, now);
+  const duration_ns gran = msec(5), ideal = msec(10);
+  ASSERT_EQ(p.sched_granularity(), gran);
+  bool rule_decided = false;
+  for (int ms = 1; ms <= 20; ++ms) {
+    now += msec(1);
+    const bool preempt = p.tick(*x, now);
+    const duration_ns lead = x->fair_key - y->fair_key;
+    const u64 ran = x->sum_exec_runtime - x->prev_sum_exec_runtime;
+    const bool want = lead > (ran > static_cast<u64>(ideal) ? 0 : gran);  // nice 0: niced(g) = g
+    EXPECT_EQ(preempt, want) << "x ran " << ms << " ms, lead " << lead;
+    if (ran > static_cast<u64>(ideal) && lead > 0 && lead <= gran) rule_decided = true;
+    if (preempt) break;
+  }
+  EXPECT_TRUE(rule_decided) << "the scenario must reach ran > ideal with 0 < lead <= gran";
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: 2.6.23 kernel/sched_fair.c __check_preempt_curr_fair(): ideal_runtime =
+// max(sysctl_sched_latency / cfs_rq->nr_running, (unsigned long)sysctl_sched_min_granularity)
+// (algorithms-modern.md §1.3: ideal = max(lat/nr, min_gran)). With 11 nice-0 tasks on UP:
+// lat/nr = 1.818 ms < min_gran 2 ms, so ideal = 2 ms, and gran = max(20/11 - 20/121, 2) = 2 ms
+// (O1.1's floor). A curr that has run 1.9 ms has not passed its ideal runtime: it keeps the
+// 2 ms granularity and a 1.9 ms key lead does not preempt it.
+TEST(Cfs2007Policy, TheIdealRuntimeIsFlooredAtMinGranularity) {
+  policy_t p;
+  task t[11];
+  for (task& x : t) x = make(0);
+  sched_time now{};
+  for (task& x : t) p.enqueue(x, now, enqueue_flags::wakeup);
+  task* c = schedule(p, nullptr, false, now);
+  ASSERT_NE(c, nullptr);
+  ASSERT_EQ(p.sched_granularity(), msec(2)) << "O1.1: 20/11 - 20/121 < 2 ms, floored";
+  now += usec(1900);
+  const bool preempt = p.tick(*c, now);
+  task* next = p.pick_next(now);
+  ASSERT_NE(next, c) << "another task's key is now smaller";
+  const duration_ns lead = c->fair_key - next->fair_key;
+  const u64 ran = c->sum_exec_runtime - c->prev_sum_exec_runtime;
+  ASSERT_GT(ran, static_cast<u64>(msec(20) / 11)) << "past latency / nr";
+  ASSERT_LE(ran, static_cast<u64>(msec(2))) << "not past min_gran";
+  ASSERT_GT(lead, 0);
+  ASSERT_LE(lead, msec(2));
+  EXPECT_FALSE(preempt) << "ideal = max(1.818, 2) ms = 2 ms not exceeded: granularity 2 ms applies";
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: 2.6.23 kernel/sched_fair.c check_preempt_curr_fair(): `gran =
+// sysctl_sched_wakeup_granularity; /* Batch tasks prefer throughput over latency: */ if
+// (unlikely(p->policy == SCHED_BATCH)) gran = sysctl_sched_batch_wakeup_granularity;` with the
+// 2.6.23 default sched_batch_wakeup_granularity = 25 ms (algorithms-modern.md §1.3 table).
+TEST(Cfs2007Policy, AWokenBatchTaskUsesTheBatchWakeupGranularity) {
+  for (std::int64_t lead : {msec(3), msec(25), msec(25) + 1}) {
+    policy_t p;
+    task curr = make(0), woken = make(0, sched_kind::batch);
+    sched_time now{};
+    p.enqueue(curr, now, enqueue_flags::wakeup);
+    schedule(p, nullptr, false, now);
+    now += usec(100);
+    p.tick(curr, now);
+    p.enqueue(woken, now, enqueue_flags::wakeup);  // fresh: key = fair_clock
+    woken.fair_key = curr.fair_key - lead;         // `lead` ns before curr
+    EXPECT_EQ(p.wakeup_preempt(woken, curr, now), lead > msec(25)) << lead;
+  }
+}
+
 }  // namespace

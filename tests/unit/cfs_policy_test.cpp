@@ -1037,4 +1037,20 @@ TEST(CfsPolicy, SaveDequeueNeverAdvancesMinVruntimeWhateverOtherFlags) {
   }
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+// Source: kernel/sched/fair.c __update_inv_weight: `lw->inv_weight = WMULT_CONST / w` with
+// WMULT_CONST = ~0U (algorithms-modern.md §2.2: inv_weight = 0xFFFFFFFF / w); the kernel's own
+// WMULT_IDLEPRIO 1431655765 is exactly 0xFFFFFFFF / WEIGHT_IDLEPRIO (3).
+TEST(CfsPolicy, FairInvWeightIsWmultConstOverWeight) {
+  EXPECT_EQ(fair_inv_weight(weight_idleprio), wmult_idleprio);  // 0xFFFFFFFF / 3
+  EXPECT_EQ(make_load(3).inv_weight, 1431655765u);
+  EXPECT_EQ(fair_inv_weight(5), 858993459u);      // 0xFFFFFFFF / 5, exact
+  EXPECT_EQ(fair_inv_weight(255), 16843009u);     // 0xFFFFFFFF / 255, exact
+  EXPECT_EQ(fair_inv_weight(65535), 65537u);      // 0xFFFFFFFF / 65535, exact
+  EXPECT_EQ(fair_inv_weight(1), 0xFFFFFFFFu);
+  EXPECT_EQ(fair_inv_weight(1024), 4194303u);     // 0xFFFFFFFF / 1024 (the table has 2^22)
+  EXPECT_EQ(fair_inv_weight(0xFFFFFFFFull), 1u);  // w >= WMULT_CONST: 1
+}
+
 }  // namespace

@@ -426,4 +426,29 @@ TEST(EdfGrub, BadKnobsAreRefusedAndTheFlagOnlyActsOnReclaimingTasks) {
   EXPECT_TRUE(unbounded.verify());
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+// Source: kernel/sched/deadline.c __dl_overflow(): overflow iff
+// `cap_scale(dl_b->bw, cap) < dl_b->total_bw - old_bw + new_bw`, strictly — a reservation that
+// brings the total exactly to the cap is admitted (as setup() already does for tasks, see
+// AdmissionRefusesOverTheBoundO52's exact-fit case); the cap is (95 << 20) / 100 = 996147 for
+// one CPU at the default 95 % bound (algorithms-modern.md §5 O5.2 arithmetic).
+TEST(EdfGrub, AReservationThatFillsTheCapExactlyIsAdmitted) {
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_with(95)), errc::ok);
+  const std::uint64_t cap = (95ull << 20) / 100u;
+  ASSERT_EQ(p.bandwidth_cap(), cap);
+  task t;
+  ASSERT_EQ(p.setup(t, reclaiming(msec(5), msec(10), false)), errc::ok);  // 524288
+  const std::uint64_t admitted = p.total_bandwidth();
+  ASSERT_EQ(admitted, 524288u);
+  EXPECT_EQ(p.reserve_bandwidth(cap - admitted + 1), errc::overloaded) << "one unit over the cap";
+  EXPECT_EQ(p.total_bandwidth(), admitted);
+  EXPECT_EQ(p.reserve_bandwidth(cap - admitted), errc::ok) << "exactly the cap";
+  EXPECT_EQ(p.total_bandwidth(), cap);
+  EXPECT_EQ(p.reserve_bandwidth(1), errc::overloaded) << "nothing left";
+  p.release_bandwidth(cap - admitted);
+  EXPECT_EQ(p.total_bandwidth(), admitted);
+}
+
 }  // namespace

@@ -1323,4 +1323,56 @@ TEST(EdfCapacity, AReservationFitsWhereItsRuntimeFitsItsDeadline) {
   EXPECT_FALSE(policy_t::fits_capacity(over, 446));
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+// Source: kernel/sched/deadline.c replenish_dl_entity(): after adding whole periods while
+// runtime <= 0, `if (dl_time_before(dl_se->deadline, rq_clock(rq))) { printk_deferred_once(
+// "sched: DL replenish lagged too much\n"); replenish_dl_new_period(dl_se, rq); }` — a fresh
+// period from now: deadline = now + D, runtime = Q (algorithms-modern.md §5, CBS replenishment).
+TEST(EdfPolicy, AReplenishmentThatLagsBehindTheClockStartsAFreshPeriod) {
+  policy_t p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl(msec(1), msec(10))), errc::ok);  // Q = 1 ms, D = P = 10 ms
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(t.deadline, t0 + msec(10));
+  ASSERT_EQ(p.pick_next(t0), &t);
+  p.set_next(t, t0);
+  (void)p.tick(t, t0 + msec(2));  // 2 ms run on a 1 ms budget: q = -1 ms, throttled
+  ASSERT_TRUE(t.throttled);
+  p.put_prev(t, t0 + msec(2));
+  sched_time when{};
+  ASSERT_TRUE(p.next_timer(when));
+  ASSERT_EQ(when, t0 + msec(10)) << "d - D + P";
+  // The timer is serviced late, at 35 ms: two periods of replenishment (q: -1 -> 0 -> 1 ms,
+  // d: 10 -> 20 -> 30 ms) still leave d before now, so the kernel starts a new period.
+  (void)p.timer(t0 + msec(35));
+  EXPECT_FALSE(t.throttled);
+  EXPECT_EQ(t.deadline, t0 + msec(45)) << "now + D, not the stale 30 ms";
+  EXPECT_EQ(t.runtime, msec(1)) << "a whole Q";
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: kernel/sched/deadline.c check_preempt_curr_dl() (wakeup_preempt_dl in 6.x) preempts
+// iff dl_entity_preempt(&p->dl, &rq->curr->dl), i.e. dl_time_before(a->deadline, b->deadline):
+// strictly earlier (algorithms-modern.md §5: EDF picks the earliest deadline; ties keep curr).
+TEST(EdfPolicy, AWakeupWithTheSameDeadlineDoesNotPreempt) {
+  policy_t p;
+  task a, b;
+  ASSERT_EQ(p.setup(a, dl(msec(5), msec(20))), errc::ok);
+  ASSERT_EQ(p.setup(b, dl(msec(5), msec(19))), errc::ok);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);  // d = 20 ms
+  p.set_next(a, t0);
+  p.enqueue(b, t0 + msec(1), enqueue_flags::wakeup);  // d = 1 + 19 = 20 ms
+  ASSERT_EQ(b.deadline, a.deadline);
+  EXPECT_FALSE(p.wakeup_preempt(b, a, t0 + msec(1))) << "equal deadlines: curr keeps the CPU";
+  task c;  // a deadline one nanosecond earlier does preempt
+  ASSERT_EQ(p.setup(c, dl(msec(5), msec(19) - 1)), errc::ok);
+  p.enqueue(c, t0 + msec(1), enqueue_flags::wakeup);
+  ASSERT_EQ(c.deadline, a.deadline - 1);
+  EXPECT_TRUE(p.wakeup_preempt(c, a, t0 + msec(1)));
+  EXPECT_TRUE(p.verify());
+}
+
 }  // namespace

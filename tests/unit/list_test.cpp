@@ -431,4 +431,68 @@ void differential(std::uint64_t seed, long ops, long verify_every) {
 TYPED_TEST(ListTest, DifferentialVsStdListVerifyEveryOp) { differential<TypeParam>(11, 20000, 1); }
 TYPED_TEST(ListTest, DifferentialVsStdListMillionOps) { differential<TypeParam>(12345, 1000000, 997); }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+// Contract: list.hpp documents head_.sc_next as the front and head_.sc_prev as the back, the
+// std::list / Boost.Intrusive list semantics the differential test models with std::list:
+// front() is the first element in iteration order, back() the last.
+TYPED_TEST(ListTest, FrontAndBackOfSeveralElementsAreTheEnds) {
+  using T = typename TypeParam::task;
+  typename TypeParam::list_type l;
+  T t[3];
+  for (int i = 0; i < 3; ++i) {
+    t[i].id = i;
+    l.push_back(t[i]);
+  }
+  EXPECT_EQ(l.front(), &t[0]);
+  EXPECT_EQ(l.back(), &t[2]);
+  const auto& cl = l;  // the const overloads
+  EXPECT_EQ(cl.front(), &t[0]);
+  EXPECT_EQ(cl.back(), &t[2]);
+  l.clear();
+}
+
+// Contract: std::list::clear / boost::intrusive::list::clear postcondition size() == 0, and
+// list.hpp's own verify() rule that the counter equals the ring's length.
+TYPED_TEST(ListTest, ClearResetsTheSize) {
+  using T = typename TypeParam::task;
+  typename TypeParam::list_type l;
+  T t[3];
+  for (int i = 0; i < 3; ++i) {
+    t[i].id = i;
+    l.push_back(t[i]);
+  }
+  ASSERT_EQ(l.size(), 3u);
+  l.clear();
+  EXPECT_EQ(l.size(), 0u);
+  EXPECT_TRUE(l.verify());
+  l.push_back(t[1]);  // reusable after clear, and counted from zero
+  EXPECT_EQ(l.size(), 1u);
+  EXPECT_TRUE(l.verify());
+  l.clear();
+}
+
+// Contract: std::list::splice(pos, other, it) (C++17 [list.ops]) — the element moves to just
+// before pos; it is a no-op only when pos == it or pos == next(it). So with pos == prev(it)
+// (the element right after pos) the element must move in front of pos.
+TYPED_TEST(ListTest, SpliceOneWithinTheListMovesTheElementBeforePos) {
+  using T = typename TypeParam::task;
+  typename TypeParam::list_type l;
+  T t[3];
+  for (int i = 0; i < 3; ++i) {
+    t[i].id = i;
+    l.push_back(t[i]);
+  }
+  l.splice(l.iterator_to(t[0]), l, t[1]);  // t[1] sits right after pos: it must still move
+  EXPECT_EQ(ids(l), (std::vector<int>{1, 0, 2}));
+  l.splice(l.iterator_to(t[0]), l, t[1]);  // now right before pos: a no-op
+  EXPECT_EQ(ids(l), (std::vector<int>{1, 0, 2}));
+  l.splice(l.end(), l, t[1]);  // to the back
+  EXPECT_EQ(ids(l), (std::vector<int>{0, 2, 1}));
+  EXPECT_EQ(ids_backwards(l), (std::vector<int>{1, 2, 0}));
+  EXPECT_EQ(l.size(), 3u);
+  EXPECT_TRUE(l.verify());
+  l.clear();
+}
+
 }  // namespace

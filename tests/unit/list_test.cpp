@@ -77,6 +77,15 @@ std::vector<int> ids_backwards(const L& l) {
   return out;
 }
 
+// Numbers `t` 0, 1, 2, ... and appends them to `l` in that order.
+template <class List, class T, std::size_t N>
+void push_numbered(List& l, T (&t)[N]) {
+  for (std::size_t i = 0; i < N; ++i) {
+    t[i].id = static_cast<int>(i);
+    l.push_back(t[i]);
+  }
+}
+
 TYPED_TEST(ListTest, EmptyList) {
   typename TypeParam::list_type l;
   EXPECT_TRUE(l.empty());
@@ -156,10 +165,7 @@ TYPED_TEST(ListTest, VerifyRejectsABrokenRingAndAStaleCount) {
   using access = typename TypeParam::access;
   typename TypeParam::list_type l;
   T t[3];
-  for (int i = 0; i < 3; ++i) {
-    t[i].id = i;
-    l.push_back(t[i]);
-  }
+  push_numbered(l, t);
   ASSERT_TRUE(l.verify());
   detail::list_node& mid = access::to_node(t[1]);
   detail::list_node* const prev = mid.sc_prev;
@@ -440,10 +446,7 @@ TYPED_TEST(ListTest, FrontAndBackOfSeveralElementsAreTheEnds) {
   using T = typename TypeParam::task;
   typename TypeParam::list_type l;
   T t[3];
-  for (int i = 0; i < 3; ++i) {
-    t[i].id = i;
-    l.push_back(t[i]);
-  }
+  push_numbered(l, t);
   EXPECT_EQ(l.front(), &t[0]);
   EXPECT_EQ(l.back(), &t[2]);
   const auto& cl = l;  // the const overloads
@@ -458,10 +461,7 @@ TYPED_TEST(ListTest, ClearResetsTheSize) {
   using T = typename TypeParam::task;
   typename TypeParam::list_type l;
   T t[3];
-  for (int i = 0; i < 3; ++i) {
-    t[i].id = i;
-    l.push_back(t[i]);
-  }
+  push_numbered(l, t);
   ASSERT_EQ(l.size(), 3u);
   l.clear();
   EXPECT_EQ(l.size(), 0u);
@@ -479,10 +479,7 @@ TYPED_TEST(ListTest, SpliceOneWithinTheListMovesTheElementBeforePos) {
   using T = typename TypeParam::task;
   typename TypeParam::list_type l;
   T t[3];
-  for (int i = 0; i < 3; ++i) {
-    t[i].id = i;
-    l.push_back(t[i]);
-  }
+  push_numbered(l, t);
   l.splice(l.iterator_to(t[0]), l, t[1]);  // t[1] sits right after pos: it must still move
   EXPECT_EQ(ids(l), (std::vector<int>{1, 0, 2}));
   l.splice(l.iterator_to(t[0]), l, t[1]);  // now right before pos: a no-op

@@ -426,4 +426,28 @@ TEST_P(DeferrableServerRandom, RandomOperationsKeepTheInvariants) {
 INSTANTIATE_TEST_SUITE_P(BothRules, DeferrableServerRandom,
                          ::testing::Values(server_rules::linux_6_12, server_rules::linux_6_19));
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+// Source: Linux replenish_dl_entity() (kernel/sched/deadline.c): after adding periods until q >
+// 0, "if (dl_time_before(dl_se->deadline, rq_clock(rq))) { printk_deferred_once("sched: DL
+// replenish lagged too much\n"); replenish_dl_new_period(dl_se, rq); }" - a replenished
+// deadline is never left in the past.
+// The server runs from 960 (d = 1960) but the fair class only gets the CPU much later: its
+// 50 ms are charged at once at 3500, long after d. No timer can start (d < now): the
+// replenishment adds one period (d = 2960, q = 50), which is still behind now, so the server
+// restarts with a new period d = now + 1 s and a full q.
+TEST(DeferrableServer, AReplenishmentThatLagsBehindNowStartsANewPeriod) {
+  deferrable_server s = started(10);
+  EXPECT_TRUE(s.timer(at_ms(960), true));
+  ASSERT_TRUE(s.queued());
+  ASSERT_TRUE(s.defer_running());
+  ASSERT_EQ(s.deadline(), at_ms(1960));
+  EXPECT_TRUE(s.charge(msec(50), at_ms(3500), true));
+  EXPECT_TRUE(s.queued());
+  EXPECT_FALSE(s.throttled());
+  EXPECT_EQ(s.deadline(), at_ms(4500));  // not 2960, which is already past
+  EXPECT_EQ(s.runtime(), msec(50));
+  EXPECT_TRUE(s.verify());
+}
+
 }  // namespace

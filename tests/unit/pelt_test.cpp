@@ -486,4 +486,28 @@ TEST(Pelt, AForkOnASmallerCpuStartsAtHalfOfWhatItsCapacityLeaves) {
   EXPECT_EQ(child.util_avg, 512u);
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+// Source: Linux detach_entity_load_avg() (kernel/sched/fair.c, the "sched/pelt: Relax the sync
+// of util_sum/runnable_sum with util_avg/runnable_avg" changes): after sub_positive, util_sum =
+// max(util_sum, util_avg * PELT_MIN_DIVIDER) and runnable_sum = max(runnable_sum, runnable_avg
+// * PELT_MIN_DIVIDER), as pelt.hpp's pelt_detach documents.
+TEST(Pelt, DetachFloorsUtilAndRunnableSumsAtTheirAveragesTimesTheMinDivider) {
+  pelt_avg r{};
+  r.util_avg = 300;
+  r.util_sum = 300ull * pelt_min_divider * 2;
+  r.runnable_avg = 300;
+  r.runnable_sum = 300ull * pelt_min_divider * 2;
+  pelt_avg small{};
+  small.util_avg = 100;
+  small.util_sum = r.util_sum;  // sums out of proportion to their averages
+  small.runnable_avg = 100;
+  small.runnable_sum = r.runnable_sum;
+  pelt_detach(r, small, 1);
+  EXPECT_EQ(r.util_avg, 200u);
+  EXPECT_EQ(r.util_sum, 200ull * pelt_min_divider);  // floored at avg x PELT_MIN_DIVIDER
+  EXPECT_EQ(r.runnable_avg, 200u);
+  EXPECT_EQ(r.runnable_sum, 200ull * pelt_min_divider);
+}
+
 }  // namespace

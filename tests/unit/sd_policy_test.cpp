@@ -652,4 +652,34 @@ TEST(SdPolicy, DoubleEnqueueAndStrayDequeueAreRefusedAndReported) {
   EXPECT_TRUE(p.verify());
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+// Source: SD's queue_expired as specified in sd.hpp's contract ("No slot left -> expired array
+// at its first slot with a fresh bitmap and quota"; "an overrun larger than a whole rotation's
+// entitlement is forgiven rather than carried further") with the algorithms-legacy.md §2.3 [R]
+// quota max(rr/2, 1 ms) for nice > 0.
+// A lone nice-19 task (one 4 ms slot, 39) overruns it by a whole HZ=100 tick: the 6 ms overrun
+// exceeds its rotation's entitlement, so it is forgiven and the task starts the next rotation
+// at slot 39 with a full fresh quota, which it can run for 4 ms before the slot expires again.
+TEST(SdPolicy, AnOverrunBeyondAWholeRotationIsForgivenWithAFreshQuota) {
+  policy_t p;
+  task t;
+  make(p, t, 19);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::initial);
+  ASSERT_EQ(p.pick_next(t0), &t);
+  p.set_next(t, t0);
+  const u64 r0 = p.prio_rotation();
+  EXPECT_TRUE(p.tick(t, t0 + msec(10)));  // 10 ms against a 4 ms quota: 6 ms over
+  EXPECT_EQ(p.prio_rotation(), r0 + 1) << "the lone task expired: major rotation";
+  EXPECT_EQ(t.slot, 39u);
+  EXPECT_EQ(t.time_slice, oracle_quota(19)) << "forgiven: a fresh quota, no partial carry";
+  p.put_prev(t, t0 + msec(10));
+  ASSERT_EQ(p.pick_next(t0 + msec(10)), &t);
+  p.set_next(t, t0 + msec(10));
+  EXPECT_FALSE(p.tick(t, t0 + msec(13))) << "3 ms into a fresh 4 ms slot";
+  EXPECT_TRUE(p.tick(t, t0 + msec(14))) << "the full 4 ms slot is used";
+  EXPECT_TRUE(p.verify());
+}
+
 }  // namespace

@@ -256,7 +256,8 @@ constexpr void pelt_attach(pelt_avg& q, pelt_avg& e, u32 weight) noexcept {
 /// Takes entity `e`'s signal out of queue `q`'s (`detach_entity_load_avg`), as when a task
 /// leaves the CPU; rounding can leave less in the queue than the entity holds, so every field
 /// is floored at zero, and each sum is kept at least its average x PELT_MIN_DIVIDER (the
-/// kernel's guard against a sum that reaches 0 while its average does not, 5.15+).
+/// kernel's guard against a sum that reaches 0 while its average does not: Vincent Guittot's
+/// "Relax the sync of ..._sum with ..._avg" series, January 2022, mainline 5.17 and stable backports).
 /// @pre both up to date at the same time, `e` attached to `q` earlier.
 constexpr void pelt_detach(pelt_avg& q, const pelt_avg& e, u32 weight) noexcept {
   detail_pelt::sub_floor(q.load_avg, e.load_avg);

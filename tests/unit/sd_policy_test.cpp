@@ -682,4 +682,66 @@ TEST(SdPolicy, AnOverrunBeyondAWholeRotationIsForgivenWithAFreshQuota) {
   EXPECT_TRUE(p.verify());
 }
 
+// Source: sd.hpp's SCHED_IDLEPRIO contract (its own FIFO, round robin by the nice's quota, §2.3
+// [R] quota: rr = 8 ms at nice 0). Two idle hogs with nothing else runnable: the fresh task gets
+// a full quota at its first enqueue, so they alternate every 8 ms (not after one tick).
+TEST(SdPolicy, IdlePrioHogsRoundRobinByTheirQuota) {
+  recording p;
+  task a, b;
+  make(p, a, 0, sched_kind::idle);
+  make(p, b, 0, sched_kind::idle);
+  tick_driver<recording> d(p, 1000);
+  d.add(a, behaviour::hog());
+  d.add(b, behaviour::hog());
+  d.run_until(msec(160));
+  EXPECT_EQ(d.stats(0).cpu_ns, msec(80));
+  EXPECT_EQ(d.stats(1).cpu_ns, msec(80));
+  ASSERT_EQ(d.switch_log().size(), 20u) << "one switch per 8 ms quota";
+  for (std::size_t i = 0; i < d.switch_log().size(); ++i) EXPECT_EQ(d.switch_log()[i], i % 2);
+  EXPECT_TRUE(p.ok);
+}
+
+// Source: sd.hpp's SCHED_IDLEPRIO contract: an overrun is carried into the next quota (the refill
+// adds whole quotas until the slice is positive). A nice-19 idle task (4 ms quota, §2.3 [R]) at
+// HZ = 100 overruns by 6 ms: two quotas are added and 2 ms remain, so the next tick does not
+// find it expired at once.
+TEST(SdPolicy, AnIdlePrioOverrunLargerThanAQuotaIsRefilledUntilPositive) {
+  policy_t p;
+  task t;
+  make(p, t, 19, sched_kind::idle);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::initial);
+  EXPECT_EQ(t.time_slice, oracle_quota(19)) << "a fresh idle task gets a full quota";
+  ASSERT_EQ(p.pick_next(t0), &t);
+  p.set_next(t, t0);
+  (void)p.tick(t, t0 + msec(10));
+  EXPECT_EQ(t.time_slice, 2 * oracle_quota(19) - msec(6));
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: sd.hpp's setup contract ("a nice change keeps the task's rotation and bitmap; its slice
+// is clamped to the fresh quota"; §2.3 [R] quotas 80 ms at nice -20, 8 ms at nice 0). A nice -20
+// task that ran 10 ms of its 80 ms slot and slept is reniced to 0: it comes back with at most
+// nice 0's 8 ms, and a lone task's tick finds the slot used 8 ms later.
+TEST(SdPolicy, ANiceChangeClampsTheRemainingSliceToTheNewQuota) {
+  policy_t p;
+  task t;
+  make(p, t, -20);
+  const sched_time t0{};
+  p.enqueue(t, t0, enqueue_flags::initial);
+  ASSERT_EQ(p.pick_next(t0), &t);
+  p.set_next(t, t0);
+  for (int ms = 1; ms <= 10; ++ms) EXPECT_FALSE(p.tick(t, t0 + msec(ms)));
+  p.dequeue(t, t0 + msec(10), dequeue_flags::sleep);
+  ASSERT_GT(t.time_slice, oracle_quota(0)) << "70 ms of the nice -20 slot left";
+  make(p, t, 0);
+  EXPECT_EQ(t.time_slice, oracle_quota(0));
+  p.enqueue(t, t0 + msec(20), enqueue_flags::wakeup);
+  ASSERT_EQ(p.pick_next(t0 + msec(20)), &t);
+  p.set_next(t, t0 + msec(20));
+  for (int ms = 21; ms <= 27; ++ms) EXPECT_FALSE(p.tick(t, t0 + msec(ms))) << ms;
+  EXPECT_TRUE(p.tick(t, t0 + msec(28))) << "the clamped 8 ms are used";
+  EXPECT_TRUE(p.verify());
+}
+
 }  // namespace

@@ -1053,4 +1053,300 @@ TEST(CfsPolicy, FairInvWeightIsWmultConstOverWeight) {
   EXPECT_EQ(fair_inv_weight(0xFFFFFFFFull), 1u);  // w >= WMULT_CONST: 1
 }
 
+// Source: Linux 5.x kernel/sched/fair.c sched_proc_update_handler() / update_sysctl():
+// sched_nr_latency = DIV_ROUND_UP(sysctl_sched_latency, sysctl_sched_min_granularity).
+TEST(CfsPolicy, NrLatencyRoundsUpWhenLatencyIsNotAMultipleOfMinGranularity) {
+  policy_t p;
+  policy_t::knobs k;
+  k.min_granularity = usec(800);  // 6 ms / 0.8 ms = 7.5 -> 8
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.nr_latency(), 8u);
+  // __sched_period(): nr_running > sched_nr_latency ? nr * min_gran : latency.
+  EXPECT_EQ(p.sched_period(8), msec(6));
+  EXPECT_EQ(p.sched_period(9), 9 * usec(800));
+  k.min_granularity = usec(750);  // an exact multiple: 8 either way
+  ASSERT_EQ(p.configure(k), errc::ok);
+  EXPECT_EQ(p.nr_latency(), 8u);
+}
+
+// Source: Linux 5.x kernel/sched/fair.c pick_next_entity(): "clear_buddies(cfs_rq, se);" -- the
+// skip buddy a yield set lasts until the yielder is picked; once it has run it is not skipped.
+TEST(CfsPolicy, TheSkipBuddyIsClearedWhenTheYielderIsPicked) {
+  policy_t p;
+  task a = make(0), b = make(0);
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  task* c = schedule(p, nullptr, false, now);
+  task* o = c == &a ? &b : &a;
+  now += usec(100);
+  p.tick(*c, now);
+  c->vruntime = o->vruntime - usec(500);
+  p.yield(*c, now);
+  ASSERT_EQ(schedule(p, c, true, now), o);  // skipped
+  now += msec(2);
+  p.tick(*o, now);  // o is now more than a wakeup granularity ahead: the yielder is picked
+  ASSERT_EQ(schedule(p, o, true, now), c);
+  // c runs a little and is put back as the leftmost, within one granularity of o: with no
+  // buddy left the leftmost wins.
+  now += usec(100);
+  p.tick(*c, now);
+  c->vruntime = o->vruntime - usec(500);
+  EXPECT_EQ(schedule(p, c, true, now), c);
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 5.x kernel/sched/fair.c check_preempt_wakeup(): "int scale = cfs_rq->nr_running >=
+// sched_nr_latency;" and, on preemption, "if (sched_feat(LAST_BUDDY) && scale && entity_is_task(se))
+// set_last_buddy(se);" -- with exactly sched_nr_latency (8) tasks queued the preempted curr
+// becomes the last buddy and gets the CPU back while within one wakeup granularity of the leftmost.
+TEST(CfsPolicy, LastBuddyIsSetWithExactlyNrLatencyTasksQueued) {
+  policy_t p;
+  policy_t::knobs k;
+  k.start_debit = 0;  // every newcomer at min_vruntime
+  ASSERT_EQ(p.configure(k), errc::ok);
+  ASSERT_EQ(p.nr_latency(), 8u);
+  std::vector<task> ts(7, make(0));
+  task w = make(0);
+  sched_time now{};
+  for (task& t : ts) p.enqueue(t, now, enqueue_flags::wakeup);
+  p.enqueue(w, now, enqueue_flags::wakeup);
+  p.dequeue(w, now, dequeue_flags::sleep);
+  task* c = schedule(p, nullptr, false, now);
+  const vtime v0 = c->vruntime;
+  now += usec(500);
+  p.tick(*c, now);  // c is 0.5 ms ahead of the six others
+  w.vruntime = v0 - msec(3);
+  p.enqueue(w, now, enqueue_flags::wakeup);  // 8 queued now
+  ASSERT_EQ(p.nr_runnable(), 8u);
+  ASSERT_TRUE(p.wakeup_preempt(w, *c, now));  // 3.5 ms behind c: preempts
+  ASSERT_EQ(schedule(p, c, true, now), &w);
+  now += msec(4);
+  p.tick(w, now);  // w runs past everyone
+  // The leftmost is one of the six at v0; c, 0.5 ms behind it (< 1 ms granularity), is the
+  // last buddy and is picked.
+  EXPECT_EQ(schedule(p, &w, true, now), c);
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 5.x kernel/sched/fair.c sched_slice(): "slice = __sched_period(cfs_rq->nr_running
+// + !se->on_rq);" -- a task not yet queued counts itself in the period (and its weight in the load).
+TEST(CfsPolicy, TheSliceOfATaskNotQueuedCountsItInThePeriod) {
+  policy_t p;
+  policy_t::knobs k;
+  k.base_slice = 0;  // no min_granularity floor: the share itself
+  ASSERT_EQ(p.configure(k), errc::ok);
+  std::vector<task> ts(8, make(0));
+  for (task& t : ts) p.enqueue(t, sched_time{}, enqueue_flags::wakeup);
+  task out = make(0);
+  // period(9) = 9 x 0.75 ms = 6.75 ms, share 1024/9216: 0.75 ms (not period(8) = 6 ms: 0.667 ms).
+  EXPECT_LE(std::abs(static_cast<std::int64_t>(p.sched_slice(out)) - usec(750)), 2);
+  // A queued one: period(8) = 6 ms, share 1024/8192 = 0.75 ms as well.
+  EXPECT_LE(std::abs(static_cast<std::int64_t>(p.sched_slice(ts[0])) - usec(750)), 2);
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 5.x kernel/sched/fair.c update_min_vruntime(): "ensure we never gain time by being
+// placed backwards." cfs_rq->min_vruntime = max_vruntime(cfs_rq->min_vruntime, vruntime);
+TEST(CfsPolicy, MinVruntimeDoesNotMoveBackForASleeperPlacedBehindIt) {
+  policy_t p;
+  task a = make(0), b = make(0);
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  task* c = schedule(p, nullptr, false, now);
+  task* o = c == &a ? &b : &a;
+  p.dequeue(*o, now, dequeue_flags::sleep);
+  now += msec(20);
+  p.tick(*c, now);
+  p.enqueue(*o, now, enqueue_flags::wakeup);  // placed at min_vruntime - 3 ms
+  const vtime minv = p.min_vruntime();
+  ASSERT_EQ(minv - o->vruntime, msec(3));
+  now += msec(1);
+  p.tick(*c, now);  // min(curr, leftmost) = the sleeper, 3 ms behind: min_vruntime stays
+  EXPECT_EQ(p.min_vruntime(), minv);
+  p.dequeue(*c, now, dequeue_flags::sleep);
+  EXPECT_EQ(p.min_vruntime(), minv);
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 5.x kernel/sched/fair.c check_preempt_tick(): "if (delta_exec <
+// sysctl_sched_min_granularity) return;" -- strict: a curr that has run exactly min_granularity
+// goes on to the vruntime test "delta = curr->vruntime - se->vruntime; if (delta > ideal_runtime)".
+TEST(CfsPolicy, TickAfterExactlyMinGranularityStillComparesVruntimes) {
+  policy_t p;
+  task a = make(0), b = make(0);
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  task* c = schedule(p, nullptr, false, now);
+  task* o = c == &a ? &b : &a;
+  p.dequeue(*o, now, dequeue_flags::sleep);
+  now += msec(10);
+  p.tick(*c, now);  // alone: 10 ms
+  p.enqueue(*o, now, enqueue_flags::wakeup);  // at min_vruntime - 3 ms: 3 ms behind c
+  p.put_prev(*c, now);
+  p.set_next(*c, now);  // picked again (e.g. by a higher class's return): ran restarts at 0
+  now += usec(750);     // exactly min_granularity
+  const std::int64_t d = c->vruntime - o->vruntime + usec(750);
+  ASSERT_GT(d, static_cast<std::int64_t>(p.sched_slice(*c)));  // 3.75 ms > ideal 3 ms
+  EXPECT_TRUE(p.tick(*c, now));
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 5.x kernel/sched/fair.c check_preempt_tick(): "if (delta_exec > ideal_runtime) {
+// resched_curr(...); ...}" -- strict: a curr that has run exactly its ideal slice is not yet preempted.
+TEST(CfsPolicy, TickAtExactlyTheIdealSliceDoesNotPreempt) {
+  policy_t p;
+  policy_t::knobs k;
+  k.start_debit = 0;  // all ten at min_vruntime
+  ASSERT_EQ(p.configure(k), errc::ok);
+  std::vector<task> ts(10, make(0));
+  sched_time now{};
+  for (task& t : ts) p.enqueue(t, now, enqueue_flags::wakeup);
+  task* c = schedule(p, nullptr, false, now);
+  // period 10 x 0.75 ms, share 1/10, floored by BASE_SLICE at min_granularity: exactly 0.75 ms.
+  ASSERT_EQ(p.sched_slice(*c), static_cast<std::uint64_t>(usec(750)));
+  now += usec(750);  // ran == ideal; vruntime 0.75 ms past the leftmost, not more
+  EXPECT_FALSE(p.tick(*c, now));
+  now += 1;  // one ns more: ran > ideal
+  EXPECT_TRUE(p.tick(*c, now));
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 5.15 kernel/sched/fair.c place_entity(): "if (se_is_idle(se)) thresh =
+// sysctl_sched_min_granularity; else thresh = sysctl_sched_latency;" then halved by
+// GENTLE_FAIR_SLEEPERS -- a SCHED_IDLE sleeper's credit is min_granularity/2, not latency/2.
+TEST(CfsPolicy, AnIdleSleepersCreditIsHalfTheMinGranularity) {
+  for (const sched_kind kind : {sched_kind::normal, sched_kind::idle}) {
+    policy_t p;
+    policy_t::knobs k;
+    k.start_debit = 0;  // both start at min_vruntime (an idle newcomer's debit is ~256 ms)
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task a = make(0), s = make(0, kind);
+    sched_time now{};
+    p.enqueue(a, now, enqueue_flags::wakeup);
+    p.enqueue(s, now, enqueue_flags::wakeup);
+    p.dequeue(s, now, dequeue_flags::sleep);
+    ASSERT_EQ(schedule(p, nullptr, false, now), &a);
+    now += msec(50);
+    p.tick(a, now);
+    p.enqueue(s, now, enqueue_flags::wakeup);
+    EXPECT_EQ(p.min_vruntime() - s.vruntime, kind == sched_kind::idle ? usec(375) : msec(3));
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+// Source: Linux 5.x kernel/sched/fair.c pick_next_entity(): "if (cfs_rq->next &&
+// wakeup_preempt_entity(cfs_rq->next, left) < 1) se = cfs_rq->next;" -- the next buddy wins only
+// while it is at most one wakeup granularity behind the leftmost (algorithms-modern.md §2.7).
+TEST(CfsPolicy, ANextBuddyMoreThanAGranularityBehindTheLeftmostIsNotPicked) {
+  policy_t p;
+  task curr = make(0), waiter = make(0), woken = make(0);
+  sched_time now{};
+  p.enqueue(curr, now, enqueue_flags::wakeup);
+  p.enqueue(waiter, now, enqueue_flags::wakeup);
+  p.enqueue(woken, now, enqueue_flags::wakeup);
+  p.dequeue(woken, now, dequeue_flags::sleep);
+  schedule(p, nullptr, false, now);
+  task* c = p.current();
+  task* w = c == &curr ? &waiter : &curr;
+  now += msec(2);
+  p.tick(*c, now);
+  woken.vruntime = w->vruntime + usec(1500);  // 1.5 ms behind the leftmost
+  c->vruntime = w->vruntime + msec(3);        // curr 1.5 ms ahead of woken: it preempts
+  p.enqueue(woken, now, enqueue_flags::wakeup);
+  ASSERT_EQ(woken.vruntime, w->vruntime + usec(1500));
+  ASSERT_TRUE(p.wakeup_preempt(woken, *c, now));  // woken is the next buddy now
+  EXPECT_EQ(schedule(p, c, true, now), w);
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 5.x kernel/sched/fair.c check_preempt_wakeup(): "int scale = cfs_rq->nr_running >=
+// sched_nr_latency;" ... "if (sched_feat(LAST_BUDDY) && scale && entity_is_task(se))
+// set_last_buddy(se);" -- below sched_nr_latency tasks the preempted curr is not the last buddy.
+TEST(CfsPolicy, NoLastBuddyBelowNrLatencyTasks) {
+  policy_t p;
+  policy_t::knobs k;
+  k.start_debit = 0;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  std::vector<task> ts(3, make(0));
+  task w = make(0);
+  sched_time now{};
+  for (task& t : ts) p.enqueue(t, now, enqueue_flags::wakeup);
+  p.enqueue(w, now, enqueue_flags::wakeup);
+  p.dequeue(w, now, dequeue_flags::sleep);
+  task* c = schedule(p, nullptr, false, now);
+  const vtime v0 = c->vruntime;
+  now += usec(500);
+  p.tick(*c, now);
+  w.vruntime = v0 - msec(3);
+  p.enqueue(w, now, enqueue_flags::wakeup);  // 4 queued: below sched_nr_latency (8)
+  ASSERT_TRUE(p.wakeup_preempt(w, *c, now));
+  ASSERT_EQ(schedule(p, c, true, now), &w);
+  now += msec(4);
+  p.tick(w, now);
+  // c is within one granularity of the leftmost but is no buddy: the leftmost (at v0) runs.
+  task* n = schedule(p, &w, true, now);
+  EXPECT_NE(n, c);
+  EXPECT_EQ(n->vruntime, v0);
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 5.x kernel/sched/fair.c yield_task_fair(): "if (curr->policy != SCHED_BATCH) {
+// update_rq_clock(rq); update_curr(cfs_rq); ... }" -- a SCHED_BATCH yielder is not charged there.
+TEST(CfsPolicy, ABatchYielderIsNotChargedAtTheYield) {
+  for (const sched_kind kind : {sched_kind::normal, sched_kind::batch}) {
+    policy_t p;
+    task y = make(0, kind), o = make(0);
+    sched_time now{};
+    p.enqueue(y, now, enqueue_flags::wakeup);
+    p.enqueue(o, now, enqueue_flags::wakeup);
+    p.set_next(y, now);
+    const vtime v = y.vruntime;
+    now += msec(1);
+    p.yield(y, now);
+    EXPECT_EQ(y.vruntime - v, kind == sched_kind::batch ? 0 : msec(1));
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+// Source: Linux 5.x kernel/sched/fair.c pick_next_entity(): "if (!left || (curr &&
+// entity_before(curr, left))) left = curr;" with entity_before() = (s64)(a->vruntime -
+// b->vruntime) < 0, a wrap-safe compare (algorithms-modern.md §2.1).
+TEST(CfsPolicy, CurrBeforeTheLeftmostAcrossTheVruntimeWrapIsPicked) {
+  policy_t p;
+  policy_t::knobs k;
+  k.start_debit = 0;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  ASSERT_EQ(p.reset_vruntime(vtime{~std::uint64_t{0} - usec(500) + 1}), errc::ok);  // 0.5 ms below 2^64
+  task a = make(0), b = make(0);
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  p.set_next(b, now);
+  now += msec(1);
+  p.put_prev(b, now);  // b's vruntime has wrapped past 0
+  p.set_next(a, now);
+  now += usec(100);
+  p.tick(a, now);  // a is still below the wrap, 0.9 ms of vruntime before b
+  ASSERT_GT(a.vruntime.ns(), b.vruntime.ns()) << "raw counters: a looks later";
+  ASSERT_LT(a.vruntime - b.vruntime, 0);
+  EXPECT_EQ(p.pick_next(now), &a);  // curr still set: it sorts before the leftmost
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 5.15 kernel/sched/fair.c sched_idle_cfs_rq(): "return cfs_rq->nr_running &&
+// cfs_rq->nr_running == cfs_rq->idle_nr_running;" and sched_slice()'s BASE_SLICE floor -- an
+// empty queue is not an idle-only queue, so a SCHED_IDLE task's floor there is idle_min_granularity.
+TEST(CfsPolicy, OnAnEmptyQueueAnIdleTasksFloorIsIdleMinGranularity) {
+  policy_t p;
+  policy_t::knobs k;
+  k.idle_min_granularity = msec(10);  // above sched_latency (6 ms), so the floor shows
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task idle = make(0, sched_kind::idle);
+  EXPECT_EQ(p.sched_slice(idle), static_cast<std::uint64_t>(msec(10)));
+  EXPECT_TRUE(p.verify());
+}
+
 }  // namespace

@@ -1981,4 +1981,186 @@ TEST(EevdfPolicy, SameScheduleWhenTheClockStartsJustBelowWrap) {
   EXPECT_GT(from_zero[2], 0);
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+// Source: Linux 6.6 kernel/sched/fair.c avg_vruntime(): "sign flips effective floor / ceiling":
+// if (avg < 0) avg -= (load - 1); avg = div_s64(avg, load) -- V is floor(Σ/W), also when Σ < 0.
+TEST(EevdfPolicy, AvgVruntimeIsTheFloorWhenTheWeightedSumIsNegative) {
+  // b (nice 0) runs 6 ms while a (nice 1, weight 820) waits; a sleeps with a positive lag, the
+  // zero point then advances to b's vruntime, and a's wakeup places it behind that zero point,
+  // so Σ (v_i − v0)·w_i < 0 and is not a multiple of W = 1844.
+  policy_t p;
+  task a = make(1), b = make(0);
+  sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  p.set_next(b, t);
+  t += msec(6);
+  p.dequeue(a, t, dequeue_flags::sleep);
+  ASSERT_GT(a.vlag, 0);
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  ASSERT_LT(a.vruntime - p.min_vruntime(), 0) << "the wakee sits behind the zero point";
+  // Brute force from the entities' own fields: V = v_b + floor(Σ w_j (v_j − v_b) / Σ w_j).
+  const std::int64_t s = static_cast<std::int64_t>(a.weight) * (a.vruntime - b.vruntime);
+  const std::int64_t w = static_cast<std::int64_t>(a.weight + b.weight);
+  ASSERT_LT(s, 0);
+  ASSERT_NE(s % w, 0) << "a sum that is not a multiple of W, or floor and truncation agree";
+  const std::int64_t floor_rel = -((-s + w - 1) / w);
+  EXPECT_EQ(p.avg_vruntime() - b.vruntime, floor_rel);
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 6.6 kernel/sched/fair.c place_entity(): "if (sched_feat(PLACE_DEADLINE_INITIAL)
+// && (flags & ENQUEUE_INITIAL)) vslice /= 2;" -- with the feature off a fork's first request is whole.
+TEST(EevdfPolicy, WithoutPlaceDeadlineInitialAForkGetsAWholeFirstRequest) {
+  for (const int feature : {1, 0}) {
+    policy_t p;
+    policy_t::knobs k = knobs_hz(1000);
+    k.place_deadline_initial = feature;
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task a = make(0), child = make(0);
+    p.enqueue(a, sched_time{}, enqueue_flags::wakeup);
+    p.set_next(a, sched_time{});
+    p.task_new(child, &a, sched_time{} + msec(1));
+    p.enqueue(child, sched_time{} + msec(1), enqueue_flags::initial);
+    EXPECT_EQ(child.deadline - child.vruntime, feature != 0 ? usec(750) / 2 : usec(750)) << feature;
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+// Source: Linux 6.6 kernel/sched/fair.c update_curr() -> update_min_vruntime(): min_vruntime =
+// max(min_vruntime, min(curr->vruntime, leftmost/root min_vruntime)), advanced at every charge.
+TEST(EevdfPolicy, MinVruntimeFollowsTheRunningTaskAtEveryCharge) {
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_hz(1000)), errc::ok);
+  task a = make(0), b = make(0);
+  sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.set_next(a, t);
+  // Alone: v0 = v_a after each tick.
+  for (int i = 0; i < 3; ++i) {
+    t += msec(1);
+    (void)p.tick(a, t);
+    EXPECT_EQ(p.min_vruntime(), a.vruntime) << i;
+  }
+  // b joins at V = v_a (zero lag); a runs on: v0 stays min(v_a, v_b) = v_b.
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  t += msec(2);
+  (void)p.tick(a, t);
+  EXPECT_EQ(p.min_vruntime(), b.vruntime);
+  // b runs past a: v0 moves to v_a, the tree minimum, at b's charges.
+  p.put_prev(a, t);
+  p.set_next(b, t);
+  t += msec(5);
+  (void)p.tick(b, t);
+  EXPECT_EQ(p.min_vruntime(), a.vruntime);
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 6.6 kernel/sched/fair.c update_min_vruntime(): "ensure we never gain time by
+// being placed backwards" -- cfs_rq->min_vruntime = max_vruntime(cfs_rq->min_vruntime, vruntime).
+TEST(EevdfPolicy, MinVruntimeNeverMovesBackWhenAPositiveLagWakeeSitsBehindIt) {
+  policy_t p;
+  task a = make(0), b = make(0);
+  sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  p.set_next(b, t);
+  t += msec(6);
+  p.dequeue(a, t, dequeue_flags::sleep);  // a is owed service: positive lag
+  ASSERT_GT(a.vlag, 0);
+  p.enqueue(a, t, enqueue_flags::wakeup);  // placed behind the zero point
+  const vtime v0 = p.min_vruntime();
+  ASSERT_LT(a.vruntime - v0, 0);
+  p.dequeue(b, t + usec(100), dequeue_flags::sleep);  // only a is left, behind v0
+  EXPECT_EQ(p.min_vruntime(), v0) << "min(v_a) is behind v0: v0 stays, never backwards";
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 6.6 kernel/sched/fair.c update_deadline(): a used-up request gets a fresh
+// deadline, but "if (cfs_rq->nr_running > 1) resched_curr(...)" -- a task alone is not rescheduled.
+TEST(EevdfPolicy, ALoneTaskRenewsItsRequestWithoutAReschedule) {
+  policy_t p;
+  ASSERT_EQ(p.configure(knobs_hz(1000)), errc::ok);
+  task a = make(0), b = make(0);
+  sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.set_next(a, t);
+  for (int i = 0; i < 5; ++i) {
+    const vtime d = a.deadline;
+    t += msec(1);  // more than the 0.75 ms request: it renews at every tick
+    EXPECT_FALSE(p.tick(a, t)) << i;
+    EXPECT_NE(a.deadline, d) << "the request was renewed " << i;
+  }
+  // With a second task queued the same renewal asks for the CPU.
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  t += msec(1);
+  EXPECT_TRUE(p.tick(a, t));
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 6.8 kernel/sched/fair.c pick_eevdf(): "if (!best || (curr && entity_before(curr,
+// best))) best = curr;" with entity_before() a strict deadline compare -- on a tie the tree wins.
+TEST(EevdfPolicy, AnUnprotectedCurrLosesADeadlineTieToTheQueuedTask) {
+  policy_t p;
+  policy_t::knobs k = knobs_hz(1000);
+  k.run_to_parity = 0;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task a = make(0), b = make(0);
+  const sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  ASSERT_EQ(a.deadline, b.deadline);
+  p.set_next(a, t);
+  ASSERT_TRUE(p.entity_eligible(a));
+  ASSERT_TRUE(p.entity_eligible(b));
+  EXPECT_EQ(p.pick_next(t), &b);
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 6.6 kernel/sched/fair.c check_preempt_wakeup(): "if (unlikely(curr->policy ==
+// SCHED_IDLE) && likely(p->policy != SCHED_IDLE)) goto preempt;" then "if (unlikely(p->policy !=
+// SCHED_NORMAL) ...) return;" -- a SCHED_IDLE wakee never preempts, not even a SCHED_IDLE curr.
+TEST(EevdfPolicy, AnIdleWakeeDoesNotPreemptAnIdleCurr) {
+  policy_t p;
+  task curr = make(0, sched_kind::idle), woken = make(0, sched_kind::idle);
+  sched_time t{};
+  p.enqueue(curr, t, enqueue_flags::wakeup);
+  p.set_next(curr, t);
+  t += msec(5);  // curr has run well past its request and V: a fresh pick would return the wakee
+  p.enqueue(woken, t, enqueue_flags::wakeup);
+  EXPECT_FALSE(p.wakeup_preempt(woken, curr, t));
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: Linux 6.12 kernel/sched/fair.c requeue_delayed_entity(): with DELAY_ZERO, "if (se->vlag
+// > 0) { ... se->vlag = 0; place_entity(cfs_rq, se, 0); }" -- only a strictly positive lag is
+// placed again; a sleeper woken at exactly zero lag keeps its vruntime and its deadline.
+TEST(EevdfPolicy, DelayedSleeperWokenAtExactlyZeroLagKeepsItsDeadline) {
+  policy_t p;
+  policy_t::knobs k = knobs_hz(1000);
+  k.delay_dequeue = 1;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task a = make(0), b = make(0);
+  sched_time t{};
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  p.enqueue(b, t, enqueue_flags::wakeup);
+  p.set_next(a, t);
+  t += usec(500);  // within a's 0.75 ms request: its deadline stays the first one
+  p.dequeue(a, t, dequeue_flags::sleep);
+  ASSERT_TRUE(a.delayed) << "a blocked ineligible (V = v0 + 0.25 ms, v_a = v0 + 0.5 ms)";
+  ASSERT_EQ(p.pick_next(t), &b);
+  p.set_next(b, t);
+  t += usec(500);
+  (void)p.tick(b, t);  // b catches up exactly: V = v_a
+  ASSERT_EQ(p.avg_vruntime() - a.vruntime, 0);
+  const vtime v = a.vruntime, d = a.deadline;
+  ASSERT_NE(d - v, usec(750)) << "a fresh request would differ from the one it keeps";
+  p.enqueue(a, t, enqueue_flags::wakeup);
+  EXPECT_FALSE(a.delayed);
+  EXPECT_EQ(a.vruntime, v);
+  EXPECT_EQ(a.deadline, d);
+  EXPECT_TRUE(p.verify());
+}
+
 }  // namespace

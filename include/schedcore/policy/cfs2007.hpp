@@ -96,9 +96,9 @@
 /// - Migrated wakeups (`wakeup|migrated`): the kernel's set_task_cpu shifts sleep_start_fair by
 ///   the two queues' fair-clock offset at migration, so the credit is the fair-clock time that
 ///   passed on the *old* queue (its fair_clock as last updated, as set_task_cpu reads it) plus
-///   how far the destination queue's fair clock runs in enqueue_entity's update_curr (set_task_cpu read
-///   it stale too). The driver calls migrate_task_rq() on the old queue first, which records the
-///   first part; enqueue(wakeup|migrated) adds the second. A driver
+///   how far the destination queue's fair clock runs in enqueue_entity's update_curr
+///   (set_task_cpu read it stale too). The driver calls migrate_task_rq() on the old queue
+///   first, which records the first part; enqueue(wakeup|migrated) adds the second. A driver
 ///   that does not call it gets the wall-clock sleep time instead (the fair clock's rate with one
 ///   nice-0 task; our approximation, not from the reference), which exceeds the kernel's credit
 ///   when the queues were busier (W > 1024) or idle during the sleep, and falls short of it when

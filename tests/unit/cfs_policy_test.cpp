@@ -723,28 +723,36 @@ TEST(CfsPolicy, YieldUsesTheSkipBuddy) {
   EXPECT_TRUE(p.verify());
 }
 
-TEST(CfsPolicy, NextBuddyRunsTheWakeeThatPreempted) {
+TEST(CfsPolicy, NextBuddyRunsTheWakeeThatPreemptedWithinAGranularityOfTheLeftmost) {
   // §2.6 step 7 / §2.7: a preempting wakee becomes `next` and wins the pick while within one
-  // wakeup granularity of the leftmost.
-  policy_t p;
-  task curr = make(0), waiter = make(0), woken = make(0);
-  sched_time now{};
-  p.enqueue(curr, now, enqueue_flags::wakeup);
-  p.enqueue(waiter, now, enqueue_flags::wakeup);
-  p.enqueue(woken, now, enqueue_flags::wakeup);
-  p.dequeue(woken, now, dequeue_flags::sleep);
-  schedule(p, nullptr, false, now);
-  task* c = p.current();
-  task* w = c == &curr ? &waiter : &curr;
-  now += msec(2);
-  p.tick(*c, now);
-  woken.vruntime = w->vruntime + usec(500);  // behind curr by > 1 ms, but not the leftmost
-  c->vruntime = w->vruntime + msec(2);
-  p.enqueue(woken, now, enqueue_flags::wakeup);
-  ASSERT_EQ(woken.vruntime, w->vruntime + usec(500));
-  EXPECT_TRUE(p.wakeup_preempt(woken, *c, now));
-  EXPECT_EQ(schedule(p, c, true, now), &woken);
-  EXPECT_TRUE(p.verify());
+  // wakeup granularity of the leftmost; beyond it the leftmost runs (pick_next_entity: "if
+  // (cfs_rq->next && wakeup_preempt_entity(cfs_rq->next, left) < 1) se = cfs_rq->next;").
+  const struct {
+    std::int64_t woken_behind, curr_ahead;  // of the leftmost waiter, ns
+    bool woken_runs;
+  } cases[] = {{usec(500), msec(2), true}, {usec(1500), msec(3), false}};
+  for (const auto& k : cases) {
+    SCOPED_TRACE(k.woken_behind);
+    policy_t p;
+    task curr = make(0), waiter = make(0), woken = make(0);
+    sched_time now{};
+    p.enqueue(curr, now, enqueue_flags::wakeup);
+    p.enqueue(waiter, now, enqueue_flags::wakeup);
+    p.enqueue(woken, now, enqueue_flags::wakeup);
+    p.dequeue(woken, now, dequeue_flags::sleep);
+    schedule(p, nullptr, false, now);
+    task* c = p.current();
+    task* w = c == &curr ? &waiter : &curr;
+    now += msec(2);
+    p.tick(*c, now);
+    woken.vruntime = w->vruntime + k.woken_behind;  // behind curr by > 1 ms, so it preempts
+    c->vruntime = w->vruntime + k.curr_ahead;
+    p.enqueue(woken, now, enqueue_flags::wakeup);
+    ASSERT_EQ(woken.vruntime, w->vruntime + k.woken_behind);
+    ASSERT_TRUE(p.wakeup_preempt(woken, *c, now));  // woken is the next buddy now
+    EXPECT_EQ(schedule(p, c, true, now), k.woken_runs ? &woken : w);
+    EXPECT_TRUE(p.verify());
+  }
 }
 
 // ---- bad input, misuse ---------------------------------------------------------------------
@@ -1235,31 +1243,6 @@ TEST(CfsPolicy, AnIdleSleepersCreditIsHalfTheMinGranularity) {
     EXPECT_EQ(p.min_vruntime() - s.vruntime, kind == sched_kind::idle ? usec(375) : msec(3));
     EXPECT_TRUE(p.verify());
   }
-}
-
-// Source: Linux 5.x kernel/sched/fair.c pick_next_entity(): "if (cfs_rq->next &&
-// wakeup_preempt_entity(cfs_rq->next, left) < 1) se = cfs_rq->next;" -- the next buddy wins only
-// while it is at most one wakeup granularity behind the leftmost (algorithms-modern.md §2.7).
-TEST(CfsPolicy, ANextBuddyMoreThanAGranularityBehindTheLeftmostIsNotPicked) {
-  policy_t p;
-  task curr = make(0), waiter = make(0), woken = make(0);
-  sched_time now{};
-  p.enqueue(curr, now, enqueue_flags::wakeup);
-  p.enqueue(waiter, now, enqueue_flags::wakeup);
-  p.enqueue(woken, now, enqueue_flags::wakeup);
-  p.dequeue(woken, now, dequeue_flags::sleep);
-  schedule(p, nullptr, false, now);
-  task* c = p.current();
-  task* w = c == &curr ? &waiter : &curr;
-  now += msec(2);
-  p.tick(*c, now);
-  woken.vruntime = w->vruntime + usec(1500);  // 1.5 ms behind the leftmost
-  c->vruntime = w->vruntime + msec(3);        // curr 1.5 ms ahead of woken: it preempts
-  p.enqueue(woken, now, enqueue_flags::wakeup);
-  ASSERT_EQ(woken.vruntime, w->vruntime + usec(1500));
-  ASSERT_TRUE(p.wakeup_preempt(woken, *c, now));  // woken is the next buddy now
-  EXPECT_EQ(schedule(p, c, true, now), w);
-  EXPECT_TRUE(p.verify());
 }
 
 // Source: Linux 5.x kernel/sched/fair.c check_preempt_wakeup(): "int scale = cfs_rq->nr_running >=

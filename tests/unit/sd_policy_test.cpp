@@ -745,3 +745,106 @@ TEST(SdPolicy, ANiceChangeClampsTheRemainingSliceToTheNewQuota) {
 }
 
 }  // namespace
+
+// Source: algorithms-legacy.md §2.2 (the runqueue minor rotation: "when a level's total quota has
+// been used, everything still queued at that level is pushed down one level") and §2.3's enqueue
+// rule (same rotation, still active with quota left: "requeue at its current prio unchanged").
+// A nice -20 task B arrives at level 0 while a nice 0 task A runs at level 1 and the reschedule
+// is late (a kernel's preempt-off section). A's 8 ms use up level 1's quota: levels 0..1 close
+// and B, never run, is pushed to level 2. B's nice then changes (dequeue(save), setup,
+// enqueue(restore)): its current prio is 2, so it comes back at 2, not at the closed level 0 it
+// was first queued at (sd.hpp writes the level back to `slot` on dequeue).
+TEST(SdPolicy, ATaskPushedDownByAMinorRotationIsRequeuedWhereItWasPushed) {
+  policy_t p;
+  task a, b;
+  make(p, a, 0);
+  make(p, b, -20);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::initial);
+  ASSERT_EQ(p.pick_next(t0), &a);
+  p.set_next(a, t0);
+  ASSERT_EQ(p.level_of(a), 1u) << "nice 0's first slot is 1 (odd slots 1..39)";
+  p.enqueue(b, t0 + msec(2), enqueue_flags::initial);
+  ASSERT_EQ(p.level_of(b), 0u) << "nice -20's first slot is 0";
+  EXPECT_TRUE(p.wakeup_preempt(b, a, t0 + msec(2)));  // asked for, but the reschedule is late
+  for (int ms = 3; ms < 8; ++ms) ASSERT_FALSE(p.tick(a, t0 + msec(ms)));
+  EXPECT_TRUE(p.tick(a, t0 + msec(8))) << "A's 8 ms slot is used";
+  ASSERT_EQ(p.current_level(), 2u) << "level 1's quota (A's 8 ms) is used: levels 0 and 1 close";
+  ASSERT_EQ(p.level_of(b), 2u) << "B, still queued at a closed level, is pushed down";
+  p.dequeue(b, t0 + msec(8), dequeue_flags::save);
+  make(p, b, -19);
+  p.enqueue(b, t0 + msec(8), enqueue_flags::restore);
+  EXPECT_EQ(p.level_of(b), 2u) << "requeued at its current prio, not at closed level 0";
+  EXPECT_EQ(b.time_slice, oracle_quota(-19)) << "same rotation: the slice kept, clamped to the new quota";
+  EXPECT_TRUE(p.verify());
+}
+
+// Source: algorithms-legacy.md §2.3: `rq->prio_rotation` counts one run queue's epochs, and the
+// enqueue rule's "same rotation" paths are for a task of that queue; a new rotation means a
+// cleared bitmap, a fresh quota and the first entitled slot >= the rq's current level for its
+// nice. Two CPUs' queues that have not rotated yet share the epoch number by coincidence.
+// Queue 1 runs a nice 0 hog H through its first slot (1) into its second (3). A nice 0 task A
+// runs 2 ms of slot 1 on queue 0 and sleeps; it wakes on queue 1. There it is a new arrival:
+// slot 3 (prio_level of nice 0 is 3), a full 8 ms quota, and no preemption of H at the same
+// level. (Taken as the same rotation, A would sit kept at closed level 1 with queue 0's 6 ms.)
+TEST(SdPolicy, ATaskFromAnotherCpusQueueStartsAFreshRotationThere) {
+  policy_t rq0, rq1;
+  task h, a;
+  make(rq1, h, 0);
+  make(rq0, a, 0);
+  const sched_time t0{};
+  rq1.enqueue(h, t0, enqueue_flags::initial);
+  ASSERT_EQ(rq1.pick_next(t0), &h);
+  rq1.set_next(h, t0);
+  for (int ms = 1; ms < 8; ++ms) ASSERT_FALSE(rq1.tick(h, t0 + msec(ms)));
+  ASSERT_TRUE(rq1.tick(h, t0 + msec(8)));
+  rq1.put_prev(h, t0 + msec(8));
+  ASSERT_EQ(rq1.pick_next(t0 + msec(8)), &h);
+  rq1.set_next(h, t0 + msec(8));
+  ASSERT_EQ(rq1.level_of(h), 3u) << "H's second slot";
+  ASSERT_EQ(rq1.prio_level(20), 3u);
+
+  rq0.enqueue(a, t0, enqueue_flags::initial);
+  ASSERT_EQ(rq0.pick_next(t0), &a);
+  rq0.set_next(a, t0);
+  ASSERT_FALSE(rq0.tick(a, t0 + msec(2)));
+  rq0.dequeue(a, t0 + msec(2), dequeue_flags::sleep);
+  ASSERT_EQ(a.time_slice, msec(6));
+  ASSERT_EQ(rq0.prio_rotation(), rq1.prio_rotation()) << "the coincidence the test is about";
+
+  rq1.enqueue(a, t0 + msec(9), enqueue_flags::wakeup | enqueue_flags::migrated);
+  EXPECT_EQ(rq1.level_of(a), 3u) << "first entitled slot >= prio_level of nice 0 on this queue";
+  EXPECT_EQ(a.time_slice, oracle_quota(0)) << "a fresh quota, not queue 0's 6 ms";
+  EXPECT_FALSE(rq1.wakeup_preempt(a, h, t0 + msec(9))) << "same level as H: no preemption";
+  EXPECT_TRUE(rq0.verify());
+  EXPECT_TRUE(rq1.verify());
+}
+
+// Source: as above; sd.hpp's fork contract (the child shares the parent's rotation, bitmap and
+// level and takes half its quota; the split comes before the CPU is chosen). A child placed on
+// another CPU's queue is a new arrival there: its first entitled slot from that queue's levels
+// and a full quota, while the parent on its own queue still gives up half of its slice.
+TEST(SdPolicy, AChildForkedOntoAnotherCpusQueueStartsAFreshRotationThere) {
+  policy_t rq0, rq1;
+  task parent, child, local_child;
+  make(rq0, parent, 0);
+  make(rq1, child, 0);
+  make(rq0, local_child, 0);
+  const sched_time t0{};
+  rq0.enqueue(parent, t0, enqueue_flags::initial);
+  ASSERT_EQ(rq0.pick_next(t0), &parent);
+  rq0.set_next(parent, t0);
+  ASSERT_FALSE(rq0.tick(parent, t0 + msec(2)));  // 6 ms of slot 1 left
+  rq1.task_new(child, &parent, t0 + msec(2));
+  EXPECT_EQ(parent.time_slice, msec(3)) << "the parent gives up half";
+  rq1.enqueue(child, t0 + msec(2), enqueue_flags::initial);
+  EXPECT_EQ(child.time_slice, oracle_quota(0)) << "a fresh quota on the other queue";
+  EXPECT_EQ(rq1.level_of(child), 1u) << "nice 0's first slot on a queue at level 0";
+  // The same fork onto the parent's own queue shares its level and splits what is left.
+  rq0.task_new(local_child, &parent, t0 + msec(2));
+  rq0.enqueue(local_child, t0 + msec(2), enqueue_flags::initial);
+  EXPECT_EQ(local_child.time_slice, msec(3) / 2);
+  EXPECT_EQ(rq0.level_of(local_child), 1u);
+  EXPECT_TRUE(rq0.verify());
+  EXPECT_TRUE(rq1.verify());
+}

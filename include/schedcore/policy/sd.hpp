@@ -84,7 +84,14 @@
 /// @par Choices and omissions
 /// - sched_yield: the task goes to the tail of its current level, keeping its quota.
 /// - fork (`task_new`): the child shares the parent's rotation, bitmap and level and takes half
-///   of the parent's remaining quota (no CPU time is created by forking).
+///   of the parent's remaining quota (no CPU time is created by forking). A child placed on
+///   another CPU's queue is a new arrival there (next item); the parent still gives up half, as
+///   the split comes before the CPU is chosen.
+/// - Another CPU's queue (a migration, or a fork placed away from the parent; SD's own SMP
+///   balancing is omitted, the simulator's moves tasks): rotation epochs count one queue's
+///   major rotations, so the task starts a fresh rotation there (cleared bitmap, a full quota,
+///   its first entitled slot from that queue's levels; an overrun is carried) whatever its stamp
+///   says. Each entity records the queue its stamp belongs to (`queue`, SD's `p->array`).
 /// - A nice change keeps the task's rotation and bitmap; its slice is clamped to the fresh quota.
 /// - Tick granularity: slots end at ticks, so a task cannot run less than one tick per slot; at
 ///   HZ=100 a nice-19 task (one 4 ms slot per rotation) gets 10 ms, and an overrun larger than a
@@ -119,6 +126,7 @@ struct sd_entity : list_hook<sd_hook_tag> {
   bool on_rq = false;                    ///< queued in an sd_policy (running counts as queued)
   u64 rotation = ~u64{0};                ///< rq epoch (`prio_rotation`) `used`/`time_slice` belong to;
                                          ///< `prio_rotation + 1` while queued in the expired array
+  const void* queue = nullptr;           ///< the sd_policy whose epochs `rotation` counts (SD's `p->array`)
   u64 used = 0;                          ///< slots (bit s = level s) consumed in `rotation`
   duration_ns time_slice = 0;            ///< ns left of the current slot's quota (may be <= 0 briefly)
   sched_time exec_start{};               ///< when the task last started running or was last charged
@@ -216,6 +224,14 @@ class sd_policy {
       return;
     }
     count_uprio(e, +1);
+    // Epochs are per queue: a task last queued on another CPU's queue (a migration, or a fork
+    // placed away from its parent) cannot be in this queue's rotation, whatever its stamp says,
+    // and starts a fresh one here (SD's recalc_task_prio takes its same-rotation paths only
+    // when p->array is this queue's active or expired array, else task_new_array).
+    if (e.queue != this) {
+      e.queue = this;
+      e.rotation = stale_rotation();
+    }
     const u64 epoch = queue_.rotation_epoch();
     e.kept = false;
     if (e.rotation == epoch && e.time_slice > 0) {
@@ -322,7 +338,8 @@ class sd_policy {
     }
   }
   /// Fork: the child shares the parent's rotation, bitmap and level and takes half of the
-  /// parent's remaining quota. Without a parent, or across kinds, the child starts fresh.
+  /// parent's remaining quota. Without a parent, or across kinds, the child starts fresh; so it
+  /// does when the parent is queued on another CPU (its rotation there means nothing here).
   void task_new(Task& child, Task* parent, sched_time) noexcept {
     sd_entity& c = EntityOf::get(child);
     if (SCHEDCORE_MISUSE(c.on_rq)) return;
@@ -332,11 +349,15 @@ class sd_policy {
     if (parent == nullptr) return;
     sd_entity& p = EntityOf::get(*parent);
     if (p.kind != c.kind || p.time_slice <= 0) return;
+    c.time_slice = p.time_slice / 2;
+    p.time_slice -= c.time_slice;
+    // A parent on another CPU's queue: its rotation, bitmap and level mean nothing here, and
+    // the child's first enqueue starts a fresh rotation (see enqueue).
+    if (p.queue != this) return;
+    c.queue = this;
     c.rotation = p.rotation;
     c.used = p.used;
     c.slot = static_cast<u8>(expired(p) || p.kind == sched_kind::idle ? p.slot : level_now(p));
-    c.time_slice = p.time_slice / 2;
-    p.time_slice -= c.time_slice;
   }
 
   /// Where `t` is (for preemption and inspection): its active level 0..39 (prio 100 + level),

@@ -233,6 +233,27 @@ TEST(NickschedPolicy, SleepAcrossArraySwitchRestartsSliceSection4) {
   }
 }
 
+// Source: algorithms-legacy.md §4 ("rq->array_sequence increments on array switch and a task
+// that slept across a switch restarts its slice"): the sequence counts one run queue's switches.
+// A task runs 20 ms of its slice on CPU 0, sleeps and wakes on CPU 1. Neither queue has
+// switched arrays, so the two sequences are equal, which is a coincidence and not a sign that
+// the slice belongs to CPU 1's arrays: the wakeup restarts it (used_slice = 0), as every
+// wakeup on another CPU does.
+TEST(NickschedPolicy, AWakeupOnAnotherCpusQueueRestartsTheSliceWhateverItsSequence) {
+  ns rq0, rq1;
+  task a = make(0);
+  const sched_time t0{};
+  rq0.enqueue(a, t0, enqueue_flags::initial);
+  ASSERT_EQ(rq0.schedule(nullptr, false, t0), &a);
+  for (int ms = 1; ms <= 20; ++ms) ASSERT_FALSE(rq0.tick(a, t0 + msec(ms)));
+  rq0.dequeue(a, t0 + msec(20), dequeue_flags::sleep);
+  ASSERT_EQ(a.used_slice, 20);
+  ASSERT_EQ(rq0.array_sequence(), rq1.array_sequence()) << "the coincidence the test is about";
+  rq1.enqueue(a, t0 + msec(30), enqueue_flags::wakeup | enqueue_flags::migrated);
+  EXPECT_EQ(a.used_slice, 0);
+  EXPECT_TRUE(rq1.verify());
+}
+
 TEST(NickschedPolicy, ForkSplitsRemainingSliceAndHistorySection4) {
   // §4 fork: the parent's remaining slice is split 50/50 through used_slice; the child gets
   // 1/4 of the history (floored at 0.5 s), the parent loses 1/4 of its sleep_time.

@@ -39,7 +39,8 @@
 /// - Expiry: every expiring task goes to the expired array (no interactive re-insertion, no
 ///   starvation timer); `used_slice` restarts. When the active array is empty the arrays are
 ///   swapped (in `set_next`, as o1.hpp) and `array_sequence` increments; a task that slept
-///   across a switch restarts its slice at wakeup (`used_slice = 0`).
+///   across a switch restarts its slice at wakeup (`used_slice = 0`), and so does one that wakes
+///   on another CPU's queue (whose sequence counts that queue's switches, not the task's).
 /// - Preemption: a woken task preempts iff its recomputed priority is numerically lower.
 /// - Fork/exit (§4): `task_new` splits the parent's remaining slice 50/50 through `used_slice`
 ///   (the child gets the odd jiffy), the child inherits 1/4 of the parent's history (total
@@ -169,7 +170,7 @@ class nicksched_policy {
   }
 
   /// Queues `t`. A wakeup adds the sleep to the history, recomputes the priority and restarts
-  /// the slice if an array switch happened meanwhile (also when it wakes on another CPU);
+  /// the slice if an array switch happened meanwhile or it wakes on another CPU's queue;
   /// `restore` and a runnable task's `migrated` return it to the array kind it left; otherwise
   /// the tail of the active array.
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
@@ -185,7 +186,9 @@ class nicksched_policy {
       if (has(flags, enqueue_flags::wakeup) && e.stamped) {
         add_task_time(e, now - e.timestamp, time_kind::sleep);
         e.prio = task_priority(e);
-        if (e.array_seq != array_sequence_) e.used_slice = 0;
+        // Sequences count one queue's switches: on another CPU's queue the comparison means
+        // nothing (equal numbers there are a coincidence), and the wakeup restarts the slice.
+        if (e.array_seq != array_sequence_ || e.rq != this) e.used_slice = 0;
       }
       e.timestamp = now;
       e.stamped = true;

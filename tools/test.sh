@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every schedcore test: installs what is missing, then
 #   1. release build (g++ -O3 ... -Werror) and the whole ctest suite: unit, per-header
-#      freestanding compiles (g++, clang++, riscv64-unknown-elf-g++; C++17/20), cross-target
-#      links (Cortex-M0/M3, rv32/rv64), package consumers, Doxygen, O(1) callgrind guards, ports;
+#      freestanding compiles (g++, clang++, arm-none-eabi-g++, riscv64-unknown-elf-g++; C++17/20),
+#      cross-target links (Cortex-M0/M3, rv32/rv64), package consumers, Doxygen, O(1) callgrind guards, ports;
 #   2. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer (debug build);
 #   3. the unit tests on 32-bit x86 (g++ -m32 -O1, GoogleTest built from /usr/src/googletest; under
 #      qemu-i386 where the kernel cannot run 32-bit programs);

@@ -24,6 +24,7 @@ void SysTick_Handler() noexcept;
 void Fault_Handler() noexcept;
 void cm3_main() noexcept;
 void* cm3_svc(u32* frame) noexcept;
+u32 cm3_burn(const volatile u32* charged, u32 target, u32 seed) noexcept;
 // The compiler may emit calls to these for struct copies and zero-initialisation.
 void* memset(void* d, int c, __SIZE_TYPE__ n) noexcept;
 void* memcpy(void* d, const void* s, __SIZE_TYPE__ n) noexcept;
@@ -119,6 +120,26 @@ extern "C" __attribute__((naked)) void PendSV_Handler() noexcept {
       : "i"(port::kernel_switch));
 }
 
+// The kernel's burn(): spin until *charged - target >= 0 (r12 is the scratch register), with
+// seed + (n << 8) in r3-r11 and lr, then check them all. PendSV must bring back r4-r11, the
+// exception entry and return r0-r3, r12, lr and the flags: a switch in the spin that loses one
+// returns 0.
+extern "C" __attribute__((naked)) u32 cm3_burn(const volatile u32*, u32, u32) noexcept {
+  asm volatile(
+      "push {r4-r11, lr}\n"
+      "add r3, r2, #0x300\n add r4, r2, #0x400\n add r5, r2, #0x500\n add r6, r2, #0x600\n"
+      "add r7, r2, #0x700\n add r8, r2, #0x800\n add r9, r2, #0x900\n add r10, r2, #0xA00\n"
+      "add r11, r2, #0xB00\n add lr, r2, #0xE00\n"
+      "1: ldr r12, [r0]\n subs r12, r12, r1\n bmi 1b\n"
+      "add r12, r2, #0x300\n cmp r3, r12\n bne 2f\n add r12, r2, #0x400\n cmp r4, r12\n bne 2f\n"
+      "add r12, r2, #0x500\n cmp r5, r12\n bne 2f\n add r12, r2, #0x600\n cmp r6, r12\n bne 2f\n"
+      "add r12, r2, #0x700\n cmp r7, r12\n bne 2f\n add r12, r2, #0x800\n cmp r8, r12\n bne 2f\n"
+      "add r12, r2, #0x900\n cmp r9, r12\n bne 2f\n add r12, r2, #0xA00\n cmp r10, r12\n bne 2f\n"
+      "add r12, r2, #0xB00\n cmp r11, r12\n bne 2f\n add r12, r2, #0xE00\n cmp lr, r12\n bne 2f\n"
+      "movs r0, #1\n pop {r4-r11, pc}\n"
+      "2: movs r0, #0\n pop {r4-r11, pc}\n");
+}
+
 namespace port {
 
 void arch_puts(const char* s) noexcept { semihost(0x04, s); }  // SYS_WRITE0
@@ -162,5 +183,9 @@ void arch_start_tick() noexcept {
 void arch_request_switch() noexcept { reg(ICSR) = 1u << 28; }  // PENDSVSET
 
 void arch_wait_for_interrupt() noexcept { asm volatile("wfi" ::: "memory"); }
+
+bool arch_burn(const volatile u32* charged, u32 target, u32 seed) noexcept {
+  return cm3_burn(charged, target, seed) != 0;
+}
 
 }  // namespace port

@@ -17,6 +17,7 @@ using port::u64;
 extern "C" {
 void* rv_trap(uptr* frame) noexcept;
 void rv_main() noexcept;
+u32 rv_burn(const volatile u32* charged, u32 target, u32 seed) noexcept;  // start.S
 void* memset(void* d, int c, __SIZE_TYPE__ n) noexcept;
 void* memcpy(void* d, const void* s, __SIZE_TYPE__ n) noexcept;
 }
@@ -150,5 +151,9 @@ void arch_start_tick() noexcept {
 void arch_request_switch() noexcept {}  // rv_trap switches on its way out of every trap
 
 void arch_wait_for_interrupt() noexcept { asm volatile("wfi" ::: "memory"); }
+
+bool arch_burn(const volatile u32* charged, u32 target, u32 seed) noexcept {
+  return rv_burn(charged, target, seed) != 0;
+}
 
 }  // namespace port

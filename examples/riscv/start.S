@@ -123,3 +123,63 @@ trap_entry:
   LREG x31, 31*R(sp)
   addi sp, sp, FRAME
   mret                          /* MIE <- MPIE (always 1: tasks run with interrupts on) */
+
+
+/* The kernel's burn() (port::arch_burn): u32 rv_burn(const volatile u32* charged, u32 target,
+   u32 seed) spins until *charged - target >= 0 (32-bit, wrap-safe; a7 is the scratch register)
+   with seed + n in every register xn but zero, sp, gp, a0-a2 (its arguments) and a7, then
+   checks them all: a trap in the spin that switches away and back must restore every one of
+   them, else it returns 0. ra, tp and s0-s11 are the caller's and are saved here. */
+#if __riscv_xlen == 64
+#define SUBW subw
+#else
+#define SUBW sub
+#endif
+  .text
+  .balign 4
+  .globl rv_burn
+rv_burn:
+  addi sp, sp, -16*R            /* 14 slots used; sp stays 16-byte aligned */
+  SREG x1, 0*R(sp)
+  SREG x4, 1*R(sp)
+  SREG x8, 2*R(sp)
+  SREG x9, 3*R(sp)
+  SREG x18, 4*R(sp)
+  SREG x19, 5*R(sp)
+  SREG x20, 6*R(sp)
+  SREG x21, 7*R(sp)
+  SREG x22, 8*R(sp)
+  SREG x23, 9*R(sp)
+  SREG x24, 10*R(sp)
+  SREG x25, 11*R(sp)
+  SREG x26, 12*R(sp)
+  SREG x27, 13*R(sp)
+  .irp n, 1,4,5,6,7,8,9,13,14,15,16,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+  addi x\n, a2, \n
+  .endr
+1:lw a7, 0(a0)
+  SUBW a7, a7, a1
+  bltz a7, 1b
+  .irp n, 1,4,5,6,7,8,9,13,14,15,16,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+  addi a7, a2, \n
+  bne x\n, a7, 2f
+  .endr
+  li a0, 1
+  j 3f
+2:li a0, 0
+3:LREG x1, 0*R(sp)
+  LREG x4, 1*R(sp)
+  LREG x8, 2*R(sp)
+  LREG x9, 3*R(sp)
+  LREG x18, 4*R(sp)
+  LREG x19, 5*R(sp)
+  LREG x20, 6*R(sp)
+  LREG x21, 7*R(sp)
+  LREG x22, 8*R(sp)
+  LREG x23, 9*R(sp)
+  LREG x24, 10*R(sp)
+  LREG x25, 11*R(sp)
+  LREG x26, 12*R(sp)
+  LREG x27, 13*R(sp)
+  addi sp, sp, 16*R
+  ret

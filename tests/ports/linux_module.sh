@@ -2,20 +2,26 @@
 # Builds examples/linux-module against the installed Debian kernel headers and loads it into the
 # matching Debian kernel under qemu-system-x86_64 (TCG), in a busybox initramfs.
 #
-#   linux_module.sh SOURCE_ROOT WORK_DIR EXPECTED_TRACE CONFIG
+#   linux_module.sh SOURCE_ROOT WORK_DIR EXPECTED_TRACE CONFIG [EXPECTED_LINE]
 #     CONFIG: fixed | fair, the configuration of the shared scheduler and self-test (sched.hpp)
+#     EXPECTED_LINE: a file holding the module's whole result line, as dmesg shows it
 #
 # Fails when: the build prints any warning (g++, gcc, objtool, modpost; the only tolerated
 # extra line is kbuild's "Skipping BTF generation", since Debian ships no vmlinux), modinfo
 # does not show license GPL, the C++ object has static constructors (.init_array/.ctors: the
 # module loader would never run them), insmod or rmmod fails, the dispatcher's order is not
 # the one its policy promises (rc != 0), the self-test line is missing from dmesg,
-# or its checksum differs from the bare-metal targets' (the selftest line of EXPECTED_TRACE).
+# or its checksum differs from the bare-metal targets' (the selftest line of EXPECTED_TRACE),
+# a schedcore check fired during the load (the module's handler WARNs: a refused misuse
+# changes nothing, so the result line alone would not show it; the kernel's W taint flag is
+# checked too), or the line differs from EXPECTED_LINE (the dispatch is in virtual time, so
+# its order and counts are exact: a knob or a hook call that moves them fails here even when
+# the shares stay within the tolerance the module itself checks).
 # The kernel version is found by glob; the kernel image and busybox-static are fetched with
 # `apt-get download` once per WORK_DIR (the mirror only carries the current ABI, which is the
 # one linux-headers-amd64 installed).
 set -u
-src=$1; work=$2; expected=$3; config=${4:-fair}
+src=$1; work=$2; expected=$3; config=${4:-fair}; expected_line=${5:-}
 case "$config" in fixed) fair=0 ;; fair) fair=1 ;; *) echo "FAIL: unknown config $config"; exit 1 ;; esac
 mkdir -p "$work"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -70,8 +76,10 @@ cat >"$root/init" <<'INIT'
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
+echo "tainted before insmod=$(cat /proc/sys/kernel/tainted)"
 insmod /schedcore_port.ko
 echo "insmod rc=$?"
+echo "tainted after insmod=$(cat /proc/sys/kernel/tainted)"
 dmesg | grep 'schedcore_port:'
 rmmod schedcore_port
 echo "rmmod rc=$?"
@@ -106,7 +114,7 @@ timeout 300 qemu-system-x86_64 -accel tcg -cpu max -m 512 -display none -monitor
   -append "console=ttyS0 panic=-1 loglevel=4" >"$work/console.log" 2>"$work/qemu.err"
 qrc=$?
 echo "qemu: rc $qrc, $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
-grep -E 'schedcore_port|insmod rc|rmmod rc' "$work/console.log"
+grep -E 'schedcore_port|insmod rc|rmmod rc|tainted' "$work/console.log"
 [ "$qrc" = 124 ] && fail "qemu timed out (console: $work/console.log)"
 grep -q '^insmod rc=0' "$work/console.log" || fail "insmod failed"
 grep -q '^rmmod rc=0' "$work/console.log" || fail "rmmod failed"
@@ -118,4 +126,18 @@ case "$line" in
   *) fail "self-test line '$line' does not start with '$want' and end with 'as-expected rc=0'" ;;
 esac
 grep -q 'schedcore_port: unloaded' "$work/console.log" || fail "no unload line"
+# A check that fired: the handler's WARN line, and the W taint (bit 9) set by the load.
+if grep -q 'schedcore_port: check failed' "$work/console.log"; then
+  fail "a schedcore check failed during the load: $(grep -m1 -o 'schedcore_port: check failed.*' "$work/console.log")"
+fi
+t0=$(sed -n 's/^tainted before insmod=\([0-9]*\).*/\1/p' "$work/console.log" | head -n 1)
+t1=$(sed -n 's/^tainted after insmod=\([0-9]*\).*/\1/p' "$work/console.log" | head -n 1)
+[ -n "$t0" ] && [ -n "$t1" ] || fail "no taint flags in the console log"
+if [ $(( t1 & 512 )) != 0 ] && [ $(( t0 & 512 )) = 0 ]; then fail "the load raised a kernel WARN (taint $t0 -> $t1)"; fi
+if [ -n "$expected_line" ]; then
+  want_line=$(head -n 1 "$expected_line")
+  [ "$line" = "$want_line" ] || fail "result line differs from $(basename "$expected_line"):
+  got:  $line
+  want: $want_line"
+fi
 echo "ok: module built without warnings, loaded into $ver, self-test matches the other targets"

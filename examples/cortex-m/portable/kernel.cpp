@@ -68,6 +68,8 @@ struct task : sched_entity {
   u32 run_ticks = 0;      // ticks charged while current; written only by the tick ISR
                           // (not `volatile`: that would make the table need a constructor)
   u32 burn_total = 0;     // what its program asks for (checked against run_ticks at the end)
+  u32 lost_registers = 0; // bursts after which a register had changed (arch_burn): a context
+                          // switch that did not restore everything
   u32 dispatches = 0;
   uptr* stack_base = nullptr;
   // Its PELT signal (smp/pelt.hpp), brought up to each tick: how much of the recent past it
@@ -360,11 +362,13 @@ uptr call(sys o, uptr arg = 0) noexcept { return arch_syscall(o, arg); }
 
 void burn(task* self, u32 n) noexcept {
   // Spin until the tick ISR has charged n more ticks to this task (its own CPU time, so
-  // preemption in between does not shorten the burst).
+  // preemption in between does not shorten the burst). The port spins with a pattern of this
+  // task's in every register and checks it afterwards: the bursts are where tasks are
+  // preempted, so a context switch that loses a register shows here.
   const volatile u32& charged = self->run_ticks;
   const u32 target = charged + n;
-  while (static_cast<s32>(charged - target) < 0) {
-  }
+  const u32 seed = 0x5A000000u | static_cast<u32>(self - tasks) << 16;
+  if (!arch_burn(&charged, target, seed)) self->lost_registers = self->lost_registers + 1;
 }
 
 void task_entry(uptr index) noexcept {
@@ -421,6 +425,10 @@ void task_entry(uptr index) noexcept {
     }
     if (tk.stack_base[0] != stack_canary) {
       s.str("  STACK OVERFLOW");
+      status = 1;
+    }
+    if (tk.lost_registers != 0) {
+      s.str("  REGS LOST");
       status = 1;
     }
     s.put('\n');

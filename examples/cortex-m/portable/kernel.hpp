@@ -46,6 +46,10 @@ void arch_start_tick() noexcept;
 void arch_request_switch() noexcept;
 /// Waits for an interrupt (wfi).
 void arch_wait_for_interrupt() noexcept;
+/// Spins until `*charged - target` is no longer negative (wrap-safe), with a value derived from
+/// `seed` in every general register the context switch must preserve, and checks them at the
+/// end. False when one changed: a preemption in the spin lost part of the task's context.
+bool arch_burn(const volatile u32* charged, u32 target, u32 seed) noexcept;
 
 // ---- called by the architecture port --------------------------------------------------------
 /// Tick interrupt body (interrupts off). True: a switch is needed.

@@ -92,6 +92,13 @@ void make(policy_t& p, task& t, int nice, sched_kind kind = sched_kind::normal) 
   ASSERT_EQ(p.setup(t, sched_params{kind, static_cast<s8>(nice), 0, 0, 0, 0}), errc::ok);
 }
 
+// A fresh task queued at `now` on an otherwise idle queue, picked and running.
+void start_running(policy_t& p, task& t, sched_time now) {
+  p.enqueue(t, now, enqueue_flags::initial);
+  ASSERT_EQ(p.pick_next(now), &t);
+  p.set_next(t, now);
+}
+
 double share(std::int64_t a, std::int64_t b) { return 100.0 * static_cast<double>(a) / static_cast<double>(a + b); }
 
 // §2.3 [R]: prio_matrix rows for nice -20/0/10/19, written out bit by bit.
@@ -666,9 +673,7 @@ TEST(SdPolicy, AnOverrunBeyondAWholeRotationIsForgivenWithAFreshQuota) {
   task t;
   make(p, t, 19);
   const sched_time t0{};
-  p.enqueue(t, t0, enqueue_flags::initial);
-  ASSERT_EQ(p.pick_next(t0), &t);
-  p.set_next(t, t0);
+  start_running(p, t, t0);
   const u64 r0 = p.prio_rotation();
   EXPECT_TRUE(p.tick(t, t0 + msec(10)));  // 10 ms against a 4 ms quota: 6 ms over
   EXPECT_EQ(p.prio_rotation(), r0 + 1) << "the lone task expired: major rotation";
@@ -728,9 +733,7 @@ TEST(SdPolicy, ANiceChangeClampsTheRemainingSliceToTheNewQuota) {
   task t;
   make(p, t, -20);
   const sched_time t0{};
-  p.enqueue(t, t0, enqueue_flags::initial);
-  ASSERT_EQ(p.pick_next(t0), &t);
-  p.set_next(t, t0);
+  start_running(p, t, t0);
   for (int ms = 1; ms <= 10; ++ms) EXPECT_FALSE(p.tick(t, t0 + msec(ms)));
   p.dequeue(t, t0 + msec(10), dequeue_flags::sleep);
   ASSERT_GT(t.time_slice, oracle_quota(0)) << "70 ms of the nice -20 slot left";
@@ -760,9 +763,7 @@ TEST(SdPolicy, ATaskPushedDownByAMinorRotationIsRequeuedWhereItWasPushed) {
   make(p, a, 0);
   make(p, b, -20);
   const sched_time t0{};
-  p.enqueue(a, t0, enqueue_flags::initial);
-  ASSERT_EQ(p.pick_next(t0), &a);
-  p.set_next(a, t0);
+  start_running(p, a, t0);
   ASSERT_EQ(p.level_of(a), 1u) << "nice 0's first slot is 1 (odd slots 1..39)";
   p.enqueue(b, t0 + msec(2), enqueue_flags::initial);
   ASSERT_EQ(p.level_of(b), 0u) << "nice -20's first slot is 0";
@@ -793,9 +794,7 @@ TEST(SdPolicy, ATaskFromAnotherCpusQueueStartsAFreshRotationThere) {
   make(rq1, h, 0);
   make(rq0, a, 0);
   const sched_time t0{};
-  rq1.enqueue(h, t0, enqueue_flags::initial);
-  ASSERT_EQ(rq1.pick_next(t0), &h);
-  rq1.set_next(h, t0);
+  start_running(rq1, h, t0);
   for (int ms = 1; ms < 8; ++ms) ASSERT_FALSE(rq1.tick(h, t0 + msec(ms)));
   ASSERT_TRUE(rq1.tick(h, t0 + msec(8)));
   rq1.put_prev(h, t0 + msec(8));
@@ -804,9 +803,7 @@ TEST(SdPolicy, ATaskFromAnotherCpusQueueStartsAFreshRotationThere) {
   ASSERT_EQ(rq1.level_of(h), 3u) << "H's second slot";
   ASSERT_EQ(rq1.prio_level(20), 3u);
 
-  rq0.enqueue(a, t0, enqueue_flags::initial);
-  ASSERT_EQ(rq0.pick_next(t0), &a);
-  rq0.set_next(a, t0);
+  start_running(rq0, a, t0);
   ASSERT_FALSE(rq0.tick(a, t0 + msec(2)));
   rq0.dequeue(a, t0 + msec(2), dequeue_flags::sleep);
   ASSERT_EQ(a.time_slice, msec(6));
@@ -831,9 +828,7 @@ TEST(SdPolicy, AChildForkedOntoAnotherCpusQueueStartsAFreshRotationThere) {
   make(rq1, child, 0);
   make(rq0, local_child, 0);
   const sched_time t0{};
-  rq0.enqueue(parent, t0, enqueue_flags::initial);
-  ASSERT_EQ(rq0.pick_next(t0), &parent);
-  rq0.set_next(parent, t0);
+  start_running(rq0, parent, t0);
   ASSERT_FALSE(rq0.tick(parent, t0 + msec(2)));  // 6 ms of slot 1 left
   rq1.task_new(child, &parent, t0 + msec(2));
   EXPECT_EQ(parent.time_slice, msec(3)) << "the parent gives up half";

@@ -113,4 +113,30 @@ TEST(Capacity, AHeavyTaskWakingOnALittleCpuTakesAnIdleBigOne) {
   EXPECT_EQ(select_idle_capacity(4, 9, 100, usable, cap), 0);   // a target out of range scans from 0
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+TEST(Capacity, ATargetOutsideTheMachineScansFromCpuZero) {
+  // The documented guard: 0 <= target < nr_cpus, else the scan starts at CPU 0 (for_each_cpu_wrap
+  // of the kernel only ever gets a valid CPU). nr_cpus itself is outside.
+  const u32 caps[4] = {1024, 1024, 1024, 1024};
+  auto idle = [](int k) noexcept { return k >= 0 && k < 4; };
+  auto cap = [&](int k) noexcept { return k >= 0 && k < 4 ? caps[k] : 0u; };
+  EXPECT_EQ(select_idle_capacity(4, 4, 100, idle, cap), 0);
+  EXPECT_EQ(select_idle_capacity(4, -1, 100, idle, cap), 0);
+  EXPECT_EQ(select_idle_capacity(4, 3, 100, idle, cap), 3);
+}
+
+TEST(Capacity, ACpuShortOnlyOfTheBoostRanksAboveOneTheTaskDoesNotFit) {
+  // select_idle_capacity (Linux 6.x): "(fits < best_fits)" first, so -1 beats 0 whichever is
+  // met first. util 300, uclamp_min 600: on capacity 300 util does not fit (300 x 1280 >=
+  // 300 x 1024): 0; on 446 it fits (384000 < 456704) but the boost 600 > 446: -1.
+  EXPECT_EQ(util_fits_cpu(300, 600, 1024, 300, 300), 0);
+  EXPECT_EQ(util_fits_cpu(300, 600, 1024, 446, 446), -1);
+  const u32 caps[2] = {300, 446};
+  auto idle = [](int) noexcept { return true; };
+  auto cap = [&](int k) noexcept { return caps[k]; };
+  EXPECT_EQ(select_idle_capacity(2, 0, 300, 600, 1024, idle, cap), 1) << "the 0 CPU is met first";
+  EXPECT_EQ(select_idle_capacity(2, 1, 300, 600, 1024, idle, cap), 1) << "the -1 CPU is met first";
+}
+
 }  // namespace

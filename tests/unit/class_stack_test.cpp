@@ -257,4 +257,37 @@ TEST(ClassStack, TaskOfNoClassIsRefusedAndReported) {
   EXPECT_EQ(rq.pick_next(sched_time{}), &fine) << "the queue is as it was";
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+// Class timers are independent (each class arms its own hrtimer: the deadline class's
+// replenishment timer, the RT period timer, ...): the next event is the earliest of them,
+// whichever class holds it, and every due timer runs, even after an earlier class asked for a
+// reschedule. Two timed classes: the first due at 8 ms, the second at 5 ms.
+TEST(ClassStack, TheEarliestTimerOfAnyClassIsNextAndEveryDueTimerRuns) {
+  using two = class_stack<member_sched_class, timed, timed>;
+  two rq;
+  rq.get<0>().armed = rq.get<1>().armed = true;
+  rq.get<0>().due = sched_time{} + msec(8);
+  rq.get<1>().due = sched_time{} + msec(5);
+  sched_time when{};
+  ASSERT_TRUE(rq.next_timer(when));
+  EXPECT_EQ(when - sched_time{}, msec(5)) << "the second class's timer comes first";
+  EXPECT_TRUE(rq.timer(sched_time{} + msec(8))) << "both are due at 8 ms";
+  EXPECT_EQ(rq.get<0>().fired, 1);
+  EXPECT_EQ(rq.get<1>().fired, 1) << "run although the first class already asked for a reschedule";
+  EXPECT_FALSE(rq.next_timer(when));
+}
+
+// take_resched is asked of every class and clears each request (the header's rule): with a
+// request pending in two classes, one call reports it and clears both.
+TEST(ClassStack, TakeReschedClearsTheRequestOfEveryClassAtOnce) {
+  using two = class_stack<member_sched_class, prio_fifo, prio_fifo>;
+  two rq;
+  rq.get<0>().resched_pending = rq.get<1>().resched_pending = true;
+  EXPECT_TRUE(rq.take_resched());
+  EXPECT_FALSE(rq.get<0>().resched_pending);
+  EXPECT_FALSE(rq.get<1>().resched_pending) << "the second class was asked too";
+  EXPECT_FALSE(rq.take_resched());
+}
+
 }  // namespace

@@ -357,4 +357,93 @@ TEST(Checks, InvariantTierIsOptIn) {
   EXPECT_EQ(evaluated, 0);
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+TEST(Bitops, AZeroWordScansToTheWordWidthWhenChecksAreOn) {
+  // The header's promise with SCHEDCORE_ENABLE_ASSERTS: a zero word is reported and the scan
+  // answers the word width (what a naive loop over the bits counts: every bit is zero), not
+  // whatever the builtin's undefined behaviour gives.
+  schedcore_test::check_scope scope;
+  volatile u32 zero32 = 0;
+  volatile u64 zero64 = 0;
+  EXPECT_EQ(ctz32(zero32), 32u);
+  EXPECT_EQ(clz32(zero32), 32u);
+  EXPECT_EQ(ctz64(zero64), 64u);
+  EXPECT_EQ(clz64(zero64), 64u);
+  EXPECT_EQ(naive_clz(0, 64), 64u);
+  EXPECT_EQ(scope.take().size(), 4u);
+}
+
+TEST(Arith, LongDivisionKeepsTheDividendsLastBit) {
+  // An odd 88-bit product that the divisor divides exactly, so the quotient depends on the
+  // dividend's lowest bit: with t = 2^40 + 1 and 2^32 - 1 = 65537 x 65535,
+  // (65535 t) x (2^32 - 1) / (65537 t) = 65535 x 65535 = 4 294 836 225 exactly; one less in
+  // the product gives one less. Also on 32-bit targets.
+  const u64 t = (u64{1} << 40) + 1;
+  const u64 r = 65535 * t, c = 65537 * t;
+  EXPECT_EQ(mul_div_small(r, 0xFFFFFFFFu, c), 4294836225u);
+  EXPECT_EQ(mul_div_u64(r, 0xFFFFFFFFu, c), 4294836225u);
+  EXPECT_EQ(mul_div_small_u64(r, 0xFFFFFFFFu, c), 4294836225u);
+  EXPECT_EQ(mul_div_small(r - 1, 0xFFFFFFFFu, c), 4294836224u);  // short by 2^32 - 1 < c
+}
+
+TEST(Fixed, WithoutFractionBitsRoundIsTheValueItself) {
+  // fixed<Int, 0> is a plain integer: rounding to the nearest integer changes nothing (there is
+  // no fraction to reach a half), on both sides of zero.
+  using whole = fixed<s32, 0>;
+  EXPECT_EQ(whole::from_int(5).round(), 5);
+  EXPECT_EQ(whole::from_int(0).round(), 0);
+  EXPECT_EQ(whole::from_int(-5).round(), -5);
+  using whole64 = fixed<s64, 0>;
+  EXPECT_EQ(whole64::from_int(1024).round(), 1024);
+}
+
+TEST(Time, NotAfterAndNotBeforeAreWrapSafeToo) {
+  // <= is !time_after and >= is !time_before (the kernel's (s64)(a - b) sign), so they order
+  // points across the 64-bit wrap like < and >, and flip at a distance of 2^63.
+  const sched_time before_wrap{std::numeric_limits<u64>::max() - 10};
+  const sched_time after_wrap{9};  // 20 ns later
+  EXPECT_TRUE(before_wrap <= after_wrap);
+  EXPECT_FALSE(after_wrap <= before_wrap);
+  EXPECT_TRUE(after_wrap >= before_wrap);
+  EXPECT_FALSE(before_wrap >= after_wrap);
+  const sched_time zero{0}, near_half{(u64{1} << 63) - 1}, past_half{(u64{1} << 63) + 1};
+  EXPECT_TRUE(zero <= near_half);   // 0 - (2^63 - 1) < 0: before
+  EXPECT_FALSE(zero <= past_half);  // 0 - (2^63 + 1) = 2^63 - 1 > 0: after
+  EXPECT_TRUE(past_half <= zero);
+  EXPECT_TRUE(zero >= past_half);
+  EXPECT_FALSE(zero >= near_half);
+}
+
+TEST(Arith, DivS64RoundsTowardZeroAsTheKernels) {
+  // The kernel's div_s64 is C's signed division: the quotient is truncated toward zero, so a
+  // negative lag or vruntime delta divided by a weight loses its fraction toward 0, never
+  // toward minus infinity (the oracle: n = q * d + r with |r| < |d| and r of n's sign).
+  for (const s64 n : {s64{7}, s64{-7}, s64{-1}, s64{1}, s64{-1024}, s64{-1025}, s64{0}}) {
+    for (const s64 d : {s64{2}, s64{-2}, s64{1024}, s64{3}}) {
+      const s64 q = div_s64(n, d);
+      const s64 r = n - q * d;
+      EXPECT_LT(r < 0 ? -r : r, d < 0 ? -d : d) << n << " / " << d;
+      EXPECT_TRUE(r == 0 || (r < 0) == (n < 0)) << n << " / " << d << ": remainder takes the dividend's sign";
+    }
+  }
+  EXPECT_EQ(div_s64(-7, 2), -3);
+  EXPECT_EQ(div_s64(-1, 1024), 0);
+  EXPECT_EQ(div_s64(7, -2), -3);
+}
+
+TEST(Time, MovingBackIsTheInverseOfAdvancingAcrossTheWrap) {
+  // t -= d is t + (-d) mod 2^64: back across zero it wraps to the top of the counter, and
+  // adding d again returns to t.
+  sched_time t{5};
+  t -= 10;
+  EXPECT_EQ(t.ns(), std::numeric_limits<u64>::max() - 4);
+  t += 10;
+  EXPECT_EQ(t.ns(), 5u);
+  sched_time u{100};
+  u -= -20;  // a negative distance moves it forward
+  EXPECT_EQ(u.ns(), 120u);
+  EXPECT_EQ((sched_time{50} - duration_ns{50}).ns(), 0u);
+}
+
 }  // namespace

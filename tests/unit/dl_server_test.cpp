@@ -6,7 +6,11 @@
 // (f5a538c07df2's dl_defer_idle, a3a70caf7906, 077e1e2e0015; the state diagram of 2614069c5912).
 #include <gtest/gtest.h>
 
+#include "schedcore/policy/cfs.hpp"
 #include "schedcore/policy/dl_server.hpp"
+#include "schedcore/policy/edf.hpp"
+#include "schedcore/policy/fair_server_stack.hpp"
+#include "schedcore/policy/rt.hpp"
 
 namespace {
 
@@ -448,6 +452,150 @@ TEST(DeferrableServer, AReplenishmentThatLagsBehindNowStartsANewPeriod) {
   EXPECT_EQ(s.deadline(), at_ms(4500));  // not 2960, which is already past
   EXPECT_EQ(s.runtime(), msec(50));
   EXPECT_TRUE(s.verify());
+}
+
+
+// fair_server_stack (policy/fair_server_stack.hpp) over edf, rt and a fair class.
+struct served_task : edf_entity, rt_entity, cfs_entity {
+  int sched_class = 2;  // 0: deadline, 1: rt, 2: fair
+};
+using served_stack =
+    fair_server_stack<member_sched_class, edf_policy<served_task>, rt_policy<served_task>, cfs_policy<served_task>>;
+
+// The stack's fair server takes what debugfs fair_server/cpuN/{runtime,period} takes
+// (sched_fair_server_write refuses only "runtime > period" and a period outside the DL
+// limits): a runtime equal to the period (the server may have the whole CPU) is accepted, 1 ns
+// more is not, and a refusal changes nothing.
+TEST(FairServerStack, ARuntimeEqualToThePeriodIsAccepted) {
+  served_stack rq;
+  EXPECT_EQ(rq.configure_fair_server(sec(1), sec(1)), errc::ok);
+  EXPECT_EQ(rq.fair_server().dl_runtime(), sec(1));
+  EXPECT_EQ(rq.configure_fair_server(sec(1) + 1, sec(1)), errc::out_of_range);
+  EXPECT_EQ(rq.fair_server().dl_runtime(), sec(1));
+  EXPECT_EQ(rq.configure_fair_server(deferrable_server::period_min, deferrable_server::period_min), errc::ok);
+  EXPECT_EQ(rq.configure_fair_server(0, deferrable_server::period_max), errc::ok);
+  EXPECT_FALSE(rq.fair_server().enabled());
+}
+
+// A fair task F queued at 0 under the kernel's 50 ms per 1 s server (deferred: timer at 950
+// ms, where the replenishment overflows, d = 950 + 1000 = 1950 ms, as in
+// AStartIsDeferredToTheZeroLaxityInstant), and a reservation R (10 ms per 1 s) woken at 950
+// ms, just before the server's timer: d = 950 + 1000 = 1950 ms too. EDF orders by deadline
+// with ties left in queue order (__dl_less is dl_time_before, strict; the rb tree puts an
+// equal key after the one queued first), and dl_entity_preempt is strict as well.
+void reservation_at_950(served_stack& rq, served_task& f, served_task& r) {
+  EXPECT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period), errc::ok);
+  rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+  r.sched_class = 0;
+  sched_params p;
+  p.kind = sched_kind::deadline;
+  p.runtime = msec(10);
+  p.deadline = p.period = sec(1);
+  EXPECT_EQ(rq.get<0>().setup(r, p), errc::ok);
+}
+
+// ... so R, queued first, is picked ahead of the server with the same deadline.
+TEST(FairServerStack, AReservationWithTheServersDeadlineQueuedFirstIsPickedFirst) {
+  served_stack rq;
+  served_task f, r;
+  reservation_at_950(rq, f, r);
+  rq.enqueue(r, at_ms(950), enqueue_flags::wakeup);
+  EXPECT_TRUE(rq.timer(at_ms(950)));  // the server is queued; the CPU idles: reschedule
+  ASSERT_TRUE(rq.fair_server().queued());
+  ASSERT_EQ(rq.fair_server().deadline(), at_ms(1950));
+  EXPECT_EQ(rq.schedule(nullptr, false, at_ms(950)), &r);
+  EXPECT_FALSE(rq.served());
+}
+
+// ... and R, already running when the server's timer queues it, keeps the CPU (dl_server_timer
+// reschedules only if the server preempts the running reservation: not on an equal deadline).
+TEST(FairServerStack, ARunningReservationWithTheServersDeadlineKeepsTheCpu) {
+  served_stack rq;
+  served_task f, r;
+  reservation_at_950(rq, f, r);
+  rq.enqueue(r, at_ms(950), enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(950)), &r);
+  EXPECT_FALSE(rq.timer(at_ms(950)));
+  ASSERT_TRUE(rq.fair_server().queued());
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(1950));
+}
+
+// served() says whether the running task was picked through the server (fair_server_stack's
+// rule; the kernel's p->dl_server): F picked by the plain class pick while the server is
+// deferred (not queued, timer at 950 ms) is not served; F picked at 950 ms through the server
+// the timer queued is.
+TEST(FairServerStack, OnlyAFairTaskPickedThroughTheServerIsServed) {
+  {
+    served_stack rq;
+    served_task f;
+    ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period), errc::ok);
+    rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+    ASSERT_FALSE(rq.fair_server().queued());
+    ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), &f);
+    EXPECT_FALSE(rq.served());
+  }
+  served_stack rq;
+  served_task f;
+  ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period), errc::ok);
+  rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+  EXPECT_TRUE(rq.timer(at_ms(950)));
+  ASSERT_TRUE(rq.fair_server().queued());
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(950)), &f);
+  EXPECT_TRUE(rq.served());
+}
+
+// dequeue_task_fair's update_curr charges the server for the run time of a served task up to
+// its block (dl_server_update), and dl_server_start asks for a reschedule when it queues the
+// server at once and the running task is no deadline task that keeps the CPU. F, served from
+// 950 ms (q = 50 ms, d = 1950 ms, running state), blocks at 970 ms: q = 50 - 20 = 30 ms, and
+// the last fair dequeue stops the server (6.12). A FIFO task H runs. F wakes at 980 ms: the
+// deadline has not lapsed and 30 / 970 <= 50 / 1000 (no overflow), so the server restarts
+// queued at once (the running state is not deferred) and preempts H.
+TEST(FairServerStack, AServedTaskThatBlocksIsChargedAndItsWakeupRestartsTheServerAtOnce) {
+  served_stack rq;
+  served_task f, h;
+  h.sched_class = 1;
+  sched_params p;
+  p.kind = sched_kind::fifo;
+  p.rt_priority = 50;
+  ASSERT_EQ(rq.get<1>().setup(h, p), errc::ok);
+  ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period), errc::ok);
+  rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+  EXPECT_TRUE(rq.timer(at_ms(950)));
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(950)), &f);
+  ASSERT_TRUE(rq.served());
+  rq.dequeue(f, at_ms(970), dequeue_flags::sleep);
+  EXPECT_EQ(rq.fair_server().runtime(), msec(30));
+  EXPECT_FALSE(rq.fair_server().active());
+  rq.enqueue(h, at_ms(970), enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(&f, false, at_ms(970)), &h);
+  rq.enqueue(f, at_ms(980), enqueue_flags::wakeup);
+  EXPECT_TRUE(rq.fair_server().queued());
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(1950));
+  EXPECT_TRUE(rq.wakeup_preempt(f, h, at_ms(980)));
+  EXPECT_EQ(rq.schedule(&h, true, at_ms(980)), &f);
+  EXPECT_TRUE(rq.served());
+}
+
+// 6.19's dl_server_start returns at once for a server still active ("if (!dl_server(dl_se) ||
+// dl_se->dl_server_active) return"), so it asks for no reschedule. Under the 6.19 rules the
+// server outlives the last dequeue: F, served from 950 ms, blocks at 970 ms and wakes at 975
+// ms before any pick; the server is still queued, and nothing asks for a reschedule.
+TEST(FairServerStack, Rules619_AWakeupWhileTheServerIsStillQueuedAsksNoReschedule) {
+  served_stack rq;
+  served_task f;
+  ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period, sched_time{},
+                                     server_rules::linux_6_19),
+            errc::ok);
+  rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+  EXPECT_TRUE(rq.timer(at_ms(950)));
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(950)), &f);
+  rq.dequeue(f, at_ms(970), dequeue_flags::sleep);
+  ASSERT_TRUE(rq.fair_server().queued());
+  EXPECT_FALSE(rq.take_resched());
+  rq.enqueue(f, at_ms(975), enqueue_flags::wakeup);
+  EXPECT_TRUE(rq.fair_server().queued());
+  EXPECT_FALSE(rq.take_resched());
 }
 
 }  // namespace

@@ -230,4 +230,23 @@ TEST(EnergyModel, BadTablesAreRefusedAndChangeNothing) {
   expect_refused({{1000000, 100, 0, false}, {500000, 300000, 0, false}}, 2, 1024, errc::inverted);
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+TEST(EnergyModel, InitKeepsTheCallersChoiceOfSkippingInefficientStates) {
+  // em_perf_domain_init binds the table, its length and the capacity, nothing else: whether
+  // frequency selection skips inefficient states is a property of the domain
+  // (EM_PERF_DOMAIN_SKIP_INEFFICIENCIES, set or cleared apart from the table), so a domain told
+  // not to skip keeps that through a re-initialisation.
+  // Two states: 0.5 GHz at 400 000 µW (cost 800 000) and 1.0 GHz at 600 000 µW (cost 600 000):
+  // the slow one is inefficient.
+  std::vector<em_perf_state> states = {{500000, 400000, 0, false}, {1000000, 600000, 0, false}};
+  em_perf_domain pd{};
+  pd.skip_inefficient = false;
+  ASSERT_EQ(em_perf_domain_init(pd, states.data(), 2, 1024), errc::ok);
+  ASSERT_TRUE(states[0].inefficient);
+  EXPECT_FALSE(pd.skip_inefficient);
+  // util 100 wants 125 -> 122 070 kHz (1 000 000 x 125 / 1024): the slow state, not skipped.
+  EXPECT_EQ(schedutil_state(pd, 100), 0u);
+}
+
 }  // namespace

@@ -671,4 +671,349 @@ TYPED_TEST(GroupBandwidth, ThePoolCountsTheQueuesThrottledOnEveryCpu) {
   EXPECT_TRUE(m.verify());
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+// tg_set_cfs_bandwidth calls __refill_cfs_bandwidth_runtime: the pool gains a quota on what it
+// held, capped at quota + burst. 20 ms per 100 ms with a 10 ms burst: 20 ms at the first
+// configure, 20 + 20 = 40 capped at 30 ms at the second (nothing drawn between them).
+TEST(CfsBandwidthPool, AReconfigureAddsTheQuotaToWhatThePoolHeldUnderTheCap) {
+  cfs_bandwidth b;
+  ASSERT_EQ(b.configure(msec(20), msec(100), msec(10), sched_time{}), errc::ok);
+  EXPECT_EQ(b.runtime(), msec(20));
+  ASSERT_EQ(b.configure(msec(20), msec(100), msec(10), sched_time{} + msec(5)), errc::ok);
+  EXPECT_EQ(b.runtime(), msec(30));
+}
+
+// The file comment: "The periods start again at the group's next draw". Configured at 0 and
+// drawn at 0 (boundaries 100, 200, ... ms), reconfigured at 30 ms and drawn next at 50 ms: the
+// next boundary is 50 + 100 = 150 ms, not the old grid's 100 nor 30 + 100 = 130 ms.
+TEST(CfsBandwidthPool, TheFirstDrawAfterAReconfigureStartsThePeriods) {
+  cfs_bandwidth b;
+  const sched_time t0{};
+  ASSERT_EQ(b.configure(msec(20), msec(100), 0, t0), errc::ok);
+  EXPECT_EQ(b.acquire(msec(5), t0), msec(5));
+  EXPECT_EQ(b.next_refill(), t0 + msec(100));
+  ASSERT_EQ(b.configure(msec(20), msec(100), 0, t0 + msec(30)), errc::ok);
+  EXPECT_EQ(b.acquire(msec(1), t0 + msec(50)), msec(1));
+  EXPECT_EQ(b.next_refill(), t0 + msec(150));
+}
+
+// set_slice's documented range is [1 us, max_period]: a slice of exactly max_period (1 s) is
+// inside it (sched_cfs_bandwidth_slice_us itself has only the 1 us lower bound).
+TEST(CfsBandwidthPool, ASliceOfExactlyTheLongestPeriodIsAccepted) {
+  cfs_bandwidth b;
+  EXPECT_EQ(b.set_slice(cfs_bandwidth::max_period), errc::ok);
+  EXPECT_EQ(b.slice(), sec(1));
+  EXPECT_EQ(b.set_slice(cfs_bandwidth::max_period + 1), errc::out_of_range);
+}
+
+// The period timer refills at every boundary it passes (__refill_cfs_bandwidth_runtime each
+// time): 20 ms per 100 ms with a 10 ms burst, drawn empty at 0 and next used at 200 ms. The
+// boundaries at 100 and 200 ms give 0 + 20 = 20, then 20 + 20 = 40 capped at quota + burst =
+// 30 ms.
+TEST(CfsBandwidthPool, TwoIdleBoundariesRefillTwiceUpToTheCap) {
+  cfs_bandwidth b;
+  const sched_time t0{};
+  ASSERT_EQ(b.configure(msec(20), msec(100), msec(10), t0), errc::ok);
+  EXPECT_EQ(b.acquire(msec(20), t0), msec(20));
+  b.refill_to(t0 + msec(200));
+  EXPECT_EQ(b.runtime(), msec(30));
+  EXPECT_EQ(b.next_refill(), t0 + msec(300));
+}
+
+// start_cfs_slack_bandwidth is armed only when cfs_b->runtime > sched_cfs_bandwidth_slice(),
+// strictly: a pool holding exactly a slice (5 ms) while a queue is throttled arms nothing; 1 ns
+// more arms the timer slack_period = 5 ms later.
+TEST(CfsBandwidthPool, APoolHoldingExactlyASliceArmsNoSlackTimer) {
+  cfs_bandwidth b;
+  const sched_time t0{};
+  ASSERT_EQ(b.configure(msec(20), msec(100), 0, t0), errc::ok);
+  EXPECT_EQ(b.acquire(msec(20), t0), msec(20));
+  b.note_throttle();
+  sched_time at{};
+  b.give_back(msec(5), t0 + msec(10));
+  EXPECT_FALSE(b.slack_timer(at));
+  b.give_back(1, t0 + msec(11));
+  ASSERT_TRUE(b.slack_timer(at));
+  EXPECT_EQ(at, t0 + msec(16));
+}
+
+// do_sched_cfs_slack_timer returns without distributing when runtime_refresh_within(cfs_b,
+// min_bandwidth_expiration): the period ends within 2 ms. Armed at 10 ms (fires at 15 ms);
+// the pool is then reconfigured to 10 ms per 2 ms at 11 ms and drawn at 14 ms, which starts
+// its periods (boundary at 16 ms). At 15 ms the pool holds 9 ms > a slice, but the refill is 1
+// ms away: no round.
+TEST(CfsBandwidthPool, NoSlackIsHandedOutWithinMinExpirationOfTheRefill) {
+  cfs_bandwidth b;
+  const sched_time t0{};
+  ASSERT_EQ(b.configure(msec(20), msec(100), 0, t0), errc::ok);
+  EXPECT_EQ(b.acquire(msec(20), t0), msec(20));
+  b.note_throttle();
+  b.give_back(msec(6), t0 + msec(10));
+  sched_time at{};
+  ASSERT_TRUE(b.slack_timer(at));
+  ASSERT_EQ(at, t0 + msec(15));
+  ASSERT_EQ(b.configure(msec(10), msec(2), 0, t0 + msec(11)), errc::ok);  // 6 + 10 capped at 10
+  EXPECT_EQ(b.acquire(msec(1), t0 + msec(14)), msec(1));
+  EXPECT_EQ(b.next_refill(), t0 + msec(16));
+  b.fire_slack(t0 + msec(15));
+  EXPECT_FALSE(b.slack_timer(at));
+  EXPECT_EQ(b.slack_round(), 0u);
+}
+
+// The file comment: the periods start again at the first draw after a configure, and until
+// then no refill is pending (next_refill is meaningful only once they started), so a slack
+// timer due before that draw is not held back by min_expiration. As above, armed at 10 ms and
+// reconfigured to 10 ms per 2 ms at 11 ms, but nothing is drawn: at 15 ms the pool's 10 ms >
+// a slice open a round.
+TEST(CfsBandwidthPool, BeforeTheFirstDrawAfterAReconfigureNoRefillHoldsBackTheSlack) {
+  cfs_bandwidth b;
+  const sched_time t0{};
+  ASSERT_EQ(b.configure(msec(20), msec(100), 0, t0), errc::ok);
+  EXPECT_EQ(b.acquire(msec(20), t0), msec(20));
+  b.note_throttle();
+  b.give_back(msec(6), t0 + msec(10));
+  sched_time at{};
+  ASSERT_TRUE(b.slack_timer(at));
+  ASSERT_EQ(b.configure(msec(10), msec(2), 0, t0 + msec(11)), errc::ok);
+  b.fire_slack(t0 + msec(15));
+  EXPECT_FALSE(b.slack_timer(at));
+  EXPECT_EQ(b.slack_round(), 1u);
+}
+
+// A period that straddles the clock's wrap (time.hpp: instants compare wrap-safe) still gives
+// the quota once: 10 ms per 100 ms from 150 ms before 2^64; the period from 100 to 200 ms
+// after the origin spans the wrap. 1 ms drawn at its start, 9 ms at 120 ms (before the wrap),
+// then nothing until the boundary at 200 ms.
+TEST(CfsBandwidthPool, APeriodAcrossTheClocksWrapGivesTheQuotaOnce) {
+  const sched_time origin{~std::uint64_t{0} - static_cast<std::uint64_t>(msec(150)) + 1};
+  cfs_bandwidth b;
+  ASSERT_EQ(b.configure(msec(10), msec(100), 0, origin), errc::ok);
+  EXPECT_EQ(b.acquire(msec(10), origin), msec(10));
+  EXPECT_EQ(b.acquire(msec(1), origin + msec(100)), msec(1));
+  EXPECT_EQ(b.acquire(msec(9), origin + msec(120)), msec(9));
+  EXPECT_EQ(b.next_refill(), origin + msec(200));
+  EXPECT_EQ(b.acquire(msec(1), origin + msec(170)), 0);
+  EXPECT_EQ(b.acquire(msec(1), origin + msec(200)), msec(1));
+  EXPECT_EQ(b.next_refill(), origin + msec(300));
+}
+
+// tg_set_cfs_bandwidth's __refill_cfs_bandwidth_runtime also takes the burst snapshot
+// (runtime_snap = runtime), so a period that draws exactly the new quota is no burst. 40 ms
+// per 100 ms, drawn whole, refilled at 100 ms (40); reconfigured to 20 ms at 150 ms (40 + 20
+// capped at 20), 20 ms drawn, refilled at 250 ms: drawn = quota, nr_bursts stays 0.
+TEST(CfsBandwidthPool, AReconfigureTakesTheBurstSnapshot) {
+  cfs_bandwidth b;
+  const sched_time t0{};
+  ASSERT_EQ(b.configure(msec(40), msec(100), 0, t0), errc::ok);
+  EXPECT_EQ(b.acquire(msec(40), t0), msec(40));
+  b.refill_to(t0 + msec(100));
+  EXPECT_EQ(b.runtime(), msec(40));
+  ASSERT_EQ(b.configure(msec(20), msec(100), 0, t0 + msec(150)), errc::ok);
+  EXPECT_EQ(b.runtime(), msec(20));
+  EXPECT_EQ(b.acquire(msec(20), t0 + msec(150)), msec(20));
+  b.refill_to(t0 + msec(250));
+  EXPECT_EQ(b.runtime(), msec(20));
+  EXPECT_EQ(b.nr_bursts(), 0u);
+  EXPECT_EQ(b.burst_time(), 0);
+}
+
+// tg_set_cfs_bandwidth sets every CPU's cfs_rq->runtime_remaining to 0, also on a CPU that is
+// not told (no set_group_bandwidth here). 50 ms per 100 ms: the enqueue at 0 draws a 5 ms
+// slice; 1 ms of run leaves 4 ms. The pool is reconfigured at 1 ms (45 + 50 capped at 50 ms).
+// At the 2 ms tick the budget restarts from 0, is charged the 1 ms run since the reconfigure
+// (-1 ms) and tops up by a slice plus that overrun (__assign_cfs_rq_runtime: 6 ms drawn), so 5
+// ms left and 44 ms in the pool. Kept at 4 ms it would be 3 ms, with 50 ms in the pool.
+TYPED_TEST(GroupBandwidth, AReconfiguredPoolResetsTheBudgetOfACpuNotTold) {
+  using S = TypeParam;
+  capped_group<S> capped(msec(50));
+  auto& [rq, g, pool] = capped;
+  typename S::task t;
+  capped.join(t);
+  const sched_time t0{};
+  rq.enqueue(t, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, t0), &t);
+  EXPECT_EQ(g.runtime_remaining(), msec(5));
+  (void)rq.tick(t, t0 + msec(1));
+  EXPECT_EQ(g.runtime_remaining(), msec(4));
+  ASSERT_EQ(pool.configure(msec(50), msec(100), 0, t0 + msec(1)), errc::ok);
+  EXPECT_EQ(pool.runtime(), msec(50));
+  (void)rq.tick(t, t0 + msec(2));
+  EXPECT_EQ(g.runtime_remaining(), msec(5));
+  EXPECT_EQ(pool.runtime(), msec(44));
+  EXPECT_TRUE(rq.verify());
+}
+
+// charge_bandwidth's documented rule (group.hpp): a group whose pool was reconfigured since it
+// was last charged starts from 0 and pays the new pool only for the time since the
+// reconfigure (the time before it belonged to the old limit; the kernel, whose
+// tg_set_cfs_bandwidth does not update_curr first, would charge the new budget the whole
+// delta). As above, but reconfigured at 1.5 ms: at the 2 ms tick the budget is 0 - 0.5 ms and
+// tops up by a slice plus that overrun (5.5 ms drawn): 5 ms left, 50 - 5.5 = 44.5 ms in the
+// pool.
+TYPED_TEST(GroupBandwidth, ARunningGroupPaysANewPoolOnlyForTheTimeSinceTheReconfigure) {
+  using S = TypeParam;
+  capped_group<S> capped(msec(50));
+  auto& [rq, g, pool] = capped;
+  typename S::task t;
+  capped.join(t);
+  const sched_time t0{};
+  rq.enqueue(t, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, t0), &t);
+  (void)rq.tick(t, t0 + msec(1));
+  EXPECT_EQ(g.runtime_remaining(), msec(4));
+  ASSERT_EQ(pool.configure(msec(50), msec(100), 0, t0 + usec(1500)), errc::ok);
+  (void)rq.tick(t, t0 + msec(2));
+  EXPECT_EQ(g.runtime_remaining(), msec(5));
+  EXPECT_EQ(pool.runtime(), msec(44) + usec(500));
+  EXPECT_TRUE(rq.verify());
+}
+
+// A throttled queue's next timer is the earlier of its pool's period boundary and the slack
+// timer (start_cfs_slack_bandwidth arms it cfs_bandwidth_slack_period = 5 ms after a return
+// leaves more than a slice with a queue throttled). 10 ms per 100 ms: A's enqueue at 0 draws
+// 5 ms, another CPU the other 5; A runs them out and is throttled at 5 ms (boundary at 100 ms).
+// At 10 ms a queue on another CPU gives back 6 ms: the next timer here is at 15 ms, when A
+// comes back.
+TYPED_TEST(GroupBandwidth, AThrottledQueuesNextTimerIsTheSlackTimerWhenItComesFirst) {
+  using S = TypeParam;
+  capped_group<S> capped(msec(10));
+  auto& [rq, g, pool] = capped;
+  typename S::task a;
+  capped.join(a);
+  const sched_time t0{};
+  rq.enqueue(a, t0, enqueue_flags::wakeup);
+  EXPECT_EQ(pool.acquire(msec(5), t0), msec(5));  // another CPU's slice
+  ASSERT_EQ(rq.schedule(nullptr, false, t0), &a);
+  EXPECT_TRUE(rq.tick(a, t0 + msec(5)));
+  EXPECT_EQ(rq.schedule(&a, true, t0 + msec(5)), nullptr);
+  ASSERT_TRUE(g.throttled());
+  sched_time when{};
+  ASSERT_TRUE(rq.next_timer(when));
+  EXPECT_EQ(when, t0 + msec(100));
+  pool.give_back(msec(6), t0 + msec(10));
+  ASSERT_TRUE(rq.next_timer(when));
+  EXPECT_EQ(when, t0 + msec(15));
+  EXPECT_TRUE(rq.timer(t0 + msec(15)));
+  EXPECT_FALSE(g.throttled());
+  EXPECT_TRUE(rq.verify());
+}
+
+// tg_set_cfs_bandwidth sets runtime_remaining to 0, and so does set_group_bandwidth (its
+// comment: "The budget of this CPU starts at 0"): a group that drew a 5 ms slice from pool A
+// at its enqueue and is then given pool B keeps none of it.
+TYPED_TEST(GroupBandwidth, AGroupGivenAnotherPoolStartsWithNoBudget) {
+  using S = TypeParam;
+  capped_group<S> capped(msec(50));
+  auto& [rq, g, pool] = capped;
+  typename S::task t;
+  capped.join(t);
+  const sched_time t0{};
+  rq.enqueue(t, t0, enqueue_flags::wakeup);
+  EXPECT_EQ(g.runtime_remaining(), msec(5));
+  cfs_bandwidth other;
+  ASSERT_EQ(other.configure(msec(20), msec(100), 0, t0), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(g, &other, t0 + msec(1)), errc::ok);
+  EXPECT_EQ(g.runtime_remaining(), 0);
+  EXPECT_TRUE(rq.verify());
+}
+
+// A queue left throttled at a boundary because other CPUs emptied the pool first
+// (distribute_cfs_runtime hands out only what the pool holds) waits for the next period timer
+// (sched_cfs_period_timer, one period later). 5 ms per 100 ms: A is throttled at 5 ms; at the
+// 100 ms boundary another CPU draws the whole refill before this CPU's timer runs, so A stays
+// throttled and its next timer is the 200 ms boundary, when it comes back.
+TYPED_TEST(GroupBandwidth, AQueueTheRefillCannotServeWaitsForTheNextBoundary) {
+  using S = TypeParam;
+  capped_group<S> capped(msec(5));
+  auto& [rq, g, pool] = capped;
+  typename S::task a;
+  capped.join(a);
+  const sched_time t0{};
+  rq.enqueue(a, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, t0), &a);
+  EXPECT_TRUE(rq.tick(a, t0 + msec(5)));
+  EXPECT_EQ(rq.schedule(&a, true, t0 + msec(5)), nullptr);
+  ASSERT_TRUE(g.throttled());
+  EXPECT_EQ(pool.acquire(msec(5), t0 + msec(100)), msec(5));  // another CPU, first
+  EXPECT_FALSE(rq.timer(t0 + msec(100)));
+  EXPECT_TRUE(g.throttled());
+  sched_time when{};
+  ASSERT_TRUE(rq.next_timer(when));
+  EXPECT_EQ(when, t0 + msec(200));
+  EXPECT_TRUE(rq.timer(t0 + msec(200)));
+  EXPECT_FALSE(g.throttled());
+  EXPECT_TRUE(rq.verify());
+}
+
+// When the running task blocks with its group out of budget and the pool empty, the group is
+// throttled if it still holds tasks (put_prev_entity's check_cfs_rq_runtime on the way out of
+// __schedule): 5 ms per 100 ms, A and B in the group; A runs 0-5 ms and blocks at 5 ms. B may
+// not run: the CPU idles until the refill.
+TYPED_TEST(GroupBandwidth, ARunningTaskThatBlocksOutOfBudgetThrottlesItsStillBusyGroup) {
+  using S = TypeParam;
+  capped_group<S> capped(msec(5));
+  auto& [rq, g, pool] = capped;
+  typename S::task a, b;
+  capped.join(a);
+  capped.join(b);
+  const sched_time t0{};
+  rq.enqueue(a, t0, enqueue_flags::wakeup);
+  rq.enqueue(b, t0, enqueue_flags::wakeup);
+  typename S::task* first = rq.schedule(nullptr, false, t0);
+  ASSERT_NE(first, nullptr);
+  EXPECT_TRUE(rq.tick(*first, t0 + msec(5)));  // the slice used up, the pool empty
+  rq.dequeue(*first, t0 + msec(5), dequeue_flags::sleep);
+  EXPECT_TRUE(g.throttled());
+  EXPECT_EQ(rq.schedule(first, false, t0 + msec(5)), nullptr);
+  EXPECT_EQ(rq.nr_unthrottled(), 0u);
+  EXPECT_EQ(pool.nr_throttled(), 1u);
+  EXPECT_TRUE(rq.verify());
+}
+
+// A budget zeroed by tg_set_cfs_bandwidth (runtime_remaining = 0 on every CPU) has nothing to
+// give back when its queue empties (return_cfs_rq_runtime returns only what exceeds
+// min_cfs_rq_runtime). 50 ms per 100 ms: A's enqueue at 0 draws 5 ms (45 left); the pool is
+// reconfigured at 1 ms (45 + 50 capped at 50) before A ever runs, and A leaves at 2 ms: the
+// pool stays at 50 ms, not 50 + (5 - 1).
+TYPED_TEST(GroupBandwidth, ABudgetZeroedByAReconfigureGivesNothingBack) {
+  using S = TypeParam;
+  capped_group<S> capped(msec(50));
+  auto& [rq, g, pool] = capped;
+  typename S::task a;
+  capped.join(a);
+  const sched_time t0{};
+  rq.enqueue(a, t0, enqueue_flags::wakeup);
+  EXPECT_EQ(g.runtime_remaining(), msec(5));
+  ASSERT_EQ(pool.configure(msec(50), msec(100), 0, t0 + msec(1)), errc::ok);
+  EXPECT_EQ(pool.runtime(), msec(50));
+  rq.dequeue(a, t0 + msec(2), dequeue_flags::sleep);
+  EXPECT_EQ(pool.runtime(), msec(50));
+  EXPECT_TRUE(rq.verify());
+}
+
+// unthrottle_cfs_rq puts back only a queue that holds something ("if (!cfs_rq->load.weight)"
+// skips the enqueue walk): A is throttled at 5 ms (5 ms per 100 ms) and then pulled to another
+// CPU (dequeue migrating) while throttled; at the 100 ms refill the group is unthrottled but
+// stays out of the root, and the CPU has nothing to run.
+TYPED_TEST(GroupBandwidth, AGroupUnthrottledEmptyStaysOutOfItsParent) {
+  using S = TypeParam;
+  capped_group<S> capped(msec(5));
+  auto& [rq, g, pool] = capped;
+  typename S::task a;
+  capped.join(a);
+  const sched_time t0{};
+  rq.enqueue(a, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, t0), &a);
+  EXPECT_TRUE(rq.tick(a, t0 + msec(5)));
+  EXPECT_EQ(rq.schedule(&a, true, t0 + msec(5)), nullptr);
+  ASSERT_TRUE(g.throttled());
+  rq.dequeue(a, t0 + msec(50), dequeue_flags::migrating);
+  (void)rq.timer(t0 + msec(100));
+  EXPECT_FALSE(g.throttled());
+  EXPECT_FALSE(g.queued);
+  EXPECT_EQ(rq.pick_next(t0 + msec(100)), nullptr);
+  EXPECT_TRUE(rq.verify());
+}
+
 }  // namespace

@@ -50,4 +50,26 @@ TEST(GroupShares, ClampedToMinSharesAndToTheShares) {
   EXPECT_EQ(calc_group_shares(group_max_shares, huge / 2, 0, huge, huge / 2), group_max_shares / 2);
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+TEST(GroupShares, TheFloorIsTwoAndTheCeilingTwoToTheEighteenth) {
+  // fair.c: MIN_SHARES = 1 << 1, MAX_SHARES = 1 << 18 (unscaled, as the policies take them).
+  EXPECT_EQ(group_min_shares, 2u);
+  EXPECT_EQ(group_max_shares, 262144u);
+  // cpu.weight 1 (shares 10) with a hog (1024) on each of 64 CPUs: 10 x 1024 / 65536 is 0,
+  // raised to MIN_SHARES.
+  EXPECT_EQ(calc_group_shares(10, 1024, 1024, 65536, 1024), 2u);
+  // A group at MAX_SHARES alone on this CPU keeps all of it.
+  EXPECT_EQ(calc_group_shares(262144, 1024, 1024, 1024, 1024), 262144u);
+}
+
+TEST(GroupShares, SharesBelowTheFloorAreReturnedAsTheyAre) {
+  // calc_group_shares ends in clamp_t(long, shares, MIN_SHARES, tg_shares), i.e.
+  // min(max(shares, MIN_SHARES), tg_shares): the ceiling is applied last, so a group whose
+  // shares are below 2 gets its shares, never more (the header: "shares itself when shares < 2").
+  EXPECT_EQ(calc_group_shares(1, 1024, 1024, 1024, 1024), 1u);  // 1 x 1024 / 1024 = 1
+  EXPECT_EQ(calc_group_shares(1, 0, 0, 5000, 0), 1u);           // idle here: 0, floor 2, ceiling 1
+  EXPECT_EQ(calc_group_shares(0, 1024, 1024, 1024, 1024), 0u);
+}
+
 }  // namespace

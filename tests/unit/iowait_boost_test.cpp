@@ -73,7 +73,8 @@ TEST(IowaitBoost, ResetsAfterATickWithoutUpdates) {
   EXPECT_EQ(s.boost, 128u);
   EXPECT_TRUE(s.pending);
   EXPECT_EQ(iowait_boost_apply(s, now, kTick, 1024), 128u) << "reset, not doubled";
-  // Exactly one tick later is not yet "more than a tick".
+  // Exactly one tick later the boost is held and halved, and 128 halves below the minimum (a
+  // reset would give 0 too: ABoostIsKeptExactlyOneTickAfterTheLastUpdate checks the bound).
   now += kTick;
   EXPECT_EQ(iowait_boost_apply(s, now, kTick, 1024), 0u) << "halved below the minimum";
   // Any other update after a tick drops it; an evaluation of a CPU left alone for a tick too.
@@ -98,6 +99,38 @@ TEST(IowaitBoost, ScaledToTheCapacityAndWrapSafe) {
   EXPECT_EQ(iowait_boost_apply(s, now, kTick, 446), 446u);
   iowait_boost_request(s, now + 10, kTick, false);
   EXPECT_EQ(iowait_boost_apply(s, now + 20, kTick, 446), 223u) << "512 x 446 / 1024";
+}
+
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+TEST(IowaitBoost, ABoostIsKeptExactlyOneTickAfterTheLastUpdate) {
+  // sugov_iowait_reset resets only when delta_ns > TICK_NSEC: at exactly one tick the boost
+  // is still held, so the evaluation halves it (512 -> 256) instead of dropping it.
+  iowait_boost s;
+  u64 now = 0;
+  for (int i = 0; i < 3; ++i) {  // 128, 256, 512
+    iowait_boost_request(s, now, kTick, true);
+    (void)iowait_boost_apply(s, now, kTick, 1024);
+    now += 1000;
+  }
+  ASSERT_EQ(s.boost, 512u);
+  iowait_boost_request(s, now, kTick, false);  // last update at `now`
+  EXPECT_EQ(iowait_boost_apply(s, now + kTick, kTick, 1024), 256u) << "a tick is not more than a tick";
+  // One nanosecond more and the evaluation resets it (sugov_iowait_apply returns early).
+  iowait_boost_request(s, now + kTick, kTick, false);
+  EXPECT_EQ(iowait_boost_apply(s, now + 2 * kTick + 1, kTick, 1024), 0u);
+}
+
+TEST(IowaitBoost, AnEvaluationThatResetsLeavesNeitherBoostNorPending) {
+  // sugov_iowait_apply calls sugov_iowait_reset(sg_cpu, time, false): the boost becomes 0 and
+  // pending false (set_iowait_boost is false), so nothing is left for the next evaluation.
+  iowait_boost s;
+  iowait_boost_request(s, 0, kTick, true);
+  ASSERT_EQ(s.boost, 128u);
+  EXPECT_EQ(iowait_boost_apply(s, 2 * kTick, kTick, 1024), 0u) << "held past a tick without an update";
+  EXPECT_EQ(s.boost, 0u);
+  EXPECT_FALSE(s.pending);
+  EXPECT_EQ(iowait_boost_apply(s, 2 * kTick + 1000, kTick, 1024), 0u) << "no boost reappears";
 }
 
 }  // namespace

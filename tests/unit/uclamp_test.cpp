@@ -282,4 +282,39 @@ TEST(SelectIdleCapacity, ClampsSteerTheChoice) {
   }
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+TEST(Uclamp, TheTopOfTheRangeIsAValidBoost) {
+  // sched_setattr refuses a clamp only above SCHED_CAPACITY_SCALE (uclamp_validate: value >
+  // 1024); a boost of exactly 1024 is what RT tasks have by default.
+  EXPECT_EQ(uclamp_check_request(1024, 1024), errc::ok);
+  EXPECT_EQ(uclamp_check_request(1025, 1024), errc::invalid_argument);
+}
+
+TEST(Uclamp, AnInvertedPairOnTheCpuGivesTheBoost) {
+  // uclamp_rq_util_with: "if (unlikely(min_util >= max_util)) return min_util;" A task whose
+  // effective min is 800 and max 300 (sysctl util_max capped at 300) inverts the CPU's pair.
+  uclamp_rq<> rq;
+  uclamp_task t;
+  rq.enqueue(t, 800, 300);
+  EXPECT_EQ(rq.util_with(100), 800u);
+  EXPECT_EQ(rq.util_with(1000), 800u);
+  rq.dequeue(t);
+  EXPECT_EQ(rq.util_with(100, 800, 300), 800u) << "a waking task's own inverted pair on an idle CPU";
+}
+
+TEST(Uclamp, AWakingTasksClampsJoinTheCpusByMaxAndReplaceAnIdleCpus) {
+  // uclamp_rq_util_with with p: min = max(p's min, rq's min), max = max(p's max, rq's max),
+  // except that on an idle rq (UCLAMP_FLAG_IDLE) p's clamps alone count.
+  uclamp_rq<> rq;
+  uclamp_task a;
+  rq.enqueue(a, 512, 800);
+  EXPECT_EQ(rq.util_with(100, 0, 1024), 512u) << "the CPU's boost stays: max(0, 512)";
+  EXPECT_EQ(rq.util_with(900, 0, 300), 800u) << "the CPU's cap 800 beats the task's 300";
+  rq.dequeue(a);
+  ASSERT_TRUE(rq.idle());
+  ASSERT_EQ(rq.value(uclamp_id::max), 800u);
+  EXPECT_EQ(rq.util_with(600, 0, 300), 300u) << "idle: the retained cap 800 does not lift the task's 300";
+}
+
 }  // namespace

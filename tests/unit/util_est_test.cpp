@@ -106,4 +106,19 @@ TEST(UtilEst, AnEstimateRemembersWhatSleepErases) {
   EXPECT_EQ(task_util_est(at_wakeup, est), util_est_value(est));
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+TEST(UtilEst, AnEwmaUpdateIsMarkedSoASecondDequeueWithoutARefreshSkips) {
+  // util_est_update ends with `ewma |= UTIL_AVG_UNCHANGED` on every path through `done`, the
+  // EWMA step included: until PELT refreshes util_avg, another dequeue is not another sample.
+  u32 est = 400;
+  util_est_dequeue_sleep(est, 200, 200, 1024);  // (4 x 400 - 200) / 4 = 350
+  EXPECT_EQ(est, 350u | util_est_unchanged);
+  util_est_dequeue_sleep(est, 200, 200, 1024);  // the same util_avg again: skipped
+  EXPECT_EQ(util_est_value(est), 350u);
+  util_est_util_changed(est);
+  util_est_dequeue_sleep(est, 200, 200, 1024);  // refreshed: (4 x 350 - 150) / 4 = 312.5, floored
+  EXPECT_EQ(util_est_value(est), 312u);
+}
+
 }  // namespace

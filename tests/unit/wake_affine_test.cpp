@@ -338,4 +338,52 @@ TEST(WakeAffine, SelectIdleCpuLooksAtNoMoreAllowedCpusThanTheDepth) {
   }
 }
 
+// ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
+
+TEST(WakeAffine, TheFlipDecayCompareIsWrapSafeWhenOnlyTheDeadlineWraps) {
+  // record_wakee: time_after(jiffies, wakee_flip_decay_ts + HZ), i.e. (s64)(stamp + HZ - now)
+  // < 0. With the stamp half a second before the 64-bit wrap, stamp + 1 s has wrapped to 0.5 s
+  // while now, 0.25 s after the stamp, has not: a plain compare of the raw values would halve.
+  wakee_flips w;
+  w.flips = 40;
+  w.decay_stamp_ns = ~u64{0} - 500000000u;
+  w.last_wakee = 3;
+  record_wakee(w, ~u64{0} - 250000000u, 3);
+  EXPECT_EQ(w.flips, 40u) << "0.25 s after the stamp";
+  EXPECT_EQ(w.decay_stamp_ns, ~u64{0} - 500000000u);
+}
+
+TEST(WakeAffine, ASyncWakerHeavierThanItsCpuPullsAtOnceAndOneAsHeavyDoesNot) {
+  // wake_affine_weight: "if (current_load > this_eff_load) return this_cpu;" strictly, before
+  // any comparison. Equal capacities, imbalance_pct 117 (margin 108), prev_cpu holding only the
+  // task's own blocked load (prev_load = task_load = 1024: prev_eff_load 0, + 1 for sync).
+  // Waker 2048 on a CPU whose load reads 1024 (its load not yet caught up): pulled at once,
+  // although (0 + 1024) x 100 x 1024 < 0 x 108 x 1024 + 1 is false.
+  EXPECT_TRUE(wake_affine_weight(1024, 1024, 1024, 2048, true, 1024, 1024, 117));
+  // Waker exactly the CPU's load: no early return; this_eff (1024 - 1024 + 1024) x 100 x 1024 =
+  // 104 857 600 against prev_eff 1: stays.
+  EXPECT_FALSE(wake_affine_weight(1024, 1024, 1024, 1024, true, 1024, 1024, 117));
+}
+
+TEST(WakeAffine, SisUtilDepthIsZeroForAnyOverloadHoweverLarge) {
+  // update_idle_cpu_scan: y = 1024 - min(1024, x² pct² / (10⁴ 1024)) reaches 0 once x (the mean
+  // utilisation per CPU) is past 1024 · 100 / 117, and stays 0 above: more load never deepens
+  // the scan. The kernel's cpu_util_cfs is at most the capacity; a caller passing a larger sum
+  // (2^40 on one CPU: x² would need 80 bits) must still get 0, not a wrapped square.
+  EXPECT_EQ(sis_util_scan_depth(u64{1} << 40, 1), 0);
+  EXPECT_EQ(sis_util_scan_depth(u64{1} << 36, 16), 0);
+  EXPECT_EQ(sis_util_scan_depth(2048, 1, 100), 0) << "x = 2048 at imbalance_pct 100";
+}
+
+TEST(WakeAffine, ARecentCpuOutsideTheMachineIsNeverACandidate) {
+  // select_idle_sibling takes recent_used_cpu only if it is a CPU the task may use
+  // (cpumask_test_cpu(recent_used_cpu, p->cpus_ptr)); the header's guard: 0 <= recent < nr_cpus.
+  // On 4 CPUs with 2 and 3 idle, a stale recent_used_cpu of 4 is not returned.
+  int recent = 4;
+  auto idle = [](int k) noexcept { return k >= 2; };
+  auto fits = [](int) noexcept { return true; };
+  EXPECT_EQ(select_idle_cache_hot(4, 1, 0, recent, idle, fits), -1);
+  EXPECT_EQ(recent, 1) << "replaced by prev all the same";
+}
+
 }  // namespace

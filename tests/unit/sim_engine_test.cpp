@@ -2086,3 +2086,136 @@ TEST(SimEngine, CgroupsBalanceByLoadMovesAGroupsLastTaskThatFitsTheImbalance) {
   }
 }
 }  // namespace
+
+// ---- boundaries each rule states strictly (a mutation audit found them untested)
+namespace {
+// metrics.hpp's nearest-rank rule, checked at the case PercentilesMatchBruteForce never reaches:
+// no sample at all, where the documented value is 0 (the header: "0 when there is no sample").
+// The rank ceil(p n / 100) is checked at exact multiples by hand: 100 samples 1..100 have p50 =
+// sample 50 and p99 = sample 99 (ceil of an integer is itself, not one more); 101 samples
+// 1..101 have p50 = ceil(50.5) = 51 and p99 = ceil(99.99) = 100.
+TEST(SimMetrics, NearestRankPercentileIsZeroWithoutSamplesAndExactAtWholeRanks) {
+  EXPECT_EQ(percentile_sorted({}, 50, 100), 0);
+  EXPECT_EQ(percentile_sorted({}, 99, 100), 0);
+  std::vector<std::int64_t> v;
+  for (std::int64_t i = 1; i <= 100; ++i) v.push_back(i);
+  EXPECT_EQ(percentile_sorted(v, 50, 100), 50);
+  EXPECT_EQ(percentile_sorted(v, 99, 100), 99);
+  EXPECT_EQ(percentile_sorted(v, 100, 100), 100);
+  v.push_back(101);
+  EXPECT_EQ(percentile_sorted(v, 50, 100), 51);
+  EXPECT_EQ(percentile_sorted(v, 99, 100), 100);
+  const latency_summary none = summarize({});
+  EXPECT_EQ(none.count, 0u);
+  EXPECT_EQ(none.p50, 0);
+  EXPECT_EQ(none.p99, 0);
+  EXPECT_EQ(none.max, 0);
+}
+
+// latency_summary's mean and population standard deviation (the header: "population standard
+// deviation", divided by n, not n - 1), by hand on the textbook set {2, 4, 4, 4, 5, 5, 7, 9} ns:
+// mean 40 / 8 = 5 ns; squared deviations 9 + 1 + 1 + 1 + 0 + 0 + 4 + 16 = 32, 32 / 8 = 4, so
+// the deviation is 2 ns (the sample deviation would be sqrt(32 / 7) = 2.14 ns). One sample
+// deviates by 0. The samples are given unsorted: the summary sorts its copy.
+TEST(SimMetrics, MeanAndPopulationStandardDeviationByHand) {
+  const latency_summary s = summarize({9, 4, 2, 5, 4, 7, 4, 5});
+  EXPECT_EQ(s.count, 8u);
+  EXPECT_DOUBLE_EQ(s.mean, 5.0);
+  EXPECT_DOUBLE_EQ(s.stddev, 2.0);
+  EXPECT_EQ(s.p50, 4);  // sorted 2 4 4 4 5 5 7 9: sample ceil(4) = 4 is 4
+  EXPECT_EQ(s.p99, 9);  // sample ceil(7.92) = 8
+  EXPECT_EQ(s.max, 9);
+  const latency_summary one = summarize({7});
+  EXPECT_DOUBLE_EQ(one.mean, 7.0);
+  EXPECT_DOUBLE_EQ(one.stddev, 0.0);
+}
+
+// rt-app's slack: an overrun is a negative slack (the guide: "negative: the period's work
+// overran it"); a period that ends exactly at the expiry (slack 0) met it. Samples {5, 0, -1} ns
+// (unsorted): 3 periods, 1 overrun, min -1, p50 the nearest-rank sample ceil(1.5) = 2 of
+// {-1, 0, 5}, which is 0. No sample: all zero.
+TEST(SimMetrics, SlackOfExactlyZeroIsNotAnOverrun) {
+  const slack_summary s = summarize_slack({5, 0, -1});
+  EXPECT_EQ(s.periods, 3u);
+  EXPECT_EQ(s.overruns, 1u);
+  EXPECT_EQ(s.min, -1);
+  EXPECT_EQ(s.p50, 0);
+  const slack_summary met = summarize_slack({0, 0});
+  EXPECT_EQ(met.overruns, 0u);
+  const slack_summary none = summarize_slack({});
+  EXPECT_EQ(none.periods, 0u);
+  EXPECT_EQ(none.overruns, 0u);
+}
+
+// Jain's fairness index (Jain, Chiu & Hawe 1984): (sum x)^2 / (n sum x^2), 1 when all n
+// shares are equal, 1/n when one of n takes everything. By hand: {1, 0} = 1 / 2; {1, 0, 0, 0}
+// = 1 / 4; {1, 2, 3} = 36 / (3 x 14) = 6 / 7; {2, 2, 2} = 1. The header's and the guide's
+// conventions: 1.0 for fewer than 2 values and for all zero (no CPU to share is not unfair;
+// the formula itself would be 0 / 0).
+TEST(SimMetrics, JainIndexByHandAndItsConventions) {
+  EXPECT_DOUBLE_EQ(jain_index({1.0, 0.0}), 0.5);
+  EXPECT_DOUBLE_EQ(jain_index({1.0, 0.0, 0.0, 0.0}), 0.25);
+  EXPECT_DOUBLE_EQ(jain_index({1.0, 2.0, 3.0}), 6.0 / 7.0);
+  EXPECT_DOUBLE_EQ(jain_index({2.0, 2.0, 2.0}), 1.0);
+  EXPECT_DOUBLE_EQ(jain_index({0.0, 0.0}), 1.0);
+  EXPECT_DOUBLE_EQ(jain_index({0.0, 0.0, 0.0}), 1.0);
+  EXPECT_DOUBLE_EQ(jain_index({3.0}), 1.0);
+  EXPECT_DOUBLE_EQ(jain_index({}), 1.0);
+}
+
+// The weight Jain's index divides CPU shares by, the guide's "weight = 1024 / 1.25^nice"
+// (nice 0 = 1024, each nice step 1.25x; the kernel's sched_prio_to_weight rounds the same
+// curve: 1024, 820, 655, 1277, 3121 for nice 0, 1, 2, -1, -5). The absolute scale matters
+// with cgroups, where a root task's nice weight is compared with a group's cpu.weight x 1024
+// / 100. By hand: 1024 / 1.25 = 819.2; / 1.5625 = 655.36; x 1.25 = 1280; x 3.0517578125 = 3125.
+TEST(SimMetrics, NiceWeightIs1024Over1Point25ToTheNice) {
+  EXPECT_DOUBLE_EQ(nice_weight(0), 1024.0);
+  EXPECT_NEAR(nice_weight(1), 819.2, 1e-9);
+  EXPECT_NEAR(nice_weight(2), 655.36, 1e-9);
+  EXPECT_NEAR(nice_weight(-1), 1280.0, 1e-9);
+  EXPECT_NEAR(nice_weight(-5), 3125.0, 1e-9);
+}
+}  // namespace
+
+namespace {
+// longest_starvation_ns is the longest single wait of any task, a wait still going at the end of
+// the run included (the guide: max_wait_ns is "still counting at the end of the run"). 1 CPU,
+// ref-rr with 40 ms slices, a 30 ms run: A (a 100 ms hog) runs 0-30 in its first slice; B (the
+// same, started at 1 ms) waits from 1 ms to the end, 29 ms, never having run.
+TEST(SimEngine, LongestStarvationCountsAWaitStillGoingAtTheEnd) {
+  workload w;
+  w.name = "starve-to-the-end";
+  w.duration = msec(30);
+  w.tasks.push_back(finite("A", {ev::run(msec(100))}));
+  task_spec b = finite("B", {ev::run(msec(100))});
+  b.delay = msec(1);
+  w.tasks.push_back(b);
+  const run_result r = ref_entry().run(w, exact_machine(), {{"timeslice", msec(40)}});
+  EXPECT_EQ(r.duration_ns, msec(30));
+  EXPECT_EQ(find(r, "A").cpu_ns, msec(30));
+  EXPECT_EQ(find(r, "B").cpu_ns, 0);
+  EXPECT_EQ(find(r, "B").wait_ns, msec(29));
+  EXPECT_EQ(find(r, "B").max_wait_ns, msec(29));
+  EXPECT_EQ(r.totals.longest_starvation_ns, msec(29));
+  expect_conserved(r);
+}
+
+// idle % is idle time / (CPUs x duration) (the guide), so it is a share of all CPUs' time. 2 CPUs,
+// A runs 30 ms and B 10 ms from 0, one on each CPU: the run ends when A exits at 30 ms and B's
+// CPU idled 10-30 ms: 20 ms of the 2 x 30 ms, 33.3 % (not 66.7 %, a share of one CPU).
+TEST(SimEngine, IdlePercentIsAShareOfEveryCpusTime) {
+  workload w;
+  w.name = "idle-share";
+  w.duration = sec(1);
+  w.cpus = 2;
+  w.tasks.push_back(finite("A", {ev::run(msec(30))}));
+  w.tasks.push_back(finite("B", {ev::run(msec(10))}));
+  const run_result r = ref_entry().run(w, exact_machine(), {});
+  EXPECT_EQ(r.duration_ns, msec(30));
+  EXPECT_EQ(find(r, "A").exit_ns, msec(30));
+  EXPECT_EQ(find(r, "B").exit_ns, msec(10));
+  EXPECT_EQ(r.totals.idle_ns, msec(20));
+  EXPECT_NEAR(r.totals.idle_pct, 100.0 * 20.0 / (2 * 30.0), 1e-9);
+  expect_conserved(r);
+}
+}  // namespace

@@ -17,8 +17,8 @@
 namespace schedcore {
 namespace sim {
 
-/// Nearest-rank percentile `num/den` (e.g. 99/100) of `v`, which is sorted in place. Exact,
-/// integer arithmetic only.
+/// Nearest-rank percentile `num/den` (e.g. 99/100) of `sorted`, which the caller has sorted in
+/// ascending order; 0 when it is empty. Exact, integer arithmetic only.
 inline std::int64_t percentile_sorted(const std::vector<std::int64_t>& sorted, std::uint64_t num, std::uint64_t den) {
   if (sorted.empty()) return 0;
   const std::uint64_t n = sorted.size();

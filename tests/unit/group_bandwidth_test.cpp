@@ -264,6 +264,14 @@ struct capped_group {
   }
   /// Puts `t` (not queued) in the group.
   void join(typename S::task& t) { EXPECT_EQ(rq.set_group(t, &g, sched_time{}), errc::ok); }
+  /// Wakes `t` (alone in the group) at `t0` and runs it until the tick at `t0 + ran` finds the
+  /// budget and the pool empty: the group is throttled and the CPU has nothing to run.
+  void run_until_throttled(typename S::task& t, sched_time t0, std::int64_t ran) {
+    rq.enqueue(t, t0, enqueue_flags::wakeup);
+    ASSERT_EQ(rq.schedule(nullptr, false, t0), &t);
+    EXPECT_TRUE(rq.tick(t, t0 + ran));
+    EXPECT_EQ(rq.schedule(&t, true, t0 + ran), nullptr);
+  }
 };
 TYPED_TEST_SUITE(GroupBandwidth, FairSetups, setup_names);
 
@@ -930,10 +938,7 @@ TYPED_TEST(GroupBandwidth, AQueueTheRefillCannotServeWaitsForTheNextBoundary) {
   typename S::task a;
   capped.join(a);
   const sched_time t0{};
-  rq.enqueue(a, t0, enqueue_flags::wakeup);
-  ASSERT_EQ(rq.schedule(nullptr, false, t0), &a);
-  EXPECT_TRUE(rq.tick(a, t0 + msec(5)));
-  EXPECT_EQ(rq.schedule(&a, true, t0 + msec(5)), nullptr);
+  capped.run_until_throttled(a, t0, msec(5));
   ASSERT_TRUE(g.throttled());
   EXPECT_EQ(pool.acquire(msec(5), t0 + msec(100)), msec(5));  // another CPU, first
   EXPECT_FALSE(rq.timer(t0 + msec(100)));
@@ -1003,10 +1008,7 @@ TYPED_TEST(GroupBandwidth, AGroupUnthrottledEmptyStaysOutOfItsParent) {
   typename S::task a;
   capped.join(a);
   const sched_time t0{};
-  rq.enqueue(a, t0, enqueue_flags::wakeup);
-  ASSERT_EQ(rq.schedule(nullptr, false, t0), &a);
-  EXPECT_TRUE(rq.tick(a, t0 + msec(5)));
-  EXPECT_EQ(rq.schedule(&a, true, t0 + msec(5)), nullptr);
+  capped.run_until_throttled(a, t0, msec(5));
   ASSERT_TRUE(g.throttled());
   rq.dequeue(a, t0 + msec(50), dequeue_flags::migrating);
   (void)rq.timer(t0 + msec(100));

@@ -831,7 +831,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// `draw` false: only charge (a change of pool follows). A group whose pool was reconfigured
   /// since it was last charged starts from 0 and pays only for the time since then (the
   /// kernel's tg_set_cfs_bandwidth zeroes runtime_remaining without an update_curr first, so
-  /// its next update_curr charges the new pool the whole interval; here the time before the
+  /// its next update_curr charges the changed pool the whole interval; here the time before the
   /// change stays with the old limit, whose budget the change discards).
   SCHEDCORE_COLD bool charge_bandwidth(sched_time now, bool draw = true) noexcept {
     if (running_ == nullptr) return false;

@@ -85,8 +85,8 @@
 /// - sched_yield: the task goes to the tail of its current level, keeping its quota.
 /// - fork (`task_new`): the child shares the parent's rotation, bitmap and level and takes half
 ///   of the parent's remaining quota (no CPU time is created by forking). A child placed on
-///   another CPU's queue is a new arrival there (next item); the parent still gives up half, as
-///   the split comes before the CPU is chosen.
+///   another CPU's queue arrives there as from any other queue (next item); the parent still
+///   gives up half, as the split comes before the CPU is chosen.
 /// - Another CPU's queue (a migration, or a fork placed away from the parent; SD's own SMP
 ///   balancing is omitted, the simulator's moves tasks): rotation epochs count one queue's
 ///   major rotations, so the task starts a fresh rotation there (cleared bitmap, a full quota,

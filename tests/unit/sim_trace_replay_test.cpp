@@ -35,7 +35,6 @@ namespace {
 
 using namespace schedcore::sim;
 
-
 std::int64_t msec(std::int64_t v) { return v * 1000000; }
 std::int64_t usec(std::int64_t v) { return v * 1000; }
 
@@ -115,8 +114,7 @@ void replay_and_check(const std::string& text, const run_result& r, int cpus, st
         close_interval(tasks[prev], us);
         replayed_task& p = tasks[prev];
         p.running_on = -1;
-        p.state = prev_state == 'R' ? 'R' : prev_state;  // D reads as S: both wait for a wakeup
-        if (p.state == 'D') p.state = 'S';
+        p.state = prev_state == 'D' ? 'S' : prev_state;  // D and S both wait for a wakeup; R+ reads R
       }
       if (next == 0) {
         idle_since_us[cpu] = us;

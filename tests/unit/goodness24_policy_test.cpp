@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "check_recorder.hpp"
+#include "cross_queue_diff.hpp"
 #include "schedcore/policy/goodness24.hpp"
 #include "tick_driver.hpp"
 
@@ -458,6 +459,54 @@ TEST(Goodness24Policy, AForkOnAnotherCpuCountsTheParentsChangeWhereItIsQueued) {
   EXPECT_TRUE(a.verify());
 }
 
+// 2.4.16 kernel/sched.c: goodness() adds PROC_CHANGE_PENALTY when `p->processor == this_cpu`,
+// and only schedule() writes `processor` (next->processor = this_cpu, when the task is picked to
+// run). A task placed on another CPU and brought back before it ran there never left its CPU
+// in 2.4's sense: back on it, it still has the bonus. Here: it last ran on A, wakes on B (no
+// bonus there, it never ran on B), and a balancer moves it back to A before it runs.
+TEST(Goodness24Policy, ATaskMovedAwayAndBackBeforeItRanKeepsTheBonusOnItsCpu) {
+  single_class<policy_t> a, b;
+  ASSERT_EQ(a.configure({100, 2, 15, 1}), errc::ok);
+  ASSERT_EQ(b.configure({100, 2, 15, 1}), errc::ok);
+  task x, y;
+  make(a, x, 0);
+  make(a, y, 0);
+  const sched_time t0{};
+  a.enqueue(x, t0, enqueue_flags::initial);
+  a.enqueue(y, t0, enqueue_flags::initial);
+  a.set_next(x, t0);
+  a.dequeue(x, t0, dequeue_flags::sleep);  // x ran on A and blocks
+  b.enqueue(x, t0, enqueue_flags::wakeup | enqueue_flags::migrated);
+  EXPECT_EQ(b.goodness_of(x), 6 + 20) << "on B, where it never ran: no PROC_CHANGE_PENALTY";
+  b.dequeue(x, t0, dequeue_flags::migrating);
+  a.enqueue(x, t0, enqueue_flags::migrated);
+  EXPECT_EQ(a.goodness_of(x), 6 + 15 + 1 + 20) << "back on A, its `processor`: the bonus again (and +1: it ran there last)";
+  EXPECT_TRUE(a.verify());
+  EXPECT_TRUE(b.verify());
+}
+
+// The same for a fork: 2.4.16's do_fork copies `processor` from the parent, so a child the
+// simulator placed on B and a balancer moved to its parent's CPU A before it ran gets the bonus
+// on A (and none on B).
+TEST(Goodness24Policy, AChildForkedOntoAnotherCpuAndPulledToItsParentsCpuGetsTheBonusThere) {
+  single_class<policy_t> a, b;
+  ASSERT_EQ(a.configure({100, 2, 15, 1}), errc::ok);
+  ASSERT_EQ(b.configure({100, 2, 15, 1}), errc::ok);
+  task parent, child;
+  make(a, parent, 0);  // 6 ticks
+  const sched_time t0{};
+  a.enqueue(parent, t0, enqueue_flags::initial);
+  ASSERT_EQ(a.schedule(nullptr, false, t0), &parent);
+  b.task_new(child, &parent, t0);  // child 3 ticks, parent 3
+  b.enqueue(child, t0, enqueue_flags::initial);
+  EXPECT_EQ(b.goodness_of(child), 3 + 20);
+  b.dequeue(child, t0, dequeue_flags::migrating);
+  a.enqueue(child, t0, enqueue_flags::migrated);
+  EXPECT_EQ(a.goodness_of(child), 3 + 15 + 20);
+  EXPECT_TRUE(a.verify());
+  EXPECT_TRUE(b.verify());
+}
+
 // 2.4.16 kernel/exit.c release_task(): the reaper (the parent, in wait4) takes back the dead
 // child's counter, `current->counter += p->counter`, and `if (current->counter >= MAX_COUNTER)
 // current->counter = MAX_COUNTER` with MAX_COUNTER = 20*HZ/100 (include/linux/sched.h): 20
@@ -652,6 +701,22 @@ TEST(Goodness24Policy, TickScaleBandEdgesFollowTheHzThresholds) {
   EXPECT_EQ(policy_t::nice_to_ticks(0, 800), 20 * 2 + 1);
   EXPECT_EQ(policy_t::nice_to_ticks(0, 1599), 20 * 2 + 1);
   EXPECT_EQ(policy_t::nice_to_ticks(0, 1600), 20 * 4 + 1);
+}
+
+// Random two-CPU histories (tests/support/cross_queue_diff.hpp): the parent's half of a fork
+// onto the other CPU (the kernel runs it in the parent's context, on the parent's queue) does
+// not depend on what the child's CPU holds.
+struct xq_params {
+  static sched_params draw(schedcore_test::xq_rng& r) {
+    return sched_params{sched_kind::normal, static_cast<s8>(static_cast<int>(r.below(30)) - 10), 0, 0, 0, 0};
+  }
+};
+
+TEST(Goodness24Policy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::fork_independence<policy_t, xq_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "check_recorder.hpp"
+#include "cross_queue_diff.hpp"
 #include "o1_driver_ext.hpp"
 #include "schedcore/policy/nicksched.hpp"
 #include "tick_driver.hpp"
@@ -422,6 +423,79 @@ TEST(NickschedPolicy, ForkWithNoSliceLeftExpiresTheParentAtTheFork) {
   EXPECT_TRUE(m.policy.verify());
 }
 
+// v13's sched_fork runs in the parent's context and splits the slice the parent has on its
+// own run queue: ts = task_timeslice(current, task_rq(current)) under that queue's lock, then
+// used_slice += (ts - used_slice + 1) / 2 for the parent and the child starts at the rest. A
+// child the simulator places on another CPU must not make the split use that CPU's queue
+// (there a better-priority task shrinks a nice-0 task's slice to 7 jiffies).
+TEST(NickschedPolicy, ForkOnAnotherCpuSplitsTheSliceTheParentHasOnItsOwnQueue) {
+  manual m0, m1;
+  task parent = make(0), other = make(-10), child;
+  m0.policy.task_new(parent, nullptr, m0.now);
+  m0.policy.enqueue(parent, m0.now, enqueue_flags::initial);
+  m0.schedule();
+  m1.policy.task_new(other, nullptr, m1.now);
+  m1.policy.enqueue(other, m1.now, enqueue_flags::initial);
+  ASSERT_EQ(m0.policy.timeslice(parent), msec(60)) << "alone on its queue: 60 jiffies";
+  ASSERT_EQ(m1.policy.timeslice(parent), msec(7)) << "what CPU 1's queue would give it: less than it ran";
+  for (int ms = 1; ms <= 20; ++ms) {
+    m0.step_to(ms);
+    ASSERT_FALSE(m0.policy.tick(parent, m0.now));
+  }
+  m1.step_to(20);
+  m1.policy.task_new(child, &parent, m1.now);
+  EXPECT_EQ(parent.used_slice, 40) << "60 - 20 = 40 left on the parent's queue: 20 each";
+  EXPECT_EQ(child.used_slice, 40);
+  EXPECT_TRUE(parent.first_time_slice) << "the parent has 20 jiffies left: no expiry";
+  EXPECT_TRUE(m0.policy.verify());
+}
+
+// The same sched_fork, when the parent is left with no slice: used_slice = ts - 1 and a
+// scheduler_tick() in the parent's context, on the parent's CPU, expires it at the fork --
+// wherever the child goes.
+TEST(NickschedPolicy, ForkOnAnotherCpuWithNoSliceLeftExpiresTheParentOnItsQueue) {
+  manual m0, m1;
+  task parent = make(0), child;
+  m0.policy.task_new(parent, nullptr, m0.now);
+  m0.policy.enqueue(parent, m0.now, enqueue_flags::initial);
+  m0.schedule();
+  for (int ms = 1; ms <= 59; ++ms) {
+    m0.step_to(ms);
+    ASSERT_FALSE(m0.policy.tick(parent, m0.now));
+  }
+  m1.step_to(59);
+  m1.policy.task_new(child, &parent, m1.now);
+  EXPECT_EQ(child.used_slice, 59) << "the child gets the last jiffy";
+  EXPECT_EQ(parent.used_slice, 0) << "the parent expired at the fork";
+  EXPECT_FALSE(parent.first_time_slice);
+  EXPECT_TRUE(m0.policy.tick(parent, m0.now)) << "its queue's next tick asks for the reschedule";
+  EXPECT_TRUE(m0.policy.verify());
+  EXPECT_TRUE(m1.policy.verify());
+}
+
+// Random two-CPU histories (tests/support/cross_queue_diff.hpp): the parent's half of a fork
+// onto the other CPU does not depend on what that CPU holds, and a task waking on another CPU
+// (its used_slice restarted there) behaves there whatever its old CPU did after it left.
+struct nick_params {
+  static sched_params draw(schedcore_test::xq_rng& r) {
+    return sched_params{sched_kind::normal, static_cast<s8>(static_cast<int>(r.below(30)) - 10), 0, 0, 0, 0};
+  }
+};
+
+TEST(NickschedPolicy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::fork_independence<policy_type, nick_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
+}
+
+TEST(NickschedPolicy, RandomWakeupsAcrossCpusDoNotReadTheOldQueue) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::wake_independence<policy_type, nick_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
+}
+
 TEST(NickschedPolicy, NiceChangeSetsThePriorityToTheNewStaticOne) {
   manual m;
   task h = make(0);
@@ -487,6 +561,40 @@ TEST(NickschedPolicy, ARestoredExpiredTaskStaysExpired) {
   m.schedule(false);
   EXPECT_EQ(m.curr, &a);
   EXPECT_TRUE(m.policy.verify());
+}
+
+// v13 is a patch to 2.6.0-test5, whose pull_task() (kernel/sched.c, untouched by the patch but
+// for its TASK_PREEMPTS_CURR test) dequeues the task from whichever array it is in on the busiest
+// queue and enqueues it into `this_rq->active`; nothing else changes (no deactivate_task, so
+// neither used_slice nor the history). The balancer's "expired array into expired array" rule
+// (move_tasks' dst_array) came to mainline later. So an expired task pulled to another CPU is
+// active there: it preempts a worse-priority task at once instead of waiting for that queue's
+// array switch.
+TEST(NickschedPolicy, ABalancerMovePutsAnExpiredTaskInTheActiveArrayAsPullTaskDid) {
+  manual m0, m1;
+  task a = make(0), b = make(5), c = make(5);
+  m0.policy.enqueue(a, m0.now, enqueue_flags::initial);
+  m0.policy.enqueue(b, m0.now, enqueue_flags::initial);
+  m0.schedule();
+  ASSERT_EQ(m0.curr, &a);
+  m0.policy.yield(a, m0.now);  // to the expired array
+  m0.schedule();
+  ASSERT_EQ(m0.curr, &b);
+  m1.policy.enqueue(c, m1.now, enqueue_flags::initial);
+  m1.schedule();
+  ASSERT_EQ(m1.curr, &c);
+  ASSERT_LT(a.prio, c.prio);
+  m0.step_to(1);
+  m1.step_to(1);
+  const s32 used = a.used_slice;
+  m0.policy.dequeue(a, m0.now, dequeue_flags::migrating);  // CPU 1's balancer pulls a
+  m1.policy.enqueue(a, m1.now, enqueue_flags::migrated);
+  EXPECT_TRUE(m1.policy.wakeup_preempt(a, c, m1.now));
+  m1.schedule();
+  EXPECT_EQ(m1.curr, &a) << "pulled into CPU 1's active array, a runs before c";
+  EXPECT_EQ(a.used_slice, used) << "pull_task leaves the slice alone";
+  EXPECT_TRUE(m0.policy.verify());
+  EXPECT_TRUE(m1.policy.verify());
 }
 
 std::vector<std::int64_t> mixed_run(sched_time origin, int hz) {

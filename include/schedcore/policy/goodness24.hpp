@@ -49,7 +49,9 @@
 ///   non-zero `mm_id` are threads of one process. Kernel threads (no mm, always +1) are not
 ///   modelled. Both bonuses are knobs (`same_mm_bonus`, `proc_change_penalty`).
 /// - One instance is one CPU's run queue (2.4 had one global run queue); the "last ran on this
-///   CPU" test is a per-entity flag cleared by `enqueue_flags::migrated`. So on several CPUs an
+///   CPU" test compares the instance the task last ran on (`ran_on`, set when it is picked to
+///   run, copied from the parent at a fork) with the picking one, so a task moved away and back
+///   without running keeps the bonus, as 2.4's `processor` does. On several CPUs an
 ///   epoch covers the tasks of its own instance only: 2.4's `for_each_task` recalculated every
 ///   task of the system, and a sleeper last queued on a quiet CPU missed none of a busy CPU's
 ///   epochs (after 1 s of a nice-0 hog on the other CPU it wakes with counter 11 in 2.4, 6
@@ -112,9 +114,12 @@ struct goodness24_entity : list_hook<goodness24_run_tag>, list_hook<goodness24_a
   u8 rt_priority = 0;                    ///< 1..99 for fifo/rr
   bool on_rq = false;                    ///< on the run list (running counts)
   bool yielded = false;                  ///< the SCHED_YIELD flag
-  bool ran_here = false;                 ///< last ran on this CPU (2.4's `p->processor == this_cpu`)
   s32 counter = 0;                       ///< remaining ticks (2.4's `p->counter`)
   u32 mm_id = 0;                         ///< address space: 0 = its own; equal non-zero ids share one
+  /// The instance (CPU) it last ran on, or nullptr: 2.4's `p->processor`, written only when it
+  /// is picked to run (a fork copies the parent's). PROC_CHANGE_PENALTY goes to a task whose
+  /// `ran_on` is the picking instance, however often it was moved without running.
+  const void* ran_on = nullptr;
   /// While on_rq: the class counts of the run queue that holds it. A fork halves the parent's
   /// counter from the child's queue, which on SMP may be another CPU's: the change of the
   /// parent's class is counted where the parent is queued.
@@ -217,10 +222,8 @@ class goodness24_policy {
   void enqueue(Task& t, sched_time, enqueue_flags flags) noexcept {
     goodness24_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
-    if (has(flags, enqueue_flags::migrated)) {
-      if (registered(t)) all_.erase(t);  // from whichever instance's list (no size counter)
-      e.ran_here = false;
-    }
+    // A task migrating in leaves whichever instance's list holds it (no size counter).
+    if (has(flags, enqueue_flags::migrated) && registered(t)) all_.erase(t);
     if (!registered(t)) all_.push_back(t);
     if (has(flags, enqueue_flags::restore) && saved_ == &t && saved_kind_ == e.kind) {
       if (saved_next_ != nullptr && EntityOf::get(*saved_next_).on_rq) {
@@ -281,7 +284,7 @@ class goodness24_policy {
     // refuse: only a queued task, and only when nothing else runs (put_prev first)
     if (SCHEDCORE_MISUSE(!EntityOf::get(t).on_rq || (curr_ != nullptr && curr_ != &t))) return;
     curr_ = &t;
-    EntityOf::get(t).ran_here = true;
+    EntityOf::get(t).ran_on = this;
     if (yielder_ != nullptr) {
       goodness24_entity& y = EntityOf::get(*yielder_);
       count(y, -1);
@@ -355,8 +358,9 @@ class goodness24_policy {
     goodness24_entity& c = EntityOf::get(child);
     if (SCHEDCORE_MISUSE(c.on_rq)) return;
     if (!registered(child)) all_.push_back(child);
-    // 2.4 copies the parent's `processor`: the child last ran where its parent runs now.
-    c.ran_here = parent != nullptr && parent == curr_;
+    // 2.4 copies the parent's `processor`: the child "last ran" where its parent runs now,
+    // which for a child placed on another CPU is not this instance.
+    c.ran_on = parent != nullptr ? EntityOf::get(*parent).ran_on : nullptr;
     c.parent = nullptr;
     if (parent == nullptr) return;
     goodness24_entity& p = EntityOf::get(*parent);
@@ -446,7 +450,7 @@ class goodness24_policy {
     if (is_rt(e)) return 1000 + e.rt_priority;
     if (e.counter <= 0) return 0;
     s64 w = e.counter;
-    if (knobs_.cpus > 1 && e.ran_here) w += knobs_.proc_change_penalty;
+    if (knobs_.cpus > 1 && e.ran_on == this) w += knobs_.proc_change_penalty;
     if (same_mm_as_prev) w += knobs_.same_mm_bonus;
     w += 20 - e.nice;
     return static_cast<int>(w);

@@ -41,19 +41,25 @@
 ///   swapped (in `set_next`, as o1.hpp) and `array_sequence` increments; a task that slept
 ///   across a switch restarts its slice at wakeup (`used_slice = 0`), and so does one that wakes
 ///   on another CPU's queue (whose sequence counts that queue's switches, not the task's).
+/// - A queued task moved by a balancer (`migrated` without `wakeup`) lands in the destination's
+///   active array whichever array it left, its slice and history unchanged: 2.6.0-test's
+///   pull_task, v13's base, enqueues into `this_rq->active` (pulling expired tasks into the
+///   expired array came to mainline later). A `restore` keeps the array kind.
 /// - Preemption: a woken task preempts iff its recomputed priority is numerically lower.
 /// - Fork/exit (§4): `task_new` splits the parent's remaining slice 50/50 through `used_slice`
-///   (the child gets the odd jiffy), the child inherits 1/4 of the parent's history (total
-///   floored at MIN_HISTORY, its sleep_time then set from the parent's sleep_avg: v13
-///   wake_up_forked_process; the history never reaches MAX_SLEEP = 1 s, so a quarter of it is
-///   always below the 0.5 s floor and the child always starts with MIN_HISTORY at the parent's
-///   sleep_avg: v13's constants make the floor win) and the parent loses 1/4 of its
-///   sleep_time; the child is queued at
-///   the tail of the active array. `task_dead` gives an unused first slice back to the parent
-///   (`used_slice` lowered, not below 0) and, if the child slept less than the parent (a
-///   hoggish child), charges the parent MAX_SLEEP · (parent's sleep_avg − child's) / 1024 / 2
-///   of run history, in whole jiffies and clamped like any run (the patch's sched_exit), on
-///   whichever CPU the parent is. The child's rounding at fork is this model's choice [R].
+///   (the child gets the odd jiffy; the slice is the one the parent has on its own run queue,
+///   and a parent left with none is expired there at once, also for a child placed on another
+///   CPU: v13's sched_fork runs in the parent's context), the child inherits 1/4 of the
+///   parent's history (total floored at MIN_HISTORY, its sleep_time then set from the parent's
+///   sleep_avg: v13 wake_up_forked_process; the history never reaches MAX_SLEEP = 1 s, so a
+///   quarter of it is always below the 0.5 s floor and the child always starts with
+///   MIN_HISTORY at the parent's sleep_avg: v13's constants make the floor win) and the parent
+///   loses 1/4 of its sleep_time; the child is queued at the tail of the active array.
+///   `task_dead` gives an unused first slice back to the parent (`used_slice` lowered, not
+///   below 0) and, if the child slept less than the parent (a hoggish child), charges the
+///   parent MAX_SLEEP · (parent's sleep_avg − child's) / 1024 / 2 of run history, in whole
+///   jiffies and clamped like any run (the patch's sched_exit), on whichever CPU the parent is.
+///   The child's rounding at fork is this model's choice [R].
 /// - `yield` moves the task to the expired array keeping its `used_slice`, as the mainline of
 ///   the era (the patch text for yield is not in the reference) [R].
 /// - A task that never ran and was not forked through `task_new` starts with MIN_HISTORY of
@@ -102,7 +108,7 @@ struct nicksched_entity : list_hook<nicksched_hook_tag> {
   u64 sleep_time = 0;             ///< decayed sleep within the history, 1024 * ns
   sched_time timestamp{};         ///< last switch in/out, wakeup or fork
   nicksched_entity* parent = nullptr;  ///< forking parent (for task_dead), or nullptr
-  const void* rq = nullptr;       ///< the policy object the task was last queued on
+  void* rq = nullptr;             ///< the policy object the task was last queued on
 };
 
 /// Nick Piggin's v13 scheduler: run queue of one CPU for SCHED_NORMAL tasks.
@@ -171,17 +177,21 @@ class nicksched_policy {
 
   /// Queues `t`. A wakeup adds the sleep to the history, recomputes the priority and restarts
   /// the slice if an array switch happened meanwhile or it wakes on another CPU's queue;
-  /// `restore` and a runnable task's `migrated` return it to the array kind it left; otherwise
-  /// the tail of the active array.
+  /// `restore` returns it to the array kind it left; otherwise (a balancer's `migrated`
+  /// included, as 2.6.0-test's pull_task) the tail of the active array.
   void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     nicksched_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
     u8 target = active_;
-    // A runnable task moved (restore, the balancer) keeps its array kind; a wakeup on another
-    // CPU (wakeup | migrated) is a wakeup: its sleep enters the history.
-    if (has(flags, enqueue_flags::restore) ||
-        (has(flags, enqueue_flags::migrated) && !has(flags, enqueue_flags::wakeup))) {
+    // A restore (a parameter change) keeps its array kind, as set_user_nice requeues it in the
+    // array it is in. A runnable task moved by the balancer goes to this queue's active array
+    // whichever it left, and nothing else changes: 2.6.0-test's pull_task (v13's base) does
+    // enqueue_task(p, this_rq->active). A wakeup on another CPU (wakeup | migrated) is a
+    // wakeup: its sleep enters the history.
+    if (has(flags, enqueue_flags::restore)) {
       if (e.was_expired) target = expired_index();
+    } else if (has(flags, enqueue_flags::migrated) && !has(flags, enqueue_flags::wakeup)) {
+      // pull_task: the active array, the slice and the history as they were
     } else {
       if (has(flags, enqueue_flags::wakeup) && e.stamped) {
         add_task_time(e, now - e.timestamp, time_kind::sleep);
@@ -326,7 +336,12 @@ class nicksched_policy {
     }
     p.sleep_time = 3 * p.sleep_time / 4;
     c.prio = task_priority(c);
-    const s32 slice = static_cast<s32>(timeslice_jiffies(p.prio));
+    // v13 sched_fork runs in the parent's context: the slice split is the one the parent has
+    // on its own run queue (task_timeslice(current, task_rq(current))), and a parent left
+    // with none is ticked there, wherever the child is placed.
+    nicksched_policy& home =
+        p.on_rq && p.rq != nullptr ? *static_cast<nicksched_policy*>(p.rq) : *this;
+    const s32 slice = static_cast<s32>(home.timeslice_jiffies(p.prio));
     s32 left = slice - p.used_slice;
     if (left < 0) left = 0;
     const s32 child_part = (left + 1) / 2;
@@ -336,7 +351,7 @@ class nicksched_policy {
     // once, so it expires at the fork (and is rescheduled) rather than at its next tick.
     if (p.used_slice >= slice) {
       p.used_slice = slice - 1;
-      if (parent == curr_ && p.on_rq) static_cast<void>(tick(*parent, now));
+      if (parent == home.curr_ && p.on_rq) static_cast<void>(home.tick(*parent, now));
     }
   }
 

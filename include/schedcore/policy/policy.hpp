@@ -39,7 +39,7 @@
 /// | `nr_runnable() const -> usize` | yes | queued tasks, including a running one | |
 /// | `yield(curr, now)` | no | curr gives up the CPU | nothing: the next pick may choose curr again |
 /// | `prio_changed(t, now)` | no | after a parameter change | nothing |
-/// | `task_new(child, parent, now)` | no | fork; parent may be nullptr | nothing |
+/// | `task_new(child, parent, now)` | no | fork, on the child's run queue; parent may be nullptr. The kernel's fork runs in the parent's context, so a class that places the child against the parent's queue (cfs) or splits the parent's slice there (nicksched) reaches that queue through the parent's entity when it is another one: a port on several CPUs holds both run queues' locks | nothing |
 /// | `task_dead(t, now)` | no | after the final dequeue | nothing |
 /// | `switched_from(t, now)` | no | t (not queued) moves to another class: release per-class state | nothing |
 /// | `migrate_task_rq(t, now)` | no | t, asleep and last queued here, is about to be enqueued (woken) on another CPU's queue of the same class, with `migrated` (the kernel's `migrate_task_rq`): convert per-queue state (cfs: vruntime relative to this queue's min_vruntime now) | nothing: the destination queue's enqueue sees `migrated` alone |

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "check_recorder.hpp"
+#include "cross_queue_diff.hpp"
 #include "schedcore/policy/bfs.hpp"
 #include "tick_driver.hpp"
 
@@ -619,6 +620,65 @@ TEST(BfsPolicy, IdlePrioHogsAlternateEveryRrIntervalAmongThemselves) {
   ASSERT_EQ(d.switch_log().size(), 100u);
   for (std::size_t i = 0; i < d.switch_log().size(); ++i) EXPECT_EQ(d.switch_log()[i], i % 2);
   EXPECT_TRUE(p.verify());
+}
+
+// BFS has one global run queue and MuQSS's per-CPU queues compare the same global niffies:
+// a task's virtual deadline is an absolute time and its time_slice is its own, and neither a
+// move between CPUs' queues nor a wakeup on another CPU touches them (only time_slice_expired
+// and the fork split do). So a task that ran 2 ms (4 ms and its 39.19 ms deadline left) keeps
+// both on the other CPU, where it still beats a task whose deadline came later.
+TEST(BfsPolicy, SliceAndDeadlineCrossCpusUnchanged) {
+  driven rq0, rq1;
+  task a = make(0), b = make(0), late = make(0);
+  const sched_time t0{};
+  rq0.enqueue(a, t0, enqueue_flags::initial);
+  rq0.enqueue(b, t0 + msec(1), enqueue_flags::initial);
+  ASSERT_EQ(rq0.schedule(nullptr, false, t0 + msec(1)), &a);
+  EXPECT_FALSE(rq0.tick(a, t0 + msec(3)));
+  const sched_time deadline = a.deadline;
+  ASSERT_EQ(a.time_slice, msec(4));
+  ASSERT_EQ(rq0.schedule(&a, true, t0 + msec(3)), &a) << "still the earliest deadline";
+  rq0.dequeue(a, t0 + msec(3), dequeue_flags::sleep);
+  rq1.enqueue(late, t0 + msec(2), enqueue_flags::initial);  // deadline 2 ms after a's
+  policy_traits<policy_t>::migrate_task_rq(rq0, a, t0 + msec(5));
+  rq1.enqueue(a, t0 + msec(5), enqueue_flags::wakeup | enqueue_flags::migrated);
+  EXPECT_EQ(a.deadline, deadline) << "a wakeup on another CPU keeps the absolute deadline";
+  EXPECT_EQ(a.time_slice, msec(4));
+  EXPECT_EQ(rq1.schedule(nullptr, false, t0 + msec(5)), &a);
+  rq1.put_prev(a, t0 + msec(5));
+  rq1.dequeue(a, t0 + msec(5), dequeue_flags::migrating);  // a balancer takes it back
+  rq0.enqueue(a, t0 + msec(5), enqueue_flags::migrated);
+  EXPECT_EQ(a.deadline, deadline) << "and so does a balancer's move";
+  EXPECT_EQ(a.time_slice, msec(4));
+  EXPECT_EQ(rq0.pick_next(t0 + msec(5)), &a) << "b's deadline is 1 ms later";
+  EXPECT_TRUE(rq0.verify());
+  EXPECT_TRUE(rq1.verify());
+}
+
+// Random two-CPU histories (tests/support/cross_queue_diff.hpp): the parent's half of a fork
+// onto the other CPU (the kernel runs it in the parent's context, on the parent's queue) does
+// not depend on what the child's CPU holds.
+struct xq_params {
+  static sched_params draw(schedcore_test::xq_rng& r) {
+    const sched_kind kind = r.below(5) == 0 ? sched_kind::batch : sched_kind::normal;
+    return sched_params{kind, static_cast<s8>(static_cast<int>(r.below(30)) - 10), 0, 0, 0, 0};
+  }
+};
+
+TEST(BfsPolicy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::fork_independence<policy_t, xq_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
+}
+
+// ... and a task that sleeps on one CPU and wakes on the other behaves there whatever its old
+// CPU did after it left: deadlines are absolute niffies (one global clock).
+TEST(BfsPolicy, RandomWakeupsAcrossCpusDoNotReadTheOldQueue) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::wake_independence<policy_t, xq_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "check_recorder.hpp"
+#include "cross_queue_diff.hpp"
 #include "schedcore/policy/cfs2007.hpp"
 #include "tick_driver.hpp"
 #include "verifying.hpp"
@@ -883,6 +884,22 @@ TEST(Cfs2007Policy, AWokenBatchTaskUsesTheBatchWakeupGranularity) {
     woken.fair_key = curr.fair_key - lead;         // `lead` ns before curr
     EXPECT_EQ(p.wakeup_preempt(woken, curr, now), lead > msec(25)) << lead;
   }
+}
+
+// Random two-CPU histories (tests/support/cross_queue_diff.hpp): the parent's half of a fork
+// onto the other CPU (the kernel runs it in the parent's context, on the parent's queue) does
+// not depend on what the child's CPU holds.
+struct xq_params {
+  static sched_params draw(schedcore_test::xq_rng& r) {
+    return sched_params{sched_kind::normal, static_cast<s8>(static_cast<int>(r.below(30)) - 10), 0, 0, 0, 0};
+  }
+};
+
+TEST(Cfs2007Policy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::fork_independence<policy_t, xq_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
 }
 
 }  // namespace

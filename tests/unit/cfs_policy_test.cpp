@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "check_recorder.hpp"
+#include "cross_queue_diff.hpp"
 #include "schedcore/policy/cfs.hpp"
 #include "tick_driver.hpp"
 #include "verifying.hpp"
@@ -1330,6 +1331,23 @@ TEST(CfsPolicy, OnAnEmptyQueueAnIdleTasksFloorIsIdleMinGranularity) {
   task idle = make(0, sched_kind::idle);
   EXPECT_EQ(p.sched_slice(idle), static_cast<std::uint64_t>(msec(10)));
   EXPECT_TRUE(p.verify());
+}
+
+// Random two-CPU histories (tests/support/cross_queue_diff.hpp): the parent's half of a fork
+// onto the other CPU (the kernel runs it in the parent's context, on the parent's queue) does
+// not depend on what the child's CPU holds.
+struct xq_params {
+  static sched_params draw(schedcore_test::xq_rng& r) {
+    const sched_kind kind = r.below(6) == 0 ? sched_kind::batch : sched_kind::normal;
+    return sched_params{kind, static_cast<s8>(static_cast<int>(r.below(30)) - 10), 0, 0, 0, 0};
+  }
+};
+
+TEST(CfsPolicy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::fork_independence<policy_t, xq_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
 }
 
 }  // namespace

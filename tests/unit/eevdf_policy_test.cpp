@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "check_recorder.hpp"
+#include "cross_queue_diff.hpp"
 #include "schedcore/policy/eevdf.hpp"
 #include "tick_driver.hpp"
 
@@ -2161,6 +2162,32 @@ TEST(EevdfPolicy, DelayedSleeperWokenAtExactlyZeroLagKeepsItsDeadline) {
   EXPECT_EQ(a.vruntime, v);
   EXPECT_EQ(a.deadline, d);
   EXPECT_TRUE(p.verify());
+}
+
+// Random two-CPU histories (tests/support/cross_queue_diff.hpp): the parent's half of a fork
+// onto the other CPU (the kernel runs it in the parent's context, on the parent's queue) does
+// not depend on what the child's CPU holds.
+struct xq_params {
+  static sched_params draw(schedcore_test::xq_rng& r) {
+    const sched_kind kind = r.below(6) == 0 ? sched_kind::batch : sched_kind::normal;
+    return sched_params{kind, static_cast<s8>(static_cast<int>(r.below(30)) - 10), 0, 0, 0, 0};
+  }
+};
+
+TEST(EevdfPolicy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::fork_independence<policy_t, xq_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
+}
+
+// ... and a task that sleeps on one CPU and wakes on the other behaves there whatever its old
+// CPU did after it left: a sleeper crosses with its lag only (6.6+ placement by lag, no min_vruntime rebase).
+TEST(EevdfPolicy, RandomWakeupsAcrossCpusDoNotReadTheOldQueue) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::wake_independence<policy_t, xq_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "check_recorder.hpp"
+#include "cross_queue_diff.hpp"
 #include "o1_driver_ext.hpp"
 #include "schedcore/policy/class_stack.hpp"
 #include "schedcore/policy/o1.hpp"
@@ -890,6 +891,69 @@ TEST(O1Policy, GranularityRequeueIncludesASliceOfExactlyOneGranuleSection15) {
   m.step_to(100);
   m.schedule();
   EXPECT_EQ(m.curr, &b) << "a was requeued behind b at the same prio";
+}
+
+// 2.6.22 kernel/sched.c move_tasks(): the balancer pulls from the busiest queue's expired
+// array first ("most likely to be cache-cold") into this queue's *expired* array, and from the
+// active one into the active one (pull_task's enqueue_task(p, this_array)); the timestamp is
+// only rebased between the two queues' clocks (the identity on one clock). So a balancer's
+// move (dequeue(migrating), enqueue(migrated) without wakeup) keeps the array kind: an expired
+// task does not get a second turn before the destination's array switch.
+TEST(O1Policy, ABalancerMoveKeepsTheArrayKindAsPullTaskDoes) {
+  o1 rq0, rq1;
+  task c = make(0), a = make(0), b = make(0);
+  sched_time now{};
+  for (task* t : {&c, &a, &b}) {
+    rq0.task_new(*t, nullptr, now);
+    rq0.enqueue(*t, now, enqueue_flags::initial);
+  }
+  task* curr = rq0.schedule(nullptr, false, now);
+  ASSERT_EQ(curr, &c);
+  bool resched = false;
+  for (int ms = 1; ms <= 100 && !resched; ++ms) {
+    now = sched_time{} + msec(ms);
+    resched = rq0.tick(c, now);
+  }
+  ASSERT_TRUE(resched);
+  ASSERT_TRUE(rq0.in_expired(c)) << "a hog's expired slice";
+  curr = rq0.schedule(curr, true, now);
+  ASSERT_EQ(curr, &a);
+  for (task* t : {&c, &b}) {  // the balancer: b from the active array, c from the expired one
+    rq0.dequeue(*t, now, dequeue_flags::migrating);
+    rq1.enqueue(*t, now, enqueue_flags::migrated);
+  }
+  EXPECT_TRUE(rq1.in_expired(c));
+  EXPECT_FALSE(rq1.in_expired(b));
+  EXPECT_EQ(rq1.schedule(nullptr, false, now), &b) << "the active task first, whatever the order they came in";
+  EXPECT_TRUE(rq0.verify());
+  EXPECT_TRUE(rq1.verify());
+}
+
+// Random two-CPU histories (tests/support/cross_queue_diff.hpp): the parent's half of a fork
+// onto the other CPU (the kernel runs it in the parent's context, on the parent's queue) does
+// not depend on what the child's CPU holds.
+struct xq_params {
+  static sched_params draw(schedcore_test::xq_rng& r) {
+    const int nice = static_cast<int>(r.below(30)) - 10;
+    const sched_kind kind = r.below(6) == 0 ? sched_kind::batch : sched_kind::normal;
+    return sched_params{kind, static_cast<s8>(nice), 0, 0, 0, 0};
+  }
+};
+
+TEST(O1Policy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::fork_independence<o1_policy<task>, xq_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
+}
+
+// ... and a task that sleeps on one CPU and wakes on the other behaves there whatever its old
+// CPU did after it left: the timestamp is one clock's (pull_task / try_to_wake_up rebase by most_recent_timestamp, the identity on one clock).
+TEST(O1Policy, RandomWakeupsAcrossCpusDoNotReadTheOldQueue) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::wake_independence<o1_policy<task>, xq_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "check_recorder.hpp"
+#include "cross_queue_diff.hpp"
 #include "schedcore/policy/class_stack.hpp"
 #include "schedcore/policy/rt.hpp"
 #include "tick_driver.hpp"
@@ -927,6 +928,68 @@ TEST(RtPolicy, ThrottleEndsOnlyOnceTheCarriedRunTimeIsBelowTheRuntime) {
     (void)p.timer(t0 + sec(2));
     EXPECT_FALSE(p.throttled()) << ran_ms << " ms";
   }
+}
+
+// The kernel refills an RR task's p->rt.time_slice only at its expiry in task_tick_rt and at
+// fork (__sched_fork); a move between CPUs (push_rt_task / pull_rt_task: deactivate_task,
+// set_task_cpu, activate_task) and a wakeup on another CPU leave it alone. So a task preempted
+// with 70 ms of its slice left, pulled to another CPU, then asleep and woken back on the first,
+// still has 70 ms and rotates behind an equal peer after 70 ms there, not 100.
+TEST(RtPolicy, TheRoundRobinSliceLeftCrossesCpusWithTheTask) {
+  rt rq0, rq1;
+  ASSERT_EQ(rq0.configure({msec(100), -1, sec(1)}), errc::ok);
+  ASSERT_EQ(rq1.configure({msec(100), -1, sec(1)}), errc::ok);
+  task a = make(sched_kind::rr, 50), urgent = make(sched_kind::fifo, 90), peer = make(sched_kind::rr, 50);
+  const sched_time t0{};
+  rq0.enqueue(a, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(rq0.schedule(nullptr, false, t0), &a);
+  EXPECT_FALSE(rq0.tick(a, t0 + msec(30)));
+  rq0.enqueue(urgent, t0 + msec(30), enqueue_flags::wakeup);
+  ASSERT_TRUE(rq0.wakeup_preempt(urgent, a, t0 + msec(30)));
+  ASSERT_EQ(rq0.schedule(&a, true, t0 + msec(30)), &urgent);
+  ASSERT_EQ(a.slice_left, msec(70));
+  rq0.dequeue(a, t0 + msec(30), dequeue_flags::migrating);  // pulled by CPU 1
+  rq1.enqueue(a, t0 + msec(30), enqueue_flags::migrated);
+  EXPECT_EQ(a.slice_left, msec(70)) << "a move between CPUs keeps the slice";
+  ASSERT_EQ(rq1.schedule(nullptr, false, t0 + msec(30)), &a);
+  EXPECT_FALSE(rq1.tick(a, t0 + msec(40)));
+  rq1.dequeue(a, t0 + msec(40), dequeue_flags::sleep);
+  policy_traits<rt_policy<task>>::migrate_task_rq(rq1, a, t0 + msec(50));
+  rq0.enqueue(a, t0 + msec(50), enqueue_flags::wakeup | enqueue_flags::migrated);  // wakes on CPU 0
+  EXPECT_EQ(a.slice_left, msec(60)) << "and so does a wakeup on another CPU";
+  rq0.dequeue(urgent, t0 + msec(50), dequeue_flags::sleep);
+  rq0.enqueue(peer, t0 + msec(50), enqueue_flags::wakeup);
+  ASSERT_EQ(rq0.schedule(nullptr, false, t0 + msec(50)), &a);
+  EXPECT_FALSE(rq0.tick(a, t0 + msec(100)));
+  EXPECT_TRUE(rq0.tick(a, t0 + msec(110))) << "the 60 ms left run out: behind its peer";
+  EXPECT_TRUE(rq0.verify());
+  EXPECT_TRUE(rq1.verify());
+}
+
+// Random two-CPU histories (tests/support/cross_queue_diff.hpp): the parent's half of a fork
+// onto the other CPU (the kernel runs it in the parent's context, on the parent's queue) does
+// not depend on what the child's CPU holds.
+struct xq_params {
+  static sched_params draw(schedcore_test::xq_rng& r) {
+    const sched_kind kind = r.below(2) == 0 ? sched_kind::fifo : sched_kind::rr;
+    return sched_params{kind, 0, static_cast<u8>(1 + r.below(10)), 0, 0, 0};
+  }
+};
+
+TEST(RtPolicy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::fork_independence<rt_policy<task>, xq_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
+}
+
+// ... and a task that sleeps on one CPU and wakes on the other behaves there whatever its old
+// CPU did after it left: the RR slice left travels with the task.
+TEST(RtPolicy, RandomWakeupsAcrossCpusDoNotReadTheOldQueue) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::wake_independence<rt_policy<task>, xq_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
 }
 
 }  // namespace

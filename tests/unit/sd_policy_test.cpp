@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "check_recorder.hpp"
+#include "cross_queue_diff.hpp"
 #include "schedcore/policy/sd.hpp"
 #include "tick_driver.hpp"
 
@@ -745,6 +746,31 @@ TEST(SdPolicy, ANiceChangeClampsTheRemainingSliceToTheNewQuota) {
   for (int ms = 21; ms <= 27; ++ms) EXPECT_FALSE(p.tick(t, t0 + msec(ms))) << ms;
   EXPECT_TRUE(p.tick(t, t0 + msec(28))) << "the clamped 8 ms are used";
   EXPECT_TRUE(p.verify());
+}
+
+// Random two-CPU histories (tests/support/cross_queue_diff.hpp): the parent's half of a fork
+// onto the other CPU (the kernel runs it in the parent's context, on the parent's queue) does
+// not depend on what the child's CPU holds.
+struct xq_params {
+  static sched_params draw(schedcore_test::xq_rng& r) {
+    return sched_params{sched_kind::normal, static_cast<s8>(static_cast<int>(r.below(30)) - 10), 0, 0, 0, 0};
+  }
+};
+
+TEST(SdPolicy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::fork_independence<policy_t, xq_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
+}
+
+// ... and a task that sleeps on one CPU and wakes on the other behaves there whatever its old
+// CPU did after it left: a task arriving from another queue starts a fresh rotation there.
+TEST(SdPolicy, RandomWakeupsAcrossCpusDoNotReadTheOldQueue) {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
+    conclusive += schedcore_test::wake_independence<policy_t, xq_params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 // workloads under the reference policy.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -205,6 +207,116 @@ TEST(Json, LimitsDepthAndValueCount) {
   o.max_values = 5;
   EXPECT_NO_THROW(json::parse("[1, 2, 3, 4]", "f.json", o));
   EXPECT_NE(json_error("[1, 2, 3, 4, 5]", o).find("f.json:1:14: too many JSON values (more than 5)"), std::string::npos);
+}
+
+// From a mutation audit of the reader: each check below pins a boundary or an option that
+// the tests above leave open (a mutant flipping it passed them all).
+
+// Windows line ends in a hand-edited file: '\r' is whitespace, and lines still count by '\n'.
+TEST(Json, CarriageReturnsAreWhitespace) {
+  const json::value v = json::parse("{\r\n  \"a\": 1,\r\n  \"b\": 2\r\n}\r\n");
+  ASSERT_EQ(v.items.size(), 2u);
+  EXPECT_EQ(v.items[1].key_pos.line, 3u);
+  EXPECT_EQ(v.items[1].key_pos.column, 3u);
+}
+
+// The option turns single quotes off for values and keys alike (a strict reader).
+TEST(Json, SingleQuotesCanBeTurnedOff) {
+  json::parse_options strict;
+  strict.allow_single_quotes = false;
+  EXPECT_EQ(json_error("['a']", strict),
+            "f.json:1:2: expected a value (a \"string\", a number, an object, an array, true, false or null), got '''");
+  EXPECT_EQ(json_error("{'a': 1}", strict), "f.json:1:2: expected a \"key\" or '}', got '''");
+  EXPECT_EQ(json_error("['a']"), "(no error)");
+}
+
+// A bare member is a value for the max_values bound: a file of bare keys cannot dodge it.
+TEST(Json, BareMembersCountTowardsTheValueLimit) {
+  json::parse_options o;
+  o.max_values = 3;
+  EXPECT_EQ(json_error(R"({"a", "b"})", o), "(no error)");  // the object and two bare members
+  EXPECT_EQ(json_error(R"({"a", "b", "c"})", o),
+            "f.json:1:12: too many JSON values (more than 3): the file is too large for a workload");
+}
+
+// \u escapes at every UTF-8 length boundary (1/2, 2/3, 3/4 bytes), both ends of the surrogate
+// ranges, upper-case hex digits, and the short escapes that have no other test.
+TEST(Json, UnicodeEscapeBoundariesAndShortEscapes) {
+  const json::value v = json::parse(
+      R"(["\u007F", "\u0080", "\u07FF", "\u0800", "\uFFFF", "\uD800\uDC00", "\uDBFF\uDFFF", "\u00C9", "\b\f\'", 'it\'s'])");
+  ASSERT_EQ(v.items.size(), 10u);
+  EXPECT_EQ(v.items[0].s, "\x7F");
+  EXPECT_EQ(v.items[1].s, "\xC2\x80");
+  EXPECT_EQ(v.items[2].s, "\xDF\xBF");
+  EXPECT_EQ(v.items[3].s, "\xE0\xA0\x80");
+  EXPECT_EQ(v.items[4].s, "\xEF\xBF\xBF");
+  EXPECT_EQ(v.items[5].s, "\xF0\x90\x80\x80");  // U+10000, the first pair
+  EXPECT_EQ(v.items[6].s, "\xF4\x8F\xBF\xBF");  // U+10FFFF, the last pair
+  EXPECT_EQ(v.items[7].s, "\xC3\x89");          // upper-case hex
+  EXPECT_EQ(v.items[8].s, "\b\f'");
+  EXPECT_EQ(v.items[9].s, "it's");
+  EXPECT_EQ(json_error(R"(["\udc00"])"), "f.json:1:3: bad \\u escape: a lone low surrogate");
+  EXPECT_EQ(json_error(R"(["\ud800\u0041"])"), "f.json:1:3: bad \\u escape: a high surrogate must be followed by a low one");
+}
+
+// Every byte below 0x20 must be escaped, 0x1F (the last one) included; 0x7F (DEL) is not a
+// control character for JSON, and a message shows it as a byte, not as a quoted character.
+TEST(Json, ControlCharacterBoundaries) {
+  EXPECT_EQ(json_error("[\"a\x1F\"]"), "f.json:1:4: control character (byte 0x1f) inside a string: write it as an escape");
+  EXPECT_EQ(json::parse("[\"a\x7F\"]").items[0].s, "a\x7F");
+  EXPECT_EQ(json_error("[\x7F]"),
+            "f.json:1:2: expected a value (a \"string\", a number, an object, an array, true, false or null), got byte 0x7f");
+}
+
+// Exponents: an explicit '+', a missing digit; magnitudes beyond a double keep their sign (inf)
+// or become 0 when tiny; -2^63 written as a double is still an exact int64.
+TEST(Json, ExponentsAndDoubleRangeEdges) {
+  const json::value v = json::parse("[1e+2, 1E-2, 1e-400, -1e400, -9.223372036854775808e18]");
+  std::int64_t x = 0;
+  EXPECT_TRUE(v.items[0].as_int(x));
+  EXPECT_EQ(x, 100);
+  EXPECT_DOUBLE_EQ(v.items[1].d, 0.01);
+  EXPECT_EQ(v.items[2].d, 0.0);  // underflow: zero, not infinity
+  EXPECT_TRUE(v.items[2].as_int(x));
+  EXPECT_EQ(x, 0);
+  EXPECT_TRUE(std::isinf(v.items[3].d));
+  EXPECT_LT(v.items[3].d, 0.0);  // overflow keeps the sign
+  EXPECT_FALSE(v.items[3].as_int(x));
+  EXPECT_TRUE(v.items[4].as_int(x));  // exactly -2^63: in range
+  EXPECT_EQ(x, INT64_MIN);
+  EXPECT_EQ(json_error("[1e]"), "f.json:1:4: expected a digit in the exponent, got ']'");
+  EXPECT_EQ(json_error("[1e+]"), "f.json:1:5: expected a digit in the exponent, got ']'");
+}
+
+// position_of (the place of a size-limit error): 1-based, the column restarting after '\n',
+// and the byte at `offset` itself not yet counted.
+TEST(Json, PositionOfAnOffset) {
+  const std::string text = "ab\ncd";
+  EXPECT_EQ(json::to_string(json::position_of(text, 0)), "1:1");
+  EXPECT_EQ(json::to_string(json::position_of(text, 2)), "1:3");
+  EXPECT_EQ(json::to_string(json::position_of(text, 3)), "2:1");
+  EXPECT_EQ(json::to_string(json::position_of(text, 4)), "2:2");
+  EXPECT_EQ(json::to_string(json::position_of(text, 99)), "2:3");
+}
+
+// Names reach JSON, CSV and trace outputs: the edges of well-formed UTF-8 (RFC 3629 table 3)
+// on either side, each checked by label_problem.
+TEST(Json, LabelUtf8Boundaries) {
+  const char* valid[] = {"plain", "\xC2\x80", "\xE0\xA0\x80", "\xED\x9F\xBF", "\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF", "~"};
+  for (const char* s : valid) EXPECT_EQ(json::label_problem(s), "") << s;
+  const char* invalid[] = {"\xC0\x80",          // overlong NUL
+                           "\xC1\xBF",          // overlong
+                           "\xE0\x9F\xBF",      // overlong 3-byte
+                           "\xED\xA0\x80",      // surrogate U+D800
+                           "\xF0\x8F\xBF\xBF",  // overlong 4-byte
+                           "\xF4\x90\x80\x80",  // beyond U+10FFFF
+                           "\xF5\x80\x80\x80",  // no such lead byte
+                           "\xC3\x28",          // first continuation byte missing
+                           "\xE2\x28\xA1",      // first continuation byte missing
+                           "\xE2\x82"};         // truncated
+  for (const char* s : invalid) EXPECT_NE(json::label_problem(s).find("not valid UTF-8"), std::string::npos) << s;
+  EXPECT_EQ(json::label_problem("a\x7F"), "a control character (byte 0x7F) in a name: expected printable characters");
+  EXPECT_EQ(json::label_problem("a\x1F"), "a control character (byte 0x1F) in a name: expected printable characters");
 }
 
 // ----------------------------------------------------------------------------- importer: events
@@ -810,6 +922,184 @@ TEST(RtApp, LoopsThatTakeNoTimeAreRefused) {
                                              "b": {"run": 1000, "lock": "m", "signal": "c", "unlock": "m"}}})"));
 }
 
+// ----------------------------------------------------------------------------- boundaries
+// From a mutation audit of the importer: each test pins a limit, a default or a rule that the
+// tests above leave open (a mutant changing it passed them all).
+
+// rt-app recognises event types by prefix; schedsim takes a suffix of digits or of '_'/'-' and
+// anything, and refuses other words that merely start with an event name.
+TEST(RtApp, EventSuffixesDashAndUnderscoreButNotWords) {
+  const workload w = one(R"("run-a": 7, "sleep_b": 8)");
+  const auto& e = events0(w);
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].kind, event_kind::run);
+  EXPECT_EQ(e[0].duration, 7000);
+  EXPECT_EQ(e[1].kind, event_kind::sleep);
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"running": 1}}})", "1:18", "unknown key 'running'");
+}
+
+// The largest accepted values are accepted: a time of 10^12 us, a duration of 100000 s, a CPU
+// index 63, calibration "CPU12" (two digits), an instance count at the limit, util_min equal to
+// util_max, and a deadline period at each end of the deadline class's [100 us, 2^22 us].
+TEST(RtApp, RangeLimitsAreInclusive) {
+  EXPECT_EQ(events0(one(R"("sleep": 1000000000000)"))[0].duration, std::int64_t{1000000000000} * 1000);
+  EXPECT_EQ(parse_rtapp(R"({"global": {"duration": 100000}, "tasks": {"t": {"run": 1}}})").duration, sec(100000));
+  EXPECT_EQ(parse_rtapp(R"({"tasks": {"t": {"cpus": [63], "run": 1}}})").cpus, 64);
+  const workload cal = parse_rtapp(R"({"global": {"calibration": "CPU12"}, "tasks": {"t": {"run": 1}}})");
+  EXPECT_EQ(cal.calibration_cpu, 12);
+  EXPECT_EQ(cal.cpus, 13);
+  EXPECT_EQ(parse_rtapp(R"({"tasks": {"t": {"instance": 100000, "loop": 1, "run": 1}}})").tasks[0].instances, 100000);
+  const workload clamp = one(R"("util_min": 300, "util_max": 300, "run": 1)");
+  EXPECT_EQ(clamp.tasks[0].util_min, 300);
+  EXPECT_EQ(clamp.tasks[0].util_max, 300);
+  const workload dl = parse_rtapp(R"({"tasks": {
+      "short": {"policy": "SCHED_DEADLINE", "dl-runtime": 50, "dl-period": 100, "run": 1},
+      "long": {"policy": "SCHED_DEADLINE", "dl-runtime": 1000, "dl-period": 4194304, "run": 1}}})");
+  EXPECT_EQ(dl.tasks[0].params.period, 100000);
+  EXPECT_EQ(dl.tasks[1].params.period, std::int64_t{4194304} * 1000);
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"policy": "SCHED_DEADLINE", "dl-runtime": 50, "dl-period": 99, "run": 1}}})", "1:77",
+                     "in [100, 4194304] us (got 99 us)");
+}
+
+// global duration -1 is rt-app's "until every task exits": accepted, the default span.
+TEST(RtApp, GlobalDurationMinusOneMeansTheDefault) {
+  const workload w = parse_rtapp(R"({"global": {"duration": -1}, "tasks": {"t": {"run": 1}}})");
+  EXPECT_EQ(w.duration, rtapp_options{}.default_duration_ns);
+}
+
+// Keys that must not repeat: in "global" and inside an event's object (only events repeat).
+TEST(RtApp, DuplicateKeysInGlobalAndEventObjects) {
+  EXPECT_RTAPP_ERROR(R"({"global": {"duration": 1, "duration": 2}, "tasks": {"t": {"run": 1}}})", "1:28",
+                     "global: duplicate key 'duration' (only events may repeat)");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"timer": {"ref": "a", "period": 1, "period": 2}}}})", "1:53",
+                     "duplicate key 'period'");
+}
+
+// Types and ranges checked even where the value has no effect: a deadline task's priority,
+// a yield's value, the NUMA node lists, memrun's size; and the empty names.
+TEST(RtApp, ValuesWithoutEffectAreStillChecked) {
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"policy": "SCHED_DEADLINE", "dl-runtime": 100, "priority": "x", "run": 1}}})", "1:77",
+                     "'priority': expected an integer, got a string");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": 1, "yield": 3}}})", "1:37", "expected a string (ignored) or nothing, got a number");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"nodes_membind": [-1], "run": 1}}})", "1:36", "-1 is out of range");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"run": 1, "memrun": {"type": "read", "count": 8, "size": 0}}}})", "1:75",
+                     "'size': 0 is out of range");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"": {"run": 1}}})", "1:12", "empty task name");
+}
+
+// mem/iorun/memrun: bytes / 4 ns, rounded up (a byte of traffic is not free); a memrun of
+// count 0 is allowed (no work).
+TEST(RtApp, MemoryWorkRoundsUpAndAllowsZero) {
+  const workload w = one(R"("mem": 1001, "iorun": 1, "memrun": {"type": "write", "count": 0}, "run": 1)");
+  const auto& e = events0(w);
+  ASSERT_EQ(e.size(), 4u);
+  EXPECT_EQ(e[0].duration, 251);
+  EXPECT_EQ(e[1].duration, 1);
+  EXPECT_EQ(e[2].duration, 0);
+}
+
+// The legacy task-level "period"/"deadline" never override dl-period/dl-deadline, whichever
+// comes first in the file.
+TEST(RtApp, LegacyPeriodAndDeadlineLoseToDlKeysInAnyOrder) {
+  const workload w = parse_rtapp(R"({"tasks": {
+      "p": {"policy": "SCHED_DEADLINE", "runtime": 1000, "dl-period": 10000, "period": 20000, "run": 1},
+      "d": {"policy": "SCHED_DEADLINE", "runtime": 1000, "period": 10000, "dl-deadline": 5000, "deadline": 8000, "run": 1}}})");
+  EXPECT_EQ(w.tasks[0].params.period, 10000000);
+  EXPECT_EQ(w.tasks[1].params.period, 10000000);
+  EXPECT_EQ(w.tasks[1].params.deadline, 5000000);
+}
+
+// A phase with scheduling fields but neither "policy" nor "priority" keeps the policy and the
+// priority in force (rt-app's policy "same"): the nice value, the fair slice, the RT priority.
+TEST(RtApp, PhaseKeepsThePriorityAndSliceInForce) {
+  const workload nice = one(R"("priority": 5, "phases": {"a": {"dl-runtime": 500, "run": 1}})");
+  const event& n = nice.tasks[0].phases[0].events.at(0);
+  ASSERT_EQ(n.kind, event_kind::set_policy);
+  EXPECT_EQ(n.params.kind, sched_kind::normal);
+  EXPECT_EQ(n.params.nice, 5);
+  EXPECT_EQ(n.params.runtime, 500000);
+  const workload slice = one(R"("dl-runtime": 700, "phases": {"a": {"priority": 3, "run": 1}})");
+  const event& s = slice.tasks[0].phases[0].events.at(0);
+  EXPECT_EQ(s.params.nice, 3);
+  EXPECT_EQ(s.params.runtime, 700000);
+  const workload fifo = one(R"("policy": "SCHED_FIFO", "priority": 50, "phases": {"a": {"dl-runtime": 100, "run": 1}})");
+  const event& f = fifo.tasks[0].phases[0].events.at(0);
+  EXPECT_EQ(f.params.kind, sched_kind::fifo);
+  EXPECT_EQ(f.params.rt_priority, 50);
+}
+
+// Every thread counts towards max_instances, those without "instance" (one each) too.
+TEST(RtApp, TasksWithoutInstanceCountTowardsTheThreadLimit) {
+  rtapp_options o;
+  o.max_instances = 2;
+  EXPECT_NO_THROW(parse_rtapp(R"({"tasks": {"a": {"run": 1}, "b": {"run": 1}}})", "w.json", o));
+  try {
+    parse_rtapp(R"({"tasks": {"a": {"run": 1}, "b": {"run": 1}, "c": {"run": 1}}})", "w.json", o);
+    ADD_FAILURE() << "three threads passed a limit of 2";
+  } catch (const rtapp_error& e) {
+    EXPECT_EQ(std::string(e.what()), "w.json:1:46: task 'c': too many threads: more than the limit 2");
+  }
+}
+
+// Instantaneous work: exactly 10^7 events is within the bound; a phase that alone passes it is
+// named at its own key (not at the task's).
+TEST(RtApp, InstantaneousWorkBoundIsInclusiveAndNamesThePhase) {
+  EXPECT_NO_THROW(parse_rtapp(R"({"tasks": {"t": {"loop": 10000000, "sleep": 0}}})"));
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"phases": {"p": {"loop": 10000001, "sleep": 0}, "q": {"run": 1}}}}})", "1:29",
+                     "task 't' phase 'p': 10000001 passes that take no simulated time bring the instantaneous events");
+}
+
+// A phase needs an event (or scheduling fields): a "loop" alone is an error at the phase.
+TEST(RtApp, PhaseWithOnlyALoopIsRefused) {
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"phases": {"p": {"loop": 2}}}}})", "1:34",
+                     "task 't' phase 'p': no events: expected at least one event");
+}
+
+// Phase-level taskgroup: "" means no taskgroup data (rt-app): the task stays where it is, no
+// move; the report label is the task's own group, else the first phase's.
+TEST(RtApp, PhaseTaskgroupEmptyStaysAndLabelIsTheTasks) {
+  const workload stay = one(R"("taskgroup": "/a", "phases": {"p": {"taskgroup": "", "run": 1}})");
+  EXPECT_EQ(stay.tasks[0].cgroup, "/a");
+  for (const event& e : stay.tasks[0].phases[0].events) EXPECT_NE(e.kind, event_kind::set_cgroup);
+  const workload moved = one(R"("taskgroup": "/a", "phases": {"p": {"taskgroup": "/b", "run": 1}, "q": {"taskgroup": "/c", "run": 1}})");
+  EXPECT_EQ(moved.tasks[0].group, "/a");
+  EXPECT_EQ(moved.tasks[0].phases[0].events.at(0).kind, event_kind::set_cgroup);
+  const workload phase_only = one(R"("phases": {"p": {"taskgroup": "/b", "run": 1}, "q": {"taskgroup": "/c", "run": 1}})");
+  EXPECT_EQ(phase_only.tasks[0].group, "/b");
+}
+
+// Task group paths (parse_taskgroup_data): up to cgroup_max_depth groups deep, every
+// component a name (no "." or "..", no empty component).
+TEST(RtApp, TaskgroupPathDepthAndComponents) {
+  std::string deep;
+  for (int i = 0; i < cgroup_max_depth; ++i) deep += "/d" + std::to_string(i);
+  const workload w = one("\"taskgroup\": \"" + deep + "\", \"run\": 1");
+  EXPECT_EQ(w.tasks[0].cgroup, deep);
+  EXPECT_EQ(w.cgroups.size(), static_cast<std::size_t>(cgroup_max_depth));
+  EXPECT_RTAPP_ERROR("{\"tasks\": {\"t\": {\"taskgroup\": \"" + deep + "/x\", \"run\": 1}}}", "1:31",
+                     "nests more than " + std::to_string(cgroup_max_depth) + " task groups");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"taskgroup": "/a/./b", "run": 1}}})", "1:31", "'.' in '/a/./b': expected group names");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"taskgroup": "/a/../b", "run": 1}}})", "1:31", "'..' in '/a/../b': expected group names");
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"taskgroup": "/a//b", "run": 1}}})", "1:31", "an empty component in '/a//b'");
+}
+
+// A "sync" signals its condition, then waits on it (rt-app's tutorial): a wait whose only
+// signallers are syncs is matched, as the cross-check's message promises. (Here b and d wake
+// each other, and a, at every sync.)
+TEST(RtApp, ASyncSignalsAWait) {
+  EXPECT_NO_THROW(parse_rtapp(R"({"tasks": {
+      "a": {"lock": "m", "wait": {"ref": "c", "mutex": "m"}, "unlock": "m", "run": 1},
+      "b": {"run": 1, "lock": "m", "sync": {"ref": "c", "mutex": "m"}, "unlock": "m"},
+      "d": {"run": 1, "lock": "m", "sync": {"ref": "c", "mutex": "m"}, "unlock": "m"}}})"));
+}
+
+// A template (instance 0) that nothing forks never runs, so it wakes nobody: a task whose only
+// waker it is can never start.
+TEST(RtApp, AnUnforkedTemplateWakesNobody) {
+  EXPECT_RTAPP_ERROR(R"({"tasks": {"a": {"suspend": "a", "run": 1}, "z": {"instance": 0, "resume": "a", "run": 1}}})", "1:29",
+                     "task 'a' can never get past this suspend on 'a': it is resumed only by 'z'");
+}
+
 // ----------------------------------------------------------------------------- end to end
 
 TEST(RtAppRun, InstancesAreNamedAndEveryEventKindRuns) {
@@ -1190,6 +1480,29 @@ TEST(RtAppLoad, FileErrors) {
   EXPECT_EQ(load_rt_app("/", w, err), 3);
   EXPECT_NE(err.find("cannot read"), std::string::npos) << err;
   EXPECT_THROW(load_rtapp("/nonexistent/x.json"), rtapp_error);
+}
+
+// load_rtapp's size limit: a file of exactly max_file_bytes loads; one byte more is refused at
+// the line and column where the limit is reached (here past the 18th byte of line 2).
+TEST(RtAppLoad, FileSizeLimitIsInclusiveAndPlaced) {
+  const std::string text = "{\"tasks\":\n {\"t\": {\"run\": 1}}}";  // 29 bytes
+  ASSERT_EQ(text.size(), 29u);
+  const std::string path = ::testing::TempDir() + "sim_rtapp_test_size_limit.json";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+  }
+  rtapp_options o;
+  o.max_file_bytes = 29;
+  EXPECT_NO_THROW(load_rtapp(path, o));
+  o.max_file_bytes = 28;
+  try {
+    load_rtapp(path, o);
+    ADD_FAILURE() << "a 29-byte file passed a 28-byte limit";
+  } catch (const rtapp_error& e) {
+    EXPECT_EQ(std::string(e.what()), path + ":2:19: file too large: more than 28 bytes (the limit is reached here)");
+  }
+  std::remove(path.c_str());
 }
 
 }  // namespace

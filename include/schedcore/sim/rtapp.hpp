@@ -896,6 +896,11 @@ class importer {
       ek kind{};
       std::string_view base;
       if (k == "runtime") {  // an event; with "phases", rt-app's legacy dl-runtime alias
+        // Beside "phases" it is a parameter, read once: a second one is refused as any repeated
+        // parameter is (json-c, which rt-app reads files with, would keep only one of them).
+        if (phases != nullptr && legacy_runtime != nullptr)
+          fail(m.key_pos, where + ": duplicate key " + quote(k) + " (beside \"phases\" it is the task's SCHED_DEADLINE "
+                          "runtime, a parameter: only events may repeat)");
         if (legacy_runtime == nullptr) legacy_runtime = &m;
         if (phases == nullptr) inline_events.push_back(&m);
         continue;
@@ -1199,7 +1204,13 @@ class importer {
     std::map<std::string, std::int64_t> barrier_parties;
     std::map<std::string, std::set<int>> barrier_tasks;
     std::set<int> forked, barrier_users;
+    // What can wake a sync's wait: a signal, broad or resume of its name, or another thread's
+    // sync (its own signal comes before its wait and cannot wake it).
+    std::set<std::string> woken;
+    std::map<std::string, std::set<int>> sync_tasks;
     for (const use& u : uses_) {
+      if (u.kind == use_kind::signal || u.kind == use_kind::broad || u.kind == use_kind::resume) woken.insert(u.name);
+      if (u.kind == use_kind::sync) sync_tasks[u.name].insert(u.task);
       switch (u.kind) {
         case use_kind::suspend:
         case use_kind::resume:
@@ -1256,6 +1267,11 @@ class importer {
             fail(u.pos, where + (u.kind == use_kind::wait ? "wait" : "sync") + " on " + quote(u.name) + ": its mutex " +
                             quote(u.mutex) + " is never locked (expected a \"lock\" of it before the " +
                             (u.kind == use_kind::wait ? "wait" : "sync") + ")" + suggest(u.mutex, locked));
+          if (u.kind == use_kind::sync && !woken.count(u.name) && sync_tasks[u.name].size() == 1 &&
+              w_.tasks[static_cast<std::size_t>(u.task)].instances == 1)
+            fail(u.pos, where + "sync on " + quote(u.name) + ": no other thread signals " + quote(u.name) +
+                            " (a sync's own signal cannot wake it: it would block forever: expected a \"signal\", \"broad\" "
+                            "or \"resume\" of it, or a \"sync\" of it by another task)" + suggest(u.name, woken));
           if (u.kind == use_kind::wait && !signalled.count(u.name))
             fail(u.pos, where + "wait on " + quote(u.name) + ": no task signals " + quote(u.name) +
                             " (expected a \"signal\", \"broad\", \"sync\" or \"resume\" of it)" +

@@ -700,6 +700,24 @@ TEST(SimDeadline, PolicyChangesGoThroughAdmission) {
   EXPECT_EQ(find(r, "wants-dl").kind, "deadline");
 }
 
+// A refused switch is not recorded as the task's own policy: sched_setattr fails (EBUSY) and the
+// task keeps the parameters it had, so its result reports the kind it ran with. The holder's
+// 6 ms / 10 ms (60 %) plus another 60 % exceed the 95 % admission bound of the one CPU.
+TEST(SimDeadline, AnAdmissionRefusalLeavesTheTasksOwnPolicyAsItWas) {
+  workload w;
+  w.name = "setattr-refused";
+  w.duration = msec(100);
+  task_spec hold = forever("holder", {ev::run(sec(10))});
+  hold.params = reservation(msec(6), msec(10));
+  hold.daemon = true;
+  w.tasks.push_back(hold);
+  w.tasks.push_back(forever("wants-dl", {ev::set_policy(reservation(msec(6), msec(10))), ev::run(msec(10))}));
+  w.tasks.back().loop = 1;
+  const run_result r = dl_entry().run(w, exact_machine(), {});
+  EXPECT_EQ(find(r, "holder").kind, "deadline");
+  EXPECT_EQ(find(r, "wants-dl").kind, "normal");
+}
+
 TEST(SimEngineInternals, EventHeapOrdersLikeAPriorityQueue) {
   using detail_sim::qevent;
   struct greater {

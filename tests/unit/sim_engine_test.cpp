@@ -2219,3 +2219,387 @@ TEST(SimEngine, IdlePercentIsAShareOfEveryCpusTime) {
   expect_conserved(r);
 }
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// From a mutation audit of the engine (task programs, accounting, SMP placement): each test
+// pins a rule that a plausible slip in engine.hpp broke while every other test still passed.
+namespace {
+
+// The cache-refill model by hand (engine.hpp's file comment): a task that never ran owes the
+// full `refill`; one resuming on the CPU it last ran on owes refill * x / (x + refill_half),
+// x being the CPU time others ran there since it left; the debt is paid by the run it starts
+// and only once. 1 CPU, ref-rr, no switch cost, refill 100 us, refill_half 200 us:
+//   A: run 1 ms, sleep 1 ms, run 1 ms; B: run 500 us.
+//   0      A switched in, never ran: owes 100 us, runs 1.1 ms to 1.1 ms, sleeps to 2.1 ms
+//   1.1    B, never ran: 500 + 100 us, exits at 1.7 ms; idle 1.7 - 2.1
+//   2.1    A back on its CPU after B ran x = 600 us: 100 * 600 / (600 + 200) = 75 us,
+//          runs 1.075 ms, exits at 3.175 ms
+TEST(SimEngine, RefillIsOwedOnceAndScalesWithOthersTimeSinceTheTaskLeft) {
+  workload w;
+  w.name = "refill-by-hand";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("A", {ev::run(msec(1)), ev::sleep(msec(1)), ev::run(msec(1))}));
+  w.tasks.push_back(finite("B", {ev::run(usec(500))}));
+  run_config c = exact_machine();
+  c.machine.refill_ns = usec(100);
+  c.machine.refill_half_ns = usec(200);
+  const run_result r = ref_entry().run(w, c, {});
+  const auto& a = find(r, "A");
+  const auto& b = find(r, "B");
+  EXPECT_EQ(b.exit_ns, usec(1700));
+  EXPECT_EQ(b.cpu_ns, usec(600));
+  EXPECT_EQ(a.exit_ns, usec(3175));
+  EXPECT_EQ(a.cpu_ns, usec(2175));  // 1 ms + 100 us, then 1 ms + 75 us
+  EXPECT_EQ(r.totals.idle_ns, usec(400));
+  expect_conserved(r);
+}
+
+// The debt a task owes is at most one full refill: a working set cannot be evicted twice.
+// A `runtime` event (wall-clock time, rt-app's runtime) does not pay the debt, so it is still
+// owed when A is switched in again, and the run after it pays exactly `refill`.
+// 1 CPU, ref-rr 1 ms slices, no switch cost, refill 100 us, refill_half 500 us:
+//   A: runtime 3 ms (to 3 ms), run 1 ms; B: runtime 500 us.
+//   0    A, never ran: owes 100 us (the runtime leaves it owed)
+//   1    A's slice ends; B, from 1 ms to 1.5 ms, exits
+//   1.5  A back after x = 500 us of B: 100 * 500 / 1000 = 50 us more, capped: owes 100 us
+//   3    its runtime ends; run 1 ms + 100 us: exits at 4.1 ms
+TEST(SimEngine, RefillDebtIsCappedAtOneFullRefill) {
+  workload w;
+  w.name = "refill-cap";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("A", {ev::runtime(msec(3)), ev::run(msec(1))}));
+  w.tasks.push_back(finite("B", {ev::runtime(usec(500))}));
+  run_config c = exact_machine();
+  c.machine.refill_ns = usec(100);
+  c.machine.refill_half_ns = usec(500);
+  const run_result r = ref_entry().run(w, c, {{"timeslice", msec(1)}});
+  EXPECT_EQ(find(r, "B").exit_ns, usec(1500));
+  EXPECT_EQ(find(r, "A").exit_ns, usec(4100));
+  expect_conserved(r);
+}
+
+// A periodic timer reached exactly at its expiry does not sleep (clock_nanosleep to an
+// absolute time that is not in the future returns at once, rt-app does not block). 1 CPU:
+// A loops 3 times over {timer 10 ms, run 10 ms}. The timer's first use sleeps to 10 ms; then
+// each run ends exactly at the next expiry (20, 30), so A runs 10 - 40 ms without a break.
+// Switches: idle>A at 0, A>idle at 0 (the first sleep), idle>A at 10, A>idle at its exit.
+TEST(SimEngine, TimerReachedExactlyAtItsExpiryDoesNotSleep) {
+  workload w;
+  w.name = "timer-exact";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("A", {ev::timer("t", msec(10)), ev::run(msec(10))}, 3));
+  const run_result r = ref_entry().run(w, exact_machine(), {});
+  const auto& a = find(r, "A");
+  EXPECT_EQ(a.exit_ns, msec(40));
+  EXPECT_EQ(a.switches, 2u);
+  EXPECT_EQ(r.totals.context_switches, 4u);
+  EXPECT_EQ(a.latency.count, 2u);  // its start and the one wakeup at 10 ms
+  expect_conserved(r);
+}
+
+// A resume wakes every task suspended on its name (workload.hpp: rt-app's cond broadcast).
+// 1 CPU, ref-rr: W1 and W2 suspend at 0; R runs 1 ms, resumes, exits; W1 runs 1 - 2 ms, W2
+// 2 - 3 ms (FIFO order of their wakeups).
+TEST(SimEngine, ResumeWakesEveryTaskSuspendedOnIt) {
+  workload w;
+  w.name = "resume-all";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("W1", {ev::on(event_kind::suspend, "s"), ev::run(msec(1))}));
+  w.tasks.push_back(finite("W2", {ev::on(event_kind::suspend, "s"), ev::run(msec(1))}));
+  w.tasks.push_back(finite("R", {ev::run(msec(1)), ev::on(event_kind::resume, "s")}));
+  const run_result r = ref_entry().run(w, exact_machine(), {});
+  EXPECT_EQ(find(r, "W1").exit_ns, msec(2));
+  EXPECT_EQ(find(r, "W2").exit_ns, msec(3));
+  EXPECT_EQ(r.duration_ns, msec(3));  // the run ends with its last task
+}
+
+// Frame bookkeeping by hand. A alone on 1 CPU: a timer (first use: sleeps to 10 ms), then 3
+// times {run 2 ms, frame with a 2 ms deadline}. Frames at 12, 14, 16 ms.
+// - deadline: measured from the release (the timer's expiry for the first frame, the previous
+//   frame for the next ones): 2 ms each, exactly the deadline, which is met (<=);
+// - response: one sample, the first frame's (a frame no timer released has none): 2 ms;
+// - frame interval: two gaps of 2 ms.
+TEST(SimEngine, FrameDeadlinesResponsesAndGapsByHand) {
+  workload w;
+  w.name = "frames";
+  w.duration = sec(1);
+  task_spec a;
+  a.name = "A";
+  a.loop = 1;
+  a.phases.push_back(phase{"release", 1, {ev::timer("t", msec(10))}});
+  a.phases.push_back(phase{"frames", 3, {ev::run(msec(2)), ev::frame(msec(2))}});
+  w.tasks.push_back(a);
+  const run_result r = ref_entry().run(w, exact_machine(), {});
+  const auto& x = find(r, "A");
+  EXPECT_EQ(x.exit_ns, msec(16));
+  EXPECT_EQ(x.frames, 3u);
+  EXPECT_EQ(x.deadlines_met, 3u);
+  EXPECT_EQ(x.deadlines_missed, 0u);
+  EXPECT_EQ(x.response.count, 1u);
+  EXPECT_EQ(x.response.max, msec(2));
+  EXPECT_EQ(x.frame_interval.count, 2u);
+  EXPECT_EQ(x.frame_interval.max, msec(2));
+  EXPECT_EQ(x.frame_interval.p50, msec(2));
+}
+
+// fps is frames over the task's own life: an exited task's ends at its exit, not at the end of
+// the run. 2 CPUs: A (CPU 0) marks 5 frames 2 ms apart and exits at 10 ms: 5 / 10 ms = 500 fps;
+// B (CPU 1) keeps the run going to 100 ms.
+TEST(SimEngine, FpsOfAnExitedTaskCountsItsLifeOnly) {
+  workload w;
+  w.name = "fps-life";
+  w.duration = sec(1);
+  w.cpus = 2;
+  w.tasks.push_back(finite("A", {ev::run(msec(2)), ev::frame()}, 5));
+  w.tasks.push_back(finite("B", {ev::run(msec(100))}));
+  const run_result r = ref_entry().run(w, exact_machine(), {});
+  const auto& a = find(r, "A");
+  EXPECT_EQ(a.exit_ns, msec(10));
+  EXPECT_EQ(find(r, "B").exit_ns, msec(100));
+  EXPECT_EQ(a.frames, 5u);
+  EXPECT_DOUBLE_EQ(a.fps, 500.0);
+}
+
+// Unlocking a mutex one does not hold is ignored (an error-checking mutex's EPERM: POSIX leaves
+// it locked) and noted. 2 CPUs: A locks m at 0 and holds it 5 ms; B, on the other CPU, runs
+// 1 ms, unlocks m (ignored), locks it: waits for A's unlock at 5 ms, runs 1 ms, exits at 6 ms.
+TEST(SimEngine, UnlockByATaskThatDoesNotHoldTheMutexIsIgnored) {
+  workload w;
+  w.name = "foreign-unlock";
+  w.duration = sec(1);
+  w.cpus = 2;
+  w.tasks.push_back(finite("A", {ev::on(event_kind::lock, "m"), ev::run(msec(5)), ev::on(event_kind::unlock, "m")}));
+  w.tasks.push_back(finite("B", {ev::run(msec(1)), ev::on(event_kind::unlock, "m"), ev::on(event_kind::lock, "m"),
+                                 ev::run(msec(1)), ev::on(event_kind::unlock, "m")}));
+  const run_result r = ref_entry().run(w, exact_machine(), {});
+  EXPECT_EQ(find(r, "A").exit_ns, msec(5));
+  EXPECT_EQ(find(r, "B").exit_ns, msec(6));
+  const auto noted = std::count_if(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+    return n.find("task 'B' unlocked mutex 'm', which it did not hold, 1 time") != std::string::npos;
+  });
+  EXPECT_EQ(noted, 1);
+  expect_conserved(r);
+}
+
+// A forked child starts on the least loaded CPU, its parent's first among equals (as the
+// kernel's find_idlest_cpu starts from the forking CPU and leaves it only for a strictly
+// idler one), and a child forked at or after its spec's delay starts at once from its parent
+// (workload.hpp: "a forked instance starts at its fork, or at its delay if that is later").
+// 2 CPUs: H runs on CPU 0, P on CPU 1; at 1 ms, C's delay, P forks C (both CPUs hold one
+// task: a tie) and runs 1 ms more. C starts on CPU 1 and runs there when P exits at 2 ms: no
+// migration, exits at 3 ms. (Started on CPU 0 instead, it would wait behind H until CPU 1,
+// idle at 2 ms, pulls it: one migration.)
+TEST(SimEngine, ForkedChildStartsOnItsParentsCpuOnATie) {
+  workload w;
+  w.name = "fork-parent-cpu";
+  w.duration = sec(1);
+  w.cpus = 2;
+  w.tasks.push_back(finite("H", {ev::run(msec(20))}));
+  w.tasks.push_back(finite("P", {ev::run(msec(1)), ev::on(event_kind::fork, "C"), ev::run(msec(1))}));
+  task_spec child = finite("C", {ev::run(msec(1))});
+  child.instances = 0;
+  child.delay = msec(1);
+  w.tasks.push_back(child);
+  const run_result r = ref_entry().run(w, exact_machine(), {});
+  const auto& c = find(r, "C");
+  EXPECT_EQ(find(r, "P").exit_ns, msec(2));
+  EXPECT_EQ(c.start_ns, msec(1));
+  EXPECT_EQ(c.exit_ns, msec(3));
+  EXPECT_EQ(c.migrations, 0u);
+  EXPECT_EQ(r.totals.migrations, 0u);
+}
+
+// The balancer pulls from the busiest CPU, the first in CPU order among equally busy ones (the
+// kernel's find_busiest_queue keeps the first CPU of the largest load: a strict `>`). 3 CPUs,
+// ref-rr: A0 and A1 pinned to CPU 0 run 1 ms each; B pinned to CPU 1 and C pinned to CPU 2 run
+// 20 ms; D and E, free, start on the least loaded CPUs: D on CPU 1 (1 and 2 tie, the first),
+// E on CPU 2. At 2 ms CPU 0 is idle and CPUs 1 and 2 hold two tasks each: it pulls D, the
+// waiting task of CPU 1, which runs there 2 - 22 ms (pulled from CPU 2, E would run 2 - 22 ms
+// and D would wait for B's slices on CPU 1).
+TEST(SimEngine, TheBalancerPullsFromTheFirstOfEquallyBusyCpus) {
+  workload w;
+  w.name = "busiest-tie";
+  w.duration = sec(1);
+  w.cpus = 3;
+  const auto pinned = [](const char* n, std::int64_t ms, int cpu) {
+    task_spec t = finite(n, {ev::run(msec(ms))});
+    t.cpus = {cpu};
+    return t;
+  };
+  w.tasks = {pinned("A0", 1, 0), pinned("A1", 1, 0), pinned("B", 20, 1), pinned("C", 20, 2),
+             finite("D", {ev::run(msec(20))}), finite("E", {ev::run(msec(20))})};
+  const run_result r = ref_entry().run(w, exact_machine(), {});
+  EXPECT_EQ(find(r, "D").migrations, 1u);
+  EXPECT_EQ(find(r, "D").exit_ns, msec(22));
+  expect_conserved(r);
+}
+
+// A forked child's recent_used_cpu is the forking CPU (wake_up_new_task: p->recent_used_cpu =
+// task_cpu(current)), so its first wakeup, finding its previous CPU busy, goes back there when
+// that CPU is idle, before scanning from its previous CPU (select_idle_sibling). 3 CPUs,
+// ref-rr, every task but C pinned: P (CPU 0) runs 1 ms, forks C and exits; Q (CPU 0) waits for
+// it, then runs 1 - 2 ms; Y (CPU 2) runs 0 - 2.5 ms; Z (CPU 1) starts at 2 ms for 10 ms.
+// At the fork CPU 0 holds P and Q, CPU 1 nothing, CPU 2 Y: C starts on CPU 1, sleeps 2 ms.
+// At 3 ms CPU 1 runs Z, CPUs 0 and 2 are idle: C wakes on CPU 0 and runs 3 - 8 ms. X (CPU 2)
+// starts at 3.5 ms on the idle CPU 2 and exits at 4.5 ms (had C gone to CPU 2, the first idle
+// CPU after CPU 1, X would have waited for it).
+TEST(SimEngine, AForkedChildsFirstWakeupReturnsToTheIdleForkingCpu) {
+  workload w;
+  w.name = "fork-recent-cpu";
+  w.duration = sec(1);
+  w.cpus = 3;
+  const auto pinned = [](const char* n, int cpu, std::int64_t delay, std::vector<event> evs) {
+    task_spec t = finite(n, std::move(evs));
+    t.cpus = {cpu};
+    t.delay = delay;
+    return t;
+  };
+  w.tasks = {pinned("P", 0, 0, {ev::run(msec(1)), ev::on(event_kind::fork, "C")}),
+             pinned("Q", 0, 0, {ev::run(msec(1))}),
+             pinned("Y", 2, 0, {ev::run(usec(2500))}),
+             pinned("Z", 1, msec(2), {ev::run(msec(10))}),
+             pinned("X", 2, usec(3500), {ev::run(msec(1))})};
+  task_spec child = finite("C", {ev::sleep(msec(2)), ev::run(msec(5))});
+  child.instances = 0;
+  w.tasks.push_back(child);
+  const run_result r = ref_entry().run(w, exact_machine(), {});
+  EXPECT_EQ(find(r, "C").exit_ns, msec(8));
+  EXPECT_EQ(find(r, "C").migrations, 1u);  // CPU 1 to CPU 0 at its wakeup
+  EXPECT_EQ(find(r, "X").exit_ns, usec(4500));
+  expect_conserved(r);
+}
+
+// The newly idle balance pulls the coldest waiting task the idle CPU may run: the one that
+// left a CPU longest ago, a task that never ran first (the kernel's detach_tasks walks
+// cfs_tasks from the least recently run end; a never-run task is not cache-hot), skipping
+// tasks pinned away from it. 2 CPUs, ref-rr 1 ms slices: D1 and D2, pinned to CPU 1, run
+// 0 - 0.5 and 0.5 - 1.5 ms; the others start on CPU 0 (the least loaded CPU, the first on a
+// tie), which runs them in order: the first 0 - 1 ms, the second from 1 ms. At 1.5 ms CPU 1
+// is idle and CPU 0 runs the second task; two wait.
+std::vector<task_spec> coldest_pull_workload(const std::vector<task_spec>& on_cpu0) {
+  std::vector<task_spec> ts;
+  for (const auto& [dn, dlen] : {std::pair<const char*, std::int64_t>{"D1", usec(500)}, {"D2", msec(1)}}) {
+    task_spec d = finite(dn, {ev::run(dlen)});
+    d.cpus = {1};
+    ts.push_back(d);
+  }
+  ts.insert(ts.end(), on_cpu0.begin(), on_cpu0.end());
+  return ts;
+}
+
+// Waiting at 1.5 ms: A (left CPU 0 at 1 ms) and C (never ran, created after A): C is pulled.
+TEST(SimEngine, TheBalancerPullsTheTaskThatLeftACpuLongestAgoANeverRunOneFirst) {
+  workload w;
+  w.name = "coldest-pull";
+  w.duration = sec(1);
+  w.cpus = 2;
+  w.tasks = coldest_pull_workload({finite("A", {ev::run(msec(5))}), finite("B", {ev::run(msec(5))}),
+                                   finite("C", {ev::run(msec(5))})});
+  const run_result r = ref_entry().run(w, exact_machine(), {{"timeslice", msec(1)}});
+  EXPECT_EQ(find(r, "C").migrations, 1u);
+  EXPECT_EQ(find(r, "A").migrations, 0u);
+  EXPECT_EQ(find(r, "C").exit_ns, usec(6500));  // alone on CPU 1 from 1.5 ms: 5 ms
+  expect_conserved(r);
+}
+
+// Waiting at 1.5 ms: A (left at 1 ms) and P (never ran, pinned to CPU 0): P is colder but may
+// not run on CPU 1, so A is pulled and P never leaves CPU 0.
+TEST(SimEngine, TheBalancerSkipsATaskPinnedAwayFromTheIdleCpu) {
+  workload w;
+  w.name = "pinned-pull";
+  w.duration = sec(1);
+  w.cpus = 2;
+  task_spec p = finite("P", {ev::run(msec(5))});
+  p.cpus = {0};
+  w.tasks = coldest_pull_workload({finite("A", {ev::run(msec(5))}), finite("M", {ev::run(msec(5))}), p});
+  const run_result r = ref_entry().run(w, exact_machine(), {{"timeslice", msec(1)}});
+  EXPECT_EQ(find(r, "A").migrations, 1u);
+  EXPECT_EQ(find(r, "P").migrations, 0u);
+  expect_conserved(r);
+}
+
+// A relative timer reached after its expiry (an overrun) does not sleep and restarts its
+// period at that instant (rt-app's relative mode), which releases the next frame: the frame's
+// response runs from there. 1 CPU, A alone, 2 passes of {timer 10 ms, run 12 ms, frame,
+// run 1 ms}: first use sleeps to 10 ms, frame at 22 (response 12 ms), timer at 23 (expiry
+// 20: overrun, released at 23), frame at 35 (response 12 ms), exit at 36.
+TEST(SimEngine, AnOverrunTimerReleasesTheFrameWhereTheTaskReachesIt) {
+  workload w;
+  w.name = "overrun-release";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("A", {ev::timer("t", msec(10)), ev::run(msec(12)), ev::frame(), ev::run(msec(1))}, 2));
+  const run_result r = ref_entry().run(w, exact_machine(), {});
+  const auto& a = find(r, "A");
+  EXPECT_EQ(a.exit_ns, msec(36));
+  EXPECT_EQ(a.response.count, 2u);
+  EXPECT_EQ(a.response.max, msec(12));
+  EXPECT_EQ(a.response.p50, msec(12));
+}
+
+// A `runtime` event ends at a wall-clock time; if the task is off the CPU then, it finishes
+// when it is back and its switch cost is paid, never in the past. 1 CPU, ref-rr 500 us slices,
+// switch cost 10 us, no refill: A: runtime 1.5 ms (from 10 us to 1.51 ms), B: run 2 ms.
+//   0     A switched in (runs from 10 us); the tick at 1 ms ends its slice
+//   1     B (runs from 1.01 ms); the tick at 2 ms ends its slice, 0.99 ms done
+//   2     A, its runtime over since 1.51 ms: exits when its switch is paid, at 2.01 ms
+//   2.01  B, 1.01 ms left after its switch: exits at 3.03 ms
+// Four switches into a task: 40 us of overhead.
+TEST(SimEngine, ARuntimeThatEndedWhileWaitingFinishesAfterTheSwitchBack) {
+  workload w;
+  w.name = "runtime-after-switch";
+  w.duration = sec(1);
+  w.tasks.push_back(finite("A", {ev::runtime(usec(1500))}));
+  w.tasks.push_back(finite("B", {ev::run(msec(2))}));
+  run_config c = exact_machine();
+  c.machine.cs_cost_ns = usec(10);
+  const run_result r = ref_entry().run(w, c, {{"timeslice", usec(500)}});
+  EXPECT_EQ(find(r, "A").exit_ns, usec(2010));
+  EXPECT_EQ(find(r, "B").exit_ns, usec(3030));
+  EXPECT_EQ(r.totals.overhead_ns, usec(40));
+  expect_conserved(r);
+}
+
+// A task that leaves its CPU by a change of affinity goes where cpumask_any_and_distribute
+// sends it: the first allowed CPU after the last one it chose from this CPU, so successive
+// moves spread. 3 CPUs: T1 and T2 start pinned to CPU 0, each sets its affinity to {1, 2}
+// and runs 10 ms: T1 goes to CPU 1, T2 to CPU 2; both run at once and exit at 10 ms.
+TEST(SimEngine, AffinityMovesFromOneCpuSpreadOverTheAllowedCpus) {
+  workload w;
+  w.name = "affinity-distribute";
+  w.duration = sec(1);
+  w.cpus = 3;
+  for (const char* n : {"T1", "T2"}) {
+    task_spec t = finite(n, {ev::set_affinity({1, 2}), ev::run(msec(10))});
+    t.cpus = {0};
+    w.tasks.push_back(t);
+  }
+  const run_result r = ref_entry().run(w, exact_machine(), {});
+  EXPECT_EQ(find(r, "T1").exit_ns, msec(10));
+  EXPECT_EQ(find(r, "T2").exit_ns, msec(10));
+  EXPECT_EQ(find(r, "T1").migrations, 1u);
+  EXPECT_EQ(find(r, "T2").migrations, 1u);
+  EXPECT_EQ(r.totals.affinity_moves, 2u);
+  expect_conserved(r);
+}
+
+// set_nice on a real-time task changes nothing (workload.hpp): Linux's set_user_nice only
+// records static_prio for a task of an RT or deadline policy. A normal task's renice takes
+// effect and is the result's final nice.
+TEST(SimEngine, SetNiceOnARealTimeTaskChangesNothing) {
+  workload w;
+  w.name = "rt-nice";
+  w.duration = msec(10);
+  task_spec rt = finite("rt", {ev::run(msec(1)), ev::set_nice(7), ev::run(msec(1))});
+  rt.params.kind = sched_kind::fifo;
+  rt.params.rt_priority = 10;
+  w.tasks.push_back(rt);
+  w.tasks.push_back(finite("normal", {ev::run(msec(1)), ev::set_nice(7), ev::run(msec(1))}));
+  const run_result r = rt_entry().run(w, exact_machine(), {});
+  EXPECT_EQ(find(r, "rt").nice, 0);
+  EXPECT_EQ(find(r, "rt").kind, "fifo");
+  EXPECT_EQ(find(r, "rt").exit_ns, msec(2)) << "ran through, as SCHED_FIFO";
+  EXPECT_EQ(find(r, "normal").nice, 7);
+  expect_conserved(r);
+}
+
+}  // namespace

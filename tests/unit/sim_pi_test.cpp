@@ -656,6 +656,45 @@ TEST(SimPi, ASemaphoresUnitGoesToWhoeverWaitsFirstUnlessTheWokenWaiterPreempts) 
 // deadline 24 ms) at 4; low runs 1 ms from 6 ms (alone; with PI on e2's reservation, which
 // does not change it) and unlocks at 7. Each waiter holds the mutex 1 ms and exits: without PI
 // e1, e2, r, c at 8, 9, 10, 11 ms; with PI e2, e1, r, c.
+// Of two deadline waiters the owner runs on the earlier-deadline one's reservation (the top
+// waiter in rt_mutex order is the donor, rt_mutex_waiter_less). 1 CPU: low (SCHED_OTHER) takes
+// m and works 5 ms; e1 (2 ms every 100 ms) waits for m at 1 ms (d = 101 ms), e2 (2 ms every
+// 20 ms) at 2 ms (d = 22 ms); e3 (5 ms every 50 ms, no mutex) wakes at 3 ms with d = 53 ms.
+// On e2's reservation low (d = 22 ms, then 42 ms at its one replenishment) stays ahead of e3
+// and unlocks at 5 ms; e2 runs to 5.5 ms, e3 (d = 53) before e1 (d = 101) to 8.5 ms, e1 to 9 ms.
+// (On e1's reservation, d = 101 ms, e3 would preempt low at 3 ms and low would exit at 8 ms.)
+TEST(SimPi, TheEarliestDeadlineWaiterIsTheDonor) {
+  for (const policy_entry& e : dl_stacks()) {
+    workload w;
+    const std::vector<event> critical = {lock("m"), ev::run(usec(500)), unlock("m")};
+    w.tasks = {once("low", sched_params{}, 0, {lock("m"), ev::run(msec(5)), unlock("m")}),
+               once("e1", reservation(msec(2), msec(100)), 1, critical), once("e2", reservation(msec(2), msec(20)), 2, critical),
+               once("e3", reservation(msec(5), msec(50)), 3, {ev::run(msec(3))})};
+    const run_result on = run(e, w, true);
+    EXPECT_EQ(find(on, "low").exit_ns, msec(5)) << e.name;
+    EXPECT_EQ(find(on, "e2").exit_ns, usec(5500)) << e.name;
+    EXPECT_EQ(find(on, "e3").exit_ns, usec(8500)) << e.name;
+    EXPECT_EQ(find(on, "e1").exit_ns, msec(9)) << e.name;
+  }
+}
+
+// Deadline waiters with equal deadlines queue for a PI mutex in arrival order
+// (rt_mutex_waiter_less is strict: an equal waiter goes behind). 1 CPU: low (SCHED_OTHER) holds
+// m for 5 ms; e1 and e2, both 2 ms every 20 ms and started at 1 ms (d = 21 ms each), wait for it
+// in that order: e1 takes it at 5 ms and exits at 5.5 ms, e2 at 6 ms.
+TEST(SimPi, DeadlineWaitersWithEqualDeadlinesTakeAPiMutexInArrivalOrder) {
+  for (const policy_entry& e : dl_stacks()) {
+    workload w;
+    const std::vector<event> critical = {lock("m"), ev::run(usec(500)), unlock("m")};
+    w.tasks = {once("low", sched_params{}, 0, {lock("m"), ev::run(msec(5)), unlock("m")}),
+               once("e1", reservation(msec(2), msec(20)), 1, critical), once("e2", reservation(msec(2), msec(20)), 1, critical)};
+    const run_result on = run(e, w, true);
+    EXPECT_EQ(find(on, "low").exit_ns, msec(5)) << e.name;
+    EXPECT_EQ(find(on, "e1").exit_ns, usec(5500)) << e.name;
+    EXPECT_EQ(find(on, "e2").exit_ns, msec(6)) << e.name;
+  }
+}
+
 TEST(SimPi, DeadlineWaitersTakeTheMutexByDeadlineOnlyWithPi) {
   for (const policy_entry& e : dl_stacks()) {
     workload w;

@@ -76,8 +76,10 @@
 /// `resume` of a name nobody suspends, waits or syncs on; `suspend` on a name nobody resumes,
 /// signals, broadcasts or syncs; `unlock` of a
 /// mutex never locked and `lock` of one never unlocked; `wait`/`sync` whose mutex is never
-/// locked or whose condition nobody signals or resumes; `signal`/`broad` of a condition nobody
-/// waits, syncs or suspends on;
+/// locked or whose condition nobody signals or resumes (a `sync`'s own signal cannot wake its
+/// wait: a sync of a one-thread task needs another signaller or syncer); `signal`/`broad` of a
+/// condition nobody waits, syncs or suspends on; a task-level `runtime` given twice beside
+/// `phases` (a parameter there);
 /// `fork` of an unknown task or of a task that uses a barrier; a barrier named twice by one task
 /// (rt-app would count two parties for one thread and wait forever); duplicate task names; events
 /// at task level beside `phases`; `sem_wait` on a semaphore nobody posts, `sem_post` of one

@@ -305,6 +305,33 @@ bool wake_independence(std::uint64_t seed, unsigned steps = 2000, unsigned sleep
   return true;
 }
 
+/// A normal task at a nice from -10 to 19: the draw most policies' suites use.
+struct xq_normal_params {
+  static schedcore::sched_params draw(xq_rng& r) {
+    return schedcore::sched_params{schedcore::sched_kind::normal, static_cast<schedcore::s8>(static_cast<int>(r.below(30)) - 10),
+                                   0, 0, 0, 0};
+  }
+};
+
+/// fork_independence over seeds 1..30 (up to the first failure); at least half must be
+/// conclusive, or the driver checked too little to say anything.
+template <class P, class Params = xq_normal_params>
+void expect_forks_leave_the_parents_queue_alone() {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !::testing::Test::HasFailure(); ++seed)
+    conclusive += fork_independence<P, Params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
+}
+
+/// wake_independence over seeds 1..30, as above.
+template <class P, class Params = xq_normal_params>
+void expect_wakeups_do_not_read_the_old_queue() {
+  int conclusive = 0;
+  for (std::uint64_t seed = 1; seed <= 30 && !::testing::Test::HasFailure(); ++seed)
+    conclusive += wake_independence<P, Params>(seed) ? 1 : 0;
+  EXPECT_GE(conclusive, 15);
+}
+
 }  // namespace schedcore_test
 
 #endif

@@ -666,19 +666,13 @@ struct xq_params {
 };
 
 TEST(BfsPolicy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
-  int conclusive = 0;
-  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
-    conclusive += schedcore_test::fork_independence<policy_t, xq_params>(seed) ? 1 : 0;
-  EXPECT_GE(conclusive, 15);
+  schedcore_test::expect_forks_leave_the_parents_queue_alone<policy_t, xq_params>();
 }
 
 // ... and a task that sleeps on one CPU and wakes on the other behaves there whatever its old
 // CPU did after it left: deadlines are absolute niffies (one global clock).
 TEST(BfsPolicy, RandomWakeupsAcrossCpusDoNotReadTheOldQueue) {
-  int conclusive = 0;
-  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
-    conclusive += schedcore_test::wake_independence<policy_t, xq_params>(seed) ? 1 : 0;
-  EXPECT_GE(conclusive, 15);
+  schedcore_test::expect_wakeups_do_not_read_the_old_queue<policy_t, xq_params>();
 }
 
 }  // namespace

@@ -889,17 +889,8 @@ TEST(Cfs2007Policy, AWokenBatchTaskUsesTheBatchWakeupGranularity) {
 // Random two-CPU histories (tests/support/cross_queue_diff.hpp): the parent's half of a fork
 // onto the other CPU (the kernel runs it in the parent's context, on the parent's queue) does
 // not depend on what the child's CPU holds.
-struct xq_params {
-  static sched_params draw(schedcore_test::xq_rng& r) {
-    return sched_params{sched_kind::normal, static_cast<s8>(static_cast<int>(r.below(30)) - 10), 0, 0, 0, 0};
-  }
-};
-
 TEST(Cfs2007Policy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
-  int conclusive = 0;
-  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
-    conclusive += schedcore_test::fork_independence<policy_t, xq_params>(seed) ? 1 : 0;
-  EXPECT_GE(conclusive, 15);
+  schedcore_test::expect_forks_leave_the_parents_queue_alone<policy_t>();
 }
 
 }  // namespace

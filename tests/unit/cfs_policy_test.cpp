@@ -1344,10 +1344,7 @@ struct xq_params {
 };
 
 TEST(CfsPolicy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
-  int conclusive = 0;
-  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
-    conclusive += schedcore_test::fork_independence<policy_t, xq_params>(seed) ? 1 : 0;
-  EXPECT_GE(conclusive, 15);
+  schedcore_test::expect_forks_leave_the_parents_queue_alone<policy_t, xq_params>();
 }
 
 }  // namespace

@@ -476,24 +476,12 @@ TEST(NickschedPolicy, ForkOnAnotherCpuWithNoSliceLeftExpiresTheParentOnItsQueue)
 // Random two-CPU histories (tests/support/cross_queue_diff.hpp): the parent's half of a fork
 // onto the other CPU does not depend on what that CPU holds, and a task waking on another CPU
 // (its used_slice restarted there) behaves there whatever its old CPU did after it left.
-struct nick_params {
-  static sched_params draw(schedcore_test::xq_rng& r) {
-    return sched_params{sched_kind::normal, static_cast<s8>(static_cast<int>(r.below(30)) - 10), 0, 0, 0, 0};
-  }
-};
-
 TEST(NickschedPolicy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
-  int conclusive = 0;
-  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
-    conclusive += schedcore_test::fork_independence<policy_type, nick_params>(seed) ? 1 : 0;
-  EXPECT_GE(conclusive, 15);
+  schedcore_test::expect_forks_leave_the_parents_queue_alone<policy_type>();
 }
 
 TEST(NickschedPolicy, RandomWakeupsAcrossCpusDoNotReadTheOldQueue) {
-  int conclusive = 0;
-  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
-    conclusive += schedcore_test::wake_independence<policy_type, nick_params>(seed) ? 1 : 0;
-  EXPECT_GE(conclusive, 15);
+  schedcore_test::expect_wakeups_do_not_read_the_old_queue<policy_type>();
 }
 
 TEST(NickschedPolicy, NiceChangeSetsThePriorityToTheNewStaticOne) {

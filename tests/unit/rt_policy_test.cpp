@@ -977,19 +977,13 @@ struct xq_params {
 };
 
 TEST(RtPolicy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
-  int conclusive = 0;
-  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
-    conclusive += schedcore_test::fork_independence<rt_policy<task>, xq_params>(seed) ? 1 : 0;
-  EXPECT_GE(conclusive, 15);
+  schedcore_test::expect_forks_leave_the_parents_queue_alone<rt_policy<task>, xq_params>();
 }
 
 // ... and a task that sleeps on one CPU and wakes on the other behaves there whatever its old
 // CPU did after it left: the RR slice left travels with the task.
 TEST(RtPolicy, RandomWakeupsAcrossCpusDoNotReadTheOldQueue) {
-  int conclusive = 0;
-  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
-    conclusive += schedcore_test::wake_independence<rt_policy<task>, xq_params>(seed) ? 1 : 0;
-  EXPECT_GE(conclusive, 15);
+  schedcore_test::expect_wakeups_do_not_read_the_old_queue<rt_policy<task>, xq_params>();
 }
 
 }  // namespace

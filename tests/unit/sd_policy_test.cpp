@@ -751,26 +751,14 @@ TEST(SdPolicy, ANiceChangeClampsTheRemainingSliceToTheNewQuota) {
 // Random two-CPU histories (tests/support/cross_queue_diff.hpp): the parent's half of a fork
 // onto the other CPU (the kernel runs it in the parent's context, on the parent's queue) does
 // not depend on what the child's CPU holds.
-struct xq_params {
-  static sched_params draw(schedcore_test::xq_rng& r) {
-    return sched_params{sched_kind::normal, static_cast<s8>(static_cast<int>(r.below(30)) - 10), 0, 0, 0, 0};
-  }
-};
-
 TEST(SdPolicy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
-  int conclusive = 0;
-  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
-    conclusive += schedcore_test::fork_independence<policy_t, xq_params>(seed) ? 1 : 0;
-  EXPECT_GE(conclusive, 15);
+  schedcore_test::expect_forks_leave_the_parents_queue_alone<policy_t>();
 }
 
 // ... and a task that sleeps on one CPU and wakes on the other behaves there whatever its old
 // CPU did after it left: a task arriving from another queue starts a fresh rotation there.
 TEST(SdPolicy, RandomWakeupsAcrossCpusDoNotReadTheOldQueue) {
-  int conclusive = 0;
-  for (std::uint64_t seed = 1; seed <= 30 && !HasFailure(); ++seed)
-    conclusive += schedcore_test::wake_independence<policy_t, xq_params>(seed) ? 1 : 0;
-  EXPECT_GE(conclusive, 15);
+  schedcore_test::expect_wakeups_do_not_read_the_old_queue<policy_t>();
 }
 
 }  // namespace

@@ -34,6 +34,20 @@ policy_entry cfs_dl_entry(const std::string& name = "cfs", const std::string& de
 policy_entry grouped_eevdf_entry(const std::string& name = "eevdf", const std::string& desc = "rt + grouped eevdf");
 policy_entry grouped_cfs_entry(const std::string& name = "cfs", const std::string& desc = "rt + grouped cfs");
 
+/// What flag_spy_entry's fair class saw since the last reset (counts of enqueues).
+struct enqueue_flag_record {
+  long enqueues = 0;             ///< every enqueue into the fair class
+  long moves = 0;                ///< enqueues on another CPU's instance than the task's last
+  long moved_wakeups = 0;        ///< of those, wakeups
+  long flag_mismatches = 0;      ///< `migrated` on a stay, or missing on a move
+  long wakeups_without_look = 0; ///< moved wakeups the old instance's migrate_task_rq did not see
+  long looks_elsewhere = 0;      ///< migrate_task_rq called on an instance the task is not on
+};
+/// reference_rr in both slots; its fair class records each enqueue's flags against the CPU the
+/// task was last enqueued on (flag_spy_record(), reset it before a run).
+policy_entry flag_spy_entry(const std::string& name = "flag-spy", const std::string& desc = "reference, recording");
+enqueue_flag_record& flag_spy_record();
+
 }  // namespace schedcore_test
 
 #endif

@@ -42,6 +42,9 @@ struct enqueue_flag_record {
   long flag_mismatches = 0;      ///< `migrated` on a stay, or missing on a move
   long wakeups_without_look = 0; ///< moved wakeups the old instance's migrate_task_rq did not see
   long looks_elsewhere = 0;      ///< migrate_task_rq called on an instance the task is not on
+  long wakeups = 0;              ///< enqueues with `wakeup`
+  long interrupt_wakeups = 0;    ///< of those, with `interrupt` (a timer, a device, an interrupt-context task)
+  long uninterruptible_wakeups = 0;  ///< of those, with `uninterruptible` (an I/O sleep ended)
 };
 /// reference_rr in both slots; its fair class records each enqueue's flags against the CPU the
 /// task was last enqueued on (flag_spy_record(), reset it before a run).

@@ -1,5 +1,5 @@
 // The flag-recording stack of sim_entries.hpp: reference_rr whose fair class checks, at every
-// enqueue, what the engine tells it about where the task comes from.
+// enqueue, what the engine tells it about where the task comes from and what woke it.
 #include "sim_entries.hpp"
 
 #include "schedcore/sim/reference_rr.hpp"
@@ -32,6 +32,11 @@ class flag_spy_policy : public reference_rr_policy<Task, base_entity<flag_spy_en
   void enqueue(Task& t, sched_time now, enqueue_flags f) noexcept {
     flag_spy_entity& e = t;
     ++spy_record.enqueues;
+    if (has(f, enqueue_flags::wakeup)) {
+      ++spy_record.wakeups;
+      if (has(f, enqueue_flags::interrupt)) ++spy_record.interrupt_wakeups;
+      if (has(f, enqueue_flags::uninterruptible)) ++spy_record.uninterruptible_wakeups;
+    }
     if (e.queued_on != nullptr) {
       const bool moved = e.queued_on != this;
       if (moved) ++spy_record.moves;

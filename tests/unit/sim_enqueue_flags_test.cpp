@@ -1,5 +1,7 @@
-// What the engine tells a class about a task that changes CPU. Each CPU runs its own instance
-// of a class; a task enqueued on another instance than its last must come with
+// What the engine tells a class about a task that changes CPU, and about what woke it.
+//
+// Moves. Each CPU runs its own instance of a class; a task enqueued on another instance than
+// its last must come with
 // `enqueue_flags::migrated`, and a wakeup there after the old instance's migrate_task_rq
 // (the kernel's set_task_cpu in try_to_wake_up: migrate_task_rq_fair, then the enqueue with
 // ENQUEUE_MIGRATED). cfs2007's credit for a migrated sleeper and goodness24's per-instance
@@ -7,9 +9,17 @@
 // shows a missing flag in a seed scenario's numbers, so a recording class checks the contract
 // itself (tests/support/sim_entries_spy.cpp): reference_rr whose fair class compares every
 // enqueue's flags with the instance the task was last enqueued on.
+//
+// Wake sources. A wakeup by a task (a barrier's last party, a condition signal or broadcast, a
+// mutex unlock, a resume, a pipe write, a semaphore post) runs in that task's context; one by a
+// timer (sleep, periodic timer) or a device completion runs in interrupt context and says
+// `enqueue_flags::interrupt`, which o1 turns into SLEEP_INTERRUPTED's full sleep credit; the end
+// of an I/O sleep also says `uninterruptible` (TASK_UNINTERRUPTIBLE: o1's SLEEP_NONINTERACTIVE,
+// whose credit is capped).
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 
 #include "sim_entries.hpp"
 #include "sim_results.hpp"
@@ -24,6 +34,7 @@ using schedcore_test::enqueue_flag_record;
 using schedcore_test::flag_spy_record;
 
 std::int64_t msec(std::int64_t v) { return v * 1000000; }
+std::int64_t usec(std::int64_t v) { return v * 1000; }
 
 run_config machine(int cpus, std::int64_t duration_ns) {
   run_config c;
@@ -88,6 +99,94 @@ TEST(SimEnqueueFlags, AffinityMovesAndForksSayMigrated) {
   const enqueue_flag_record rec = run_recorded(w, machine(2, msec(500)), &r);
   EXPECT_GT(r.totals.affinity_moves, 0u) << "the stopper must move the pinner";
   EXPECT_GT(rec.moves, 0);
+}
+
+/// A waker and the task(s) it wakes, each with a CPU of its own (2 or 3 CPUs, 400 ms): the
+/// waker loops "run 1 ms, wake" by `how` ("barrier" with two parties waiting, "signal",
+/// "broadcast", "unlock", "resume", "pipe", "sem_post"); the waiter blocks and runs 200 us.
+workload woken_by_a_task(const std::string& how, bool interrupt_context) {
+  workload w;
+  w.name = "woken-by-" + how;
+  w.cpus = 2;
+  w.duration = msec(400);
+  task_spec waker, waiter;
+  if (how == "barrier") {
+    w.cpus = 3;
+    waker = scen::task("waker", 0, {ev::run(msec(1)), ev::on(event_kind::barrier, "b")});
+    waiter = scen::task("waiter", 0, {ev::on(event_kind::barrier, "b"), ev::run(usec(200))});
+    waiter.instances = 2;
+  } else if (how == "signal" || how == "broadcast") {
+    const event_kind k = how == "signal" ? event_kind::signal : event_kind::broadcast;
+    waker = scen::task("waker", 0, {ev::run(msec(1)), ev::on(event_kind::lock, "m"), ev::on(k, "c"),
+                                    ev::on(event_kind::unlock, "m")});
+    waiter = scen::task("waiter", 0, {ev::on(event_kind::lock, "m"), ev::cond(event_kind::wait, "c", "m"),
+                                      ev::on(event_kind::unlock, "m"), ev::run(usec(200))});
+  } else if (how == "unlock") {
+    // The waker holds the mutex 1 ms of every 1.2 ms; the waiter, asking for it meanwhile,
+    // sleeps on it until the unlock.
+    waker = scen::task("waker", 0, {ev::on(event_kind::lock, "m"), ev::run(msec(1)), ev::on(event_kind::unlock, "m"),
+                                    ev::run(usec(200))});
+    waiter = scen::task("waiter", 0, {ev::run(usec(100)), ev::on(event_kind::lock, "m"), ev::run(usec(10)),
+                                      ev::on(event_kind::unlock, "m")});
+  } else if (how == "resume") {
+    waker = scen::task("waker", 0, {ev::run(msec(1)), ev::on(event_kind::resume, "s")});
+    waiter = scen::task("waiter", 0, {ev::on(event_kind::suspend, "s"), ev::run(usec(200))});
+  } else if (how == "pipe") {
+    waker = scen::task("waker", 0, {ev::run(msec(1)), ev::pipe_write("p", 1)});
+    waiter = scen::task("waiter", 0, {ev::pipe_read("p", 1, usec(200), 0)});
+  } else {
+    waker = scen::task("waker", 0, {ev::run(msec(1)), ev::on(event_kind::sem_post, "sem")});
+    waiter = scen::task("waiter", 0, {ev::on(event_kind::sem_wait, "sem"), ev::run(usec(200))});
+  }
+  waker.interrupt_context = interrupt_context;
+  w.tasks.push_back(waker);
+  w.tasks.push_back(waiter);
+  return w;
+}
+
+class WakeupByATask : public ::testing::TestWithParam<const char*> {};
+
+// A task's wakeup runs in its context: no `interrupt`, no `uninterruptible`.
+TEST_P(WakeupByATask, IsNoInterrupt) {
+  const workload w = woken_by_a_task(GetParam(), false);
+  const enqueue_flag_record rec = run_recorded(w, machine(w.cpus, msec(400)));
+  EXPECT_GT(rec.wakeups, 250) << "the waiter must be woken about every 1.2 ms";
+  EXPECT_EQ(rec.interrupt_wakeups, 0);
+  EXPECT_EQ(rec.uninterruptible_wakeups, 0);
+}
+
+// A waker standing in for a device (interrupt_context) wakes from interrupt context through
+// resume and pipes; a barrier, a condition, a mutex and a semaphore are still its own
+// (workload.hpp's task_spec::interrupt_context).
+TEST_P(WakeupByATask, IsAnInterruptOnlyFromADevicesResumeOrPipe) {
+  const std::string how = GetParam();
+  const workload w = woken_by_a_task(how, true);
+  const enqueue_flag_record rec = run_recorded(w, machine(w.cpus, msec(400)));
+  EXPECT_GT(rec.wakeups, 250);
+  EXPECT_EQ(rec.interrupt_wakeups, how == "resume" || how == "pipe" ? rec.wakeups : 0);
+  EXPECT_EQ(rec.uninterruptible_wakeups, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, WakeupByATask,
+                         ::testing::Values("barrier", "signal", "broadcast", "unlock", "resume", "pipe", "sem_post"),
+                         [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
+
+// Timers, devices and I/O: a sleeper, a periodic task, a device's submitter and an I/O sleeper.
+TEST(SimEnqueueFlags, TimerDeviceAndIoWakeupsAreInterrupts) {
+  workload w;
+  w.name = "timers-and-devices";
+  w.cpus = 2;
+  w.duration = msec(400);
+  w.tasks.push_back(scen::task("sleeper", 0, {ev::run(msec(1)), ev::sleep(msec(2))}));
+  w.tasks.push_back(scen::task("periodic", 0, {ev::run(msec(1)), ev::timer("t", msec(4))}));
+  w.tasks.push_back(scen::task("disk-user", 0, {ev::device_submit("disk", msec(2)), ev::device_wait("disk"), ev::run(usec(500))}));
+  w.tasks.push_back(scen::task("io-sleeper", 0, {ev::run(msec(1)), ev::io_sleep(msec(3))}));
+  const enqueue_flag_record rec = run_recorded(w, machine(2, msec(400)));
+  EXPECT_GT(rec.wakeups, 400);
+  EXPECT_EQ(rec.interrupt_wakeups, rec.wakeups);
+  // Only io-sleeper's wakeups (one per 4 ms cycle at most) are uninterruptible.
+  EXPECT_GT(rec.uninterruptible_wakeups, 50);
+  EXPECT_LT(rec.uninterruptible_wakeups, 101);
 }
 
 }  // namespace

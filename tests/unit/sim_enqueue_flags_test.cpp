@@ -16,6 +16,12 @@
 // `enqueue_flags::interrupt`, which o1 turns into SLEEP_INTERRUPTED's full sleep credit; the end
 // of an I/O sleep also says `uninterruptible` (TASK_UNINTERRUPTIBLE: o1's SLEEP_NONINTERACTIVE,
 // whose credit is capped).
+//
+// Queue position. A task leaving a reservation for the RT class (sched_setattr, or a deboost
+// when the deadline waiter it served takes the mutex) goes to the head of its new priority, as
+// Linux 3.14+ queues any task whose priority drops (`oldprio < p->prio`: ENQUEUE_HEAD, commit
+// 81a44c5441d7; a reservation's prio is -1): it keeps the CPU ahead of the RT tasks of that
+// priority that were waiting.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -187,6 +193,67 @@ TEST(SimEnqueueFlags, TimerDeviceAndIoWakeupsAreInterrupts) {
   // Only io-sleeper's wakeups (one per 4 ms cycle at most) are uninterruptible.
   EXPECT_GT(rec.uninterruptible_wakeups, 50);
   EXPECT_LT(rec.uninterruptible_wakeups, 101);
+}
+
+/// One CPU, no switch or refill cost (every time below is the workload's own), 30 ms.
+run_config exact_one_cpu() {
+  run_config c = schedcore_test::exact_machine();
+  c.cpus = 1;
+  c.duration_ns = msec(30);
+  return c;
+}
+
+// A reservation (3 ms every 10 ms) runs 2 ms, becomes SCHED_FIFO 50 and runs 3 ms more; a FIFO
+// 50 hog arrived at 1 ms and waits behind it. At the head of FIFO 50 it runs those 3 ms at once
+// (done at 5 ms) and sleeps; the hog has the other 25 ms. At the tail it would wait behind the
+// hog for the whole run (2 ms of CPU).
+TEST(SimEnqueueFlags, LeavingAReservationForRtQueuesAtTheHead) {
+  workload w;
+  w.name = "reservation-to-fifo";
+  w.cpus = 1;
+  w.duration = msec(30);
+  task_spec a = scen::task("leaver", 0, {ev::run(msec(2)), ev::set_policy(schedcore_test::fifo(50)), ev::run(msec(3)),
+                                         ev::sleep(msec(100))});
+  a.params = schedcore_test::reservation(msec(3), msec(10));
+  task_spec hog = scen::task("fifo-hog", 0, {ev::run(msec(100))});
+  hog.params = schedcore_test::fifo(50);
+  hog.delay = msec(1);
+  w.tasks.push_back(a);
+  w.tasks.push_back(hog);
+  const run_result r = schedcore_test::ref_dl_entry().run(w, exact_one_cpu(), {});
+  EXPECT_EQ(schedcore_test::find(r, "leaver").cpu_ns, msec(5));
+  EXPECT_EQ(schedcore_test::find(r, "fifo-hog").cpu_ns, msec(25));
+  EXPECT_EQ(schedcore_test::find(r, "leaver").switches, 1u) << "it must leave the CPU only to sleep";
+}
+
+// A FIFO 50 owner holds a PI mutex for 5 ms of CPU; a reservation (2 ms every 20 ms) asks for it
+// at 1 ms and lends the owner its reservation; a FIFO 50 hog waits from 0.5 ms. The unlock at
+// 5 ms deboosts the owner to FIFO 50 (prio -1 -> 49: the head) and wakes the reservation, which
+// runs 0.5 ms and sleeps; the owner then runs its last 3 ms before the hog (done at 8.5 ms),
+// which has the rest: 30 - 8.5 - 0.5 = 21 ms.
+TEST(SimEnqueueFlags, ADeboostFromAReservationToRtQueuesAtTheHead) {
+  workload w;
+  w.name = "deboost-to-fifo";
+  w.cpus = 1;
+  w.duration = msec(30);
+  w.priority_inheritance = true;
+  task_spec owner = scen::task("owner", 0, {ev::on(event_kind::lock, "m"), ev::run(msec(5)), ev::on(event_kind::unlock, "m"),
+                                            ev::run(msec(3)), ev::sleep(msec(100))});
+  owner.params = schedcore_test::fifo(50);
+  task_spec waiter = scen::task("dl-waiter", 0, {ev::on(event_kind::lock, "m"), ev::run(usec(500)),
+                                                 ev::on(event_kind::unlock, "m"), ev::sleep(msec(100))});
+  waiter.params = schedcore_test::reservation(msec(2), msec(20));
+  waiter.delay = msec(1);
+  task_spec hog = scen::task("fifo-hog", 0, {ev::run(msec(100))});
+  hog.params = schedcore_test::fifo(50);
+  hog.delay = usec(500);
+  w.tasks.push_back(owner);
+  w.tasks.push_back(waiter);
+  w.tasks.push_back(hog);
+  const run_result r = schedcore_test::ref_dl_entry().run(w, exact_one_cpu(), {});
+  EXPECT_EQ(schedcore_test::find(r, "owner").cpu_ns, msec(8));
+  EXPECT_EQ(schedcore_test::find(r, "dl-waiter").cpu_ns, usec(500));
+  EXPECT_EQ(schedcore_test::find(r, "fifo-hog").cpu_ns, msec(30) - msec(8) - usec(500));
 }
 
 }  // namespace

@@ -26,7 +26,11 @@
 ///   run list is unchanged"; the kernel leaves it on its list, no DEQUEUE_MOVE): behind the
 ///   task that was before it, found by a walk of its level (O(tasks at that level), on this
 ///   rare path only), or first when it was first. A class switch
-///   into rt must be preceded by `switched_from` on the old class as policy.hpp requires.
+///   into rt must be preceded by `switched_from` on the old class as policy.hpp requires; this
+///   class does not know the priority a task had in another class, so the caller passes
+///   `enqueue_flags::head` when it was higher (a SCHED_DEADLINE task, prio -1, becoming
+///   SCHED_FIFO or a deboost from a lent reservation: the kernel's `oldprio < p->prio`), as
+///   the simulator does.
 /// - Throttling (`runtime`/`period`, the kernel's sched_rt_runtime_us / sched_rt_period_us,
 ///   950 ms per 1 s by default; runtime -1 disables it): once this class has run `runtime` in
 ///   the current period, `pick_next` returns nullptr so lower classes get the rest of the

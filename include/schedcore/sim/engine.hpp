@@ -4462,8 +4462,22 @@ class engine {
     }
   }
 
+  /// The enqueue that ends a change of `t`'s parameters (its kernel priority was `oldprio`): a
+  /// restore, at the head of its level when the change leaves it in the RT class with a lower
+  /// priority than before. Since 3.14 __sched_setscheduler and rt_mutex_setprio queue with
+  /// ENQUEUE_HEAD when `oldprio < p->prio` (commit 81a44c5441d7, "Queue RT tasks to head when
+  /// prio drops"), so that a task giving up a priority ceiling goes on running before its
+  /// equals. Within the RT class rt_policy's restore rule finds the same place; from outside it
+  /// this is a reservation left (prio -1), by sched_setattr or a deboost: it keeps the CPU ahead
+  /// of the RT tasks of its new priority that were waiting. The fair classes get no head: the
+  /// kernel's ignores it, and 2.6's sched_setscheduler had none.
+  enqueue_flags restore_flags(const task_type& t, int oldprio) const {
+    return is_rt(t) && oldprio < prio(t) ? enqueue_flags::restore | enqueue_flags::head : enqueue_flags::restore;
+  }
+
   void change_params(task_type& t, int ci, const sched_params& p) {
     cpu_state& c = cpu(ci);
+    const int oldprio = prio(t);
     pelt_before_change(ci, &t);
     c.rq.dequeue(t, st(now_), dequeue_flags::save);
     const sched_params old = t.params;
@@ -4478,7 +4492,7 @@ class engine {
         refuse_params(t, ci, p, e, "at " + std::to_string(now_) + " ns, in a change of its parameters: ");
     }
     pelt_track(ci, t);
-    c.rq.enqueue(t, st(now_), enqueue_flags::restore);
+    c.rq.enqueue(t, st(now_), restore_flags(t, oldprio));
     c.rq.set_next(t, st(now_));  // it is still the running task
     if (uclamp_on_) uclamp_recount(ci, t);  // a class change changes the RT default and whether it counts
     c.rq.prio_changed(t, st(now_));
@@ -4515,6 +4529,7 @@ class engine {
     // the boost is taken again on the parameters it now has.
     cpu_state& c = cpu(ci);
     const sched_params old_eff = t.params;
+    const int oldprio = prio(t);
     pelt_before_change(ci, &t);
     c.rq.dequeue(t, st(now_), dequeue_flags::save);
     pi_leave_dl(ci, t);
@@ -4529,7 +4544,7 @@ class engine {
     t.cold->pi_donor = want.donor;
     pi_rebind(ci, t, want);
     pelt_track(ci, t);
-    c.rq.enqueue(t, st(now_), enqueue_flags::restore);
+    c.rq.enqueue(t, st(now_), restore_flags(t, oldprio));
     c.rq.set_next(t, st(now_));
     if (uclamp_on_) uclamp_recount(ci, t);
     c.rq.prio_changed(t, st(now_));
@@ -4744,7 +4759,7 @@ class engine {
         pi_leave_dl(ci, o);
         pi_rebind(ci, o, l);
         pelt_track(ci, o);
-        c.rq.enqueue(o, st(now_), enqueue_flags::restore);
+        c.rq.enqueue(o, st(now_), restore_flags(o, oldprio));
         if (running) c.rq.set_next(o, st(now_));  // it is still the running task
         if (uclamp_on_) uclamp_recount(ci, o);
         c.rq.prio_changed(o, st(now_));

@@ -219,6 +219,79 @@ TEST(SimCpuMax, LimitsOutsideTheKernelsRangesAreWorkloadErrors) {
   }
 }
 
+// ---------------------------------------------------------------- setup limits (mutation audit)
+
+// cgroup v2's limits, inclusive: cpu.weight 1..10000 (10000 accepted, and a group at 10000
+// beside a root hog of 1024 shares takes 102400 / (102400 + 1024) = 99.0 % of the CPU), and
+// 33 levels of nesting (group_policy nests 32 levels below the root's groups: a 33-deep chain
+// runs, a 34-deep one is refused); a group cannot be its own parent.
+TEST(SimCpuMax, CgroupLimitsAreInclusive) {
+  const policy_entry e = schedcore_test::grouped_cfs_entry();
+  workload w;
+  w.name = "cgroup-limits";
+  w.duration = sec(1);
+  w.cgroups = {{"heavy", "", 10000}};
+  task_spec in = scen::task("in", 0, {ev::run(sec(10))});
+  in.cgroup = "heavy";
+  w.tasks = {in, scen::task("root", 0, {ev::run(sec(10))})};
+  const run_result r = e.run(w, exact_machine(), {});
+  EXPECT_NEAR(static_cast<double>(find(r, "in").cpu_ns) / 1e9, 102400.0 / 103424.0, 0.01);
+  workload deep = w;
+  deep.cgroups.clear();
+  for (int d = 1; d <= 33; ++d)
+    deep.cgroups.push_back({"g" + std::to_string(d), d == 1 ? std::string() : "g" + std::to_string(d - 1), 100});
+  deep.tasks[0].cgroup = "g33";
+  const run_result r33 = e.run(deep, exact_machine(), {});
+  EXPECT_NEAR(static_cast<double>(find(r33, "in").cpu_ns), 5e8, 1e7) << "33 levels: one 1024-share group beside the hog";
+  auto refused = [&](const workload& bad, const std::string& says) {
+    try {
+      (void)e.run(bad, exact_machine(), {});
+      ADD_FAILURE() << "accepted; expected: " << says;
+    } catch (const workload_error& x) {
+      EXPECT_NE(std::string(x.what()).find(says), std::string::npos) << x.what();
+    }
+  };
+  workload bad = deep;
+  bad.cgroups.push_back({"g34", "g33", 100});
+  bad.tasks[0].cgroup = "g34";
+  refused(bad, "cgroup 'g34': nested 34 levels deep, beyond 33");
+  bad = w;
+  bad.cgroups[0].weight = 10001;
+  refused(bad, "cpu.weight 10001 is outside [1, 10000]");
+}
+
+// cpu.stat after a warm-up covers the window only: the same run as ACappedGroupGetsItsQuota...
+// (one CPU, 20 ms per 100 ms, beside a root hog) with a 1 s warm-up reports what the 2 s run
+// reports less what a 1 s run reports (the schedule is the same; the period boundary at 1 s
+// ends the throttle of the period before it, so nothing straddles the cut): nr_periods
+// 19 - 9 = 10, nr_throttled 20 - 10, throttled_ns the second second's.
+TEST(SimCpuMax, CpuStatAfterAWarmUpCoversTheWindowOnly) {
+  for (const policy_entry& e : {schedcore_test::grouped_cfs_entry(), schedcore_test::grouped_eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    workload w;
+    w.name = "cpu-max-window";
+    w.duration = sec(2);
+    w.cgroups = {{"capped", "", 100}};
+    w.cgroups[0].max_quota_ns = msec(20);
+    task_spec in = scen::task("capped-hog", 0, {ev::run(sec(10))});
+    in.cgroup = "capped";
+    w.tasks = {in, scen::task("root-hog", 0, {ev::run(sec(10))})};
+    const cgroup_result full = stats_of(e.run(w, exact_machine(), {}), "capped");
+    workload first = w;
+    first.duration = sec(1);
+    const cgroup_result head = stats_of(e.run(first, exact_machine(), {}), "capped");
+    run_config warm = exact_machine();
+    warm.warmup_ns = sec(1);
+    const cgroup_result tail = stats_of(e.run(w, warm, {}), "capped");
+    EXPECT_EQ(full.nr_periods, 19u);
+    EXPECT_EQ(head.nr_periods, 9u);
+    EXPECT_EQ(tail.nr_periods, full.nr_periods - head.nr_periods);
+    EXPECT_EQ(tail.nr_throttled, full.nr_throttled - head.nr_throttled);
+    EXPECT_GT(head.throttled_ns, 0);
+    EXPECT_EQ(tail.throttled_ns, full.throttled_ns - head.throttled_ns);
+  }
+}
+
 }  // namespace
 
 // Two CPUs, 1 s: a group capped at 20 ms per 100 ms (idle 80 % of the time) whose two hogs

@@ -1430,4 +1430,379 @@ TEST(SimDeadlineScaled, TheExampleCameraReservationCostsLessThanRtForTheSameFram
   }
 }
 
+// ---------------------------------------------------------------- setup, ticks, EAS and clamps (mutation audit)
+
+// The time of every util_avg counter sample of a trace (one per tick of a CPU running a fair
+// task), in seconds, in order.
+std::vector<double> util_sample_times(const std::string& text) {
+  std::vector<double> out;
+  std::istringstream lines(text);
+  for (std::string l; std::getline(lines, l);) {
+    const std::size_t at = l.find(": tracing_mark_write: C|");
+    if (at == std::string::npos || l.find("|util_avg|") == std::string::npos) continue;
+    const std::size_t space = l.rfind(' ', at - 1);
+    out.push_back(std::stod(l.substr(space + 1, at - space - 1)));
+  }
+  return out;
+}
+
+// A performance domain starts at its top state (machine_model::perf_domains: the state a
+// kernel boots at before schedutil's first request): the trace's first frequency line, at 0,
+// names 1 GHz. The tick grid starts at its phase: with tick_phase_ns 300 us at HZ 1000 the
+// ticks are at 0.3, 1.3, 2.3 ... ms, so the running hog's first util_avg sample (written at
+// each tick) is at 0.3 ms, not a tick later.
+TEST(SimEnergy, ADomainStartsAtTheTopAndTheFirstTickIsAtThePhase) {
+  workload w;
+  w.name = "start";
+  w.duration = msec(5);
+  w.hz = 1000;
+  w.tasks = {scen::task("hog", 0, {ev::run(sec(1))})};
+  trace_writer trace;
+  run_config c = machine({domain(1, 1024, five_states())});
+  c.trace = &trace;
+  c.machine.tick_phase_ns = usec(300);
+  (void)schedcore_test::cfs_entry().run(w, c, {});
+  const auto changes = frequency_changes(trace.text());
+  ASSERT_FALSE(changes.empty());
+  EXPECT_EQ(changes.front().first, 0.0);
+  EXPECT_EQ(changes.front().second, 1000000u);
+  const std::vector<double> ticks = util_sample_times(trace.text());
+  ASSERT_GE(ticks.size(), 4u);
+  EXPECT_NEAR(ticks[0], 0.0003, 1e-7);
+  EXPECT_NEAR(ticks[1], 0.0013, 1e-7);
+}
+
+// Performance-domain limits: 256 states is the most a domain may have (accepted), a domain
+// needs at least one CPU even when the counts add up, and the energy totals (u64 nJ) must not
+// be able to wrap: one CPU at 4 000 000 000 uW for 4 550 000 s could use 4e9 x 4.55e15 ns / 1e6
+// = 1.82e19 nJ, within 1 % of 2^64 = 1.845e19 (refused at 1.8e19, whatever the run would use).
+TEST(SimEnergy, PerformanceDomainLimits) {
+  workload w;
+  w.name = "limits";
+  w.duration = msec(20);
+  w.tasks = {scen::task("t", 0, {ev::run(msec(1))}, false)};
+  w.tasks[0].loop = 1;
+  w.tasks[0].phases[0].loop = 1;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> many;
+  for (std::uint32_t i = 1; i <= 256; ++i) many.emplace_back(1000 * i, 10 * i * i);
+  const run_result r = schedcore_test::cfs_entry().run(w, machine({domain(1, 1024, many)}), {});
+  ASSERT_EQ(r.domains.size(), 1u);
+  EXPECT_EQ(r.domains[0].time_in_state.size(), 256u);
+  EXPECT_GT(find(r, "t").exit_ns, 0) << "its 1 ms of work done within the 20 ms";
+  auto refused = [&](const workload& x, const run_config& c, const std::string& says) {
+    try {
+      (void)schedcore_test::cfs_entry().run(x, c, {});
+      ADD_FAILURE() << "accepted; expected: " << says;
+    } catch (const workload_error& err) {
+      EXPECT_NE(std::string(err.what()).find(says), std::string::npos) << err.what();
+    }
+  };
+  refused(w, machine({domain(0, 1024, five_states()), domain(1, 1024, five_states())}),
+          "performance domain 0 needs at least one CPU");
+  workload longer = w;
+  longer.duration = 4550000 * sec(1);
+  refused(longer, machine({domain(1, 1024, {{1000000, 4000000000u}})}), "could pass 2^64 nJ");
+}
+
+// util_est's default (machine_model::util_est -1) is on with performance domains (schedutil
+// reads it): the same run as util_est 1, to the nJ, and not the same as util_est 0, for a task
+// of 3 ms of work per 10 ms period whose util_avg dips between its bursts below what its
+// estimate remembers.
+TEST(SimEnergy, UtilEstIsOnByDefaultWithPerformanceDomains) {
+  workload w;
+  w.name = "default-util-est";
+  w.duration = sec(1);
+  w.tasks = {scen::task("t", 0, {ev::run(msec(3)), ev::sleep(msec(7))})};
+  auto energy = [&](int util_est) {
+    run_config c = machine({domain(1, 1024, five_states())}, 0);
+    c.machine.util_est = util_est;
+    return schedcore_test::cfs_entry().run(w, c, {}).domains[0].energy_nj;
+  };
+  const std::uint64_t dflt = energy(-1), on = energy(1), off = energy(0);
+  EXPECT_EQ(dflt, on);
+  EXPECT_NE(dflt, off);
+}
+
+// Energy-aware placement needs CPUs of different capacities (the kernel builds the perf
+// domains for EAS only with SD_ASYM_CPUCAPACITY): two 1024 CPUs in two domains with
+// energy_aware set run as without it, no wakeup placed by energy.
+TEST(SimEnergy, EnergyAwarenessNeedsCpusOfDifferentCapacities) {
+  workload w;
+  w.name = "symmetric";
+  w.duration = sec(1);
+  w.tasks = {scen::task("a", 0, {ev::run(msec(1)), ev::timer("ta", msec(20), true)}),
+             scen::task("b", 0, {ev::run(msec(2)), ev::timer("tb", msec(15), true)})};
+  run_config c = machine({domain(1, 1024, five_states()), domain(1, 1024, five_states())});
+  c.machine.energy_aware = true;
+  const run_result on = schedcore_test::cfs_entry().run(w, c, {});
+  c.machine.energy_aware = false;
+  const run_result off = schedcore_test::cfs_entry().run(w, c, {});
+  EXPECT_EQ(on.totals.eas_wakeups, 0u);
+  EXPECT_EQ(on.domains[0].energy_nj, off.domains[0].energy_nj);
+  EXPECT_EQ(on.domains[1].energy_nj, off.domains[1].energy_nj);
+  EXPECT_EQ(on.totals.migrations, off.totals.migrations);
+}
+
+// find_energy_efficient_cpu sizes each CPU without the waking task (cpu_util(cpu, p, dst):
+// lsub_positive of p's util on its previous CPU). A task of 4 ms of work per 20 ms (util ~205)
+// on the little CPU (capacity 446: fits below 446 x 1024 / 1280 = 356) fits there with its
+// own util counted once, and costs least there: it stays, never a migration in the window and
+// nothing on the big CPU. Counted twice (410) it would not fit its own CPU and would bounce
+// between the two at every wakeup.
+TEST(SimEnergy, EnergyAwarePlacementCountsTheWakingTaskOnceOnItsPreviousCpu) {
+  for (const policy_entry& e : fair_entries()) {
+    workload w;
+    w.name = "prev";
+    w.duration = sec(2);
+    w.tasks = {scen::task("t", 0, {ev::run(msec(4)), ev::timer("t", msec(20), true)})};
+    run_config c = machine(big_then_little());
+    c.warmup_ns = sec(1);
+    const run_result r = e.run(w, c, {});
+    EXPECT_GT(r.totals.eas_wakeups, 45u) << e.name;  // 50 wakeups in the window
+    EXPECT_EQ(find(r, "t").migrations, 0u) << e.name;
+    EXPECT_EQ(r.domains[0].energy_nj, 0u) << e.name << ": nothing runs on the big CPU";
+    EXPECT_EQ(find(r, "t").slack.overruns, 0u) << e.name;
+  }
+}
+
+// Ties in find_energy_efficient_cpu (6.x: `cur_delta < best_delta`, `best_delta < prev_delta`,
+// both strict): with two identical little CPUs, each its own domain, and a big one, a small
+// task (1 ms per 20 ms) costs the same on either little CPU. Started pinned to the second
+// little CPU and then let onto all, it stays there (moving needs a strictly smaller energy);
+// started pinned to the big CPU, it leaves for the first little CPU in domain order. Each
+// stays: the other little domain never runs anything (idle power 0: energy 0).
+TEST(SimEnergy, EnergyAwarePlacementBreaksTiesTowardsPrevThenTheFirstDomain) {
+  const perf_domain_model little = big_then_little()[1];
+  const perf_domain_model big = big_then_little()[0];
+  for (const int start : {1, 2}) {
+    workload w;
+    w.name = "ties";
+    w.duration = sec(1);
+    task_spec t = scen::task("t", 0, {});
+    phase pin;
+    pin.loop = 1;
+    pin.events = {ev::set_affinity({start}), ev::run(msec(1)), ev::set_affinity({})};
+    phase loop;
+    loop.loop = -1;
+    loop.events = {ev::run(msec(1)), ev::timer("t", msec(20), true)};
+    t.phases = {pin, loop};
+    w.tasks = {t};
+    const run_result r = schedcore_test::cfs_entry().run(w, machine({little, little, big}), {});
+    EXPECT_GT(r.totals.eas_wakeups, 40u) << start;
+    if (start == 1) {
+      EXPECT_EQ(r.domains[0].energy_nj, 0u) << "equal energy elsewhere: the task stays on CPU 1";
+      EXPECT_GT(r.domains[1].energy_nj, 0u);
+    } else {
+      EXPECT_GT(r.domains[0].energy_nj, 0u);
+      EXPECT_EQ(r.domains[1].energy_nj, 0u) << "of two equal candidates the first domain's";
+    }
+  }
+}
+
+// uclamp limits are inclusive (sched_setattr: EINVAL only for util_min > util_max): a task
+// created at 300/300, changed to 500/500 and then to "unchanged"/500 runs; its hog's util
+// (~1024) capped at 500 asks for 1.25 x 500 = 625 of 1024: the 80 % state (capacity 819; the
+// 60 % one, 614, is short), the whole window. A change that leaves util_min at 400 ("unchanged",
+// -2) and sets util_max 300 is checked against the 400 in force and refused.
+TEST(SimUclamp, ClampLimitsAreInclusive) {
+  workload w;
+  w.name = "inclusive";
+  w.duration = sec(1);
+  task_spec t = scen::task("hog", 0, {ev::set_uclamp(500, 500), ev::set_uclamp(-2, 500), ev::run(sec(10))});
+  t.util_min = 300;
+  t.util_max = 300;
+  w.tasks = {t};
+  run_config c = machine({domain(1, 1024, five_states())}, 0);
+  c.warmup_ns = msec(10);
+  const run_result r = schedcore_test::cfs_entry().run(w, c, {});
+  EXPECT_EQ(time_at(r.domains[0], 800000), r.duration_ns);
+  workload bad = w;
+  bad.tasks[0].util_min = 400;
+  bad.tasks[0].util_max = -1;
+  bad.tasks[0].phases[0].events = {ev::run(msec(1)), ev::set_uclamp(-2, 300), ev::run(msec(1))};
+  try {
+    (void)schedcore_test::cfs_entry().run(bad, c, {});
+    ADD_FAILURE() << "accepted util_min 400 with util_max 300";
+  } catch (const workload_error& x) {
+    EXPECT_NE(std::string(x.what()).find("its clamps would become util_min 400 above util_max 300"), std::string::npos)
+        << x.what();
+  }
+}
+
+// RT tasks' default boost (sysctl_sched_uclamp_util_min_rt_default) applies to SCHED_FIFO and
+// SCHED_RR tasks that did not set util_min themselves (__setscheduler_uclamp: only when the
+// request is not user_defined). With the default at 1000 (1.25 x 1000 > 1024: f_max), an RR
+// task of 1 ms per 20 ms runs at the top, its 100 ms of work in exactly 100 ms of CPU time; a
+// FIFO task that asked for util_min 0 runs at what its util asks for: the RT class's util_avg
+// (rq->avg_rt) grows frequency-invariantly, by speed / 1024 while the task runs, so 1 ms of
+// work per 20 ms keeps it near 1024 / 20 = 51 at any speed; 1.25 x that is the lowest state
+// (200 MHz, speed 204), each 1 ms of work taking ceil(1 ms x 1024 / 204) = 5.019608 ms. (Fed
+// at 1024 per ms of wall time instead, it would read ~5x more and ask for a higher state.)
+TEST(SimUclamp, TheRtDefaultBoostIsForRtTasksThatAskedForNone) {
+  for (const policy_entry& e : fair_entries()) {
+    run_config c = machine({domain(1, 1024, five_states())}, 0);
+    c.machine.uclamp_rt_min_default = 1000;
+    workload rr = rt_periodic();
+    rr.tasks[0].params.kind = sched_kind::rr;
+    EXPECT_EQ(find(e.run(rr, c, {}), "rt").cpu_ns, 100 * msec(1)) << e.name;
+    workload own = rt_periodic();
+    own.tasks[0].util_min = 0;
+    c.warmup_ns = msec(500);
+    const run_result r = e.run(own, c, {});
+    EXPECT_EQ(find(r, "rt").cpu_ns, 75 * ((msec(1) * 1024 + 203) / 204)) << e.name;
+  }
+}
+
+// A deadline task takes no part in the clamps (dl_sched_class has no uclamp_enabled): a hog
+// capped at util_max 300 (375 of 1024 with schedutil's margin: the 40 % state) beside a
+// reservation of 1 ms per 10 ms, whose bandwidth (102) adds after the clamp (effective_cpu_util:
+// 300 + 102 = 402, x 1.25 = 503: the 60 % state at most), never reaches the top state. Counted in
+// the clamps, the reservation's default util_max 1024 would lift the cap whenever it is queued.
+TEST(SimUclamp, DeadlineTasksTakeNoPartInTheClamps) {
+  workload w;
+  w.name = "dl-clamp";
+  w.duration = sec(1);
+  task_spec hog = scen::task("hog", 0, {ev::run(sec(10))});
+  hog.util_max = 300;
+  task_spec job = scen::task("job", 0, {ev::timer("t", msec(10)), ev::run(usec(500))});
+  job.params = reservation(msec(1), msec(10));
+  w.tasks = {hog, job};
+  run_config c = machine({domain(1, 1024, five_states())}, 0);
+  c.warmup_ns = msec(100);
+  const run_result r = dl_entry().run(w, c, {});
+  EXPECT_EQ(time_at(r.domains[0], 1000000), 0);
+  EXPECT_EQ(time_at(r.domains[0], 800000), 0);
+  EXPECT_GT(find(r, "job").cpu_ns, 0);
+}
+
+// A frequency change settles every CPU of the domain at the old speed first: work done before
+// the change counts at the speed it was done at. CPU 0 runs a pinned hog of 100 ms of work
+// (at speed 1024) alone, capped at util_max 300 (by itself the 40 % state); CPU 1, in the same
+// domain, runs 2 ms of work per 3 ms of sleep, whose util (from the fork's 512 towards a swing
+// of about 400..420: 1.25 x that is in the 60 % state) moves the domain at CPU 1's own events,
+// between CPU 0's ticks (9 changes before the hog exits at about 176 ms). The hog's
+// speed is piecewise constant, floor(1024 x f / 1 GHz) at each state f, so its exit time T
+// satisfies sum(speed x time) over [0, T] = 100 ms x 1024 (plus under one ns at the last
+// speed: the completion is rounded up). The trace gives each change to the nearest us: the sum
+// from it is exact to 500 ns x |speed step| per change. Charging CPU 0's time since its last
+// tick at the new speed instead misses by up to 1 ms x the step, per change.
+TEST(SimEnergy, AFrequencyChangeSettlesTheDomainsOtherCpusAtTheOldSpeed) {
+  workload w;
+  w.name = "settle";
+  w.duration = sec(1);
+  task_spec hog = scen::task("hog", 0, {ev::run(msec(100))}, false);
+  hog.loop = 1;
+  hog.phases[0].loop = 1;
+  hog.cpus = {0};
+  hog.util_max = 300;  // CPU 0 alone asks for 1.25 x 300 = 375 of 1024: the 40 % state
+  task_spec other = scen::task("other", 0, {ev::run(msec(2)), ev::sleep(msec(3))});
+  other.cpus = {1};
+  w.tasks = {hog, other};
+  trace_writer trace;
+  run_config c = machine({domain(2, 1024, five_states())}, 0);
+  c.trace = &trace;
+  const run_result r = schedcore_test::cfs_entry().run(w, c, {});
+  const std::int64_t exit_ns = find(r, "hog").exit_ns;
+  ASSERT_GT(exit_ns, msec(100));
+  // CPU 0's speed timeline: (change time in ns, rounded to the us; speed out of 1024).
+  std::vector<std::pair<std::int64_t, std::int64_t>> steps;
+  std::istringstream lines(trace.text());
+  for (std::string l; std::getline(lines, l);) {
+    const std::size_t at = l.find(": cpu_frequency: state=");
+    if (at == std::string::npos || l.find("cpu_id=0") == std::string::npos) continue;
+    const std::size_t space = l.rfind(' ', at - 1);
+    const std::int64_t ns = std::llround(std::stod(l.substr(space + 1, at - space - 1)) * 1e6) * 1000;
+    const std::int64_t khz = std::stoll(l.substr(at + 23));
+    steps.emplace_back(ns, khz * 1024 / 1000000);
+  }
+  ASSERT_GE(steps.size(), 5u) << "the other task should move the frequency";
+  double work = 0, slack = 0;  // in ns x speed (1/1024 ns of full-speed work)
+  for (std::size_t i = 0; i < steps.size() && steps[i].first < exit_ns; ++i) {
+    const std::int64_t until = i + 1 < steps.size() ? std::min(steps[i + 1].first, exit_ns) : exit_ns;
+    work += static_cast<double>(until - steps[i].first) * static_cast<double>(steps[i].second);
+    if (i > 0) slack += 500.0 * static_cast<double>(std::llabs(steps[i].second - steps[i - 1].second));
+  }
+  EXPECT_NEAR(work, 1e8 * 1024, slack + 1024) << steps.size() << " changes";
+}
+
+// post_init_entity_util_avg reads the CPU's root queue as it stands: its util_avg includes the
+// decaying util of tasks asleep there, and a new task's util is the smaller of half the
+// capacity left, (1024 - util) / 2, and its weight's share of that util, util x w / (load + 1).
+// Read from the trace's util counter at each task's first tick (one CPU, one state: speed 1024;
+// PELT periods of 1.024 ms, y^32 = 1/2):
+// - A starts alone at 512, runs 20 ms (19.5 periods: 1024 - 512 y^19.5 = 688) and sleeps; B,
+//   forked 5 ms later (A's util decayed by y^4.9 to ~619, its load from 1024 to ~922), starts
+//   at min((1024 - 619) / 2, 619 x 1024 / 923) = 202 and reads ~219 at its first tick. (Without
+//   A's sleeping util it would start at 512.)
+// - A at nice -10 (weight 9548) and B at nice 0 forked 1 ms later: A's util ~523, its load
+//   ~9548, so B starts at its weight's share, 523 x 1024 / 9549 = 56, well under the cap
+//   (1024 - 523) / 2 = 250, and decays while it waits behind A. (Without the load it takes the
+//   cap.)
+TEST(SimEnergy, ANewTasksFirstUtilCountsItsCpusSleepersAndLoad) {
+  auto first_samples = [](const workload& w) {
+    trace_writer trace;
+    run_config c = machine({domain(1, 1024, {{1000000, 300000}})});
+    c.trace = &trace;
+    (void)schedcore_test::cfs_entry().run(w, c, {});
+    std::map<int, int> first;  // pid -> its first util_avg sample
+    std::istringstream lines(trace.text());
+    for (std::string l; std::getline(lines, l);) {
+      const std::size_t at = l.find("tracing_mark_write: C|");
+      if (at == std::string::npos || l.find("|util_avg|") == std::string::npos) continue;
+      first.emplace(std::stoi(l.substr(at + 22)), std::stoi(l.substr(l.rfind('|') + 1)));
+    }
+    return first;
+  };
+  workload sleeper;
+  sleeper.name = "sleeper";
+  sleeper.duration = msec(40);
+  task_spec b = scen::task("b", 0, {ev::run(sec(1))});
+  b.delay = msec(25);
+  sleeper.tasks = {scen::task("a", 0, {ev::run(msec(20)), ev::sleep(sec(10))}), b};
+  std::map<int, int> s = first_samples(sleeper);
+  ASSERT_EQ(s.count(1001), 1u);
+  EXPECT_GE(s[1001], 190);
+  EXPECT_LE(s[1001], 250) << "B's start counts A's sleeping util";
+  workload heavy;
+  heavy.name = "heavy";
+  heavy.duration = msec(60);
+  task_spec a = scen::task("a", -10, {ev::run(sec(1))});
+  b.delay = msec(1);
+  heavy.tasks = {a, b};
+  s = first_samples(heavy);
+  ASSERT_EQ(s.count(1001), 1u);
+  EXPECT_GE(s[1001], 20);
+  EXPECT_LE(s[1001], 90) << "B's start is its weight's share of the util";
+}
+
+// util_est counts in a CPU's estimate only while its task is queued (util_est_enqueue /
+// util_est_dequeue): once B sleeps, its CPU asks for its decaying util_avg alone. Two CPUs in
+// one domain, util_est on: a hog capped at util_max 300 on CPU 0 (1.25 x 300 = 375: the 40 %
+// state, capacity 409) and B on CPU 1, 20 ms of work per 60 ms of sleep, whose estimate and
+// end-of-burst util (~430; x 1.25 = 538) ask for the 60 % state. B runs only at 600 MHz (its
+// estimate joins at each wakeup), 20 ms of work at speed 614 taking 33.4 ms; after each burst
+// CPU 0's ticks re-evaluate the domain and it drops to 400 MHz once B's util_avg decays below
+// 409 / 1.25 = 327 (y^t = 327 / 430: t = 12.7 PELT periods, 13 ms), for the rest of the sleep.
+// So the domain spends more than half the window at 400 MHz; were the sleeper's estimate
+// kept, never.
+TEST(SimEnergy, ASleepersUtilEstLeavesItsCpusEstimate) {
+  workload w;
+  w.name = "sleeper-estimate";
+  w.duration = sec(3);
+  task_spec hog = scen::task("hog", 0, {ev::run(sec(100))});
+  hog.cpus = {0};
+  hog.util_max = 300;
+  task_spec b = scen::task("b", 0, {ev::run(msec(20)), ev::sleep(msec(60))});
+  b.cpus = {1};
+  w.tasks = {hog, b};
+  run_config c = machine({domain(2, 1024, five_states())}, 0);
+  c.machine.util_est = 1;
+  c.warmup_ns = sec(1);
+  const run_result r = schedcore_test::cfs_entry().run(w, c, {});
+  const domain_result& d = r.domains[0];
+  EXPECT_EQ(time_at(d, 400000) + time_at(d, 600000), r.duration_ns);
+  EXPECT_GE(time_at(d, 600000), find(r, "b").cpu_ns) << "B runs at 600 MHz";
+  EXPECT_GT(time_at(d, 400000), r.duration_ns / 2);
+}
+
 }  // namespace

@@ -2602,4 +2602,89 @@ TEST(SimEngine, SetNiceOnARealTimeTaskChangesNothing) {
   expect_conserved(r);
 }
 
+// ---------------------------------------------------------------- setup (mutation audit of compile())
+
+// CPU numbers run 0..cpus-1: the last CPU is accepted as the calibration CPU and in a task's
+// "cpus", the next one is refused in both (sched_setaffinity: EINVAL; rt-app: no such CPU). A
+// calibration CPU past the end read a capacity beyond the machine's list.
+TEST(SimEngineSetup, TheLastCpuIsTheHighestAWorkloadMayName) {
+  workload w;
+  w.name = "cpu-range";
+  w.duration = msec(10);
+  w.cpus = 2;
+  task_spec t = finite("t", {ev::run(msec(1))});
+  t.cpus = {1};
+  w.tasks = {t};
+  w.calibration_cpu = 1;
+  EXPECT_EQ(find(cfs_entry().run(w, exact_machine(), {}), "t").exit_ns, msec(1));
+  auto refused = [](const workload& bad, const std::string& says) {
+    try {
+      (void)cfs_entry().run(bad, exact_machine(), {});
+      ADD_FAILURE() << "accepted; expected: " << says;
+    } catch (const workload_error& x) {
+      EXPECT_NE(std::string(x.what()).find(says), std::string::npos) << x.what();
+    }
+  };
+  workload bad = w;
+  bad.calibration_cpu = 2;
+  refused(bad, "the calibration CPU 2 is not a CPU of the machine (0..1)");
+  bad = w;
+  bad.tasks[0].cpus = {2};
+  refused(bad, "\"cpus\" names CPU 2, but the machine has 2 CPU(s) (0..1)");
+}
+
+// A barrier's parties are the instances of the specs that name it, each spec counted once
+// however many of its events name it: two instances that meet twice at "b" are 2 parties, so
+// each meeting releases both at once and, on two CPUs, each exits after its 2 x 1 ms of work.
+// (Counting the spec once per event made 4 parties: nobody ever passed the first meeting.)
+TEST(SimEngineSetup, ABarrierNamedTwiceByATaskCountsEachInstanceOnce) {
+  workload w;
+  w.name = "barrier-twice";
+  w.duration = msec(20);
+  w.cpus = 2;
+  task_spec t = finite("w", {ev::on(event_kind::barrier, "b"), ev::run(msec(1)), ev::on(event_kind::barrier, "b"),
+                             ev::run(msec(1))});
+  t.instances = 2;
+  w.tasks = {t};
+  const run_result r = cfs_entry().run(w, exact_machine(), {});
+  EXPECT_EQ(find(r, "w-0").exit_ns, msec(2));
+  EXPECT_EQ(find(r, "w-1").exit_ns, msec(2));
+  expect_conserved(r);
+}
+
+// ---------------------------------------------------------------- load tracking (mutation audit)
+
+// update_cfs_group runs for every level above the running task (entity_tick walks
+// for_each_sched_entity): with nested groups the parent's entity is reweighted too. P holds a
+// hog "p1" pinned to CPU 1 and a child group C whose hog "c0" is pinned to CPU 0; a root hog
+// runs on each CPU. P's load is 1024 on each CPU (C's entity there, p1 here), so P weighs
+// 1024 x 1024 / 2048 = 512 on each; C, loaded on CPU 0 only, weighs its whole 1024 inside P.
+// c0 then gets 512 / (512 + 1024) = 1/3 of CPU 0, as p1 of CPU 1. (P left at its full 1024 on
+// CPU 0 would give c0 half.)
+TEST(SimEngineLoad, NestedGroupSharesReweightEveryLevelAboveTheRunningTask) {
+  for (const policy_entry& e : {grouped_cfs_entry(), grouped_eevdf_entry()}) {
+    workload w;
+    w.name = "nested-shares";
+    w.cpus = 2;
+    w.duration = sec(4);
+    w.cgroups = {{"P", "", 100}, {"C", "P", 100}};
+    const struct {
+      const char* name;
+      const char* group;
+      int cpu;
+    } hogs[] = {{"c0", "C", 0}, {"p1", "P", 1}, {"r0", "", 0}, {"r1", "", 1}};
+    for (const auto& h : hogs) {
+      task_spec t = scen::task(h.name, 0, {ev::run(sec(100))});
+      t.cgroup = h.group;
+      t.cpus = {h.cpu};
+      w.tasks.push_back(t);
+    }
+    const run_result r = e.run(w, exact_machine(), {});
+    expect_conserved(r);
+    const double total = static_cast<double>(w.duration);
+    EXPECT_NEAR(static_cast<double>(find(r, "c0").cpu_ns) / total, 1.0 / 3.0, 0.02) << e.name;
+    EXPECT_NEAR(static_cast<double>(find(r, "p1").cpu_ns) / total, 1.0 / 3.0, 0.02) << e.name;
+  }
+}
+
 }  // namespace

@@ -4,7 +4,8 @@
 ///
 /// A regular file (or a new one) is written to a unique temporary file in the same directory
 /// (`mkstemp`, so no file of the user's is overwritten) and renamed over the target: an error
-/// leaves the old file, or none. What a rename would destroy is written through instead:
+/// leaves the old file, or none. A replaced file keeps its permission bits, as a shell's `>`
+/// keeps them; a new one gets `fopen`'s. What a rename would destroy is written through instead:
 /// - a symbolic link: its target is replaced (the link stays a link); a dangling link's target
 ///   is created, as a shell's `>` creates it; a loop of links is refused;
 /// - a device, FIFO or socket (`--trace /dev/null`, a pipe to a viewer): written in place, as a
@@ -109,12 +110,18 @@ inline bool write_output_file(const std::string& path, const std::string& text, 
   const std::size_t slash = target.rfind('/');
   const std::string dir = slash == std::string::npos ? std::string() : target.substr(0, slash + 1);
   const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
-  std::string tmp = dir + "." + base + ".XXXXXX";
+  // The temporary name is the target's plus 8 bytes: a name near NAME_MAX (255 bytes on Linux)
+  // is shortened in it, so that any name the directory can hold can be written.
+  std::string tmp = dir + "." + base.substr(0, 200) + ".XXXXXX";
   const int fd = ::mkstemp(&tmp[0]);
   // The file is written beside its name and renamed over it: what fails is creating a file in
   // that directory (missing, read-only, or a pseudo-filesystem such as /proc).
   if (fd < 0) return fail(why, "cannot create a file in '" + (dir.empty() ? std::string(".") : dir) + "': " + std::strerror(errno));
-  bool ok = ::fchmod(fd, 0666 & ~output_umask()) == 0 && detail_output::write_all(fd, text);
+  // mkstemp made it 0600. A file replaced keeps its permission bits (a private 0600 trace must
+  // not turn world-readable because it was rewritten; set-id bits are not carried over); a new
+  // one gets 0666 & ~umask.
+  const mode_t mode = exists ? static_cast<mode_t>(st.st_mode & 0777) : static_cast<mode_t>(0666 & ~output_umask());
+  bool ok = ::fchmod(fd, mode) == 0 && detail_output::write_all(fd, text);
   int err = errno;
   if (::close(fd) != 0 && ok) {
     ok = false;

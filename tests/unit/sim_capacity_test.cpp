@@ -142,6 +142,54 @@ TEST(SimCapacity, AMisfitMovesToAnIdleBigCpuWhenItsUtilPassesEightyPercent) {
   }
 }
 
+// Where the tick sends a misfit (check_misfit_status / nohz_balancer_kick here: the idle CPU of
+// greatest capacity, the lowest index on a tie, among the CPUs the task may use and only of a
+// capacity greater by more than ~5 %, capacity_greater). A hog "grow" starts alone on the
+// little CPU 0 (446; every CPU is empty: the first) and becomes a misfit about 44 ms in (util
+// past 356, as in AMisfitMovesToAnIdleBigCpuWhenItsUtilPassesEightyPercent); the other CPUs
+// idle or run a pinned hog. The trace's sched_migrate_task line says where it went.
+// - {446, 700, 1024, 1024}: CPU 2 (the biggest idle, the first of two), not the first bigger
+//   one (CPU 1) nor the last biggest (CPU 3);
+// - {446, 700, 1024} with grow allowed on CPUs 0 and 1: CPU 1, the biggest it may use;
+// - {446, 460}: nowhere (460 is not greater than 446 by ~5 %: 460 x 1024 = 471040 <= 446 x
+//   1078 = 480788; nothing else moves a task between two CPUs that hold one task between
+//   them), so grow never moves.
+TEST(SimCapacity, TheTickSendsAMisfitToTheBiggestIdleCpuItMayUse) {
+  struct variant {
+    std::vector<std::uint32_t> capacity;
+    std::vector<int> grow_cpus;
+    int to;  // -1: no move
+  };
+  const variant variants[] = {{{446, 700, 1024, 1024}, {}, 2}, {{446, 700, 1024}, {0, 1}, 1}, {{446, 460}, {}, -1}};
+  for (const policy_entry& e : fair_entries()) {
+    for (const variant& v : variants) {
+      SCOPED_TRACE(e.name + " on " + std::to_string(v.capacity.size()) + " CPUs, CPU 1 of " +
+                   std::to_string(v.capacity[1]));
+      workload w;
+      w.name = "misfit-target";
+      w.duration = msec(200);
+      task_spec grow = finite("grow", {ev::run(sec(10))});
+      grow.cpus = v.grow_cpus;
+      w.tasks = {grow};
+      run_config cfg = capacity_machine(v.capacity);
+      trace_writer trace;
+      cfg.trace = &trace;
+      const run_result r = e.run(w, cfg, {});
+      expect_conserved(r);
+      const std::string& text = trace.text();
+      if (v.to < 0) {
+        EXPECT_EQ(find(r, "grow").migrations, 0u);
+        EXPECT_EQ(text.find("sched_migrate_task: comm=grow "), std::string::npos);
+      } else {
+        EXPECT_EQ(find(r, "grow").migrations, 1u);
+        EXPECT_EQ(r.totals.misfit_moves, 1u);
+        EXPECT_NE(text.find("sched_migrate_task: comm=grow pid=1000 prio=120 orig_cpu=0 dest_cpu=" + std::to_string(v.to)),
+                  std::string::npos);
+      }
+    }
+  }
+}
+
 // The same hog beside a big CPU that is fully busy: a hog there since 100 ms before, whose
 // util (above 875) leaves no spare capacity (group_has_spare needs 17 % headroom). The
 // kernel's balance then leaves the misfit alone; so does this one: no migration, and each hog
@@ -377,6 +425,110 @@ TEST(SimRtCapacity, WithoutAFittingCpuItTakesTheLowestPriorityOne) {
       EXPECT_NE(trace.text().find(" 0.112296: sched_waking: comm=rt pid=1000 prio=49 target_cpu=002"), std::string::npos)
           << e.name;
       EXPECT_EQ(find(r, "rt").latency.max, 0) << e.name;
+    }
+  }
+}
+
+// select_task_rq_rt: a move asked for only because the task does not fit its CPU (its running
+// task does not outrank it) is not made to a CPU that does not fit either
+// (`!test && !rt_task_fits_capacity(p, target)`: the task stays and preempts there). CPUs of
+// 1024, 512 and 512; RT tasks' default uclamp_min is 1024, so only CPU 0 fits one. B (FIFO 90)
+// is pinned to CPU 0. T (FIFO 50) starts on the idle CPU 1 and sleeps 1 ms; L (FIFO 10, not
+// pinned) starts at 0.5 ms on CPU 1 (the first of the two empty CPUs). At 1 ms T wakes on
+// CPU 1: L does not outrank it, but T does not fit there; find_lowest_rq has no fitting CPU
+// below 50 (CPU 0 runs B) and falls back to the lowest level, CPU 2 (0; CPU 1 is at 10), which
+// does not fit either: T stays on CPU 1 and preempts L. After that switch CPU 1 pushes L to
+// CPU 2 (its level 0 is below L's 10): one push, and T never moves.
+TEST(SimRtCapacity, AMoveOnlyForTheFitIsNotMadeToACpuThatDoesNotFitEither) {
+  for (const policy_entry& e : fair_entries()) {
+    SCOPED_TRACE(e.name);
+    workload w;
+    w.name = "rt-fit-only";
+    w.duration = msec(5);
+    task_spec t = finite("T", {ev::sleep(msec(1)), ev::run(msec(1)), ev::on(event_kind::suspend, "never")});
+    t.params.kind = sched_kind::fifo;
+    t.params.rt_priority = 50;
+    t.daemon = true;
+    task_spec l = rt_hog("L", 10, 1, usec(500));
+    l.cpus = {};
+    w.tasks = {rt_hog("B", 90, 0), t, l};
+    const run_result r = e.run(w, capacity_machine({1024, 512, 512}), {});
+    expect_conserved(r);
+    EXPECT_EQ(find(r, "T").migrations, 0u);
+    EXPECT_EQ(find(r, "T").wait_ns, 0);
+    EXPECT_EQ(find(r, "L").migrations, 1u);
+    EXPECT_EQ(r.totals.rt_pushes, 1u);
+  }
+}
+
+// A big CPU's balance pulls a misfit only with spare capacity (group_has_spare): not while it
+// runs a real-time task (capacity_of leaves the fair class nothing of a CPU the RT class
+// fills), and at once when it goes idle (its newly idle balance: an empty CPU has all its
+// capacity spare). {446, 1024}: R (FIFO 50, pinned to CPU 1) runs 100.5 ms and exits; the fair
+// hog "grow" runs on CPU 0 and is a misfit from about 44 ms on. While R runs, no CPU is idle
+// (no tick kick) and CPU 1 has no spare capacity: grow stays. When R exits, CPU 1's newly idle
+// balance pulls grow at once (the active balance moves it in the same instant, 100.5 ms), not
+// at CPU 0's next tick.
+TEST(SimCapacity, ABigCpuPullsAMisfitWhenItGoesIdleNotWhileItRunsARealTimeTask) {
+  for (const policy_entry& e : fair_entries()) {
+    SCOPED_TRACE(e.name);
+    workload w;
+    w.name = "misfit-spare";
+    w.duration = msec(200);
+    task_spec rt = finite("R", {ev::run(msec(100) + usec(500))});
+    rt.params.kind = sched_kind::fifo;
+    rt.params.rt_priority = 50;
+    rt.cpus = {1};
+    rt.daemon = true;
+    w.tasks = {rt, finite("grow", {ev::run(sec(10))})};
+    run_config cfg = capacity_machine({446, 1024});
+    trace_writer trace;
+    cfg.trace = &trace;
+    const run_result r = e.run(w, cfg, {});
+    expect_conserved(r);
+    EXPECT_EQ(find(r, "grow").migrations, 1u);
+    EXPECT_EQ(r.totals.misfit_moves, 1u);
+    EXPECT_NE(trace.text().find(" 0.100500: sched_migrate_task: comm=grow pid=1001 prio=120 orig_cpu=0 dest_cpu=1"),
+              std::string::npos);
+  }
+}
+
+// And not at all when the bigger CPU has no spare capacity or is not bigger enough. The fair hog
+// "grow" on the little CPU 0 as above (a misfit from about 44 ms on), 200 ms:
+// - {446, 1024} with two fair hogs pinned to CPU 1: two tasks leave it no spare capacity
+//   (group_has_spare: nr_running >= the group's one CPU, and its util is full), and no CPU is
+//   idle: grow never moves;
+// - {446, 460} with R (FIFO 50, pinned to CPU 1: 45 ms of work, which takes 45 x 1024 / 460 =
+//   100.17 ms there) exiting then: CPU 1's newly idle balance finds it idle, but 460 is not
+//   greater than 446 by ~5 % (capacity_greater), so it does not pull grow (nor does the tick,
+//   for the same reason).
+TEST(SimCapacity, ABigCpuWithNoSpareCapacityOrNotBiggerEnoughDoesNotPullAMisfit) {
+  for (const policy_entry& e : fair_entries()) {
+    SCOPED_TRACE(e.name);
+    for (const bool two_hogs : {true, false}) {
+      workload w;
+      w.name = "misfit-no-pull";
+      w.duration = msec(200);
+      w.tasks = {finite("grow", {ev::run(sec(10))})};
+      if (two_hogs) {
+        for (const char* name : {"hog1", "hog2"}) {
+          task_spec hog = finite(name, {ev::run(sec(10))});
+          hog.cpus = {1};
+          w.tasks.push_back(hog);
+        }
+      } else {
+        task_spec rt = finite("R", {ev::run(msec(45))});
+        rt.params.kind = sched_kind::fifo;
+        rt.params.rt_priority = 50;
+        rt.cpus = {1};
+        rt.daemon = true;
+        w.tasks.push_back(rt);
+      }
+      const run_result r = e.run(w, capacity_machine(two_hogs ? std::vector<std::uint32_t>{446, 1024}
+                                                              : std::vector<std::uint32_t>{446, 460}), {});
+      expect_conserved(r);
+      EXPECT_EQ(find(r, "grow").migrations, 0u) << (two_hogs ? "two hogs" : "460");
+      EXPECT_EQ(r.totals.misfit_moves, 0u);
     }
   }
 }

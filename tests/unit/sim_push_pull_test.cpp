@@ -534,4 +534,505 @@ TEST(SimPushPull, SuccessiveWakeupsFromOneCpuSpreadOverTheLowestCpus) {
   }
 }
 
+// The machine's config for the tests below with reservations: exact times, admission control off
+// (sched_rt_runtime_us = -1), as Linux allows a pinned or partly pinned reservation only then.
+run_config admission_off() {
+  run_config c = exact_machine();
+  c.machine.dl_bound_pct = -1;
+  return c;
+}
+
+// push_rt_tasks pushes the best *pushable* task: one pinned to its CPU is never on the
+// pushable list (enqueue_pushable_task only for nr_cpus_allowed > 1), so it does not hide a
+// migratable one behind it. Two CPUs: B (FIFO 90) and P (FIFO 60), both pinned to CPU 0,
+// start there and suspend at once; H (fair, pinned to CPU 1) runs 0.5 ms and resumes both
+// (one event: two wakeups, then the switch); M (FIFO 50) starts on CPU 0 at 0.1 ms (the less
+// loaded CPU). At 0.5 ms B preempts M (P waits too; no push at the wakeups, CPU 0 being already
+// due to reschedule) and, after that switch, CPU 0 pushes its best pushable waiting task, M, to
+// CPU 1, where it preempts H: one push, and M has run since 0.1 ms without a wait. Taking P as
+// the best would find no CPU for it and stop there, leaving M behind B for the rest of the run.
+TEST(SimPushPull, APinnedWaitingTaskDoesNotHideAPushableOne) {
+  workload w;
+  w.name = "pushable";
+  w.cpus = 2;
+  w.duration = msec(5);
+  task_spec b = looping("B", {ev::on(event_kind::suspend, "go"), ev::run(sec(1))}, 1);
+  b.params = fifo(90);
+  b.cpus = {0};
+  task_spec p_task = looping("P", {ev::on(event_kind::suspend, "go"), ev::run(sec(1))}, 1);
+  p_task.params = fifo(60);
+  p_task.cpus = {0};
+  task_spec h = looping("H", {ev::run(usec(500)), ev::on(event_kind::resume, "go"), ev::run(sec(1))}, 1);
+  h.cpus = {1};
+  task_spec m = looping("M", {ev::run(sec(1))});
+  m.params = fifo(50);
+  m.delay = usec(100);
+  w.tasks = {b, p_task, h, m};
+  for (const policy_entry& e : {schedcore_test::ref_rt_entry(), schedcore_test::cfs_entry()}) {
+    SCOPED_TRACE(e.name);
+    const run_result r = e.run(w, exact_machine(), {});
+    EXPECT_EQ(find(r, "M").cpu_ns, msec(5) - usec(100));
+    EXPECT_EQ(find(r, "M").wait_ns, 0);
+    EXPECT_EQ(find(r, "M").migrations, 1u);
+    EXPECT_EQ(find(r, "B").cpu_ns, msec(5) - usec(500));
+    EXPECT_EQ(find(r, "P").cpu_ns, 0);
+    EXPECT_EQ(r.totals.rt_pushes, 1u);
+  }
+}
+
+// pull_rt_task takes the best waiting task that may run on the pulling CPU
+// (pick_highest_pushable_task checks cpumask_test_cpu(cpu, task->cpus_ptr)). Three CPUs: A
+// (FIFO 50) on CPU 0, B (FIFO 60: 10 ms of work, then a long sleep) on CPU 1, E1 and E2
+// (FIFO 70, pinned to CPU 2) on CPU 2, all from 0. D (FIFO 40) starts at 1 ms and C (FIFO 45,
+// allowed on CPUs 0 and 2) at 2 ms, both on CPU 0 (the least loaded allowed CPU, the first on a
+// tie); no CPU ranks below either, so both wait behind A. At 10 ms B sleeps and CPU 1 pulls:
+// C outranks D but may not run on CPU 1, so D is pulled (one pull) and runs 10-12 ms; C never
+// moves. Pulling C would run it where its affinity forbids.
+TEST(SimPushPull, APullTakesOnlyATaskAllowedOnThePullingCpu) {
+  workload w;
+  w.name = "pull-mask";
+  w.cpus = 3;
+  w.duration = msec(12);
+  task_spec a = looping("A", {ev::run(sec(1))});
+  a.params = fifo(50);
+  task_spec b = looping("B", {ev::run(msec(10)), ev::sleep(sec(1))});
+  b.params = fifo(60);
+  task_spec e1 = looping("E1", {ev::run(sec(1))});
+  e1.params = fifo(70);
+  e1.cpus = {2};
+  task_spec e2 = e1;
+  e2.name = "E2";
+  task_spec d = looping("D", {ev::run(sec(1))});
+  d.params = fifo(40);
+  d.delay = msec(1);
+  task_spec c = looping("C", {ev::run(sec(1))});
+  c.params = fifo(45);
+  c.cpus = {0, 2};
+  c.delay = msec(2);
+  w.tasks = {a, b, e1, e2, d, c};
+  for (const policy_entry& e : {schedcore_test::ref_rt_entry(), schedcore_test::cfs_entry()}) {
+    SCOPED_TRACE(e.name);
+    const run_result r = e.run(w, exact_machine(), {});
+    EXPECT_EQ(find(r, "D").cpu_ns, msec(2));
+    EXPECT_EQ(find(r, "D").migrations, 1u);
+    EXPECT_EQ(find(r, "C").cpu_ns, 0);
+    EXPECT_EQ(find(r, "C").migrations, 0u);
+    EXPECT_EQ(find(r, "A").cpu_ns, msec(12));
+    EXPECT_EQ(r.totals.rt_pulls, 1u);
+  }
+}
+
+// push_rt_tasks / push_dl_tasks push while they can (while (push_rt_task(rq, false))), not
+// once, and only pushable tasks (a pinned one is never on the pushable list). Three CPUs: B
+// (FIFO 90, or a reservation of 5 ms every 10 ms; pinned to CPU 0) starts there and suspends;
+// M1 and M2 (FIFO 50, or 5 ms every 20 ms) start on CPU 0 at 0.1 and 0.2 ms (the least loaded
+// CPU: B sleeps) and suspend too; with reservations, P (5 ms every 15 ms, pinned to CPU 0)
+// does the same from 0. Fair hogs H1 and H2 are pinned to CPUs 1 and 2, and H1 resumes all of
+// them at 0.5 ms (one event; CPU 0 is idle, so each is woken there). B runs (the highest
+// priority, the earliest deadline, 10.5 ms), and after that switch CPU 0 pushes M1 to CPU 1,
+// then M2 to CPU 2 (CPUs running fair tasks only, taken in turn from CPU 0's cursor): two
+// pushes, neither waits. P, pinned, is skipped though its deadline (15.5 ms) is earlier than
+// theirs (20.5 ms). Stopping after one push, or at P, would leave M2 (or both) behind B.
+// M1 and M2 tie (same priority or deadline, woken at the same instant): the first woken goes
+// first (the plist / the deadline tree keep equal keys in insertion order), so M1 takes CPU 1.
+TEST(SimPushPull, APushMovesEveryTaskItCanNotJustOne) {
+  // The dest_cpu of `comm`'s first sched_migrate_task line in `trace` (-1: none).
+  const auto moved_to = [](const std::string& trace, const std::string& comm) {
+    const std::size_t at = trace.find("sched_migrate_task: comm=" + comm + " ");
+    if (at == std::string::npos) return -1;
+    return std::stoi(trace.substr(trace.find("dest_cpu=", at) + 9));
+  };
+  for (const bool deadline : {false, true}) {
+    SCOPED_TRACE(deadline ? "reservations" : "FIFO");
+    workload w;
+    w.name = "push-all";
+    w.cpus = 3;
+    w.duration = msec(5);
+    task_spec b = looping("B", {ev::on(event_kind::suspend, "go"), ev::run(sec(1))}, 1);
+    b.params = deadline ? reservation(msec(5), msec(10)) : fifo(90);
+    b.cpus = {0};
+    w.tasks.push_back(b);
+    if (deadline) {
+      task_spec p_task = looping("P", {ev::on(event_kind::suspend, "go"), ev::run(sec(1))}, 1);
+      p_task.params = reservation(msec(5), msec(15));
+      p_task.cpus = {0};
+      w.tasks.push_back(p_task);
+    }
+    for (int i = 1; i <= 2; ++i) {
+      task_spec m = looping("M" + std::to_string(i), {ev::on(event_kind::suspend, "go"), ev::run(sec(1))}, 1);
+      m.params = deadline ? reservation(msec(5), msec(20)) : fifo(50);
+      m.delay = usec(100) * i;
+      w.tasks.push_back(m);
+    }
+    task_spec h1 = looping("H1", {ev::run(usec(500)), ev::on(event_kind::resume, "go"), ev::run(sec(1))}, 1);
+    h1.cpus = {1};
+    w.tasks.push_back(h1);
+    task_spec h2 = looping("H2", {ev::run(sec(1))});
+    h2.cpus = {2};
+    w.tasks.push_back(h2);
+    const policy_entry e = deadline ? schedcore_test::ref_dl_entry() : schedcore_test::ref_rt_entry();
+    trace_writer tw;
+    run_config c = admission_off();
+    c.trace = &tw;
+    const run_result r = e.run(w, c, {});
+    EXPECT_EQ(moved_to(tw.text(), "M1"), 1);
+    EXPECT_EQ(moved_to(tw.text(), "M2"), 2);
+    for (const char* name : {"M1", "M2"}) {
+      EXPECT_EQ(find(r, name).cpu_ns, msec(5) - usec(500)) << name;
+      EXPECT_EQ(find(r, name).wait_ns, 0) << name;
+    }
+    EXPECT_EQ(deadline ? r.totals.dl_pushes : r.totals.rt_pushes, 2u);
+  }
+}
+
+// pull_rt_task takes only a task of strictly higher priority than the pulling CPU's best
+// (p->prio < this_rq->rt.highest_prio.curr). Two CPUs: A (FIFO 50) on CPU 0 and B (FIFO 60:
+// 10 ms of work, then a long sleep) on CPU 1 from 0; C (FIFO 40) starts at 5 ms on CPU 0 (both
+// CPUs hold one task: the first) and F (FIFO 40) at 6 ms on CPU 1 (one task against two); no
+// CPU ranks below 40, so both wait. At 10 ms B sleeps: CPU 1's best is now F (40), and C
+// (40) is no higher: no pull. F runs 10-12 ms, C waits all along. Pulling C on a tie would
+// move it to CPU 1 (one pull).
+TEST(SimPushPull, APullNeedsATaskAboveThePullingCpusBest) {
+  workload w;
+  w.name = "pull-tie";
+  w.cpus = 2;
+  w.duration = msec(12);
+  task_spec a = looping("A", {ev::run(sec(1))});
+  a.params = fifo(50);
+  task_spec b = looping("B", {ev::run(msec(10)), ev::sleep(sec(1))});
+  b.params = fifo(60);
+  task_spec c = looping("C", {ev::run(sec(1))});
+  c.params = fifo(40);
+  c.delay = msec(5);
+  task_spec f = looping("F", {ev::run(sec(1))});
+  f.params = fifo(40);
+  f.delay = msec(6);
+  w.tasks = {a, b, c, f};
+  for (const policy_entry& e : {schedcore_test::ref_rt_entry(), schedcore_test::cfs_entry()}) {
+    SCOPED_TRACE(e.name);
+    const run_result r = e.run(w, exact_machine(), {});
+    EXPECT_EQ(find(r, "F").cpu_ns, msec(2));
+    EXPECT_EQ(find(r, "C").cpu_ns, 0);
+    EXPECT_EQ(find(r, "C").migrations, 0u);
+    EXPECT_EQ(r.totals.rt_pulls, 0u);
+  }
+}
+
+// A CPU whose reservation is throttled pulls reservations (the throttle dequeues it, and
+// balance_dl pulls when !on_dl_rq(prev)), although the task itself is still runnable. Two
+// CPUs, admission off: A (2 ms every 10 ms, pinned to CPU 0) and a fair hog F (pinned to CPU 0)
+// on CPU 0; X (5 ms every 10 ms, pinned to CPU 1) on CPU 1; Y (4 ms every 20 ms) starts at
+// 0.5 ms on CPU 1 (one task there against two) behind X (deadline 10 ms against Y's 20.5 ms;
+// no CPU is free and no CPU's earliest deadline is later than Y's: no push). At 2 ms A is
+// throttled: CPU 0 pulls Y (one pull), which runs there at once to the end (2-6 ms: 4 ms, its
+// whole budget): it waited 1.5 ms. Without the pull Y would wait for X's throttle at 5 ms.
+TEST(SimPushPull, ACpuWhoseReservationIsThrottledPullsAWaitingOne) {
+  workload w;
+  w.name = "pull-at-throttle";
+  w.cpus = 2;
+  w.duration = msec(6);
+  task_spec a = looping("A", {ev::run(sec(1))});
+  a.params = reservation(msec(2), msec(10));
+  a.cpus = {0};
+  task_spec f = looping("F", {ev::run(sec(1))});
+  f.cpus = {0};
+  task_spec x = looping("X", {ev::run(sec(1))});
+  x.params = reservation(msec(5), msec(10));
+  x.cpus = {1};
+  task_spec y = looping("Y", {ev::run(sec(1))});
+  y.params = reservation(msec(4), msec(20));
+  y.delay = usec(500);
+  w.tasks = {a, f, x, y};
+  const run_result r = schedcore_test::ref_dl_entry().run(w, admission_off(), {});
+  EXPECT_EQ(find(r, "Y").cpu_ns, msec(4));
+  EXPECT_EQ(find(r, "Y").wait_ns, usec(1500));
+  EXPECT_EQ(find(r, "Y").migrations, 1u);
+  EXPECT_EQ(r.totals.dl_pulls, 1u);
+}
+
+// When a CPU's reservation stops being queued and no reservation is left to pull, it pulls
+// RT tasks too (the class balance callbacks run from prev's class down: balance_dl, then
+// balance_rt, whose need_pull_rt_task holds since any RT priority is below a deadline task's).
+// Two CPUs, admission off: D (10 ms every 100 ms, pinned to CPU 0) runs 2 ms on CPU 0 and
+// sleeps; a fair hog F is pinned to CPU 0; H (FIFO 90) runs on CPU 1; R (FIFO 10) starts at
+// 0.5 ms on CPU 1 (one task there against two) and waits behind H (CPU 0, with a runnable
+// reservation, ranks above every RT priority: no push). At 2 ms D sleeps and CPU 0 pulls R
+// (one pull), which preempts F: R waited 1.5 ms. Without the RT pull, R would wait behind H
+// for the rest of the run.
+TEST(SimPushPull, ACpuWhoseReservationSleepsPullsAnRtTask) {
+  workload w;
+  w.name = "dl-then-rt-pull";
+  w.cpus = 2;
+  w.duration = msec(6);
+  task_spec d = looping("D", {ev::run(msec(2)), ev::sleep(sec(1))});
+  d.params = reservation(msec(10), msec(100));
+  d.cpus = {0};
+  task_spec f = looping("F", {ev::run(sec(1))});
+  f.cpus = {0};
+  task_spec h = looping("H", {ev::run(sec(1))});
+  h.params = fifo(90);
+  task_spec r_task = looping("R", {ev::run(sec(1))});
+  r_task.params = fifo(10);
+  r_task.delay = usec(500);
+  w.tasks = {d, f, h, r_task};
+  const run_result r = schedcore_test::ref_dl_entry().run(w, admission_off(), {});
+  EXPECT_EQ(find(r, "R").cpu_ns, msec(4));
+  EXPECT_EQ(find(r, "R").wait_ns, usec(1500));
+  EXPECT_EQ(find(r, "R").migrations, 1u);
+  EXPECT_EQ(find(r, "H").cpu_ns, msec(6));
+  EXPECT_EQ(r.totals.rt_pulls, 1u);
+}
+
+// The priority audit (run_config::audit_priority) reports the first instant it found out of
+// global priority order, not the last. Two CPUs, admission off: R (FIFO 10) runs on CPU 0
+// from 0, a fair hog H is pinned to CPU 1; D (2 ms every 10 ms, pinned to CPU 0) starts at
+// 1 ms and preempts R. Nothing pushes an RT task a reservation preempted (the kernel's push
+// triggers are RT events; after the switch to D only deadline tasks are pushed), so R waits
+// while CPU 1 runs a fair task: an inversion from 1 ms, seen at 1 ms and at the 2 ms tick,
+// until D's budget ends at 3 ms and R runs again (R waited 2 ms).
+TEST(SimPushPull, ThePriorityAuditReportsTheFirstInversion) {
+  workload w;
+  w.name = "audit-first";
+  w.cpus = 2;
+  w.duration = msec(5);
+  task_spec r_task = looping("R", {ev::run(sec(1))});
+  r_task.params = fifo(10);
+  task_spec h = looping("H", {ev::run(sec(1))});
+  h.cpus = {1};
+  task_spec d = looping("D", {ev::run(sec(1))});
+  d.params = reservation(msec(2), msec(10));
+  d.cpus = {0};
+  d.delay = msec(1);
+  w.tasks = {r_task, h, d};
+  run_config c = admission_off();
+  c.audit_priority = true;
+  const run_result r = schedcore_test::ref_dl_entry().run(w, c, {});
+  EXPECT_EQ(find(r, "R").wait_ns, msec(2));
+  EXPECT_EQ(r.totals.priority_inversions, 2u);
+  EXPECT_EQ(r.totals.first_inversion_ns, msec(1));
+}
+
+// A CPU with a single RT task is not RT-overloaded (rt_rq->overloaded needs rt_nr_total > 1),
+// so no CPU pulls from it, even when that task waits behind a reservation. Two CPUs, admission
+// off: R (FIFO 10) runs on CPU 0 from 0; Q (FIFO 20, pinned to CPU 1) runs 1.5 ms and sleeps;
+// D (2 ms every 10 ms, pinned to CPU 0) starts at 1 ms and preempts R. At 1.5 ms Q sleeps and
+// CPU 1 looks for RT tasks to pull: CPU 0 holds one only, so none; R waits until D's budget
+// ends at 3 ms (2 ms), while CPU 1 idles. No pull.
+TEST(SimPushPull, NoPullFromACpuWithASingleRtTask) {
+  workload w;
+  w.name = "single-rt";
+  w.cpus = 2;
+  w.duration = msec(5);
+  task_spec r_task = looping("R", {ev::run(sec(1))});
+  r_task.params = fifo(10);
+  task_spec q = looping("Q", {ev::run(usec(1500)), ev::sleep(sec(1))});
+  q.params = fifo(20);
+  q.cpus = {1};
+  task_spec d = looping("D", {ev::run(sec(1))});
+  d.params = reservation(msec(2), msec(10));
+  d.cpus = {0};
+  d.delay = msec(1);
+  w.tasks = {r_task, q, d};
+  const run_result r = schedcore_test::ref_dl_entry().run(w, admission_off(), {});
+  EXPECT_EQ(find(r, "R").wait_ns, msec(2));
+  EXPECT_EQ(find(r, "R").migrations, 0u);
+  EXPECT_EQ(r.totals.rt_pulls, 0u);
+}
+
+// ---- where a waking RT task or reservation goes (select_task_rq_rt / select_task_rq_dl)
+
+// select_task_rq_rt moves a waking RT task when its CPU runs an RT task of equal priority
+// (curr->prio <= p->prio), not only a higher one: the wakeup itself goes to find_lowest_rq's
+// CPU, so no push is needed. Two CPUs: T (FIFO 50) starts on CPU 0 and sleeps 1 ms at once; a
+// fair hog H pinned to CPU 1; R (FIFO 50) starts at 0.5 ms on CPU 0 (the less loaded CPU: T
+// sleeps). At 1 ms T's timer wakes it on CPU 0, where R runs: find_lowest_rq gives CPU 1
+// (level 0 below T's 50) and T preempts H there. rt_pushes stays 0: kept on CPU 0 behind R,
+// T would wait there until task_woken_rt pushed it to the same CPU 1 (one push).
+TEST(SimPushPull, ARtTaskWokenBehindAnEqualPriorityOneGoesElsewhereAtTheWakeup) {
+  workload w;
+  w.name = "equal-prio-wakeup";
+  w.cpus = 2;
+  w.duration = msec(5);
+  task_spec t = looping("T", {ev::sleep(msec(1)), ev::run(msec(1)), ev::on(event_kind::suspend, "never")}, 1);
+  t.params = fifo(50);
+  task_spec h = looping("H", {ev::run(sec(1))});
+  h.cpus = {1};
+  task_spec r_task = looping("R", {ev::run(sec(1))});
+  r_task.params = fifo(50);
+  r_task.delay = usec(500);
+  w.tasks = {t, h, r_task};
+  for (const policy_entry& e : {schedcore_test::ref_rt_entry(), schedcore_test::cfs_entry()}) {
+    SCOPED_TRACE(e.name);
+    const run_result r = e.run(w, exact_machine(), {});
+    EXPECT_EQ(find(r, "T").cpu_ns, msec(1));
+    EXPECT_EQ(find(r, "T").wait_ns, 0);
+    EXPECT_EQ(find(r, "T").migrations, 1u);
+    EXPECT_EQ(find(r, "R").cpu_ns, msec(5) - usec(500));
+    EXPECT_EQ(r.totals.rt_pushes, 0u);
+  }
+}
+
+// find_lowest_rq prefers the task's previous CPU among the lowest-ranked candidates, before
+// the CPU running the wakeup ("if (cpumask_test_cpu(cpu, lowest_mask)) return cpu" with cpu =
+// task_cpu(task), then this_cpu). Three CPUs: T (FIFO 50) starts on CPU 0 and suspends; W
+// (FIFO 10, pinned to CPU 1) runs 1 ms and resumes T; P (FIFO 10, pinned to CPU 0) starts at
+// 0.5 ms; B (FIFO 90) is pinned to CPU 2. At 1 ms T's CPU 0 runs the pinned P, so T looks for
+// the lowest CPUs: 0 and 1 (level 10 each; CPU 2 is at 90). The previous CPU 0 wins: T
+// preempts P there for 1 ms (P pinned: no push), and W runs all 5 ms. Taking the waker's
+// CPU 1 would cost W the 1 ms instead.
+TEST(SimPushPull, AWokenRtTaskPrefersItsPreviousCpuAmongTheLowest) {
+  workload w;
+  w.name = "prev-among-lowest";
+  w.cpus = 3;
+  w.duration = msec(5);
+  task_spec t = looping("T", {ev::on(event_kind::suspend, "go"), ev::run(msec(1)), ev::on(event_kind::suspend, "never")}, 1);
+  t.params = fifo(50);
+  task_spec waker = looping("W", {ev::run(msec(1)), ev::on(event_kind::resume, "go"), ev::run(sec(1))}, 1);
+  waker.params = fifo(10);
+  waker.cpus = {1};
+  task_spec b = looping("B", {ev::run(sec(1))});
+  b.params = fifo(90);
+  b.cpus = {2};
+  task_spec p_task = looping("P", {ev::run(sec(1))});
+  p_task.params = fifo(10);
+  p_task.cpus = {0};
+  p_task.delay = usec(500);
+  w.tasks = {t, waker, b, p_task};
+  for (const policy_entry& e : {schedcore_test::ref_rt_entry(), schedcore_test::cfs_entry()}) {
+    SCOPED_TRACE(e.name);
+    const run_result r = e.run(w, exact_machine(), {});
+    EXPECT_EQ(find(r, "T").cpu_ns, msec(1));
+    EXPECT_EQ(find(r, "T").migrations, 0u);
+    EXPECT_EQ(find(r, "W").cpu_ns, msec(5));
+    EXPECT_EQ(find(r, "P").cpu_ns, msec(5) - usec(500) - msec(1));
+    EXPECT_EQ(r.totals.rt_pushes, 0u);
+  }
+}
+
+// A waking RT task leaves a CPU whose running RT task, even of lower priority, is pinned there
+// (select_task_rq_rt: curr->nr_cpus_allowed < 2), since that one could not be pushed away.
+// Two CPUs: T (FIFO 50) starts on CPU 0 and sleeps 1 ms; P (FIFO 10, pinned to CPU 0) starts at
+// 0.5 ms; a fair hog H is pinned to CPU 1. At 1 ms T wakes on CPU 0: it goes to CPU 1
+// (find_lowest_rq: level 0) and preempts H, so P runs on undisturbed: 4.5 of 5 ms, no wait.
+// Kept on CPU 0, T would preempt P for 1 ms (P pinned: nothing to push).
+TEST(SimPushPull, ARtTaskWokenWhereAPinnedLowerRtTaskRunsGoesElsewhere) {
+  workload w;
+  w.name = "pinned-curr";
+  w.cpus = 2;
+  w.duration = msec(5);
+  task_spec t = looping("T", {ev::sleep(msec(1)), ev::run(msec(1)), ev::on(event_kind::suspend, "never")}, 1);
+  t.params = fifo(50);
+  task_spec p_task = looping("P", {ev::run(sec(1))});
+  p_task.params = fifo(10);
+  p_task.cpus = {0};
+  p_task.delay = usec(500);
+  task_spec h = looping("H", {ev::run(sec(1))});
+  h.cpus = {1};
+  w.tasks = {t, p_task, h};
+  for (const policy_entry& e : {schedcore_test::ref_rt_entry(), schedcore_test::cfs_entry()}) {
+    SCOPED_TRACE(e.name);
+    const run_result r = e.run(w, exact_machine(), {});
+    EXPECT_EQ(find(r, "T").wait_ns, 0);
+    EXPECT_EQ(find(r, "T").migrations, 1u);
+    EXPECT_EQ(find(r, "P").cpu_ns, msec(5) - usec(500));
+    EXPECT_EQ(find(r, "P").wait_ns, 0);
+    EXPECT_EQ(find(r, "H").cpu_ns, msec(4));
+  }
+}
+
+// find_lowest_rq ranks a CPU with a runnable reservation above every RT priority (cpupri's
+// CPUPRI_HIGHER, 5.11+): an RT task is not sent there. Three CPUs: T (FIFO 50) starts on CPU 0
+// and sleeps 1 ms; B (FIFO 90, pinned to CPU 0) starts at 0.5 ms; D, a reservation of 5 ms
+// every 10 ms pinned to CPU 1, runs from 0 (its budget lasts to 5 ms); L (FIFO 10) is pinned
+// to CPU 2. At 1 ms T wakes behind B: the candidates are CPU 1 (a reservation: above T) and
+// CPU 2 (level 10): T goes to CPU 2 and preempts L for 1 ms, with no wait. Ranked by its RT
+// tasks alone (none), CPU 1 would be the lowest, and T would wait behind D until 5 ms.
+TEST(SimPushPull, ARtTaskIsNotWokenOntoACpuRunningAReservation) {
+  workload w;
+  w.name = "cpupri-higher";
+  w.cpus = 3;
+  w.duration = msec(5);
+  task_spec t = looping("T", {ev::sleep(msec(1)), ev::run(msec(1)), ev::on(event_kind::suspend, "never")}, 1);
+  t.params = fifo(50);
+  task_spec b = looping("B", {ev::run(sec(1))});
+  b.params = fifo(90);
+  b.cpus = {0};
+  b.delay = usec(500);
+  task_spec d = looping("D", {ev::run(sec(1))});
+  d.params = reservation(msec(5), msec(10));
+  d.cpus = {1};
+  task_spec l = looping("L", {ev::run(sec(1))});
+  l.params = fifo(10);
+  l.cpus = {2};
+  w.tasks = {t, b, d, l};
+  const run_result r = schedcore_test::ref_dl_entry().run(w, admission_off(), {});
+  EXPECT_EQ(find(r, "T").cpu_ns, msec(1));
+  EXPECT_EQ(find(r, "T").wait_ns, 0);
+  EXPECT_EQ(find(r, "L").cpu_ns, msec(4));
+  EXPECT_EQ(find(r, "D").cpu_ns, msec(5));
+}
+
+// select_task_rq_dl moves a waking reservation off a CPU whose running reservation is pinned
+// there (curr->nr_cpus_allowed < 2), even when the woken one's deadline is earlier, and
+// find_later_rq's free CPUs leave out those whose only reservation is throttled (off the
+// deadline queue). Two CPUs: T (2 ms every 5 ms: its 1 ms job ends before its budget does)
+// starts on CPU 0 and sleeps 2 ms; A (9 ms every 100 ms, pinned to CPU 0) runs there from 0;
+// C (1 ms every 50 ms, pinned to CPU 1) uses its budget by 1 ms and is throttled until 50 ms.
+// At 2 ms T wakes (its deadline, 5 ms, is earlier than A's, 100 ms): A is pinned, so
+// find_later_rq runs; CPU 1 is free (C throttled), and T runs there 1 ms at once while A keeps
+// CPU 0: A runs all 6 ms.
+// Kept on CPU 0 (A's pin ignored), or with CPU 1 not free (C counted: the latest earliest
+// deadline is then A's, on CPU 0), T would preempt A for 1 ms.
+TEST(SimPushPull, AReservationWokenWhereAPinnedOneRunsGoesToAFreeCpu) {
+  workload w;
+  w.name = "dl-pinned-curr";
+  w.cpus = 2;
+  w.duration = msec(6);
+  task_spec t = looping("T", {ev::sleep(msec(2)), ev::run(msec(1)), ev::on(event_kind::suspend, "never")}, 1);
+  t.params = reservation(msec(2), msec(5));
+  task_spec a = looping("A", {ev::run(sec(1))});
+  a.params = reservation(msec(9), msec(100));
+  a.cpus = {0};
+  task_spec c = looping("C", {ev::run(sec(1))});
+  c.params = reservation(msec(1), msec(50));
+  c.cpus = {1};
+  w.tasks = {t, a, c};
+  const run_result r = schedcore_test::ref_dl_entry().run(w, admission_off(), {});
+  EXPECT_EQ(find(r, "T").cpu_ns, msec(1));
+  EXPECT_EQ(find(r, "T").wait_ns, 0);
+  EXPECT_EQ(find(r, "T").migrations, 1u);
+  EXPECT_EQ(find(r, "A").cpu_ns, msec(6));
+  EXPECT_EQ(find(r, "C").cpu_ns, msec(1));
+}
+
+// find_later_rq looks only at the CPUs the reservation may use (cpumask_and with
+// p->cpus_ptr in cpudl_find). Three CPUs: T (1 ms every 5 ms, allowed CPUs 0 and 1) starts on
+// CPU 0 and sleeps 1 ms; A (9 ms every 200 ms) pinned to CPU 0 and B (9 ms every 100 ms) pinned
+// to CPU 1 run from 0; CPU 2 stays idle. At 1 ms T wakes where A (pinned) runs: no allowed CPU
+// is free, so cpudl's maximum decides: the CPU whose earliest deadline is the latest, CPU 0
+// (200 ms against 100 ms), later than T's 5 ms: T stays and preempts A for 1 ms. Taking the
+// idle CPU 2 would run T where its affinity forbids.
+TEST(SimPushPull, AReservationIsNotWokenOntoACpuOutsideItsAffinity) {
+  workload w;
+  w.name = "dl-mask";
+  w.cpus = 3;
+  w.duration = msec(5);
+  task_spec t = looping("T", {ev::sleep(msec(1)), ev::run(msec(1)), ev::on(event_kind::suspend, "never")}, 1);
+  t.params = reservation(msec(1), msec(5));
+  t.cpus = {0, 1};
+  task_spec a = looping("A", {ev::run(sec(1))});
+  a.params = reservation(msec(9), msec(200));
+  a.cpus = {0};
+  task_spec b = looping("B", {ev::run(sec(1))});
+  b.params = reservation(msec(9), msec(100));
+  b.cpus = {1};
+  w.tasks = {t, a, b};
+  const run_result r = schedcore_test::ref_dl_entry().run(w, admission_off(), {});
+  EXPECT_EQ(find(r, "T").cpu_ns, msec(1));
+  EXPECT_EQ(find(r, "T").migrations, 0u);
+  EXPECT_EQ(find(r, "A").cpu_ns, msec(4));
+  EXPECT_EQ(find(r, "B").cpu_ns, msec(5));
+  EXPECT_EQ(r.totals.idle_ns, msec(5));  // CPU 2 never ran anything
+}
+
 }  // namespace

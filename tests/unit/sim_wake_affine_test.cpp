@@ -174,7 +174,7 @@ TEST(SimWakeAffine, ARecentlyUsedIdleCpuComesBeforeTheScan) {
 // flip it is not, and the weights (W + T = 2048 against the two hogs on CPU 1) pull it to CPU
 // 0. (A pinned wakee records no flip, as in the kernel, where select_task_rq is skipped for
 // it, so the helpers may run anywhere.)
-workload wide_or_not(int t_flips) {
+workload wide_or_not(int t_flips, bool pin_w_helpers = false) {
   workload w;
   w.name = "wake-wide";
   w.cpus = 3;
@@ -199,7 +199,9 @@ workload wide_or_not(int t_flips) {
   w.tasks.push_back(looping("T", wakee, 1));
   for (int i = 0; i < 10; ++i) {
     const std::string e = "e" + std::to_string(i);
-    w.tasks.push_back(looping("helper-" + e, {ev::on(event_kind::suspend, e)}, 1));
+    task_spec helper = looping("helper-" + e, {ev::on(event_kind::suspend, e)}, 1);
+    if (pin_w_helpers) helper.cpus = {2};
+    w.tasks.push_back(helper);
   }
   for (int i = 0; i < t_flips; ++i) {
     const std::string c = "c" + std::to_string(i);
@@ -287,6 +289,154 @@ TEST(SimWakeAffine, OnAnAsymmetricMachineTheCapacityScanStartsFromTheTarget) {
     EXPECT_EQ(on.r.totals.affine_wakeups, 1u);
     const traced off = run_traced(e, w, false, {800, 1024, 800, 1024});
     EXPECT_EQ(off.t_cpus, std::vector<int>({2}));
+  }
+}
+
+// Only wakees that could have gone elsewhere count as flips: record_wakee runs in
+// select_task_rq_fair, which try_to_wake_up skips for a task with one allowed CPU
+// (nr_cpus_allowed == 1 in select_task_rq). wide_or_not(3) with W's ten helpers pinned to
+// CPU 2 (idle until the hogs come at 3 ms: each runs its no-op there and exits): W records no
+// flip, so at 4 ms wake_wide sees W 0 and T 3, min(0, 3) = 0 < 3 CPUs: not wide, and the
+// weights pull T to W's CPU 0, as with wide_or_not(1). Counted, W's 10 flips would make the
+// wakeup wide (3 >= 3 and 10 >= 9) and leave T on CPU 1.
+TEST(SimWakeAffine, PinnedWakeesAreNotFlipsOfTheirWaker) {
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced r = run_traced(e, wide_or_not(3, true));
+    EXPECT_EQ(r.t_cpus, std::vector<int>({1, 0}));
+    EXPECT_EQ(r.r.totals.affine_wakeups, 1u);
+  }
+}
+
+// wake_affine is asked only when the wakeup runs on another CPU than the wakee's previous one
+// and the wakee may run on that CPU (select_task_rq_fair: want_affine needs
+// cpumask_test_cpu(cpu, p->cpus_ptr), and wake_affine is called only for cpu != prev_cpu).
+// Three CPUs: W pinned to CPU 0 runs 10 ms and resumes T, which may use CPUs 1 and 2 only; T
+// starts on CPU 1 (the less loaded allowed CPU, the first on a tie) and suspends at once. Two
+// hogs pinned to CPU 1 and one pinned to CPU 2 join at 1 ms. At 10 ms nothing T may use is
+// idle; with CPU 0 out of T's mask no wake_affine is made, the target stays prev = CPU 1 and
+// the scan finds nothing: T is woken on CPU 1 (affine_wakeups 0). Asking wake_affine anyway
+// would pick CPU 0 (W alone against two hogs, as in ALighterWakersCpuTakesTheWokenTask), a CPU
+// T may not use, and the fallback (the least loaded allowed CPU) would put T on CPU 2.
+// A timer wakeup runs on the task's own CPU (this_cpu == prev): it never counts as affine,
+// here T's second wakeup, 1 ms after the first, on its busy CPU 1. (Where T runs between its
+// wakeups is the balancer's business: three tasks on CPU 1 against one on CPU 2.)
+TEST(SimWakeAffine, NoWakeAffineTowardsACpuTheTaskMayNotUseOrItsOwnCpu) {
+  workload w;
+  w.name = "affine-mask";
+  w.cpus = 3;
+  w.duration = msec(15);
+  w.tasks.push_back(pinned(looping("W", {ev::run(msec(10)), ev::on(event_kind::resume, "go"), ev::run(sec(1))}, 1), 0));
+  task_spec t = looping("T", {ev::on(event_kind::suspend, "go"), ev::run(usec(500)), ev::sleep(msec(1)),
+                              ev::run(usec(500)), ev::on(event_kind::suspend, "never")}, 1);
+  t.cpus = {1, 2};
+  w.tasks.push_back(t);
+  w.tasks.push_back(delayed(pinned(looping("H0", {ev::run(sec(1))}), 1), msec(1)));
+  w.tasks.push_back(delayed(pinned(looping("H1", {ev::run(sec(1))}), 1), msec(1)));
+  w.tasks.push_back(delayed(pinned(looping("H2", {ev::run(sec(1))}), 2), msec(1)));
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced r = run_traced(e, w);
+    EXPECT_EQ(r.t_cpus, std::vector<int>({1, 1}));
+    EXPECT_EQ(r.r.totals.affine_wakeups, 0u);
+  }
+}
+
+// wake_affine_idle: a wakeup from a busy CPU whose wakee's previous CPU is idle keeps the
+// previous CPU (available_idle_cpu(prev_cpu): prev_cpu), so the search is not affine.
+// waker_and_hogs(0): nothing joins T's CPU 1, which is idle at 10 ms when W, busy on CPU 0,
+// resumes T: T is woken on CPU 1 and affine_wakeups stays 0. (Reading the two CPUs' idleness
+// the other way round, CPU 0 would be chosen as the target; select_idle_sibling would still
+// find the idle CPU 1, so only the count tells.)
+TEST(SimWakeAffine, AnIdlePreviousCpuKeepsTheTaskAndTheWakeupIsNotAffine) {
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced r = run_traced(e, waker_and_hogs(0, false));
+    EXPECT_EQ(r.t_cpus, std::vector<int>({1}));
+    EXPECT_EQ(r.r.totals.affine_wakeups, 0u);
+    EXPECT_EQ(find(r.r, "W").cpu_ns, msec(20));
+  }
+}
+
+// A sync wakeup takes the waker's own load off its CPU (wake_affine_weight: this_eff_load -=
+// task_h_load(current)). Two CPUs: W and X pinned to CPU 0, so that wake_affine_idle's
+// "sync and one task running" shortcut does not apply (two run there); T starts on CPU 1 (one
+// task against two) and blocks on the pipe; two hogs pinned to CPU 1 join at 1 ms. W writes
+// after 4 ms of its own work (about 8 ms in, sharing CPU 0 with X; its next write is 8 ms
+// later, after the run). In nice-0 weights (no load tracking): this_eff = (2048 - 1024 W +
+// 1024 T) x 100 = 204800, prev_eff = 2048 x 108 + 1 = 221185: T is woken onto CPU 0. Without
+// taking W's load off, this_eff = 3072 x 100 = 307200 and T would stay on CPU 1.
+TEST(SimWakeAffine, ASyncWakeupTakesTheWakersLoadOffItsCpu) {
+  workload w;
+  w.name = "sync-weight";
+  w.cpus = 2;
+  w.duration = msec(12);
+  w.tasks.push_back(pinned(looping("W", {ev::run(msec(4)), ev::pipe_write("p", 1)}), 0));
+  w.tasks.push_back(pinned(looping("X", {ev::run(sec(1))}), 0));
+  w.tasks.push_back(looping("T", {ev::pipe_read("p", 1, msec(1), 0)}));
+  w.tasks.push_back(delayed(pinned(looping("H0", {ev::run(sec(1))}), 1), msec(1)));
+  w.tasks.push_back(delayed(pinned(looping("H1", {ev::run(sec(1))}), 1), msec(1)));
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced r = run_traced(e, w);
+    EXPECT_EQ(r.t_cpus, std::vector<int>({0}));
+    EXPECT_EQ(r.r.totals.affine_wakeups, 1u);
+  }
+}
+
+// sched_idle_cpu needs every queued task to be SCHED_IDLE (rq->nr_running ==
+// rq->cfs.idle_h_nr_running): a CPU running a normal hog beside a SCHED_IDLE one is busy.
+// Two CPUs: H0 pinned to CPU 0; H1 (normal) and I (SCHED_IDLE) pinned to CPU 1; T (1 ms sleep,
+// 1 ms of work) starts on CPU 0 (one task against two). At each of T's timer wakeups neither
+// CPU is idle or sched-idle, so the target, T's previous CPU 0, stands every time. Taking CPU 1
+// for sched-idle because I is queued there would move T there.
+TEST(SimWakeAffine, ACpuWithANormalTaskBesideASchedIdleOneIsBusy) {
+  workload w;
+  w.name = "not-sched-idle";
+  w.cpus = 2;
+  w.duration = msec(10);
+  w.tasks.push_back(pinned(looping("H0", {ev::run(sec(1))}), 0));
+  w.tasks.push_back(pinned(looping("H1", {ev::run(sec(1))}), 1));
+  task_spec idle_hog = pinned(looping("I", {ev::run(sec(1))}), 1);
+  idle_hog.params.kind = sched_kind::idle;
+  w.tasks.push_back(idle_hog);
+  w.tasks.push_back(looping("T", {ev::sleep(msec(1)), ev::run(msec(1))}));
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced r = run_traced(e, w);
+    ASSERT_FALSE(r.t_cpus.empty());
+    for (const int cpu : r.t_cpus) EXPECT_EQ(cpu, 0);
+    EXPECT_EQ(find(r.r, "T").migrations, 0u);
+  }
+}
+
+// On an asymmetric machine select_idle_capacity scans only the CPUs the task may use
+// (cpumask_and(cpus, sched_domain_span(sd), p->cpus_ptr)). Four CPUs of 1024, 1024, 1024 and
+// 512 (the small one makes the machine asymmetric); T may use CPUs 0 and 2. H pinned to CPU 0
+// and a SCHED_IDLE hog I pinned to CPU 2 start with T, which starts on CPU 0 (both allowed CPUs
+// hold one task: the first). At T's first timer wakeup its CPU 0 is busy; the scan from CPU 0
+// passes CPU 1 (idle, not allowed) and takes CPU 2 (sched-idle, fits: T's util is far below
+// 819). T then stays there (its previous CPU is sched-idle). Taking the idle CPU 1 instead
+// and falling back to the least loaded allowed CPU (0 and 2 hold one task each: the first)
+// would put T back beside H.
+TEST(SimWakeAffine, OnAnAsymmetricMachineTheCapacityScanSkipsCpusOutsideTheMask) {
+  workload w;
+  w.name = "asym-mask";
+  w.cpus = 4;
+  w.duration = msec(10);
+  w.tasks.push_back(pinned(looping("H", {ev::run(sec(1))}), 0));
+  task_spec idle_hog = pinned(looping("I", {ev::run(sec(1))}), 2);
+  idle_hog.params.kind = sched_kind::idle;
+  w.tasks.push_back(idle_hog);
+  task_spec t = looping("T", {ev::sleep(msec(1)), ev::run(msec(1))});
+  t.cpus = {0, 2};
+  w.tasks.push_back(t);
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced r = run_traced(e, w, true, {1024, 1024, 1024, 512});
+    ASSERT_FALSE(r.t_cpus.empty());
+    for (const int cpu : r.t_cpus) EXPECT_EQ(cpu, 2);
+    EXPECT_EQ(find(r.r, "H").cpu_ns, msec(10));
   }
 }
 

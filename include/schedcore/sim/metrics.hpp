@@ -25,7 +25,7 @@ inline std::int64_t percentile_sorted(const std::vector<std::int64_t>& sorted, s
   std::uint64_t rank = (num * n + den - 1) / den;  // ceil(p * n)
   if (rank < 1) rank = 1;
   if (rank > n) rank = n;
-  return sorted[rank - 1];
+  return sorted[static_cast<std::size_t>(rank - 1)];  // rank <= n, a size_t
 }
 
 /// p50/p99/max (ns) of a sample set.

@@ -34,9 +34,16 @@ namespace {
 
 // System control block registers (ARMv7-M ARM, B3.2).
 volatile u32& reg(u32 addr) noexcept { return *reinterpret_cast<volatile u32*>(addr); }
-constexpr u32 ICSR = 0xE000ED04, SHPR2 = 0xE000ED1C, SHPR3 = 0xE000ED20;
+constexpr u32 ICSR = 0xE000ED04, SHPR1 = 0xE000ED18, SHPR2 = 0xE000ED1C, SHPR3 = 0xE000ED20;
 constexpr u32 SYST_CSR = 0xE000E010, SYST_RVR = 0xE000E014, SYST_CVR = 0xE000E018;
 constexpr u32 cpu_hz = 25000000;  // mps2-an385 system clock (SysTick uses the core clock)
+// CMSDK APB TIMER0 (mps2-an385 memory map; ARM DDI 0479C 4.4), clocked by the 25 MHz APB clock:
+// a 32-bit down-counter that reloads from RELOAD at zero. arch_clock_us() reads it.
+constexpr u32 TIMER0_CTRL = 0x40000000, TIMER0_VALUE = 0x40000004, TIMER0_RELOAD = 0x40000008;
+constexpr u32 apb_hz = 25000000;
+
+// The configured priority of system exception `n` (4..15): SHPR1-3 hold one byte per exception.
+u32 exception_priority(u32 n) noexcept { return (reg(SHPR1 + (n - 4) / 4 * 4) >> ((n % 4) * 8)) & 0xFFu; }
 
 // Semihosting: bkpt 0xAB with r0 = operation, r1 = argument.
 uptr semihost(u32 op, const void* arg) noexcept {
@@ -177,10 +184,28 @@ void arch_start_tick() noexcept {
   reg(SHPR3) = (0xFFu << 16) | (0x80u << 24);
   reg(SYST_RVR) = cpu_hz / 1000 - 1;  // 1 kHz
   reg(SYST_CVR) = 0;
+  reg(TIMER0_CTRL) = 0;  // the free-running clock of arch_clock_us(): from 0xFFFFFFFF down
+  reg(TIMER0_RELOAD) = 0xFFFFFFFFu;
+  reg(TIMER0_VALUE) = 0xFFFFFFFFu;
+  reg(TIMER0_CTRL) = 1u;  // enable, no interrupt
   reg(SYST_CSR) = 7;  // enable, interrupt, core clock
 }
 
 void arch_request_switch() noexcept { reg(ICSR) = 1u << 28; }  // PENDSVSET
+
+bool arch_kernel_entries_masked() noexcept {
+  u32 primask, ipsr;
+  asm volatile("mrs %0, primask\n mrs %1, ipsr" : "=r"(primask), "=r"(ipsr));
+  if ((primask & 1u) != 0) return true;
+  const u32 active = ipsr & 0x1FFu;  // 0: thread mode, else the exception number
+  // Only the system exceptions 4..15 have their priority in SHPR; anything else is not a kernel
+  // context. An exception preempts only a strictly higher number (lower urgency).
+  if (active < 4 || active > 15) return false;
+  const u32 running = exception_priority(active);
+  return running <= exception_priority(11) && running <= exception_priority(14) && running <= exception_priority(15);
+}
+
+u32 arch_clock_us() noexcept { return (0xFFFFFFFFu - reg(TIMER0_VALUE)) / (apb_hz / 1000000); }
 
 void arch_wait_for_interrupt() noexcept { asm volatile("wfi" ::: "memory"); }
 

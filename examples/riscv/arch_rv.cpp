@@ -35,6 +35,7 @@ volatile unsigned char& mmio8(uptr a) noexcept { return *reinterpret_cast<volati
 volatile u32& mmio32(uptr a) noexcept { return *reinterpret_cast<volatile u32*>(a); }
 
 u64 next_deadline = 0;
+u64 clock_origin = 0;  // mtime at arch_start_tick(): arch_clock_us() counts from it
 
 void set_timecmp(u64 t) noexcept {
   // On rv32 the 64-bit compare register is written in halves: park the high half at the
@@ -138,7 +139,8 @@ void* arch_init_stack(void* stack_top, void (*entry)(uptr), uptr arg) noexcept {
 }
 
 void arch_start_tick() noexcept {
-  next_deadline = read_mtime() + tick_period;
+  clock_origin = read_mtime();
+  next_deadline = clock_origin + tick_period;
   set_timecmp(next_deadline);
   asm volatile(
       ".option push\n.option arch, +zicsr\n"
@@ -151,6 +153,16 @@ void arch_start_tick() noexcept {
 void arch_request_switch() noexcept {}  // rv_trap switches on its way out of every trap
 
 void arch_wait_for_interrupt() noexcept { asm volatile("wfi" ::: "memory"); }
+
+bool arch_kernel_entries_masked() noexcept {
+  uptr status;
+  asm volatile(".option push\n.option arch, +zicsr\ncsrr %0, mstatus\n.option pop" : "=r"(status));
+  return (status & (static_cast<uptr>(1) << 3)) == 0;  // MIE clear: no timer trap (ecall is synchronous)
+}
+
+u32 arch_clock_us() noexcept {
+  return static_cast<u32>((read_mtime() - clock_origin) / (timebase_hz / 1000000));
+}
 
 bool arch_burn(const volatile u32* charged, u32 target, u32 seed) noexcept {
   return rv_burn(charged, target, seed) != 0;

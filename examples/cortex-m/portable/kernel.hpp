@@ -40,12 +40,22 @@ uptr arch_syscall(sys op, uptr arg) noexcept;
 /// Builds the initial frame on a fresh stack so that the first switch to it calls
 /// `entry(arg)` in task context; returns the stack pointer to hand to the switch code.
 void* arch_init_stack(void* stack_top, void (*entry)(uptr), uptr arg) noexcept;
-/// Starts the periodic tick (1 kHz) and enables interrupts.
+/// Starts the periodic tick (1 kHz) and the clock of arch_clock_us(), and enables interrupts.
 void arch_start_tick() noexcept;
 /// Asks for a context switch as soon as the current trap or interrupt returns.
 void arch_request_switch() noexcept;
 /// Waits for an interrupt (wfi).
 void arch_wait_for_interrupt() noexcept;
+/// True when no tick, system call or switch can interrupt the caller. The kernel's entry points
+/// below share the run queue without a lock and rely on it; each checks it at entry and the
+/// summary fails the run if it ever was false. Cortex-M: PRIMASK set, or the active exception's
+/// priority at least as high as SVC's, PendSV's and SysTick's (so none of them can preempt it);
+/// RISC-V: mstatus.MIE clear (a trap clears it).
+bool arch_kernel_entries_masked() noexcept;
+/// Microseconds since arch_start_tick() on a clock other than the tick's own interrupt (Cortex-M:
+/// a CMSDK APB timer; RISC-V: CLINT mtime read directly), so that the summary can check that a
+/// tick really is 1 ms. Needs to be right over the demo's length only (well under a minute).
+u32 arch_clock_us() noexcept;
 /// Spins until `*charged - target` is no longer negative (wrap-safe), with a value derived from
 /// `seed` in every general register the context switch must preserve, and checks them at the
 /// end. False when one changed: a preemption in the spin lost part of the task's context.

@@ -462,7 +462,7 @@ void task_entry(uptr index) noexcept {
   // The tick against a clock that does not drive it: the last exit comes a few thousand
   // instructions after tick end_tick (44-67 us of qemu's -icount time here), so end_tick ms of
   // that clock to within 1 % (a 100 Hz or a 2 kHz tick would give the same trace, the schedule
-  // being counted in ticks, and fails only here).
+  // being counted in ticks, and fail only here).
   const u32 want_us = end_tick * 1000u;
   const u32 clock_us = end_us;
   const u32 off_us = clock_us > want_us ? clock_us - want_us : want_us - clock_us;

@@ -38,8 +38,7 @@ constexpr u32 ICSR = 0xE000ED04, SHPR1 = 0xE000ED18, SHPR2 = 0xE000ED1C, SHPR3 =
 constexpr u32 SYST_CSR = 0xE000E010, SYST_RVR = 0xE000E014, SYST_CVR = 0xE000E018;
 constexpr u32 cpu_hz = 25000000;  // mps2-an385 system clock (SysTick uses the core clock)
 // CMSDK APB TIMER0 (mps2-an385 memory map; Cortex-M System Design Kit TRM, ARM DDI 0479), on the
-// 25 MHz APB clock:
-// a 32-bit down-counter that reloads from RELOAD at zero. arch_clock_us() reads it.
+// 25 MHz APB clock: a 32-bit down-counter that reloads from RELOAD at zero. arch_clock_us() reads it.
 constexpr u32 TIMER0_CTRL = 0x40000000, TIMER0_VALUE = 0x40000004, TIMER0_RELOAD = 0x40000008;
 constexpr u32 apb_hz = 25000000;
 

@@ -391,6 +391,17 @@ void task_entry(uptr index) noexcept {
   }
 }
 
+// A summary check: "<what>: ok", or "<what>: <failure>" (the caller fails the run). True if ok.
+bool check_line(const char* what, bool ok, const line_buf& failure) noexcept {
+  line_buf l;
+  l.str(what);
+  l.str(": ");
+  l.str(ok ? "ok" : failure.buf);
+  l.put('\n');
+  arch_puts(l.buf);
+  return ok;
+}
+
 [[noreturn]] void print_summary() noexcept {
   int status = 0;
   line_buf l;
@@ -466,30 +477,16 @@ void task_entry(uptr index) noexcept {
   const u32 want_us = end_tick * 1000u;
   const u32 clock_us = end_us;
   const u32 off_us = clock_us > want_us ? clock_us - want_us : want_us - clock_us;
-  line_buf r;
-  r.str("tick: 1 ms on an independent clock: ");
-  if (end_tick == 0 || off_us > want_us / 100u) {
-    r.dec(clock_us);
-    r.str(" us for ");
-    r.dec(end_tick);
-    r.str(" ticks  WRONG RATE");
-    status = 1;
-  } else {
-    r.str("ok");
-  }
-  r.put('\n');
-  arch_puts(r.buf);
-  line_buf k;
-  k.str("kernel entries: never interruptible: ");
-  if (unmasked_entries != 0) {
-    k.dec(unmasked_entries);
-    k.str(" were  RACE");
-    status = 1;
-  } else {
-    k.str("ok");
-  }
-  k.put('\n');
-  arch_puts(k.buf);
+  line_buf rate;
+  rate.dec(clock_us);
+  rate.str(" us for ");
+  rate.dec(end_tick);
+  rate.str(" ticks  WRONG RATE");
+  if (!check_line("tick: 1 ms on an independent clock", end_tick != 0 && off_us <= want_us / 100u, rate)) status = 1;
+  line_buf race;
+  race.dec(unmasked_entries);
+  race.str(" were  RACE");
+  if (!check_line("kernel entries: never interruptible", unmasked_entries == 0, race)) status = 1;
   const selftest_result st = run_selftest(selftest_rq);
   line_buf c;
   c.str(selftest_line_prefix);

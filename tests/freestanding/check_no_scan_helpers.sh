@@ -5,7 +5,7 @@
 # finds undefined. 64-bit shifts, multiplies and divisions may still call libgcc there
 # (__aeabi_llsl, __ashldi3, __aeabi_uldivmod ...), as any 64-bit code does on a 32-bit CPU.
 # With --expect-helpers the knob is left unset and the check must find a scan helper instead
-# (the test of the test: without the knob these targets do call them).
+# (the test of the test: without the knob these targets do call them; at -Os only, 6 s saved).
 #
 #   check_no_scan_helpers.sh INCLUDE_ROOT SOURCE TARGET [--expect-helpers]
 #   (TARGET: cortex-m0 rv32imac)
@@ -22,7 +22,10 @@ knob=(-DSCHEDCORE_PORTABLE_BITOPS=1)
 [ "$mode" = --expect-helpers ] && knob=()
 scan='^__(clz|ctz|popcount|ffs|parity)[a-z0-9_]*$'
 status=0
-for opt in -Os -O2; do
+# The test of the test needs one level that calls a helper; the promise itself covers both.
+levels=(-Os -O2)
+[ "$mode" = --expect-helpers ] && levels=(-Os)
+for opt in "${levels[@]}"; do
   "$cxx" "${arch[@]}" -std=c++17 "$opt" -ffreestanding -nostdinc++ -fno-exceptions -fno-rtti "${knob[@]}" \
     -I"$root" -c "$src" -o "$work/all.o" || { echo "FAIL: compile for $target $opt"; exit 1; }
   found=$("$nm" -u "$work/all.o" | awk '{print $NF}' | grep -E "$scan" | tr '\n' ' ')

@@ -27,6 +27,7 @@
 #include "schedcore/sim/report.hpp"
 #include "schedcore/sim/scenarios.hpp"
 #include "schedcore/sim/trace.hpp"
+#include "schedcore/version.hpp"
 
 #if __has_include("schedcore/sim/rtapp.hpp")
 #include "schedcore/sim/rtapp.hpp"
@@ -67,6 +68,7 @@ const char* usage_text =
     "       schedsim sweep   --scenario NAME | --rt-app FILE --policy NAME --knob KNOB=v1,v2,... [--seeds N] [options]\n"
     "       schedsim plot    --scenario NAME [--policies SPEC,...] --out DIR [--bench CSV] [--only LIST] [options]\n"
     "       schedsim report  --scenario NAME [--policies SPEC,...] -o FILE.html [--bench CSV] [--timeline TIME] [options]\n"
+    "       schedsim --version\n"
     "options: --cpus N --hz N --duration TIME --warmup TIME --seed N --format table|json|csv --trace FILE\n"
     "         --cs-cost TIME --refill TIME --refill-half TIME --balance TIME --balance-failed N --balance-by count|load\n"
     "         --tick-phase TIME --capacity C,C,... (one per CPU, 1..1024: an asymmetric machine)\n"
@@ -153,10 +155,10 @@ options parse_args(int argc, char** argv) {
   if (argc < 2) throw sim::usage_error("missing command");
   o.command = argv[1];
   if (o.command != "list" && o.command != "run" && o.command != "compare" && o.command != "sweep" &&
-      o.command != "help" && o.command != "--help" && o.command != "-h")
+      o.command != "help" && o.command != "--help" && o.command != "-h" && o.command != "--version")
     throw sim::usage_error("unknown command '" + o.command + "'");
   std::set<std::string> given;  // options seen: each once (--partition and --cpu-max may repeat)
-  // list and help print fixed text: an option given to them would be silently ignored.
+  // list, help and --version print fixed text: an option given to them would be silently ignored.
   if (argc > 2 && o.command != "run" && o.command != "compare" && o.command != "sweep")
     throw sim::usage_error(o.command + " takes no options ('" + std::string(argv[2]) + "' given)");
   for (int i = 2; i < argc; ++i) {
@@ -522,6 +524,10 @@ int real_main(int argc, char** argv) {
       throw sim::usage_error("--trace: '" + o.trace + "' is the input file '" + *input + "': expected another file");
   if (o.command == "help" || o.command == "--help" || o.command == "-h") {
     std::fputs(usage_text, stdout);
+    return 0;
+  }
+  if (o.command == "--version") {
+    std::printf("schedsim (schedcore %d.%d.%d)\n", SCHEDCORE_VERSION_MAJOR, SCHEDCORE_VERSION_MINOR, SCHEDCORE_VERSION_PATCH);
     return 0;
   }
   if (o.command == "list") {

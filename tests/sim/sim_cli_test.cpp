@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "schedcore/sim/json.hpp"
+#include "schedcore/version.hpp"
 
 #include "schedsim_cli.hpp"
 
@@ -51,6 +52,17 @@ TEST(SchedsimCli, TheGuideShowsTheHelpAsPrinted) {
   const std::size_t to = doc.find("```\n", body);
   ASSERT_NE(to, std::string::npos);
   EXPECT_EQ(doc.substr(body, to - body), help.out);
+}
+
+// --version names the library the simulator was built from (version.hpp's three numbers, the
+// ones CMake's package config reports), and like list takes no options.
+TEST(SchedsimCli, VersionNamesTheLibrary) {
+  const result v = run("--version");
+  ASSERT_EQ(v.code, 0);
+  EXPECT_EQ(v.out, "schedsim (schedcore " + std::to_string(SCHEDCORE_VERSION_MAJOR) + "." + std::to_string(SCHEDCORE_VERSION_MINOR) +
+                       "." + std::to_string(SCHEDCORE_VERSION_PATCH) + ")\n");
+  EXPECT_EQ(run("--version --cpus 2").code, 2);
+  EXPECT_EQ(run("-V").code, 2);  // no other spelling
 }
 
 TEST(SchedsimCli, ExitCodes) {

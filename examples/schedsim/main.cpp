@@ -702,8 +702,10 @@ int real_main(int argc, char** argv) {
 
 }  // namespace
 
-// Whatever went to stdout must have been written whole: a full disk or a closed pipe is an
-// error (exit 2, as an unwritable --trace), not a success with a truncated table or JSON.
+// Whatever went to stdout must have been written whole: a full disk, or a closed pipe where
+// SIGPIPE is ignored, is an error (exit 2, as an unwritable --trace), not a success with a
+// truncated table or JSON. (By default a closed stdout pipe ends schedsim by SIGPIPE, as any
+// filter piped into `head`; output files, --trace included, never do: output_file.hpp.)
 static int finish_stdout(int rc) {
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
     const int err = errno;

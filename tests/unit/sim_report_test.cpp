@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,6 +25,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -219,6 +221,35 @@ TEST(SimReportOutputFile, DevicesAreWrittenThroughAndTheirErrorsReported) {
   std::string why;
   EXPECT_FALSE(write_output_file("/dev/full", "x", &why));
   EXPECT_EQ(why, std::strerror(ENOSPC));
+}
+
+// A FIFO whose reader leaves early (a viewer closed, `head -c 16`): the write fails with EPIPE,
+// reported, instead of a SIGPIPE that kills schedsim (exit 141, no message) before it can name
+// the output; the signal is not left pending either, and the mask is as it was.
+TEST(SimReportOutputFile, AFifoWhoseReaderLeavesIsAnErrorNotASignal) {
+  const std::string dir = scratch_dir("fifo");
+  ASSERT_FALSE(dir.empty());
+  const std::string fifo = dir + "/trace.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread reader([&] {
+    const int fd = ::open(fifo.c_str(), O_RDONLY);  // meets the writer's open
+    char head[16];
+    if (fd >= 0) {
+      (void)!::read(fd, head, sizeof head);
+      ::close(fd);
+    }
+  });
+  std::string why;
+  // 1 MiB: more than a pipe holds (64 KiB), so the writer is still writing when the reader goes.
+  const bool ok = write_output_file(fifo, std::string(1 << 20, 'x'), &why);
+  reader.join();
+  EXPECT_FALSE(ok);
+  EXPECT_EQ(why, std::strerror(EPIPE));
+  sigset_t pending, mask;
+  ASSERT_EQ(::sigpending(&pending), 0);
+  EXPECT_EQ(sigismember(&pending, SIGPIPE), 0) << "SIGPIPE left pending";
+  ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, nullptr, &mask), 0);
+  EXPECT_EQ(sigismember(&mask, SIGPIPE), 0) << "SIGPIPE left blocked";
 }
 
 TEST(SimReportOutputFile, ADirectoryIsRefusedByName) {

@@ -9,7 +9,8 @@
 /// - a symbolic link: its target is replaced (the link stays a link); a dangling link's target
 ///   is created, as a shell's `>` creates it; a loop of links is refused;
 /// - a device, FIFO or socket (`--trace /dev/null`, a pipe to a viewer): written in place, as a
-///   shell redirection would (nothing half-written can be kept from a device anyway);
+///   shell redirection would (nothing half-written can be kept from a device anyway); a FIFO
+///   whose reader goes away is an error ("Broken pipe"), not a SIGPIPE that ends the process;
 /// - a directory: refused.
 /// `same_file` tells whether an output path names an input file, so that a command line that
 /// would overwrite its own workload is refused before anything runs.
@@ -17,6 +18,8 @@
 #define SCHEDCORE_SIM_OUTPUT_FILE_HPP
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -66,6 +69,28 @@ inline bool write_all(int fd, const std::string& text) {
   }
   return true;
 }
+// write_all to a FIFO, socket or device: a pipe whose reader has gone (a viewer closed, `head`
+// done) fails the write with EPIPE, reported like any other error, instead of killing the whole
+// process with SIGPIPE before it can say which output failed. SIGPIPE is blocked in this thread
+// for the write and, if the write raised it and it was not pending before, taken back
+// (sigtimedwait with a zero timeout) so that it is not delivered when the mask is restored.
+inline bool write_all_without_sigpipe(int fd, const std::string& text) {
+  sigset_t pipe_only, old_mask, pending;
+  sigemptyset(&pipe_only);
+  sigaddset(&pipe_only, SIGPIPE);
+  if (::pthread_sigmask(SIG_BLOCK, &pipe_only, &old_mask) != 0) return write_all(fd, text);
+  const bool was_pending = ::sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1;
+  const bool ok = write_all(fd, text);
+  const int err = errno;
+  if (!ok && err == EPIPE && !was_pending) {
+    const timespec no_wait{0, 0};
+    while (::sigtimedwait(&pipe_only, nullptr, &no_wait) < 0 && errno == EINTR) {
+    }
+  }
+  ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+  errno = err;
+  return ok;
+}
 inline bool fail(std::string* why, const std::string& what) {
   if (why != nullptr) *why = what;
   return false;
@@ -102,7 +127,7 @@ inline bool write_output_file(const std::string& path, const std::string& text, 
   if (exists && !S_ISREG(st.st_mode)) {  // a device, FIFO or socket: write through
     const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) return fail(why, std::strerror(errno));
-    const bool ok = detail_output::write_all(fd, text);
+    const bool ok = detail_output::write_all_without_sigpipe(fd, text);
     const int saved = errno;
     if (::close(fd) != 0 || !ok) return fail(why, std::strerror(ok ? errno : saved));
     return true;

@@ -312,6 +312,32 @@ TEST(SchedsimCli, APolicyThatRefusesATaskIsLeftOutOfTheDefaultRows) {
 // rt-app's slack in the compare table and the run table: one task alone, 12 ms of work every
 // 10 ms for 4 periods (relative timer): 3 overruns of 2 ms each (sim_engine_test computes the
 // same by hand); a task without a timer leaves the columns out of the run table.
+// `--rt-app -` reads the file from standard input: the same run as from the file, named
+// <stdin>; its errors name <stdin> with line and column (exit 3).
+TEST(SchedsimCli, RtAppFromStandardInput) {
+  const std::string name = "schedsim_stdin.json";
+  const std::string path = ::testing::TempDir() + name;
+  {
+    std::ofstream f(path);
+    f << "{ \"tasks\": { \"t\": { \"loop\": 3, \"run\": 2000, \"sleep\": 3000 },\n"
+         "  \"u\": { \"priority\": 5, \"run\": 1000000 } }, \"global\": { \"duration\": 1 } }\n";
+  }
+  const std::string args = "run --policy cfs --format json --no-host-timing --rt-app ";
+  const result from_file = run(args + path);
+  const result from_stdin = run(args + "- < " + path);
+  ASSERT_EQ(from_file.code, 0) << from_file.out;
+  ASSERT_EQ(from_stdin.code, 0) << from_stdin.out;
+  std::string renamed = from_stdin.out;
+  const std::string stdin_name = "\"<stdin>\"";
+  const std::size_t at = renamed.find(stdin_name);
+  ASSERT_NE(at, std::string::npos) << from_stdin.out;
+  renamed.replace(at, stdin_name.size(), "\"" + name + "\"");
+  EXPECT_EQ(renamed, from_file.out);
+  const result bad = schedsim_cli::run_shell("printf '{ \"tasks\": {\\n  \"t\": [ }' | " + std::string(SCHEDSIM_BIN) + " run --rt-app - 2>&1");
+  EXPECT_EQ(bad.code, 3);
+  EXPECT_EQ(bad.out.rfind("schedsim: <stdin>:2:", 0), 0u) << bad.out;
+}
+
 TEST(SchedsimCli, RtAppSlackColumns) {
   const std::string path = ::testing::TempDir() + "schedsim_slack.json";
   {

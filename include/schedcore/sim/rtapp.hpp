@@ -1485,10 +1485,16 @@ inline workload parse_rtapp(std::string_view text, const std::string& file = "<i
   return import_rtapp(root, file, o);
 }
 
-/// Reads and imports the rt-app file at `path` (what `schedsim --rt-app FILE` calls). Throws
+/// The name standard input goes by in messages and in the workload's name (`--rt-app -`).
+inline const std::string rtapp_stdin_name = "<stdin>";
+
+/// Reads and imports the rt-app file at `path` (what `schedsim --rt-app FILE` calls); `-` reads
+/// standard input to its end (a generator piped in), named `<stdin>` in messages. Throws
 /// `rtapp_error`: unreadable file, syntax error, or a meaning error, each with its location.
 inline workload load_rtapp(const std::string& path, const rtapp_options& o = {}) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
+  const bool from_stdin = path == "-";
+  const std::string name = from_stdin ? rtapp_stdin_name : path;
+  std::FILE* f = from_stdin ? stdin : std::fopen(path.c_str(), "rb");
   if (f == nullptr) throw rtapp_error(path, {}, std::string("cannot open: ") + std::strerror(errno));
   std::string text;
   char buf[65536];
@@ -1507,12 +1513,12 @@ inline workload load_rtapp(const std::string& path, const rtapp_options& o = {})
   }
   const bool bad = std::ferror(f) != 0;
   const int err = errno;
-  std::fclose(f);
-  if (bad) throw rtapp_error(path, {}, std::string("cannot read: ") + std::strerror(err));
+  if (!from_stdin) std::fclose(f);
+  if (bad) throw rtapp_error(name, {}, std::string("cannot read: ") + std::strerror(err));
   if (too_big)
-    throw rtapp_error(path, json::position_of(text, text.size()),
+    throw rtapp_error(name, json::position_of(text, text.size()),
                       "file too large: more than " + std::to_string(o.max_file_bytes) + " bytes (the limit is reached here)");
-  return parse_rtapp(text, path, o);
+  return parse_rtapp(text, name, o);
 }
 
 /// The command line's hook: loads `path` into `out`. Returns 0 on success, 3 (bad input file)

@@ -1485,15 +1485,12 @@ inline workload parse_rtapp(std::string_view text, const std::string& file = "<i
   return import_rtapp(root, file, o);
 }
 
-/// The name standard input goes by in messages and in the workload's name (`--rt-app -`).
-inline const std::string rtapp_stdin_name = "<stdin>";
-
 /// Reads and imports the rt-app file at `path` (what `schedsim --rt-app FILE` calls); `-` reads
 /// standard input to its end (a generator piped in), named `<stdin>` in messages. Throws
 /// `rtapp_error`: unreadable file, syntax error, or a meaning error, each with its location.
 inline workload load_rtapp(const std::string& path, const rtapp_options& o = {}) {
   const bool from_stdin = path == "-";
-  const std::string name = from_stdin ? rtapp_stdin_name : path;
+  const std::string name = from_stdin ? std::string("<stdin>") : path;
   std::FILE* f = from_stdin ? stdin : std::fopen(path.c_str(), "rb");
   if (f == nullptr) throw rtapp_error(path, {}, std::string("cannot open: ") + std::strerror(errno));
   std::string text;

@@ -5,9 +5,9 @@
 #      cross-target links (Cortex-M0/M3, rv32/rv64), package consumers, Doxygen, O(1) callgrind guards, ports;
 #   2. the unit tests again built with clang++ under AddressSanitizer + UndefinedBehaviorSanitizer
 #      (debug, -O0; the examples and schedsim are compiled too, so that clang's warnings, errors
-#      on both compilers, cover everything g++ compiles). One phase is both the second compiler
-#      and the sanitizers: g++'s ASan build and a separate clang -O0 build took 367 + 177 s, this
-#      one about 335 s. UBSan's null and alignment checks are off: at -O0 they instrument every
+#      as on g++, cover what the separate clang phase compiled). One phase is both the second
+#      compiler and the sanitizers: g++'s ASan build and a separate clang -O0 build took
+#      367 + 177 s, this one about 335 s. UBSan's null and alignment checks are off: at -O0 they instrument every
 #      member access and took a third of the compile time and a quarter of the test time; a
 #      null dereference still stops under ASan (SEGV with a stack), x86 tolerates misalignment,
 #      and the fuzz tests keep the full -fsanitize=undefined. Line tables only (-gline-tables-only):

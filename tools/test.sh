@@ -4,14 +4,14 @@
 #      freestanding compiles (g++, clang++, arm-none-eabi-g++, riscv64-unknown-elf-g++; C++17/20),
 #      cross-target links (Cortex-M0/M3, rv32/rv64), package consumers, Doxygen, O(1) callgrind guards, ports;
 #   2. the unit tests again built with clang++ under AddressSanitizer + UndefinedBehaviorSanitizer
-#      (debug, -O0; the examples and schedsim are compiled too, so that clang's warnings, errors
-#      as on g++, cover what the separate clang phase compiled). One phase is both the second
-#      compiler and the sanitizers: g++'s ASan build and a separate clang -O0 build took
-#      367 + 177 s, this one about 335 s. UBSan's null and alignment checks are off: at -O0 they instrument every
-#      member access and took a third of the compile time and a quarter of the test time; a
-#      null dereference still stops under ASan (SEGV with a stack), x86 tolerates misalignment,
-#      and the fuzz tests keep the full -fsanitize=undefined. Line tables only (-gline-tables-only):
-#      a sanitizer's stack still names file and line, at a fraction of full debug info's cost;
+#      (debug, -O0; the examples and schedsim are compiled too, so that clang's warnings, errors as
+#      on g++, cover what the separate clang phase compiled). One phase is both the second compiler
+#      and the sanitizers: g++'s ASan build and a separate clang -O0 build took 367 + 177 s, this
+#      one about 335 s. UBSan's null and alignment checks are off: at -O0 they instrument every
+#      member access and took a third of the compile time and a quarter of the test time; a null
+#      dereference still stops under ASan (SEGV with a stack), x86 tolerates misalignment, and the
+#      fuzz tests keep the full -fsanitize=undefined. Line tables only (-gline-tables-only): a
+#      sanitizer's stack still names file and line, at a fraction of full debug info's cost;
 #   3. the unit tests on 32-bit x86 (g++ -m32 -O1, GoogleTest built from /usr/src/googletest; under
 #      qemu-i386 where the kernel cannot run 32-bit programs). Optimised code is the release
 #      build's (g++ -O3) and this one's (g++ -O1, 32-bit).

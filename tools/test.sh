@@ -11,7 +11,8 @@
 #      member access and took a third of the compile time and a quarter of the test time; a null
 #      dereference still stops under ASan (SEGV with a stack), x86 tolerates misalignment, and the
 #      fuzz tests keep the full -fsanitize=undefined. Line tables only (-gline-tables-only): a
-#      sanitizer's stack still names file and line, at a fraction of full debug info's cost;
+#      sanitizer's stack still names file and line, at a fraction of full debug info's cost.
+#      Two of the simulator's golden outputs run here too (tests/sim/CMakeLists.txt says which);
 #   3. the unit tests on 32-bit x86 (g++ -m32 -O1, GoogleTest built from /usr/src/googletest; under
 #      qemu-i386 where the kernel cannot run 32-bit programs). Optimised code is the release
 #      build's (g++ -O3) and this one's (g++ -O1, 32-bit).
@@ -38,7 +39,9 @@ phase_done "release build and suite"
 echo "== unit tests built with clang++ under ASan + UBSan (debug)"
 cmake --preset debug-asan >/dev/null
 cmake --build --preset debug-asan -j "$jobs"
-ctest --preset debug-asan -j "$jobs" -L unit
+# The unit tests, and two golden outputs of the simulator (the main job's tables among them):
+# byte-identical to g++ -O3's files, so the numbers do not depend on the compiler that built it.
+ctest --preset debug-asan -j "$jobs" -L 'unit|golden-any-compiler'
 phase_done "clang++, ASan + UBSan"
 
 echo "== unit tests on 32-bit x86 (g++ -m32): policies and containers give identical results"

@@ -2,6 +2,8 @@
 // driven by the tick driver with a mixed workload (hogs, sleepers, different nice values, an rt
 // task), gives exactly the same schedule whether the clock starts at 0 or just below 2^64:
 // identical per-task CPU time, switches, picks and longest waits, and an identical switch log.
+// The same holds with the task's entities held as data members (member_entity) instead of
+// base classes.
 // Policies with a virtual clock that can be placed (cfs: reset_vruntime, cfs2007:
 // reset_fair_clock) are also run with that clock started just below 2^64 and at 0. eevdf has
 // no such knob: its zero point always starts at -2^20 ns, so every run already crosses the
@@ -71,37 +73,37 @@ std::vector<spec> fair_workload() {
 }
 
 struct use_o1 {
-  template <class T> using policy = o1_policy<T>;
+  template <class T, class EntityOf = base_entity<o1_entity>> using policy = o1_policy<T, EntityOf>;
   using entity = o1_entity;
   static sched_params params(const spec& s) { return s.p; }
 };
 struct use_sd {
-  template <class T> using policy = sd_policy<T>;
+  template <class T, class EntityOf = base_entity<sd_entity>> using policy = sd_policy<T, EntityOf>;
   using entity = sd_entity;
   static sched_params params(const spec& s) { return s.p; }
 };
 struct use_goodness24 {
-  template <class T> using policy = goodness24_policy<T>;
+  template <class T, class EntityOf = base_entity<goodness24_entity>> using policy = goodness24_policy<T, EntityOf>;
   using entity = goodness24_entity;
   static sched_params params(const spec& s) { return fair(s.p.nice); }
 };
 struct use_nicksched {
-  template <class T> using policy = nicksched_policy<T>;
+  template <class T, class EntityOf = base_entity<nicksched_entity>> using policy = nicksched_policy<T, EntityOf>;
   using entity = nicksched_entity;
   static sched_params params(const spec& s) { return fair(s.p.nice); }
 };
 struct use_eevdf {
-  template <class T> using policy = eevdf_policy<T>;
+  template <class T, class EntityOf = base_entity<eevdf_entity>> using policy = eevdf_policy<T, EntityOf>;
   using entity = eevdf_entity;
   static sched_params params(const spec& s) { return s.p; }
 };
 struct use_bfs {
-  template <class T> using policy = bfs_policy<T>;
+  template <class T, class EntityOf = base_entity<bfs_entity>> using policy = bfs_policy<T, EntityOf>;
   using entity = bfs_entity;
   static sched_params params(const spec& s) { return s.p; }
 };
 struct use_edf {
-  template <class T> using policy = edf_policy<T>;
+  template <class T, class EntityOf = base_entity<edf_entity>> using policy = edf_policy<T, EntityOf>;
   using entity = edf_entity;
   static sched_params params(const spec& s) {
     // Budgets 1..6 ms per 10..35 ms period: 0.79 of the CPU in total, under the 95 % bound.
@@ -110,30 +112,55 @@ struct use_edf {
   }
 };
 struct use_cfs {
-  template <class T> using policy = cfs_policy<T>;
+  template <class T, class EntityOf = base_entity<cfs_entity>> using policy = cfs_policy<T, EntityOf>;
   using entity = cfs_entity;
   static sched_params params(const spec& s) { return s.p; }
 };
 struct use_cfs2007 {
-  template <class T> using policy = cfs2007_policy<T>;
+  template <class T, class EntityOf = base_entity<cfs2007_entity>> using policy = cfs2007_policy<T, EntityOf>;
   using entity = cfs2007_entity;
   static sched_params params(const spec& s) { return s.p; }
 };
 
-template <class Use>
-struct bench {
+// What one run gives: per task (in the order added) and for the whole run.
+struct outcome {
+  std::vector<std::int64_t> cpu, wait;
+  std::vector<std::uint64_t> switches, runs;
+  std::vector<std::size_t> log;
+  std::uint64_t context_switches = 0;
+};
+
+// How a task holds its two entities: as base classes (the policies' default accessor,
+// base_entity) or as data members after another field (member_entity, whose way back from
+// entity to task subtracts a non-zero offset).
+struct as_bases {
+  template <class Use>
   struct task : rt_entity, Use::entity {
     int sched_class = 1;
   };
-  using fair_t = typename Use::template policy<task>;
-  using stack_t = class_stack<member_sched_class, rt_policy<task>, fair_t>;
-
-  struct outcome {
-    std::vector<std::int64_t> cpu, wait;
-    std::vector<std::uint64_t> switches, runs;
-    std::vector<std::size_t> log;
-    std::uint64_t context_switches = 0;
+  template <class Use>
+  using rt_of = base_entity<rt_entity>;
+  template <class Use>
+  using fair_of = base_entity<typename Use::entity>;
+};
+struct as_members {
+  template <class Use>
+  struct task {
+    int sched_class = 1;
+    rt_entity rt;
+    typename Use::entity fair;
   };
+  template <class Use>
+  using rt_of = member_entity<&task<Use>::rt>;
+  template <class Use>
+  using fair_of = member_entity<&task<Use>::fair>;
+};
+
+template <class Use, class Layout = as_bases>
+struct bench {
+  using task = typename Layout::template task<Use>;
+  using fair_t = typename Use::template policy<task, typename Layout::template fair_of<Use>>;
+  using stack_t = class_stack<member_sched_class, rt_policy<task, typename Layout::template rt_of<Use>>, fair_t>;
 
   /// One 3 s run from `origin`; `vclock` (when set) places the policy's virtual clock first.
   static outcome run(sched_time origin, const vtime* vclock) {
@@ -242,6 +269,19 @@ TYPED_TEST(WrapAllPolicies, SameScheduleWhenTheClockStartsJustBelowTheWrap) {
   // The workload really shares the CPU: every task ran, and there were many switches.
   for (std::size_t i = 0; i < zero.cpu.size(); ++i) EXPECT_GT(zero.cpu[i], 0) << "task " << i;
   EXPECT_GT(zero.context_switches, 100u);
+}
+
+// member_entity: the same policies with the task's entities held as data members schedule
+// exactly as with the entities as base classes (the accessor changes nothing but the address
+// arithmetic), across the wrap too.
+TYPED_TEST(WrapAllPolicies, SameScheduleWithTheEntitiesAsDataMembers) {
+  using bases = bench<TypeParam, as_bases>;
+  using members = bench<TypeParam, as_members>;
+  static_assert(!std::is_base_of_v<rt_entity, typename members::task>, "the member layout holds, not derives");
+  const auto base = bases::run(sched_time{}, nullptr);
+  expect_same(base, members::run(sched_time{}, nullptr), "entities as data members");
+  expect_same(base, members::run(sched_time{u64_max - static_cast<u64>(msec(1500)) + 1}, nullptr),
+              "entities as data members, clock wrapping mid-run");
 }
 
 TYPED_TEST(WrapAllPolicies, SameScheduleWithTheVirtualClockNearTheWrap) {

@@ -197,6 +197,32 @@ constexpr const T& clamp_to(const T& v, const T& lo, const T& hi) noexcept {
   return v < lo ? lo : (hi < v ? hi : v);
 }
 
+namespace detail {
+
+/// The offset of a data member, from the pointer-to-member's object representation (the
+/// Itanium C++ ABI stores a data-member pointer as its byte offset; GCC and Clang use it on
+/// every target schedcore supports). What `offsetof` gives for a standard-layout class, for
+/// any class: a task that derives from several entities is not standard-layout, and `offsetof`
+/// on it is only conditionally supported (-Winvalid-offsetof).
+template <class C, class M>
+SCHEDCORE_ALWAYS_INLINE __PTRDIFF_TYPE__ member_offset(M C::*pm) noexcept {
+  static_assert(sizeof(pm) == sizeof(__PTRDIFF_TYPE__), "expects the Itanium C++ ABI");
+  return __builtin_bit_cast(__PTRDIFF_TYPE__, pm);
+}
+
+/// Splits a pointer to data member into its class and member types.
+template <class P>
+struct member_pointer_traits;
+/// @cond INTERNAL
+template <class C, class M>
+struct member_pointer_traits<M C::*> {
+  using class_type = C;
+  using member_type = M;
+};
+/// @endcond
+
+}  // namespace detail
+
 }  // namespace schedcore
 
 #endif

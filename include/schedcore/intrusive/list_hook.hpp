@@ -136,25 +136,6 @@ struct list_algo {
   }
 };
 
-/// The offset of a data member, from the pointer-to-member's object representation (the
-/// Itanium C++ ABI stores a data-member pointer as its byte offset).
-template <class C, class M>
-SCHEDCORE_ALWAYS_INLINE __PTRDIFF_TYPE__ member_offset(M C::*pm) noexcept {
-  static_assert(sizeof(pm) == sizeof(__PTRDIFF_TYPE__), "expects the Itanium C++ ABI");
-  return __builtin_bit_cast(__PTRDIFF_TYPE__, pm);
-}
-
-/// Splits a pointer to data member into its class and member types.
-template <class P>
-struct member_pointer_traits;
-/// @cond INTERNAL
-template <class C, class M>
-struct member_pointer_traits<M C::*> {
-  using class_type = C;
-  using member_type = M;
-};
-/// @endcond
-
 }  // namespace detail
 
 /// The hook a task embeds to be a member of one list at a time (two pointers).

@@ -25,6 +25,7 @@
 #define SCHEDCORE_INTRUSIVE_RB_HOOK_HPP
 
 #include "schedcore/core/config.hpp"
+#include "schedcore/core/traits.hpp"
 #include "schedcore/core/types.hpp"
 
 namespace schedcore {
@@ -132,18 +133,6 @@ struct rb_node_traits {
   }
 };
 
-/// @cond INTERNAL
-namespace detail {
-template <class M>
-struct rb_member_pointer;
-template <class C, class H>
-struct rb_member_pointer<H C::*> {
-  using class_type = C;
-  using member_type = H;
-};
-}  // namespace detail
-/// @endcond
-
 /// ValueTraits for a task that *is* its hook by inheritance: `struct task : rb_hook<> {...}`.
 ///
 /// A ValueTraits maps a task to its hook and back: `value_type`, `hook_type` (an rb_hook),
@@ -166,17 +155,16 @@ struct rb_base {
 template <auto Member>
 struct rb_member {
   /// the task type
-  using value_type = typename detail::rb_member_pointer<decltype(Member)>::class_type;
+  using value_type = typename detail::member_pointer_traits<decltype(Member)>::class_type;
   /// the hook type
-  using hook_type = typename detail::rb_member_pointer<decltype(Member)>::member_type;
-  static_assert(sizeof(Member) == sizeof(uptr), "member pointers must be a byte offset (Itanium ABI)");
+  using hook_type = typename detail::member_pointer_traits<decltype(Member)>::member_type;
 
   /// The hook of `t`.
   static SCHEDCORE_ALWAYS_INLINE hook_type& to_hook(value_type& t) noexcept { return t.*Member; }
   /// The task that contains `h` (container_of).
   static SCHEDCORE_ALWAYS_INLINE value_type& from_hook(hook_type& h) noexcept {
     // Through void*: the task is as aligned as it is, which -Wcast-align cannot know.
-    return *static_cast<value_type*>(static_cast<void*>(reinterpret_cast<char*>(&h) - __builtin_bit_cast(uptr, Member)));
+    return *static_cast<value_type*>(static_cast<void*>(reinterpret_cast<char*>(&h) - detail::member_offset(Member)));
   }
 };
 

@@ -5,8 +5,9 @@
 /// Conventions every policy in `policy/` follows, so that a port or the simulator can drive
 /// any of them the same way:
 /// - `template <class Task, class EntityOf = base_entity<..._entity>> class NAME_policy`: the
-///   per-task state is an *entity* struct the task embeds (by inheritance with the default `base_entity`, or
-///   as a member through an accessor of your own with the same static `get` and `task_of`).
+///   per-task state is an *entity* struct the task embeds: by inheritance with the default
+///   `base_entity`, as a data member with `member_entity<&Task::field>`, or anywhere else
+///   through an accessor of your own with the same static `get` and `task_of`.
 /// - `errc setup(Task&, const sched_params&) noexcept`: validates and loads a task's
 ///   parameters into its entity; refuses (returns an error, changes nothing) on bad input,
 ///   and with `errc::busy` while the task is queued (dequeue with `save` first).
@@ -19,6 +20,7 @@
 
 #include "schedcore/core/errc.hpp"
 #include "schedcore/core/time.hpp"
+#include "schedcore/core/traits.hpp"
 #include "schedcore/core/types.hpp"
 
 namespace schedcore {
@@ -107,6 +109,38 @@ struct base_entity {
   template <class Task>
   static constexpr Task& task_of(Entity& e) noexcept {
     return static_cast<Task&>(e);
+  }
+};
+
+/// Entity accessor for an entity held as a data member: `eevdf_policy<task,
+/// member_entity<&task::fair>>`. For a task that cannot derive from the entity (a struct
+/// shared with C code, one entity type held twice, a layout fixed by an ABI). `Task` is the
+/// member's class or a class derived from it. The way back (`task_of`, the kernel's
+/// container_of) subtracts the member's offset, read from the member pointer as
+/// `rb_member` does: no `offsetof`, which a task with several entity bases (not
+/// standard-layout) does not allow. Costs what `base_entity` costs: one constant offset.
+template <auto Member>
+struct member_entity {
+  /// The class that declares the member.
+  using owner_type = typename detail::member_pointer_traits<decltype(Member)>::class_type;
+  /// The entity type.
+  using entity_type = typename detail::member_pointer_traits<decltype(Member)>::member_type;
+  /// The entity of `t`.
+  template <class Task>
+  static constexpr entity_type& get(Task& t) noexcept {
+    return static_cast<owner_type&>(t).*Member;
+  }
+  /// The entity of `t`.
+  template <class Task>
+  static constexpr const entity_type& get(const Task& t) noexcept {
+    return static_cast<const owner_type&>(t).*Member;
+  }
+  /// The task that embeds entity `e`.
+  template <class Task>
+  static Task& task_of(entity_type& e) noexcept {
+    // Through void*: the owner is as aligned as it is, which -Wcast-align cannot know.
+    auto* owner = static_cast<owner_type*>(static_cast<void*>(reinterpret_cast<char*>(&e) - detail::member_offset(Member)));
+    return static_cast<Task&>(*owner);
   }
 };
 

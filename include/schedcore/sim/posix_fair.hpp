@@ -27,7 +27,6 @@
 #include "schedcore/core/errc.hpp"
 #include "schedcore/core/time.hpp"
 #include "schedcore/core/types.hpp"
-#include "schedcore/intrusive/list_hook.hpp"
 #include "schedcore/policy/flags.hpp"
 #include "schedcore/policy/params.hpp"
 #include "schedcore/policy/rt.hpp"
@@ -43,27 +42,8 @@ struct posix_fair_entity {
   rt_entity posix_rt;  ///< the embedded rt_policy's per-task state
 };
 
-/// `EntityOf` accessor of the embedded rt_policy: task -> `posix_fair_entity::posix_rt` and back
-/// (the kernel's container_of, through the member's offset as `list_member` does).
-struct posix_fair_access {
-  /// The rt entity of `t`.
-  template <class Task>
-  static rt_entity& get(Task& t) noexcept {
-    return static_cast<posix_fair_entity&>(t).posix_rt;
-  }
-  /// The rt entity of `t`.
-  template <class Task>
-  static const rt_entity& get(const Task& t) noexcept {
-    return static_cast<const posix_fair_entity&>(t).posix_rt;
-  }
-  /// The task whose `posix_fair_entity` holds `e`.
-  template <class Task>
-  static Task& task_of(rt_entity& e) noexcept {
-    auto* owner = reinterpret_cast<posix_fair_entity*>(reinterpret_cast<char*>(&e) -
-                                                       ::schedcore::detail::member_offset(&posix_fair_entity::posix_rt));
-    return static_cast<Task&>(*owner);
-  }
-};
+/// `EntityOf` accessor of the embedded rt_policy: task -> `posix_fair_entity::posix_rt` and back.
+struct posix_fair_access : member_entity<&posix_fair_entity::posix_rt> {};
 
 /// @cond INTERNAL
 namespace detail_sim {

@@ -938,6 +938,32 @@ TEST(RtApp, EventSuffixesDashAndUnderscoreButNotWords) {
   EXPECT_RTAPP_ERROR(R"({"tasks": {"t": {"running": 1}}})", "1:18", "unknown key 'running'");
 }
 
+// An unknown key's message lists what the parser accepts there, the keys added after the
+// message was first written included (semaphores, dl-reclaim and dl-overrun, membind_nodes, the
+// task-level legacy period and deadline), and suggests the nearest.
+TEST(RtApp, AnUnknownKeyListsEveryAcceptedKeyAndTheNearest) {
+  // A list item: after "(" or ", ", before "," or ")".
+  const auto listed = [](const std::string& msg, const std::string& k) {
+    for (const char* before : {"(", ", "})
+      for (const char* after : {",", ")"})
+        if (msg.find(before + k + after) != std::string::npos) return true;
+    return false;
+  };
+  const std::string task_msg = rtapp_err(R"({"tasks": {"t": {"sem_wiat": "s"}}})");
+  for (const char* k : {"sem_post", "sem_wait", "memrun", "iorun", "barrier", "broadcast", "dl-reclaim", "dl-overrun",
+                        "membind_nodes", "nodes_membind", "taskgroup", "instance", "delay", "phases", "period", "deadline"})
+    EXPECT_TRUE(listed(task_msg, k)) << k << " missing from: " << task_msg;
+  EXPECT_NE(task_msg.find("or a task property"), std::string::npos) << task_msg;
+  EXPECT_NE(task_msg.find("(did you mean 'sem_wait'?)"), std::string::npos) << task_msg;
+  // In a phase: the same events, no task-only keys.
+  const std::string phase_msg = rtapp_err(R"({"tasks": {"t": {"phases": {"p": {"dl-overun": 1}}}}})");
+  EXPECT_NE(phase_msg.find("or a phase property"), std::string::npos) << phase_msg;
+  EXPECT_TRUE(listed(phase_msg, "sem_post")) << phase_msg;
+  EXPECT_TRUE(listed(phase_msg, "dl-reclaim")) << phase_msg;
+  EXPECT_FALSE(listed(phase_msg, "instance")) << phase_msg;
+  EXPECT_NE(phase_msg.find("(did you mean 'dl-overrun'?)"), std::string::npos) << phase_msg;
+}
+
 // The largest accepted values are accepted: a time of 10^12 us, a duration of 100000 s, a CPU
 // index 63, calibration "CPU12" (two digits), an instance count at the limit, util_min equal to
 // util_max, and a deadline period at each end of the deadline class's [100 us, 2^22 us].

@@ -861,18 +861,24 @@ class importer {
   }
 
   [[noreturn]] void unknown_key(const json::value& m, const std::string& where, bool task_level) const {
-    std::vector<std::string> names = {"loop", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline", "dl-reclaim", "dl-overrun", "cpus",
-                                      "util_min", "util_max", "nodes_membind", "taskgroup"};
-    if (task_level) {
-      names.insert(names.end(), {"instance", "delay", "phases"});
-    }
-    for (const ev_name& e : ev_names) names.emplace_back(e.name);
-    fail(m.key_pos, where + ": unknown key " + quote(m.key) + ": expected an event (run, runtime, sleep, timer, suspend, "
-                    "resume, lock, unlock, wait, signal, broad, sync, barrier, yield, fork, mem, iorun, memrun, "
-                    "optionally numbered: run0, run1, ...) or a " + (task_level ? "task" : "phase") +
-                    " property (" + (task_level ? "instance, delay, phases, " : "") +
-                    "loop, policy, priority, dl-runtime, dl-period, dl-deadline, cpus, util_min, util_max, "
-                    "nodes_membind, taskgroup)" + suggest(m.key, names));
+    // Both lists come from what the parser accepts (ev_names and the properties it reads), so
+    // the message cannot drift from the grammar.
+    std::vector<std::string> props = {"loop", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline", "dl-reclaim",
+                                      "dl-overrun", "cpus", "util_min", "util_max", "nodes_membind", "membind_nodes", "taskgroup"};
+    if (task_level) props.insert(props.begin(), {"instance", "delay", "phases", "period", "deadline"});
+    std::vector<std::string> events;
+    for (const ev_name& e : ev_names) events.emplace_back(e.name);
+    std::sort(events.begin(), events.end());
+    const auto join = [](const std::vector<std::string>& v) {
+      std::string s;
+      for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
+      return s;
+    };
+    std::vector<std::string> names = props;
+    names.insert(names.end(), events.begin(), events.end());
+    fail(m.key_pos, where + ": unknown key " + quote(m.key) + ": expected an event (" + join(events) +
+                        ", optionally numbered: run0, run1, ...) or a " + (task_level ? "task" : "phase") + " property (" +
+                        join(props) + ")" + suggest(m.key, names));
   }
 
   task_spec parse_task(const json::value& t, int index) {

@@ -322,7 +322,7 @@ class edf_policy {
   static constexpr u64 to_ratio(duration_ns period, duration_ns runtime) noexcept {
     return (static_cast<u64>(runtime) << bw_shift) / static_cast<u64>(period);
   }
-  /// The admission cap in bw units: cpus · (bound << 20) / 100.
+  /// The admission cap in bw units: cpus · floor((bound << 20) / 100) (rounded per CPU, then multiplied).
   u64 bandwidth_cap() const noexcept { return cap_of(knobs_, root_capacity_); }
   /// Bandwidth admitted so far (Σ dl_bw).
   u64 total_bandwidth() const noexcept { return total_bw_; }

@@ -6,6 +6,9 @@
 #   bench_ratios.sh BENCH_DIR [min_time_seconds]
 # Benchmarks must be named BM_<op>/<structure>/<N>; structures whose name starts with
 # raw_*, boost_*, std_* or baseline* are baselines, every other structure is schedcore's.
+# The container suites (rb_tree, prio_array), PELT and the cfs / eevdf cycles carry baselines; an
+# operation without one (policy_bench's rows compare policies with each other, sim_bench's are
+# whole simulations, eevdf_bench's pick) prints its times with the ratio column left empty.
 set -euo pipefail
 dir=$1; min_time=${2:-0.1}
 csv=$(mktemp); trap 'rm -f "$csv"' EXIT

@@ -7,6 +7,9 @@
 #   bash tools/kernel_check.sh [--duration S] [--runs N] [--cpu K] [--pairs "audio/burn x/burn ..."]
 #                              [--policy SPEC] [--trace DIR] [--no-smp]
 #
+# It builds what it runs in this checkout's build/release (cmake --preset release, then the targets
+# schedsim, interbench_native, hogs_native and slices_native: a few minutes on a fresh tree).
+# --duration is rounded up to whole 10 s X ramps (at least 10 s), as interbench rounds.
 # Defaults: 30 s per pair (interbench's), the first CPU the process may use, the 14 pairs of Audio, Video, X and Gaming under
 # None, Video, X and Burn (the disk loads need a disk model). About 8 minutes. Run it on a quiet
 # machine: anything else on that CPU is load the model does not have. With --runs N each pair

@@ -132,13 +132,6 @@ inline constexpr bool rb_is_basic_time = false;
 template <class Tag>
 inline constexpr bool rb_is_basic_time<basic_time<Tag>> = true;
 
-template <class M>
-struct rb_member_key;
-template <class C, class K>
-struct rb_member_key<K C::*> {
-  using class_type = C;
-  using key_type = K;
-};
 }  // namespace detail
 /// @endcond
 
@@ -156,7 +149,7 @@ inline const u64& rb_time_key(const basic_time<Tag>& t) noexcept {
 template <auto Member>
 struct rb_member_less {
   /// The task type.
-  using value_type = typename detail::rb_member_key<decltype(Member)>::class_type;
+  using value_type = typename detail::member_pointer_traits<decltype(Member)>::class_type;
   /// True when `a`'s key is before `b`'s.
   constexpr bool operator()(const value_type& a, const value_type& b) const noexcept {
     return a.*Member < b.*Member;
@@ -164,7 +157,7 @@ struct rb_member_less {
   /// The raw counter of a vtime / sched_time key, which lets the insert descent compare with
   /// two instructions per level (detail::rb_has_wrap_key). Absent for other key types.
   template <class V = value_type,
-            enable_if_t<detail::rb_is_basic_time<typename detail::rb_member_key<decltype(Member)>::key_type> &&
+            enable_if_t<detail::rb_is_basic_time<typename detail::member_pointer_traits<decltype(Member)>::member_type> &&
                             is_same_v<V, value_type>,
                         int> = 0>
   static const u64& wrap_key(const V& a) noexcept { return rb_time_key(a.*Member); }
@@ -175,7 +168,7 @@ struct rb_member_less {
 template <auto Member>
 struct rb_member_wrap_less {
   /// The task type.
-  using value_type = typename detail::rb_member_key<decltype(Member)>::class_type;
+  using value_type = typename detail::member_pointer_traits<decltype(Member)>::class_type;
   /// True when `a`'s key is before `b`'s on the wrapping 64-bit circle.
   constexpr bool operator()(const value_type& a, const value_type& b) const noexcept {
     return wrap_before(a.*Member, b.*Member);

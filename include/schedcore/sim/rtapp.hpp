@@ -861,8 +861,9 @@ class importer {
   }
 
   [[noreturn]] void unknown_key(const json::value& m, const std::string& where, bool task_level) const {
-    // Both lists come from what the parser accepts (ev_names and the properties it reads), so
-    // the message cannot drift from the grammar.
+    // The events come from ev_names, the table match_event reads, so that list cannot drift;
+    // the properties are the keys sched_key, parse_task and common_ignored_key accept (the
+    // test AnUnknownKeyListsEveryAcceptedKeyAndTheNearest holds them to it).
     std::vector<std::string> props = {"loop", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline", "dl-reclaim",
                                       "dl-overrun", "cpus", "util_min", "util_max", "nodes_membind", "membind_nodes", "taskgroup"};
     if (task_level) props.insert(props.begin(), {"instance", "delay", "phases", "period", "deadline"});

@@ -78,7 +78,10 @@
 /// replaced by the two fixes above).
 ///
 /// @par Complexity
-/// Every operation is O(1). Freestanding: integer arithmetic only, wrap-safe time.
+/// O(1), except the replenishment in `charge`, `timer` and `start`: it adds periods until the
+/// runtime is positive again, so it loops about overrun / Q times (the kernel's
+/// replenish_dl_entity loop; one period for any overrun below Q). Freestanding: integer
+/// arithmetic only, wrap-safe time.
 #ifndef SCHEDCORE_POLICY_DL_SERVER_HPP
 #define SCHEDCORE_POLICY_DL_SERVER_HPP
 

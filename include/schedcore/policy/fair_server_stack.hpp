@@ -29,7 +29,8 @@
 /// `served()` tells whether the running task was picked through the server.
 ///
 /// Complexity: O(1) over the plain stack per hook (one comparison with the first class's
-/// leftmost deadline at a pick).
+/// leftmost deadline at a pick), plus the server's replenishment (dl_server.hpp: O(overrun / Q)
+/// periods, one in the common case).
 #ifndef SCHEDCORE_POLICY_FAIR_SERVER_STACK_HPP
 #define SCHEDCORE_POLICY_FAIR_SERVER_STACK_HPP
 

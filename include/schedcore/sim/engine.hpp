@@ -131,7 +131,7 @@ struct perf_domain_model {
   std::uint32_t idle_uw = 0;  ///< µW of one idle CPU of the domain (the kernel's Energy Model has none: 0)
 };
 
-/// Machine cost model parameters (all ns).
+/// Machine cost model parameters (times in ns; each field's comment gives its unit).
 struct machine_model {
   std::int64_t cs_cost_ns = 2000;          ///< direct cost of a switch into a task (2 us: 2007-era
                                            ///< kernel path + TLB flush)
@@ -163,7 +163,7 @@ struct machine_model {
   bool wake_affine = true;
   /// SIS_UTIL (Linux 5.19+, smp/wake_affine.hpp): a fair wakeup's scan for an idle CPU looks at
   /// no more CPUs than the machine's fair utilisation allows, and at none from about 85 % up.
-  /// The depth is recomputed at every periodic balance (not the newly-idle ones) from the CPUs'
+  /// The depth is recomputed at every periodic and idle balance (not the newly-idle ones) from the CPUs'
   /// summed cpu_util_cfs; it starts at the whole machine (as if idle before the run). It needs
   /// PELT, and asymmetric machines scan by capacity without it. -1 (the default): on wherever
   /// load tracking runs on a symmetric machine of 2 CPUs or more (balance by load, cgroups,

@@ -17,8 +17,9 @@
 /// - a running task is a *misfit* when it does not fit its CPU and a CPU of greater capacity
 ///   exists (`update_misfit_status`, `check_misfit_status`); the load balancer of a bigger CPU
 ///   with spare capacity then pulls it, preempting it if it runs (active balance);
-/// - a waking task takes the first idle CPU, in order from its previous one, whose capacity it
-///   fits, else the idle CPU of greatest capacity (`select_idle_capacity`).
+/// - a waking task takes the first idle CPU, in order from the wakeup's target (wake_affine's
+///   choice), whose capacity it fits, else the idle CPU of greatest capacity
+///   (`select_idle_capacity`).
 ///
 /// With utilisation clamps (smp/uclamp.hpp, Linux 6.x's `util_fits_cpu`) the fit has three
 /// answers: 1 fits; 0 does not; -1 fits by utilisation but the boost (`uclamp_min`) asks for

@@ -40,9 +40,10 @@
 /// effective_cpu_util does); `cost x sum_util / capacity` is computed as quotient and
 /// remainder of `cost / capacity`, exact wherever the result fits in 64 bits and saturated
 /// (~0) where it does not (only with skip_inefficient off can a cost exceed 2^32). Rounding
-/// follows the kernel's order of operations (each division floors). Not modelled: the 6.8+ reformulation by performance
-/// level (same states and estimates up to rounding), uclamp, thermal pressure and the
-/// allowed-capacity cap it feeds, idle states (the Energy Model has none), runtime-modified
+/// follows the kernel's order of operations (each division floors). Not modelled: the 6.8+
+/// reformulation by performance level (same states and estimates up to rounding), uclamp and
+/// thermal pressure themselves (their effect comes in as the caller's `allowed_capacity` cap,
+/// which the estimate applies), idle states (the Energy Model has none), runtime-modified
 /// tables. Complexity: init O(states); lookups O(states), which is what the kernel does
 /// (tables hold 5 to 30 states).
 #ifndef SCHEDCORE_SMP_ENERGY_MODEL_HPP

@@ -180,7 +180,7 @@ inline constexpr u32 sis_util_imbalance_pct = 117;
 /// @par Example
 /// 8 CPUs, n of them running a hog each (util 1024): depths 8, 7, 7, 6, 5, 3, 1, 0, 0 for n =
 /// 0..8. 112 CPUs at 75 % (sum_util 86016): x = 768, x²·117²/(10⁴·1024) = 788, depth
-/// (1024 − 789)·112/1024 = 25.
+/// (1024 − 788)·112/1024 = 25.
 /// @pre llc_weight >= 1; imbalance_pct in 100..65535.
 /// @par Complexity O(1); 64-bit integer arithmetic, exact (x is capped at 1024 before squaring,
 /// past the point where the depth is 0 for any imbalance_pct >= 100).

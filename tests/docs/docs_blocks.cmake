@@ -178,14 +178,20 @@ endfunction()
 #                                         SNIPPET_TAIL_FILE instead of SNIPPET_FILE
 #   // snippet-skip-32-bit: <why>         optional; a 32-bit build (preset m32) does not compile
 #                                         it (the simulator is a 64-bit host tool)
+#   // snippet-run: <what it checks>      optional; the context is a program (it defines main)
+#                                         that the build links and ctest docs/run-<stem>-<n>
+#                                         runs: exit 0 when the block does what the document
+#                                         says it does
 # Sets <prefix>_MODE, <prefix>_INCLUDE_DIRS (a list), <prefix>_SPLIT_BEFORE, <prefix>_SKIP_32_BIT
-# (the reason, or "") and <prefix>_ERROR when something is wrong.
+# (the reason, or ""), <prefix>_RUN (what the run checks, or "") and <prefix>_ERROR when something
+# is wrong.
 function(docs_context_settings context prefix)
   file(STRINGS "${context}" lines REGEX "^// snippet(-[a-z0-9-]+)?:")
   set(mode "")
   set(dirs "")
   set(split "")
   set(skip32 "")
+  set(run "")
   set(error "")
   foreach(line IN LISTS lines)
     if(line MATCHES "^// snippet: *(hosted|freestanding) *$")
@@ -196,6 +202,8 @@ function(docs_context_settings context prefix)
       string(STRIP "${CMAKE_MATCH_1}" split)
     elseif(line MATCHES "^// snippet-skip-32-bit: (.+)$")
       string(STRIP "${CMAKE_MATCH_1}" skip32)
+    elseif(line MATCHES "^// snippet-run: (.+)$")
+      string(STRIP "${CMAKE_MATCH_1}" run)
     else()
       set(error "${context}: unknown setting line '${line}'")
     endif()
@@ -207,5 +215,6 @@ function(docs_context_settings context prefix)
   set(${prefix}_INCLUDE_DIRS "${dirs}" PARENT_SCOPE)
   set(${prefix}_SPLIT_BEFORE "${split}" PARENT_SCOPE)
   set(${prefix}_SKIP_32_BIT "${skip32}" PARENT_SCOPE)
+  set(${prefix}_RUN "${run}" PARENT_SCOPE)
   set(${prefix}_ERROR "${error}" PARENT_SCOPE)
 endfunction()

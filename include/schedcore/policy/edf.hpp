@@ -142,7 +142,7 @@
 /// - Omissions: the admission bandwidth (and `this_bw` share) of a dead or departed task held
 ///   until its 0-lag time, the fair-class dl_server (policy/fair_server_stack.hpp models it beside this
 ///   class, using `earliest_deadline`), SMP push/pull (the simulator pushes and pulls), and fork (a -deadline task cannot
-///   fork: task_new does nothing).
+///   fork: the class has no task_new; policy_traits' default, which class_stack calls, does nothing).
 #ifndef SCHEDCORE_POLICY_EDF_HPP
 #define SCHEDCORE_POLICY_EDF_HPP
 

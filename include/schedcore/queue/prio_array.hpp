@@ -33,7 +33,8 @@
 /// - Complexity: enqueue (tail or head), dequeue, requeue_tail, pick, pop, best_prio, empty,
 ///   nr_queued: O(1). For N > 64 pick and best_prio read the cached index (no scan); a
 ///   dequeue or pop that empties the best list rescans (at most two bit scans). For N <= 64
-///   pick is one bit scan. At most 4 pointer writes per link or unlink. verify: O(N + n).
+///   pick is one bit scan. Pointer writes: 4 per link, 2 per unlink (safe
+///   mode: 2 more, nulling the node's links), 6 per requeue_tail. verify: O(N + n).
 /// - Misuse refused with no state change (`SCHEDCORE_MISUSE`): priority >= N; in safe link
 ///   mode also enqueueing a linked task or dequeueing an unlinked one. Dequeueing a task that
 ///   is queued in a *different* array is undefined (debug builds catch it when it empties a

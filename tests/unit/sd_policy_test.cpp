@@ -526,6 +526,49 @@ TEST(SdPolicy, AnExpiredTaskRanksBelowEveryActiveLevel) {
 // Fork shares the parent's rotation and quota only within one kind: a SCHED_BATCH child of a
 // SCHED_NORMAL parent starts fresh (its own first slot, 20 at nice 0, and a full quota) and
 // takes nothing from the parent.
+// A parent that expired at a tick and still runs has brought its whole slice to the next
+// rotation's level quota (it is credited at the swap). Forking then splits that slice: the
+// child brings its half at its enqueue, and the parent's share shrinks by the same half, so the
+// level gets the 8 ms the two hold between them, not 12 (the parent's 8 plus the child's 4).
+// a (nice 0) keeps the active array non-empty until it sleeps; then the arrays swap.
+TEST(SdPolicy, AForkByAnExpiredParentCreditsTheLevelOnceAtTheSwap) {
+  policy_t p;
+  task a, parent, child;
+  make(p, a, 0);
+  make(p, parent, 0);
+  make(p, child, 0);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.enqueue(parent, t0, enqueue_flags::wakeup);
+  p.set_next(parent, t0);
+  sched_time now = t0;
+  // parent runs alone through its 20 slots (8 ms each) until it lands in the expired array.
+  int ticks = 0;
+  while (p.level_of(parent) < policy_t::expired_base && ticks < 1000) {
+    now += msec(1);
+    ++ticks;
+    if (p.tick(parent, now) && p.level_of(parent) < policy_t::expired_base) {
+      p.put_prev(parent, now);
+      p.set_next(parent, now);
+    }
+  }
+  ASSERT_GE(p.level_of(parent), policy_t::expired_base);
+  const unsigned slot = p.level_of(parent) - policy_t::expired_base;
+  EXPECT_EQ(parent.time_slice, msec(8));
+  p.task_new(child, &parent, now);
+  EXPECT_EQ(child.time_slice, msec(4));
+  EXPECT_EQ(parent.time_slice, msec(4));
+  p.enqueue(child, now, enqueue_flags::initial);
+  EXPECT_EQ(p.level_of(child), p.level_of(parent));
+  EXPECT_TRUE(p.verify()) << "the pending quota is the expired tasks' slices";
+  p.put_prev(parent, now);
+  p.dequeue(a, now, dequeue_flags::sleep);  // the active array empties: the arrays swap
+  EXPECT_LT(p.level_of(parent), policy_t::expired_base);
+  // A fresh rotation's level quota is what the tasks bring (no refill in SD).
+  EXPECT_EQ(p.level_quota(slot), msec(8)) << "parent 4 ms + child 4 ms, credited once";
+  EXPECT_TRUE(p.verify());
+}
+
 TEST(SdPolicy, AForkAcrossKindsStartsTheChildFresh) {
   policy_t p;
   task parent, child;

@@ -56,7 +56,8 @@
 /// stair_array's own (rings, bitmaps, counter); every active task has
 /// `rotation == prio_rotation`, `time_slice > 0` (curr excepted), sits at
 /// `max(slot, current level)` (at `slot` when kept below the current level); every expired task
-/// has `rotation == prio_rotation + 1` and sits at `slot`; the expired array is non-empty only
+/// has `rotation == prio_rotation + 1` and sits at `slot`, and the slices of the expired tasks
+/// at each level sum to the quota pending for it (credited at the swap); the expired array is non-empty only
 /// if the active one is (rotation is eager); idle-priority tasks are only in the idle FIFO; the
 /// per-user-prio counts match.
 ///
@@ -351,6 +352,10 @@ class sd_policy {
     if (p.kind != c.kind || p.time_slice <= 0) return;
     c.time_slice = p.time_slice / 2;
     p.time_slice -= c.time_slice;
+    // An expired parent (it expired at a tick and still runs) brought its whole slice to
+    // pending_; the half it gives away is brought again by the child's enqueue (or by nobody,
+    // if the child is queued on another CPU), so it leaves the parent's share here.
+    if (p.queue == this && expired(p)) pending_[p.slot] -= c.time_slice;
     // A parent on another CPU's queue: its rotation, bitmap and level mean nothing here, and
     // the child's first enqueue starts a fresh rotation (see enqueue).
     if (p.queue != this) return;
@@ -401,13 +406,16 @@ class sd_policy {
         if (e.kind == sched_kind::normal) ++by_u[nice_to_user_prio(e.nice)];
         ++n;
       }
+      duration_ns brought = 0;  // the quota the expired tasks at l bring to the next rotation
       for (const Task* t = queue_.first_expired_at(l); t != nullptr; t = queue_.next_at_same_level(*t)) {
         const sd_entity& e = EntityOf::get(*t);
         if (!e.on_rq || e.kind == sched_kind::idle || e.rotation != epoch + 1) return false;
         if (e.slot != l || e.time_slice <= 0) return false;
         if (e.kind == sched_kind::normal) ++by_u[nice_to_user_prio(e.nice)];
+        brought += e.time_slice;
         ++n;
       }
+      if (brought != pending_[l]) return false;
     }
     if (n != queue_.nr_queued()) return false;
     for (unsigned u = 0; u < sd_levels; ++u) {

@@ -3,7 +3,8 @@
 ///
 /// All scans take a non-zero word (checked by `SCHEDCORE_ASSERT`): `__builtin_ctz(0)` is
 /// undefined, and the priority bitmaps never ask about an empty word. With asserts enabled a
-/// zero word is reported and the scan returns the word width instead of undefined behaviour.
+/// zero word is reported (a handler that returns then gets the word width from ctz / clz /
+/// lowest_set_bit, and ~0u from highest_set_bit and ilog2) instead of undefined behaviour.
 ///
 /// Target notes (measured; docs/guides/porting-rtos.md): `__builtin_ctzll` becomes a call to libgcc's
 /// `__ctzdi2` on Cortex-M and rv32/rv64 without Zbb. With `SCHEDCORE_CTZ_SPLIT32` (the default

@@ -228,11 +228,13 @@ struct node_access {
   SCHEDCORE_ALWAYS_INLINE static const value_type& to_value(const list_node& n) noexcept {
     return Accessor::to_value(static_cast<const hook_type&>(n));
   }
-  /// Safe mode: a null hook is unlinked. Normal mode: always "unknown", reported as unlinked.
+  /// Safe mode: true for a hook in a list (a linked hook cannot be inserted again). Normal
+  /// mode: never detected (false).
   SCHEDCORE_ALWAYS_INLINE static bool linked(const list_node& n) noexcept {
     return safe && n.sc_next != nullptr;
   }
-  /// Safe mode: a linked hook cannot be inserted. Normal mode: never detected.
+  /// Safe mode: true for a null hook (an unlinked hook cannot be erased or dequeued). Normal
+  /// mode: never detected (false).
   SCHEDCORE_ALWAYS_INLINE static bool unlinked(const list_node& n) noexcept {
     return safe && n.sc_next == nullptr;
   }

@@ -13,7 +13,8 @@
 ///   construction and, in `link_mode::safe`, after erase. It is a constant, not the hook's own
 ///   address, so the constructor stays `constexpr` (no static constructors for static tasks).
 /// - `link_mode::normal` never writes the hook on erase and never checks it on insert (the
-///   kernel's choice); `link_mode::safe` resets it on erase (one store) and checks it on insert
+///   kernel's choice); `link_mode::safe` resets it on erase (three stores: the
+///   unlinked mark and both child pointers) and checks it on insert
 ///   and erase, so a second enqueue or a dequeue of an idle task is refused and reported
 ///   instead of corrupting the tree.
 /// - Copying a hook yields an unlinked hook and assigning to one changes nothing (the

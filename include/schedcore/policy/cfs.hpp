@@ -640,8 +640,9 @@ class cfs_policy {
   // multiply-shift derived on the fly without branches (fair_vscale_of: a bit scan instead of
   // calc_delta_fair's data-dependent shift reductions; callgrind with mixed nice: 0.18 fewer
   // mispredicts and 1 fewer instruction per cycle). A cached fair_vscale, as eevdf keeps,
-  // would grow the entity from 80 to 88 bytes, which cost more in memory misses at large N
-  // (callgrind, bench/cfs_bench.cpp at N = 262144: 8.05 -> 8.72 LL misses per cycle).
+  // would grow the entity by 8 bytes (88 to 96 today), which cost more in memory misses at
+  // large N (callgrind, bench/cfs_bench.cpp at N = 262144, measured when it was 80 to 88
+  // bytes: 8.05 -> 8.72 LL misses per cycle).
   SCHEDCORE_ALWAYS_INLINE void update_curr(sched_time now) noexcept {
     if (curr_ == nullptr) return;
     cfs_entity& e = E(*curr_);

@@ -4,7 +4,7 @@
 /// queues on every CPU.
 ///
 /// @par What it is
-/// CFS bandwidth control (2.6.39, Paul Turner et al., "CPU bandwidth control for CFS", OLS
+/// CFS bandwidth control (Linux 3.2, Paul Turner et al., "CPU bandwidth control for CFS", OLS
 /// 2010) caps a group at `quota` ns of CPU time per `period`, summed over all CPUs: quota 50 ms
 /// per 100 ms is half a CPU, 200 ms per 100 ms two CPUs. The pool holds what is left of the
 /// current period. Each CPU's queue of the group draws from it in slices (`slice`, the sysctl

@@ -859,8 +859,9 @@ class edf_policy {
   }
   /// The budget `delta` ns of running consume: GRUB's rate for a reclaiming task, else the
   /// frequency and capacity scaling. floor(delta·rate / 2^20) is taken in two exact parts, so
-  /// it cannot overflow below delta = 2^84 / rate ns (four years at the largest rate, 100·2^20
-  /// with a bound of 1 %), where the kernel's single product wraps past 64 s.
+  /// it cannot overflow below delta = 2^84 / rate ns (5.8 years at the largest rate, 100·2^20
+  /// with a bound of 1 %), where the kernel's single 64-bit product wraps past 2^64 / rate ns
+  /// (176 s at that rate).
   duration_ns charge(const Task& t, duration_ns delta) const noexcept {
     if (delta <= 0) return 0;
     if (!E(t).reclaim) return scaled_delta(delta);

@@ -496,7 +496,8 @@ class eevdf_policy {
   /// The eligible task with the earliest virtual deadline (curr included, RUN_TO_PARITY
   /// applied), or nullptr when empty. No other side effect than this: a delayed sleeper that
   /// the pick returns has burnt off its negative lag; its dequeue is finished (lag clipped to
-  /// 0) and the pick is made again.
+  /// 0) and the pick is made again (finishing it charges curr first, as the kernel's
+  /// dequeue_entity runs update_curr).
   SCHEDCORE_ALWAYS_INLINE Task* pick_next(sched_time now) noexcept {
     Task* t = pick_eevdf();
     while (t != nullptr && E(*t).delayed) {
@@ -549,7 +550,9 @@ class eevdf_policy {
     resched_ = false;
     return r;
   }
-  /// Charges curr; true when its request was used up (deadline renewed) and others wait.
+  /// Charges curr; true when a reschedule is due: its request was used up (deadline renewed)
+  /// while others wait, or (preempt_short, parity_min_slice) its protection ended, or an
+  /// earlier charge (a dequeue's, a wakeup check's) left one pending.
   bool tick(Task& curr, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(&curr != curr_)) return false;  // refuse: not the running task
     update_curr(now);
@@ -665,7 +668,8 @@ class eevdf_policy {
   vtime min_vruntime() const noexcept { return min_vruntime_; }
   /// The running task of this class, or nullptr.
   Task* current() const noexcept { return curr_; }
-  /// The lag clamp of `t` in virtual time: calc_delta_fair(max(2·slice, TICK_NSEC)).
+  /// The lag clamp of `t` in virtual time: calc_delta_fair(max(2·slice, TICK_NSEC)); with
+  /// `max_slice_lag`, calc_delta_fair(the longest queued slice + TICK_NSEC).
   duration_ns lag_limit(const Task& t) const noexcept { return lag_limit_of(E(t)); }
 
   /// Structural check: tree shape and augments, the weighted sums (tree plus curr), counts,

@@ -6,7 +6,9 @@
 /// need; the task embeds the entity, found through the policy's `EntityOf` accessor
 /// (policy/params.hpp). This one struct models both accessor shapes the containers read:
 /// `to_hook`/`to_value` (intrusive/list.hpp, queue/prio_array.hpp) and `to_hook`/`from_hook`
-/// (intrusive/rb_tree.hpp). Every conversion is a static_cast: no offsets, no runtime cost.
+/// (intrusive/rb_tree.hpp). Every conversion is a static_cast or the accessor's `task_of`: at
+/// most one constant offset added or subtracted (a base other than the first, `member_entity`),
+/// no load, no branch.
 #ifndef SCHEDCORE_POLICY_ENTITY_ACCESS_HPP
 #define SCHEDCORE_POLICY_ENTITY_ACCESS_HPP
 

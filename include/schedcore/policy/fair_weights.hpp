@@ -147,7 +147,7 @@ constexpr fair_vscale make_fair_vscale(load_weight lw) noexcept {
 }
 
 /// make_fair_vscale(lw) without the branches, for a policy that does not cache it per entity
-/// (cfs: the cache would grow its entity past 80 bytes). 1024·inv_weight has the high word
+/// (cfs: the cache would grow its 88-byte entity to 96). 1024·inv_weight has the high word
 /// h = inv_weight >> 22 (< 2^10); the reduction shifts by fls(h), which is the top bit index
 /// of 2h + 1 (so h = 0 gives 0 with no special case); nice 0 selects the identity.
 /// @par Complexity O(1): a bit scan, two shifts and two selects; no branch, no division.

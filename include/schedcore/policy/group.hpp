@@ -37,7 +37,7 @@
 ///   rq.setup(t, sched_params{});  rq.set_group(t, &g, now);  // before t is queued
 /// ```
 ///
-/// @par Invariants (checked by `verify()`, O(groups + tasks))
+/// @par Invariants (checked by `verify()`, O(groups² + tasks))
 /// - A group's node is queued in its parent's queue exactly when the group's own queue is not
 ///   empty. `nr_runnable()` counts tasks only (queued or running), never group nodes.
 /// - The running task and every group above it are the running nodes of their queues.
@@ -53,8 +53,9 @@
 ///   calling `set_group_weight` on each CPU's object.
 /// - CFS's time slice: the kernel's `sched_slice` multiplies the task's share by its groups'
 ///   shares of their queues (for_each_sched_entity); here each level applies its own slice to
-///   its own node, so a task in a group may run up to its group's slice at the root and its own
-///   slice in the group (the larger tick preemption interval of the two). EEVDF entities carry
+///   its own node, and a tick that any level's check fires reschedules: a task in a group runs
+///   up to the smaller of its group's slice at the root and its own slice in the group, which
+///   is longer than the kernel's product of the two shares. EEVDF entities carry
 ///   their own slices, as here; the kernel's 6.12+ group entities take the shortest slice queued
 ///   below them, which is not modelled.
 /// - A group's first activation is an `enqueue(wakeup)` of a node the inner policy has never
@@ -72,7 +73,7 @@
 ///   included. Because a pick cannot tell which nodes it completed, a node's marks are brought
 ///   up to date when it is next used (`in_queue`). No load tracking (PELT), no uclamp.
 /// - Bandwidth control (cpu.max, `set_group_bandwidth` with a `cfs_bandwidth` pool shared by
-///   the group's objects on every CPU), as the kernel's hierarchical throttling of 2.6.39-6.17:
+///   the group's objects on every CPU), as the kernel's hierarchical throttling of 3.2-6.17:
 ///   run time is charged to every limited group above the running task, which draws slices from
 ///   the pool; a group out of budget with the pool empty asks for a reschedule at the tick, is
 ///   throttled at `put_prev` (or at its first enqueue), its node out of its parent and its tasks
@@ -200,7 +201,8 @@ class group_policy : public detail::group_knob_names<Inner> {
     /// `cfs_rq->runtime_remaining`; may be negative after an overrun).
     duration_ns runtime_remaining() const noexcept { return runtime_remaining_; }
     /// Tasks queued below it on this CPU, running included, delayed sleepers and tasks below a
-    /// throttled group under it left out (the kernel's `cfs_rq->h_nr_runnable`).
+    /// throttled group under it left out (the kernel's `cfs_rq->h_nr_runnable`). Kept only while
+    /// some group of this policy has a bandwidth pool (`set_group_bandwidth`); 0 or stale otherwise.
     usize h_nr_running() const noexcept { return h_nr_; }
     /// Its bandwidth pool, or nullptr.
     cfs_bandwidth* bandwidth() const noexcept { return bw_; }
@@ -251,8 +253,9 @@ class group_policy : public detail::group_knob_names<Inner> {
     return root_.config();
   }
 
-  /// Makes `g` a group of this CPU under `parent` (nullptr: the root), of the inner policy's
-  /// default weight (nice 0; a cgroup's default `cpu.weight` 100 = 1024 shares). Its queue takes
+  /// Makes `g` a group of this CPU under `parent` (nullptr: the root), of the weight it last had:
+  /// for a new object the inner policy's default (nice 0; a cgroup's default `cpu.weight` 100 =
+  /// 1024 shares), for one detached and attached again its last `set_group_weight`. Its queue takes
   /// the knobs in force. Refuses a group already attached (`errc::busy`), a parent not attached
   /// here and nesting deeper than `max_depth` (`errc::invalid_argument`). O(1).
   errc attach_group(task_group& g, task_group* parent) noexcept {
@@ -399,7 +402,9 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// of a group the same pool: it is the group's quota summed over CPUs. The budget of this
   /// CPU starts at 0 (the first run or enqueue draws a slice), and a throttled `g` is
   /// unthrottled at once, as tg_set_cfs_bandwidth does (a CPU running nothing of this class
-  /// should reschedule). Refuses a group not attached here (`errc::invalid_argument`). O(depth).
+  /// should reschedule). Refuses a group not attached here (`errc::invalid_argument`). O(depth),
+  /// plus O(max_depth · groups²) once, when the policy's first pool is attached (the counts of
+  /// tasks below each group, kept only from then on, are rebuilt).
   errc set_group_bandwidth(task_group& g, cfs_bandwidth* pool, sched_time now) noexcept {
     if (g.owner_ != this) return errc::invalid_argument;
     if (running_ != nullptr && bw_groups_ != 0) (void)charge_bandwidth(now, false);  // the time so far, to the old pool
@@ -460,8 +465,10 @@ class group_policy : public detail::group_knob_names<Inner> {
       if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) throttle_exhausted(p, now);  // put_prev_entity's check_cfs_rq_runtime
     }
   }
-  /// Picks at the root, then inside each picked group, down to a task. No side effects beyond
-  /// the inner picks'. O(depth · pick).
+  /// Picks at the root, then inside each picked group, down to a task. Besides the inner picks'
+  /// effects: a group that the pick left empty (its delayed sleepers finished) leaves its
+  /// parent's queue as a sleeper, returning its unused budget to its pool, and the pick starts
+  /// again at the root. O(depth · pick).
   Task* pick_next(sched_time now) noexcept {
     Inner* q = &root_;
     task_group* in = nullptr;  // the group whose queue `q` is (nullptr: the root)

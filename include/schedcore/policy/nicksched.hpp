@@ -28,8 +28,9 @@
 ///   arrays and the task itself), `delta = prio - idx`, `base = 61 / (delta + 2)` and
 ///   `slice = base * (USER_PRIO(idx) + 8) / 24` in units of `base_timeslice` (1 ms; the -mm
 ///   version's `base_timeslice` sysctl) taken in whole jiffies of the `hz` knob, at least one:
-///   v13's MIN_TIMESLICE, `HZ/1000` jiffies or 1, so below HZ 1000 the unit is a jiffy and a
-///   lone nice-0 hog gets 60 jiffies at any HZ (600 ms at HZ 100, 240 ms at HZ 250).
+///   v13's MIN_TIMESLICE, `HZ/1000` jiffies or 1, so up to HZ 1000 the unit is a jiffy and a
+///   lone nice-0 hog gets 60 jiffies (600 ms at HZ 100, 240 ms at HZ 250); above HZ 1000 the
+///   unit is HZ/1000 jiffies, rounded down (60 ms, 120 jiffies, at HZ 2000).
 ///   At HZ=1000: a lone nice-0 hog (idx = prio = 140) gets 60 ms; a hog beside a fully
 ///   interactive nice-0 task (idx 120) 2 ms, the interactive task 35 ms. The slice is a
 ///   function of the queue, so a task keeps `used_slice` (jiffies run since its slice began,

@@ -1,21 +1,14 @@
 // Context of docs/guides/containers.md's ```cpp block 3 (EEVDF's augmented rb_tree), compiled
 // and run by tests/docs/CMakeLists.txt: the block is a complete translation unit but for main.
-// The block's second insert of t[0] is a misuse: the handler below counts the report instead
-// of the default trap, so the run works with asserts on or off.
+// The block's second insert of t[0] is a misuse: snippet_check_counter.hpp counts the report
+// instead of the default trap, so the run works with asserts on or off.
 // snippet: freestanding
 // snippet-run: the function returns {10, 3, 30, 5} as the block's comment promises; the raw
 // counters are as it says (10's is 2^64 - 15, 30's is 5, the smallest of the five); exactly
 // (60, 3) and (30, 5) have vruntime <= base + 8; the second insert was reported once (asserts
 // on) and the tree holds the five tasks, each linked
-#define SCHEDCORE_ASSERT_HANDLER containers_3_check_handler
+#include "../snippet_check_counter.hpp"
 #include SNIPPET_FILE
-
-static int misuse_reports = 0;
-static int other_reports = 0;
-void containers_3_check_handler(const schedcore::check_failure& failure) noexcept {
-  if (failure.kind == schedcore::check_kind::misuse) ++misuse_reports;
-  else ++other_reports;
-}
 
 int main() {
   task t[5];
@@ -35,7 +28,7 @@ int main() {
     const bool eligible = t[i].vruntime <= base + 8;
     if (eligible != (i == 2 || i == 4)) return 8;
   }
-  if (misuse_reports != (SCHEDCORE_ENABLE_ASSERTS ? 1 : 0)) return 9;
-  if (other_reports != 0) return 10;
+  if (docs_snippet::misuse_reports != docs_snippet::expected_misuse_reports(1)) return 9;
+  if (docs_snippet::other_reports != 0) return 10;
   return 0;
 }

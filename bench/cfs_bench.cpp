@@ -5,8 +5,9 @@
 //                          the timeline), run 1 + U[0, 4 ms) ns, put_prev (update_curr:
 //                          calc_delta_fair, update_min_vruntime; reinsert) — the churn of a hog
 //                          set under the policy, one context switch per iteration. Nice 0 makes
-//                          vruntime += delta exactly, so the keys follow the raw tree's sequence
-//                          and the difference is the policy's own cost.
+//                          vruntime += delta exactly and the deltas are the raw tree's, so the
+//                          difference is the policy's own cost (the keys themselves differ: the
+//                          hogs start at their placed vruntimes, the raw tree's at one key).
 //   BM_cycle/cfs_nice/<N>  the same with nice values cycling over -5..5 (calc_delta_fair does
 //                          its fixed-point multiply; key sequence differs from raw_tree).
 //   BM_cycle/cfs2007/<N>   the same cycle under cfs2007_policy (2.6.23: curr stays in the tree,

@@ -9,8 +9,8 @@
 // - N = 1000: about one period boundary per update (the table decay, the closed-form sum and the
 //   three average divisions);
 // - N = 50000: about 48 periods per update (a shift, then the table).
-// The task alternates running and sleeping every 7 updates. Inputs are precomputed; the timed
-// loop only updates.
+// The task alternates running and sleeping, 7 updates each (the first run 6). The inputs are
+// computed in the timed loop (an add and a divide by 7 per update), the same for both rows.
 #include <benchmark/benchmark.h>
 
 #include <cmath>

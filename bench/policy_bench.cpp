@@ -4,7 +4,11 @@
 //                          advance the clock by dt, tick(curr), put_prev(curr), pick_next,
 //                          set_next. Each policy is configured so that the tick ends the
 //                          running task's slice (or its run moves it behind the others), so
-//                          every cycle really rotates to another task:
+//                          nearly every cycle rotates to another task (none re-picks curr
+//                          under rr, o1, sd, bfs and edf; about 1 in N under goodness24; the
+//                          random run lengths let cfs, cfs2007 and stride re-pick it in about
+//                          6.5 % of the cycles at N = 8, eevdf in 16 %, eevdf-groups 12-14 %;
+//                          nicksched is the exception below):
 //       rr          rt_policy, SCHED_RR prio 50, timeslice 1 ms, dt 1 ms, no RT throttling
 //       o1          o1_policy, nice 19 at HZ=200 (1-jiffy slice), dt 5 ms: expiry to the
 //                   expired array every tick, an array switch every N ticks
@@ -12,7 +16,10 @@
 //                   (next slot, or expired array; a major rotation every 20 N ticks)
 //       goodness24  2.4, nice 19 at HZ=100 (NICE_TO_TICKS = 1), dt 10 ms: O(n) goodness scan
 //                   per pick, an O(n) counter recalculation every N ticks
-//       nicksched   nice 0, HZ=1000, base_timeslice 10 us (1-jiffy slices), dt 1 ms
+//       nicksched   nice 0, HZ=1000, base_timeslice 10 us, dt 1 ms. The slice unit is at
+//                   least a jiffy, so a nice-0 hog's slice is 60 jiffies whatever
+//                   base_timeslice: it rotates every 60th cycle, and the row mostly measures
+//                   a tick and a re-pick of curr (tick() counts calls, one jiffy each)
 //       cfs2007     2.6.23 CFS, nice 0, dt 1 + U[0, 4 ms)
 //       cfs         modern CFS, nice 0, dt 1 + U[0, 4 ms)
 //       eevdf       EEVDF, nice 0, dt 1 + U[0, 4 ms)

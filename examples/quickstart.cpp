@@ -51,5 +51,8 @@ int main() {
   }
   std::printf("\nnice -5: %d ms, nice 0: %d ms, rr: %d ms (weights 3121:1024 before the rr task)\n", ran_a,
               ran_b, ran_r);
+  // What the line above should say: 40 ms at weights 3121:1024 (30.1 and 9.9 ms, in whole
+  // ticks 30 and 10), then the RR task alone for the last 20.
+  if (ran_a != 30 || ran_b != 10 || ran_r != 20) return 1;
   return rq.verify() ? 0 : 1;
 }

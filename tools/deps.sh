@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need and a fresh Debian 12 machine lacks, when run as root.
-# Cheap when everything is present (only `command -v` / `dpkg -s` checks). Sourced by
-# tools/test.sh and tools/main.sh. Cold, on a fresh Debian 12 machine of the CI's kind: 33 s for the 13
+# Cheap when everything is present (only `dpkg -s` checks). Sourced by tools/test.sh,
+# tools/main.sh and tools/kernel_check.sh. Cold, on a fresh Debian 12 machine of the CI's kind: 33 s for the 13
 # packages it lacks (measured 2026-12-06); the toolchain recipes are ../shared/design/targets.md.
 schedcore_install_deps() {
   local want=("$@") missing=()

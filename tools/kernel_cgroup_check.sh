@@ -9,6 +9,9 @@
 # Three experiments, every group at the default weight (1024 shares, cpu.weight 100):
 #   flat:   /sc_a holds 1 hog, /sc_b 4 hogs, pinned to CPU K: cgroup weights say 50 % and 12.5 %
 #   nested: /sc_a holds 1 hog and /sc_a/x with 2 hogs, /sc_b 1 hog, pinned: 25 %, 12.5 % each, 50 %
+#           (cgroup v1 only: v2's no-internal-process rule keeps the cpu controller out of a group
+#           that holds tasks itself, so on v2 /sc_a/x has no cpu.weight and the kernel weighs its
+#           hogs as /sc_a's own: about 16.7 % each of A's three, against the model's 25 / 12.5)
 #   spread: the flat groups on two CPUs (K and K-1), not pinned: the balancer has to put A's hog
 #           alone on one CPU for A to get its half of the machine (100 % of a CPU, B's 25 % each)
 # Each hog's CPU time comes from /proc/PID/schedstat (ns) over S seconds (default 3) after a

@@ -18,7 +18,7 @@
 # whatever the run started with, so those pairs vary from run to run). The model runs the same
 # uncertainty as a grid of 64 runs: 8 tick phases (--tick-phase 0, 1/8, ... 7/8 of a tick: where
 # its tick grid sits against the tasks' timers) times 8 start delays of the benchmarked thread
-# (interbench option D=0, 2083, ... 14581 us: its phase against Video's 16.7 ms period and X's
+# (the interbench scenario's D= option, schedsim's own: D=0, 2083, ... 14582 us: its phase against Video's 16.7 ms period and X's
 # steps, which on the kernel is whatever thread start-up made it). It shows the same two things:
 # the run with the median average, and the range of the averages. c/w checks the kernel run's
 # work: the benchmarked thread's CPU time per ns of work it was given (1.00 when the work was

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # PELT against the kernel it runs on: a task that runs RUN ms of every PERIOD ms, alone on one
-# CPU, its util_avg / runnable_avg / load_avg read from /proc (se.avg.*) and computed by
-# schedcore's smp/pelt.hpp for the same cycle (tools/kernel-check/pelt_native.cpp), side by
-# side: the mean and the range over 60 samples spread over 3 s. Timing-dependent: a
-# measurement to read, not a test. Needs Linux 5.7+ (se.avg.runnable_avg) with /proc/PID/sched
+# CPU, its util_avg and runnable_avg read from /proc (se.avg.*) and computed by schedcore's
+# smp/pelt.hpp for the same cycle (tools/kernel-check/pelt_native.cpp), side by side (load_avg
+# is read too but not shown): the mean and the range over 60 samples spread over 3 s.
+# Timing-dependent: a measurement to read, not a test. Needs Linux 5.7+ (se.avg.runnable_avg) with /proc/PID/sched
 # (CONFIG_SCHED_DEBUG). Run it on a quiet machine: a task that has to wait for the CPU is
 # runnable longer than it runs, which the model's task never is.
 #

@@ -13,7 +13,9 @@
 ///   fractional quanta (a client that blocks after part of a quantum pays for that part).
 /// - Allocation is in quanta (knob `quantum`): `tick` asks for a reschedule once the running
 ///   client has had a whole quantum since it was picked; a wakeup never preempts (the paper
-///   allocates whole quanta; a woken client waits at most one quantum).
+///   allocates whole quanta): the woken client is first considered when the running quantum
+///   ends and runs once its pass is the smallest (beside one other client, right after that
+///   quantum; beside several, possibly after other clients' quanta too).
 /// - Dynamic participation (the paper's client join and leave): `global_pass` advances by the global stride
 ///   (1024 / total tickets of the queued clients, per ns used). A client leaving (sleep,
 ///   migration, parameter change) keeps `remain = pass - global_pass`; joining, its pass is
@@ -62,8 +64,9 @@ using schedcore::vtime;
 /// Tag of the stride class's tree hook (a task may carry other classes' hooks too).
 struct stride_hook_tag {};
 
-/// Smallest and largest ticket count `set_tickets` accepts. Above 100000 the 32-bit inverse
-/// of the count loses more than 1/48000 of relative precision.
+/// Smallest and largest ticket count `set_tickets` accepts. The 32-bit inverse of the count,
+/// 0xFFFFFFFF / tickets truncated, is off by less than tickets / 2^32 relative: at most about
+/// 1/43000 up to 100000 tickets.
 inline constexpr u32 min_tickets = 1;
 /// @copydoc min_tickets
 inline constexpr u32 max_tickets = 100000;
@@ -184,7 +187,7 @@ class stride_policy {
     charge(now);
     return now - E(curr).picked_at >= knobs_.quantum;
   }
-  /// Never: allocation is by whole quanta (a woken client waits at most one).
+  /// Never: allocation is by whole quanta (the woken client waits for the running one's end).
   bool wakeup_preempt(Task&, Task&, sched_time) const noexcept { return false; }
   /// Queued clients, the running one included.
   usize nr_runnable() const noexcept { return nr_; }

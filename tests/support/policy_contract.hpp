@@ -584,12 +584,18 @@ class harness {
 
   /// params.hpp: setup "refuses (returns an error, changes nothing) on bad input": no byte of the
   /// task or of the class changes, nor nr_runnable().
-  void refuses_setup(std::size_t i, const sched_params& p, const std::string& what) {
+  /// `expected`: the one error the convention names for this case (errc::busy for valid
+  /// parameters of a queued task), or errc::ok for "any error" (bad input, whose code each
+  /// policy chooses).
+  void refuses_setup(std::size_t i, const sched_params& p, const std::string& what, errc expected = errc::ok) {
     const auto task_before = detail::bytes_of(*slots_[i].t);
     const auto policy_before = detail::bytes_of(p_);
     const std::size_t nr = p_.nr_runnable();
     const errc e = p_.setup(*slots_[i].t, p);
     expect(e != errc::ok, "setup accepted " + what);
+    if (expected != errc::ok && e != errc::ok)
+      expect(e == expected, "setup refused " + what + " with \"" + std::string(schedcore::to_string(e)) +
+                                "\", not \"" + std::string(schedcore::to_string(expected)) + "\"");
     expect(detail::bytes_of(*slots_[i].t) == task_before, "setup refusing " + what + " changed the task");
     expect(detail::bytes_of(p_) == policy_before, "setup refusing " + what + " changed the policy");
     expect(p_.nr_runnable() == nr, "setup refusing " + what + " changed nr_runnable()");
@@ -898,7 +904,8 @@ template <class Tr>
       for (const auto& bad : invalid_params<Tr>()) h.refuses_setup(i, bad.second, bad.first + state);
       if (h.queued(i)) {
         h.set_op("setup of a queued task");
-        h.refuses_setup(i, random_params<Tr>(h.rng()), std::string("valid parameters while queued") + state);
+        h.refuses_setup(i, random_params<Tr>(h.rng()), std::string("valid parameters while queued") + state,
+                        errc::busy);
       }
     }
     return h.result();

@@ -1,7 +1,7 @@
 // The class stacks the simulator's GoogleTest suites run, each instantiated once for the whole
 // suite (tests/support/sim_entries_*.cpp, a static library) instead of once per test file: an
-// engine instantiation is most of a test file's compile time, and the CI builds the suite three
-// times (release, sanitizers, clang).
+// engine instantiation is most of a test file's compile time, and the CI builds the suite twice
+// (g++ release; clang++ with ASan and UBSan; the 32-bit phase leaves the simulator out).
 //
 // Stacks without a deadline class (make_entry<Task, Rt, Fair>) are the engine's minimal ones:
 // SCHED_DEADLINE tasks run as SCHED_FIFO 99 there. The `dl_` ones put edf on top, as schedsim's

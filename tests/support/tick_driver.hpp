@@ -5,9 +5,12 @@
 //   - a periodic tick every 1/hz seconds: policy.tick(curr) -> reschedule if true;
 //   - a task whose CPU burst ends blocks: dequeue(sleep), then schedule;
 //   - a task whose sleep ends wakes: enqueue(wakeup), wakeup_preempt(woken, curr) -> resched;
+//   - at every event, timer(now) runs the class timers due (next_timer's instant is an event
+//     too) -> reschedule if true;
 //   - a reschedule is schedule(prev, prev_still_runnable): put_prev, pick_next, set_next.
 // Events inside a tick are exact to the nanosecond. Ties at one instant are processed in a
-// fixed order: wakeups (by task index), then burst completion, then the tick.
+// fixed order: wakeups (by task index), then burst completion, then class timers, then the
+// tick.
 //
 // Task behaviour: `hog` (always runnable) or a cycle of `run_ns` CPU then `sleep_ns` sleeping,
 // starting after `start_ns`. Per task it measures CPU time, switches (times it left the CPU),

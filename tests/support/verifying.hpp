@@ -1,6 +1,6 @@
 // A policy wrapper for driven tests: runs the policy's verify() after every hook the tick
-// driver calls (enqueue, dequeue, tick, schedule) and counts the failures, so a test can
-// assert `failures == 0` over a whole run.
+// driver calls (enqueue, dequeue, wakeup_preempt, tick, timer, schedule) and counts the
+// failures, so a test can assert `failures == 0` over a whole run.
 #ifndef SCHEDCORE_TESTS_VERIFYING_HPP
 #define SCHEDCORE_TESTS_VERIFYING_HPP
 
@@ -25,6 +25,16 @@ struct verifying : single_class<P> {
   }
   bool tick(task_type& t, sched_time now) noexcept {
     const bool r = P::tick(t, now);
+    check();
+    return r;
+  }
+  bool wakeup_preempt(task_type& woken, task_type& curr, sched_time now) noexcept {
+    const bool r = P::wakeup_preempt(woken, curr, now);
+    check();
+    return r;
+  }
+  bool timer(sched_time now) noexcept {
+    const bool r = single_class<P>::timer(now);
     check();
     return r;
   }

@@ -6,7 +6,7 @@
 //   reaches the bottom after the sum of the allotments of every level above it.
 // - Rule 4 (accounting across sleeps): a task that runs a little and sleeps keeps the top level
 //   while its total run stays below the allotment, and drops when it reaches it; a task that
-//   games the scheduler (runs 99 % of its allotment, then blocks) drops all the same.
+//   games the scheduler (runs 95 % of its allotment, 19 of 20 ms, then blocks) drops all the same.
 // - Rules 4a/4b (`reset_on_sleep`): a task that always sleeps before its allotment ends stays
 //   at the top for good, and the gaming task keeps the CPU.
 // - Rule 1: a woken top-level task preempts a lower-level hog at once.

@@ -1,5 +1,5 @@
 // The policy-contract suite (tests/support/policy_contract.hpp) over every built-in policy, each
-// alone as its own class, and over a small FIFO written as a user would write one. Two broken
+// alone as its own class, and over a small FIFO written as a user would write one. Three broken
 // variants of that FIFO show that the checks are strict enough to catch real bugs.
 #include <gtest/gtest.h>
 

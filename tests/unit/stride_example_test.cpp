@@ -212,7 +212,7 @@ TEST(StrideExample, ATicketChangeScalesTheRemainByOldOverNewTickets) {
   EXPECT_TRUE(d.p.verify());
 }
 
-TEST(StrideExample, AWakeupNeverPreemptsAndWaitsAtMostOneQuantum) {
+TEST(StrideExample, AWakeupNeverPreemptsAndBesideOneHogRunsAfterItsQuantum) {
   policy_t p;
   task hog, sleeper;
   sched_time now{};

@@ -5,7 +5,8 @@
 //   skipped unmarked, a sample of a task that waited is skipped marked, the mark skips until
 //   PELT refreshes util;
 // - with PELT itself: a task that runs 16 ms every 100 ms wakes with util_avg down to about
-//   a sixth of its end-of-burst util (84 ms asleep: 2^(-82/32)), and its estimate holds the end-of-burst value.
+//   a sixth of its end-of-burst util (84 ms asleep, 80.1 PELT periods of 1.048576 ms:
+//   2^(-80.1/32) = 0.176), and its estimate holds the end-of-burst value.
 #include <gtest/gtest.h>
 
 #include <cmath>

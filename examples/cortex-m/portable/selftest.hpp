@@ -30,7 +30,8 @@ inline constexpr const char* selftest_line_prefix =
 /// Runs the self-test on `q`, which must be fresh (constant-initialised, never used): the
 /// caller provides it because the fixed configuration's 100 list heads (800 bytes on 32-bit
 /// targets, 1600 on 64-bit ones) would push this frame past the Linux kernel's 2 KiB
-/// -Wframe-larger-than. Everything else lives on the stack (~0.5 KiB).
+/// -Wframe-larger-than. Everything else lives on the stack (x86-64 -O2, -fstack-usage: 576
+/// bytes fixed, 1408 fair, 896 stride, 640 mlfq).
 inline selftest_result run_selftest(run_queue& q) noexcept {
   constexpr unsigned n = 8;
   constexpr unsigned levels = 4;  // fixed: rt_priority 10, 20, 30, 40

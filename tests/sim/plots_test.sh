@@ -23,7 +23,9 @@ done
 if command -v xmllint >/dev/null 2>&1 && [ ${#files[@]} -gt 0 ]; then
   xmllint --noout "${files[@]}" || bad "xmllint"
 fi
-ls "$work"/a/*.tmp "$work"/k/*.tmp >/dev/null 2>&1 && bad "temporary files left behind"
+# output_file.hpp writes each file as a hidden ".NAME.XXXXXX" beside it and renames it.
+left=$(find "$work/a" "$work/k" -name '.*' -type f 2>/dev/null)
+[ -n "$left" ] && bad "temporary files left behind: $left"
 diff -r "$work/a" "$work/b" >/dev/null || bad "two identical plot runs differ (--jobs 2 vs 1)"
 grep -q "nice-share.svg" "$work/a.list" || bad "plot did not list the files it wrote"
 

@@ -27,10 +27,12 @@ fi
 q() { printf '%q ' "$@"; }
 script -qec "$(q "$sim" "${sweep[@]}") >/dev/null" /dev/null >"$work/tty.txt" 2>&1 || bad "sweep under script exited $?"
 grep -q "schedsim: [0-9]*/4 runs" "$work/tty.txt" || bad "no progress line on a terminal: $(od -c "$work/tty.txt" | head -5)"
-grep -q $'\033\\[K' "$work/tty.txt" || bad "progress line not cleared"
+# Each progress line starts with "\r\033[K"; the final clear is that sequence alone, last.
+[ "$(tail -c 4 "$work/tty.txt" | od -An -c | tr -d ' ')" = '\r033[K' ] || bad "progress line not cleared at the end: $(tail -c 16 "$work/tty.txt" | od -c | head -2)"
 script -qec "$(q "$sim" "${compare[@]}") >/dev/null" /dev/null >"$work/tty2.txt" 2>&1 || bad "compare under script exited $?"
 grep -q "schedsim: [0-9]*/[0-9]* runs" "$work/tty2.txt" || bad "no progress line for compare on a terminal"
-SCHEDSIM_PROGRESS=0 script -qec "$(q "$sim" "${sweep[@]}") >/dev/null" /dev/null >"$work/tty3.txt" 2>&1
+SCHEDSIM_PROGRESS=0 script -qec "$(q "$sim" "${sweep[@]}") >/dev/null" /dev/null >"$work/tty3.txt" 2>&1 ||
+  bad "sweep with SCHEDSIM_PROGRESS=0 under script exited $?"
 grep -q "runs (" "$work/tty3.txt" && bad "SCHEDSIM_PROGRESS=0 did not silence the terminal"
 [ $fail = 0 ] && echo "progress ok: silent off a terminal, shown and cleared on one"
 exit $fail

@@ -17,7 +17,9 @@ bad() { echo "FAIL: $*"; fail=1; }
 mv "$work/report.html" "$work/report1.html"
 "$sim" report --scenario desktop-2007 -o "$work/report.html" >/dev/null || bad "second report exited $?"
 cmp -s "$work/report.html" "$work/report1.html" || bad "two identical report runs differ"
-ls "$work"/*.tmp >/dev/null 2>&1 && bad "temporary file left behind"
+# output_file.hpp writes the file as a hidden ".report.html.XXXXXX" beside it and renames it.
+left=$(find "$work" -maxdepth 1 -name '.*' -type f)
+[ -n "$left" ] && bad "temporary file left behind: $left"
 head -c 15 "$work/report.html" | grep -q '<!DOCTYPE html>' || bad "not an HTML document"
 grep -q '</html>' "$work/report.html" || bad "HTML not complete"
 for want in 'id="table"' 'id="latency"' 'id="fps"' 'id="sweep"' 'id="nice"' 'id="timeline"' '<table>' 'Who ran when'; do

@@ -282,13 +282,14 @@ const jvalue* desktop(const std::string& policy) {
 }
 
 // scenarios.md §1: "SD's switch rate well above CFS's at comparable knob settings" (rr_interval
-// 2 ms vs sched_granularity_ns 2 ms; seed: 15200-15400 vs 5600-7600 cs/s).
+// 2 ms vs sched_granularity_ns 2 ms; seed: 15200-15400 vs 5600-7600 cs/s). Asserted at 1.15x;
+// the model gives 1.23x (the golden output pins the figure; the seed's 2x is the next test's).
 TEST(SeedDirections, Desktop2007_SdSwitchesMoreThanCfsAtComparableKnobs) {
   REQUIRE_CFS2007();
   const jvalue* sd = desktop("sd:rr_interval=2ms");
   const jvalue* cfs = desktop("cfs2007:granularity=2ms");
   ASSERT_TRUE(sd && cfs);
-  EXPECT_GT(cs_per_sec(*sd), 1.03 * cs_per_sec(*cfs))
+  EXPECT_GT(cs_per_sec(*sd), 1.15 * cs_per_sec(*cfs))
       << "seed 000, scenarios.md §1 'SD's switch rate well above CFS's at comparable knob settings'";
 }
 
@@ -405,7 +406,8 @@ TEST(SeedDirections, Desktop2007_SdMissesFewerVideoDeadlinesThanMainline_NotRepr
 }
 
 // scenarios.md §1: "audio deadlines met under all" ("Audio never skipped under any scheduler"):
-// every period served (none skipped by a late wakeup) and none late beyond the 200 ms buffer.
+// none late beyond the 200 ms buffer, and at least 975 of the 999 periods served (a period a
+// late wakeup skips is not late, only not played twice; the fewest served: 981, nicksched).
 // Every scheduler of the library; not ref-rr (the simulator's nice-blind 10 ms round robin,
 // under which the audio threads do skip periods).
 TEST(SeedDirections, Desktop2007_AudioMetUnderEveryPolicy) {
@@ -416,7 +418,7 @@ TEST(SeedDirections, Desktop2007_AudioMetUnderEveryPolicy) {
     ASSERT_TRUE(r);
     for (const char* a : {"muine", "totem-audio"}) {
       const jvalue& t = task_of(*r, a);
-      EXPECT_GT(met(t), 900) << "seed 000: " << a << " ran too few periods under " << p;
+      EXPECT_GE(met(t), 975) << "seed 000: " << a << " ran too few periods under " << p;
       EXPECT_EQ(missed(t), 0) << "seed 000, scenarios.md §1 'audio deadlines met under all': " << a << " under " << p;
     }
   }
@@ -496,7 +498,8 @@ TEST(SeedDirections, Desktop2007Rotating_FillRateBoundGpuIdlesTheCpuUnderEverySc
 }
 
 // Seed 000: "a constant 75 fps on one cube side (fps forced limited). Drops to ~45-50 fps during
-// animation/rotate/scale" — the one-face variant at its cap, the rotating one near 45-50 fps.
+// animation/rotate/scale" — the one-face variant at its cap, the rotating one well below it
+// (the model's 50.5-53.2 fps, a little above the seed's 45-50).
 TEST(SeedDirections, Desktop2007Rotating_BerylDropsToTheSeedsRotatingRate) {
   REQUIRE_CFS2007();
   for (const char* p : {"cfs2007:granularity=5ms", "cfs2007:granularity=2ms", "cfs2007:granularity=0", "sd:rr_interval=2ms",
@@ -692,8 +695,9 @@ TEST(SeedDirections, GamesRenice_CfsTypingStallsWithXAtMinus10_NotReproduced) {
 // ------------------------------------------------------------------ interbench
 // interbench.md §6, "Qualitative shape to reproduce" (the published rows are mainline O(1) and
 // Kolivas' staircase, 2005-2006): Audio at nice 0 meets about 100 % everywhere; X under Burn
-// gets only 8-21 % CPU on every scheduler (its ramp wants up to 100 %); Gaming's % CPU tracks its
-// fair share, 16-25 % against 4 burners and about 56-62 % against Video or X. Run on the matrix
+// gets only 8-21 % CPU on every scheduler (its ramp wants up to 100 %; the model's 5.4-7.3 %,
+// below the published range, so only its ceiling is asserted); Gaming's % CPU tracks its fair
+// share, 16-25 % against 4 burners and about 56-62 % against Video or X (the model's 56.9-62.7). Run on the matrix
 // (`compare --scenario interbench/all`) for the fair and staircase-style policies; o1 is below.
 const jvalue* interbench_run(const std::string& bench, const std::string& load, const std::string& policy) {
   return runs::get().find("interbench/all", "o1,sd,cfs2007,cfs,eevdf,bfs", "interbench/" + bench + "/" + load, policy);
@@ -721,7 +725,7 @@ TEST(SeedDirections, Interbench_PublishedShape) {
     EXPECT_TRUE(b >= 16 && b <= 25) << "interbench.md §6: Gaming against 4 burners 16-25 % CPU, " << p << ": " << b;
     for (const jvalue* g : {gv, gx}) {
       const double v = bench_field(*g, "gaming", "desired_cpu_pct");
-      EXPECT_TRUE(v >= 50 && v <= 68) << "interbench.md §6: Gaming against Video or X about 56-62 % CPU, " << p << ": " << v;
+      EXPECT_TRUE(v >= 55 && v <= 64) << "interbench.md §6: Gaming against Video or X about 56-62 % CPU, " << p << ": " << v;
     }
   }
   // X alone (interbench.md §2: "an otherwise idle GUI"): every deadline but the edge step 99,
@@ -1097,9 +1101,9 @@ TEST(SeedDirections, EevdfHackbench_CustomSlicesCutCyclictestLatencyBesideHackbe
 
 // 059258b0d424 on the same runs with custom slices, over 8 seeds (hackbench's per-message
 // costs vary): cyclictest's longest wait falls by two standard errors, the commit's headline
-// (its tail). The average falls too (recorded, not asserted: 14.7 +- 0.7 against 19.3 +- 1.0 us
-// of wait per wakeup over 16 seeds, when the requeue of a delayed sleeper stopped charging curr
-// first; 21.8 +- 1.1 against 23.8 +- 1.5 us over 8 seeds before).
+// (its tail). The average falls too, by two standard errors (10.2 +- 0.9 against 15.1 +- 0.9 us
+// of wait per wakeup over these 8 seeds; 21.8 +- 1.1 against 23.8 +- 1.5 us before the requeue
+// of a delayed sleeper stopped charging curr first).
 TEST(SeedDirections, EevdfHackbench_71LagFloorShortensCyclictestsLongestWait) {
   const std::string floor = std::string(kHackbenchFix) + ",delayed_lag_floor=1";
   const std::string policies = std::string(kHackbenchFix) + "," + floor;
@@ -1111,8 +1115,8 @@ TEST(SeedDirections, EevdfHackbench_71LagFloorShortensCyclictestsLongestWait) {
   const mean_se a0 = over_runs(before, cyclictest_mean_latency_us), a1 = over_runs(after, cyclictest_mean_latency_us);
   EXPECT_TRUE(clearly_below(m1, m0)) << "longest wait " << m1.mean << " +- " << m1.se << " against " << m0.mean << " +- "
                                      << m0.se << " ms (commit: maximum -5 %, 99.9th percentile -52 %)";
-  EXPECT_LT(a1.mean, a0.mean + 2 * a0.se) << "average " << a1.mean << " +- " << a1.se << " against " << a0.mean << " +- "
-                                          << a0.se << " us (commit: -5 %): at least not clearly worse";
+  EXPECT_TRUE(clearly_below(a1, a0)) << "average " << a1.mean << " +- " << a1.se << " against " << a0.mean << " +- "
+                                     << a0.se << " us (commit: -5 %)";
 }
 
 }  // namespace
@@ -1155,8 +1159,9 @@ TEST(SeedDirections, Autogroup_SessionsShareTheCpuBeforeTheirTasksDo) {
     EXPECT_NEAR(cpu_pct(*on, "pert"), (100.0 - browser) / 2, 1.5) << p << ": hog and build split the rest";
     EXPECT_NEAR(group_cpu_pct(*on, "make"), (100.0 - browser) / 2, 1.5) << p;
     EXPECT_GE(met_pct(task_of(*on, "browser")), 95.0) << p << ": 60 fps scrolling, frames on time";
-    // In the root: the hog is one of the 11 CPU-bound tasks; the browser's frames miss.
-    EXPECT_LT(cpu_pct(*off, "pert"), 100.0 / 11 + 1) << p;
+    // In the root: the hog is one of 12 tasks wanting more than a twelfth (the browser's 24 %
+    // demand included); the browser's frames miss.
+    EXPECT_NEAR(cpu_pct(*off, "pert"), 100.0 / 12, 1.0) << p;
     EXPECT_GT(cpu_pct(*on, "pert"), 4 * cpu_pct(*off, "pert")) << p;
     EXPECT_LT(met_pct(task_of(*off, "browser")), 50.0) << p;
     // Fairness is measured against the declared groups: the grouped schedule is fair by them.

@@ -35,7 +35,11 @@ TEST(SchedsimParallel, CompareIsByteIdenticalForAnyJobCount) {
 
 TEST(SchedsimParallel, TablesAndSweepsAreByteIdenticalForAnyJobCount) {
   const std::string table = "compare --scenario xterm-renice --duration 1s --no-host-timing";
-  EXPECT_EQ(run(table + " --jobs 1").out, run(table + " --jobs 4").out);
+  const result t1 = run(table + " --jobs 1"), t4 = run(table + " --jobs 4");
+  ASSERT_EQ(t1.code, 0);  // two failing runs would print the same nothing
+  ASSERT_EQ(t4.code, 0);
+  ASSERT_FALSE(t1.out.empty());
+  EXPECT_EQ(t1.out, t4.out);
   const std::string sweep =
       "sweep --scenario kernbench-4cpu --policy cfs --knob min_granularity=100us,750us,3ms,6ms --duration 1s "
       "--no-host-timing --format csv";
@@ -50,7 +54,9 @@ TEST(SchedsimParallel, RegistryListsCfs2007AndNotEdf) {
   ASSERT_EQ(l.code, 0);
   EXPECT_NE(l.out.find("  cfs2007 "), std::string::npos);
   EXPECT_NE(l.out.find("granularity"), std::string::npos);
-  EXPECT_EQ(run("run --scenario hogs-1000 --duration 10ms --policy edf").code, 2);
+  const result e = run("run --scenario hogs-1000 --duration 10ms --policy edf", true);
+  EXPECT_EQ(e.code, 2);
+  EXPECT_EQ(e.out.rfind("schedsim: unknown policy 'edf'", 0), 0u) << e.out;  // not another usage error
   const result r = run("run --scenario xterm-renice/xnice0 --duration 200ms --policy cfs2007:granularity=2ms");
   EXPECT_EQ(r.code, 0);
 }

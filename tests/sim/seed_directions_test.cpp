@@ -437,7 +437,8 @@ TEST(SeedDirections, Desktop2007_CfsGranularitySweepMovesSwitchRate) {
 }
 
 // scenarios.md §1: the sweep moves fps in the reported directions: totem was at its worst with
-// granularity 0 (~0.5 fps against ~2-3 fps at 5 and 2 ms).
+// granularity 0 (~0.5 fps against ~2-3 fps at 5 and 2 ms). The direction only: the model's
+// totem keeps most of its frames (13.9 fps against 14.7 and 15.0).
 TEST(SeedDirections, Desktop2007_CfsGranularityZeroSlowsTotem) {
   REQUIRE_CFS2007();
   const jvalue* g0 = desktop("cfs2007:granularity=0");
@@ -904,6 +905,7 @@ TEST(SeedDirections, MassiveIntr_MainlineConcentratesTheCpuInAFewProcesses) {
   std::size_t ran = 0;
   EXPECT_GE(top_share(*one, 4, &ran), 90.0) << "1 CPU, 200 processes: 4 take 98 %";
   EXPECT_LT(ran, 100u) << "most of the 200 never run";
+  // The report's 72 %; the model concentrates more (94.7 %), so only the floor is asserted.
   EXPECT_GE(top_share(*two, 8), 60.0) << "2 CPUs, 200 processes: 8 take 72 %";
   EXPECT_GE(top_share(*four, 8), 90.0) << "2 CPUs, 400 processes: 8 take 98 %";
   EXPECT_LT((*one)["fairness"]["jain"].number(), 0.1);
@@ -962,7 +964,8 @@ xterm_run xterm_at(const std::string& policy, int xn) {
 }
 
 // "X is nearly insensible to renice ... the differences in time between renice -15 and renice
-// +10 are about 5 %" (Nick's scheduler), and "as it was in 2.4".
+// +10 are about 5 %" (Nick's scheduler), and "as it was in 2.4". Asserted under 10 % (the
+// model's spreads: 3.6 % nicksched, 7.0 % goodness24).
 TEST(SeedDirections, XtermRenice_NickschedAnd24InsensitiveToXsNice) {
   for (const char* policy : {"nicksched", "goodness24"}) {
     double lo = 1e300, hi = 0;

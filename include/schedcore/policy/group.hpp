@@ -254,7 +254,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   }
 
   /// Makes `g` a group of this CPU under `parent` (nullptr: the root), of the weight it last had:
-  /// for a new object the inner policy's default (nice 0; a cgroup's default `cpu.weight` 100 =
+  /// for a fresh object the inner policy's default (nice 0; a cgroup's default `cpu.weight` 100 =
   /// 1024 shares), for one detached and attached again its last `set_group_weight`. Its queue takes
   /// the knobs in force. Refuses a group already attached (`errc::busy`), a parent not attached
   /// here and nesting deeper than `max_depth` (`errc::invalid_argument`). O(1).

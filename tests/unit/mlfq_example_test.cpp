@@ -334,6 +334,318 @@ TEST(MlfqExample, BadKnobsAndParametersAreRefused) {
   EXPECT_EQ(p.setup(t, sched_params{}), errc::busy);
 }
 
+// Runs `t`, the only task in `p`'s queue and the running one, in 1 ms ticks until `until`,
+// putting it back and picking it again whenever tick asks for the CPU.
+void run_alone(policy_t& p, task& t, sched_time& now, sched_time until) {
+  while (now < until) {
+    now += ms;
+    if (p.tick(t, now)) {
+      p.put_prev(t, now);
+      ASSERT_EQ(p.pick_next(now), &t);
+      p.set_next(t, now);
+    }
+  }
+}
+
+// Rule 2 at a lower level: the quantum of level 1 is 2 x 5 ms. Two hogs leave the top level at
+// 35 and 40 ms (each after 20 ms of its own); from 40 ms to 120 ms (each uses its 40 ms level-1
+// allotment) they alternate every 10 ms.
+TEST(MlfqExample, TasksAtALowerLevelAlternateByThatLevelsLongerQuantum) {
+  sim s(no_boost());
+  s.add(-1, 0);
+  s.add(-1, 0);
+  s.run_for(msec(40));
+  ASSERT_EQ(s.p.level_of(s.actors[0].t), 1u);
+  ASSERT_EQ(s.p.level_of(s.actors[1].t), 1u);
+  for (int i = 0; i < 80; ++i) {
+    EXPECT_EQ(s.curr->id, (i / 10) % 2) << "at " << 40 + i << " ms";
+    s.step();
+  }
+}
+
+// SCHED_BATCH and SCHED_IDLE are accepted like SCHED_NORMAL (the header's setup contract).
+TEST(MlfqExample, BatchAndIdleTasksAreAccepted) {
+  policy_t p;
+  task t;
+  sched_params batch;
+  batch.kind = sched_kind::batch;
+  batch.nice = 5;
+  EXPECT_EQ(p.setup(t, batch), errc::ok);
+  sched_params idle;
+  idle.kind = sched_kind::idle;
+  EXPECT_EQ(p.setup(t, idle), errc::ok);
+}
+
+// Rule 5 with nothing queued: no timer is armed (next_timer is false), and the boost that fell
+// due at 100 ms runs at the next enqueue, so the sleeper, at level 2 when it left at 70 ms,
+// wakes at the top at 250 ms.
+TEST(MlfqExample, ABoostThatFellWhileTheQueueWasEmptyRunsAtTheNextEnqueue) {
+  policy_t::knobs k = no_boost();
+  k.boost_period = msec(100);
+  sim s(k);
+  sim::actor& a = s.add(msec(70), msec(180));  // 70 ms of CPU (down to level 2), asleep until 250 ms
+  s.run_for(msec(70));
+  ASSERT_TRUE(a.asleep);
+  EXPECT_EQ(s.p.level_of(a.t), 2u);
+  sched_time when;
+  EXPECT_FALSE(s.p.next_timer(when)) << "no task queued: no timer";
+  s.run_for(msec(179));
+  ASSERT_TRUE(a.asleep);
+  EXPECT_EQ(s.p.boosts(), 0u) << "nothing to boost while the queue is empty";
+  s.run_for(ms);
+  ASSERT_FALSE(a.asleep);
+  EXPECT_EQ(s.p.boosts(), 1u) << "the boost due since 100 ms runs at the enqueue";
+  EXPECT_EQ(s.p.level_of(a.t), 0u);
+}
+
+// Rule 5 moves every job in the system to the top, sleeping ones included: a task that blocks
+// at the very instant the boost falls due, before the boost has run, is still boosted, whether
+// one asks while it sleeps or after it wakes.
+TEST(MlfqExample, ATaskThatBlocksAtTheInstantOfTheBoostWakesAtTheTop) {
+  policy_t::knobs k = no_boost();
+  k.boost_period = msec(100);
+  policy_t p;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task a, b;
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::initial);
+  p.set_next(a, now);
+  run_alone(p, a, now, sched_time{} + msec(99));
+  ASSERT_EQ(p.level_of(a), 2u) << "20 ms at level 0, 40 at level 1, 39 at level 2";
+  ASSERT_EQ(p.boosts(), 0u);
+  now += ms;                                  // 100 ms: the boost is due
+  p.dequeue(a, now, dequeue_flags::sleep);    // a blocks at that instant...
+  p.enqueue(b, now, enqueue_flags::wakeup);   // ...as b wakes, whose enqueue runs the boost
+  ASSERT_EQ(p.boosts(), 1u);
+  EXPECT_EQ(p.level_of(a), 0u) << "a was in the system when the boost fell";
+  now += msec(5);
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  EXPECT_EQ(p.level_of(a), 0u) << "and wakes at the top";
+  EXPECT_TRUE(p.verify());
+}
+
+// enqueue_flags::head queues a task at the head of its level instead of the tail.
+TEST(MlfqExample, AnEnqueueWithTheHeadFlagGoesToTheHeadOfItsLevel) {
+  policy_t p;
+  task a, b, c;
+  sched_time now{};
+  for (task* t : {&a, &b, &c}) p.enqueue(*t, now, enqueue_flags::initial);
+  ASSERT_EQ(p.pick_next(now), &a);
+  p.dequeue(a, now, dequeue_flags::save);
+  p.enqueue(a, now, enqueue_flags::restore | enqueue_flags::head);
+  EXPECT_EQ(p.pick_next(now), &a) << "back at the head, not behind b and c";
+  EXPECT_TRUE(p.verify());
+}
+
+// Rule 4b renews the allotment of a task that gives up the CPU (blocks); a parameter change
+// (dequeue with save, setup, enqueue with restore) is no such thing: with reset_on_sleep the
+// task keeps the allotment it used and the rest of its quantum. a runs alone; at 17 ms (2 ms
+// into its fourth 5 ms quantum) its parameters change; at 20 ms both its quantum and its
+// 20 ms allotment end.
+TEST(MlfqExample, AParameterChangeRenewsNeitherTheAllotmentNorTheQuantum) {
+  policy_t::knobs k = no_boost();
+  k.reset_on_sleep = 1;
+  policy_t p;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task a;
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::initial);
+  p.set_next(a, now);
+  run_alone(p, a, now, sched_time{} + msec(17));
+  p.dequeue(a, now, dequeue_flags::save);
+  ASSERT_EQ(p.setup(a, sched_params{}), errc::ok);
+  p.enqueue(a, now, enqueue_flags::restore);
+  ASSERT_EQ(p.pick_next(now), &a);
+  p.set_next(a, now);
+  for (int t = 18; t < 20; ++t) {
+    now += ms;
+    EXPECT_FALSE(p.tick(a, now)) << t << " ms";
+  }
+  now += ms;
+  EXPECT_TRUE(p.tick(a, now)) << "20 ms: its quantum and its allotment are used up";
+  EXPECT_EQ(p.level_of(a), 1u);
+}
+
+// A task preempted before its quantum ends goes back to the head of its level with the rest
+// of its quantum (the header's rule 2). Two hogs alternate at level 1 from 40 ms (10 ms
+// quanta); 3 ms into h0's quantum a new task preempts (rule 1), runs 1 ms and blocks: h0
+// resumes for the 7 ms it had left, then h1 runs.
+TEST(MlfqExample, APreemptedTaskResumesAtTheHeadOfItsLevelWithTheRestOfItsQuantum) {
+  sim s(no_boost());
+  task& h0 = s.add(-1, 0).t;
+  task& h1 = s.add(-1, 0).t;
+  s.run_for(msec(43));
+  ASSERT_EQ(s.curr, &h0);
+  ASSERT_EQ(s.p.level_of(h0), 1u);
+  sim::actor& i = s.add(ms, sec(10));
+  ASSERT_TRUE(s.p.wakeup_preempt(i.t, *s.curr, s.now));
+  s.resched();
+  ASSERT_EQ(s.curr, &i.t);
+  s.step();  // i runs 1 ms and blocks at 44 ms
+  ASSERT_TRUE(i.asleep);
+  for (int t = 44; t < 51; ++t) {
+    EXPECT_EQ(s.curr, &h0) << t << " ms";
+    s.step();
+  }
+  EXPECT_EQ(s.curr, &h1) << "h0's 10 ms quantum (3 + 7 ms) ended at 51 ms";
+}
+
+// Rule 4 takes effect the moment the allotment is used, even within a quantum, and the task
+// starts afresh below: with 3 ms quanta the 20 ms allotment ends 2 ms into the seventh quantum;
+// tick asks for the CPU at once, and the task then gets a whole level-1 quantum (6 ms).
+TEST(MlfqExample, ATaskDropsTheMomentItsAllotmentIsUsedAndGetsAWholeQuantumBelow) {
+  policy_t::knobs k = no_boost();
+  k.quantum = msec(3);
+  policy_t p;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task hog;
+  sched_time now{};
+  p.enqueue(hog, now, enqueue_flags::initial);
+  p.set_next(hog, now);
+  run_alone(p, hog, now, sched_time{} + msec(19));
+  ASSERT_EQ(p.level_of(hog), 0u);
+  now += ms;
+  EXPECT_TRUE(p.tick(hog, now)) << "20 ms used at 20 ms: the drop asks for the CPU";
+  EXPECT_EQ(p.level_of(hog), 1u);
+  p.put_prev(hog, now);
+  ASSERT_EQ(p.pick_next(now), &hog);
+  p.set_next(hog, now);
+  for (int t = 21; t < 26; ++t) {
+    now += ms;
+    EXPECT_FALSE(p.tick(hog, now)) << t << " ms: inside its 6 ms level-1 quantum";
+  }
+  now += ms;
+  EXPECT_TRUE(p.tick(hog, now)) << "26 ms";
+}
+
+// Rule 1 versus rule 2: a task at the running task's level waits for the end of the quantum
+// (no preemption at its wakeup, no reschedule from tick before the quantum ends); a task at a
+// higher level gets the CPU at the next tick even when the port made no preemption check when
+// it was queued.
+TEST(MlfqExample, AnEqualLevelTaskWaitsForTheQuantumEndAHigherLevelOneDoesNot) {
+  policy_t p;
+  task a, b, c;
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::initial);
+  p.set_next(a, now);
+  now += ms;
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  EXPECT_FALSE(p.wakeup_preempt(b, a, now)) << "same level: round robin, not preemption";
+  for (int t = 2; t < 5; ++t) {
+    now += ms;
+    EXPECT_FALSE(p.tick(a, now)) << t << " ms of a 5 ms quantum";
+  }
+  now += ms;
+  EXPECT_TRUE(p.tick(a, now)) << "5 ms";
+  p.put_prev(a, now);
+  ASSERT_EQ(p.pick_next(now), &b);
+  // b leaves; a, alone, runs on and drops to level 1 at 20 ms (20 ms of its own).
+  p.set_next(b, now);
+  p.dequeue(b, now, dequeue_flags::sleep);
+  ASSERT_EQ(p.pick_next(now), &a);
+  p.set_next(a, now);
+  run_alone(p, a, now, sched_time{} + msec(27));
+  ASSERT_EQ(p.level_of(a), 1u);
+  p.enqueue(c, now, enqueue_flags::initial);  // queued with no preemption check by the port
+  now += ms;
+  EXPECT_TRUE(p.tick(a, now)) << "rule 1: c waits at level 0, above a, 8 ms into a's 10 ms quantum";
+}
+
+// A task that yields gives up the rest of its quantum: it goes to the tail of its level.
+TEST(MlfqExample, AYieldingTaskGoesToTheTailOfItsLevel) {
+  policy_t p;
+  task a, b;
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::initial);
+  p.enqueue(b, now, enqueue_flags::initial);
+  ASSERT_EQ(p.pick_next(now), &a);
+  p.set_next(a, now);
+  now += msec(2);
+  EXPECT_FALSE(p.tick(a, now));
+  p.yield(a, now);
+  p.put_prev(a, now);
+  EXPECT_EQ(p.pick_next(now), &b) << "a yielded 3 ms of its quantum: b runs";
+}
+
+// Rule 5's period S as the class timer: the first boost is S after the first enqueue, each
+// next one S after the last; no timer while nothing is queued.
+TEST(MlfqExample, TheClassTimerFallsEveryBoostPeriod) {
+  policy_t::knobs k = no_boost();
+  k.boost_period = msec(100);
+  policy_t p;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task a;
+  sched_time now = sched_time{} + msec(7);
+  sched_time when;
+  EXPECT_FALSE(p.next_timer(when));
+  p.enqueue(a, now, enqueue_flags::initial);
+  p.set_next(a, now);
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, sched_time{} + msec(107));
+  now = when;
+  EXPECT_FALSE(p.timer(now));
+  EXPECT_EQ(p.boosts(), 1u);
+  ASSERT_TRUE(p.next_timer(when));
+  EXPECT_EQ(when, sched_time{} + msec(207));
+  p.dequeue(a, now, dequeue_flags::sleep);
+  EXPECT_FALSE(p.next_timer(when)) << "nothing queued";
+}
+
+// Rule 5 then rule 4: after a boost the allotment at the top counts from the boost. When the
+// class timer runs the boost before the tick of that instant, the run since the last tick
+// still belongs to the old level: the hog keeps the top level for 20 ms after the boost.
+TEST(MlfqExample, AfterABoostTheTopAllotmentCountsFromTheBoost) {
+  policy_t::knobs k = no_boost();
+  k.boost_period = msec(100);
+  policy_t p;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task hog;
+  sched_time now{};
+  p.enqueue(hog, now, enqueue_flags::initial);
+  p.set_next(hog, now);
+  run_alone(p, hog, now, sched_time{} + msec(99));
+  ASSERT_EQ(p.level_of(hog), 2u);
+  now += ms;  // 100 ms: the timer fires first, then the tick
+  EXPECT_FALSE(p.timer(now));
+  ASSERT_EQ(p.boosts(), 1u);
+  EXPECT_EQ(p.level_of(hog), 0u);
+  if (p.tick(hog, now)) {
+    p.put_prev(hog, now);
+    ASSERT_EQ(p.pick_next(now), &hog);
+    p.set_next(hog, now);
+  }
+  run_alone(p, hog, now, sched_time{} + msec(119));
+  EXPECT_EQ(p.level_of(hog), 0u) << "19 ms used at the top since the boost";
+  run_alone(p, hog, now, sched_time{} + msec(120));
+  EXPECT_EQ(p.level_of(hog), 1u) << "20 ms";
+}
+
+// Rule 5 with rule 2: the running task moves to the top too, and at the top a quantum is the
+// top level's (5 ms): a hog 10 ms into its 20 ms level-2 quantum when the boost falls runs at
+// most 5 ms more before tick asks for the CPU.
+TEST(MlfqExample, ABoostedRunningTaskKeepsAtMostATopLevelQuantum) {
+  policy_t::knobs k = no_boost();
+  k.boost_period = msec(90);
+  policy_t p;
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task hog;
+  sched_time now{};
+  p.enqueue(hog, now, enqueue_flags::initial);
+  p.set_next(hog, now);
+  run_alone(p, hog, now, sched_time{} + msec(89));
+  ASSERT_EQ(p.level_of(hog), 2u) << "level 2 since 60 ms, its 20 ms quantum began at 80 ms";
+  now += ms;
+  EXPECT_FALSE(p.tick(hog, now));
+  ASSERT_EQ(p.boosts(), 1u);
+  EXPECT_EQ(p.level_of(hog), 0u);
+  for (int t = 91; t < 95; ++t) {
+    now += ms;
+    EXPECT_FALSE(p.tick(hog, now)) << t << " ms";
+  }
+  now += ms;
+  EXPECT_TRUE(p.tick(hog, now)) << "95 ms: a top-level quantum after the boost";
+}
+
 }  // namespace
 
 // The policy-contract conformance suite: default knobs, and short periods so that boosts,

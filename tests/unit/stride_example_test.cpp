@@ -10,6 +10,7 @@
 // - Ticket modification: a ticket change scales remain by old/new tickets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -300,6 +301,260 @@ TEST(StrideExample, TheScheduleDoesNotDependOnWhereTheClockStarts) {
   const auto from_zero = run(sched_time{});
   const auto near_wrap = run(sched_time{~0ull - static_cast<u64>(msec(30))});
   EXPECT_EQ(from_zero, near_wrap);
+}
+
+// The pass is a point on the wrapping virtual clock (vtime), ordered by the sign of the
+// difference like every schedcore clock. A lone 1-ticket client moves the global pass 1024
+// virtual ns per ns (it wraps 2^64 after about 208 days of such a run). A 1024-ticket client
+// that joins 100 quanta before the wrap starts one of its strides (one quantum) after the
+// global pass; the 1-ticket client stays one of its strides (1024 quanta) after it, past the
+// wrap. The paper's rule (smallest pass runs) gives the newcomer the next quantum, and the
+// pairwise error stays within one quantum while the passes cross the wrap.
+TEST(StrideExample, PassesKeepTheirOrderAcrossTheVirtualClockWrap) {
+  quantum_driver d;
+  task a, b;
+  a.id = 0;
+  b.id = 1;
+  ASSERT_EQ(d.p.set_tickets(a, 1), errc::ok);
+  ASSERT_EQ(d.p.set_tickets(b, 1024), errc::ok);
+  d.p.enqueue(a, d.now, enqueue_flags::initial);
+  // a alone, in runs of at most one day, until the global pass is 100 quanta short of 2^64.
+  const u64 target = 0ull - static_cast<u64>(100 * quantum);
+  for (;;) {
+    const u64 gap = target - d.p.global_pass().ns();
+    if (gap < 2048u) break;
+    task* t = d.p.pick_next(d.now);
+    ASSERT_EQ(t, &a);
+    d.p.set_next(*t, d.now);
+    const u64 step = std::min<u64>(gap / 1025, static_cast<u64>(sec(86400)));
+    d.now += static_cast<s64>(step == 0 ? 1 : step);
+    (void)d.p.tick(*t, d.now);
+    d.p.put_prev(*t, d.now);
+  }
+  ASSERT_TRUE(d.p.global_pass() < vtime{0ull - static_cast<u64>(99 * quantum)});
+  d.p.enqueue(b, d.now, enqueue_flags::wakeup);
+  ASSERT_TRUE(a.pass.ns() < b.pass.ns()) << "the setup puts a's pass past the wrap, b's before it";
+  EXPECT_EQ(d.p.pick_next(d.now), &b) << "b's pass is one quantum after the global pass, a's 1024";
+  std::vector<long> got(2, 0);
+  const std::vector<double> w = {1, 1024};
+  double worst = 0;
+  for (int q = 0; q < 3000; ++q) {
+    ++got[static_cast<std::size_t>(d.run_quantum()->id)];
+    worst = std::max(worst, worst_pair_error(got, w));
+  }
+  EXPECT_LE(worst, 1.0 + 1e-6);
+  EXPECT_GE(got[0], 2L) << "a still gets its 1 quantum in 1025";
+  EXPECT_TRUE(d.p.verify());
+}
+
+// The paper's client_join places a client at the global pass as of the join. When a client
+// joins while another runs, the running client's time since its last charge counts first, at
+// the old ticket total: a (1024 tickets) has run 4 ms alone with no tick, so the global pass is
+// 4 ms and b (1024 tickets) starts one quantum after it, at 14 ms.
+TEST(StrideExample, AJoinCountsTheRunningClientsTimeSinceItsLastCharge) {
+  policy_t p;
+  task a, b;
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::initial);
+  p.set_next(a, now);
+  now += msec(4);
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  EXPECT_NEAR(static_cast<double>(p.global_pass() - vtime{}), msec(4), charge_tolerance(msec(4)))
+      << "a held all 1024 tickets for 4 ms";
+  EXPECT_NEAR(static_cast<double>(b.pass - vtime{}), msec(4) + quantum, charge_tolerance(msec(4) + quantum));
+  EXPECT_NEAR(static_cast<double>(a.pass - vtime{}), quantum + msec(4), charge_tolerance(msec(4)));
+  EXPECT_TRUE(p.verify());
+}
+
+// Fractional quanta: a client pays for the time it ran, whichever hook interrupts or ends the
+// run: a tick within the quantum, a preemption by another class (put_prev, no tick since the
+// last one) or a block (dequeue, no tick at all). 512 tickets: 2 virtual ns per ns; the global
+// pass moves at 1024 / 1024 tickets, 1 virtual ns per ns.
+TEST(StrideExample, EveryHookThatInterruptsOrEndsARunChargesTheTimeSinceTheLastCharge) {
+  policy_t p;
+  task a, b;
+  ASSERT_EQ(p.set_tickets(a, 512), errc::ok);
+  ASSERT_EQ(p.set_tickets(b, 512), errc::ok);
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::initial);
+  p.enqueue(b, now, enqueue_flags::initial);
+  task* c = p.pick_next(now);
+  task* other = c == &a ? &b : &a;
+  const vtime start = c->pass;
+  p.set_next(*c, now);
+  now += msec(2);
+  EXPECT_FALSE(p.tick(*c, now));
+  EXPECT_NEAR(static_cast<double>(c->pass - start), msec(4), charge_tolerance(msec(4))) << "the tick charged 2 ms";
+  EXPECT_NEAR(static_cast<double>(p.global_pass() - vtime{}), msec(2), charge_tolerance(msec(2)));
+  now += msec(3);
+  p.put_prev(*c, now);  // another class takes the CPU 5 ms into the quantum
+  EXPECT_NEAR(static_cast<double>(c->pass - start), msec(10), 2 * charge_tolerance(msec(10))) << "5 ms in all";
+  EXPECT_NEAR(static_cast<double>(p.global_pass() - vtime{}), msec(5), 2 * charge_tolerance(msec(5)));
+  ASSERT_EQ(p.pick_next(now), other) << "c's pass is now 5 ms of its stride past other's";
+  const vtime ostart = other->pass;
+  p.set_next(*other, now);
+  now += msec(3);
+  p.dequeue(*other, now, dequeue_flags::sleep);  // blocks 3 ms in, before any tick
+  EXPECT_NEAR(static_cast<double>(other->pass - ostart), msec(6), charge_tolerance(msec(6)));
+  EXPECT_NEAR(static_cast<double>(p.global_pass() - vtime{}), msec(8), 3 * charge_tolerance(msec(8)));
+  EXPECT_EQ(other->remain, other->pass - p.global_pass());
+  EXPECT_TRUE(p.verify());
+}
+
+// Allocation is in whole quanta: tick asks for the CPU back when a whole quantum has passed
+// since the pick, and not at any tick before.
+TEST(StrideExample, TickAsksForTheCpuBackOnlyOnceTheWholeQuantumHasRun) {
+  policy_t p;
+  task a, b;
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::initial);
+  p.enqueue(b, now, enqueue_flags::initial);
+  task* c = p.pick_next(now);
+  p.set_next(*c, now);
+  for (int ms = 1; ms < 10; ++ms) {
+    now += msec(1);
+    EXPECT_FALSE(p.tick(*c, now)) << ms << " ms of a 10 ms quantum";
+  }
+  now += msec(1);
+  EXPECT_TRUE(p.tick(*c, now));
+}
+
+// policy.hpp's time rule: a step back of the clock is charged as no run time, and the stamp
+// stays, so the forward step that follows is not charged twice. a (1024 tickets, alone) runs
+// 5 ms, sees a clock 1 ms behind, then 10 ms: 10 ms in all.
+TEST(StrideExample, AClockStepBackIsChargedAsNoRunTime) {
+  policy_t p;
+  task a;
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::initial);
+  p.set_next(a, now);
+  const vtime start = a.pass;
+  EXPECT_FALSE(p.tick(a, now + msec(5)));
+  EXPECT_FALSE(p.tick(a, now + msec(4)));  // the caller's clock glitched back 1 ms
+  EXPECT_NEAR(static_cast<double>(a.pass - start), msec(5), charge_tolerance(msec(5)));
+  EXPECT_TRUE(p.tick(a, now + msec(10)));
+  EXPECT_NEAR(static_cast<double>(a.pass - start), msec(10), 2 * charge_tolerance(msec(10)));
+  EXPECT_NEAR(static_cast<double>(p.global_pass() - vtime{}), msec(10), 2 * charge_tolerance(msec(10)));
+}
+
+// What the header promises to accept, at the edges: SCHED_BATCH like normal (nice weight),
+// SCHED_IDLE with the kernel's idle weight 3, every ticket count in [1, 100000] inclusive, and
+// the quantum knob in [100 us, 1 s] inclusive.
+TEST(StrideExample, TheDocumentedParameterAndKnobRangesAreAcceptedUpToTheirEdges) {
+  policy_t p;
+  task a;
+  ASSERT_EQ(p.setup(a, sched_params{sched_kind::batch, 5}), errc::ok);
+  EXPECT_EQ(a.tickets.weight, 335u) << "sched_prio_to_weight[25]";
+  ASSERT_EQ(p.setup(a, sched_params{sched_kind::idle, 0}), errc::ok);
+  EXPECT_EQ(a.tickets.weight, 3u) << "WEIGHT_IDLEPRIO";
+  EXPECT_EQ(p.set_tickets(a, stride_example::min_tickets), errc::ok);
+  EXPECT_EQ(a.tickets.weight, 1u);
+  EXPECT_EQ(p.set_tickets(a, stride_example::max_tickets), errc::ok);
+  EXPECT_EQ(a.tickets.weight, 100000u);
+  policy_t::knobs k;
+  k.quantum = sec(1);
+  EXPECT_EQ(p.configure(k), errc::ok);
+  k.quantum = sec(1) + 1;
+  EXPECT_EQ(p.configure(k), errc::invalid_argument);
+  EXPECT_EQ(p.config().quantum, sec(1));
+  k.quantum = usec(100);
+  EXPECT_EQ(p.configure(k), errc::ok);
+}
+
+// client_modify scales remain by old / new tickets, which for an unchanged count is the
+// identity: a parameter change that keeps the ticket count (set_tickets to the same count, a
+// renice to the same nice) must leave remain exactly as it was.
+TEST(StrideExample, ATicketChangeToTheSameCountLeavesTheRemainUnchanged) {
+  quantum_driver d;
+  task a, b;
+  a.id = 0;
+  b.id = 1;
+  ASSERT_EQ(d.p.set_tickets(a, 777), errc::ok);
+  ASSERT_EQ(d.p.setup(b, sched_params{sched_kind::normal, 3}), errc::ok);
+  d.p.enqueue(a, d.now, enqueue_flags::initial);
+  d.p.enqueue(b, d.now, enqueue_flags::initial);
+  for (int q = 0; q < 3; ++q) d.run_quantum();
+  d.p.dequeue(a, d.now, dequeue_flags::save);
+  const s64 ra = a.remain;
+  ASSERT_EQ(d.p.set_tickets(a, 777), errc::ok);
+  EXPECT_EQ(a.remain, ra);
+  d.p.enqueue(a, d.now, enqueue_flags::restore);
+  d.p.dequeue(b, d.now, dequeue_flags::save);
+  const s64 rb = b.remain;
+  ASSERT_EQ(d.p.setup(b, sched_params{sched_kind::normal, 3}), errc::ok);
+  EXPECT_EQ(b.remain, rb);
+  d.p.enqueue(b, d.now, enqueue_flags::restore);
+  EXPECT_TRUE(d.p.verify());
+}
+
+// verify() is the self-check the contract suite and ports lean on: it must notice a queued
+// client whose flag or ticket count no longer matches the queue's books.
+TEST(StrideExample, VerifyNoticesAFlagOrATicketCountOutOfStep) {
+  policy_t p;
+  task a, b;
+  p.enqueue(a, sched_time{}, enqueue_flags::initial);
+  p.enqueue(b, sched_time{}, enqueue_flags::initial);
+  ASSERT_TRUE(p.verify());
+  b.on_rq = false;
+  EXPECT_FALSE(p.verify()) << "a client in the tree flagged as not queued";
+  b.on_rq = true;
+  b.tickets.weight += 1;
+  EXPECT_FALSE(p.verify()) << "the ticket total no longer adds up";
+  b.tickets.weight -= 1;
+  EXPECT_TRUE(p.verify());
+}
+
+// The paper's client_modify: a ticket change scales remain by old / new tickets whatever its
+// sign. A client's remain is negative when the global pass has overtaken its pass (it is owed
+// service); random runs with fractional quanta, sleeps and ticket changes at wakeup produce
+// such clients, and each change must keep the sign and scale the magnitude.
+TEST(StrideExample, ATicketChangeScalesANegativeRemainToo) {
+  std::uint64_t s = 0x9e3779b97f4a7c15ull;
+  auto rnd = [&s] {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+  };
+  policy_t p;
+  task t[6];
+  sched_time now{};
+  for (int i = 0; i < 6; ++i) {
+    t[i].id = i;
+    ASSERT_EQ(p.set_tickets(t[i], static_cast<u32>(1 + rnd() % 2000)), errc::ok);
+    p.enqueue(t[i], now, enqueue_flags::initial);
+  }
+  task* c = nullptr;
+  int negative_changes = 0;
+  for (int k = 0; k < 20000; ++k) {
+    if (c == nullptr) {
+      c = p.pick_next(now);
+      if (c != nullptr) p.set_next(*c, now);
+    }
+    now += static_cast<s64>(1 + rnd() % static_cast<u64>(quantum));
+    const bool block = rnd() % 4 == 0;
+    if (c != nullptr && block) {
+      p.dequeue(*c, now, dequeue_flags::sleep);
+      c = nullptr;
+    } else if (c != nullptr && p.tick(*c, now)) {
+      p.put_prev(*c, now);
+      c = nullptr;
+    }
+    for (task& x : t) {
+      if (x.on_rq || rnd() % 3 != 0) continue;
+      const double before = static_cast<double>(x.remain);
+      const double old_tickets = x.tickets.weight;
+      const u32 n = static_cast<u32>(1 + rnd() % 2000);
+      ASSERT_EQ(p.set_tickets(x, n), errc::ok);
+      const double want = before * old_tickets / n;
+      ASSERT_NEAR(static_cast<double>(x.remain), want, std::fabs(want) * 1e-4 + 2.0) << "k " << k;
+      if (before < 0) ++negative_changes;
+      p.enqueue(x, now, enqueue_flags::wakeup);
+      EXPECT_EQ(x.pass - p.global_pass(), x.remain);
+    }
+    ASSERT_TRUE(p.verify());
+  }
+  EXPECT_GT(negative_changes, 0) << "the run must reach negative remains";
 }
 
 }  // namespace

@@ -57,9 +57,9 @@
 /// `rotation == prio_rotation`, `time_slice > 0` (curr excepted), sits at
 /// `max(slot, current level)` (at `slot` when kept below the current level); every expired task
 /// has `rotation == prio_rotation + 1` and sits at `slot`, and the slices of the expired tasks
-/// at each level sum to the quota pending for it (credited at the swap); the expired array is non-empty only
-/// if the active one is (rotation is eager); idle-priority tasks are only in the idle FIFO; the
-/// per-user-prio counts match.
+/// at each level sum to the quota pending for it (credited at the swap); the expired array is
+/// non-empty only if the active one is (rotation is eager); idle-priority tasks are only in the
+/// idle FIFO; the per-user-prio counts match.
 ///
 /// @par Complexity
 /// Every hook O(1): slot choice is one bit scan (`sd_next_slot`), a minor rotation O(1) (see

@@ -347,6 +347,16 @@ void run_alone(policy_t& p, task& t, sched_time& now, sched_time until) {
   }
 }
 
+// Configures `p` with `k`, queues `t` alone at time 0 and runs it as run_alone does until
+// `until`.
+void start_alone(policy_t& p, const policy_t::knobs& k, task& t, sched_time& now, sched_time until) {
+  ASSERT_EQ(p.configure(k), errc::ok);
+  now = sched_time{};
+  p.enqueue(t, now, enqueue_flags::initial);
+  p.set_next(t, now);
+  run_alone(p, t, now, until);
+}
+
 // Rule 2 at a lower level: the quantum of level 1 is 2 x 5 ms. Two hogs leave the top level at
 // 35 and 40 ms (each after 20 ms of its own); from 40 ms to 120 ms (each uses its 40 ms level-1
 // allotment) they alternate every 10 ms.
@@ -405,12 +415,9 @@ TEST(MlfqExample, ATaskThatBlocksAtTheInstantOfTheBoostWakesAtTheTop) {
   policy_t::knobs k = no_boost();
   k.boost_period = msec(100);
   policy_t p;
-  ASSERT_EQ(p.configure(k), errc::ok);
   task a, b;
   sched_time now{};
-  p.enqueue(a, now, enqueue_flags::initial);
-  p.set_next(a, now);
-  run_alone(p, a, now, sched_time{} + msec(99));
+  start_alone(p, k, a, now, sched_time{} + msec(99));
   ASSERT_EQ(p.level_of(a), 2u) << "20 ms at level 0, 40 at level 1, 39 at level 2";
   ASSERT_EQ(p.boosts(), 0u);
   now += ms;                                  // 100 ms: the boost is due
@@ -446,12 +453,9 @@ TEST(MlfqExample, AParameterChangeRenewsNeitherTheAllotmentNorTheQuantum) {
   policy_t::knobs k = no_boost();
   k.reset_on_sleep = 1;
   policy_t p;
-  ASSERT_EQ(p.configure(k), errc::ok);
   task a;
   sched_time now{};
-  p.enqueue(a, now, enqueue_flags::initial);
-  p.set_next(a, now);
-  run_alone(p, a, now, sched_time{} + msec(17));
+  start_alone(p, k, a, now, sched_time{} + msec(17));
   p.dequeue(a, now, dequeue_flags::save);
   ASSERT_EQ(p.setup(a, sched_params{}), errc::ok);
   p.enqueue(a, now, enqueue_flags::restore);
@@ -497,12 +501,9 @@ TEST(MlfqExample, ATaskDropsTheMomentItsAllotmentIsUsedAndGetsAWholeQuantumBelow
   policy_t::knobs k = no_boost();
   k.quantum = msec(3);
   policy_t p;
-  ASSERT_EQ(p.configure(k), errc::ok);
   task hog;
   sched_time now{};
-  p.enqueue(hog, now, enqueue_flags::initial);
-  p.set_next(hog, now);
-  run_alone(p, hog, now, sched_time{} + msec(19));
+  start_alone(p, k, hog, now, sched_time{} + msec(19));
   ASSERT_EQ(p.level_of(hog), 0u);
   now += ms;
   EXPECT_TRUE(p.tick(hog, now)) << "20 ms used at 20 ms: the drop asks for the CPU";
@@ -598,12 +599,9 @@ TEST(MlfqExample, AfterABoostTheTopAllotmentCountsFromTheBoost) {
   policy_t::knobs k = no_boost();
   k.boost_period = msec(100);
   policy_t p;
-  ASSERT_EQ(p.configure(k), errc::ok);
   task hog;
   sched_time now{};
-  p.enqueue(hog, now, enqueue_flags::initial);
-  p.set_next(hog, now);
-  run_alone(p, hog, now, sched_time{} + msec(99));
+  start_alone(p, k, hog, now, sched_time{} + msec(99));
   ASSERT_EQ(p.level_of(hog), 2u);
   now += ms;  // 100 ms: the timer fires first, then the tick
   EXPECT_FALSE(p.timer(now));
@@ -627,12 +625,9 @@ TEST(MlfqExample, ABoostedRunningTaskKeepsAtMostATopLevelQuantum) {
   policy_t::knobs k = no_boost();
   k.boost_period = msec(90);
   policy_t p;
-  ASSERT_EQ(p.configure(k), errc::ok);
   task hog;
   sched_time now{};
-  p.enqueue(hog, now, enqueue_flags::initial);
-  p.set_next(hog, now);
-  run_alone(p, hog, now, sched_time{} + msec(89));
+  start_alone(p, k, hog, now, sched_time{} + msec(89));
   ASSERT_EQ(p.level_of(hog), 2u) << "level 2 since 60 ms, its 20 ms quantum began at 80 ms";
   now += ms;
   EXPECT_FALSE(p.tick(hog, now));

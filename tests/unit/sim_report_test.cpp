@@ -598,6 +598,19 @@ TEST(SimReportTable, InterbenchTableUnitsAndColumns) {
   const std::string us = interbench_table({&rt});
   EXPECT_TRUE(has(us, "latency avg (us)")) << us;
   EXPECT_TRUE(has(us, "1500.000")) << us;
+  // `r` is one item of the option suffix wherever it stands (D= follows it in the canonical
+  // order); without it the table stays in ms.
+  for (const char* name : {"interbench/audio/burn:r,D=500", "interbench/audio/burn:B=5,r,D=500", "interbench/audio/burn:L=2,r"}) {
+    rt.scenario = name;
+    const std::string t = interbench_table({&rt});
+    EXPECT_TRUE(has(t, "latency avg (us)") && has(t, "1500.000")) << name << "\n" << t;
+  }
+  for (const char* name : {"interbench/audio/burn", "interbench/audio/burn:D=500", "interbench/audio/burn:B=5,N=3"}) {
+    rt.scenario = name;
+    const std::string t = interbench_table({&rt});
+    EXPECT_TRUE(has(t, "latency avg (ms)") && has(t, "1.500")) << name << "\n" << t;
+  }
+  rt.scenario = "interbench/audio/burn:r";
   run_result gaming = rt;
   gaming.scenario = "interbench/gaming/burn";
   gaming.tasks[0].name = "gaming";

@@ -644,13 +644,18 @@ inline std::string task_table(const run_result& r) {
 /// is the value itself for one run, else "mean ±sd" over the runs (see mean_and_sd). Latencies
 /// are in ms, or in us when the runs carry interbench's `r` option, as interbench prints them.
 inline std::string interbench_table_replicated(const std::vector<std::vector<const run_result*>>& groups) {
-  bool rt = false;  // the `r` option: the last option of the canonical suffix (interbench_options)
+  // The `r` option: one comma-separated item of the name's option suffix (interbench_options::
+  // suffix(), where D= may follow it).
+  bool rt = false;
   for (const auto& g : groups)
     if (!g.empty()) {
       const std::string& n = g.front()->scenario;
-      const std::size_t colon = n.find(':');
-      rt = colon != std::string::npos && (n.compare(colon, std::string::npos, ":r") == 0 ||
-                                          (n.size() >= 2 && n.compare(n.size() - 2, 2, ",r") == 0));
+      std::size_t item = n.find(':');
+      while (item != std::string::npos && !rt) {
+        const std::size_t end = n.find(',', item + 1);
+        rt = n.compare(item + 1, end == std::string::npos ? std::string::npos : end - item - 1, "r") == 0;
+        item = end;
+      }
       break;
     }
   const double scale = rt ? 1000.0 : 1.0;

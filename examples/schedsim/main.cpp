@@ -4,7 +4,8 @@
 //   schedsim list | run | compare | sweep | plot | report ...: usage_text below is the whole
 //   command line (`schedsim --help` prints it; docs/guides/simulator.md shows it, and
 //   sim_cli_test checks the two agree).
-// Exit: 0 ok, 2 usage error, 3 bad input file.
+// Exit: 0 ok, 1 internal error, 2 usage or output error (an unwritable --trace, -o or stdout),
+// 3 bad input file (a workload, --energy-model or --bench file).
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -67,7 +68,8 @@ const char* usage_text =
     "       schedsim compare --scenario NAME|all | --rt-app FILE [--policies SPEC,SPEC,...] [--seeds N] [options]\n"
     "       schedsim sweep   --scenario NAME | --rt-app FILE --policy NAME --knob KNOB=v1,v2,... [--seeds N] [options]\n"
     "       schedsim plot    --scenario NAME [--policies SPEC,...] --out DIR [--bench CSV] [--only LIST] [options]\n"
-    "       schedsim report  --scenario NAME [--policies SPEC,...] -o FILE.html [--bench CSV] [--timeline TIME] [options]\n"
+    "       schedsim report  --scenario NAME [--policies SPEC,...] -o FILE.html [--bench CSV] [--only LIST] [--timeline TIME]\n"
+    "                        [options]\n"
     "       schedsim --version\n"
     "options: --cpus N --hz N --duration TIME --warmup TIME --seed N --format table|json|csv --trace FILE\n"
     "         --cs-cost TIME --refill TIME --refill-half TIME --balance TIME --balance-failed N --balance-by count|load\n"
@@ -104,6 +106,7 @@ const char* usage_text =
     "--seeds N: run every policy under seeds --seed .. --seed + N - 1; tables show mean +-sd (sample) over them,\n"
     "         json and csv every run\n"
     "--warmup TIME: statistics cover [TIME, end) (the start-up transient is left out; the scheduler's state is kept)\n"
+    "plot and report take only --cpus, --hz, --duration, --seed, --jobs and --no-host-timing of these options\n"
     "times accept units: 500us, 2ms, 10s (no unit = ns); --duration is at least 100us\n";
 
 std::int64_t parse_time_arg(const std::string& flag, const std::string& v, std::int64_t min, std::int64_t max) {
@@ -185,8 +188,8 @@ options parse_args(int argc, char** argv) {
     else if (a == "--jobs") o.jobs = static_cast<int>(parse_int_arg(a, val(), 1, 256));
     else if (a == "--seed") o.seed = static_cast<std::uint64_t>(parse_int_arg(a, val(), 0, INT64_MAX));
     else if (a == "--seeds") o.seeds = static_cast<int>(parse_int_arg(a, val(), 1, 10000));
-    // At least one tick at the highest HZ (10000): a shorter run schedules nothing, and a bare
-    // "4" meant as seconds (it is 4 ns) is refused instead of run.
+    // 100 us: one tick at 10 kHz (ten at --hz's 100 kHz limit); a bare "4" meant as seconds
+    // (it is 4 ns) is refused instead of run.
     else if (a == "--duration") o.duration = parse_time_arg(a, val(), schedcore::usec(100), schedcore::sec(100000));
     else if (a == "--warmup") o.warmup = parse_time_arg(a, val(), 0, schedcore::sec(100000));  // < the duration
     // The machine's costs: bounds far above any real machine's (500x the default switch cost, a

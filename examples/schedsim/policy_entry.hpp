@@ -1,8 +1,11 @@
 // One registry entry per translation unit (examples/schedsim/policy_<name>.cpp), so a parallel
-// build compiles the policies side by side. Every entry stacks
-//   class_stack<member_sched_class, edf_policy, rt_policy, POLICY>
-// over sim_task<ENTITY, rt_entity, edf_entity>: SCHED_DEADLINE tasks always run in the edf
-// class (top), fifo/rr tasks in the rt class, normal/batch/idle tasks in POLICY. (The policy
+// build compiles the policies side by side. A SCHEDSIM_POLICY entry stacks
+//   fair_server_stack<member_sched_class, edf_policy, rt_policy, POLICY>
+// (a class_stack with Linux's fair server over POLICY) over sim_task<ENTITY, rt_entity,
+// edf_entity>: SCHED_DEADLINE tasks always run in the edf class (top), fifo/rr tasks in the rt
+// class, normal/batch/idle tasks in POLICY. SCHEDSIM_GROUPED_POLICY runs group_policy over
+// POLICY instead when the workload declares cgroups; ref-rr (policy_ref_rr.cpp) is its own RT
+// class. (The policy
 // under test's entity comes first in the task object: its run queue is the one a busy CPU
 // walks on every switch, so its hooks and keys open the task's first cache line.)
 #ifndef SCHEDSIM_POLICY_ENTRY_HPP

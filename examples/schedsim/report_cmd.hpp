@@ -456,8 +456,10 @@ inline std::string html(plan& p, const options& o, const std::vector<figure>& fi
     if (s.first == "table" || s.first == "timeline" || !present(s.first)) continue;
     h += "<section id=\"" + s.first + "\">\n<h2>" + s.second + "</h2>\n";
     if (s.first == "sweep")
-      h += "<p>Run on <code>" + svg::escape(p.wls[0].w.name) + "</code>: cfs2007's <code>granularity</code> and SD's "
-           "<code>rr_interval</code> swept over the same range (the seeds' knobs).</p>\n";
+      h += "<p>Run on <code>" + svg::escape(p.wls[0].w.name) + "</code>: " +
+           (p.sweep_note.empty() ? std::string("cfs2007's <code>granularity</code> (0.1 to 500 ms)")
+                                 : std::string("cfs's <code>min_granularity</code> (0.1 to 500 ms)")) +
+           " and SD's <code>rr_interval</code> (1 to 500 ms: its knob starts at 1 ms), the seeds' knobs.</p>\n";
     for (const auto& f : figs)
       if (f.section == s.first) h += plots::html_figure(f.svg_inline, f.caption);
     h += "</section>\n";

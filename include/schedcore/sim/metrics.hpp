@@ -135,7 +135,7 @@ struct run_totals {
   std::uint64_t context_switches = 0;  ///< CPU changes of the running task (idle counts as a task)
   double cs_per_sec = 0;               ///< context switches per simulated second
   double idle_pct = 0;                 ///< idle time / (CPUs x duration), %
-  std::int64_t makespan_ns = 0;        ///< when the last non-daemon task exited (duration if one never did)
+  std::int64_t makespan_ns = 0;        ///< when the last non-daemon task exited, from time 0 (the run's end, warmup_ns + duration_ns, if one never did)
   std::int64_t idle_ns = 0;            ///< summed over CPUs
   std::int64_t overhead_ns = 0;        ///< context-switch overhead, summed over CPUs
   std::int64_t task_cpu_ns = 0;        ///< summed task CPU time
@@ -228,7 +228,7 @@ struct run_result {
   std::string policy;                 ///< policy spec as given ("cfs2007:granularity=2ms")
   std::string scenario;               ///< workload name
   int cpus = 1;                       ///< CPUs simulated
-  std::vector<std::uint32_t> capacity;  ///< each CPU's capacity when the machine gave them (machine_model::capacity), else empty
+  std::vector<std::uint32_t> capacity;  ///< each CPU's capacity when machine_model::capacity or an energy model's domains gave them, else empty
   int smt_threads = 1;                  ///< hardware threads per core (machine_model::smt_threads)
   int smt_gain_pct = 0;                 ///< the SMT gain, when smt_threads > 1
   std::vector<domain_result> domains;   ///< per performance domain when the machine has DVFS (machine_model::perf_domains), else empty

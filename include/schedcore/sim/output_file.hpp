@@ -34,7 +34,8 @@ namespace schedcore {
 namespace sim {
 
 /// The process's umask, read once (umask() can only be read by setting it, so the first call
-/// should come before any thread creates files: schedsim's main() calls it at start-up). New
+/// should come before any thread creates files: schedsim's run, compare and sweep read it at
+/// start-up; plot and report, whose runs write no file, when they write theirs). New
 /// output files get mode 0666 & ~umask, as `fopen` would give them.
 inline mode_t output_umask() {
   static const mode_t mask = [] {

@@ -4,12 +4,15 @@
 /// `knob_table`, and the knob-spec syntax `NAME[:knob=value,...]`.
 ///
 /// With a deadline class (`make_entry<Task, Rt, Fair, Dl>`, what schedsim registers:
-/// `class_stack<member_sched_class, edf_policy, rt_policy, POLICY>`), SCHED_DEADLINE tasks go to
+/// `fair_server_stack<member_sched_class, edf_policy, rt_policy, POLICY>`, a class_stack with
+/// Linux's fair server over POLICY), SCHED_DEADLINE tasks go to
 /// it (index 0), fifo/rr tasks to the real-time class (1), normal/batch/idle tasks to the policy
 /// under test (2). Without one (`make_entry<Task, Rt, Fair>`), fifo/rr go to index 0, deadline
 /// tasks too as SCHED_FIFO priority 99, normal/batch/idle to index 1. `edf` is not itself a
 /// `--policy` name: it cannot schedule normal tasks, so it is always the top class instead.
-/// Adding a policy is one `SCHEDSIM_POLICY` line in its own file (examples/schedsim/).
+/// Adding a policy to schedsim is one `SCHEDSIM_NAMED_POLICY` line in its own file (a policy run
+/// only when named), or a `SCHEDSIM_POLICY` file plus its declaration and call in
+/// examples/schedsim/policies.hpp / policies.cpp (one of the default rows).
 #ifndef SCHEDCORE_SIM_REGISTRY_HPP
 #define SCHEDCORE_SIM_REGISTRY_HPP
 
@@ -112,8 +115,9 @@ std::vector<knob_desc> describe() {
   return out;
 }
 
-/// Applies `hz`, `cpus` (when the table has them) and `settings` (policy under test only) to
-/// `p`; returns the policy's verdict.
+/// Applies `hz`, `cpus` (when the table has them) and `settings` to `p` (the command line's
+/// knobs for the policy under test; the RT class's runtime and period and the deadline class's
+/// bound come this way too); returns the policy's verdict.
 template <class P>
 errc apply_knobs(P& p, const std::vector<knob_setting>& settings, int cpus, int hz) {
   if constexpr (has_knobs<P>::value) {
@@ -260,7 +264,8 @@ struct stack_binding {
 
 /// A registry entry running `Fair` as the policy under test with `Rt` as the real-time class
 /// and, unless `Dl` is void, `Dl` as the deadline class on top. The run's `cpus` and `hz` go to
-/// every class whose knob table has them; `ks` (the command line's knobs) to `Fair` only.
+/// every class whose knob table has them (`Dl` gets its root domain's CPU count, which
+/// --partition makes smaller); `ks` (the command line's knobs) to `Fair` only.
 template <class Task, class Rt, class Fair, class Dl = void>
 policy_entry make_entry(std::string name, std::string description) {
   static_assert(detail_sim::has_setup<Fair, Task>::value,

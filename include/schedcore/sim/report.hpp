@@ -105,7 +105,7 @@ inline std::string to_json(const run_result& r, int ind = 0) {
   std::string o;
   o += p + "{ \"policy\": " + str(r.policy) + ", \"scenario\": " + str(r.scenario) + ", \"cpus\": " + std::to_string(r.cpus) +
        ", \"hz\": " + std::to_string(r.hz) + ", \"seed\": " + u64(r.seed) + ", \"duration_ns\": " + i64(r.duration_ns) + ", \"warmup_ns\": " + i64(r.warmup_ns);
-  if (!r.capacity.empty()) {  // only for a machine given capacities
+  if (!r.capacity.empty()) {  // only for a machine given capacities (--capacity or an energy model)
     o += ", \"capacity\": [";
     for (std::size_t i = 0; i < r.capacity.size(); ++i) o += (i ? ", " : "") + std::to_string(r.capacity[i]);
     o += "]";
@@ -396,7 +396,7 @@ inline metric_cell metric_number(const run_result& r, const table_column& c) {
     return cell(static_cast<double>(x->exit_ns - x->start_ns) / 1e6, "%.0f");
   }
   if (c.metric == "wait_max_ms") return cell(static_cast<double>(x->max_wait_ns) / 1e6, "%.2f");
-  if (c.metric == "wait_avg_ms")  // mean time off the CPU per preemption (a hog's service latency)
+  if (c.metric == "wait_avg_ms")  // mean runnable wait per switch-out (for a hog that never sleeps: per preemption)
     return x->switches > 0 ? cell(static_cast<double>(x->wait_ns) / static_cast<double>(x->switches) / 1e6, "%.2f")
                            : metric_cell{};
   if (c.metric == "cpu_pct")

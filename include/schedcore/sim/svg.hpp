@@ -79,7 +79,7 @@ inline std::string color(std::size_t i) { return palette()[i % palette().size()]
 /// One axis.
 struct axis {
   std::string label;      ///< axis title (with its unit)
-  bool log = false;       ///< logarithmic (base 10); values <= 0 are clamped to `min`
+  bool log = false;       ///< logarithmic (base 10); values <= 0 are drawn at the axis's lower bound (and left out when it is computed)
   bool has_min = false;   ///< `min` given (else from the data)
   bool has_max = false;   ///< `max` given (else from the data)
   double min = 0;         ///< lower bound when `has_min`

@@ -10,8 +10,9 @@
 /// form, which Perfetto turns into a counter track per task); the line prefix is
 /// `%16s-%-5d [%03d] d..2 %5u.%06u: ` (comm-pid of the task current on that CPU, CPU, flags,
 /// seconds with microseconds), which Perfetto's systrace tokenizer matches. Priorities are the
-/// kernel's internal ones: 120 + nice for normal tasks, 99 - rt_priority for real time, -1 for
-/// deadline. comm strings never contain a space, '=', a control character or Unicode white
+/// kernel's internal ones: for normal tasks the policy's dynamic `p->prio` where it has one
+/// (`trace_prio`: o1, sd, nicksched; 98 under schedsim's fifo and rr policies), else 120 + nice;
+/// 99 - rt_priority for real time, -1 for deadline. comm strings never contain a space, '=', a control character or Unicode white
 /// space (the engine replaces them with '_'). A CPU with no event has no line, and so no
 /// track.
 ///
@@ -81,7 +82,7 @@ class trace_writer {
   /// rt_mutex_setprio's `sched_pi_setprio` for task `comm`/`pid`, emitted on `cpu` by the task
   /// `by` = {comm, pid} that took, released or waited for the mutex: the priority the task ran at
   /// (`oldprio`) and the one it runs at from now (`newprio`), on ftrace's scale (99 -
-  /// rt_priority for real-time, -1 for deadline, 120 + nice otherwise).
+  /// rt_priority for real-time, -1 for deadline, otherwise as `sched_switch`'s prio).
   void pi_setprio(std::int64_t ns, int cpu, const std::pair<std::string, int>& by, const std::string& comm, int pid,
                   int oldprio, int newprio) {
     prefix(ns, cpu, by.first, by.second);

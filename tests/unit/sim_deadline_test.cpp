@@ -321,6 +321,15 @@ TEST(SimDeadlineOverrun, EachOverrunIsSignalledAtATickThatFindsTheTaskRunning) {
   for (std::size_t at = json.find("\"sigxcpu\""); at != std::string::npos; at = json.find("\"sigxcpu\"", at + 1)) ++fields;
   EXPECT_EQ(fields, 3u);
   EXPECT_NE(task_table(r).find("sigxcpu"), std::string::npos);
+  // A warm-up restarts the count with every other statistic: from 500 ms the hog's ticks 502,
+  // 512, ..., 992 ms and the spender's 501, ..., 991 ms, 50 each (it kept the whole run's 100).
+  c.trace = nullptr;
+  c.warmup_ns = msec(500);
+  const run_result half = dl_entry().run(w, c, {});
+  EXPECT_EQ(find(half, "hog").sigxcpu, 50u);
+  EXPECT_EQ(find(half, "spends").sigxcpu, 50u);
+  EXPECT_EQ(find(half, "hog").cpu_ns, msec(100));
+  c.warmup_ns = 0;
   w.tasks.resize(1);
   w.tasks[0].params.dl_overrun = false;
   c.trace = nullptr;

@@ -152,6 +152,29 @@ TEST(SimEngine, WarmupWindowCountsOnlyWhatFollowsIt) {
   EXPECT_THROW(ref_entry().run(w, c, {}), workload_error);
 }
 
+// A frame task's samples after a warm-up: one task runs 1 ms then marks a frame, so frames
+// fall at 1, 2, ..., 10 ms. With a 5.5 ms warm-up the window holds the frames at 6..9 ms (the
+// one at 10 ms is the run's end), four intervals of 1 ms (the first one reaches back to the
+// frame at 5 ms: it ends in the window), and the frame times the plots draw are those four
+// frames only; the 5 ms frame was once listed too.
+TEST(SimEngine, WarmupWindowKeepsOnlyItsOwnFrames) {
+  workload w;
+  w.name = "frames-warmup";
+  w.duration = msec(10);
+  w.tasks.push_back(finite("video", {ev::run(msec(1)), ev::frame(msec(1))}, -1));
+  run_config c = exact_machine();
+  c.keep_samples = true;
+  const run_result whole = ref_entry().run(w, c, {});
+  EXPECT_EQ(find(whole, "video").frame_times.size(), 9u);
+  EXPECT_EQ(find(whole, "video").frame_times.front(), msec(1));
+  c.warmup_ns = usec(5500);
+  const run_result r = ref_entry().run(w, c, {});
+  const auto& v = find(r, "video");
+  EXPECT_EQ(v.frame_interval.count, 4u);
+  EXPECT_EQ(v.frame_interval.max, msec(1));
+  EXPECT_EQ(v.frame_times, (std::vector<std::int64_t>{msec(6), msec(7), msec(8), msec(9)}));
+}
+
 // A device's busy time and a pipe's traffic also restart at the warm-up: gpu work 0-30 ms
 // submitted at 0; with a 10 ms warm-up it is busy 20 ms of the 30 ms window.
 TEST(SimEngine, WarmupWindowCoversDevicesAndPipes) {

@@ -231,6 +231,7 @@ trace_audit audit_trace(const std::string& text, int cpus, const std::string& wo
 // covers the whole period and it never throttles. R runs all 3000 ms and F starves: the
 // behaviour that got the feature turned off (commit 2586af1ac187: "a CPU can easily borrow
 // enough rt_runtime to allow a spinning rt-task to run forever"). G runs 3000 ms either way.
+// With CPU 0 in a partition of its own, sharing changes nothing.
 TEST(SimPushPull, RtRuntimeShareLetsASpinningRtTaskStarveItsCpu) {
   for (const policy_entry& e : {schedcore_test::ref_rt_entry(), schedcore_test::cfs_entry()}) {
     for (const bool share : {false, true}) {
@@ -255,6 +256,14 @@ TEST(SimPushPull, RtRuntimeShareLetsASpinningRtTaskStarveItsCpu) {
       EXPECT_EQ(find(res, "R").cpu_ns, share ? sec(3) : msec(951 + 950 + 950));
       EXPECT_EQ(find(res, "F").cpu_ns, share ? 0 : msec(49 + 50 + 50));
       EXPECT_EQ(find(res, "G").cpu_ns, sec(3));
+      // A CPU borrows within its root domain only (do_balance_runtime walks rd->span): CPU 0
+      // alone in an exclusive partition has no one to borrow from and throttles as without
+      // sharing (it took CPU 1's runtime across the partition before).
+      c.machine.partitions = {0x1};
+      const run_result alone = e.run(w, c, {});
+      EXPECT_EQ(find(alone, "R").cpu_ns, msec(951 + 950 + 950));
+      EXPECT_EQ(find(alone, "F").cpu_ns, msec(49 + 50 + 50));
+      EXPECT_EQ(find(alone, "G").cpu_ns, sec(3));
     }
   }
 }
@@ -810,6 +819,12 @@ TEST(SimPushPull, ThePriorityAuditReportsTheFirstInversion) {
   EXPECT_EQ(find(r, "R").wait_ns, msec(2));
   EXPECT_EQ(r.totals.priority_inversions, 2u);
   EXPECT_EQ(r.totals.first_inversion_ns, msec(1));
+  // Both inversions come before a 4 ms warm-up: the window has none, and no first one (it
+  // kept the one at 1 ms while the count restarted).
+  c.warmup_ns = msec(4);
+  const run_result late = schedcore_test::ref_dl_entry().run(w, c, {});
+  EXPECT_EQ(late.totals.priority_inversions, 0u);
+  EXPECT_EQ(late.totals.first_inversion_ns, -1);
 }
 
 // A CPU with a single RT task is not RT-overloaded (rt_rq->overloaded needs rt_nr_total > 1),

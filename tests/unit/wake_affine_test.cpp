@@ -248,7 +248,7 @@ TEST(WakeAffine, TheCacheHotCandidatesCountOnlyWhereTheTaskFits) {
   }
 }
 
-// SIS_UTIL's depth against the table of the commit that added it (Linux 5.19, "sched/fair:
+// SIS_UTIL's depth against the table of the commit that added it (Linux 6.0, "sched/fair:
 // Introduce SIS_UTIL to search idle CPU based on sum of util_avg"): the depth on LLCs of 112
 // and 16 CPUs at 0, 5, 15, ..., 85, 86 % of their capacity (sum_util = pct·llc·1024/100).
 TEST(WakeAffine, SisUtilDepthMatchesTheTableOfItsCommit) {

@@ -12,7 +12,9 @@
 /// - Event kinds: per-CPU tick (every 1e9/hz ns, on a fixed grid through t = 0 shifted by
 ///   `machine_model::tick_phase_ns`; stopped while the CPU is
 ///   idle, like NO_HZ idle), per-CPU completion of the running task's current action, task
-///   wake (sleep or timer expiry), delayed task start, end of run.
+///   wake (sleep, timer expiry or device completion), delayed task start, per-CPU class timer
+///   (a class's `next_timer`: RT throttling, deadline replenishment, cpu.max), end of the
+///   warm-up, end of run.
 /// - Reschedules requested while handling an event (wakeup preemption, blocking, yield, tick)
 ///   are applied at the end of that event, CPU by CPU in index order. While a CPU's task runs
 ///   non-preemptible work (`event::nopreempt`), or has just been switched in to start some,
@@ -30,9 +32,10 @@
 ///   parent's CPU, then the lowest index.
 /// - Periodic balance: every `balance_ns` of busy ticks each CPU looks, within its root domain,
 ///   for the busiest CPU by task count (the default) or by PELT load (`balance_by_load`, and on
-///   asymmetric machines), passing over CPUs whose tasks are all pinned away; one queued (not
-///   running) fair task allowed here moves: `dequeue(migrating)` there, `enqueue(migrated)`
-///   here, the one that last ran longest ago (the cache-coldest) first, lowest id on ties.
+///   asymmetric machines), passing over CPUs whose tasks are all pinned away; queued (not
+///   running) fair tasks allowed here move, `dequeue(migrating)` there, `enqueue(migrated)`
+///   here, the one that last ran longest ago (the cache-coldest) first, lowest id on ties: by
+///   count one task, by load until half the imbalance has moved (at most 32, sched_nr_migrate).
 /// - By count, a one-task imbalance between busy CPUs (busiest = this + 1) is left alone by
 ///   default. With `machine_model::balance_failed` = k > 0, the (k + 1)-th consecutive periodic
 ///   balance that finds it moves one task the same way (Linux's nr_balance_failed), so N + 1
@@ -161,7 +164,7 @@ struct machine_model {
   /// every fair wakeup searches from the previous CPU (what this simulator did before it
   /// modelled wake_affine). docs/guides/simulator.md, "The machine".
   bool wake_affine = true;
-  /// SIS_UTIL (Linux 5.19+, smp/wake_affine.hpp): a fair wakeup's scan for an idle CPU looks at
+  /// SIS_UTIL (Linux 6.0+, smp/wake_affine.hpp): a fair wakeup's scan for an idle CPU looks at
   /// no more CPUs than the machine's fair utilisation allows, and at none from about 85 % up.
   /// The depth is recomputed at every periodic and idle balance (not the newly-idle ones) from the CPUs'
   /// summed cpu_util_cfs; it starts at the whole machine (as if idle before the run). It needs
@@ -172,10 +175,10 @@ struct machine_model {
   int sis_util = -1;
   /// RT_RUNTIME_SHARE (Linux 2.6.25-5.9 by default; off since 5.10): a CPU whose RT class has
   /// run past its RT runtime (`rt_runtime_ns`) borrows unused RT runtime from the other CPUs
-  /// (1/n of each one's spare time, n the CPU count, up to the whole period) before it
-  /// throttles; a CPU that has borrowed the whole period never throttles again (lent runtime is
-  /// not given back). false (the default): each CPU's RT class throttles at its own runtime, as
-  /// 5.10+.
+  /// of its root domain (1/n of each one's spare time, n the domain's CPU count, up to the
+  /// whole period) before it throttles; a CPU that has borrowed the whole period never
+  /// throttles again (lent runtime is not given back). false (the default): each CPU's RT
+  /// class throttles at its own runtime, as 5.10+.
   bool rt_runtime_share = false;
   /// Linux 6.12+'s fair server (policy/dl_server.hpp): a deferrable deadline reservation per
   /// CPU that runs the fair class for this many ns per `fair_server_period_ns` when RT tasks
@@ -251,10 +254,10 @@ struct machine_model {
   /// schedutil sets each domain's frequency from its busiest CPU's utilisation (PELT, frequency-
   /// invariant) at most once per `dvfs_rate_limit_ns` after a change. Energy is each CPU's
   /// state's power while it is busy (a task or a switch) plus the domain's idle power while it
-  /// is idle. docs/guides/simulator.md, "Frequency and energy".
+  /// is idle. docs/guides/energy.md, "In schedsim".
   std::vector<perf_domain_model> perf_domains;
   /// schedutil's rate_limit_us, ns: a domain's frequency changes at most once per this
-  /// interval (2 ms: the cpufreq default since Linux 6.8). 0: at every update.
+  /// interval (2 ms: the cpufreq default since Linux 6.9). 0: at every update.
   std::int64_t dvfs_rate_limit_ns = 2000000;
   /// Energy-aware scheduling on a machine with performance domains whose capacities differ
   /// (Linux's EAS, 5.0+): while no CPU is overutilized (util above 80 % of its capacity), a
@@ -331,8 +334,8 @@ struct policy_refusal : workload_error {
 /// Most tasks one run creates (instances and forks together): a fork loop stops here with a
 /// workload error rather than exhausting memory (each task costs about 1.5 KB).
 inline constexpr std::size_t max_tasks_per_run = 200000;
-/// Program events one run may execute: 10^8 plus 10^7 per simulated CPU-second (the
-/// engine's host-time bound; see `step`).
+/// Program events one run may execute: 10^8 plus 10^7 x cpus x (whole simulated seconds + 1)
+/// (the engine's host-time bound; see `step`).
 inline std::uint64_t program_event_budget(int cpus, std::int64_t duration_ns) {
   const std::uint64_t cpu_seconds = static_cast<std::uint64_t>(cpus) * (static_cast<std::uint64_t>(duration_ns) / 1000000000u + 1u);
   return 100000000u + 10000000u * cpu_seconds;
@@ -385,17 +388,18 @@ struct task_cold {
   // pipe state
   std::int64_t pipe_pending = -1;  ///< items of a blocked pipe_write still to write (-1: none)
   std::int64_t last_read = 0;      ///< items its last pipe_read took (pipe_write count 0 forwards them)
-  // load tracking (only where Engine::pelt_on_: see its comment)
+  // load tracking (only where engine::pelt_on_: see its comment)
   pelt_avg pelt{};                 ///< its own PELT signal (fair class only)
   std::uint32_t util_est = 0;      ///< its utilisation estimate with the unchanged mark (smp/util_est.hpp)
   bool pelt_born = false;          ///< the signal was initialised (pelt_init_new_entity)
   int pelt_slot = -1;              ///< group queue it is attached to (cpu x ngroups + group), -1: none
   std::uint32_t pelt_weight = 0;   ///< its load weight when attached
-  // asymmetric capacity (Engine::asym_)
-  std::uint32_t work_carry = 0;    ///< work done on a CPU of capacity < 1024 not yet a whole ns, in 1/1024 ns
+  // work rates below 1024 (engine::work_speed: capacity, frequency, SMT share)
+  std::uint32_t work_carry = 0;    ///< work done at a work rate < 1024 not yet a whole ns, in 1/1024 ns
+  // moves waiting for the task's next switch
   int push_to = -1;                ///< CPU an active balance moves it to at its next switch (-1: none)
   int affinity_to = -1;            ///< CPU a change of affinity moves it to at its next switch (-1: none)
-  // utilisation clamps (Engine::uclamp_on_)
+  // utilisation clamps (engine::uclamp_on_)
   std::int32_t uclamp_req[2] = {-1, -1};  ///< requested min, max (-1: the default)
   uclamp_task uclamp{};            ///< its contribution to its CPU's clamp buckets while runnable there
   // fair wakeup placement (engine::select_wake_cpu, smp/wake_affine.hpp)
@@ -701,7 +705,7 @@ struct has_trace_prio<P, T, std::void_t<decltype(std::declval<const P&>().trace_
 /// @endcond
 
 /// The engine. `Binding` provides `task_type` (a `sim_task<...>`), `stack_type` (a class stack
-/// of that task type) and either `static errc setup(stack_type&, task_type&, const sched_params&)`
+/// of that task type) and either `static errc setup(stack_type&, task_type&, const sched_params&, sched_time)`
 /// (sets `sched_class` and loads the class's entity) or, for a stack whose deadline class does
 /// global admission control, `static errc setup(stack_type& local, stack_type& root, task_type&,
 /// const sched_params&, sched_time)` and `static void task_dead(stack_type& local, stack_type&
@@ -872,7 +876,7 @@ class engine {
     std::int64_t idle_ns = 0, overhead_ns = 0;
     std::uint64_t switches = 0;
     std::vector<task_type*> queued;  ///< every task enqueued here (running one included)
-    uclamp_rq<> uclamp;              ///< the clamps of its runnable fair and RT tasks (Engine::uclamp_on_)
+    uclamp_rq<> uclamp;              ///< the clamps of its runnable fair and RT tasks (engine::uclamp_on_)
     iowait_boost iowait;             ///< schedutil's I/O-wait boost (machine_model::iowait_boost)
     pelt_avg rt_avg{}, dl_avg{};     ///< the RT and deadline classes' PELT util here (rq->avg_rt, avg_dl)
   };
@@ -1678,11 +1682,7 @@ class engine {
   void push_tick(int ci, std::int64_t t) {
     tq_.push(detail_sim::qevent{t, seq_++, ev_tick, static_cast<std::uint32_t>(ci), 0});
   }
-  /// Asks CPU ci to reschedule at the end of the current event; held while its task runs
-  /// non-preemptible work (event::nopreempt), or was just switched in to start some (as a
-  /// kernel thread is in kernel code from the moment it is switched in), until that work is
-  /// done (on_complete).
-  // Every sample kept for the final percentiles goes through here, against the run's budget.
+  /// Keeps one sample for the final percentiles, against the run's budget (run_config::max_samples).
   void keep_sample(std::vector<std::int64_t>& into, std::int64_t value) {
     if (++samples_kept_ > cfg_.max_samples)
       throw workload_error("the run keeps more than " + std::to_string(cfg_.max_samples) +
@@ -1692,6 +1692,10 @@ class engine {
     into.push_back(value);
   }
 
+  /// Asks CPU ci to reschedule at the end of the current event; held while its task runs
+  /// non-preemptible work (event::nopreempt), or was just switched in to start some (as a
+  /// kernel thread is in kernel code from the moment it is switched in), until that work is
+  /// done (on_complete).
   void resched(int ci) {
     cpu_state& c = cpu(ci);
     if (c.curr != nullptr && c.curr->state == task_core::st::running &&
@@ -1798,6 +1802,7 @@ class engine {
     pi_steals_ = 0;
     lock_retries_ = 0;
     priority_inversions_ = 0;
+    first_inversion_ns_ = -1;
     for (domain_state& dm : doms_) {
       dm.residency.assign(dm.residency.size(), 0);
       dm.state_since = now_;
@@ -1832,6 +1837,7 @@ class engine {
       k.frames = 0;
       k.dl_met = 0;
       k.dl_missed = 0;
+      k.sigxcpu = 0;
       k.job.clear_statistics();
     }
     for (device_res& dv : devices_) {  // busy time before the window: submitted minus what is still queued
@@ -2508,11 +2514,16 @@ class engine {
   /// The real-time class: the second least important of the stack.
   using rt_class = typename stack_type::template class_type<stack_type::nr_classes - 2>;
   /// Installs RT_RUNTIME_SHARE's borrowing hook on every CPU's RT class (machine_model::rt_runtime_share).
+  /// A CPU borrows within its root domain only (do_balance_runtime walks rd->span and divides by
+  /// its weight): the RT classes are listed per domain, and each class's hook context is its list.
   void share_rt_runtime() {
     if constexpr (detail_sim::shares_rt_runtime<rt_class>::value) {
-      rt_rqs_.clear();
-      for (int c = 0; c < ncpu_; ++c) rt_rqs_.push_back(&cpu(c).rq.template get<stack_type::nr_classes - 2>());
-      for (rt_class* rt : rt_rqs_) rt->set_runtime_share(&engine::borrow_rt_runtime, this);
+      rt_domains_.assign(static_cast<std::size_t>(ncpu_), {});  // by the domain's first CPU; sized once (hooks keep pointers)
+      for (int c = 0; c < ncpu_; ++c)
+        rt_domains_[static_cast<std::size_t>(root_cpu(c))].push_back(&cpu(c).rq.template get<stack_type::nr_classes - 2>());
+      for (int c = 0; c < ncpu_; ++c)
+        cpu(c).rq.template get<stack_type::nr_classes - 2>().set_runtime_share(&engine::borrow_rt_runtime,
+                                                                                &rt_domains_[static_cast<std::size_t>(root_cpu(c))]);
     } else {
       throw workload_error("rt_runtime_share needs a real-time class with per-CPU runtime (rt_policy)");
     }
@@ -2534,10 +2545,11 @@ class engine {
   static void charge_rt_bandwidth(void* rt, duration_ns ran, sched_time now) noexcept {
     static_cast<rt_class*>(rt)->charge_shared(ran, now);
   }
-  /// The hook: `borrower` takes runtime from every other CPU's RT class (balance_rt_runtime).
-  static void borrow_rt_runtime(void* self, rt_class& borrower, sched_time now) noexcept {
-    const engine& e = *static_cast<const engine*>(self);
-    balance_rt_runtime(borrower, e.rt_rqs_.data(), e.rt_rqs_.size(), now);
+  /// The hook: `borrower` takes runtime from every other RT class of its root domain (`domain`,
+  /// the list share_rt_runtime gave it; balance_rt_runtime).
+  static void borrow_rt_runtime(void* domain, rt_class& borrower, sched_time now) noexcept {
+    const std::vector<rt_class*>& rqs = *static_cast<const std::vector<rt_class*>*>(domain);
+    balance_rt_runtime(borrower, rqs.data(), rqs.size(), now);
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -2702,13 +2714,14 @@ class engine {
   //   lowers its priority or leaves its class (pull_after_change).
   // Together they keep global fixed priority (the M highest RT priorities run on M CPUs) and
   // global EDF among reservations, as far as the kernel's own triggers do: an RT task left
-  // waiting behind a reservation that preempted it is not pushed (nothing in the kernel does),
-  // and a running reservation whose deadline is renewed without a throttle does not pull. Ties:
+  // waiting behind a reservation that preempted it is not pushed (nothing in the kernel does;
+  // since 6.7 another CPU's pull could take it, see overloaded()), and a running reservation whose deadline is renewed without a throttle does not pull. Ties:
   // the task that waited longest, then creation order. RT throttling is not consulted.
 
   /// Whether CPU ci has two or more queued tasks of a class (`in_class`), one of them
   /// migratable (rt_rq->overloaded / dl_rq->overloaded, which set the root domain's rto / dlo
-  /// masks).
+  /// masks, as before Linux 6.7; since 612f769edd06 / 5fe7765997b1 one queued, not running,
+  /// migratable task is enough, which this does not model).
   template <class InClass>
   bool overloaded(int ci, InClass in_class) {
     int n = 0;
@@ -3227,7 +3240,9 @@ class engine {
     if (!newidle) check_preempt(to, t);
   }
 
-  // Load balancing by hierarchical load, for grouped SMP runs (pelt_on_): counting tasks
+  // Load balancing by hierarchical load (balance_load_: cgroups on SMP, balance_by_load, or
+  // CPUs of different capacity; load tracking for frequency or util_est alone keeps the
+  // balance by count), for grouped SMP runs in particular: counting tasks
   // cannot balance task groups (one group's single task is worth as much as another group's
   // four together), so the periodic balance compares the CPUs' fair loads, each task weighed
   // by its share of the root as the kernel's task_h_load does with PELT's averages:
@@ -3963,8 +3978,9 @@ class engine {
       block(t);
       return;
     }
-    // Who wakes, for the woken task's policy: t on CPU ci, or, when t stands in for an input
-    // device (task_spec::interrupt_context), interrupt context (-1).
+    // Who wakes the tasks a resume or a pipe wakes, for the woken task's policy: t on CPU ci,
+    // or, when t stands in for an input device (task_spec::interrupt_context), interrupt
+    // context (-1). Mutexes, conditions, barriers and semaphores always wake from ci.
     const int waker = w_.tasks[static_cast<std::size_t>(t.spec)].interrupt_context ? -1 : ci;
     for (int guard = 0; guard < 100000; ++guard) {
       const cevent* e = current(t);
@@ -4224,7 +4240,9 @@ class engine {
   }
 
   /// Wakes every task in `ws` (blocked on a pipe) and empties it; each retries when it runs.
-  /// A pipe's wakeups are sync (fs/pipe.c's wake_up_interruptible_sync_poll).
+  /// A pipe's wakeups are sync (fs/pipe.c's wake_up_interruptible_sync_poll in pipe_read and
+  /// pipe_write; the kernel's close, pipe_release, wakes without WF_SYNC, which this models as
+  /// sync too).
   void wake_all(std::vector<task_type*>& ws, int ci) {
     if (ws.empty()) return;
     std::vector<task_type*> woken;
@@ -4464,10 +4482,11 @@ class engine {
 
   /// The enqueue that ends a change of `t`'s parameters (its kernel priority was `oldprio`): a
   /// restore, at the head of its level when the change leaves it in the RT class with a lower
-  /// priority than before. Since 3.14 __sched_setscheduler and rt_mutex_setprio queue with
-  /// ENQUEUE_HEAD when `oldprio < p->prio` (commit 81a44c5441d7, "Queue RT tasks to head when
-  /// prio drops"), so that a task giving up a priority ceiling goes on running before its
-  /// equals. Within the RT class rt_policy's restore rule finds the same place; from outside it
+  /// priority than before. Today's __sched_setscheduler and rt_mutex_setprio queue with
+  /// ENQUEUE_HEAD when `oldprio < p->prio`, so that a task giving up a priority ceiling goes on
+  /// running before its equals (commit 81a44c5441d7 of 3.14, "Queue RT tasks to head when prio
+  /// drops", had `oldprio <= p->prio` in __sched_setscheduler, which also put a task whose
+  /// priority did not change at the head; later kernels leave such a task where it is). Within the RT class rt_policy's restore rule finds the same place; from outside it
   /// this is a reservation left (prio -1), by sched_setattr or a deboost: it keeps the CPU ahead
   /// of the RT tasks of its new priority that were waiting. The fair classes get no head: the
   /// kernel's ignores it, and 2.6's sched_setscheduler had none.
@@ -4989,6 +5008,11 @@ class engine {
         if (t.cold->frames > 0) {
           x.frame_times.assign(t.cold->frame_gaps.size() + 1, t.cold->last_frame);
           for (std::size_t k = t.cold->frame_gaps.size(); k-- > 0;) x.frame_times[k] = x.frame_times[k + 1] - t.cold->frame_gaps[k];
+          // After a warm-up the first gap reaches back to a frame before the window: the
+          // interval counts (it ends in the window), that frame does not.
+          std::size_t before = 0;
+          while (before < x.frame_times.size() && x.frame_times[before] < window_) ++before;
+          x.frame_times.erase(x.frame_times.begin(), x.frame_times.begin() + static_cast<std::ptrdiff_t>(before));
         }
       }
       x.has_jobs = t.cold->has_jobs;
@@ -5140,7 +5164,7 @@ class engine {
   /// 0 at boot): the CPU that CPU's last find_lowest_rq / find_later_rq spread choice took.
   std::vector<int> distribute_prev_;
   std::uint64_t priority_inversions_ = 0;  ///< run_config::audit_priority's count
-  std::int64_t first_inversion_ns_ = -1;   ///< when the audit first found one
+  std::int64_t first_inversion_ns_ = -1;   ///< when the audit first found one in the statistics window (-1: none)
   const task_type* hot_ = nullptr;  ///< a task the newly-idle balance under way must not pull (just pushed away)
   std::int64_t next_idle_balance_ = 0;  ///< earliest time of the next such kick
   std::vector<pelt_avg> group_pelt_;  ///< each group queue's signal, [cpu x ngroups + group]
@@ -5158,7 +5182,9 @@ class engine {
   /// Whether the deadline class lends reservations to PI mutex owners (edf_policy's boost).
   static constexpr bool pi_dl_ = detail_sim::binding_dl_inherits<Binding>::value;
   bool sis_util_ = false;             ///< wakeup scans are limited by SIS_UTIL (machine_model::sis_util)
-  std::vector<rt_class*> rt_rqs_;     ///< every CPU's RT class, in CPU order, when they share runtime (machine_model::rt_runtime_share)
+  /// When RT classes share runtime (machine_model::rt_runtime_share): each root domain's RT
+  /// classes in CPU order, at the index of the domain's first CPU (empty elsewhere).
+  std::vector<std::vector<rt_class*>> rt_domains_;
   std::vector<pelt_avg> root_pelt_memo_;     ///< each CPU's root queue util/load as root_pelt_now last summed it
   std::vector<std::int64_t> root_pelt_at_;   ///< the instant of that sum, -1 none
   int nr_idle_scan_ = 0;              ///< SIS_UTIL's depth: CPUs a wakeup's scan may look at (sd_llc_shared's nr_idle_scan)

@@ -25,7 +25,7 @@
 ///    first idle CPU after the target, wrapping (select_idle_cpu), looking at no more CPUs
 ///    than SIS_UTIL allows when the caller limits the scan; else the target itself.
 ///
-/// @par SIS_UTIL (Linux 5.19+, on by default)
+/// @par SIS_UTIL (Linux 6.0+, on by default)
 /// Scanning a busy LLC for an idle CPU mostly fails and costs the waker time, so the scan's
 /// depth shrinks as the LLC's utilisation grows. At each periodic (not newly-idle) balance of
 /// the LLC's domain the kernel sums its CPUs' fair utilisation (cpu_util_cfs, each at most
@@ -173,7 +173,7 @@ constexpr int select_idle_cache_hot(int nr_cpus, int prev, int target, int& rece
 /// counts as overloaded at 100/117, about 85 % busy).
 inline constexpr u32 sis_util_imbalance_pct = 117;
 
-/// SIS_UTIL's scan depth (update_idle_cpu_scan, Linux 5.19+): how many CPUs a wakeup's
+/// SIS_UTIL's scan depth (update_idle_cpu_scan, Linux 6.0+): how many CPUs a wakeup's
 /// select_idle_cpu() may examine in an LLC of `llc_weight` CPUs whose summed fair utilisation
 /// is `sum_util` (each CPU's cpu_util_cfs, at most 1024 on a symmetric LLC). In [0,
 /// llc_weight]: llc_weight on an idle LLC, 0 from about 100/`imbalance_pct` of its capacity up.

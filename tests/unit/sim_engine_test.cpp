@@ -1508,6 +1508,18 @@ TEST(SimEngine, PipeCloseIsEndOfFile) {
   EXPECT_EQ(r.pipes[0].items, 2u);
   EXPECT_EQ(r.pipes[0].reads, 1u);
   expect_conserved(r);
+  // EOF in the last phase ends the task whatever its own loop: a cat looping forever would
+  // find the same EOF at every pass (the run was refused for exceeding its event budget).
+  w.tasks[1].loop = -1;
+  const run_result forever = ref_entry().run(w, exact_machine(), {});
+  EXPECT_EQ(find(forever, "cat").exit_ns, msec(2));
+  EXPECT_EQ(find(forever, "cat").cpu_ns, msec(2));
+  // In an earlier phase EOF only moves the program on: the reader's next phase runs 3 ms, then
+  // the task exits (its loop is 1).
+  w.tasks[1].loop = 1;
+  w.tasks[1].phases.push_back(phase{"after", 1, {ev::run(msec(3))}});
+  const run_result filter = ref_entry().run(w, exact_machine(), {});
+  EXPECT_EQ(find(filter, "cat").exit_ns, msec(5));
 }
 
 // Random pipelines never lose an item, never deadlock when every writer finishes, conserve time

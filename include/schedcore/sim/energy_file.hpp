@@ -23,8 +23,9 @@
 /// - optional `rate_limit_us` (0..1 000 000, default 2000): schedutil's rate limit.
 ///
 /// Strict: unknown keys, repeated keys, wrong types, fractions and out-of-range values are
-/// errors naming `FILE:LINE:COLUMN` and what was expected (energy_model_error). Comments and
-/// trailing commas are accepted (the rt-app reader's JSON).
+/// errors naming `FILE:LINE:COLUMN` and what was expected (energy_model_error). The syntax is
+/// the rt-app reader's lenient JSON (sim/json.hpp's defaults): comments, trailing commas and
+/// single-quoted strings are accepted.
 #ifndef SCHEDCORE_SIM_ENERGY_FILE_HPP
 #define SCHEDCORE_SIM_ENERGY_FILE_HPP
 
@@ -44,7 +45,8 @@ namespace schedcore {
 namespace sim {
 
 /// A bad energy-model file: `what()` is `"FILE:LINE:COLUMN: message"` (`"FILE: message"`
-/// when no place applies: cannot open, too large).
+/// when no place applies: cannot open or read; a file too large points at its first byte
+/// past the limit).
 class energy_model_error : public std::runtime_error {
  public:
   /// The error `message` at `p` in `file` (`p.line` 0: no place).

@@ -4201,9 +4201,13 @@ class engine {
           pipe_res& pp = pipes_[static_cast<std::size_t>(e->res)];
           if (pp.items == 0 && pp.closed) {
             // EOF: this phase's repetitions end here; the program goes on with its next phase
-            // (a filter closing its own output) or, after its last, exits.
+            // (a filter closing its own output) or, after its last, exits whatever its task
+            // loop says: another pass would find the same EOF (a pipe stays closed), and a
+            // looping reader with nothing else to do would spin at one instant.
+            const cspec& cs = specs_[static_cast<std::size_t>(t.spec)];
             t.phase_loops_left = 1;
-            t.ev = static_cast<std::uint32_t>(specs_[static_cast<std::size_t>(t.spec)].phases[t.ph].events.size());
+            if (t.ph + 1 == cs.phases.size()) t.task_loops_left = 1;
+            t.ev = static_cast<std::uint32_t>(cs.phases[t.ph].events.size());
             break;
           }
           if (pp.items == 0) {

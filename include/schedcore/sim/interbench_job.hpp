@@ -54,7 +54,7 @@ struct interbench_job {
   std::int64_t target = -1;    ///< the `deadline` argument of the current step (-1: first step)
   std::int64_t lat = 0;        ///< latency of the step in progress
   std::int64_t period = 0;     ///< its interval (0: X's last step)
-  std::int64_t pushback = 0;   ///< added to the returned deadline by the caller (X: i ms)
+  std::int64_t pushback = 0;   ///< added to the next step's target here (X: i ms); the returned wake time excludes it
   std::int64_t chunk = 0;      ///< Gaming: the chunk's work
   bool gaming = false;         ///< the step in progress is a Gaming chunk
 
@@ -89,7 +89,7 @@ struct interbench_job {
       l += k * I;
       q += k * I;
       samples.push_back(l);
-      target = q + push;  // the caller's `deadline += pushback`
+      target = q + push;  // interbench's caller does `deadline += pushback`; done here
       return q;           // q > now by the choice of k
     }
     lat = l;

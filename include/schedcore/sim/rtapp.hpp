@@ -11,13 +11,15 @@
 /// rt-app times are microseconds; they become nanoseconds (x1000). A time must be an integer
 /// in [0, 10^12] us (10^15 ns, ~11.6 days); negative or larger is an error ("absurd").
 /// `global.duration` is in seconds: -1 (or absent) = until every task exits, capped at
-/// `rtapp_options::default_duration_ns` (10 s, noted; `--duration` overrides), else 1..10^6.
+/// `rtapp_options::default_duration_ns` (10 s, noted; `--duration` overrides), else 1..10^5
+/// (the command line's `--duration` limit).
 ///
 /// @par Mapping onto the workload model (`sim/workload.hpp`)
 /// | rt-app | workload |
 /// |---|---|
 /// | task key | `task_spec::name`; instances are named `name-0`, `name-1`, ... (`suffix_instances`) |
 /// | global `pi_enabled` (default false) | `workload::priority_inheritance`: every mutex is a PTHREAD_PRIO_INHERIT mutex |
+/// | global `calibration` "CPUn" (default "CPU0", as rt-app) / a number (ns per loop) | `workload::calibration_cpu` = n: `run` is work at CPU n's speed, which matters on asymmetric machines, and CPU n must exist (it sizes the default machine); a number: -1, work at the biggest CPU's top speed (noted) |
 /// | `instance` (default 1; 0 = a template started only by `fork`) | `task_spec::instances` |
 /// | `delay` (us) | `task_spec::delay` |
 /// | task `loop` (default -1), phase `loop` (default 1) | `task_spec::loop`, `phase::loop` (-1 or >= 1; 0 is an error) |
@@ -28,7 +30,7 @@
 /// | `dl-reclaim` true / false (default false; schedsim's extension, which rt-app itself ignores as it ignores any key it does not know): SCHED_FLAG_RECLAIM, GRUB reclaiming (policy/edf.hpp); at phase level the phase's own, as the dl-* keys; an error on any other policy | `reclaim` |
 /// | `dl-overrun` true / false (default false; schedsim's extension, as `dl-reclaim`): SCHED_FLAG_DL_OVERRUN, a SIGXCPU for each runtime overrun, counted per task (`sigxcpu` in the JSON); the same scope and errors as `dl-reclaim` | `dl_overrun` |
 /// | `dl-runtime` on a SCHED_OTHER/BATCH/IDLE task (us; rt-app's custom slice, Linux 6.12+) | `runtime`: eevdf's per-task slice, ignored by the other fair policies |
-/// | `util_min`, `util_max` (0..1024; util_min above util_max in one object is an error) | `task_spec::util_min` / `util_max` at task level; at phase level a `set_uclamp` at the start of the phase, after its `set_policy` (one sched_setattr in rt-app), changing only the clamps the phase gives. They act with `--energy-model` or `--capacity` (simulator guide, "Utilisation clamps") |
+/// | `util_min`, `util_max` (0..1024; util_min above util_max in one object is an error) | `task_spec::util_min` / `util_max` at task level; at phase level a `set_uclamp` at the start of the phase, after its `set_policy` (one sched_setattr in rt-app), changing only the clamps the phase gives. They act with `--energy-model` or `--capacity` (docs/guides/energy.md, "Utilisation clamps") |
 /// | policy/priority/dl-* at phase level | a `set_policy` event at the start of that phase, as rt-app resolves it: an absent policy is the one in force (the task's or an earlier phase's), an absent priority the named policy's default or else the one in force, dl-* the phase's own (period defaults to its dl-runtime). A phase whose result would differ between passes of the task's loop is an error |
 /// | task `cpus` [i, ...] (0..63) | `task_spec::cpus`; the workload's default CPU count is the highest index + 1 (a smaller machine refuses the file, as rt-app refuses a CPU it lacks) |
 /// | phase `cpus` [i, ...] | when any phase of a task has one, every phase of that task begins with a `set_affinity` (before its `set_policy`): the phase's CPUs, else the task's, else every CPU (rt-app's set_thread_affinity: phase, then task, then the thread's starting affinity). They size the machine as the task's do |
@@ -54,8 +56,7 @@
 /// `running`, as that event; schedsim refuses both, so that a typo cannot quietly change a run.)
 ///
 /// @par Keys accepted without effect (each documented by rt-app; a note says so)
-/// - global: `calibration` (no calibration: `run` is already simulated work in ns),
-///   `lock_pages`, `logdir`, `log_basename`, `log_size`, `ftrace` (use `--trace`), `gnuplot`, `io_device`,
+/// - global: `lock_pages`, `logdir`, `log_basename`, `log_size`, `ftrace` (use `--trace`), `gnuplot`, `io_device`,
 ///   `mem_buffer_size`, `cumulative_slack`, and `frag` (a legacy key present in rt-app's own
 ///   example files). Their types are still checked.
 /// - top level: `resources` (legacy; resources are created on first use).
@@ -87,8 +88,10 @@
 /// anything that could wake them has run (static approximation: a task starts live unless
 /// its first suspend/wait/sem_wait can only be satisfied by tasks that are themselves blocked);
 /// more than `rtapp_options::max_instances` threads in total; a loop that takes no simulated
-/// time (no run/runtime/sleep > 0 and no timer in a pass) and repeats forever or more than 10^6
-/// times, which would pin a discrete-event simulation at one instant (rt-app would just spin).
+/// time (no run/runtime/sleep > 0, no timer with a period and no event that can block:
+/// suspend, wait, sync, sem_wait, barrier) and repeats forever, or brings the file past 10^7
+/// such instantaneous events (events x passes x instances), which would pin a discrete-event
+/// simulation at one instant (rt-app would just spin).
 #ifndef SCHEDCORE_SIM_RTAPP_HPP
 #define SCHEDCORE_SIM_RTAPP_HPP
 
@@ -549,7 +552,7 @@ class importer {
       } else {
         fail(m.key_pos, "unknown key " + quote(k) + " in \"global\": expected one of duration, calibration, default_policy, "
                         "pi_enabled, lock_pages, logdir, log_basename, log_size, ftrace, gnuplot, io_device, "
-                        "mem_buffer_size, cumulative_slack" + suggest(k, known));
+                        "mem_buffer_size, cumulative_slack, frag" + suggest(k, known));
       }
     }
     if (!without_effect.empty()) note("global " + without_effect + ": accepted without effect in the simulation");

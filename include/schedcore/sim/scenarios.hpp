@@ -30,7 +30,7 @@ struct scenario_def {
 };
 
 /// A family's default compare rows: policy specs in the seed's order (rows whose policy is not
-/// registered, or whose knob the policy refuses, are skipped with a note).
+/// registered, or whose knob the policy refuses, are skipped silently).
 struct family_def {
   std::string name;                  ///< family name
   std::string what;                  ///< one line
@@ -63,10 +63,12 @@ inline task_spec hog(std::string name, int nice, std::string group = "load") {
 /// - Xorg: single-threaded server. It sleeps on its request socket ("xreq"), and each time it
 ///   runs it serves *every* request queued since it last slept (a request made while X is
 ///   already runnable coalesces into that batch, as requests sitting in the socket buffer do),
-///   then replies to every client waiting for a reply ("xdone"). ~0.6 ms of dispatch and
-///   rendering (XShmPutImage copies into redirected windows) per batch.
-/// - beryl: the compositor, 75 fps cap (vsync timer), ~0.7 ms of CPU a frame (Mesa's software
-///   vertex path on the i855GM) and two X round trips per frame (damage, bind/swap).
+///   then replies to every client waiting for a reply ("xdone"). 0.25 +- 0.08 ms of dispatch
+///   and rendering (XShmPutImage copies into redirected windows) per batch (0.31 ms measured
+///   with the cache refills).
+/// - beryl: the compositor, 75 fps cap (vsync timer), ~0.5 ms of CPU a frame (Mesa's software
+///   vertex path on the i855GM) in four chunks of GLX requests sent to X asynchronously, then
+///   one X round trip (glXSwapBuffers).
 /// - totem (gstreamer): a video thread decoding + scaling a full-screen DivX frame every 40 ms
 ///   (22 +- 5 ms: 1280x800 software scaling, no Xv under a compositor) and handing it to X
 ///   with XShmPutImage + XSync; its audio sink thread feeds ALSA every 10 ms.
@@ -109,8 +111,8 @@ inline workload desktop_2007(bool rotating = false) {
       std::string(rotating ? "the cube rotating (fill-rate bound GPU: beryl's frames take 18 +- 3 ms of GPU time, X syncs "
                              "the GPU before replying), otherwise as desktop-2007: "
                            : "") +
-      "1 CPU HZ=1000, ~130 % demand: Xorg (batches requests, replies to waiting clients), beryl (75 fps, 2 X round "
-      "trips/frame), totem (25 fps DivX decode+scale 22 ms, audio sink every 10 ms), gmplayer (25 fps, 18 ms), muine "
+      "1 CPU HZ=1000, ~130 % demand: Xorg (batches requests, replies to waiting clients), beryl (75 fps, 4 async X "
+      "requests and 1 round trip a frame), totem (25 fps DivX decode+scale 22 ms, audio sink every 10 ms), gmplayer (25 fps, 18 ms), muine "
       "(mp3, 10 ms periods, 200 ms buffer), mono, two terminals; Firefox starts at 3 s (its exit time is its start-up time)";
   w.cpus = 1;
   w.hz = 1000;
@@ -189,8 +191,9 @@ inline workload desktop_2007(bool rotating = false) {
 /// scheduling: idle tails, context switches and cache refills. No jitter: the work is the same
 /// under every policy. Non-daemon: makespan = the build time (`elapsed`). cc1 is cache-hungry
 /// (GCC's working set fills a 2007 L2): a full refill costs it 200 us (~2 MB at ~10 GB/s;
-/// twice the machine default `--refill`, which models a ~1 MB working set), charged in proportion to how much other work ran
-/// on its CPU since it last ran (`--refill-half`); that is what makes tiny timeslices slower.
+/// twice the machine default `--refill`, which models a ~1 MB working set), charged as
+/// refill x x / (x + `--refill-half`), x the other work that ran on its CPU since it last ran;
+/// that is what makes tiny timeslices slower.
 /// Leaves out: system time (31-32 s in the seed), I/O, the page cache, make's own dependency
 /// graph (all files are independent).
 inline workload kernbench_4cpu() {
@@ -301,7 +304,7 @@ inline workload games_renice(int xnice, bool typing = false) {
 /// - X serves one batch per read from its socket (1000 lines: a unix socket's buffer): 150 us
 ///   for the scroll (an unaccelerated CopyArea of the window) plus 12 us per line of text.
 ///   Per line that is 8 + 35 + 12 us whatever happens, plus 165 us of fixed costs per batch:
-///   one line per batch takes about 1.0 s for 5000 lines, the whole pty per batch about 0.3 s
+///   one line per batch takes about 1.1 s for 5000 lines, the whole pty per batch about 0.3 s
 ///   (the seed: 0.42-0.53 s with Nick's scheduler). The costs are estimates for a ~1 GHz
 ///   machine of 2004; the directions below hold from 4 to 16 us for seq, 20 to 35 us for
 ///   xterm's line, 60 to 300 us for the scroll and 200 to 800 lines of pty.
@@ -524,9 +527,13 @@ inline workload interbench(const std::string& bench, const std::string& load, co
   if (load == "read" || load == "compile") w.tasks.push_back(io("read"));
   if (load == "memload") {
     task_spec m = task("memload", opt.load_nice, {ev::run(msec(1)), ev::io_sleep(msec(1))}, true, "load");  // page-ins: D state
-    m.refill_ns = msec(1);  // it trashes the cache: every return costs a full refill
+    // A big working set: 1 ms to refill once fully evicted (10x the machine default); as for
+    // any task, a return pays in proportion to what ran on the CPU meanwhile (--refill-half),
+    // so after its 1 ms sleeps on an otherwise idle CPU it pays ~15 us, behind a busy one more.
+    m.refill_ns = msec(1);
     w.tasks.push_back(m);
-    w.notes.push_back("memload approximated: 1 ms bursts with a 1 ms full cache refill and 1 ms paging sleeps (no swap model)");
+    w.notes.push_back("memload approximated: 1 ms bursts, a working set that takes 1 ms to refill once evicted, and 1 ms "
+                      "paging sleeps (no swap model)");
   }
   // Every task loops forever; the run ends at 31 s (1 s of load alone, then 30 s measured).
   return w;
@@ -649,7 +656,8 @@ inline bool parse_eevdf_slices_options(const std::string& text, eevdf_slices_opt
 /// times that. The switch itself still costs the machine's `cs_cost_ns`.
 /// Two variants: `eevdf-slices/custom`, the commit's, and `eevdf-slices/none`, the control: the
 /// same tasks without custom slices (every task at the base slice), as on a kernel before 6.12
-/// or with sched_runtime left at 0. `eevdf-slices` runs both. `opt` sets cyclictest's work.
+/// or with sched_runtime left at 0. `eevdf-slices` runs both. `opt` sets cyclictest's work (J),
+/// the grid stagger (S) and the kernel thread (K, P): eevdf_slices_options.
 inline workload eevdf_slices(bool custom = true, const eevdf_slices_options& opt = {}) {
   using namespace scen;
   workload w;

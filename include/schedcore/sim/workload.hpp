@@ -50,8 +50,9 @@
 ///   blocking while the pipe is empty, and costs `duration` + `per_item` x items of CPU work.
 ///   `pipe_close` marks the end of the data (the last writer closed it): a read that finds the
 ///   pipe closed and empty is EOF. It ends the repetitions of the reader's current phase: the
-///   program goes on with its next phase (a filter closing its own output), or exits after its
-///   last, as a read returning 0 ends a cat or an xterm whose child exited. A write to a closed
+///   program goes on with its next phase (a filter closing its own output), or, in its last,
+///   the task exits whatever its `loop` (a pipe stays closed: another pass would find the same
+///   EOF), as a read returning 0 ends a cat or an xterm whose child exited. A write to a closed
 ///   pipe ends the writer (SIGPIPE).
 ///   Each change wakes every task blocked on the other side; a woken task retries its read or
 ///   write when it runs, so a reader that runs late finds, and takes, everything written in
@@ -111,15 +112,16 @@ struct event {
   /// run: CPU work, ns (>= 0). runtime: wall span, ns. sleep: ns. device_submit: device work,
   /// ns. frame: the frame's deadline,
   /// ns after its release (0 = no deadline, the frame only counts toward fps). job: the job's
-  /// CPU work, ns.
+  /// CPU work, ns. pipe_read: CPU work per read, ns (plus `per_item` per item).
   duration_ns duration = 0;
 
-  /// run, runtime, sleep, device_submit: a uniform random variation in [-jitter, +jitter] ns added to
-  /// `duration` each time the event executes (drawn from the run's single seeded PRNG; results
+  /// run, runtime, sleep, device_submit, pipe_read: a uniform random variation in
+  /// [-jitter, +jitter] ns added to `duration` each time the event executes (drawn from the run's single seeded PRNG; results
   /// below 0 are clamped to 0). 0 = exact.
   duration_ns jitter = 0;
 
-  /// timer: the period, ns (>= 0; 0 only moves a relative timer's reference, rt-app's rule). job: the job's interval (its deadline is release + period).
+  /// timer: the period, ns (>= 0; 0: waits for a later expiry another use of the timer set,
+  /// else only moves a relative timer's reference to now, rt-app's rule). job: the job's interval (its deadline is release + period).
   duration_ns period = 0;
 
   /// timer: false = rt-app "relative" (default): when the task arrives after the next expiry,

@@ -136,6 +136,35 @@ TEST(SimWakeAffine, ASyncPipeWakeupFromAWakerAloneOnItsCpuTakesThatCpu) {
   EXPECT_EQ(find(r.r, "T").cpu_ns, msec(1));
 }
 
+// The same machine, but W closes the pipe T waits on: fs/pipe.c's pipe_release wakes readers
+// without WF_SYNC, so the sync shortcut does not apply and T, woken to see EOF, goes back to
+// CPU 1 (W's CPU would be the heavier, as for a resume) to run its last 1 ms. (A close woke
+// sync once, and T took CPU 0.) Under cfs T then runs its 1 ms at once; W keeps all 20 ms.
+TEST(SimWakeAffine, APipeCloseWakesWithoutTheSyncHint) {
+  workload w;
+  w.name = "close-wakes";
+  w.cpus = 2;
+  w.duration = msec(20);
+  task_spec closer = pinned(looping("W", {ev::run(msec(10)), ev::pipe_close("p")}, 1), 0);
+  closer.phases.push_back(phase{"after", 1, {ev::run(sec(1))}});
+  w.tasks.push_back(closer);
+  task_spec reader = looping("T", {ev::pipe_read("p", 1, 0, 0)}, 1);
+  reader.phases[0].loop = -1;  // until EOF
+  reader.phases.push_back(phase{"last", 1, {ev::run(msec(1))}});
+  w.tasks.push_back(reader);
+  w.tasks.push_back(delayed(pinned(looping("H0", {ev::run(sec(1))}), 1), msec(1)));
+  for (const policy_entry& e : {schedcore_test::cfs_entry(), schedcore_test::eevdf_entry(), schedcore_test::o1_entry()}) {
+    SCOPED_TRACE(e.name);
+    const traced r = run_traced(e, w);
+    EXPECT_EQ(r.t_cpus, std::vector<int>({1}));
+    EXPECT_EQ(r.r.totals.affine_wakeups, 0u);
+  }
+  // Under cfs T preempts the hog there (its sleeper credit) and runs its 1 ms; W keeps CPU 0.
+  const traced r = run_traced(schedcore_test::cfs_entry(), w);
+  EXPECT_EQ(find(r.r, "T").cpu_ns, msec(1));
+  EXPECT_EQ(find(r.r, "W").cpu_ns, msec(20));
+}
+
 // recent_used_cpu. Three CPUs, T alone and woken by its own timer (1 ms of work every 5 ms).
 // It starts on CPU 0; P (pinned to CPU 0) runs there from 2 to 7 ms, Q (pinned to CPU 1) from
 // 7 ms on. At 5 ms CPU 0 is busy: T's recent CPU is none yet (it was not forked), it becomes

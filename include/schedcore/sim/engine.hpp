@@ -4194,7 +4194,7 @@ class engine {
         case event_kind::pipe_close: {
           pipe_res& pp = pipes_[static_cast<std::size_t>(e->res)];
           pp.closed = true;
-          wake_all(pp.readers, waker);  // to see the EOF
+          wake_all(pp.readers, waker, false);  // to see the EOF
           break;
         }
         case event_kind::pipe_read: {
@@ -4244,14 +4244,13 @@ class engine {
   }
 
   /// Wakes every task in `ws` (blocked on a pipe) and empties it; each retries when it runs.
-  /// A pipe's wakeups are sync (fs/pipe.c's wake_up_interruptible_sync_poll in pipe_read and
-  /// pipe_write; the kernel's close, pipe_release, wakes without WF_SYNC, which this models as
-  /// sync too).
-  void wake_all(std::vector<task_type*>& ws, int ci) {
+  /// A pipe's reads and writes wake sync (fs/pipe.c's wake_up_interruptible_sync_poll in
+  /// pipe_read and pipe_write); its close does not (pipe_release's wake_up_interruptible_all).
+  void wake_all(std::vector<task_type*>& ws, int ci, bool sync = true) {
     if (ws.empty()) return;
     std::vector<task_type*> woken;
     woken.swap(ws);
-    for (task_type* w : woken) wake(*w, ci, enqueue_flags::none, true);
+    for (task_type* w : woken) wake(*w, ci, enqueue_flags::none, sync);
   }
 
   /// Wakes `w` for the task running on CPU `ci` (a futex wake) and answers whether `w` preempts

@@ -429,9 +429,12 @@ void print_list(const sim::registry& reg) {
               "  default; P 1-10000, default 250; kernel_check passes kdamond's)\n");
 }
 
+// Seconds with one decimal from 0.1 s up; below, the digits the value needs (a 10 ms run is
+// 0.010 s, not 0.0).
 std::string fmt_seconds(std::int64_t ns) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f", static_cast<double>(ns) / 1e9);
+  const int digits = ns >= 100000000 ? 1 : ns % 1000000 == 0 ? 3 : ns % 1000 == 0 ? 6 : 9;
+  char b[48];
+  std::snprintf(b, sizeof b, "%.*f", digits, static_cast<double>(ns) / 1e9);
   return b;
 }
 
@@ -509,8 +512,8 @@ void emit(const std::vector<job>& jobs, const options& o, bool seed_tables) {
     for (const row_group& g : groups) rows.push_back(g.runs);
     const std::string table = sim::seed_table_replicated(rows, f);
     const std::string span = r0->warmup_ns > 0 ? " measured after a " + fmt_seconds(r0->warmup_ns) + " s warm-up" : " simulated";
-    std::printf("== %s (cpus %d, hz %d, %.1f s%s%s) ==\n%s", name.c_str(), r0->cpus, r0->hz,
-                static_cast<double>(r0->duration_ns) / 1e9, span.c_str(), over.c_str(), table.c_str());
+    std::printf("== %s (cpus %d, hz %d, %s s%s%s) ==\n%s", name.c_str(), r0->cpus, r0->hz,
+                fmt_seconds(r0->duration_ns).c_str(), span.c_str(), over.c_str(), table.c_str());
     for (const auto& n : r0->notes) std::printf("note: %s\n", n.c_str());
     std::printf("\n");
   }

@@ -130,6 +130,8 @@ inline options parse(int argc, char** argv) {
   } else {
     for (const auto& k : split(o.only, ',', "--only")) {
       if (!known.count(k)) throw sim::usage_error("--only: unknown plot '" + k + "' (latency,fps,sweep,nice,bench,timeline)");
+      if (k == "timeline" && o.command == "plot")
+        throw sim::usage_error("--only timeline: the timeline is drawn by report only (plot writes latency,fps,sweep,nice,bench)");
       o.want.insert(k);
     }
   }

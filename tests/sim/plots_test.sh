@@ -33,6 +33,11 @@ grep -q "nice-share.svg" "$work/a.list" || bad "plot did not list the files it w
 "$sim" plot --scenario nosuch --out "$work/x" >/dev/null 2>&1; [ $? = 2 ] || bad "unknown scenario: expected exit 2"
 "$sim" plot --scenario desktop-2007 --only bogus --out "$work/x" >/dev/null 2>&1; [ $? = 2 ] || bad "--only bogus: expected exit 2"
 "$sim" plot --scenario desktop-2007 --only bench --out "$work/x" >/dev/null 2>&1; [ $? = 2 ] || bad "--only bench without --bench: expected exit 2"
+# The timeline is report's: plot refuses it rather than run the scenario and write nothing.
+"$sim" plot --scenario desktop-2007 --only timeline --out "$work/t" >/dev/null 2>"$work/err"; rc=$?
+[ $rc = 2 ] || bad "plot --only timeline: expected exit 2, got $rc"
+grep -q "drawn by report only" "$work/err" || bad "plot --only timeline: message: $(cat "$work/err")"
+[ ! -e "$work/t" ] || bad "plot --only timeline created its output directory"
 # A --bench file that cannot be read or holds no finite BM_cycle row is a bad input file (exit 3,
 # naming the file), refused before any run; a row timed inf or nan is not a timing.
 "$sim" plot --scenario desktop-2007 --only bench --out "$work/x" --bench "$work/no-such.csv" >/dev/null 2>"$work/err"

@@ -886,6 +886,10 @@ TEST(SchedsimCli, WarmupWindow) {
   const result r = run("compare --scenario kernbench-4cpu --policies ref-rr --duration 3s --warmup 1s --no-host-timing");
   ASSERT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("2.0 s measured after a 1.0 s warm-up"), std::string::npos) << r.out;
+  // A span that one decimal would round is printed with the digits it needs (it read 0.0 s).
+  const result short_run = run("compare --scenario kernbench-4cpu --policies ref-rr --duration 10ms --warmup 2500us --no-host-timing");
+  ASSERT_EQ(short_run.code, 0);
+  EXPECT_NE(short_run.out.find("(cpus 4, hz 1000, 0.007500 s measured after a 0.002500 s warm-up)"), std::string::npos) << short_run.out;
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy ref-rr --duration 1s --warmup 1s").code, 2);
   EXPECT_EQ(run("run --scenario kernbench-4cpu --policy ref-rr --warmup -5ms").code, 2);
 }

@@ -165,7 +165,8 @@ struct machine_model {
   /// modelled wake_affine). docs/guides/simulator.md, "The machine".
   bool wake_affine = true;
   /// SIS_UTIL (Linux 6.0+, smp/wake_affine.hpp): a fair wakeup's scan for an idle CPU looks at
-  /// no more CPUs than the machine's fair utilisation allows, and at none from about 85 % up.
+  /// no more CPUs than the machine's fair utilisation allows, and at none from about 80-85 % up
+  /// (80 % on 8 CPUs, 85.5 % in the limit).
   /// The depth is recomputed at every periodic and idle balance (not the newly-idle ones) from the CPUs'
   /// summed cpu_util_cfs; it starts at the whole machine (as if idle before the run). It needs
   /// PELT, and asymmetric machines scan by capacity without it. -1 (the default): on wherever

@@ -659,6 +659,31 @@ TEST(Goodness24Policy, ANiceChangeLeavesTheRunListOrderAlone) {
   EXPECT_TRUE(p.verify());
 }
 
+// So is a change of rt_priority alone (sched_setparam, or sched_setscheduler with the same
+// policy: 2.4.16's setscheduler() ends with move_first_runqueue for any queued task). Run list
+// [A, B], A FIFO 20 and B FIFO 10; B raised to FIFO 20 ties A at goodness 1020, and from the
+// head it wins the tie (the pick keeps the first strictly greater). Restored to its old place
+// behind A, A would run.
+TEST(Goodness24Policy, AChangeOfRtPriorityAloneMovesTheTaskToTheHead) {
+  policy_t p;
+  task a, b;
+  ASSERT_EQ(p.setup(a, {sched_kind::fifo, 0, 20, 0, 0, 0}), errc::ok);
+  ASSERT_EQ(p.setup(b, {sched_kind::fifo, 0, 10, 0, 0, 0}), errc::ok);
+  sched_time now{};
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  p.enqueue(a, now, enqueue_flags::wakeup);  // at the head: [A, B]
+  p.dequeue(b, now, dequeue_flags::save);
+  ASSERT_EQ(p.setup(b, {sched_kind::fifo, 0, 20, 0, 0, 0}), errc::ok);
+  p.enqueue(b, now, enqueue_flags::restore);
+  EXPECT_EQ(p.pick_next(now), &b);
+  // An unchanged rt_priority (a nice change of an RT task) keeps the place: A stays behind B.
+  p.dequeue(a, now, dequeue_flags::save);
+  ASSERT_EQ(p.setup(a, {sched_kind::fifo, 5, 20, 0, 0, 0}), errc::ok);
+  p.enqueue(a, now, enqueue_flags::restore);
+  EXPECT_EQ(p.pick_next(now), &b);
+  EXPECT_TRUE(p.verify());
+}
+
 TEST(Goodness24Policy, ATaskMadeSchedRrKeepsItsNiceAndItsQuantum) {
   policy_t p;
   policy_t::knobs k;

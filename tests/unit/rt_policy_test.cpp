@@ -529,20 +529,33 @@ TEST(RtPolicy, WithHzTheRoundRobinSliceIsCountedInTicks) {
   }
 }
 
-// The slice in jiffies is RR_TIMESLICE rounded down to whole ticks, at least one: at HZ 300 a
-// 100 ms slice is 30 ticks; a 1 ms slice at HZ 100 is one tick.
+// The slice in jiffies is sched_rr_handler's msecs_to_jiffies(sched_rr_timeslice_ms), which
+// rounds up: at HZ 300 a 100 ms slice is 30 ticks (exactly RR_TIMESLICE, though 100 ms over
+// the 3333333 ns jiffy is 30.000003), 5 ms is 2 (1.5 rounded up) and 15 ms 5 (4.5); at HZ 100
+// 15 ms is 2 and 1 ms 1. (Rounded down, as once here, 5 ms and 15 ms were 1 and 4 ticks.)
 TEST(RtPolicy, TheRoundRobinSliceIsWholeJiffies) {
-  rt_policy<task> p;
-  ASSERT_EQ(p.configure({msec(100), -1, sec(1), 300}), errc::ok);
-  task a, b = make(sched_kind::rr, 50);
-  ASSERT_EQ(p.setup(a, sched_params{sched_kind::rr, 0, 50, 0, 0, 0}), errc::ok);
-  const sched_time t0{};
-  p.enqueue(a, t0, enqueue_flags::wakeup);
-  p.enqueue(b, t0, enqueue_flags::wakeup);
-  p.set_next(a, t0);
-  int n = 0;
-  while (!p.tick(a, t0 + usec(3333) * ++n)) ASSERT_LT(n, 100);
-  EXPECT_EQ(n, 30);
+  auto ticks_to_expire = [](duration_ns slice, s64 hz) {
+    rt_policy<task> p;
+    EXPECT_EQ(p.configure({slice, -1, sec(1), hz}), errc::ok);
+    task a, b = make(sched_kind::rr, 50);
+    EXPECT_EQ(p.setup(a, sched_params{sched_kind::rr, 0, 50, 0, 0, 0}), errc::ok);
+    const sched_time t0{};
+    p.enqueue(a, t0, enqueue_flags::wakeup);
+    p.enqueue(b, t0, enqueue_flags::wakeup);
+    p.set_next(a, t0);
+    const duration_ns jiffy = 1000000000 / hz;
+    int n = 0;
+    while (!p.tick(a, t0 + jiffy * ++n) && n < 1000) {
+    }
+    return n;
+  };
+  EXPECT_EQ(ticks_to_expire(msec(100), 300), 30);
+  EXPECT_EQ(ticks_to_expire(msec(5), 300), 2);
+  EXPECT_EQ(ticks_to_expire(msec(15), 300), 5);
+  EXPECT_EQ(ticks_to_expire(msec(15), 100), 2);
+  EXPECT_EQ(ticks_to_expire(msec(1), 100), 1);
+  EXPECT_EQ(ticks_to_expire(msec(100), 250), 25);
+  EXPECT_EQ(ticks_to_expire(usec(100), 1000), 1);  // below a jiffy: one
 }
 
 // start_rt_bandwidth / do_sched_rt_period_timer: the period timer stops at a boundary that finds

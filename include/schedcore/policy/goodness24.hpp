@@ -217,15 +217,17 @@ class goodness24_policy {
   }
 
   /// Puts `t` at the head of the run list (2.4.16's `add_to_runqueue`); a restore of the same
-  /// kind puts it back where its `dequeue(save)` took it from (a nice change leaves 2.4's run
-  /// list alone).
+  /// kind and rt_priority puts it back where its `dequeue(save)` took it from (a nice change
+  /// leaves 2.4's run list alone; a change of kind or rt_priority can only come from
+  /// setscheduler / setparam, whose `move_first_runqueue` puts it at the head).
   void enqueue(Task& t, sched_time, enqueue_flags flags) noexcept {
     goodness24_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
     // A task migrating in leaves whichever instance's list holds it (no size counter).
     if (has(flags, enqueue_flags::migrated) && registered(t)) all_.erase(t);
     if (!registered(t)) all_.push_back(t);
-    if (has(flags, enqueue_flags::restore) && saved_ == &t && saved_kind_ == e.kind) {
+    if (has(flags, enqueue_flags::restore) && saved_ == &t && saved_kind_ == e.kind &&
+        saved_rt_priority_ == e.rt_priority) {
       if (saved_next_ != nullptr && EntityOf::get(*saved_next_).on_rq) {
         run_.insert(run_.iterator_to(*saved_next_), t);
       } else {
@@ -248,6 +250,7 @@ class goodness24_policy {
     if (has(flags, dequeue_flags::save)) {
       saved_ = &t;
       saved_kind_ = e.kind;
+      saved_rt_priority_ = e.rt_priority;
       auto next = run_.iterator_to(t);
       ++next;
       saved_next_ = next == run_.end() ? nullptr : &*next;
@@ -502,6 +505,7 @@ class goodness24_policy {
   Task* saved_ = nullptr;                ///< the task a `dequeue(save)` took out, until its restore
   Task* saved_next_ = nullptr;           ///< the task that followed it in the run list (nullptr: it was last)
   sched_kind saved_kind_ = sched_kind::normal;  ///< its kind when saved
+  u8 saved_rt_priority_ = 0;             ///< its rt_priority when saved
   goodness24_counts counts_{};           ///< this queue's runnable tasks by class (its entities point here)
   u64 recalcs_ = 0;                      ///< epoch recalculations
   knobs knobs_{};                        ///< tunables in force

@@ -14,9 +14,9 @@
 ///   kernel's fork) refills the slice: a task that sleeps or changes priority or policy
 ///   mid-slice resumes with what was left, as sched_setscheduler never touches time_slice.
 ///   With the `hz` knob (the simulator sets it to its tick rate) the slice is counted as the
-///   kernel's task_tick_rt counts it: whole jiffies, one taken at each tick that finds the task
-///   current, however little it ran since; a task preempted between ticks and current at each
-///   tick uses its slice up as fast as a hog. Without it (hz 0) the slice is the nanoseconds
+///   kernel's task_tick_rt counts it: whole jiffies (the timeslice rounded up), one taken at
+///   each tick that finds the task current, however little it ran since; a task preempted
+///   between ticks and current at each tick uses its slice up as fast as a hog. Without it (hz 0) the slice is the nanoseconds
 ///   actually run, checked at ticks (at HZ 1000 a 100 ms slice of a hog ends at the 100th tick
 ///   either way).
 /// - Wakeup preemption is strict: only a more urgent priority preempts (equal never does).
@@ -123,9 +123,11 @@ class rt_policy {
     s64 runtime = msec(950);    ///< RT runtime per period (`sched_rt_runtime_us`); -1: unlimited
     s64 period = sec(1);        ///< RT accounting period (`sched_rt_period_us`)
     /// The tick rate that counts an RR slice, or 0. With HZ set, the slice is the kernel's:
-    /// `timeslice` rounded down to whole jiffies (at least 1), and each tick takes one jiffy
-    /// off the task current at that tick, however long it ran since (task_tick_rt); with 0,
-    /// the slice is the nanoseconds the task actually ran, checked at ticks.
+    /// `timeslice` rounded up to whole jiffies (sched_rr_handler's msecs_to_jiffies; the
+    /// default 100 ms gives RR_TIMESLICE's jiffies at HZ 100, 250, 300 and 1000), and each
+    /// tick takes one jiffy off the task current at that tick, however long it ran since
+    /// (task_tick_rt); with 0, the slice is the nanoseconds the task actually ran, checked at
+    /// ticks.
     s64 hz = 0;
   };
   /// Bounds and meaning of each knob.
@@ -144,6 +146,15 @@ class rt_policy {
     runtime_ = k.runtime;
     // One jiffy in ns; a 32-bit division (hz <= 100000), which 32-bit CPUs do in hardware.
     tick_ns_ = k.hz > 0 ? static_cast<duration_ns>(1000000000u / static_cast<u32>(k.hz)) : 0;
+    // The RR slice: with hz, ceil(timeslice x hz / 10^9) jiffies counted in tick_ns_ units
+    // (exact: 100 ms at HZ 300 is 30 jiffies, not the 31 that 100 ms / 3333333 ns would
+    // round up to); timeslice <= 10 s and hz <= 10^5 keep the product below 2^50.
+    if (k.hz > 0) {
+      const u64 jiffies = (static_cast<u64>(k.timeslice) * static_cast<u64>(k.hz) + 999999999u) / 1000000000u;
+      rr_slice_ = static_cast<duration_ns>(jiffies) * tick_ns_;
+    } else {
+      rr_slice_ = k.timeslice;
+    }
     return errc::ok;
   }
   /// The knobs in force.
@@ -211,7 +222,7 @@ class rt_policy {
     // Only a task's first setup here (the kernel's __sched_fork) fills the RR slice; the kernel's
     // sched_setscheduler never touches time_slice, so a later change, even while the task
     // sleeps or after it left the class for a while, keeps what was left.
-    if (!e.saved && e.rt_priority == 0) e.slice_left = knobs_.timeslice;
+    if (!e.saved && e.rt_priority == 0) e.slice_left = rr_slice_;
     e.kind = p.kind;
     e.rt_priority = p.rt_priority;
     e.prio = static_cast<u8>(nr_prios - 1 - p.rt_priority);
@@ -293,16 +304,15 @@ class rt_policy {
     // at this tick (task_tick_rt: update_curr_rt may throttle, the slice handling follows).
     const bool throttled = throttled_;
     if (e.kind != sched_kind::rr) return throttled;
-    // With hz: one jiffy per tick that finds it current, and the slice ends once less than a
-    // jiffy is left: after floor(timeslice / jiffy) ticks, at least one (RR_TIMESLICE in
-    // whole jiffies), with no division.
+    // With hz: one jiffy per tick that finds it current, and the slice (a whole number of
+    // jiffies, see configure) ends at the tick that takes its last one, with no division.
     if (tick_ns_ > 0) {
       e.slice_left -= tick_ns_;
       if (e.slice_left >= tick_ns_) return throttled;
     } else if (e.slice_left > 0) {
       return throttled;
     }
-    e.slice_left = knobs_.timeslice;
+    e.slice_left = rr_slice_;
     if (queue_.first_at(e.prio) == &curr && queue_.next_at_same_prio(curr) == nullptr) return throttled;
     queue_.requeue_tail(curr, e.prio);
     return true;
@@ -460,6 +470,7 @@ class rt_policy {
   Task* curr_ = nullptr;        ///< the running task of this class, if any
   knobs knobs_{};               ///< tunables in force
   duration_ns tick_ns_ = 0;     ///< one jiffy, ns, when `hz` is set; else 0 (slices in ns run)
+  duration_ns rr_slice_ = knobs{}.timeslice;  ///< an RR slice, ns: whole jiffies of tick_ns_ with `hz`, else `timeslice`
   sched_time period_start_{};   ///< start of the current throttling period
   duration_ns rt_time_ = 0;     ///< run time charged in the current period, ns
   duration_ns runtime_ = knobs{}.runtime;  ///< this instance's runtime per period (rt_rq->rt_runtime), ns

@@ -512,8 +512,9 @@ TEST(SimEnergy, EnergyAwarePackingIsNotUndoneByTheBalancer) {
 }
 
 // util_est: a task that runs 30 ms of work then sleeps 170 ms ends each burst with a util of
-// about 1024 (1 - y^30) / (1 - y^200) = 490 on the big CPU (more than the little CPU's 356),
-// and wakes with that decayed to about 12 after 170 ms. Sized by its util_avg, EAS puts it on
+// about 1024 (1 - y^(30/1.048576)) / (1 - y^(200/1.048576)) = 481 on the big CPU (PELT
+// periods of 1.048576 ms; more than the little CPU's 356), and wakes with that decayed to about
+// 14 after 170 ms. Sized by its util_avg, EAS puts it on
 // the little CPU at each wakeup (its util then climbs only to about 340 in the 69 ms the burst
 // takes there: never a misfit); sized by util_est (the end-of-burst util, remembered), it never
 // fits the little CPU and stays big.

@@ -123,7 +123,7 @@ bool sd_shares_ok(const Policy& p, const sd_item (&items)[N], unsigned total, sc
 }
 
 // Constant-initialised globals (the module has no static constructors), too big for the
-// kernel stack: the self-test's run queue (100 list heads, 1744 bytes, in the fixed
+// kernel stack: the self-test's run queue (100 list heads, 1752 bytes, in the fixed
 // configuration; 288 bytes in the default fair one), 2 x 40 lists in sd's stair array.
 schedcore::eevdf_policy<eevdf_item> eevdf_rq;
 schedcore::sd_policy<sd_item> sd_rq;

@@ -141,8 +141,8 @@ class run_queue {
   void yield(sched_entity& curr, sched_time now) noexcept;
   /// Runnable tasks, the running one included.
   usize nr_runnable() const noexcept { return policy_.nr_runnable(); }
-  /// The policy's structural self-check.
-  bool verify() const noexcept { return policy_.verify(); }
+  /// The policy's structural self-check (an optional hook: true for a policy without one).
+  bool verify() const noexcept { return schedcore::policy_traits<policy_type>::verify(policy_); }
 
  private:
   policy_type policy_{};

@@ -182,8 +182,8 @@ TEST(Cfs2007Policy, Nice0VsNice19O13) {
   // it gets far less: one wait is credited at most 2·runtime_limit of fair clock
   // (update_stats_wait_end), 40 ms x 15/1024 = 0.59 ms at the UP defaults, less than the
   // 1 ms x (1 - 15/1039) = 0.986 ms one tick of running costs it, so its wait_runtime sinks
-  // to the -20 ms clamp and its key sits 20 ms x 1024/15 = 1.37 s behind. Bound: at most one
-  // tick per 1.3 s -> below 0.2 % (measured 0.15 %). The direction matches the 2007 reports
+  // to the -20 ms clamp and its key sits 20 ms x 1024/15 = 1.37 s behind. It then runs about one
+  // tick per 0.65 s -> below 0.2 % (measured 0.153 %). The direction matches the 2007 reports
   // that high nice levels got much less than their weight (§7, Roman Zippel's review).
   const auto cpu = run_hogs({0, 19}, sec(30));
   EXPECT_LT(pct(cpu[1], cpu[0] + cpu[1]), 0.2);

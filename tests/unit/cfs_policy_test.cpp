@@ -350,8 +350,9 @@ TEST(CfsPolicy, Nice0VsNice19Hog1024To15O13) {
   const auto cpu = run_hogs({0, 19}, sec(30));
   const std::int64_t total = cpu[0] + cpu[1];
   // §1.4 O1.3 (and §2.2): nice 19 gets 15/1039 = 1.44 % against nice 0, independent of HZ.
-  // A nice-19 task's slice (87 µs) is below one tick, so it runs whole ticks: 1 ms in every
-  // ~69 ms (1 + 68.27 ms, its vruntime step), 1.45 %.
+  // A nice-19 task's share of the period (87 µs, floored to 0.75 ms by BASE_SLICE) is below
+  // one tick, so it runs whole ticks: 1 ms in every ~69 ms (1 + 68.27 ms, its vruntime step),
+  // 1.44 %.
   EXPECT_NEAR(pct(cpu[1], total), 100.0 * 15 / 1039, 0.1);
   std::printf("cfs nice 0/19: nice 19 gets %.3f %% (oracle 1.444)\n", pct(cpu[1], total));
   const auto cpu250 = run_hogs({0, 19}, sec(30), 250);
@@ -492,8 +493,8 @@ TEST(CfsPolicy, StartDebitCarriesTheBaseSliceFloor) {
         // Without BASE_SLICE the raw share: 6 ms x w / (11596 - 1024 + w), in virtual time.
         const std::uint64_t w = n.kind == sched_kind::idle ? 3 : nice_to_weight(n.nice);
         const std::uint64_t share = 6000000 * w / (9548 + 1024 + w) * 1024 / w;
-        const std::uint64_t raw = share > parent_ahead ? share : parent_ahead;
-        EXPECT_LE(debit > raw ? debit - raw : raw - debit, raw / 1000 + 2) << "nice " << n.nice << " without BASE_SLICE: " << debit << " vs " << raw;
+        ASSERT_LT(share, parent_ahead) << "nice " << n.nice;  // the premise: every raw share is below the parent
+        EXPECT_EQ(debit, parent_ahead) << "nice " << n.nice << " without BASE_SLICE: level with the parent";
         EXPECT_LT(debit, n.debit);
       }
       EXPECT_TRUE(p.verify());
@@ -542,12 +543,13 @@ TEST(CfsPolicy, ForkReferenceIsTheParentOnlyWhenItIsTheRunningTask) {
     const vtime minv = p.min_vruntime();
     ASSERT_EQ(minv, o->vruntime);
     p.task_new(child, with_parent ? c : nullptr, now);
-    // vslice with the child counted: period(3) x 1024/3072 = 2 ms (2 ms - 2 ns in fixed point).
+    // vslice with the child counted: period(3) x 1024/3072 = 2 ms (2 ms - 1 ns in fixed point:
+    // 6e6 x 1024 x (0xFFFFFFFF / 3072) >> 32 = 1999999).
     const std::int64_t rel = child.vruntime.ns() > (u64{1} << 63) ? -1 : static_cast<std::int64_t>(child.vruntime.ns());
     if (with_parent) {
       EXPECT_EQ(rel, msec(10)) << "the parent's vruntime is the reference";
     } else {
-      EXPECT_LE(std::abs(rel - msec(2)), 2) << "no fair forker: min_vruntime + vslice";
+      EXPECT_EQ(rel, msec(2) - 1) << "no fair forker: min_vruntime + vslice";
     }
   }
   // child_runs_first swaps with the parent only: with no parent the running task keeps its
@@ -578,7 +580,7 @@ TEST(CfsPolicy, ForkReferenceIsTheParentOnlyWhenItIsTheRunningTask) {
 // at the enqueue (ENQUEUE_INITIAL, not a wakeup). Queue A holds a and b, the running one 10 ms
 // of vruntime ahead of min_vruntime; queue B holds one task of its own. The child keeps the
 // 10 ms lead over B's min_vruntime. With the parent only 0.5 ms ahead, the child gets A's
-// vslice with 3 tasks counted, 2 ms (6 ms x 1024/3072, 2 ns under in fixed point), not B's with
+// vslice with 3 tasks counted, 2 ms (6 ms x 1024/3072, 1 ns under in fixed point), not B's with
 // 2 counted (3 ms). child_runs_first does not swap across CPUs.
 TEST(CfsPolicy, AForkOntoAnotherCpuIsPlacedAgainstTheParentsQueue) {
   for (const std::int64_t lead : {msec(10), usec(500)}) {
@@ -611,7 +613,7 @@ TEST(CfsPolicy, AForkOntoAnotherCpuIsPlacedAgainstTheParentsQueue) {
       if (lead == msec(10)) {
         EXPECT_EQ(rel, msec(10)) << "the parent's lead over its own queue";
       } else {
-        EXPECT_LE(std::abs(rel - msec(2)), 2) << "the parent's queue's vslice (3 tasks), not B's (3 ms)";
+        EXPECT_EQ(rel, msec(2) - 1) << "the parent's queue's vslice (3 tasks), not B's (3 ms)";
       }
       EXPECT_EQ(c->vruntime, parent_before) << "no swap across CPUs";
       EXPECT_FALSE(qb.wakeup_preempt(child, other, now)) << "a child 2 ms or more behind does not preempt";
@@ -658,9 +660,9 @@ TEST(CfsPolicy, WakeupPreemptsOnlyBeyondWakeupGranO25) {
   // §2.6: gran = calc_delta_fair(1 ms, wakee): 3 056 716 ns for a nice-5 wakee (O2.4).
   EXPECT_FALSE(wake_behind(5, 3056716));
   EXPECT_TRUE(wake_behind(5, 3056717));
-  // A nice -5 wakee: 1 ms x 1024/3121 = 328 100 ns.
-  EXPECT_FALSE(wake_behind(-5, 1000000LL * 1024 / 3121 - 1));
-  EXPECT_TRUE(wake_behind(-5, 1000000LL * 1024 / 3121 + 2));
+  // A nice -5 wakee: 1 ms x 1024/3121 = 328 099 ns in fixed point (328 099.97 exactly).
+  EXPECT_FALSE(wake_behind(-5, 328099));
+  EXPECT_TRUE(wake_behind(-5, 328100));
 }
 
 TEST(CfsPolicy, BatchAndIdleWakeesNeverPreemptIdleCurrAlwaysPreempted) {
@@ -968,7 +970,7 @@ TEST(CfsPolicy, AMigratedWakeupIsRenormalisedByTheOldQueuesMinVruntimeAtTheWakeu
 // and kept relative; its return through enqueue_entity(ENQUEUE_RESTORE) adds the min_vruntime
 // of then. s runs 1 ms and sleeps; h runs alone to 100 ms; s is made SCHED_FIFO while asleep,
 // runs as RT, and is made SCHED_NORMAL again at 151 ms while it runs: it comes back latency/2
-// (3 ms) behind min_vruntime, not with the 99 ms its absolute vruntime had fallen behind.
+// (3 ms) behind min_vruntime, not with the 98 ms its absolute vruntime had fallen behind.
 TEST(CfsPolicy, ASleeperLeavingTheClassIsPlacedAsAWakeupAndKeptRelative) {
   policy_t p;
   task s = make(0), h = make(0);
@@ -1132,7 +1134,7 @@ TEST(CfsPolicy, LastBuddyIsSetWithExactlyNrLatencyTasksQueued) {
   ASSERT_EQ(schedule(p, c, true, now), &w);
   now += msec(4);
   p.tick(w, now);  // w runs past everyone
-  // The leftmost is one of the six at v0; c, 0.5 ms behind it (< 1 ms granularity), is the
+  // The leftmost is one of the six at v0; c, 0.5 ms ahead of it (< 1 ms granularity), is the
   // last buddy and is picked.
   EXPECT_EQ(schedule(p, &w, true, now), c);
   EXPECT_TRUE(p.verify());

@@ -96,7 +96,8 @@ TEST(DeferrableServer, BackgroundRunTimePushesTheZeroLaxityInstantBack) {
   EXPECT_EQ(s.deadline(), at_ms(1980));
   EXPECT_EQ(s.runtime(), msec(50));
 
-  // Within dl_server_min_res of d - q, the timer is not pushed: 0.5 ms used at 949.5.
+  // Within dl_server_min_res of d - q, the timer is not pushed: 0.5 ms charged at 900 moves
+  // d - q to 950.5, less than 1 ms past the armed 950.
   deferrable_server t = started(0);
   EXPECT_FALSE(t.charge(usec(500), at_ms(900), true));
   EXPECT_TRUE(t.timer(at_ms(950), true));  // 950 >= 1000 - 49.5 - 1
@@ -207,7 +208,7 @@ TEST(DeferrableServer, AStopKeepsTheRunningStateUntilTheDeadlineLapses) {
   EXPECT_FALSE(s.queued());
   EXPECT_EQ(s.deadline(), at_ms(2951));
   EXPECT_EQ(timer_of(s), at_ms(2931));
-  // With its full runtime it would overflow (50/951 > 50/1000): a new period, deferred.
+  // With 20 ms left at 2940, 11 ms before d, it overflows (20/11 > 50/1000): a new period, deferred.
   s.stop();
   s.start(at_ms(2940));  // 20/11 overflows
   EXPECT_FALSE(s.queued());
@@ -381,7 +382,7 @@ TEST(DeferrableServer, Rules619_IdleTimeOfAStoppedServerIsNotCharged) {
 }
 
 // Over a long random run the server never holds more than Q, never sits queued while
-// throttled, and while starved it is served at most Q + one overrun per period; under either
+// throttled, and its runtime never falls below one overrun (-3 ms, the largest charge); under either
 // rules (the 6.19 owner stops the server where the 6.12 one yields the period).
 class DeferrableServerRandom : public ::testing::TestWithParam<server_rules> {};
 

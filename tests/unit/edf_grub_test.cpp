@@ -110,7 +110,7 @@ TEST(EdfGrub, TheDocumentationsExampleO53) {
 // The 0-lag time d - q x P / Q for a period past 2^32 ns (the deadline_period_max knob admits
 // 1000 s): Q = 5 s, D = P = 10 s; after 0.5 s of run the task sleeps at 1.5 s with q = 4.5 s,
 // d = 11 s (it started at 1 s), so its 0-lag time is 11 - 4.5 x 10 / 5 = 2 s: the inactive
-// timer fires there and its bandwidth leaves running_bw. (q x P took 72 bits; the 64-bit
+// timer fires there and its bandwidth leaves running_bw. (q x P took 66 bits; the 64-bit
 // product wrapped and put the 0-lag time at 9.379 s, keeping a sleeper's bandwidth active
 // 7.4 s too long.) With P = 1000 s the same arithmetic: Q = 500 s, q = 499.5 s, d = 1001 s,
 // 0-lag at 2 s.
@@ -258,6 +258,9 @@ TEST(EdfGrub, AnInactiveSleepersBandwidthIsReclaimedOnItsOwnCpuOnly) {
   cpu1.enqueue(sleeper, t0, enqueue_flags::wakeup);
   cpu1.set_next(sleeper, t0);
   cpu1.dequeue(sleeper, t0 + msec(1), dequeue_flags::sleep);
+  sched_time zero_lag{};
+  ASSERT_TRUE(cpu1.next_timer(zero_lag));
+  EXPECT_EQ(zero_lag, t0 + msec(2));
   EXPECT_FALSE(cpu1.timer(t0 + msec(2)));
   EXPECT_EQ(cpu1.this_bw(), u_sleeper);
   EXPECT_EQ(cpu1.running_bw(), 0u);
@@ -329,7 +332,7 @@ TEST(EdfGrub, ThisBwFollowsTheTaskAcrossQueuesAndParameterChanges) {
 // reclaiming, each job at most its runtime) and reclaiming hogs; budgets enforced at the tick
 // or exactly. No periodic job misses its deadline, every hog receives at least its runtime in
 // each of its periods (hrtick; at the tick, one tick less), and the class takes at most Umax
-// of the CPU in any 100 ms, within bw_ratio's truncation and one tick.
+// of the CPU in each aligned 100 ms window, within bw_ratio's truncation and one tick.
 TEST(EdfGrub, ReclaimingKeepsEveryReservationsGuaranteeAndLeavesTheRestOfTheCpu) {
   std::uint64_t s = 0x2545f4914f6cdd1dull;
   auto next = [&] {
@@ -390,8 +393,8 @@ TEST(EdfGrub, ReclaimingKeepsEveryReservationsGuaranteeAndLeavesTheRestOfTheCpu)
 }
 
 // Bad input: the rule knob out of range is refused with nothing changed; the flag is accepted
-// and ignored on the other kinds of policy (as sched_setattr does), and a task without it is
-// charged the plain (scaled) time.
+// by validate() on the other kinds of policy (as sched_setattr does), and a task without it is
+// charged the plain time it runs.
 TEST(EdfGrub, BadKnobsAreRefusedAndTheFlagOnlyActsOnReclaimingTasks) {
   policy_t p;
   auto k = knobs_with(95, 1, 0);
@@ -423,6 +426,12 @@ TEST(EdfGrub, BadKnobsAreRefusedAndTheFlagOnlyActsOnReclaimingTasks) {
   unbounded.set_next(a, sched_time{});
   EXPECT_FALSE(unbounded.tick(a, sched_time{} + msec(1)));
   EXPECT_EQ(a.runtime, msec(7));
+  // c, without the flag, is charged the time it runs.
+  unbounded.dequeue(a, sched_time{} + msec(1), dequeue_flags::sleep);
+  unbounded.enqueue(c, sched_time{} + msec(1), enqueue_flags::wakeup);
+  unbounded.set_next(c, sched_time{} + msec(1));
+  EXPECT_FALSE(unbounded.tick(c, sched_time{} + msec(2)));
+  EXPECT_EQ(c.runtime, msec(7));
   EXPECT_TRUE(unbounded.verify());
 }
 

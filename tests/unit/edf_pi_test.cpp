@@ -400,6 +400,7 @@ TEST(EdfInheritance, RandomBoostsNeverThrottleAndAddNoBandwidth) {
       }
       if (k2 >= nr_deadline_owners) {
         ASSERT_EQ(o.dl_bw, 0u) << step;
+        ASSERT_TRUE(o.active_rq == nullptr || o.active_bw == 0u) << step << " owner " << k2;  // counts nothing active
       }
       if (o.active_rq != nullptr) active += o.active_bw;
       ready = ready || (queued[k2] && o.in_ready);

@@ -1281,7 +1281,7 @@ namespace {
 
 // Capacity-aware admission and fit (5.9+, dl_bw_capacity and dl_task_fits_capacity): the cap
 // is cap_scale(per-CPU bw, Σ capacities) = 996147 x C >> 10. CPUs of capacity 1024 and 446
-// (C = 1470) admit 996147 x 1470 >> 10 = 1430040: two reservations of 0.6 (629145 each) fit,
+// (C = 1470) admit 996147 x 1470 >> 10 = 1430015: two reservations of 0.6 (629145 each) fit,
 // a third of 0.2 (209715) does not, though two full CPUs (1992294) would take it.
 TEST(EdfCapacity, AdmissionCountsTheRootDomainsCapacity) {
   policy_t::knobs k;

@@ -46,11 +46,14 @@ TEST(BfsPolicy, PrioRatiosAndDeadlineOffsets) {
     int nice;
     double ms;
   } offsets[] = {{-20, 6.0}, {-10, 15.2}, {0, 39.2}, {5, 63.0}, {10, 101.3}, {19, 238.6}};
-  // The reference rounds to 0.1 ms (nice 19: 5089 x 6 / 128 = 238.547 ms, printed 238.6).
+  // The reference rounds to 0.1 ms, and nice 19's the wrong way (5089 x 6 / 128 = 238.547 ms,
+  // printed 238.6): the table within 0.06 ms, then every offset exactly.
   for (const auto& o : offsets)
     EXPECT_NEAR(static_cast<double>(p.deadline_offset(o.nice)) / 1e6, o.ms, 0.06) << "nice " << o.nice;
   EXPECT_EQ(p.deadline_offset(-20), msec(6));
+  EXPECT_EQ(p.deadline_offset(-10), 15187500);
   EXPECT_EQ(p.deadline_offset(0), 39187500);
+  EXPECT_EQ(p.deadline_offset(19), 238546875);
 }
 
 double share(const tick_driver<driven>& d, std::size_t i, std::int64_t total) {

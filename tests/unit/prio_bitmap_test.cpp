@@ -1,5 +1,5 @@
 // Unit tests of bitmap/prio_bitmap.hpp: typed over N at every word boundary (1, 31, 32, 33, 63,
-// 64, 65, 140, 4095, 4096) and both directions. Edges, out-of-range misuse refused without state
+// 64, 65, 140, 4095, 4096) in both directions, and N = 40 (a u64 word not full). Edges, out-of-range misuse refused without state
 // change, find_first on empty reported, clear_first_unchecked agrees with clear + find_first,
 // and a fixed-seed differential test against std::set
 // (>= 10^6 random set/clear/test/find_first/find_next per instance; verify() after every op for
@@ -35,8 +35,9 @@ struct names {
 
 using configs = ::testing::Types<
     cfg<1, prio_order::lower_first>, cfg<1, prio_order::higher_first>,
-    cfg<31, prio_order::lower_first>, cfg<32, prio_order::higher_first>,
-    cfg<33, prio_order::lower_first>, cfg<40, prio_order::lower_first>,
+    cfg<31, prio_order::lower_first>, cfg<31, prio_order::higher_first>,
+    cfg<32, prio_order::lower_first>, cfg<32, prio_order::higher_first>,
+    cfg<33, prio_order::lower_first>, cfg<33, prio_order::higher_first>, cfg<40, prio_order::lower_first>,
     cfg<63, prio_order::lower_first>, cfg<63, prio_order::higher_first>,
     cfg<64, prio_order::lower_first>, cfg<64, prio_order::higher_first>,
     cfg<65, prio_order::lower_first>, cfg<65, prio_order::higher_first>,

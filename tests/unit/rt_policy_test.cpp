@@ -341,9 +341,9 @@ TEST(RtPolicy, ThrottlingTurnedOffWhileThrottledEndsAtThePeriodBoundary) {
 }
 
 // The same over 10 s at HZ 100 with a runtime of 955 ms that the 10 ms ticks cannot hit: the
-// throttle comes at 960 ms, the 5 ms past the runtime are carried, and the next period throttles
-// at 950 ms of its own (5 + 950 > 955), the one after at 960 again: 955 ms a second on average,
-// 9560 ms in 10 s. (Zeroing the account at each period would give 960 every second: 9600.)
+// throttle comes at 960 ms, the 5 ms past the runtime are carried; the second period also
+// throttles at 960 (5 + 950 = 955 is not past 955) and carries 10 ms, then 950 (10 + 950 > 955)
+// and 960 alternate: 960, 960, 950, 960, ..., 9560 ms in 10 s. (Zeroing the account at each period would give 960 every second: 9600.)
 TEST(RtPolicy, ThrottlingCarriesTheOverrunIntoTheNextPeriod) {
   using stack = class_stack<member_sched_class, rt_policy<task>, background_class>;
   stack rq;
@@ -497,7 +497,8 @@ TEST(RtPolicy, DequeueOfAnotherTaskChargesTheRunningOne) {
 // task_tick_rt takes one jiffy off the slice of the task current at each tick, however long it
 // ran since: with `hz` set, an RR task that a FIFO task preempts for most of every jiffy, but
 // that is current at every tick, ends its 100 ms slice at the 100th tick as a hog does (at
-// 100 ms, having run 15 ms); counted in ns run it would have lasted about 660 ms.
+// 100 ms, having run 15 ms); counted in ns run it lasts until the tick at 667 ms (0.1 + 0.15 x
+// 666 >= 100).
 TEST(RtPolicy, WithHzTheRoundRobinSliceIsCountedInTicks) {
   for (const s64 hz : {s64{1000}, s64{0}}) {
     rt_policy<task> p;
@@ -522,7 +523,7 @@ TEST(RtPolicy, WithHzTheRoundRobinSliceIsCountedInTicks) {
     if (hz != 0) {
       EXPECT_EQ(expired_at, 100) << "one jiffy per tick";
     } else {
-      EXPECT_GT(expired_at, 600) << "100 ms of run at 0.15 ms per ms";
+      EXPECT_EQ(expired_at, 667) << "100 ms of run at 0.15 ms per ms";
     }
     p.put_prev(a, t0 + msec(expired_at));
     EXPECT_EQ(p.pick_next(t0 + msec(expired_at)), &b);
@@ -562,7 +563,7 @@ TEST(RtPolicy, TheRoundRobinSliceIsWholeJiffies) {
 // the class empty with no run time left, and the next enqueue starts a fresh grid. A FIFO hog
 // runs 0-500 ms, sleeps, and hogs again from 2300 ms: its grid restarts at 2300, so it is
 // throttled at the tick that charges its 951st ms, 3251 ms, until 3300 ms. (On a grid kept from
-// 0 it would run 700 ms to 3000 and be throttled only at 3950.)
+// 0 it would run 700 ms to 3000 and be throttled only at 3951.)
 TEST(RtPolicy, AnIdleClassRestartsItsPeriodGridAtTheNextEnqueue) {
   rt_policy<task> p;  // 950 ms per 1 s
   task a = make(sched_kind::fifo, 50);
@@ -946,8 +947,8 @@ TEST(RtPolicy, ThrottleEndsOnlyOnceTheCarriedRunTimeIsBelowTheRuntime) {
 // The kernel refills an RR task's p->rt.time_slice only at its expiry in task_tick_rt and at
 // fork (__sched_fork); a move between CPUs (push_rt_task / pull_rt_task: deactivate_task,
 // set_task_cpu, activate_task) and a wakeup on another CPU leave it alone. So a task preempted
-// with 70 ms of its slice left, pulled to another CPU, then asleep and woken back on the first,
-// still has 70 ms and rotates behind an equal peer after 70 ms there, not 100.
+// with 70 ms of its slice left, pulled to another CPU where it runs 10 ms, then asleep and woken
+// back on the first, still has 60 ms and rotates behind an equal peer after 60 ms there, not 100.
 TEST(RtPolicy, TheRoundRobinSliceLeftCrossesCpusWithTheTask) {
   rt rq0, rq1;
   ASSERT_EQ(rq0.configure({msec(100), -1, sec(1)}), errc::ok);

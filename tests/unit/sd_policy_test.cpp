@@ -276,7 +276,9 @@ TEST(SdPolicy, StarvationBoundMixedNiceAndSleepers) {
 
 // §2.5 oracle 4 invariant with a smaller bound: hogs nice 0, 5, 19 and sleepers nice 0 and 10,
 // sum of quota x slots = 160+60+4+160+40 ms; the nice-19 hog (one slot, 39) waits for the
-// others' slots of a rotation. At HZ=1000 and 250 (quotas are whole ticks).
+// others' slots of a rotation. At HZ=1000 and 250 (quotas are whole ticks). The bound is
+// reached from below too: between two runs of the nice-19 hog the other two hogs use their
+// whole rotation, 160 + 60 ms, so it waits at least 220 ms (measured 296).
 TEST(SdPolicy, StarvationBoundIsTightForTheLowestNice) {
   for (int hz : {1000, 250}) {
     recording p;
@@ -298,6 +300,7 @@ TEST(SdPolicy, StarvationBoundIsTightForTheLowestNice) {
                   static_cast<double>(d.stats(i).max_wait_ns) / 1e6);
       EXPECT_LE(d.stats(i).max_wait_ns, bound) << "HZ " << hz << " task " << i;
     }
+    EXPECT_GE(d.stats(2).max_wait_ns, msec(220)) << "HZ " << hz << ": the nice-19 hog waits out both hogs' rotations";
     for (std::size_t i = 1; i < p.rotations.size(); ++i) EXPECT_LE(p.rotations[i] - p.rotations[i - 1], bound);
     EXPECT_TRUE(p.ok);
   }
@@ -306,7 +309,7 @@ TEST(SdPolicy, StarvationBoundIsTightForTheLowestNice) {
 // §2.2/§2.3: no interactivity estimator. A task that sleeps 95 % of the time is queued, at every
 // wakeup, no better than its first entitled slot: back at the slot it left if it still has quota
 // there this rotation (§2.3 enqueue rule), else at a fresh slot no better than the run queue's
-// level; with a hog of the same nice it gets no more than its entitlement.
+// level; an 80 %-duty sleeper beside a hog of the same nice never gets more than the hog.
 TEST(SdPolicy, SleeperEarnsNoBonus) {
   recording p;
   task hog, sleeper;
@@ -331,7 +334,7 @@ TEST(SdPolicy, SleeperEarnsNoBonus) {
   EXPECT_GT(checked, 200u);
   EXPECT_TRUE(p.ok);
 
-  // Both nice 0: a half-duty sleeper against a hog never gets more than the hog.
+  // Both nice 0: an 80 %-duty sleeper against a hog never gets more than the hog.
   recording q;
   task h2, s2;
   make(q, h2, 0);
@@ -463,7 +466,7 @@ TEST(SdPolicy, ForkSplitsTheRemainingQuota) {
 // §2.3's enqueue rule: a fresh slot starts no better than the deepest level its static
 // priority has run at this rotation (prio_level[u]), nor than the best queued static
 // priority's, when that is better than its own (the rows are the §2.3 generator's: nice 0 the
-// odd slots 1..39, nice 5 slots 2, 5, 7, 10, ..., nice -5 every slot but a few, from 1).
+// odd slots 1..39, nice 5 slots 2, 5, 8, 10, ..., nice -5 25 of the 40 slots, from 1).
 // a, b, c (nice 0) start at level 1 (24 ms of quota there); a uses its 8 ms slot and moves to
 // slot 3; b and c sleep with their quota, so level 1 stays open and the rq's level stays 0;
 // a runs 1 ms at level 3. Then:

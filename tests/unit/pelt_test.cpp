@@ -81,15 +81,21 @@ TEST(Pelt, LoadAvgMaxIsTheFixedPointOfTheIntegerRecurrence) {
   for (u64 p = 1; p < 3000; ++p) {
     const u64 closed = pelt_interval_contribution(p, 0, 0);
     worst = std::max(worst, closed > by_steps ? closed - by_steps : by_steps - closed);
+    if (p == 1) {
+      EXPECT_EQ(by_steps, 0u);
+    }
     if (p == 2) {
       EXPECT_EQ(by_steps, 1002u);
+    }
+    if (p == 3) {
+      EXPECT_EQ(by_steps, 1982u);
     }
     if (p == 4) {
       EXPECT_EQ(by_steps, 2941u);
     }
     by_steps = pelt_decay(by_steps + pelt_period_units, 1);
   }
-  EXPECT_LE(worst, 32u);  // measured 25 (near p = 200): under 0.07 % of LOAD_AVG_MAX
+  EXPECT_LE(worst, 32u);  // measured 25 (at p = 346): under 0.07 % of LOAD_AVG_MAX
   EXPECT_EQ(pelt_interval_contribution(1, 0, 0), 0u);  // no full period in between
   EXPECT_EQ(pelt_interval_contribution(5000, 0, 0), pelt_min_divider);  // the whole past
   EXPECT_EQ(pelt_interval_contribution(1, 1024, 0), pelt_decay(1024, 1));
@@ -118,9 +124,8 @@ TEST(Pelt, O6_1_AContinuousRunnerReaches512Then768Then1010) {
   }
   // A long run saturates at the weight and at 1024 (to a unit or two of truncation).
   const pelt_avg full = run_for(3000, period_ns, true);
-  EXPECT_GE(full.util_avg, 1020u);
-  EXPECT_LE(full.util_avg, 1024u);
-  EXPECT_GE(full.load_avg, 1020u);
+  EXPECT_NEAR(static_cast<double>(full.util_avg), 1024, 2);  // measured 1024
+  EXPECT_NEAR(static_cast<double>(full.load_avg), 1024, 2);  // measured 1023
 }
 
 TEST(Pelt, AfterItStopsTheSignalHalvesEvery32Periods) {
@@ -267,7 +272,7 @@ TEST(Pelt, AttachAddsAndDetachRemovesAnEntitysHistory) {
   pelt_update_queue(b, now, 0, 0, false);
   pelt_detach(a, task, 1024);
   pelt_attach(b, task, 1024);
-  EXPECT_LE(a.load_avg, 3u);
+  EXPECT_EQ(a.load_avg, 0u);
   EXPECT_EQ(b.load_avg, before);
   EXPECT_EQ(b.util_avg, task.util_avg);
   EXPECT_EQ(task.last_update_ns, b.last_update_ns);
@@ -325,13 +330,14 @@ TEST(Pelt, SuccessiveForksOnAnIdleCpuStartAt512Then256Then128) {
     pelt_attach(q, t, 1024);
   }
   EXPECT_EQ(q.util_avg, 960u);
-  // A light task beside a heavy load gets its weighted part, smaller than the spare half.
+  // A light task beside a heavier load gets its weighted part, smaller than the spare half:
+  // 400 x 15 / (999 + 1) = 6, against a spare half of (1024 - 400) / 2 = 312.
   pelt_avg busy{};
   busy.util_avg = 400;
-  busy.load_avg = 88761;
+  busy.load_avg = 999;
   pelt_avg light{};
   pelt_init_new_entity(light, 15, busy, 5);
-  EXPECT_EQ(light.util_avg, 400u * 15 / 88762);
+  EXPECT_EQ(light.util_avg, 6u);
   EXPECT_EQ(light.last_update_ns, 5u);
   // The weighted part's denominator is load_avg + 1, exactly: util 512 leaves a spare half of
   // 256; 512 x 1024 / (2047 + 1) = 256 (the spare half), / (2048 + 1) = 255.87 -> 255.

@@ -178,7 +178,7 @@ TEST(Uclamp, ApplyingClampsToAUtilisation) {
   rq.enqueue(boosted, 700, 700);
   rq.dequeue(capped);
   rq.enqueue(low_cap, 0, 200);
-  EXPECT_EQ(rq.util_with(50), 700u) << "min 700 against max 700: min wins the tie";
+  EXPECT_EQ(rq.util_with(50), 700u) << "min 700 and max 700: 700 (min winning an inverted pair is AnInvertedPairOnTheCpuGivesTheBoost's)";
   rq.dequeue(boosted);
   rq.dequeue(low_cap);
   EXPECT_TRUE(rq.idle());

@@ -103,7 +103,7 @@ TEST(UtilEst, AnEstimateRemembersWhatSleepErases) {
   EXPECT_NEAR(at_dequeue, end, 12);
   EXPECT_NEAR(at_wakeup, end * std::pow(y, 84 / ms), 12);
   EXPECT_LT(at_wakeup * 5, at_dequeue) << "sleep erases most of it";
-  EXPECT_NEAR(util_est_value(est), at_dequeue, util_est_margin) << "the estimate holds the burst's size";
+  EXPECT_EQ(util_est_value(est), at_dequeue) << "the estimate holds the burst's size";
   EXPECT_EQ(task_util_est(at_wakeup, est), util_est_value(est));
 }
 

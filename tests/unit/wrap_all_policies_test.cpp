@@ -106,7 +106,7 @@ struct use_edf {
   template <class T, class EntityOf = base_entity<edf_entity>> using policy = edf_policy<T, EntityOf>;
   using entity = edf_entity;
   static sched_params params(const spec& s) {
-    // Budgets 1..6 ms per 10..35 ms period: 0.79 of the CPU in total, under the 95 % bound.
+    // Budgets 1.3..1.9 ms per 14..35 ms period: 0.42 of the CPU in total, under the 95 % bound.
     const int n = s.p.nice + 20;  // 20, 25, 15, 20, 30, 39
     return deadline(msec(1) + usec(100) * (n % 11), msec(10) + msec(1) * (n % 26));
   }

@@ -959,7 +959,7 @@ bool brute_short(const std::vector<task*>& queued, const task& w, const task& c)
 // With `delay` (DELAY_DEQUEUE), a sleeper that blocks while ineligible stays queued: the brute
 // force then sees it among the queued entities, and a pick that returns it removes it and picks
 // again (the kernel's pick_next_entity), until a runnable entity or nothing is left.
-// With `complete` (the rest of 6.12): a third of the tasks have their own slice (0.1-8 ms),
+// With `complete` (the rest of 6.12): a third of the tasks have their own slice (0.1 to 8.1 ms),
 // PREEMPT_SHORT and PLACE_REL_DEADLINE are on, every wakeup while a task runs is checked
 // against the brute force (the cancel, then the pick), and queued tasks are reniced around a
 // save/restore (a relative deadline, scaled by the weights). With `v617` as well: 6.17's slice
@@ -1407,7 +1407,8 @@ TEST(EevdfPolicy, ARequestEndedByAnotherTasksDequeueAsksForTheCpuAtOnce) {
   EXPECT_EQ(r->vruntime - v0, usec(500)) << "curr was charged by the dequeue";
   EXPECT_FALSE(p.take_resched()) << "0.5 ms of a 0.75 ms request: nothing to do";
   p.dequeue(*others[1], t + msec(1), dequeue_flags::migrating);
-  EXPECT_NE(r->deadline, d0) << "the request was renewed by the charge";
+  EXPECT_EQ(r->vruntime - v0, msec(1));
+  EXPECT_EQ(r->deadline - v0, usec(1750)) << "the request was renewed by the charge: v + 0.75 ms";
   EXPECT_TRUE(p.take_resched()) << "and the CPU is asked for at once";
   EXPECT_FALSE(p.take_resched()) << "once";
   EXPECT_FALSE(p.tick(*r, t + msec(1))) << "the tick does not report it again";
@@ -1442,7 +1443,7 @@ TEST(EevdfPolicy, DelayDequeue_WakeupTakesTheLagBeforeCurrIsCharged) {
 // check_preempt_wakeup_fair settles a wakee that may not preempt (SCHED_BATCH, SCHED_IDLE)
 // before it charges curr: only a normal wakee's check runs update_curr. Seen through a delayed
 // sleeper's wakeup, whose requeue does not charge curr either. a (made BATCH or IDLE) blocks
-// in debt at 3 ms; b runs 0.9 ms past its 0.75 ms request (HZ 1000) with no hook between; a
+// in debt at 3 ms; b runs 0.9 ms, past its 0.75 ms request (HZ 1000) with no hook between; a
 // wakes. The check answers no and leaves b's request as it was; the tick at 1 ms from b's
 // start charges the whole 1 ms and renews the request then: deadline = b0 + 1 ms + 0.75 ms.
 // (Charged at the wakeup, the request would have been renewed at 0.9 ms: b0 + 1.65 ms.)
@@ -1480,7 +1481,7 @@ TEST(EevdfPolicy, WakeupCheckPreemptsAnIdleCurrWithoutChargingIt) {
   EXPECT_TRUE(p.wakeup_preempt(n, idle, t + msec(2)));
   EXPECT_EQ(idle.vruntime, v0) << "the idle curr is charged by its put_prev, not by the check";
   p.put_prev(idle, t + msec(2));
-  EXPECT_GT(idle.vruntime - v0, 0);
+  EXPECT_EQ(idle.vruntime - v0, msec(2) * 1024 / 3) << "2 ms at SCHED_IDLE's weight 3";
   EXPECT_TRUE(p.verify());
 }
 
@@ -1686,17 +1687,19 @@ TEST(EevdfPolicy, DelayDequeue_OtherOperationsOnADelayedSleeperAreRefused) {
 
 // ---- lag bound over long random runs -------------------------------------------------------------
 
-// Bound used: |lag_i| <= 2 max(slice, TICK) + TICK in service time (ns), where
+// Bound used: |lag_i| <= max(2 slice, TICK) + TICK in service time (ns), where
 // lag_i = w_i (V - v_i) / 1024 with V the weighted mean over the queued entities, computed here
 // from the entities' own fields. Sources: (1) the kernel's limit_lag, which clamps the lag an
 // entity carries across a sleep to calc_delta_fair(max(2 slice, TICK_NSEC)), i.e.
-// 2 max(slice, TICK) of service (algorithms-modern.md §3.2, O3.2); (2) Stoica et al., "Earliest
+// max(2 slice, TICK) of service (algorithms-modern.md §3.2, O3.2: 1.5 ms at HZ=1000, 4 ms at
+// HZ=250); (2) Stoica et al., "Earliest
 // Eligible Virtual Deadline First" (1996): in a steady system -r_max < lag < max(r_max, q), so
 // once in the system a client drifts by at most one quantum beyond its request. Here the
 // quantum q is one TICK (no hrtick: a turn ends at the first tick after the request is used).
-// The paper's steady-state bound alone (r_max + q with r_max = slice + TICK) assumes joins at
-// zero lag; with lag-carrying joins it is exceeded at HZ=250 (measured 9.37 ms > 8.75 ms), so the
-// composite bound is the one asserted.
+// At HZ=1000 that composite, 2.5 ms, holds (worst 1.22-2.05 ms over four seeds). At HZ=250
+// the worst, 9.37 ms, exceeds it (8 ms) and the paper's steady-state bound alone (r_max + q
+// with r_max = slice + TICK: 8.75 ms), which assume joins at zero lag: there the run is held
+// to an envelope of three ticks (12 ms), an empirical bound, not a derived one.
 struct lag_probe {
   std::int64_t worst = 0;
   std::int64_t bound = 0;
@@ -1722,7 +1725,8 @@ lag_probe random_lag_run(std::uint64_t seed, int n, int hz, std::int64_t total) 
   }
   const std::int64_t tick = sec(1) / hz;
   lag_probe probe;
-  probe.bound = 2 * std::max(p.base_slice(), tick) + tick;  // limit_lag + q
+  // limit_lag + q; at HZ below 1000 three ticks (the envelope above).
+  probe.bound = hz >= 1000 ? std::max(2 * p.base_slice(), tick) + tick : 3 * tick;
   const std::int64_t step = tick;
   for (std::int64_t at = step; at <= total; at += step) {
     d.run_until(at);
@@ -1764,6 +1768,7 @@ TEST(EevdfPolicy, LagStaysWithinTheEevdfBoundOverLongRandomRuns) {
                 static_cast<long long>(pr.bound), static_cast<unsigned long long>(pr.samples));
   }
   const lag_probe pr = random_lag_run(21, 10, 250, sec(20));
+  EXPECT_GT(pr.samples, 1000u);
   EXPECT_LE(pr.worst, pr.bound) << "HZ=250";
   std::printf("lag HZ=250 n 10: worst %lld ns, bound %lld ns\n", static_cast<long long>(pr.worst),
               static_cast<long long>(pr.bound));
@@ -2128,9 +2133,13 @@ TEST(EevdfPolicy, AnIdleWakeeDoesNotPreemptAnIdleCurr) {
   sched_time t{};
   p.enqueue(curr, t, enqueue_flags::wakeup);
   p.set_next(curr, t);
-  t += msec(5);  // curr has run well past its request and V: a fresh pick would return the wakee
+  // curr runs 5 ms; the enqueue charges it and renews its request, and the wakee is placed at
+  // V = curr's vruntime with the same deadline: a fresh pick would return the wakee (a queued
+  // task wins a deadline tie), but an idle wakee never preempts.
+  t += msec(5);
   p.enqueue(woken, t, enqueue_flags::wakeup);
   EXPECT_FALSE(p.wakeup_preempt(woken, curr, t));
+  EXPECT_EQ(p.pick_next(t), &woken);
   EXPECT_TRUE(p.verify());
 }
 

@@ -70,8 +70,8 @@ TYPED_TEST(GroupShares, EqualGroupsSplitEvenlyWhateverTheirTaskCounts) {
   }
   const std::int64_t total = 10 * kSecond;
   d.run_until(total);
-  EXPECT_NEAR(share(d.stats(0), total), 0.5, 0.005);
-  for (std::size_t i = 1; i < 5; ++i) EXPECT_NEAR(share(d.stats(i), total), 0.125, 0.005) << i;
+  EXPECT_NEAR(share(d.stats(0), total), 0.5, 0.001);
+  for (std::size_t i = 1; i < 5; ++i) EXPECT_NEAR(share(d.stats(i), total), 0.125, 0.001) << i;
   EXPECT_TRUE(rq.verify());
   EXPECT_EQ(rq.nr_runnable(), 5u);
 }
@@ -92,9 +92,9 @@ TYPED_TEST(GroupShares, WeightsSetTheGroupRatio) {
   }
   const std::int64_t total = 12 * kSecond;
   d.run_until(total);
-  EXPECT_NEAR(share(d.stats(0), total), 2.0 / 3, 0.005);
-  EXPECT_NEAR(share(d.stats(1), total), 1.0 / 6, 0.005);
-  EXPECT_NEAR(share(d.stats(2), total), 1.0 / 6, 0.005);
+  EXPECT_NEAR(share(d.stats(0), total), 2.0 / 3, 0.001);
+  EXPECT_NEAR(share(d.stats(1), total), 1.0 / 6, 0.001);
+  EXPECT_NEAR(share(d.stats(2), total), 1.0 / 6, 0.001);
 }
 
 // Nesting multiplies shares: root = {task T, G1}; G1 = {task a, G2}; G2 = {b, c}, all weight
@@ -116,7 +116,7 @@ TYPED_TEST(GroupShares, NestedGroupsMultiplyShares) {
   const std::int64_t total = 16 * kSecond;
   d.run_until(total);
   const double expect[] = {0.5, 0.25, 0.125, 0.125};
-  for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(share(d.stats(i), total), expect[i], 0.005) << i;
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(share(d.stats(i), total), expect[i], 0.001) << i;
   EXPECT_EQ(g1.members(), 2u);  // a and G2
   EXPECT_EQ(g2.members(), 2u);
 }
@@ -142,9 +142,9 @@ TYPED_TEST(GroupShares, NiceDividesAGroupsShareByTheWeightTable) {
   d.run_until(total);
   const double w0 = nice_to_weight(0), w5 = nice_to_weight(5);
   EXPECT_EQ(w5, 335);
-  EXPECT_NEAR(share(d.stats(0), total), 0.5 * w0 / (w0 + w5), 0.005);
-  EXPECT_NEAR(share(d.stats(1), total), 0.5 * w5 / (w0 + w5), 0.005);
-  EXPECT_NEAR(share(d.stats(2), total), 0.5, 0.005);
+  EXPECT_NEAR(share(d.stats(0), total), 0.5 * w0 / (w0 + w5), 0.001);
+  EXPECT_NEAR(share(d.stats(1), total), 0.5 * w5 / (w0 + w5), 0.001);
+  EXPECT_NEAR(share(d.stats(2), total), 0.5, 0.001);
 }
 
 // A group's weight changed while one of its tasks runs (the requeue around a parameter
@@ -162,7 +162,7 @@ TYPED_TEST(GroupShares, ReweightingARunningGroupTakesEffect) {
   d.add(t[0], behaviour::hog());
   d.add(t[1], behaviour::hog());
   d.run_until(4 * kSecond);
-  EXPECT_NEAR(share(d.stats(0), 4 * kSecond), 0.5, 0.005);
+  EXPECT_NEAR(share(d.stats(0), 4 * kSecond), 0.5, 0.001);
   ASSERT_NE(rq.current(), nullptr);
   const std::size_t r = rq.current() == &t[0] ? 0 : 1;  // the running task's index
   const std::int64_t before = d.stats(r).cpu_ns;
@@ -170,7 +170,7 @@ TYPED_TEST(GroupShares, ReweightingARunningGroupTakesEffect) {
   EXPECT_TRUE(rq.verify());
   d.run_until(12 * kSecond);
   const double got = static_cast<double>(d.stats(r).cpu_ns - before) / static_cast<double>(8 * kSecond);
-  EXPECT_NEAR(got, 0.75, 0.005);
+  EXPECT_NEAR(got, 0.75, 0.001);
   EXPECT_TRUE(rq.verify());
 }
 
@@ -690,7 +690,7 @@ TYPED_TEST(GroupShares, MovingRunningAndQueuedTasksBetweenGroupsKeepsTheInvarian
   for (auto& x : t) before.push_back(cpu.cpu(x));
   cpu.run_for(4 * kSecond);
   for (std::size_t i = 0; i < 4; ++i)
-    EXPECT_NEAR(static_cast<double>(cpu.cpu(t[i]) - before[i]) / static_cast<double>(4 * kSecond), 0.25, 0.01) << i;
+    EXPECT_NEAR(static_cast<double>(cpu.cpu(t[i]) - before[i]) / static_cast<double>(4 * kSecond), 0.25, 0.001) << i;
   EXPECT_TRUE(rq.verify());
 }
 
@@ -725,9 +725,9 @@ TYPED_TEST(GroupShares, MigrationBetweenCpusMovesTheTaskToTheOtherCpusGroupObjec
   EXPECT_EQ(rq1.nr_runnable(), 3u);
   const std::int64_t bm = c1.cpu(m), bv = c1.cpu(v), bw = c1.cpu(w);
   c1.run_for(4 * kSecond);
-  EXPECT_NEAR(static_cast<double>(c1.cpu(w) - bw) / static_cast<double>(4 * kSecond), 0.5, 0.01);
-  EXPECT_NEAR(static_cast<double>(c1.cpu(m) - bm) / static_cast<double>(4 * kSecond), 0.25, 0.01);
-  EXPECT_NEAR(static_cast<double>(c1.cpu(v) - bv) / static_cast<double>(4 * kSecond), 0.25, 0.01);
+  EXPECT_NEAR(static_cast<double>(c1.cpu(w) - bw) / static_cast<double>(4 * kSecond), 0.5, 0.001);
+  EXPECT_NEAR(static_cast<double>(c1.cpu(m) - bm) / static_cast<double>(4 * kSecond), 0.25, 0.001);
+  EXPECT_NEAR(static_cast<double>(c1.cpu(v) - bv) / static_cast<double>(4 * kSecond), 0.25, 0.001);
   EXPECT_TRUE(rq0.verify() && rq1.verify());
 }
 
@@ -763,8 +763,8 @@ TYPED_TEST(GroupShares, ReweightEmptyQueuedAndNestedRunningGroups) {
   const std::int64_t bx = cpu.cpu(x), by = cpu.cpu(y);
   cpu.run_for(5 * kSecond);
   // root: g1 3072 vs q 2048: x 3/5, y 2/5 (g2's weight is alone in g1: no effect)
-  EXPECT_NEAR(static_cast<double>(cpu.cpu(x) - bx) / static_cast<double>(5 * kSecond), 0.6, 0.01);
-  EXPECT_NEAR(static_cast<double>(cpu.cpu(y) - by) / static_cast<double>(5 * kSecond), 0.4, 0.01);
+  EXPECT_NEAR(static_cast<double>(cpu.cpu(x) - bx) / static_cast<double>(5 * kSecond), 0.6, 0.001);
+  EXPECT_NEAR(static_cast<double>(cpu.cpu(y) - by) / static_cast<double>(5 * kSecond), 0.4, 0.001);
   EXPECT_TRUE(rq.verify());
 }
 

@@ -903,3 +903,82 @@ TEST(SdPolicy, AChildForkedOntoAnotherCpusQueueStartsAFreshRotationThere) {
   EXPECT_TRUE(rq0.verify());
   EXPECT_TRUE(rq1.verify());
 }
+
+// §2.3 [R] enqueue rule: "same rotation but quota used -> next entitled slot (first slot >=
+// max(own level, ...))". A renice while the task sleeps changes its slot row, and the new row may
+// allow slots above the level it had reached; the search still starts at its own level.
+TEST(SdPolicy, AWakeupWithItsQuotaUsedSearchesFromItsOwnLevelAfterARenice) {
+  policy_t p;
+  task a, b;
+  make(p, a, 0);
+  make(p, b, 0);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.enqueue(b, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(p.level_of(a), 1u);  // nice 0's first slot
+  p.set_next(a, t0);
+  p.dequeue(a, t0 + oracle_quota(0), dequeue_flags::sleep);  // blocks as slot 1's quota ends
+  ASSERT_EQ(a.time_slice, 0);
+  ASSERT_EQ(p.current_level(), 0u);  // level 1 still has b's quota: the queue has not moved on
+  make(p, a, -20);                   // nice -20 may use every slot, 0 included
+  p.enqueue(a, t0 + oracle_quota(0), enqueue_flags::wakeup);
+  EXPECT_EQ(p.level_of(a), 2u) << "slot 1 is used, slot 0 lies above its own level";
+  EXPECT_EQ(a.time_slice, oracle_quota(-20));
+  EXPECT_TRUE(p.verify());
+
+  // A lone nice-19 task has used its one slot (39); reniced to 3 while asleep, no slot at or
+  // below 39 is left this rotation, so it is expired and a rotation follows at once (the
+  // active array is empty), putting it at nice 3's first slot: u = 23, step 1600 / 17 = 94,
+  // k = 1504 -> 39 - 37 = 2.
+  policy_t q;
+  task lone;
+  make(q, lone, 19);
+  start_running(q, lone, t0);
+  q.dequeue(lone, t0 + oracle_quota(19), dequeue_flags::sleep);
+  make(q, lone, 3);
+  q.enqueue(lone, t0 + oracle_quota(19), enqueue_flags::wakeup);
+  EXPECT_EQ(q.prio_rotation(), 1u) << "a major rotation, not a slot above its own level";
+  EXPECT_EQ(q.level_of(lone), 2u);
+  EXPECT_EQ(lone.time_slice, oracle_quota(3));
+  EXPECT_TRUE(q.verify());
+}
+
+// A tick that ends a task's last slot expires it, but the caller may reschedule later (a
+// kernel without preemption runs on to the next tick). The task still running eats into the
+// slice it brings to the next rotation; when that is used up too, it takes that rotation's
+// next slot (as queue_expired would with the overrun), so no expired task waits with an empty
+// slice (verify()) and the level quota credited at the swap is what it brings.
+TEST(SdPolicy, AnExpiredTaskStillRunningAtTheNextTickTakesItsNextSlot) {
+  policy_t p;
+  task a, b;
+  make(p, a, 0);
+  make(p, b, 10);  // u = 30: step 160, slots 39 - k / 40 = 3, 7, 11, ..., 39; quota 4 ms
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);  // stays queued at level 1: the active array never empties
+  p.enqueue(b, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(p.level_of(b), 3u);
+  p.set_next(b, t0);  // b runs and is never rescheduled until the end
+  const std::int64_t q = oracle_quota(10);
+  ASSERT_EQ(q, msec(4));
+  sched_time now = t0;
+  for (int slot = 0; slot < 10; ++slot) {  // every tick ends one of its ten slots
+    now = now + q;
+    ASSERT_TRUE(p.tick(b, now)) << slot;
+    ASSERT_TRUE(p.verify()) << slot;
+  }
+  ASSERT_EQ(p.prio_rotation(), 0u);
+  ASSERT_EQ(p.level_of(b), policy_t::expired_base + 3u) << "expired, at its first slot of the next rotation";
+  ASSERT_EQ(b.time_slice, q);
+  now = now + q;  // one more tick before the reschedule: slot 3 of the next rotation is used up
+  EXPECT_TRUE(p.tick(b, now));
+  EXPECT_EQ(p.level_of(b), policy_t::expired_base + 7u) << "its next slot in the next rotation";
+  EXPECT_EQ(b.time_slice, q);
+  EXPECT_TRUE(p.verify()) << "no expired task with an empty slice";
+  p.put_prev(b, now);
+  p.dequeue(a, now, dequeue_flags::sleep);  // the active array empties: the arrays swap
+  EXPECT_EQ(p.prio_rotation(), 1u);
+  EXPECT_EQ(p.level_of(b), 7u);
+  EXPECT_EQ(p.level_quota(7), q) << "the level is credited with what b brings";
+  EXPECT_EQ(p.pick_next(now), &b);
+  EXPECT_TRUE(p.verify());
+}

@@ -47,7 +47,11 @@
 ///   better than its first entitled slot (§2.2: "no sleep/run measurement").
 /// - SCHED_BATCH [R]: the same number of slots (same CPU share) but only the contiguous slots
 ///   from its static level `u` down to 39 (worse latency); batch tasks do not count as the
-///   "best queued" static priority (as SD's best_static_prio).
+///   "best queued" static priority (as SD's best_static_prio). They do move `prio_level[u]` of
+///   their nice, which the reference keys by static priority alone: a nice-0 SCHED_NORMAL task
+///   queued while a nice-0 batch task runs at level 20 starts at level 21 and does not preempt
+///   it (left as the reference reads; keeping batch out of `prio_level` would be a choice the
+///   reference does not make).
 /// - SCHED_IDLEPRIO (-ck, §5 semantics): a FIFO of idle-priority tasks, round robin by the
 ///   same per-nice quota, picked only when no SCHED_NORMAL/BATCH task is queued; never
 ///   preempts them, is preempted by any of them.
@@ -246,8 +250,14 @@ class sd_policy {
       pending_[e.slot] += e.time_slice;
       queue_.enqueue_expired(t, e.slot);
     } else {
-      if (e.rotation != epoch) new_rotation(e, epoch);
-      if (take_slot(e, next_from(e, 0))) {
+      // Same rotation, quota used: the search starts at its own level (a renice while it slept
+      // may have made slots above it entitled that this rotation has already passed).
+      unsigned own = e.slot;
+      if (e.rotation != epoch) {
+        new_rotation(e, epoch);
+        own = 0;
+      }
+      if (take_slot(e, next_from(e, own))) {
         e.slot = static_cast<u8>(queue_.enqueue(t, e.slot));
       } else {
         queue_expired(t, e);
@@ -504,14 +514,22 @@ class sd_policy {
   /// SD's queue_expired: a fresh bitmap for the next rotation, first slot, fresh quota (plus
   /// any overrun carried); the quota is credited to the level after the swap.
   void queue_expired(Task& t, sd_entity& e) noexcept {
-    const u64 row = slot_row(e.kind, e.nice);
-    const duration_ns q = quota_of_nice(e.nice);
     const duration_ns carry = e.time_slice < 0 ? e.time_slice : 0;
     e.kept = false;
     e.rotation = queue_.rotation_epoch() + 1;
     e.used = 0;
     e.time_slice = carry;
-    unsigned from = 0;
+    take_expired_slot(e, 0);
+    pending_[e.slot] += e.time_slice;
+    queue_.enqueue_expired(t, e.slot);
+  }
+
+  /// queue_expired's slot step: takes the next rotation's slots from `from` on until the slice
+  /// is positive; an overrun beyond a whole rotation's entitlement is forgiven (first slot,
+  /// fresh quota).
+  void take_expired_slot(sd_entity& e, unsigned from) noexcept {
+    const u64 row = slot_row(e.kind, e.nice);
+    const duration_ns q = quota_of_nice(e.nice);
     for (;;) {
       const unsigned s = sd_next_slot(row, e.used, from);
       if (s >= sd_levels) {  // an overrun beyond a whole rotation's entitlement is forgiven
@@ -527,8 +545,6 @@ class sd_policy {
       if (e.time_slice > 0) break;
       from = s + 1;
     }
-    pending_[e.slot] += e.time_slice;
-    queue_.enqueue_expired(t, e.slot);
   }
 
   /// The slot's quota is used (SD's task_expired_entitlement): next slot, or expired array.
@@ -540,7 +556,17 @@ class sd_policy {
       idle_.push_back(t);
       return;
     }
-    if (expired(e)) return;  // already waiting for the next rotation
+    if (expired(e)) {
+      // Expired at an earlier tick and still running (its reschedule deferred): it has used up
+      // its first slot of the next rotation too, so it takes the next one, as in queue_expired
+      // (the next rotation's slot bitmap carries on, with the overrun).
+      pending_[e.slot] -= e.time_slice;
+      queue_.dequeue(t);
+      take_expired_slot(e, e.slot + 1u);
+      pending_[e.slot] += e.time_slice;
+      queue_.enqueue_expired(t, e.slot);
+      return;
+    }
     const unsigned own = level_now(e);
     if (e.rotation != queue_.rotation_epoch()) new_rotation(e, queue_.rotation_epoch());
     if (take_slot(e, next_from(e, own))) {

@@ -640,7 +640,8 @@ TEST(O1Policy, BadParametersAreRefusedWithoutChange) {
   EXPECT_EQ(policy.configure({0, 1, sec(1)}), errc::invalid_argument);        // hz 0
   EXPECT_EQ(policy.configure({-100, 1, sec(1)}), errc::invalid_argument);     // negative hz
   EXPECT_EQ(policy.configure({1000, 0, sec(1)}), errc::invalid_argument);     // no CPU
-  EXPECT_EQ(policy.configure({1000, 1, -1}), errc::invalid_argument);         // negative limit
+  EXPECT_EQ(policy.configure({1000, 1, -2}), errc::invalid_argument);         // negative limit (-1 is the kernel's)
+  EXPECT_EQ(policy.configure({1000, 1, sec(3600) + 1}), errc::invalid_argument);  // over an hour
   EXPECT_EQ(policy.config().hz, k.hz);
   EXPECT_EQ(policy.config().cpus, k.cpus);
   EXPECT_EQ(policy.config().starvation_limit, k.starvation_limit);
@@ -951,3 +952,181 @@ TEST(O1Policy, RandomWakeupsAcrossCpusDoNotReadTheOldQueue) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Fork, parameter changes and EXPIRED_STARVING against 2.6.22's kernel/sched.c (found by an
+// independent model of sched.c driven side by side with the policy).
+
+// sched_fork: a parent left with no slice gets 1 and is ticked at once (task_running_tick), which
+// sets need_resched when the slice ends. A CLONE_VM child is queued by __activate_task with no
+// preemption check, so the request must survive on its own: the next wakeup_preempt (or
+// take_resched) answers true once.
+TEST(O1Policy, AForksForcedTickThatEndsTheSliceAsksForAReschedule) {
+  manual m;
+  task parent = make(19), other = make(19), child;
+  m.policy.enqueue(parent, m.now, enqueue_flags::initial);
+  m.policy.enqueue(other, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &parent);
+  for (int ms = 1; ms <= 4; ++ms) {  // nice 19: 5 jiffies; 1 left
+    m.step_to(ms);
+    ASSERT_FALSE(m.policy.tick(parent, m.now));
+  }
+  ASSERT_EQ(parent.time_slice, 1);
+  m.policy.task_new(child, &parent, m.now);
+  child.run_first = false;  // a CLONE_VM thread
+  m.policy.enqueue(child, m.now, enqueue_flags::initial);
+  ASSERT_TRUE(m.policy.in_expired(parent));
+  ASSERT_GE(oe(child).prio, oe(parent).prio) << "the child could not preempt on priority";
+  EXPECT_TRUE(m.policy.wakeup_preempt(child, parent, m.now)) << "the forced tick's need_resched";
+  EXPECT_FALSE(m.policy.wakeup_preempt(child, parent, m.now)) << "answered once";
+  // The same fork through take_resched, for a port that makes no preemption check at all.
+  manual n;
+  task p2 = make(19), o2 = make(19), c2;
+  n.policy.enqueue(p2, n.now, enqueue_flags::initial);
+  n.policy.enqueue(o2, n.now, enqueue_flags::initial);
+  n.schedule();
+  for (int ms = 1; ms <= 4; ++ms) {
+    n.step_to(ms);
+    n.policy.tick(p2, n.now);
+  }
+  n.policy.task_new(c2, &p2, n.now);
+  EXPECT_TRUE(n.policy.take_resched());
+  EXPECT_FALSE(n.policy.take_resched());
+  EXPECT_TRUE(m.policy.verify() && n.policy.verify());
+}
+
+// wake_up_new_task: `p->prio = effective_prio(p)` after the child's penalty; only the
+// child-runs-first path (outside CLONE_VM) copies `current->prio`. A nice-0 parent woken from
+// a long sleep has INTERACTIVE_SLEEP's sleep_avg, 1000 x (5 + 2 + 1) / 10 - 1 = 799 jiffies
+// (bonus 7, prio 118); its child gets CURRENT_BONUS 7 x 95 / 100 = 6 bonus levels: 600 ms, prio
+// 119.
+TEST(O1Policy, ACloneVmChildKeepsItsOwnPriority) {
+  manual m;
+  task parent = make(0), child;
+  m.policy.enqueue(parent, m.now, enqueue_flags::initial);
+  m.schedule();
+  m.policy.dequeue(parent, m.now, dequeue_flags::sleep);
+  m.schedule(false);
+  m.step_to(2000);  // a sleep past INTERACTIVE_SLEEP: sleep_avg set to that ceiling
+  m.policy.enqueue(parent, m.now, enqueue_flags::wakeup);
+  m.schedule();
+  ASSERT_EQ(m.curr, &parent);
+  ASSERT_EQ(parent.sleep_avg, msec(799));
+  ASSERT_EQ(oe(parent).prio, 118);
+  m.policy.task_new(child, &parent, m.now);
+  EXPECT_EQ(child.sleep_avg, msec(600));
+  EXPECT_EQ(oe(child).prio, 119);
+  child.run_first = false;  // a CLONE_VM thread: queued at its own priority
+  m.policy.enqueue(child, m.now, enqueue_flags::initial);
+  EXPECT_EQ(oe(child).prio, 119);
+  EXPECT_FALSE(m.policy.wakeup_preempt(child, parent, m.now));
+  EXPECT_TRUE(m.policy.verify());
+}
+
+// wake_up_new_task's list_add_tail(&p->run_list, &current->run_list) puts the child just
+// before the parent, which is not the head of its list when a requeue put it further back: a
+// renice from 19 to 18 keeps prio 139 but requeues the parent behind its peer, and the peer
+// runs before the child.
+TEST(O1Policy, AChildRunsFirstFromJustBeforeItsParentNotFromTheListsHead) {
+  manual m;
+  task parent = make(19), peer = make(19), child;
+  m.policy.enqueue(parent, m.now, enqueue_flags::initial);
+  m.policy.enqueue(peer, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &parent);
+  m.step_to(1);
+  m.policy.dequeue(parent, m.now, dequeue_flags::save);
+  ASSERT_EQ(m.policy.setup(parent, sched_params{sched_kind::normal, 18, 0, 0, 0, 0}), errc::ok);
+  m.policy.enqueue(parent, m.now, enqueue_flags::restore);
+  m.policy.set_next(parent, m.now);
+  ASSERT_EQ(oe(parent).prio, 139);
+  m.policy.task_new(child, &parent, m.now);
+  m.policy.enqueue(child, m.now, enqueue_flags::initial);  // list: peer, child, parent
+  EXPECT_TRUE(m.policy.wakeup_preempt(child, parent, m.now));
+  m.schedule();
+  EXPECT_EQ(m.curr, &peer);
+  m.policy.dequeue(peer, m.now, dequeue_flags::sleep);
+  m.schedule(false);
+  EXPECT_EQ(m.curr, &child);
+  EXPECT_TRUE(m.policy.verify());
+}
+
+// __setscheduler of the running task to SCHED_BATCH queues it in the expired array
+// (__activate_task); the array switch is schedule()'s, not the core's set_curr_task: it runs
+// on from the expired array, its next tick only asks for the schedule (task_running_tick:
+// p->array != rq->active), and that schedule switches the arrays. 2 ticks, the change, a tick:
+// 98 jiffies left, not 97.
+TEST(O1Policy, ARunningTaskMadeBatchSwitchesTheArraysOnlyAtTheNextSchedule) {
+  manual m;
+  task t = make(0);
+  m.policy.enqueue(t, m.now, enqueue_flags::initial);
+  m.schedule();
+  for (int ms = 1; ms <= 2; ++ms) {
+    m.step_to(ms);
+    ASSERT_FALSE(m.policy.tick(t, m.now));
+  }
+  m.policy.dequeue(t, m.now, dequeue_flags::save);
+  ASSERT_EQ(m.policy.setup(t, sched_params{sched_kind::batch, 0, 0, 0, 0, 0}), errc::ok);
+  m.policy.enqueue(t, m.now, enqueue_flags::restore);
+  m.policy.set_next(t, m.now);
+  EXPECT_TRUE(m.policy.in_expired(t)) << "no switch at set_curr_task";
+  m.step_to(3);
+  EXPECT_TRUE(m.policy.tick(t, m.now));
+  EXPECT_EQ(t.time_slice, 98);
+  m.schedule();
+  EXPECT_EQ(m.curr, &t);
+  EXPECT_FALSE(m.policy.in_expired(t)) << "the schedule switched";
+  EXPECT_EQ(t.time_slice, 98);
+  EXPECT_TRUE(m.policy.verify());
+}
+
+// STARVATION_LIMIT is MAX_SLEEP_AVG = DEF_TIMESLICE x MAX_BONUS jiffies with DEF_TIMESLICE =
+// 100 HZ / 1000 in integers: 1 s at HZ 100 and 1000, 120 jiffies at HZ 128, 20 at HZ 24; a
+// knob counts in whole jiffies (50 ms at HZ 128 is 6 of 7812500 ns); 0 disables.
+TEST(O1Policy, TheStarvationLimitIsMaxSleepAvgInJiffiesAtEveryHz) {
+  auto limit = [](s64 hz, s64 knob) {
+    o1_policy<task> p;
+    EXPECT_EQ(p.configure({hz, 1, knob}), errc::ok);
+    return p.starvation_limit();
+  };
+  EXPECT_EQ(limit(1000, -1), sec(1));
+  EXPECT_EQ(limit(100, -1), sec(1));
+  EXPECT_EQ(limit(128, -1), 120 * (sec(1) / 128));
+  EXPECT_EQ(limit(24, -1), 20 * (sec(1) / 24));
+  EXPECT_EQ(limit(128, msec(50)), 6 * (sec(1) / 128));
+  EXPECT_EQ(limit(1000, 0), 0);
+  EXPECT_EQ(o1_policy<task>::knobs{}.starvation_limit, -1) << "the kernel's by default";
+}
+
+// EXPIRED_STARVING compares jiffies (`jiffies - expired_timestamp > STARVATION_LIMIT *
+// nr_running`), and a fork's forced tick comes between ticks without moving jiffies. With a
+// 33-jiffy limit and 3 runnable tasks, P's fork 99.5 ms after the first expiry is 99 jiffies
+// after it, not more than 99: the interactive parent stays in the active array.
+TEST(O1Policy, ExpiredStarvingCountsWholeJiffiesAtAForksForcedTick) {
+  manual m;
+  ASSERT_EQ(m.policy.configure({1000, 1, msec(33)}), errc::ok);
+  task p = make(0), q = make(0), r = make(0), child;
+  m.policy.enqueue(p, m.now, enqueue_flags::initial);
+  m.schedule();
+  m.policy.dequeue(p, m.now, dequeue_flags::sleep);
+  m.schedule(false);
+  m.step_to(2000);
+  m.policy.enqueue(p, m.now, enqueue_flags::wakeup);  // sleep_avg 799 ms, prio 118: interactive
+  m.policy.enqueue(q, m.now, enqueue_flags::initial);
+  m.policy.enqueue(r, m.now, enqueue_flags::initial);
+  m.schedule();
+  ASSERT_EQ(m.curr, &p);
+  for (int ms = 2001; ms <= 2199; ++ms) {
+    m.step_to(ms);
+    if (m.policy.tick(p, m.now)) m.schedule();  // at 2100: the first expiry, requeued in active
+    ASSERT_EQ(m.curr, &p) << ms;
+  }
+  ASSERT_EQ(p.time_slice, 1);
+  ASSERT_FALSE(m.policy.in_expired(p));
+  m.now = sched_time{} + msec(2199) + usec(500);
+  m.policy.task_new(child, &p, m.now);  // forced tick: 99 jiffies since 2100, 99.5 ms
+  EXPECT_FALSE(m.policy.in_expired(p)) << "99 jiffies is not more than 33 x 3";
+  EXPECT_EQ(p.time_slice, 100);
+  EXPECT_TRUE(m.policy.verify());
+}

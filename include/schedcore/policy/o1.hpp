@@ -51,9 +51,14 @@
 ///   task is round-robined to the tail of its priority every TIMESLICE_GRANULARITY jiffies
 ///   (`10ms * 2^((MAX_BONUS - CURRENT_BONUS or 1) - 1) * cpus`) while at least that much slice
 ///   remains. A running task found in the expired array just asks for a reschedule.
-/// - EXPIRED_STARVING: `curr->static_prio > best_expired_prio`, or the first expiry is older
-///   than `starvation_limit * nr_runnable` (knob; 2.6.22's STARVATION_LIMIT = MAX_SLEEP_AVG =
-///   1 s; 0 disables the timer part as the kernel's `!STARVATION_LIMIT`).
+/// - EXPIRED_STARVING: `curr->static_prio > best_expired_prio`, or more than
+///   `STARVATION_LIMIT * nr_runnable` jiffies have passed since the first expiry, counted in
+///   whole jiffies as the kernel's `jiffies - expired_timestamp` (a fork's forced tick, which
+///   comes between ticks, is dated at the tick it follows). 2.6.22's STARVATION_LIMIT is
+///   MAX_SLEEP_AVG = DEF_TIMESLICE x MAX_BONUS jiffies, DEF_TIMESLICE = 100 HZ / 1000 in
+///   integers: 1 s when HZ is a multiple of 10, 120 jiffies (0.9375 s) at HZ 128. The knob
+///   `starvation_limit` replaces it with a time (whole jiffies of it); its default -1 keeps the
+///   kernel's, and 0 disables the timer part as the kernel's `!STARVATION_LIMIT`.
 /// - Preemption, yield, nice (§1.6): a woken task preempts iff its prio is numerically lower
 ///   (sync wakeups are not modelled: the contract has no sync flag). `yield` moves a normal task
 ///   to the expired array (keeping its slice; no `best_expired_prio` update, as the kernel).
@@ -68,13 +73,15 @@
 ///   woken or newly queued goes to the expired array (`__activate_task`).
 /// - Fork and exit (§1.7): `task_new(child, parent)` copies the parent's policy, nice and
 ///   sleep_avg (dup_task_struct), splits the slice (child `(slice + 1) / 2`, parent
-///   `slice / 2`; a parent left with 0 gets 1 and is ticked at once), applies CHILD_PENALTY
-///   95 % / PARENT_PENALTY 100 % to the bonus, and when the parent is the running task of this
-///   run queue marks the child to run first: `enqueue(initial)` queues it at the *head* of the
-///   parent's priority list in the parent's array (the kernel inserts it just before the
-///   parent, which is the head of that list whenever it runs), and `wakeup_preempt` answers
-///   true for it. A port forking a CLONE_VM thread clears `o1_entity::run_first` after
-///   `task_new` (the kernel appends threads normally). `task_dead` returns an unused first
+///   `slice / 2`; a parent left with 0 gets 1 and is ticked at once, and when that tick
+///   ends its slice the next `wakeup_preempt` or `take_resched` answers true), applies
+///   CHILD_PENALTY 95 % / PARENT_PENALTY 100 % to the bonus (the child's priority is its own),
+///   and when the parent is the running task of this run queue marks the child to run first:
+///   `enqueue(initial)` queues it just before the parent in the parent's array at the
+///   parent's priority (list_add_tail before `current`: the list's head unless a requeue put
+///   the parent further back), and `wakeup_preempt` answers true for it. A port forking a
+///   CLONE_VM thread clears `o1_entity::run_first` after `task_new` (the kernel queues threads
+///   by `__activate_task`, at their own priority). `task_dead` returns an unused first
 ///   slice to the parent (capped at one `task_timeslice` of the child) and blends a hoggish
 ///   child's sleep_avg into the parent's (`3/4 parent + 1/4 child`). The parent link is an
 ///   entity pointer: call `orphan(child)` if the parent's entity dies first (the kernel
@@ -169,14 +176,14 @@ class o1_policy {
   struct knobs {
     s64 hz = 1000;                    ///< jiffies per second (CONFIG_HZ)
     s64 cpus = 1;                     ///< online CPUs (scales TIMESLICE_GRANULARITY)
-    s64 starvation_limit = sec(1);    ///< STARVATION_LIMIT (= MAX_SLEEP_AVG); 0 disables
+    s64 starvation_limit = -1;        ///< STARVATION_LIMIT; -1 the kernel's MAX_SLEEP_AVG, 0 disables
   };
   /// Bounds and meaning of each knob.
   static constexpr knob_info<knobs> knob_table[] = {
       {"hz", knob_unit::count, &knobs::hz, 10, 100000, "timer ticks per second (CONFIG_HZ); slices are in jiffies"},
       {"cpus", knob_unit::count, &knobs::cpus, 1, 4096, "online CPUs; TIMESLICE_GRANULARITY is multiplied by it"},
-      {"starvation_limit", knob_unit::time_ns, &knobs::starvation_limit, 0, sec(3600),
-       "EXPIRED_STARVING after this times nr_running since the first expiry; 0 disables"},
+      {"starvation_limit", knob_unit::time_ns, &knobs::starvation_limit, -1, sec(3600),
+       "EXPIRED_STARVING after this times nr_running since the first expiry (whole jiffies); -1 MAX_SLEEP_AVG's jiffies, 0 disables"},
   };
 
   /// Validates and installs knobs; on error nothing changes.
@@ -187,6 +194,8 @@ class o1_policy {
   }
   /// The knobs in force.
   const knobs& config() const noexcept { return knobs_; }
+  /// The STARVATION_LIMIT in force, ns: whole jiffies (MAX_SLEEP_AVG's, or the knob's); 0 off.
+  duration_ns starvation_limit() const noexcept { return jiffies_to_ns(starvation_limit_jiffies()); }
 
   /// Loads `p` (kind normal or batch, nice -20..19) into `t`'s entity: static priority,
   /// dynamic priority, and a full slice if the task has none yet. SCHED_BATCH zeroes
@@ -221,7 +230,7 @@ class o1_policy {
   /// the array kind it left (after a policy change:
   /// expired for SCHED_BATCH, active otherwise); a marked forked child
   /// goes ahead of its parent; otherwise the active array (a batch task: the expired one).
-  void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
+  SCHEDCORE_ALWAYS_INLINE void enqueue(Task& t, sched_time now, enqueue_flags flags) noexcept {
     o1_entity& e = EntityOf::get(t);
     if (SCHEDCORE_MISUSE(e.on_rq)) return;
     u8 target = active_;
@@ -233,10 +242,7 @@ class o1_policy {
     if (keep_array) {
       target = e.was_expired ? expired_index() : active_;
     } else if (e.run_first && e.parent != nullptr && e.parent->on_rq && e.parent->rq == this) {
-      target = e.parent->array;
-      e.prio = e.parent->prio;
-      insert(t, e, target, true);
-      e.timestamp = now;
+      queue_before_parent(t, e, now);
       return;
     } else {
       if (has(flags, enqueue_flags::wakeup) && e.stamped) {
@@ -271,6 +277,7 @@ class o1_policy {
         restored_curr_ = &t;
       } else {
         charge(e, now);
+        fork_resched_ = false;
       }
       curr_ = nullptr;
     } else if (restored_curr_ == &t) {
@@ -296,7 +303,10 @@ class o1_policy {
     o1_entity& e = EntityOf::get(t);
     // refuse: only a queued task, and only when nothing else runs (put_prev first)
     if (SCHEDCORE_MISUSE(!e.on_rq || (curr_ != nullptr && curr_ != &t))) return;
-    if (e.array != active_ && arrays_[active_].empty()) switch_arrays();
+    // The switch is schedule()'s. A running task put back after a parameter change (the core's
+    // set_curr_task) is not a schedule: one moved to the expired array (SCHED_BATCH) runs on
+    // there, and its next tick asks for the schedule that switches.
+    if (e.array != active_ && arrays_[active_].empty() && &t != restored_curr_) switch_arrays();
     if (e.sleep_type == o1_sleep_type::interactive || e.sleep_type == o1_sleep_type::interrupted) {
       duration_ns delta = now - e.timestamp;
       if (delta < 0) delta = 0;
@@ -319,6 +329,7 @@ class o1_policy {
     if (SCHEDCORE_MISUSE(&t != curr_)) return;  // refuse: not the running task
     charge(EntityOf::get(t), now);
     curr_ = nullptr;
+    fork_resched_ = false;  // the schedule it asked for is this one
   }
 
   /// `task_running_tick`: decrements the slice; on expiry refills it and moves the task to the
@@ -328,41 +339,29 @@ class o1_policy {
     o1_entity& e = EntityOf::get(curr);
     // Refused for a task that is not running: it would use up a waiting task's slice.
     if (SCHEDCORE_MISUSE(!e.on_rq || &curr != curr_)) return false;
-    if (e.array != active_) return true;  // expired but not yet scheduled away
-    if (--e.time_slice <= 0) {
-      const usize nr_running = nr_runnable();
-      e.prio = effective_prio(e);
-      e.time_slice = static_cast<s32>(task_timeslice(e));
-      e.first_time_slice = false;
-      if (!expired_ts_valid_) {
-        expired_ts_ = now;
-        expired_ts_valid_ = true;
-      }
-      if (!task_interactive(e) || expired_starving(e, now, nr_running)) {
-        arrays_[e.array].dequeue(curr);
-        e.array = expired_index();
-        arrays_[e.array].enqueue(curr, level(e));
-        if (e.static_prio < best_expired_prio_) best_expired_prio_ = e.static_prio;
-      } else {
-        arrays_[e.array].requeue_tail(curr, level(e));
-      }
-      return true;
-    }
-    const s64 tsg = timeslice_granularity(e);
-    if (task_interactive(e) && (task_timeslice(e) - e.time_slice) % tsg == 0 && e.time_slice >= tsg) {
-      arrays_[e.array].requeue_tail(curr, level(e));
-      return true;
-    }
-    return false;
+    last_tick_ = now;
+    last_tick_valid_ = true;
+    return running_tick(curr, e, now);
   }
 
   /// `TASK_PREEMPTS_CURR`: a strictly better dynamic priority preempts; a child marked to run
-  /// before its parent always does.
+  /// before its parent always does, and so does any wakeup after a fork whose forced tick
+  /// ended the parent's slice (sched_fork's task_running_tick set need_resched).
   bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
     o1_entity& w = EntityOf::get(woken);
+    if (take_resched()) return true;
     if (w.run_first) return true;
     return w.prio < EntityOf::get(curr).prio;
   }
+
+  /// The reschedule a fork's forced tick asked for (for a port that queues the child without a
+  /// preemption check, as 2.6.22 does a CLONE_VM thread); asking clears it.
+  bool take_resched() noexcept {
+    if (!fork_resched_) return false;
+    fork_resched_ = false;
+    return true;
+  }
+
 
   /// `t`'s dynamic priority, the kernel's `p->prio` (100..139, lower is better; what ftrace's
   /// sched_switch prints as prev_prio/next_prio). Valid queued or not: the last value computed.
@@ -414,14 +413,16 @@ class o1_policy {
     const bool parent_running = parent == curr_ && p.on_rq;
     if (p.time_slice <= 0) {
       p.time_slice = 1;
-      if (parent_running) static_cast<void>(tick(*parent, now));
+      // sched_fork's task_running_tick, between ticks: jiffies has not moved since the last
+      // tick, so that is its date (EXPIRED_STARVING counts jiffies); its reschedule request
+      // stands whether or not the child is checked for preemption.
+      if (parent_running && running_tick(*parent, p, tick_before(now))) fork_resched_ = true;
     }
     c.sleep_avg = jiffies_to_ns(current_bonus(c) * child_penalty / 100 * max_sleep_avg() / max_bonus);
+    // The child's own priority; only the child-runs-first enqueue gives it the parent's
+    // (wake_up_new_task copies current->prio outside CLONE_VM alone).
     c.prio = effective_prio(c);
-    if (parent_running) {
-      c.prio = p.prio;
-      c.run_first = true;
-    }
+    if (parent_running) c.run_first = true;
     p.sleep_avg = jiffies_to_ns(current_bonus(p) * parent_penalty / 100 * max_sleep_avg() / max_bonus);
   }
 
@@ -482,6 +483,54 @@ class o1_policy {
   }
 
  private:
+  // task_running_tick (the public tick, or a fork's forced one).
+  bool running_tick(Task& curr, o1_entity& e, sched_time now) noexcept {
+    if (e.array != active_) return true;  // expired but not yet scheduled away
+    if (--e.time_slice <= 0) {
+      const usize nr_running = nr_runnable();
+      e.prio = effective_prio(e);
+      e.time_slice = static_cast<s32>(task_timeslice(e));
+      e.first_time_slice = false;
+      if (!expired_ts_valid_) {
+        expired_ts_ = now;
+        expired_ts_valid_ = true;
+      }
+      if (!task_interactive(e) || expired_starving(e, now, nr_running)) {
+        arrays_[e.array].dequeue(curr);
+        e.array = expired_index();
+        arrays_[e.array].enqueue(curr, level(e));
+        if (e.static_prio < best_expired_prio_) best_expired_prio_ = e.static_prio;
+      } else {
+        arrays_[e.array].requeue_tail(curr, level(e));
+      }
+      return true;
+    }
+    const s64 tsg = timeslice_granularity(e);
+    if (task_interactive(e) && (task_timeslice(e) - e.time_slice) % tsg == 0 && e.time_slice >= tsg) {
+      arrays_[e.array].requeue_tail(curr, level(e));
+      return true;
+    }
+    return false;
+  }
+
+  // A forked child that runs first: wake_up_new_task's list_add_tail(&p->run_list,
+  // &current->run_list) puts it just before the parent in its list, at the parent's priority
+  // (the head only when the parent is; a fork-time tick or a requeue may have put it further
+  // back). Out of line: a fork is rare, and the wakeup path stays small enough to inline.
+  SCHEDCORE_COLD void queue_before_parent(Task& t, o1_entity& e, sched_time now) noexcept {
+    e.prio = e.parent->prio;
+    Task& parent = EntityOf::template task_of<Task>(*e.parent);
+    e.array = e.parent->array;
+    if (Task* before = arrays_[e.array].prev_at_same_prio(parent)) {
+      arrays_[e.array].enqueue_after(t, *before);
+    } else {
+      arrays_[e.array].enqueue_head(t, level(e));
+    }
+    e.on_rq = true;
+    e.rq = this;
+    e.timestamp = now;
+  }
+
   u8 expired_index() const noexcept { return static_cast<u8>(active_ ^ 1u); }
   static unsigned level(const o1_entity& e) noexcept { return static_cast<unsigned>(e.prio) - max_rt_prio; }
 
@@ -506,6 +555,14 @@ class o1_policy {
   s64 tick_ns() const noexcept { return sec(1) / knobs_.hz; }
   duration_ns jiffies_to_ns(s64 j) const noexcept { return j * tick_ns(); }
   s64 ns_to_jiffies(duration_ns ns) const noexcept { return ns / tick_ns(); }
+  // The last tick at or before `now` on this queue's tick grid (ticks fall every tick_ns()
+  // from the last one seen); `now` itself before any tick.
+  sched_time tick_before(sched_time now) const noexcept {
+    if (!last_tick_valid_) return now;
+    const duration_ns since = now - last_tick_;
+    if (since < 0) return now;
+    return last_tick_ + since / tick_ns() * tick_ns();
+  }
   s64 min_timeslice() const noexcept {
     const s64 j = 5 * knobs_.hz / 1000;
     return j > 1 ? j : 1;
@@ -550,10 +607,16 @@ class o1_policy {
     if (shift == 0) shift = 1;
     return granularity() * (s64{1} << (shift - 1)) * knobs_.cpus;
   }
+  // STARVATION_LIMIT in jiffies: the kernel's MAX_SLEEP_AVG, or the knob's whole jiffies.
+  s64 starvation_limit_jiffies() const noexcept {
+    return knobs_.starvation_limit < 0 ? max_sleep_avg() : ns_to_jiffies(knobs_.starvation_limit);
+  }
+  // `expired_timestamp` and `now` both fall on ticks (task_new dates its forced tick at the tick
+  // before it), so the whole jiffies between them are the kernel's jiffies difference.
   bool expired_starving(const o1_entity& curr, sched_time now, usize nr_running) const noexcept {
     if (curr.static_prio > best_expired_prio_) return true;
     if (knobs_.starvation_limit == 0 || !expired_ts_valid_) return false;
-    return now - expired_ts_ > knobs_.starvation_limit * static_cast<s64>(nr_running);
+    return ns_to_jiffies(now - expired_ts_) > starvation_limit_jiffies() * static_cast<s64>(nr_running);
   }
 
   // recalc_task_prio(p, p->timestamp + sleep_time): credits a sleep, returns the fresh prio.
@@ -599,6 +662,9 @@ class o1_policy {
   knobs knobs_{};                     ///< tunables in force
   sched_time expired_ts_{};           ///< `expired_timestamp`: first expiry since the last switch
   bool expired_ts_valid_ = false;     ///< expired_ts_ is set (the kernel's non-zero test)
+  sched_time last_tick_{};            ///< the last tick seen: where jiffies last moved
+  bool last_tick_valid_ = false;      ///< last_tick_ is set
+  bool fork_resched_ = false;         ///< a fork's forced tick asked for a reschedule
   unsigned best_expired_prio_ = max_prio;  ///< best static prio that expired since the switch
 };
 

@@ -676,7 +676,8 @@ TEST(Goodness24Policy, AChangeOfRtPriorityAloneMovesTheTaskToTheHead) {
   ASSERT_EQ(p.setup(b, {sched_kind::fifo, 0, 20, 0, 0, 0}), errc::ok);
   p.enqueue(b, now, enqueue_flags::restore);
   EXPECT_EQ(p.pick_next(now), &b);
-  // An unchanged rt_priority (a nice change of an RT task) keeps the place: A stays behind B.
+  // An unchanged kind and rt_priority (a nice change; an RT task keeps its nice) keeps the
+  // place: A stays behind B.
   p.dequeue(a, now, dequeue_flags::save);
   ASSERT_EQ(p.setup(a, {sched_kind::fifo, 5, 20, 0, 0, 0}), errc::ok);
   p.enqueue(a, now, enqueue_flags::restore);
@@ -736,3 +737,103 @@ TEST(Goodness24Policy, RandomForksAcrossCpusLeaveTheParentsQueueAlone) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Against 2.4.16's source, from an independent model of schedule(), do_fork and release_task
+// run side by side with the policy.
+
+// do_fork: `current->counter >>= 1; if (!current->counter) current->need_resched = 1;`, and
+// schedule() then moves an exhausted SCHED_RR prev to the tail with a fresh quantum (`if
+// (prev->policy == SCHED_RR) if (!prev->counter) { counter = NICE_TO_TICKS(nice);
+// move_last_runqueue(prev); }`), whatever emptied it. An RR task alone with one tick left
+// forks: the child (a new RR task at the head, equal goodness) runs, and the parent is at the
+// tail with NICE_TO_TICKS(0) = 6 ticks (HZ 100).
+TEST(Goodness24Policy, AForkThatLeavesAnRrParentNoTicksReschedulesAndRequeuesIt) {
+  policy_t p;
+  task parent, child;
+  ASSERT_EQ(p.setup(parent, {sched_kind::rr, 0, 10, 0, 0, 0}), errc::ok);
+  sched_time now{};
+  p.enqueue(parent, now, enqueue_flags::wakeup);
+  ASSERT_EQ(p.pick_next(now), &parent);
+  p.set_next(parent, now);
+  for (int i = 1; i <= 5; ++i) {
+    now = now + msec(10);
+    ASSERT_FALSE(p.tick(parent, now)) << i;
+  }
+  ASSERT_EQ(parent.counter, 1);
+  ASSERT_EQ(p.setup(child, {sched_kind::rr, 0, 10, 0, 0, 0}), errc::ok);  // the parent's policy
+  p.task_new(child, &parent, now);
+  ASSERT_EQ(parent.counter, 0);
+  EXPECT_EQ(child.counter, 1);
+  p.enqueue(child, now, enqueue_flags::initial);  // head: [child, parent]
+  EXPECT_TRUE(p.wakeup_preempt(child, parent, now)) << "need_resched, though the goodness ties";
+  EXPECT_FALSE(p.take_resched()) << "asked once";
+  p.put_prev(parent, now);
+  EXPECT_EQ(parent.counter, 6) << "refilled at the schedule";
+  EXPECT_EQ(p.pick_next(now), &child);
+  p.set_next(child, now);
+  p.dequeue(child, now, dequeue_flags::sleep);
+  EXPECT_EQ(p.pick_next(now), &parent);
+  EXPECT_TRUE(p.verify());
+  // A SCHED_OTHER parent left with 0 asks for the reschedule too (take_resched, for a port
+  // that makes no preemption check after a fork).
+  policy_t q;
+  task other, kid;
+  make(q, other, 0);
+  q.enqueue(other, now, enqueue_flags::wakeup);
+  q.set_next(other, now);
+  for (int i = 1; i <= 5; ++i) q.tick(other, now + msec(10 * i));
+  q.task_new(kid, &other, now + msec(50));
+  EXPECT_TRUE(q.take_resched());
+  EXPECT_FALSE(q.take_resched());
+}
+
+// The same schedule() rule for a FIFO task that used up its counter (ticks count it down for
+// every policy) and is then made SCHED_RR: at the next schedule it is refilled and goes behind
+// the RR task of equal priority, which runs.
+TEST(Goodness24Policy, AnExhaustedTaskMadeSchedRrGoesLastAtTheNextSchedule) {
+  policy_t p;
+  task a, b;
+  ASSERT_EQ(p.setup(a, {sched_kind::fifo, 0, 1, 0, 0, 0}), errc::ok);
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  p.set_next(a, now);
+  for (int i = 1; i <= 6; ++i) p.tick(a, now + msec(10 * i));  // FIFO: no refill, counter 0
+  now = now + msec(60);
+  ASSERT_EQ(a.counter, 0);
+  ASSERT_EQ(p.setup(b, {sched_kind::rr, 0, 1, 0, 0, 0}), errc::ok);
+  p.enqueue(b, now, enqueue_flags::wakeup);  // [b, a]
+  p.dequeue(a, now, dequeue_flags::save);
+  ASSERT_EQ(p.setup(a, {sched_kind::rr, 0, 1, 0, 0, 0}), errc::ok);
+  p.enqueue(a, now, enqueue_flags::restore);  // a change of kind: head, [a, b]
+  p.set_next(a, now);
+  ASSERT_EQ(p.pick_next(now), &a);
+  p.put_prev(a, now);
+  EXPECT_EQ(a.counter, 6);
+  EXPECT_EQ(p.pick_next(now), &b) << "a went behind b";
+  EXPECT_TRUE(p.verify());
+}
+
+// schedule() computes goodness against `prev->active_mm`, which an exiting task keeps until
+// after the pick (__exit_mm clears mm only): a thread of the dead task's process still gets
+// the +1 bonus. Run list [C (own mm), B (A's process), A]; A exits: B has 6 + 20 + 1 = 27,
+// C 26, so B runs although C is first.
+TEST(Goodness24Policy, AnExitingTasksAddressSpaceStillGivesTheSameMmBonus) {
+  policy_t p;
+  task a, b, c;
+  make(p, a, 0);
+  make(p, b, 0);
+  make(p, c, 0);
+  a.mm_id = b.mm_id = 4;
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  p.set_next(a, now);
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  p.enqueue(c, now, enqueue_flags::wakeup);
+  p.dequeue(a, now, dequeue_flags::dead);
+  p.task_dead(a, now);
+  EXPECT_EQ(p.goodness_of(b), 27);
+  EXPECT_EQ(p.goodness_of(c), 26);
+  EXPECT_EQ(p.pick_next(now), &b);
+  EXPECT_TRUE(p.verify());
+}

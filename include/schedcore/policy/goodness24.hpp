@@ -16,7 +16,10 @@
 ///   tasks of the policy including sleeping ones — so sleepers accumulate up to the fixed
 ///   point 2N-1 (11 ticks at nice 0, HZ=100: §3 oracle 3).
 /// - tick: `if (--counter <= 0) { counter = 0; resched }`; an exhausted SCHED_RR task gets
-///   `NICE_TO_TICKS(nice)` and moves to the tail (2.4 does this at the next schedule()).
+///   `NICE_TO_TICKS(nice)` and moves to the tail. 2.4 does that in schedule(), for whatever
+///   emptied the counter, so `put_prev` does it too (a fork halving an RR parent's last tick to
+///   0, a FIFO task with no ticks left made SCHED_RR), and a dequeue of the running task
+///   refills the counter of one that leaves the run list.
 /// - wakeup: the task is added at the **head** of the run list (2.4.16's `add_to_runqueue` is
 ///   `list_add`; algorithms-legacy.md §3 says "appends at tail", which is later 2.4 releases'
 ///   behaviour — the source S4 itself uses the head) and preempts iff
@@ -24,8 +27,14 @@
 /// - Parameter change (`dequeue(save)`, `setup`, `enqueue(restore)`): 2.4's sys_nice and
 ///   setpriority only set `p->nice`, leaving the run list alone, so a restore with the same
 ///   kind puts the task back where it was (before the task that followed it); setscheduler moves the
-///   task to the head (`move_first_runqueue`), which a restore with a changed kind does.
-/// - fork (`task_new`): child `counter = (parent + 1)/2`, parent `counter /= 2`; the child
+///   task to the head (`move_first_runqueue`), which a restore with a changed kind or
+///   rt_priority does. A setscheduler call that changes nothing also moved it to the head in
+///   2.4 (no early return); here it is a nice change and keeps the place. `setup` keeps an RT
+///   task's nice (setscheduler does; sched_params' nice is not the task's for an RT kind), so a
+///   nice change of an RT task, which sizes its RR quantum in 2.4, cannot be made through it.
+/// - fork (`task_new`): child `counter = (parent + 1)/2`, parent `counter /= 2` (a parent left
+///   with 0 asks for a reschedule, do_fork's `need_resched`: when it is this instance's running
+///   task, the next `wakeup_preempt` or `take_resched` answers true); the child
 ///   inherits the parent's CPU (`processor`), so it counts as having last run here when the
 ///   parent is this instance's running task (PROC_CHANGE_PENALTY on SMP). `task_new` runs on
 ///   the child's run queue, and on SMP the parent may be queued on another CPU's: the change of
@@ -67,7 +76,7 @@
 ///   (`enqueue_flags::migrated`) can be moved from another instance's list in O(1).
 /// - Initial counter: a task set up outside fork starts with `NICE_TO_TICKS(nice)` (2.4's tasks
 ///   all descend from init via fork; `DEF_COUNTER` only seeds init). A later setup (nice
-///   change) keeps the counter, as `set_user_nice` does.
+///   change) keeps the counter, as 2.4's sys_nice and setpriority do.
 ///
 /// @par Invariants (`verify()`)
 /// Both lists are consistent rings; every queued task is `on_rq` and registered; the hot/cold
@@ -258,6 +267,11 @@ class goodness24_policy {
     if (&t == curr_) {
       note_prev(t);
       curr_ = nullptr;
+      if (!has(flags, dequeue_flags::save)) {
+        fork_resched_ = false;
+        // schedule() refills an exhausted RR task before it leaves the run list
+        if (e.kind == sched_kind::rr && e.counter == 0) e.counter = nice_to_ticks(e.nice);
+      }
     }
     count(e, -1);
     run_.erase(t);
@@ -302,6 +316,15 @@ class goodness24_policy {
     if (SCHEDCORE_MISUSE(&t != curr_)) return;  // refuse: not the running task
     note_prev(t);
     curr_ = nullptr;
+    fork_resched_ = false;  // the schedule it asked for is this one
+    goodness24_entity& e = EntityOf::get(t);
+    if (e.kind == sched_kind::rr && e.counter == 0) {  // schedule(): an exhausted RR task goes last
+      count(e, -1);
+      e.counter = nice_to_ticks(e.nice);
+      count(e, +1);
+      run_.erase(t);
+      run_.push_back(t);
+    }
   }
   /// `--counter`; at 0 ask for a reschedule (an RR task is refilled and moved to the tail).
   bool tick(Task& curr, sched_time) noexcept {
@@ -326,10 +349,18 @@ class goodness24_policy {
   /// UP `reschedule_idle`: preempt iff `goodness(woken) - goodness(curr) > 0`, both against
   /// curr's address space.
   bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
+    if (take_resched()) return true;
     const goodness24_entity& c = EntityOf::get(curr);
     const int gw = goodness(EntityOf::get(woken), same_mm(woken, &curr, c.mm_id));
     const int gc = goodness(c, true);
     return gw - gc > 0;
+  }
+  /// The reschedule a fork asked for when it left the running parent no ticks (do_fork's
+  /// `need_resched`); asking clears it.
+  bool take_resched() noexcept {
+    if (!fork_resched_) return false;
+    fork_resched_ = false;
+    return true;
   }
   /// Tasks on the run list (including a running one).
   usize nr_runnable() const noexcept { return run_.size(); }
@@ -372,6 +403,7 @@ class goodness24_policy {
     c.counter = (p.counter + 1) / 2;
     p.counter /= 2;
     count(p, +1);
+    if (p.counter == 0 && parent == curr_) fork_resched_ = true;
   }
   /// Exit: unregisters `t` from the list of all tasks, and gives its remaining ticks back to
   /// its parent if the parent is alive in this class (2.4's `release_task`: the reaper's
@@ -435,7 +467,9 @@ class goodness24_policy {
   }
   static bool is_rt(const goodness24_entity& e) noexcept { return e.kind != sched_kind::normal; }
 
-  /// Takes `t` out of the all-tasks list and forgets it as the last or yielding task.
+  /// Takes `t` out of the all-tasks list and forgets it as the last or yielding task. Its
+  /// address space stays the reference of the next pick (2.4's schedule() compares with
+  /// `prev->active_mm`, which an exiting task keeps until after the pick).
   void unregister(Task& t) noexcept {
     if (registered(t)) all_.erase(t);
     if (prev_ == &t) prev_ = nullptr;
@@ -445,7 +479,7 @@ class goodness24_policy {
   bool same_mm(const Task& t, const Task* ref, u32 ref_mm) const noexcept {
     if (&t == ref) return true;
     const u32 mm = EntityOf::get(t).mm_id;
-    return mm != 0 && ref != nullptr && mm == ref_mm;
+    return mm != 0 && mm == ref_mm;
   }
 
   int goodness(const goodness24_entity& e, bool same_mm_as_prev) const noexcept {
@@ -500,7 +534,8 @@ class goodness24_policy {
   list<Task, all_access, false> all_{};  ///< every task of the policy, sleeping ones too
   Task* curr_ = nullptr;                 ///< the running task of this class
   const Task* prev_ = nullptr;           ///< the task that ran last (identity only, never read)
-  u32 prev_mm_ = 0;                      ///< its address space
+  u32 prev_mm_ = 0;                      ///< its address space (0: none to share)
+  bool fork_resched_ = false;            ///< a fork left the running parent no ticks
   Task* yielder_ = nullptr;              ///< the task whose SCHED_YIELD flag is pending
   Task* saved_ = nullptr;                ///< the task a `dequeue(save)` took out, until its restore
   Task* saved_next_ = nullptr;           ///< the task that followed it in the run list (nullptr: it was last)

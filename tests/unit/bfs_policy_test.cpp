@@ -658,6 +658,27 @@ TEST(BfsPolicy, SliceAndDeadlineCrossCpusUnchanged) {
   EXPECT_TRUE(rq1.verify());
 }
 
+// MuQSS.c wake_up_new_task charges the running parent (account_task_cpu) before it halves its
+// slice, and it runs in the parent's context whichever CPU the child is placed on. The parent
+// ran 4 of its 6 ms on CPU 0 when it forks a child onto CPU 1: 2 ms left, 1 ms each (it halved
+// the stale 6 ms before: 3 ms each, and the parent's next charge left it -1 ms).
+TEST(BfsPolicy, AForkOntoAnotherCpuChargesTheRunningParentFirst) {
+  driven rq0, rq1;
+  task parent = make(0), child = make(0);
+  const sched_time t0{};
+  rq0.enqueue(parent, t0, enqueue_flags::initial);
+  ASSERT_EQ(rq0.schedule(nullptr, false, t0), &parent);
+  ASSERT_EQ(parent.time_slice, msec(6));
+  rq1.task_new(child, &parent, t0 + msec(4));
+  EXPECT_EQ(parent.time_slice, msec(1));
+  EXPECT_EQ(child.time_slice, msec(1));
+  rq1.enqueue(child, t0 + msec(4), enqueue_flags::initial);
+  EXPECT_FALSE(rq0.tick(parent, t0 + msec(4) + usec(500))) << "0.5 ms of its 1 ms left";
+  EXPECT_EQ(parent.time_slice, usec(500));
+  EXPECT_TRUE(rq0.verify());
+  EXPECT_TRUE(rq1.verify());
+}
+
 // Random two-CPU histories (tests/support/cross_queue_diff.hpp): the parent's half of a fork
 // onto the other CPU (the kernel runs it in the parent's context, on the parent's queue) does
 // not depend on what the child's CPU holds.

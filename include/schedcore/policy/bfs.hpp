@@ -18,8 +18,11 @@
 ///   orderings unchanged.
 /// - Expiry: the slice is charged at ticks and when the task stops running; when less than
 ///   RESCHED_US (100 us) is left it expires (refill + fresh deadline, `time_slice_expired`)
-///   and a reschedule is requested if anything else is queued. By default, as in BFS 2009, a
-///   slice that runs out between ticks ends at the next tick. Knob `hrexpiry` = 1 is MuQSS's
+///   and a reschedule is requested if anything else is queued. By default (knob `hrexpiry` =
+///   0) the test is MuQSS's without its high-resolution timer, at each tick and without its
+///   half-jiffy dither: a slice ends at the first tick that finds under 100 us left (BFS 2009
+///   instead ran on until the slice was used up, MuQSS with the dither ends it a tick early when
+///   the task started in a tick's first half). Knob `hrexpiry` = 1 is MuQSS's
 ///   high-resolution expiry timer: the running task's slice end (exec_start + time_slice) is
 ///   the class timer (`next_timer`/`timer`), so the slice ends to the nanosecond whatever HZ. Whenever curr stops running
 ///   (put_prev, or blocking: dequeue with `sleep`) MuQSS's `check_deadline` is applied: a slice
@@ -97,6 +100,7 @@ struct bfs_entity : rb_hook<link_mode::normal, bfs_hook_tag> {
   sched_kind kind = sched_kind::normal;  ///< normal, batch or idle (SCHED_IDLEPRIO)
   s8 nice = 0;                           ///< nice −20..19
   bool on_rq = false;                    ///< queued (running counts as queued)
+  bool running = false;                  ///< its queue's running task (a fork on another queue charges it)
   bool has_deadline = false;             ///< a deadline was set (first run happened, or fork)
 };
 
@@ -125,14 +129,14 @@ class bfs_policy {
   /// Tunables (`rr_interval`, ms in BFS's sysctl; ns here).
   struct knobs {
     s64 rr_interval = msec(6);  ///< quota per slice and deadline scale (BFS/MuQSS default 6 ms)
-    s64 hrexpiry = 0;           ///< 1: MuQSS's hrtimer ends a slice exactly; 0: at the next tick (BFS 2009)
+    s64 hrexpiry = 0;           ///< 1: MuQSS's hrtimer ends a slice exactly; 0: at a tick (under 100 us left)
   };
   /// Bounds and meaning of each knob.
   static constexpr knob_info<knobs> knob_table[] = {
       {"rr_interval", knob_unit::time_ns, &knobs::rr_interval, msec(1), msec(1000),
        "BFS/MuQSS round-robin interval: quota per slice; deadlines are prio_ratio x rr_interval / 128"},
       {"hrexpiry", knob_unit::flag, &knobs::hrexpiry, 0, 1,
-       "MuQSS hrexpiry: a class timer ends each slice exactly (0: at the next tick, as BFS 2009)"},
+       "MuQSS hrexpiry: a class timer ends each slice exactly (0: at the first tick with under 100 us left)"},
   };
 
   /// Validates and installs knobs; on error nothing changes.
@@ -185,6 +189,7 @@ class bfs_policy {
       charge(e, now);
       if (has(flags, dequeue_flags::sleep)) check_deadline(e, now);  // schedule() of a sleeper
       curr_ = nullptr;
+      e.running = false;
     } else {
       tree_of(e).erase(t);
     }
@@ -205,6 +210,7 @@ class bfs_policy {
     if (SCHEDCORE_MISUSE(!e.on_rq || (curr_ != nullptr && curr_ != &t))) return;
     if (curr_ != &t) tree_of(e).erase(t);
     curr_ = &t;
+    e.running = true;
     e.exec_start = now;
   }
   /// Running `t` stops running: charged (an expired slice gets its fresh deadline) and requeued.
@@ -214,6 +220,7 @@ class bfs_policy {
     charge(e, now);
     check_deadline(e, now);
     curr_ = nullptr;
+    e.running = false;
     tree_of(e).insert(t);
   }
   /// Charges curr; at expiry refills the slice with a fresh deadline and asks for a reschedule
@@ -267,7 +274,9 @@ class bfs_policy {
     if (parent == nullptr) return;
     bfs_entity& p = E(*parent);
     fork_child_ = parent == curr_ ? &child : nullptr;
-    if (parent == curr_) charge(p, now);
+    // wake_up_new_task charges the running parent first (account_task_cpu), on its own queue
+    // when the child is placed on another (the caller holds both queues' locks).
+    if (p.running) charge(p, now);
     p.time_slice /= 2;  // both keep the rounded-down half (MuQSS wake_up_new_task)
     if (p.time_slice < resched_ns) {  // too little to share: the child starts fresh now
       expire(c, now);

@@ -597,7 +597,7 @@ TEST(RtPolicy, AnIdleClassRestartsItsPeriodGridAtTheNextEnqueue) {
   EXPECT_EQ(throttled_at, 5250);
 }
 
-// The carried overrun is capped at one period's runtime. The kernel's carry is at most a tick;
+// The carried overrun is capped at one period's runtime (no `hz` here). The kernel's carry is at most a tick;
 // a caller that charges rarely (one 10 s charge against 10 us per 1 ms) would otherwise keep
 // the class throttled for 10^6 periods. Found by the policies fuzzer (regression seed
 // tests/fuzz/corpus/policies/rt-carry-of-a-huge-charge): throttled now, free again within two
@@ -1001,3 +1001,63 @@ TEST(RtPolicy, RandomWakeupsAcrossCpusDoNotReadTheOldQueue) {
 }
 
 }  // namespace
+
+// sched_rt_runtime_exceeded: past the runtime, `if (likely(rt_b->rt_runtime)) { throttle }
+// else { rt_rq->rt_time = 0; }` ("Don't actually throttle groups that have no runtime
+// assigned but accrue some time due to boosting"). With the knob at 0 a FIFO hog is never
+// throttled: it runs all 3 s (it was throttled at its first tick and got 6 ms of 3 s).
+TEST(RtPolicy, ARuntimeOfZeroNeverThrottles) {
+  rt_policy<task> p;
+  ASSERT_EQ(p.configure({msec(100), 0, sec(1)}), errc::ok);
+  task a = make(sched_kind::fifo, 50);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  for (int ms = 1; ms <= 3000; ++ms) {
+    const sched_time now = t0 + msec(ms);
+    sched_time when{};
+    while (p.next_timer(when) && when <= now) (void)p.timer(when);
+    ASSERT_FALSE(p.tick(a, now)) << ms;
+    ASSERT_FALSE(p.throttled()) << ms;
+  }
+  EXPECT_EQ(p.pick_next(t0 + sec(3)), &a);
+}
+
+// A runtime shorter than a tick: the kernel charges a whole tick (10 ms at HZ 100), throttles,
+// and do_sched_rt_period_timer pays it down by one runtime (1 ms) per 50 ms period, so the hog
+// runs again only after 10 periods: 0-10 ms and 500-510 ms, 2 ticks a second. With `hz` the
+// carry is capped at a tick, not at the runtime (which let it run every 100 ms: 10 ticks).
+TEST(RtPolicy, ARuntimeShorterThanATickCarriesTheWholeTick) {
+  rt_policy<task> p;
+  ASSERT_EQ(p.configure({msec(100), msec(1), msec(50), 100}), errc::ok);
+  task a = make(sched_kind::fifo, 50);
+  const sched_time t0{};
+  p.enqueue(a, t0, enqueue_flags::wakeup);
+  p.set_next(a, t0);
+  bool running = true;
+  sched_time start = t0;
+  duration_ns ran = 0;
+  std::vector<int> starts{0};
+  for (int ms = 10; ms <= 1000; ms += 10) {
+    const sched_time now = t0 + msec(ms);
+    sched_time when{};
+    while (p.next_timer(when) && when <= now) (void)p.timer(when);
+    if (running) {
+      (void)p.tick(a, now);
+      if (p.throttled()) {
+        p.put_prev(a, now);
+        ran += now - start;
+        running = false;
+      }
+    } else if (!p.throttled()) {
+      ASSERT_EQ(p.pick_next(now), &a);
+      p.set_next(a, now);
+      running = true;
+      start = now;
+      starts.push_back(ms);
+    }
+  }
+  if (running) ran += (t0 + sec(1)) - start;
+  EXPECT_EQ(ran, msec(20));
+  EXPECT_EQ(starts, (std::vector<int>{0, 500, 1000}));  // and again at 1 s
+}

@@ -20,10 +20,11 @@
 ///   actually run, checked at ticks (at HZ 1000 a 100 ms slice of a hog ends at the 100th tick
 ///   either way).
 /// - Wakeup preemption is strict: only a more urgent priority preempts (equal never does).
-/// - Parameter change (`dequeue(save)`, `setup`, `enqueue(restore)`), as Linux 3.14+
+/// - Parameter change (`dequeue(save)`, `setup`, `enqueue(restore)`), as Linux 4.7+
 ///   `__sched_setscheduler`: a task whose priority is lowered goes to the head of its new
 ///   level; raised goes to the tail; unchanged keeps its place (sched(7): "its position in the
-///   run list is unchanged"; the kernel leaves it on its list, no DEQUEUE_MOVE): behind the
+///   run list is unchanged"; the kernel leaves it on its list, no DEQUEUE_MOVE; 3.14 to 4.6
+///   queued an unchanged one at the head, `oldprio <= p->prio`): behind the
 ///   task that was before it, found by a walk of its level (O(tasks at that level), on this
 ///   rare path only), or first when it was first. A class switch
 ///   into rt must be preceded by `switched_from` on the old class as policy.hpp requires; this
@@ -42,7 +43,13 @@
 ///   at the class's first enqueue (start_rt_bandwidth); the kernel's timer stops at a period
 ///   boundary that finds the class empty with no run time to carry, and the next enqueue
 ///   starts a fresh grid at its own time, as here.
-///   2.6.22 had no throttling: set runtime = -1 to replay that era. Deadline tasks' run time
+///   2.6.22 had no throttling: runtime = -1 replays that much of the era (its other RT rules
+///   differ: an RR slice refilled by nice, task_timeslice's 800 / 100 / 5 ms at nice -20 / 0 /
+///   19, a task alone at its level requeued and rescheduled all the same, any setscheduler to
+///   the tail, the slice split at fork). A runtime of 0 never throttles, as the kernel's
+///   sched_rt_runtime_exceeded ("Don't actually throttle groups that have no runtime assigned
+///   but accrue some time due to boosting": the run time is dropped instead; it tests the
+///   knob, rt_b->rt_runtime, not a CPU's borrowed share). Deadline tasks' run time
 ///   counts against the same budget where the caller passes it on (`charge_shared`; kernels up
 ///   to 6.11 do).
 /// - Complexity: every hook O(1) (prio_array operations and a bit scan), except the rare
@@ -381,13 +388,18 @@ class rt_policy {
   }
   // Adds `ran` to the current period's run time, then sched_rt_runtime_exceeded(): never
   // when the runtime covers the whole period; else, past the runtime, borrow
-  // (RT_RUNTIME_SHARE), then throttle if still strictly past it (a runtime of 0 throttles at
-  // the first run). @pre the period is rolled up to `now`
+  // (RT_RUNTIME_SHARE), then throttle if still strictly past it, unless the knob's runtime is
+  // 0 (the kernel drops the run time instead). @pre the period is rolled up to `now`
   void count_run_time(duration_ns ran, sched_time now) noexcept {
     rt_time_ += ran;
     if (throttled_ || runtime_ >= knobs_.period || rt_time_ <= runtime_) return;
     if (share_fn_ != nullptr) share_fn_(share_ctx_, *this, now);
-    if (rt_time_ > runtime_) throttled_ = true;
+    if (rt_time_ <= runtime_) return;
+    if (knobs_.runtime == 0) {
+      rt_time_ = 0;
+    } else {
+      throttled_ = true;
+    }
   }
   // start_rt_bandwidth(), at an enqueue into an empty class: the period timer starts here if it
   // is not running. It stopped (do_sched_rt_period_timer found the class idle) at the first
@@ -452,9 +464,12 @@ class rt_policy {
     if (runtime == 0) rt_time_ = 0;  // nothing to carry: a zero budget starts every period empty
     // The kernel's carry is at most a tick (it charges at every tick and throttles at the
     // first one past the runtime); a caller that charges rarely could carry debt for an
-    // unbounded number of periods. Capped at one period's runtime: a throttle then lasts at
-    // most one more period.
-    if (rt_time_ > runtime) rt_time_ = runtime;
+    // unbounded number of periods. Capped at one period's runtime, or at a tick when `hz` is
+    // set and a tick is longer (a runtime under a tick: the kernel pays a whole tick's debt
+    // down a runtime per period, so a 1 ms / 50 ms budget at HZ 100 runs 2 ticks a second):
+    // a throttle then lasts at most one tick's worth of periods.
+    const duration_ns cap = runtime > tick_ns_ ? runtime : tick_ns_;
+    if (rt_time_ > cap) rt_time_ = cap;
     if (throttled_ && rt_time_ < runtime + (runtime == 0 ? 1 : 0)) {
       throttled_ = false;
       unthrottled_ = true;

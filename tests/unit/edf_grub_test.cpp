@@ -145,6 +145,41 @@ TEST(EdfGrub, TheZeroLagTimeOfAPeriodLongerThanFourSecondsIsExact) {
   }
 }
 
+// sched_dl_overflow returns before dl_change_utilization when the bandwidth is unchanged
+// (`new_bw == p->dl.dl_bw`): a sleeper (1 / 10 ms, ran 0.2 ms, 0-lag time 1.002 s) given
+// D = 5 ms with the same Q and P stays active until its 0-lag time; a change of Q stops its
+// count at once.
+TEST(EdfGrub, AChangeThatKeepsTheBandwidthLeavesASleeperActiveUntilItsZeroLagTime) {
+  for (const bool same_bw : {true, false}) {
+    policy_t p;
+    ASSERT_EQ(p.configure(knobs_with(95, 1, 0)), errc::ok);
+    task t;
+    ASSERT_EQ(p.setup(t, reclaiming(msec(1), msec(10), false)), errc::ok);
+    sched_time now{sec(1)};
+    p.enqueue(t, now, enqueue_flags::wakeup);
+    p.set_next(t, now);
+    now += usec(200);
+    (void)p.tick(t, now);
+    p.dequeue(t, now, dequeue_flags::sleep);
+    ASSERT_TRUE(t.non_contending);
+    const std::uint64_t bw = unit / 10;
+    ASSERT_EQ(p.running_bw(), bw);
+    sched_params changed = reclaiming(same_bw ? msec(1) : msec(2), msec(10), false);
+    changed.deadline = msec(5);
+    ASSERT_EQ(p.setup(t, changed), errc::ok);
+    sched_time when{};
+    if (same_bw) {
+      EXPECT_EQ(p.running_bw(), bw);
+      EXPECT_TRUE(t.non_contending);
+      ASSERT_TRUE(p.next_timer(when));
+      EXPECT_EQ(when, sched_time{} + sec(1) + msec(2)) << "d - q P / Q = 1.010 - 0.0008 x 10";
+      EXPECT_FALSE(p.timer(when));
+    }
+    EXPECT_EQ(p.running_bw(), 0u);
+    EXPECT_TRUE(p.verify());
+  }
+}
+
 // reserve_bandwidth (a deadline server's Q/P) must not wrap the admitted sum past the check:
 // an absurd amount is refused and changes nothing, and the bound still holds afterwards.
 TEST(EdfGrub, AnAbsurdReservationIsRefusedWithoutWrappingTheAdmittedSum) {

@@ -1376,3 +1376,61 @@ TEST(EdfPolicy, AWakeupWithTheSameDeadlineDoesNotPreempt) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Against deadline.c (v5.10-6.11), from an independent model run side by side with the policy.
+
+// check_preempt_curr_dl compares the deadline of any woken task with curr's, queued in the tree
+// or not: T0 (2 / 10 ms) ran 3 ms and slept throttled (-1 ms, deadline 1.010 s); woken at
+// 1.005 s while T1 (1 / 20 ms, deadline 1.023 s) runs, it asks for the schedule, whose put_prev
+// charges T1 2 ms and throttles it at once (-1 ms), not at its next tick (-2 ms).
+TEST(EdfPolicy, AThrottledWakeeWithAnEarlierDeadlineStillReschedules) {
+  policy_t p;
+  task t0, t1;
+  ASSERT_EQ(p.setup(t0, dl(msec(2), msec(10))), errc::ok);
+  ASSERT_EQ(p.setup(t1, dl(msec(1), msec(20))), errc::ok);
+  const sched_time base{sec(1)};
+  p.enqueue(t0, base, enqueue_flags::wakeup);
+  p.set_next(t0, base);
+  p.dequeue(t0, base + msec(3), dequeue_flags::sleep);
+  ASSERT_TRUE(t0.throttled);
+  ASSERT_EQ(t0.runtime, -msec(1));
+  p.enqueue(t1, base + msec(3), enqueue_flags::wakeup);
+  ASSERT_EQ(p.pick_next(base + msec(3)), &t1);
+  p.set_next(t1, base + msec(3));
+  p.enqueue(t0, base + msec(5), enqueue_flags::wakeup);
+  ASSERT_TRUE(t0.throttled) << "still waiting for its replenishment at 1.010 s";
+  EXPECT_TRUE(p.wakeup_preempt(t0, t1, base + msec(5)));
+  p.put_prev(t1, base + msec(5));
+  EXPECT_TRUE(t1.throttled);
+  EXPECT_EQ(t1.runtime, -msec(1));
+  EXPECT_EQ(p.pick_next(base + msec(5)), nullptr);
+  EXPECT_TRUE(p.verify());
+}
+
+// update_curr_dl: `if (unlikely((s64)delta_exec <= 0)) { if (unlikely(dl_se->dl_yielded))
+// goto throttle; return; }`. A constrained task (1 / 2 / 10 ms) that ran 0.5 ms wakes exactly at
+// its deadline, where the revised wakeup rule leaves it no runtime, and blocks again at the
+// same instant: nothing ran, so it is not throttled; woken 9 ms later, past its deadline, it
+// starts a fresh period: 1 ms, deadline 1.013 s (throttled at that zero-length charge, its
+// timer gave it 0.5 ms and 1.012 s).
+TEST(EdfPolicy, AZeroLengthChargeDoesNotThrottle) {
+  policy_t p;
+  task t;
+  ASSERT_EQ(p.setup(t, dl(msec(1), msec(2), msec(10))), errc::ok);
+  const sched_time base{sec(1)};
+  p.enqueue(t, base, enqueue_flags::wakeup);
+  p.set_next(t, base);
+  p.dequeue(t, base + usec(500), dequeue_flags::sleep);
+  ASSERT_EQ(t.runtime, usec(500));
+  p.enqueue(t, base + msec(2), enqueue_flags::wakeup);
+  ASSERT_EQ(t.runtime, 0) << "the revised wakeup rule at the deadline itself";
+  ASSERT_FALSE(t.throttled);
+  p.set_next(t, base + msec(2));
+  p.dequeue(t, base + msec(2), dequeue_flags::sleep);
+  EXPECT_FALSE(t.throttled) << "a zero-length charge";
+  p.enqueue(t, base + msec(11), enqueue_flags::wakeup);
+  EXPECT_EQ(t.runtime, msec(1));
+  EXPECT_EQ(t.deadline, base + msec(13));
+  EXPECT_TRUE(p.verify());
+}

@@ -35,7 +35,14 @@
 ///   with the dequeue); when it wakes before its replenishment instant it is re-armed, after it
 ///   is first replenished as of that instant (`d − D + P`, not the wakeup time: what the
 ///   kernel's dl_timer firing on a sleeping task does) and then subjected to the
-///   constrained-deadline rule and the wakeup rule, as any unthrottled task.
+///   constrained-deadline rule and the wakeup rule, as any unthrottled task. That replenishment
+///   uses the parameters in force at the wakeup; the kernel's timer fired at the instant with
+///   those of then, so a change of Q/D/P while a throttled task sleeps past that instant differs
+///   (2 / 10 ms changed to 0.5 / 5 ms: here q 0.5 ms, d 1.025 s; the kernel 0.5 ms, 1.019 s).
+///   Not modelled: a sleeper would need its timer kept in the timer tree. Nor is the order of
+///   admission and charge in a change of a GRUB reservation: the kernel updates Uextra in
+///   sched_dl_overflow before dequeue_task charges curr, while `setup` comes after
+///   `dequeue(save)`, so curr's last charge there uses the old Uextra.
 /// - Parameter changes (`__setparam_dl`): setup() of an admitted task changes Q, D, P and the
 ///   bandwidths only; q, d and throttling carry over to the enqueue(restore) that follows, so a
 ///   change cannot buy a fresh budget. A throttled task set as curr by that restore is charged
@@ -83,7 +90,8 @@
 ///   until it sleeps; throttled tasks stay active. A task that sleeps stays active until its
 ///   0-lag time `d − q·P/Q` (`task_non_contending`), when its inactive timer (the class timer,
 ///   as the replenishments) removes it, unless it wakes first. A task that leaves this queue
-///   otherwise (migration, parameter change, class change, exit) stops counting at once. Each
+///   otherwise (migration, a parameter change of its bandwidth, class change, exit) stops
+///   counting at once (a change that keeps Q/P does not: sched_dl_overflow returns first). Each
 ///   entity records which queue counts it (`active_rq`), so a wakeup on another CPU, a
 ///   parameter change or an exit through the root domain's object ends the count where it is
 ///   (the kernel's `migrate_task_rq_dl`, `dl_change_utilization`); a caller running CPUs in
@@ -449,8 +457,10 @@ class edf_policy {
     if (knobs_.bound >= 0 && total > cap_of(knobs_, root_capacity_)) return errc::overloaded;
     total_bw_ = total;
     // A sleeper still active (before its 0-lag time) stops counting at once, wherever it is
-    // counted (dl_change_utilization): its next wakeup counts the changed bandwidth.
-    release_active(t);
+    // counted (dl_change_utilization): its next wakeup counts the changed bandwidth. A change
+    // that keeps the bandwidth skips that (sched_dl_overflow returns before it): the sleeper
+    // stays active until its 0-lag time.
+    if (!e.admitted || bw != e.dl_bw) release_active(t);
     if (e.home_rq != nullptr) {
       // A sleeper that belongs to a CPU: its share of that CPU's this_bw follows the change.
       edf_policy& home = *static_cast<edf_policy*>(e.home_rq);
@@ -587,15 +597,18 @@ class edf_policy {
     resched_ = false;
     return r;
   }
-  /// A wakee preempts when its deadline is strictly earlier (or curr was just throttled).
-  /// Curr is not charged here: as in the kernel, a wakeup is not an accounting point.
+  /// A wakee preempts when its deadline is strictly earlier (or curr was just throttled),
+  /// throttled or not: the kernel's check_preempt_curr_dl compares the deadlines of any woken
+  /// task (a throttled one is on the run queue for the core, not in the tree), and the schedule
+  /// that follows charges curr. Curr is not charged here: as in the kernel, a wakeup is not an
+  /// accounting point.
   bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
     if (&woken == &curr) return false;
     if (resched_) {
       resched_ = false;
       return true;
     }
-    return E(woken).in_ready && E(woken).deadline < E(curr).deadline;
+    return E(woken).deadline < E(curr).deadline;
   }
   /// Queued tasks including a running one and throttled ones.
   usize nr_runnable() const noexcept { return nr_; }
@@ -830,6 +843,8 @@ class edf_policy {
       e.exec_start = now;
       e.runtime -= charge(*curr_, delta);
       if (sink_fn_ != nullptr) sink_fn_(sink_ctx_, delta, now);  // "we share the rt bandwidth"
+    } else if (!e.yielded) {
+      return;  // update_curr_dl: nothing ran, nothing to throttle (only a yield throttles now)
     }
     if (e.runtime > 0 && !e.yielded) return;
     // Throttle: out of budget (or yielded) until the next period. Spent budget, not a yield

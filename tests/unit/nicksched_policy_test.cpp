@@ -511,6 +511,22 @@ TEST(NickschedPolicy, NiceChangeSetsThePriorityToTheNewStaticOne) {
     if (m.policy.tick(h, m.now)) m.schedule();
   }
   EXPECT_EQ(h.prio, 141) << "the expiry recomputes it from the history";
+  // v13's set_user_nice returns at once for the nice the task has (`if (TASK_NICE(p) == nice
+  // ...) return;`): a task with a history bonus keeps its priority.
+  m.policy.put_prev(h, m.now);
+  m.policy.dequeue(h, m.now, dequeue_flags::sleep);
+  m.schedule(false);
+  m.step_to(1000);
+  m.policy.enqueue(h, m.now, enqueue_flags::wakeup);
+  m.schedule(false);
+  ASSERT_NE(h.prio, h.static_prio) << "premise: a priority from the history";
+  const unsigned bonus_prio = h.prio;
+  m.policy.put_prev(h, m.now);
+  m.policy.dequeue(h, m.now, dequeue_flags::save);
+  ASSERT_EQ(m.policy.setup(h, sched_params{sched_kind::normal, 1, 0, 0, 0, 0}), errc::ok);
+  m.policy.enqueue(h, m.now, enqueue_flags::restore);
+  m.policy.set_next(h, m.now);
+  EXPECT_EQ(h.prio, bonus_prio) << "the same nice: nothing changes";
   EXPECT_TRUE(m.policy.verify());
 }
 
@@ -709,3 +725,75 @@ TEST(NickschedPolicy, AnEqualPriorityWakeupDoesNotPreemptSection4) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Against the v13 patch text (LKML, "[PATCH] Nick's scheduler policy v13"), from an
+// independent model of it run side by side with the policy.
+
+// add_task_time: `p->total_time = (r*p->total_time + MAX_SLEEP/2) / MAX_SLEEP`, rounded to
+// nearest (both sums). After the 10 s sleep of HistoryClampsEachEventSection4, a 1234567 ns run
+// and a 2 ms sleep, a run whose length makes both remainders over half the window (the first
+// from 1 ms on) decays both sums by r = MAX_SLEEP - t, rounded up.
+TEST(NickschedPolicy, TheHistoryDecayRoundsToNearestAsV13) {
+  // (r * sum + W/2) / W with sum = q W + rem: r q + (r rem + W/2) / W, every product in 64 bits
+  // (r and rem are below W = 10^9).
+  const std::uint64_t window = static_cast<std::uint64_t>(sec(1));
+  const auto v13_decay = [window](std::uint64_t sum, std::int64_t t) {
+    const std::uint64_t r = window - static_cast<std::uint64_t>(t);
+    return r * (sum / window) + (r * (sum % window) + window / 2) / window;
+  };
+  const auto remainder = [window](std::uint64_t sum, std::int64_t t) {
+    return ((window - static_cast<std::uint64_t>(t)) * (sum % window)) % window;
+  };
+  manual m;
+  task t = make(0);
+  m.policy.enqueue(t, m.now, enqueue_flags::initial);
+  m.schedule();
+  m.policy.dequeue(t, m.now, dequeue_flags::sleep);
+  m.schedule(false);
+  m.step_to(10000);
+  m.policy.enqueue(t, m.now, enqueue_flags::wakeup);
+  m.schedule(false);
+  ASSERT_EQ(m.curr, &t);
+  m.now = m.now + 1234567;
+  m.policy.dequeue(t, m.now, dequeue_flags::sleep);
+  m.schedule(false);
+  m.now = m.now + msec(2);
+  m.policy.enqueue(t, m.now, enqueue_flags::wakeup);
+  m.schedule(false);
+  ASSERT_EQ(m.curr, &t);
+  const std::uint64_t total = t.total_time, sleep = t.sleep_time;
+  std::int64_t ran = msec(1);
+  while (ran < msec(2) && (remainder(total, ran) < window / 2 || remainder(sleep, ran) < window / 2)) ++ran;
+  ASSERT_GE(remainder(total, ran), window / 2) << "premise: rounding up differs from the floor";
+  ASSERT_GE(remainder(sleep, ran), window / 2) << "premise";
+  m.now = m.now + ran;
+  m.policy.dequeue(t, m.now, dequeue_flags::sleep);
+  EXPECT_EQ(t.total_time, v13_decay(total, ran) + (static_cast<std::uint64_t>(ran) << 10));
+  EXPECT_EQ(t.sleep_time, v13_decay(sleep, ran));
+}
+
+// v13: copy_process calls sched_fork, whose scheduler_tick expires a parent left with no slice
+// and rates it with task_priority on its whole history; only then does do_fork call
+// wake_up_forked_process, where the parent loses a quarter of its sleep. A nice-0 parent with
+// sleep_avg 512 (bonus 10: prio 130) expires at the fork at prio 130, not at the 132 of its
+// reduced history (3/4 x 512 = 384: bonus round(20 x 384 / 1024) = 8).
+TEST(NickschedPolicy, AParentExpiredByItsForkIsRatedOnItsWholeHistory) {
+  manual m;
+  task parent = make(0), child;
+  m.policy.task_new(parent, nullptr, m.now);
+  m.policy.enqueue(parent, m.now, enqueue_flags::initial);
+  m.schedule();
+  for (int ms = 1; ms <= 59; ++ms) {
+    m.step_to(ms);
+    ASSERT_FALSE(m.policy.tick(parent, m.now));
+  }
+  parent.total_time = u64{800000000} << 10;  // sleep_avg 512
+  parent.sleep_time = u64{400000000} << 10;
+  m.policy.task_new(child, &parent, m.now);
+  ASSERT_EQ(parent.used_slice, 0) << "expired at the fork";
+  EXPECT_EQ(parent.prio, 130);
+  EXPECT_EQ(parent.sleep_time, (u64{400000000} << 10) / 4 * 3) << "the split still comes after";
+  EXPECT_EQ(policy_type::sleep_avg(parent), 384u);
+  EXPECT_TRUE(m.policy.verify());
+}

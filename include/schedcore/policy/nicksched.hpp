@@ -11,11 +11,14 @@
 ///   accepted: the patch predates SCHED_BATCH (2.6.16).
 /// - History (§4): per task `total_time` and `sleep_time`, both `1024 * ns` fixed point.
 ///   `add_task_time(t, type)` over the window MAX_SLEEP = 1 s: clamp t (sleep and run:
-///   MAX_SLEEP/4; run-queue wait: MAX_SLEEP/16), decay both sums by `(MAX_SLEEP - t)/MAX_SLEEP`,
+///   MAX_SLEEP/4; run-queue wait: MAX_SLEEP/16), decay both sums by `(MAX_SLEEP - t)/MAX_SLEEP`
+///   rounded to nearest (`(r*sum + MAX_SLEEP/2) / MAX_SLEEP`),
 ///   add `1024 t` to total (and to sleep for a sleep); a wait only decays. `total_time` is
 ///   floored at MIN_HISTORY = 0.5 s of history. `sleep_avg = 1024 * sleep_time / total_time`
 ///   (0..1024); when the floor applies, sleep_time is rescaled to keep sleep_avg (v13's
-///   add_task_time and fork). Sleep is added at wakeup, run time at every schedule point
+///   add_task_time and fork). v13 stores sleep_avg and updates it only for a run or a sleep;
+///   here it is derived from the sums, so a wait, which decays both, can move it by a rounding
+///   step (a child's history exactly at 436 read 435 after a 1 ns wait: rare, left as it is). Sleep is added at wakeup, run time at every schedule point
 ///   (`put_prev`, `dequeue` of the running task; a slice expiry recomputes the priority
 ///   before the `put_prev` that charges the slice, as v13's scheduler_tick does before
 ///   schedule()), wait time when the task is picked
@@ -30,7 +33,9 @@
 ///   version's `base_timeslice` sysctl) taken in whole jiffies of the `hz` knob, at least one:
 ///   v13's MIN_TIMESLICE, `HZ/1000` jiffies or 1, so up to HZ 1000 the unit is a jiffy and a
 ///   lone nice-0 hog gets 60 jiffies (600 ms at HZ 100, 240 ms at HZ 250); above HZ 1000 the
-///   unit is HZ/1000 jiffies, rounded down (60 ms, 120 jiffies, at HZ 2000).
+///   unit is HZ/1000 jiffies, rounded down (60 ms, 120 jiffies, at HZ 2000). v13 multiplies by
+///   MIN_TIMESLICE before dividing (`MIN_TIMESLICE * 61 / (delta + 2)`), which differs above HZ
+///   1000 only (122 jiffies, 61 ms, at HZ 2000); the unit's rounding is this model's.
 ///   At HZ=1000: a lone nice-0 hog (idx = prio = 140) gets 60 ms; a hog beside a fully
 ///   interactive nice-0 task (idx 120) 2 ms, the interactive task 35 ms. The slice is a
 ///   function of the queue, so a task keeps `used_slice` (jiffies run since its slice began,
@@ -50,7 +55,8 @@
 /// - Fork/exit (§4): `task_new` splits the parent's remaining slice 50/50 through `used_slice`
 ///   (the child gets the odd jiffy; the slice is the one the parent has on its own run queue,
 ///   and a parent left with none is expired there at once, also for a child placed on another
-///   CPU: v13's sched_fork runs in the parent's context), the child inherits 1/4 of the
+///   CPU: v13's sched_fork runs in the parent's context, and rates the expiring parent on its
+///   whole history before the split below), the child inherits 1/4 of the
 ///   parent's history (total floored at MIN_HISTORY, its sleep_time then set from the parent's
 ///   sleep_avg: v13 wake_up_forked_process; the history never reaches MAX_SLEEP = 1 s, so a
 ///   quarter of it is always below the 0.5 s floor and the child always starts with
@@ -60,7 +66,11 @@
 ///   below 0) and, if the child slept less than the parent (a hoggish child), charges the
 ///   parent MAX_SLEEP · (parent's sleep_avg − child's) / 1024 / 2 of run history, in whole
 ///   jiffies and clamped like any run (the patch's sched_exit), on whichever CPU the parent is.
-///   The child's rounding at fork is this model's choice [R].
+///   The child's rounding at fork is this model's choice [R]. Where v13's unsigned arithmetic
+///   wraps, the model clamps: a child's unused slice returned to a parent is not allowed to
+///   raise the parent's used_slice (a child that overran a shrunk first slice), and a parent
+///   already past its slice at a fork gives the child no slice rather than a wrapped one (both
+///   expire at their next tick either way).
 /// - `yield` moves the task to the expired array keeping its `used_slice`, as the mainline of
 ///   the era (the patch text for yield is not in the reference) [R].
 /// - A task that never ran and was not forked through `task_new` starts with MIN_HISTORY of
@@ -167,7 +177,9 @@ class nicksched_policy {
     // __gnu_thumb1_case_uqi into Cortex-M0 builds).
     if (!valid_nice(p.nice)) return errc::invalid_argument;
     if (e.on_rq) return errc::busy;
-    e.static_prio = static_cast<u8>(130 + p.nice);
+    const u8 static_prio = static_cast<u8>(130 + p.nice);
+    if (e.stamped && static_prio == e.static_prio) return errc::ok;  // set_user_nice: same nice, no change
+    e.static_prio = static_prio;
     // A nice change of a task with a history (v13's set_user_nice, 2.6.0's formula: prio +=
     // NICE_TO_PRIO(nice) − the old *dynamic* prio) leaves prio = NICE_TO_PRIO(nice): the history
     // bonus is dropped until the next wakeup or expiry recomputes it. A task's first setup
@@ -329,14 +341,6 @@ class nicksched_policy {
     nicksched_entity& p = EntityOf::get(*parent);
     c.static_prio = p.static_prio;
     c.parent = &p;
-    c.total_time = p.total_time / 4;
-    c.sleep_time = p.sleep_time / 4;
-    if (c.total_time < min_history) {  // floored: the child keeps the parent's sleep_avg
-      c.total_time = min_history;
-      c.sleep_time = (min_history >> 10) * sleep_avg_of(p);
-    }
-    p.sleep_time = 3 * p.sleep_time / 4;
-    c.prio = task_priority(c);
     // v13 sched_fork runs in the parent's context: the slice split is the one the parent has
     // on its own run queue (task_timeslice(current, task_rq(current))), and a parent left
     // with none is ticked there, wherever the child is placed.
@@ -354,6 +358,17 @@ class nicksched_policy {
       p.used_slice = slice - 1;
       if (parent == home.curr_ && p.on_rq) static_cast<void>(home.tick(*parent, now));
     }
+    // Then wake_up_forked_process's history split (after copy_process's sched_fork, whose
+    // tick above rated an expiring parent on its whole history): the child takes a quarter,
+    // the parent loses a quarter of its sleep.
+    c.total_time = p.total_time / 4;
+    c.sleep_time = p.sleep_time / 4;
+    if (c.total_time < min_history) {  // floored: the child keeps the parent's sleep_avg
+      c.total_time = min_history;
+      c.sleep_time = (min_history >> 10) * sleep_avg_of(p);
+    }
+    p.sleep_time = 3 * p.sleep_time / 4;
+    c.prio = task_priority(c);
   }
 
   /// Exit: an unused first slice goes back to the parent, and a child that slept less than
@@ -422,8 +437,8 @@ class nicksched_policy {
     u32 avg = sleep_avg_of(e);  // v13 stores sleep_avg and a wait leaves it alone
     const u32 keep = static_cast<u32>(max_sleep - t);
     const u64 window = static_cast<u64>(max_sleep);
-    e.total_time = mul_div_u64(e.total_time, keep, window);
-    e.sleep_time = mul_div_u64(e.sleep_time, keep, window);
+    e.total_time = decay(e.total_time, keep, window);
+    e.sleep_time = decay(e.sleep_time, keep, window);
     if (k != time_kind::wait) e.total_time += static_cast<u64>(t) << 10;
     if (k == time_kind::sleep) e.sleep_time += static_cast<u64>(t) << 10;
     if (k != time_kind::wait) avg = sleep_avg_of(e);
@@ -431,6 +446,14 @@ class nicksched_policy {
       e.total_time = min_history;
       e.sleep_time = (min_history >> 10) * avg;
     }
+  }
+  // v13's `(r * sum + MAX_SLEEP / 2) / MAX_SLEEP`: rounded to nearest. The floor comes from
+  // mul_div_u64 (the product needs more than 64 bits); the remainder, below the window, is
+  // exact in wrapping 64-bit arithmetic.
+  static u64 decay(u64 sum, u32 keep, u64 window) noexcept {
+    const u64 floor = mul_div_u64(sum, keep, window);
+    const u64 rem = sum * keep - floor * window;
+    return floor + (rem >= window - window / 2 ? 1u : 0u);
   }
   static u32 sleep_avg_of(const nicksched_entity& e) noexcept {
     return static_cast<u32>((e.sleep_time << 10) / e.total_time);

@@ -18,7 +18,8 @@
 ///   (0..1024); when the floor applies, sleep_time is rescaled to keep sleep_avg (v13's
 ///   add_task_time and fork). v13 stores sleep_avg and updates it only for a run or a sleep;
 ///   here it is derived from the sums, so a wait, which decays both, can move it by a rounding
-///   step (a child's history exactly at 436 read 435 after a 1 ns wait: rare, left as it is). Sleep is added at wakeup, run time at every schedule point
+///   step (a child's history exactly at 436 read 435 after a 1 ns wait: rare, left as it is).
+///   Sleep is added at wakeup, run time at every schedule point
 ///   (`put_prev`, `dequeue` of the running task; a slice expiry recomputes the priority
 ///   before the `put_prev` that charges the slice, as v13's scheduler_tick does before
 ///   schedule()), wait time when the task is picked

@@ -362,7 +362,6 @@ class o1_policy {
     return true;
   }
 
-
   /// `t`'s dynamic priority, the kernel's `p->prio` (100..139, lower is better; what ftrace's
   /// sched_switch prints as prev_prio/next_prio). Valid queued or not: the last value computed.
   static int trace_prio(const Task& t) noexcept { return EntityOf::get(t).prio; }

@@ -737,12 +737,12 @@ TEST(NickschedPolicy, AnEqualPriorityWakeupDoesNotPreemptSection4) {
 TEST(NickschedPolicy, TheHistoryDecayRoundsToNearestAsV13) {
   // (r * sum + W/2) / W with sum = q W + rem: r q + (r rem + W/2) / W, every product in 64 bits
   // (r and rem are below W = 10^9).
-  const std::uint64_t window = static_cast<std::uint64_t>(sec(1));
-  const auto v13_decay = [window](std::uint64_t sum, std::int64_t t) {
+  constexpr std::uint64_t window = 1000000000u;  // MAX_SLEEP, ns
+  const auto v13_decay = [](std::uint64_t sum, std::int64_t t) {
     const std::uint64_t r = window - static_cast<std::uint64_t>(t);
     return r * (sum / window) + (r * (sum % window) + window / 2) / window;
   };
-  const auto remainder = [window](std::uint64_t sum, std::int64_t t) {
+  const auto remainder = [](std::uint64_t sum, std::int64_t t) {
     return ((window - static_cast<std::uint64_t>(t)) * (sum % window)) % window;
   };
   manual m;

@@ -12,10 +12,13 @@
 #      dereference still stops under ASan (SEGV with a stack), x86 tolerates misalignment, and the
 #      fuzz tests keep the full -fsanitize=undefined. Line tables only (-gline-tables-only): a
 #      sanitizer's stack still names file and line, at a fraction of full debug info's cost.
-#      Two of the simulator's golden outputs run here too (tests/sim/CMakeLists.txt says which);
+#      Two of the simulator's golden outputs run here too (tests/sim/CMakeLists.txt says which).
+#      The portable twins of the unit suites (the x86-64 assembly's C++ spellings) are built here;
 #   3. the unit tests on 32-bit x86 (g++ -m32 -O1, GoogleTest built from /usr/src/googletest; under
 #      qemu-i386 where the kernel cannot run 32-bit programs). Optimised code is the release
 #      build's (g++ -O3) and this one's (g++ -O1, 32-bit).
+# Phases 2 and 3 run each unit-test binary as one ctest test (SCHEDCORE_UNIT_TESTS_PER_BINARY,
+# tests/CMakeLists.txt): a process per GoogleTest case costs 70-90 ms to start under ASan or qemu.
 # Usage: bash tools/test.sh        (from anywhere; build trees go to build/ in the checkout)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

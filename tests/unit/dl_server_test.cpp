@@ -599,4 +599,85 @@ TEST(FairServerStack, Rules619_AWakeupWhileTheServerIsStillQueuedAsksNoReschedul
   EXPECT_FALSE(rq.take_resched());
 }
 
+// The three below were found by an independent model of deadline.c and fair.c run side by side
+// with the stack over random sequences (6.12 and 6.19 rules).
+//
+// 6.12's enqueue_task_fair charges idle time only "if (!rq->nr_running)": with a task of another
+// class queued since the CPU went idle, the fair class's first task starts the server without
+// it, and the idle time is charged at the pick (put_prev_task_idle), to the new period. Server
+// 5 ms per 20 ms; the CPU idles from 0; a FIFO task R wakes at 0, a fair task F at 5 ms: a
+// fresh period, q = 5 ms, d = 25 ms, timer at the zero-laxity instant 25 - 5 = 20 ms. The pick
+// at 6 ms charges the 6 ms of idle: q = 5 - 6, floored at 0 (dl_server_update_idle_time), and
+// R runs. (Charged at the enqueue, the 5 ms went to the old period and the pick's 1 ms to the
+// new one: q = 4 ms.)
+TEST(FairServerStack, AFairWakeupAfterAnotherClassWokeLeavesTheIdleTimeToThePick) {
+  served_stack rq;
+  served_task f, r;
+  r.sched_class = 1;
+  sched_params p;
+  p.kind = sched_kind::fifo;
+  p.rt_priority = 50;
+  ASSERT_EQ(rq.get<1>().setup(r, p), errc::ok);
+  ASSERT_EQ(rq.configure_fair_server(msec(5), msec(20)), errc::ok);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), nullptr);
+  rq.enqueue(r, at_ms(0), enqueue_flags::wakeup);
+  rq.enqueue(f, at_ms(5), enqueue_flags::wakeup);
+  EXPECT_TRUE(rq.fair_server().active());
+  EXPECT_EQ(rq.fair_server().runtime(), msec(5));
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(25));
+  EXPECT_EQ(timer_of(rq.fair_server()), at_ms(20));
+  EXPECT_EQ(rq.schedule(nullptr, false, at_ms(6)), &r);
+  EXPECT_EQ(rq.fair_server().runtime(), 0);
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(25));
+}
+
+// 6.19's dl_server_timer calls update_curr first, then stops a server marked dl_defer_idle;
+// the idle time that update_curr charges can itself use up the deferred period, start the next
+// one and mark it. F starts the server at 0 (deferred: q = 50 ms, d = 1 s, timer at 950 ms)
+// and blocks at once; the CPU idles. At 950 ms the 950 ms of idle time use up q: a new period
+// (d = 1950 ms), marked idle-waiting, and the timer stops the server at once, not one period
+// later at 1900 ms.
+TEST(FairServerStack, Rules619_TheTimerStopsAServerItsOwnIdleChargeMarked) {
+  served_stack rq;
+  served_task f;
+  ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period, sched_time{},
+                                     server_rules::linux_6_19),
+            errc::ok);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), nullptr);
+  rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), &f);
+  rq.dequeue(f, at_ms(0), dequeue_flags::sleep);
+  ASSERT_EQ(rq.schedule(&f, false, at_ms(0)), nullptr);
+  ASSERT_TRUE(rq.fair_server().active());
+  ASSERT_EQ(timer_of(rq.fair_server()), at_ms(950));
+  EXPECT_FALSE(rq.timer(at_ms(950)));
+  EXPECT_FALSE(rq.fair_server().active());
+  sched_time w{};
+  EXPECT_FALSE(rq.fair_server().next_timer(w));
+}
+
+// The kernel's clocks run whether or not the server is on: the fair class's update_curr
+// advances exec_start at every accounting point, and the idle task's exec_start is set when it
+// is picked. Server on (50 ms per 1 s), the CPU idles from 0; off at 1 ms; F wakes at 2 ms and
+// runs; on again at 10 ms (F queued: started, deferred). The tick at 30 ms charges F's 28 ms
+// since it was picked (q = 22 ms), the schedule at 40 ms 10 ms more (q = 12 ms). (Not tracked
+// while off, the tick charged nothing and the schedule 40 ms of idle time from 0: q = 10 ms.)
+TEST(FairServerStack, AServerTurnedOnAgainChargesFromTheClassesOwnClocks) {
+  served_stack rq;
+  served_task f;
+  ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period), errc::ok);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), nullptr);
+  ASSERT_EQ(rq.configure_fair_server(0, deferrable_server::default_period, at_ms(1)), errc::ok);
+  rq.enqueue(f, at_ms(2), enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(2)), &f);
+  ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period, at_ms(10)),
+            errc::ok);
+  ASSERT_TRUE(rq.fair_server().active());
+  EXPECT_EQ(rq.fair_server().runtime(), msec(50));
+  EXPECT_FALSE(rq.tick(f, at_ms(30)));
+  EXPECT_EQ(rq.fair_server().runtime(), msec(22));
+  EXPECT_EQ(rq.schedule(&f, true, at_ms(40)), &f);
+  EXPECT_EQ(rq.fair_server().runtime(), msec(12));
+}
+
 }  // namespace

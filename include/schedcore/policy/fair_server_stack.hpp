@@ -6,16 +6,19 @@
 ///   fair_server_stack<class_index, edf_policy, rt_policy, fair_policy>
 ///   stack.configure_fair_server(msec(50), sec(1));   // the kernel's defaults; 0 = off
 /// ```
-/// With the server off (the default, runtime 0) every hook is the plain `class_stack`'s and
-/// nothing else is done. With it on:
+/// With the server off (the default, runtime 0) every hook is the plain `class_stack`'s, and
+/// the stack only keeps track of the running task and of idle time, as the kernel's clocks run
+/// whether or not the server is on: a server turned on later charges the running task from its
+/// last accounting point and no idle time from before. With it on:
 /// - the fair class's first enqueue starts the server (enqueue_task_fair); under the 6.12
 ///   rules its last dequeue stops it (dequeue_entities), under the 6.19 rules an empty pick
 ///   or the server's own timer after a period of idle time does (`server_rules`);
 /// - every nanosecond a fair task runs is charged to the server, at the stack's accounting
 ///   points (tick, put_prev, dequeue and yield of the running task; update_curr);
 /// - idle time is charged when the CPU leaves idle (put_prev_task_idle), and under the 6.12
-///   rules also when a fair task arrives on an idle CPU (enqueue_task_fair), under the 6.19
-///   rules also before the server's timer runs (dl_server_timer's update_curr);
+///   rules also when a fair task arrives on a CPU with nothing queued (enqueue_task_fair's
+///   `!rq->nr_running`), under the 6.19 rules also before the server's timer runs
+///   (dl_server_timer's update_curr, after which a server marked idle-waiting stops);
 /// - the pick (`__pick_task_dl`): a queued server whose deadline is strictly earlier than that
 ///   of every ready reservation of the first class (a class providing `earliest_deadline`;
 ///   ties go to the reservation, which was queued first) picks from the fair class, ahead of
@@ -98,6 +101,7 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
 
   /// Enqueue `t` in its class; the fair class's first task starts the server.
   void enqueue(task_type& t, sched_time now, enqueue_flags flags) noexcept {
+    const bool nothing_queued = idle_ && !woken_;  // rq->nr_running == 0 before this enqueue
     if (idle_) woken_ = true;  // the CPU is about to leave idle: not idle_rq() any more
     if (!server_.enabled() || !is_fair(t)) {
       base::enqueue(t, now, flags);
@@ -108,7 +112,10 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
     if (first && fair().nr_runnable() > 0 && late_rules()) {
       start_server(now);  // may find it active still: that only clears defer_idle
     } else if (first && fair().nr_runnable() > 0 && !server_.active()) {
-      if (idle_) {  // the CPU idled until now: that time was the fair class's to use
+      // The CPU idled with nothing queued until now: that time was the fair class's to use.
+      // With a task of another class woken since, the idle time is charged at the pick instead
+      // (put_prev_task_idle), after the start below.
+      if (nothing_queued) {
         server_.charge_idle(now - idle_since_, now);
         idle_since_ = now;
       }
@@ -121,6 +128,7 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   /// set_next starts it again).
   void dequeue(task_type& t, sched_time now, dequeue_flags flags) noexcept {
     if (!server_.enabled()) {
+      if (&t == curr_) forget_curr();
       base::dequeue(t, now, flags);
       return;
     }
@@ -136,7 +144,12 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   /// The next task: the fair class's through a queued server whose deadline comes first, else
   /// the plain stack's pick. nullptr: idle (the idle time is charged to the server later).
   task_type* pick_next(sched_time now) noexcept {
-    if (!server_.enabled()) return base::pick_next(now);
+    if (!server_.enabled()) {
+      idle_ = woken_ = picked_served_ = false;
+      task_type* t = base::pick_next(now);
+      if (t == nullptr) go_idle(now);
+      return t;
+    }
     if (idle_) {  // put_prev_task_idle; under the 6.19 rules idle only if nothing was woken
       server_.charge_idle(now - idle_since_, now, !woken_);
       idle_ = woken_ = false;
@@ -156,19 +169,13 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
     }
     task_type* t = base::pick_next(now);
     stop_if_empty();
-    if (t == nullptr) {
-      idle_ = true;
-      idle_since_ = now;
-      curr_ = nullptr;
-      curr_fair_ = served_ = false;
-    }
+    if (t == nullptr) go_idle(now);
     check();
     return t;
   }
   /// `t` starts running.
   void set_next(task_type& t, sched_time now) noexcept {
     base::set_next(t, now);
-    if (!server_.enabled()) return;
     curr_ = &t;
     curr_fair_ = is_fair(t);
     exec_start_ = now;
@@ -177,17 +184,16 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   }
   /// Running `t` stops running but stays runnable; a fair task is charged.
   void put_prev(task_type& t, sched_time now) noexcept {
-    if (server_.enabled() && &t == curr_) {
-      if (curr_fair_) charge_curr(now);
-      curr_ = nullptr;
-      curr_fair_ = served_ = false;
+    if (&t == curr_) {
+      if (curr_fair_) charge_curr(now);  // with the server off: only exec_start_ moves
+      forget_curr();
     }
     base::put_prev(t, now);
   }
   /// Tick: a running fair task is charged; true also when that throttled the server it ran in.
   bool tick(task_type& curr, sched_time now) noexcept {
     bool resched = false;
-    if (server_.enabled() && &curr == curr_ && curr_fair_) {
+    if (&curr == curr_ && curr_fair_) {  // with the server off: only exec_start_ moves
       charge_curr(now);
       resched = take_own_resched();
     }
@@ -200,7 +206,7 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   }
   /// Optional hook `yield`: a running fair task is charged first.
   void yield(task_type& curr, sched_time now) noexcept {
-    if (server_.enabled() && &curr == curr_ && curr_fair_) charge_curr(now);
+    if (&curr == curr_ && curr_fair_) charge_curr(now);
     base::yield(curr, now);
   }
   /// The earliest class timer, the server's included.
@@ -226,6 +232,13 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
           idle_since_ = now;
         }
         resched = take_own_resched() || resched;
+        // The idle time just charged may have used up a deferred period and armed the next
+        // one's timer: dl_server_timer tests dl_defer_idle after its update_curr and stops the
+        // server now, not at the next timer.
+        if (server_.defer_idle()) {
+          server_.stop();
+          return resched;
+        }
       }
     }
     if (server_.timer(now, fair().nr_runnable() > 0)) {
@@ -281,6 +294,16 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
     SCHEDCORE_ASSERT(server_.verify());
     SCHEDCORE_ASSERT(active_as_expected());
   }
+  void forget_curr() noexcept {
+    curr_ = nullptr;
+    curr_fair_ = served_ = false;
+  }
+  // The pick found nothing: the CPU idles from now (idle_since_ is exec_start of the idle task).
+  void go_idle(sched_time now) noexcept {
+    idle_ = true;
+    idle_since_ = now;
+    forget_curr();
+  }
   void stop_if_empty() noexcept {
     if (!late_rules() && server_.active() && fair().nr_runnable() == 0) server_.stop();
   }
@@ -326,7 +349,7 @@ class fair_server_stack : public class_stack<ClassOf, Policies...> {
   }
 
   deferrable_server server_{};     ///< the fair server (off by default)
-  task_type* curr_ = nullptr;      ///< the running task, when the server is on
+  task_type* curr_ = nullptr;      ///< the running task (tracked with the server off too)
   sched_time exec_start_{};        ///< when curr_ was last charged
   sched_time idle_since_{};        ///< when the CPU went idle, while idle_
   bool curr_fair_ = false;         ///< curr_ is a fair task not yet charged past exec_start_

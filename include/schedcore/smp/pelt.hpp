@@ -195,7 +195,10 @@ constexpr bool pelt_update_queue(pelt_avg& q, u64 now_ns, u64 queued_weight, u32
 /// Gives a task created now its starting signal (`init_entity_runnable_average` and
 /// `post_init_entity_util_avg`): load as if it had always been runnable (its weight), and
 /// util half of what the queue `q` leaves of the CPU, or, when the queue has utilisation,
-/// its weighted part of it (`q.util_avg x weight / (q.load_avg + 1)`) if smaller. Successive
+/// its weighted part of it (`q.util_avg x weight / (q.load_avg + 1)`) if smaller, `weight` the
+/// plain one (1024 at nice 0) as in kernels that write `se_weight(se)` there; 64-bit kernels
+/// that wrote `se->load.weight` multiplied by the scaled weight (x 1024), so their weighted
+/// part almost always lost to the cap (a queue at util 300, load 2048: 149 here, 362 there). Successive
 /// forks on an idle CPU start at 512, 256, 128... On a CPU of `capacity` below 1024 what the
 /// queue leaves is counted from that capacity (`cpu_scale`): a first fork on an idle CPU of
 /// capacity 446 starts at 223. Does not attach the task to `q`.

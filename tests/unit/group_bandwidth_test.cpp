@@ -827,6 +827,68 @@ TEST(CfsBandwidthPool, AReconfigureTakesTheBurstSnapshot) {
   EXPECT_EQ(b.burst_time(), 0);
 }
 
+// The four below were found by an independent model of fair.c's bandwidth code and core.c's
+// tg_set_cfs_bandwidth (Linux 6.10) run side by side with the pool and group_policy.
+//
+// tg_set_cfs_bandwidth comes after the period timer's refills at every boundary passed (the
+// timer ran at each; do_sched_cfs_period_timer refills before its idle test). 20 ms per 100 ms
+// with 20 ms of burst; the first draw at 0 takes the 20 ms and starts the periods; at 250 ms
+// the boundaries at 100 and 200 ms have refilled 0 -> 20 -> 40 (the cap), counted as two
+// periods, and the reconfigure's own refill stays at the cap: 40 ms. (Applied to the pool as
+// the draw left it: 0 + 20 = 20 ms and no period counted.)
+TEST(CfsBandwidthPool, AReconfigureFollowsTheRefillsOfTheBoundariesPassed) {
+  cfs_bandwidth b;
+  const sched_time t0{};
+  ASSERT_EQ(b.configure(msec(20), msec(100), msec(20), t0), errc::ok);
+  ASSERT_EQ(b.acquire(msec(20), t0), msec(20));
+  ASSERT_EQ(b.configure(msec(20), msec(100), msec(20), t0 + msec(250)), errc::ok);
+  EXPECT_EQ(b.runtime(), msec(40));
+  EXPECT_EQ(b.nr_periods(), 2u);
+}
+
+// __refill_cfs_bandwidth_runtime counts a burst on every refill, the reconfigure's too: 30 ms
+// per 100 ms, 25 ms drawn at 0 (the pool at 5 ms, the last refill's level 30 ms); set to 10 ms
+// at 1 ms: 5 + 10 = 15 ms, 15 ms below the level of the last refill, a burst of 15 ms; the pool
+// is capped at 10 ms.
+TEST(CfsBandwidthPool, AReconfigureCountsABurstAgainstTheLastRefill) {
+  cfs_bandwidth b;
+  const sched_time t0{};
+  ASSERT_EQ(b.configure(msec(30), msec(100), 0, t0), errc::ok);
+  ASSERT_EQ(b.acquire(msec(25), t0), msec(25));
+  ASSERT_EQ(b.configure(msec(10), msec(100), 0, t0 + msec(1)), errc::ok);
+  EXPECT_EQ(b.runtime(), msec(10));
+  EXPECT_EQ(b.nr_bursts(), 1u);
+  EXPECT_EQ(b.burst_time(), msec(15));
+}
+
+// "max" (RUNTIME_INF): __refill_cfs_bandwidth_runtime returns at once, so the pool keeps what
+// it held: 30 ms, lifted, then 20 ms per 100 ms with 20 ms of burst: 30 + 20 capped at 40 ms
+// (emptied by the lift, 20 ms).
+TEST(CfsBandwidthPool, LiftingTheLimitKeepsThePool) {
+  cfs_bandwidth b;
+  const sched_time t0{};
+  ASSERT_EQ(b.configure(msec(30), msec(100), 0, t0), errc::ok);
+  ASSERT_EQ(b.configure(cfs_bandwidth::unlimited, msec(100), 0, t0), errc::ok);
+  EXPECT_EQ(b.runtime(), msec(30));
+  ASSERT_EQ(b.configure(msec(20), msec(100), msec(20), t0), errc::ok);
+  EXPECT_EQ(b.runtime(), msec(40));
+}
+
+// The period timer stops at the end of a period with no draw (refilled to the cap then) and the
+// next draw restarts it without a refill: 10 ms per 100 ms, 5 ms drawn at 0, the timer stops at
+// 200 ms (the pool at 10 ms). A queue gives back 4 ms at 250 ms: 14 ms, above the cap, and the
+// draw at 350 ms gets all 14 ms (refilled at 300 ms as if the timer had run, it got 10).
+TEST(CfsBandwidthPool, BudgetGivenBackWhileTheTimerIsStoppedStaysUntilItsNextRefill) {
+  cfs_bandwidth b;
+  const sched_time t0{};
+  ASSERT_EQ(b.configure(msec(10), msec(100), 0, t0), errc::ok);
+  ASSERT_EQ(b.acquire(msec(5), t0), msec(5));
+  b.give_back(msec(4), t0 + msec(250));
+  EXPECT_EQ(b.runtime(), msec(14));
+  EXPECT_EQ(b.acquire(msec(20), t0 + msec(350)), msec(14));
+  EXPECT_EQ(b.nr_periods(), 2u);
+}
+
 // tg_set_cfs_bandwidth sets every CPU's cfs_rq->runtime_remaining to 0, also on a CPU that is
 // not told (no set_group_bandwidth here). 50 ms per 100 ms: the enqueue at 0 draws a 5 ms
 // slice; 1 ms of run leaves 4 ms. The pool is reconfigured at 1 ms (45 + 50 capped at 50 ms).
@@ -997,6 +1059,43 @@ TYPED_TEST(GroupBandwidth, ABudgetZeroedByAReconfigureGivesNothingBack) {
   EXPECT_EQ(pool.runtime(), msec(50));
   EXPECT_TRUE(rq.verify());
 }
+
+// unthrottle_cfs_rq (tg_set_cfs_bandwidth unthrottles every throttled queue) enqueues the group
+// without testing its own budget: after a reconfiguration that budget is 0, drawn at the group's
+// next update_curr. 5 ms per 100 ms over two CPUs: CPU 0's wakeup at 0 draws the whole pool as
+// its slice, so CPU 1's group is throttled at its enqueue. Reconfigured at 1 ms (the pool back
+// at 5 ms) and set on both CPUs: CPU 1's group is back with a budget of 0 and the pool still
+// holds 5 ms. (Tested at the unthrottle, it drew the 5 ms there; with the pool empty it would
+// have been throttled again on the spot.)
+TYPED_TEST(GroupBandwidth, AGroupUnthrottledByAReconfigureDrawsNothingBeforeItRuns) {
+  using S = TypeParam;
+  const sched_time t0{};
+  cfs_bandwidth pool;
+  ASSERT_EQ(pool.configure(msec(5), msec(100), 0, t0), errc::ok);
+  typename S::rq rq0, rq1;
+  typename S::group g0, g1;
+  typename S::task a, b;
+  ASSERT_EQ(rq0.attach_group(g0, nullptr), errc::ok);
+  ASSERT_EQ(rq1.attach_group(g1, nullptr), errc::ok);
+  ASSERT_EQ(rq0.set_group_bandwidth(g0, &pool, t0), errc::ok);
+  ASSERT_EQ(rq1.set_group_bandwidth(g1, &pool, t0), errc::ok);
+  ASSERT_EQ(rq0.set_group(a, &g0, t0), errc::ok);
+  ASSERT_EQ(rq1.set_group(b, &g1, t0), errc::ok);
+  rq0.enqueue(a, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(g0.runtime_remaining(), msec(5));
+  rq1.enqueue(b, t0, enqueue_flags::wakeup);
+  ASSERT_TRUE(g1.throttled());
+  ASSERT_EQ(pool.configure(msec(5), msec(100), 0, t0 + msec(1)), errc::ok);
+  ASSERT_EQ(pool.runtime(), msec(5));
+  ASSERT_EQ(rq0.set_group_bandwidth(g0, &pool, t0 + msec(1)), errc::ok);
+  ASSERT_EQ(rq1.set_group_bandwidth(g1, &pool, t0 + msec(1)), errc::ok);
+  EXPECT_FALSE(g1.throttled());
+  EXPECT_EQ(g1.runtime_remaining(), 0);
+  EXPECT_EQ(pool.runtime(), msec(5));
+  EXPECT_TRUE(rq0.verify());
+  EXPECT_TRUE(rq1.verify());
+}
+
 
 // unthrottle_cfs_rq puts back only a queue that holds something ("if (!cfs_rq->load.weight)"
 // skips the enqueue walk): A is throttled at 5 ms (5 ms per 100 ms) and then pulled to another

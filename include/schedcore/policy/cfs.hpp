@@ -156,7 +156,8 @@ class cfs_policy {
  public:
   using task_type = Task;                    ///< the task type
   static constexpr const char* name = "cfs"; ///< class name
-  /// Under group_policy, yield at every level of the hierarchy (the kernel's set_skip_buddy).
+  /// Under group_policy, yield at every level of the hierarchy (the kernel's set_skip_buddy),
+  /// through `yield_at_level`.
   static constexpr bool yield_every_level = true;
   /// The kernel's initial min_vruntime, (u64)(−(1 << 20)).
   static constexpr u64 initial_min_vruntime = ~static_cast<u64>(0) - (static_cast<u64>(1) << 20) + 1;
@@ -547,6 +548,15 @@ class cfs_policy {
   void yield(Task& curr, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(&curr != curr_)) return;  // refuse: not the running task
     if (nr_running_ <= 1) return;
+    yield_at_level(curr, now);
+  }
+  /// Under group_policy, one level of sched_yield(): `curr` (this queue's running node: the
+  /// task, or the group on its path) becomes the skip buddy whatever this queue holds. The
+  /// kernel's yield_task_fair tests only the CPU's count (rq->nr_running == 1), which
+  /// group_policy does once, and then marks every level (set_skip_buddy): a task alone in its
+  /// group is still passed over there when another task joins it before its next pick.
+  void yield_at_level(Task& curr, sched_time now) noexcept {
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return;  // refuse: not the running node
     clear_buddies(curr);
     if (E(curr).kind != sched_kind::batch) update_curr(now);
     skip_ = &curr;

@@ -21,10 +21,12 @@
 ///   max_cfs_quota_period); quota at least 1 ms and at most max_cfs_runtime ((2^44 − 1) µs,
 ///   MAX_BW), or `unlimited` ("max", RUNTIME_INF); burst at most the quota, quota + burst at
 ///   most max_cfs_runtime, and 0 when unlimited (stricter than 5.14's text, which accepts a
-///   burst with "max" and never uses it). On success the pool is refilled once
-///   (__refill_cfs_bandwidth_runtime: + quota, capped at quota + burst) and every CPU's budget
-///   is reset to 0 (the `generation` counter tells each queue so). The periods start again at
-///   the group's next draw (the kernel's timer keeps its old grid).
+///   burst with "max" and never uses it). On success the period boundaries passed under the old
+///   limit are refilled first (the kernel's period timer ran at each of them), then the pool is
+///   refilled once (__refill_cfs_bandwidth_runtime: + quota, capped at quota + burst, a burst
+///   counted against the last refill's level; nothing for "max", which keeps the pool as it
+///   is) and every CPU's budget is reset to 0 (the `generation` counter tells each queue so).
+///   The periods start again at the group's next draw (the kernel's timer keeps its old grid).
 /// - `acquire` is __assign_cfs_rq_runtime: min(pool, wanted) when the pool holds anything,
 ///   else nothing; everything wanted when unlimited.
 /// - The refill (__refill_cfs_bandwidth_runtime): pool += quota, capped at quota + burst; a
@@ -36,10 +38,13 @@
 /// @par The period timer, lazily
 /// The kernel's period timer starts at the group's first draw (start_cfs_bandwidth), refills
 /// the pool every period while the group is busy and stops after a period in which nothing
-/// was drawn; it is restarted on the old grid (hrtimer_forward_now). This pool is refilled when
-/// it is next used (`refill_to(now)`: all the period boundaries passed since, each adding the
-/// quota under the cap), which gives the same pool on the same grid, since burst <= quota
-/// makes two refills reach the cap from any level the idle timer could have left. The
+/// was drawn; it is restarted on the old grid (hrtimer_forward_now) by the next draw, without a
+/// refill. This pool is refilled when it is next used (`refill_to(now)`: all the period
+/// boundaries passed since, each adding the quota under the cap, up to the one where the timer
+/// stopped; none after it), which gives the same pool on the same grid, since burst <= quota
+/// makes two refills reach the cap from any level the idle timer could have left. (Budget that
+/// queues give back while the timer is stopped stays in the pool, above the cap if it comes to
+/// that, until the timer's next refill after the next draw: as in the kernel.) The
 /// boundaries are `first draw + k · period`, so a group banks nothing before it first runs
 /// (the kernel's first grid is aligned to its timer's zero instead; a run started at another
 /// clock origin schedules the same here). No timer runs while no queue is throttled; a
@@ -114,12 +119,11 @@ class cfs_bandwidth {
                burst > max_runtime - quota) {
       return errc::out_of_range;
     }
+    if (started_) refill_to(now);  // the period timer's refills under the old limit
     quota_ = quota;
     period_ = period;
     burst_ = burst;
-    // __refill_cfs_bandwidth_runtime: what the pool held plus a quota, under the cap.
-    runtime_ = quota == unlimited ? 0 : (runtime_ + quota < quota + burst ? runtime_ + quota : quota + burst);
-    runtime_snap_ = runtime_;
+    if (quota != unlimited) refill_once();  // "max" returns from the refill: the pool stays
     configured_at_ = now;
     next_refill_ = now + period;
     started_ = false;
@@ -167,19 +171,15 @@ class cfs_bandwidth {
     if (now < next_refill_) return;
     const u64 periods = static_cast<u64>(now - next_refill_) / static_cast<u64>(period_) + 1;
     next_refill_ += static_cast<duration_ns>(periods * static_cast<u64>(period_));
+    // The timer stopped at an earlier boundary (its pool refilled to the cap then): nothing
+    // refills until the next draw restarts it on this grid.
+    if (!active_) return;
     count_periods(periods);
-    // The first refill: what was drawn beyond the quota in the period just ended is a burst.
-    runtime_ += quota_;
-    const duration_ns beyond = runtime_snap_ - runtime_;
-    if (beyond > 0) {
-      ++nr_bursts_;
-      burst_time_ += beyond;
-    }
+    refill_once();  // what was drawn beyond the quota in the period just ended is a burst
     // Later refills (periods with nothing drawn) only reach the cap sooner: two refills of
     // quota >= burst reach quota + burst from any level >= 0.
     const duration_ns cap = quota_ + burst_;
     if (periods > 1 && runtime_ < cap) runtime_ = runtime_ + quota_ < cap ? runtime_ + quota_ : cap;
-    if (runtime_ > cap) runtime_ = cap;
     runtime_snap_ = runtime_;
   }
   /// Draws up to `want` ns (> 0) from the pool, refilled up to `now` first; returns what it
@@ -280,6 +280,19 @@ class cfs_bandwidth {
     }
     nr_periods_ += 1;
     idle_ = true;
+  }
+  /// __refill_cfs_bandwidth_runtime with a quota: + quota; a level below the last refill's
+  /// (runtime_snap) means more than the quota was drawn since, a burst; then capped at
+  /// quota + burst (which also cuts what queues gave back beyond it).
+  void refill_once() noexcept {
+    runtime_ += quota_;
+    const duration_ns beyond = runtime_snap_ - runtime_;
+    if (beyond > 0) {
+      ++nr_bursts_;
+      burst_time_ += beyond;
+    }
+    if (runtime_ > quota_ + burst_) runtime_ = quota_ + burst_;
+    runtime_snap_ = runtime_;
   }
   /// runtime_refresh_within: the next refill is less than `within` ns after `now` (or due).
   constexpr bool refresh_within(sched_time now, duration_ns within) const noexcept {

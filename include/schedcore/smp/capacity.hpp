@@ -70,6 +70,8 @@ constexpr bool task_misfit(u32 util, u32 cpu_capacity, u32 max_capacity) noexcep
 /// clamps) fits a CPU whose capacity left for the fair class is `capacity` (capacity_of), whose
 /// full capacity is `capacity_orig` (arch_scale_cpu_capacity) and whose thermal pressure is
 /// `thermal_pressure` (both in capacity units).
+/// @pre `thermal_pressure <= capacity_orig`, as the kernel keeps it (its unsigned difference
+/// would wrap; here it is floored at 0, so a boost above 0 then answers -1).
 /// @return 1 fits; 0 does not; -1 fits but `uclamp_min` exceeds `capacity_orig -
 /// thermal_pressure` while `util` is below it (the boost cannot be met here).
 /// With uclamp_min 0 and uclamp_max 1024 the result is util_fits_capacity(util, capacity) (0 or 1).

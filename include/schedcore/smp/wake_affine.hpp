@@ -86,6 +86,9 @@ constexpr void record_wakee(wakee_flips& w, u64 now_ns, u64 wakee) noexcept {
 /// wake_wide(): true when a wakeup between a waker of `waker_flips` and a wakee of
 /// `wakee_flips` is wide on an LLC of `llc_size` CPUs: the smaller count is at least
 /// `llc_size` and the larger at least `llc_size` times the smaller. Symmetric in the counts.
+/// The product is taken in 64 bits: the kernel's `slave * factor` is an unsigned int and
+/// wraps when the counts reach about 2^32 / llc_size (16 M flips on a 256-CPU LLC, which the
+/// halving every second keeps out of reach), and then may answer wide where this does not.
 /// @par Examples (llc_size 8)
 /// 64 and 8: wide; 63 and 8: not (63 < 64); 1000 and 7: not (7 < 8).
 constexpr bool wake_wide(u32 waker_flips, u32 wakee_flips, u32 llc_size) noexcept {
@@ -124,7 +127,8 @@ constexpr wake_affine_choice wake_affine_idle(bool this_idle, bool prev_idle, bo
 /// on `prev_cpu`, hence the subtraction; a caller whose loads leave sleepers out adds
 /// `task_load` to `prev_load`), `task_load` the woken task's and `waker_load` the waker's
 /// (task_h_load); capacities in [1, 1024]; `imbalance_pct` the LLC domain's (117 since 5.10:
-/// a margin of 108 against 100).
+/// a margin of 108 against 100). @pre `imbalance_pct >= 100`, as every scheduling domain's
+/// (below it the kernel's unsigned `(imbalance_pct - 100) / 2` wraps to about 2^31).
 /// @par Example (weights, equal capacities, imbalance_pct 117)
 /// this_cpu runs a nice-0 waker (1024), prev_cpu two nice-0 hogs (2048), the task 1024:
 /// 2048 x 100 < 2048 x 108 (prev_load passed as 2048 + 1024): true. With one hog on prev_cpu:

@@ -1196,3 +1196,189 @@ TEST(GroupReweight, CfsChangesTheLoadInPlaceAndKeepsTheRunningSlice) {
   EXPECT_EQ(q.load(), 1024u + 512u);
 }
 }  // namespace
+
+namespace {
+// ---- cfs buddies along whole paths (6.5's fair.c) ----
+// Oracle: check_preempt_wakeup's set_next_buddy(pse) and set_last_buddy(se) mark the entity
+// and every level above it (for_each_sched_entity); dequeue_task_fair marks the first group
+// still queued above a task that sleeps (set_next_buddy(parent_entity)); clear_buddies climbs
+// while the queue above marks the same path; pick_next_entity takes the next buddy when
+// wakeup_preempt_entity(next, left) < 1, i.e. when it is at most wakeup_gran behind the leftmost.
+// Groups a and b under the root hold x, z and y; each test counts the picks where b is the
+// root's leftmost and a within wakeup_gran of it, the picks the marks decide.
+struct CfsBuddies : ::testing::Test {
+  using S = cfs_setup;
+  S::policy rq;
+  S::group a, b;
+  S::task x, y, z;
+  void SetUp() override {
+    ASSERT_EQ(rq.attach_group(a, nullptr), errc::ok);
+    ASSERT_EQ(rq.attach_group(b, nullptr), errc::ok);
+    ASSERT_EQ(rq.set_group(x, &a, sched_time{}), errc::ok);
+    ASSERT_EQ(rq.set_group(y, &b, sched_time{}), errc::ok);
+    ASSERT_EQ(rq.set_group(z, &a, sched_time{}), errc::ok);
+  }
+  // v(a) - v(b) at the root: a node's vruntime (both weigh 1024, so wakeup_gran is unscaled).
+  duration_ns a_behind_b() { return static_cast<cfs_entity&>(a).vruntime - static_cast<cfs_entity&>(b).vruntime; }
+  bool mark_decides() {
+    const duration_ns d = a_behind_b();
+    return d > 0 && d <= rq.root().wakeup_granularity();
+  }
+};
+using cfs_inner = cfs_policy<cfs_setup::node>;
+}  // namespace
+
+// z wakes in a while x runs and preempts it (the paths meet in a's queue): z is a's next buddy
+// and a the root's, so the CPU stays in a when b is only slightly ahead. (Marked only in a's
+// queue, the root picked b: y ran.)
+TEST_F(CfsBuddies, APreemptingWakeeKeepsTheCpuInItsGroup) {
+  review::mini_cpu<S::policy> cpu(rq);
+  cpu.wake(x);
+  cpu.wake(y);
+  int checked = 0, slept_ms = 0;
+  for (int i = 0; i < 3000; ++i) {
+    cpu.run_for(review::kMs);
+    if (cpu.curr == &z) {
+      cpu.block(z);  // z runs a millisecond at a time
+      slept_ms = 0;
+      continue;
+    }
+    const bool z_asleep = !static_cast<S::node&>(z).queued;
+    if (!z_asleep || cpu.curr != &x || ++slept_ms < 4) continue;
+    rq.enqueue(z, cpu.now(), enqueue_flags::wakeup);
+    if (!rq.wakeup_preempt(z, x, cpu.now())) continue;
+    EXPECT_NE(a.queue().buddy_marks(z) & cfs_inner::buddy_next, 0) << i;
+    EXPECT_NE(rq.root().buddy_marks(a) & cfs_inner::buddy_next, 0) << i;
+    rq.put_prev(x, cpu.now());
+    const bool decides = mark_decides();
+    S::task* next = rq.pick_next(cpu.now());
+    if (decides) {
+      EXPECT_EQ(next, &z) << i;
+      ++checked;
+    }
+    cpu.curr = next;
+    rq.set_next(*next, cpu.now());
+  }
+  EXPECT_GT(checked, 0);
+  EXPECT_TRUE(rq.verify());
+}
+
+// A wakee of another group that preempts meets curr at the root, as groups: it is the root's
+// next buddy, and no last buddy is set, although the root holds nine nodes (sched_nr_latency
+// is 8): the kernel's LAST_BUDDY needs the entities compared to be tasks (entity_is_task) and
+// takes its scale from curr's own queue. (The root marked a as its last buddy.)
+TEST_F(CfsBuddies, APreemptionBetweenGroupsSetsNoLastBuddy) {
+  std::vector<S::task> r(7);  // tasks of the root queue
+  review::mini_cpu<S::policy> cpu(rq);
+  cpu.wake(x);
+  cpu.wake(y);
+  for (S::task& t : r) cpu.wake(t);
+  cpu.run_for(30 * review::kMs);
+  cpu.block(y);
+  int checked = 0, y_slept = 0;
+  for (int i = 0; i < 3000; ++i) {
+    cpu.run_for(review::kMs);
+    if (cpu.curr == &y) {
+      cpu.block(y);
+      y_slept = 0;
+      continue;
+    }
+    if (static_cast<S::node&>(y).queued || cpu.curr != &x || ++y_slept < 20) continue;
+    rq.enqueue(y, cpu.now(), enqueue_flags::wakeup);
+    if (!rq.wakeup_preempt(y, x, cpu.now())) continue;
+    EXPECT_EQ(rq.root().buddy_marks(b), cfs_inner::buddy_next) << i;
+    EXPECT_EQ(rq.root().buddy_marks(a), 0) << i;
+    ++checked;
+    cpu.resched();
+  }
+  EXPECT_GT(checked, 0);
+  EXPECT_TRUE(rq.verify());
+}
+
+// x blocks while z stays queued in a: a is the root's next buddy (dequeue_task_fair: "p is
+// sleeping when it is within its sched_slice"), so z runs when b is only slightly ahead. (The
+// hint was absent: the root picked b.)
+TEST_F(CfsBuddies, ATaskThatSleepsLeavesItsGroupAsTheNextBuddy) {
+  review::mini_cpu<S::policy> cpu(rq);
+  cpu.wake(x);
+  cpu.wake(y);
+  cpu.wake(z);
+  int checked = 0, x_slept = 0;
+  for (int i = 0; i < 3000; ++i) {
+    cpu.run_for(review::kMs);
+    if (!static_cast<S::node&>(x).queued) {
+      if (++x_slept >= 3) cpu.wake(x);
+      continue;
+    }
+    if (cpu.curr != &x || i % 3 != 0) continue;
+    rq.dequeue(x, cpu.now(), dequeue_flags::sleep);  // the running task blocks: its groups stop running
+    x_slept = 0;
+    EXPECT_EQ(rq.root().buddy_marks(a), cfs_inner::buddy_next) << i;
+    const bool decides = mark_decides();
+    cpu.curr = rq.pick_next(cpu.now());
+    if (decides) {
+      EXPECT_EQ(cpu.curr, &z) << i;
+      ++checked;
+    }
+    rq.set_next(*cpu.curr, cpu.now());
+  }
+  EXPECT_GT(checked, 0);
+  EXPECT_TRUE(rq.verify());
+}
+
+// The climbs clear too. z's preemption marks z (in a) and a (at the root) as next buddies; z,
+// taken out before it runs (a move: `save`, no sleep hint), clears its mark, and clear_buddies
+// climbs to the root's mark of a.
+TEST_F(CfsBuddies, ADequeueClearsTheMarksAboveAlongThePath) {
+  review::mini_cpu<S::policy> cpu(rq);
+  cpu.wake(x);
+  cpu.wake(y);
+  cpu.wake(z);
+  cpu.run_for(20 * review::kMs);
+  cpu.block(z);
+  for (int i = 0; i < 1000; ++i) {  // until z, woken while x runs, preempts it
+    cpu.run_for(review::kMs);
+    if (cpu.curr != &x) continue;
+    rq.enqueue(z, cpu.now(), enqueue_flags::wakeup);
+    if (rq.wakeup_preempt(z, x, cpu.now())) break;
+    rq.dequeue(z, cpu.now(), dequeue_flags::sleep);
+  }
+  ASSERT_EQ(rq.root().buddy_marks(a), cfs_inner::buddy_next);
+  rq.dequeue(z, cpu.now(), dequeue_flags::save);
+  EXPECT_EQ(a.queue().buddy_marks(z), 0);
+  EXPECT_EQ(rq.root().buddy_marks(a), 0) << "the climb from z clears a's mark";
+  EXPECT_TRUE(rq.verify());
+}
+
+// ... and so does a slice used up at a tick (check_preempt_tick's clear_buddies). x yields:
+// it is a's skip buddy and a the root's (set_skip_buddy). Until the reschedule, ticks go on:
+// x's slice in a (6 ms latency, two tasks: 3 ms, less 2 ns of the inverse weight's rounding)
+// ends at the third, a's at the root (weight 4096 against 1024: 4.8 ms) later, so the root's
+// mark goes only by the climb from x.
+TEST_F(CfsBuddies, ATickThatEndsASliceClearsTheMarksAbove) {
+  ASSERT_EQ(rq.set_group_weight(a, 4096, sched_time{}), errc::ok);
+  review::mini_cpu<S::policy> cpu(rq);
+  cpu.wake(x);
+  cpu.wake(y);
+  cpu.wake(z);
+  cpu.run_for(20 * review::kMs);
+  rq.put_prev(*cpu.curr, cpu.now());
+  rq.set_next(x, cpu.now());  // x starts a fresh slice at every level
+  cpu.curr = &x;
+  rq.yield(x, cpu.now());
+  ASSERT_EQ(a.queue().buddy_marks(x), cfs_inner::buddy_skip);
+  ASSERT_EQ(rq.root().buddy_marks(a), cfs_inner::buddy_skip);
+  EXPECT_GT(rq.root().sched_slice(a), a.queue().sched_slice(x) + 1000000);
+  int ms = 0;
+  while (a.queue().buddy_marks(x) != 0 && ms < 10) {
+    cpu.now_ns += review::kMs;
+    ++ms;
+    (void)rq.tick(x, cpu.now());
+    if (ms < 3) {
+      EXPECT_EQ(rq.root().buddy_marks(a), cfs_inner::buddy_skip) << ms;
+    }
+  }
+  EXPECT_EQ(ms, 3) << "x's slice in a ends at the third tick";
+  EXPECT_EQ(rq.root().buddy_marks(a), 0) << "the climb from x clears a's skip mark";
+  EXPECT_TRUE(rq.verify());
+}

@@ -156,9 +156,6 @@ class cfs_policy {
  public:
   using task_type = Task;                    ///< the task type
   static constexpr const char* name = "cfs"; ///< class name
-  /// Under group_policy, yield at every level of the hierarchy (the kernel's set_skip_buddy),
-  /// through `yield_at_level`.
-  static constexpr bool yield_every_level = true;
   /// The kernel's initial min_vruntime, (u64)(−(1 << 20)).
   static constexpr u64 initial_min_vruntime = ~static_cast<u64>(0) - (static_cast<u64>(1) << 20) + 1;
 
@@ -517,28 +514,88 @@ class cfs_policy {
 
   /// `check_preempt_wakeup` (§2.6): true when `woken` (just enqueued) should preempt `curr`.
   bool wakeup_preempt(Task& woken, Task& curr, sched_time now) noexcept {
+    u8 marks = 0;
+    const bool preempt = wakeup_preempt_matched(woken, *this, curr, *this, woken, curr, now, marks);
+    if ((marks & (mark_woken_path | mark_next_above)) != 0) set_next_buddy(woken);
+    if ((marks & mark_last_above) != 0) last_ = &curr;
+    return preempt;
+  }
+
+  /// @name Buddies across a hierarchy (group_policy)
+  /// The kernel's buddy marks are per queue, but it sets and clears them along a task's whole
+  /// path (for_each_sched_entity): set_next_buddy and set_last_buddy mark the entity and every
+  /// level above it, stopping at one that is not queued or is idle; clear_buddies, in each
+  /// queue where the entity is marked, climbs while the queue above marks that entity's parent
+  /// (6.5's fair.c). A queue of this policy does its own level; these let group_policy do the
+  /// rest. Marks as bits: `buddy_next`, `buddy_last`, `buddy_skip`.
+  /// @{
+  static constexpr u8 buddy_next = 1;  ///< the next buddy (a preempting wakee)
+  static constexpr u8 buddy_last = 2;  ///< the last buddy (a preempted task)
+  static constexpr u8 buddy_skip = 4;  ///< the skip buddy (a yielder)
+  /// Which of this queue's buddies name `t`. O(1).
+  u8 buddy_marks(const Task& t) const noexcept {
+    return static_cast<u8>((next_ == &t ? buddy_next : 0) | (last_ == &t ? buddy_last : 0) |
+                           (skip_ == &t ? buddy_skip : 0));
+  }
+  /// Clears the buddies of `kinds` that name `t`. O(1).
+  void clear_buddy_marks(const Task& t, u8 kinds) noexcept {
+    if ((kinds & buddy_next) != 0 && next_ == &t) next_ = nullptr;
+    if ((kinds & buddy_last) != 0 && last_ == &t) last_ = nullptr;
+    if ((kinds & buddy_skip) != 0 && skip_ == &t) skip_ = nullptr;
+  }
+  /// One level of set_next_buddy (`buddy_next`), set_last_buddy (`buddy_last`) or
+  /// set_skip_buddy (`buddy_skip`): `t` becomes that buddy. The first two leave a node that is
+  /// not queued or is SCHED_IDLE unmarked, where the kernel's walk stops (false); the skip
+  /// buddy's walk has no such test.
+  bool mark_buddy(Task& t, u8 kind) noexcept {
+    if (kind == buddy_skip) {
+      skip_ = &t;
+      return true;
+    }
+    if (E(t).kind == sched_kind::idle || !E(t).on_rq) return false;
+    if (kind == buddy_next) next_ = &t;
+    if (kind == buddy_last) last_ = &t;
+    return true;
+  }
+  /// What wakeup_preempt_matched asks the caller to mark (bits of `marks`).
+  static constexpr u8 mark_woken_path = 1;  ///< NEXT_BUDDY: the woken task and each level above it are next buddies
+  static constexpr u8 mark_next_above = 2;  ///< `woken_at` and each level above it are next buddies
+  static constexpr u8 mark_last_above = 4;  ///< `curr_at` (then curr itself) and each level above it are last buddies
+
+  /// check_preempt_wakeup where `woken` and `curr` are tasks anywhere in a hierarchy, in
+  /// queues `woken_rq` and `curr_rq`, and `woken_at` and `curr_at` are their paths' nodes in
+  /// this queue (find_matching_se; the tasks themselves in a flat queue). The kernel decides
+  /// some things on the tasks: sched_nr_latency's `scale` on curr's own queue, NEXT_BUDDY's
+  /// fork test and the SCHED_IDLE and SCHED_BATCH rules on the tasks' policies, and a last
+  /// buddy only when the nodes compared are the tasks (entity_is_task). The comparison is the
+  /// nodes', here. Returns the decision and sets in `marks` the buddies the caller marks (this
+  /// queue marks none). O(1).
+  bool wakeup_preempt_matched(Task& woken, const cfs_policy& woken_rq, Task& curr, const cfs_policy& curr_rq,
+                              Task& woken_at, Task& curr_at, sched_time now, u8& marks) noexcept {
+    marks = 0;
     if (&woken == &curr) return false;
     if (fork_resched_ == &woken) {  // child_runs_first swapped vruntimes at fork
       fork_resched_ = nullptr;
       return true;
     }
     const cfs_entity& we = E(woken);
-    const cfs_entity& ce = E(curr);
-    const bool scale = nr_running_ >= nr_latency_;
-    bool next_marked = false;
-    if (knobs_.next_buddy && scale && new_task_ != &woken) {
-      set_next_buddy(woken);
-      next_marked = true;
-    }
-    if (ce.kind == sched_kind::idle && we.kind != sched_kind::idle) return preempt(curr, scale);
+    const bool scale = curr_rq.nr_running_ >= curr_rq.nr_latency_;
+    if (knobs_.next_buddy && scale && woken_rq.new_task_ != &woken) marks |= mark_woken_path;
+    // The last buddy, as preempt's tail: curr still queued, not SCHED_IDLE (set_last_buddy
+    // stops there at once), and the nodes compared are the tasks.
+    const bool last = knobs_.last_buddy && scale && &curr_at == &curr && E(curr).on_rq &&
+                      E(curr).kind != sched_kind::idle;
+    if (E(curr).kind == sched_kind::idle && we.kind != sched_kind::idle) return true;  // no last buddy: curr is idle
     if (we.kind != sched_kind::normal || !knobs_.wakeup_preemption) return false;
-    if (&curr == curr_) update_curr(now);
-    if (preempt_entity(curr, woken) == 1) {
-      if (!next_marked) set_next_buddy(woken);
-      return preempt(curr, scale);
+    if (&curr_at == curr_) update_curr(now);
+    if (preempt_entity(curr_at, woken_at) == 1) {
+      if ((marks & mark_woken_path) == 0) marks |= mark_next_above;
+      if (last) marks |= mark_last_above;
+      return true;
     }
     return false;
   }
+  /// @}
 
   /// Queued tasks including a running one.
   usize nr_runnable() const noexcept { return nr_running_; }
@@ -550,11 +607,12 @@ class cfs_policy {
     if (nr_running_ <= 1) return;
     yield_at_level(curr, now);
   }
-  /// Under group_policy, one level of sched_yield(): `curr` (this queue's running node: the
-  /// task, or the group on its path) becomes the skip buddy whatever this queue holds. The
-  /// kernel's yield_task_fair tests only the CPU's count (rq->nr_running == 1), which
-  /// group_policy does once, and then marks every level (set_skip_buddy): a task alone in its
-  /// group is still passed over there when another task joins it before its next pick.
+  /// Under group_policy, yield_task_fair in the yielder's own queue: its buddies here are
+  /// cleared, it is charged (unless SCHED_BATCH) and becomes the skip buddy, whatever this
+  /// queue holds. The kernel tests only the CPU's count (rq->nr_running == 1), which
+  /// group_policy does; it then clears the marks above (clear_buddies' climb) and makes each
+  /// group on the path the skip buddy of its queue (set_skip_buddy), so a task alone in its
+  /// group still yields its group's turn above, and its own turn to a task that joins it.
   void yield_at_level(Task& curr, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(&curr != curr_)) return;  // refuse: not the running node
     clear_buddies(curr);
@@ -713,10 +771,6 @@ class cfs_policy {
     return static_cast<u64>(vdiff) > wakeup_gran(se) ? 1 : 0;
   }
 
-  bool preempt(Task& curr, bool scale) noexcept {
-    if (knobs_.last_buddy && scale && E(curr).on_rq && E(curr).kind != sched_kind::idle) last_ = &curr;
-    return true;
-  }
   void set_next_buddy(Task& t) noexcept {
     if (E(t).kind == sched_kind::idle || !E(t).on_rq) return;
     next_ = &t;

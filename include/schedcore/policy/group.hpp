@@ -15,9 +15,9 @@
 /// | `enqueue` | the task into its group's queue, then each group that was empty into its parent (flag `wakeup`: enqueue_task_fair passes ENQUEUE_WAKEUP above the first level) |
 /// | `dequeue` | the task out, then each group left empty out of its parent (flag `sleep`); if the task was running, the groups still queued above it stop running with it (`put_prev` at each level) |
 /// | `pick_next` | pick at the root; while the pick is a group, pick in that group's queue (pick_task_fair) |
-/// | `yield` | the task's own queue, or every level when `Inner::yield_every_level` (cfs: set_skip_buddy) |
+/// | `yield` | the task's own queue; for cfs also every level above (set_skip_buddy) |
 /// | `set_next`, `put_prev`, `tick` | at every level from the task to the root (a tick asks for a reschedule if any level does) |
-/// | `wakeup_preempt` | the two nodes of the woken and the running task that share a queue decide, in that queue (find_matching_se) |
+/// | `wakeup_preempt` | the two nodes of the woken and the running task that share a queue decide, in that queue (find_matching_se); cfs's buddy marks then climb from them |
 /// | `prio_changed`, `task_new`, `task_dead`, `switched_from`, `migrate_task_rq`, `delayed` | the task's own queue |
 /// | `next_timer`, `timer`, `take_resched`, `verify` | every queue |
 ///
@@ -87,15 +87,18 @@
 ///   at the boundary becomes a slice drawn at the wakeup.
 /// - `yield` acts on the task's own queue (eevdf's yield_task_fair), or at every level for an
 ///   inner policy that asks for it (cfs: the kernel's skip buddy is set at every level).
-/// - Buddies: each queue's policy runs its own buddy rules on its own nodes, so cfs's
-///   LAST_BUDDY may mark a group's node where the kernel marks only tasks (entity_is_task);
-///   the next-buddy hint dequeue_task_fair leaves on the parent when a task blocks is absent; a
-///   preempting wakee is the next buddy only in the queue where its path and curr's meet (the
-///   kernel's set_next_buddy also marks each level above, where the path is curr's own: the
-///   CPU tends to stay in the group after the preemption); and a buddy is cleared in its own
-///   queue only (clear_buddies climbs while the marks above name the same path). Found by a
-///   model of 6.5's fair.c run beside cfs under groups: of random runs of 300 steps, about
-///   six in ten pick differently somewhere because of the next-buddy marks alone.
+/// - Buddies (cfs, 6.5's fair.c): the kernel keeps next, last and skip marks per queue but sets
+///   and clears them along whole paths, and so does this policy for an inner policy that
+///   exposes its marks (`buddy_marks`, `mark_buddy`, `wakeup_preempt_matched`: cfs). A
+///   preempting wakee's node is the next buddy where its path meets curr's, and so is each
+///   group above (set_next_buddy), so the CPU tends to stay in the group after the preemption;
+///   the preempted task is the last buddy, with each group above, only when the two met as
+///   tasks (entity_is_task); a task that sleeps leaves the first group still queued above it as
+///   the next buddy of every level (dequeue_task_fair); a yield clears the yielder's marks and
+///   makes each group on its path the skip buddy (set_skip_buddy); and a mark cleared in one
+///   queue (a dequeue, a slice used up at a tick) is cleared in each queue above while those
+///   name the same path (clear_buddies). Checked against a model of 6.5's fair.c with groups:
+///   before these rules, about six random runs of 300 steps in ten picked differently.
 /// - A dead task stays a member of its group until `set_group(t, nullptr, now)`, so
 ///   `detach_group` of a group whose tasks exited needs that first.
 #ifndef SCHEDCORE_POLICY_GROUP_HPP
@@ -166,10 +169,12 @@ class group_policy : public detail::group_knob_names<Inner> {
   struct inner_name<P, void_t<decltype(P::name)>> {
     static constexpr const char* value = P::name;
   };
+  // An inner policy whose buddy marks the kernel sets and clears along whole paths (cfs:
+  // buddy_marks, clear_buddy_marks, mark_buddy, wakeup_preempt_matched, yield_at_level).
   template <class P, class = void>
-  struct yield_every_level : false_type {};
+  struct has_buddy_walk : false_type {};
   template <class P>
-  struct yield_every_level<P, void_t<decltype(P::yield_every_level)>> : integral_constant<bool, P::yield_every_level> {};
+  struct has_buddy_walk<P, void_t<decltype(declval<const P&>().buddy_marks(declval<const node_type&>()))>> : true_type {};
   template <class P, class = void>
   struct has_load : false_type {};
   template <class P>
@@ -460,7 +465,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     const bool was_running = running_ == &t, was_delayed = leaf.dequeue_delayed;
     if (was_running && SCHEDCORE_UNLIKELY(bw_groups_ != 0)) (void)charge_bandwidth(now);
     Inner& q = queue_of(leaf);
-    q.dequeue(leaf, now, flags);  // the inner policy refuses what it must (a delayed sleeper's sleep)
+    dequeue_node(q, leaf, now, flags);  // the inner policy refuses what it must (a delayed sleeper's sleep)
     if (was_delayed) {
       // Only a move (save, migrating) takes a delayed sleeper out; it stays delayed, uncounted.
       if (traits::delayed(q, leaf) && !has(flags, dequeue_flags::save) && !has(flags, dequeue_flags::migrating)) return;
@@ -473,6 +478,13 @@ class group_policy : public detail::group_knob_names<Inner> {
     leaf.queued = leaf.dequeue_delayed;
     if (was_running) running_ = nullptr;
     group_member* p = leaf.queued ? leaf.parent : leave_empty_groups(leaf.parent, now);
+    // dequeue_task_fair: a task that sleeps leaves the first group still queued above it as the
+    // next buddy of its queue and each queue above, so that the CPU tends to stay in the group
+    // (unless that group is throttled).
+    if constexpr (has_buddy_walk<Inner>::value) {
+      if (has(flags, dequeue_flags::sleep) && p != nullptr && !throttled_hierarchy(group_of(*p)))
+        mark_path(&group_of(*p), Inner::buddy_next);
+    }
     if (was_running) {
       for (group_member* up = p; up != nullptr; up = up->parent) queue_of(group_of(*up)).put_prev(group_of(*up), now);
       if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) throttle_exhausted(p, now);  // put_prev_entity's check_cfs_rq_runtime
@@ -532,7 +544,17 @@ class group_policy : public detail::group_knob_names<Inner> {
     // update_curr's account_cfs_rq_runtime: a group that ran out with its pool empty asks for
     // a reschedule (resched_curr), and put_prev throttles it.
     bool resched = SCHEDCORE_UNLIKELY(bw_groups_ != 0) && charge_bandwidth(now);
-    for (node_type* n = &curr; n != nullptr; n = parent_node(*n)) resched = queue_of(*n).tick(*n, now) || resched;
+    for (node_type* n = &curr; n != nullptr; n = parent_node(*n)) {
+      Inner& q = queue_of(*n);
+      if constexpr (has_buddy_walk<Inner>::value) {
+        // check_preempt_tick's clear_buddies climbs from the level whose slice ran out.
+        const u8 marks = q.buddy_marks(*n);
+        resched = q.tick(*n, now) || resched;
+        if (marks != 0) clear_marks_above(*n, static_cast<u8>(marks & ~q.buddy_marks(*n)));
+      } else {
+        resched = q.tick(*n, now) || resched;
+      }
+    }
     return resched;
   }
   /// The kernel's find_matching_se: the woken task's and the running task's ancestors that
@@ -550,7 +572,20 @@ class group_policy : public detail::group_knob_names<Inner> {
       b = parent_node(*b);
     }
     if (a == b) return false;
-    return queue_of(*a).wakeup_preempt(*a, *b, now);
+    if constexpr (has_buddy_walk<Inner>::value) {
+      // The kernel's own tests on the tasks, the comparison of a and b, and its buddy marks
+      // along whole paths (check_preempt_wakeup's set_next_buddy and set_last_buddy).
+      node_type& w = woken;
+      node_type& c = curr;
+      u8 marks = 0;
+      const bool preempt = queue_of(*a).wakeup_preempt_matched(w, queue_of(w), c, queue_of(c), *a, *b, now, marks);
+      if ((marks & Inner::mark_woken_path) != 0) mark_path(&w, Inner::buddy_next);
+      if ((marks & Inner::mark_next_above) != 0) mark_path(a, Inner::buddy_next);
+      if ((marks & Inner::mark_last_above) != 0) mark_path(b, Inner::buddy_last);
+      return preempt;
+    } else {
+      return queue_of(*a).wakeup_preempt(*a, *b, now);
+    }
   }
   /// Groups whose node is a delayed sleeper in its parent's queue (eevdf's DELAY_DEQUEUE: the
   /// group emptied while ineligible); a pick that meets one completes its dequeue. O(groups).
@@ -579,9 +614,14 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// this class's tasks that can run (`nr_unthrottled()`): tasks of other classes are not seen.
   void yield(Task& curr, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(running_ != &curr)) return;  // refuse: not the running task
-    if constexpr (yield_every_level<Inner>::value) {
+    if constexpr (has_buddy_walk<Inner>::value) {
       if (nr_unthrottled() <= 1) return;
-      for (node_type* n = &curr; n != nullptr; n = parent_node(*n)) queue_of(*n).yield_at_level(*n, now);
+      node_type& leaf = curr;
+      Inner& q = queue_of(leaf);
+      const u8 marks = q.buddy_marks(leaf);
+      q.yield_at_level(leaf, now);  // clear_buddies, update_curr and the skip mark, in its own queue
+      if (marks != 0) clear_marks_above(leaf, marks);
+      for (node_type* n = parent_node(leaf); n != nullptr; n = parent_node(*n)) (void)queue_of(*n).mark_buddy(*n, Inner::buddy_skip);
     } else {
       traits::yield(queue_of(curr), curr, now);
     }
@@ -748,6 +788,34 @@ class group_policy : public detail::group_knob_names<Inner> {
       return g.rq_.nr_runnable() == 0;
     }
   }
+  /// `n` leaves its queue `q`; with an inner policy whose buddies span the hierarchy, the
+  /// marks its dequeue cleared are cleared above it too (dequeue_entity's clear_buddies).
+  void dequeue_node(Inner& q, node_type& n, sched_time now, dequeue_flags flags) noexcept {
+    if constexpr (has_buddy_walk<Inner>::value) {
+      const u8 marks = q.buddy_marks(n);
+      q.dequeue(n, now, flags);
+      if (marks != 0) clear_marks_above(n, static_cast<u8>(marks & ~q.buddy_marks(n)));
+    } else {
+      q.dequeue(n, now, flags);
+    }
+  }
+  /// The climb of the kernel's clear_buddies once `n`'s marks of `kinds` were cleared in its
+  /// queue: in each queue above, a mark of those kinds naming the group on `n`'s path is
+  /// cleared, each kind until a queue marks something else. O(depth).
+  void clear_marks_above(node_type& n, u8 kinds) noexcept {
+    for (node_type* up = parent_node(n); up != nullptr && kinds != 0; up = parent_node(*up)) {
+      Inner& q = queue_of(*up);
+      kinds = static_cast<u8>(kinds & q.buddy_marks(*up));
+      q.clear_buddy_marks(*up, kinds);
+    }
+  }
+  /// The kernel's set_next_buddy, set_last_buddy or set_skip_buddy from `n`: `n` and each
+  /// group above it become that buddy of their queues, until the inner policy refuses a node
+  /// (not queued, or idle). O(depth).
+  void mark_path(node_type* n, u8 kind) noexcept {
+    for (; n != nullptr; n = parent_node(*n))
+      if (!queue_of(*n).mark_buddy(*n, kind)) return;
+  }
   /// From `p` upward, each group whose queue holds nothing leaves its parent's queue as a
   /// sleeper. A group whose dequeue its parent delays stays there and ends the walk (the
   /// kernel's dequeue_entities stops at a delayed entity). Returns the first group above the
@@ -758,7 +826,7 @@ class group_policy : public detail::group_knob_names<Inner> {
       task_group& g = group_of(*p);
       if (SCHEDCORE_UNLIKELY(g.bw_ != nullptr)) return_slack(g, now);
       Inner& pq = queue_of(g);
-      pq.dequeue(g, now, dequeue_flags::sleep);
+      dequeue_node(pq, g, now, dequeue_flags::sleep);
       p = p->parent;
       g.dequeue_delayed = traits::delayed(pq, g);
       g.queued = g.dequeue_delayed;
@@ -778,7 +846,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   errc change_group(task_group& g, sched_time now, Apply apply) noexcept {
     const bool queued = g.queued, running = on_running_path(g);
     Inner& q = queue_of(g);
-    if (queued) q.dequeue(g, now, dequeue_flags::save);
+    if (queued) dequeue_node(q, g, now, dequeue_flags::save);
     const errc e = apply(g);  // validated by the caller on a probe: cannot fail here
     if (queued) {
       q.enqueue(g, now, enqueue_flags::restore);
@@ -904,7 +972,7 @@ class group_policy : public detail::group_knob_names<Inner> {
       // as the inner policy does before a class change.
       traits::switched_from(queue_of(g), g, now);
     } else {
-      queue_of(g).dequeue(g, now, dequeue_flags::sleep | dequeue_flags::special);
+      dequeue_node(queue_of(g), g, now, dequeue_flags::sleep | dequeue_flags::special);
     }
     g.queued = g.dequeue_delayed = false;
     (void)leave_empty_groups(g.parent, now);

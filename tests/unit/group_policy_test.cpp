@@ -1382,3 +1382,98 @@ TEST_F(CfsBuddies, ATickThatEndsASliceClearsTheMarksAbove) {
   EXPECT_EQ(rq.root().buddy_marks(a), 0) << "the climb from x clears a's skip mark";
   EXPECT_TRUE(rq.verify());
 }
+
+namespace {
+// ---- eevdf under groups: what the kernel's pick keeps and a yield alone in a group ----
+// Oracle (Linux 6.6-6.11 fair.c): pick_task_fair (6.11+; pick_next_task_fair's FAIR_GROUP_SCHED
+// path before) walks down with each queue's curr still in place, and pick_eevdf returns a curr
+// that is eligible and still protected by RUN_TO_PARITY (vlag == deadline: the deadline it was
+// picked with); yield_task_fair returns early only when the CPU runs one task (rq->nr_running
+// == 1), then pushes the yielder's deadline one slice back in its own queue.
+struct EevdfGroups : ::testing::Test {
+  using S = eevdf_setup;
+  S::policy rq;
+  S::group a, b;
+  S::task x, y, z;
+  void SetUp() override {
+    ASSERT_EQ(rq.attach_group(a, nullptr), errc::ok);
+    ASSERT_EQ(rq.attach_group(b, nullptr), errc::ok);
+    ASSERT_EQ(rq.set_group(x, &a, sched_time{}), errc::ok);
+    ASSERT_EQ(rq.set_group(y, &b, sched_time{}), errc::ok);
+    ASSERT_EQ(rq.set_group(z, &a, sched_time{}), errc::ok);
+  }
+  static eevdf_entity& E(S::group& g) { return g; }
+};
+}  // namespace
+
+// x blocks while z is queued beside it in a: a's node still runs at the root until the pick,
+// so while it is eligible and on the deadline it was picked with, the root keeps it and z runs,
+// even where a fresh pick of the root would take b. (Every level was put back first: y ran.)
+TEST_F(EevdfGroups, AGroupWhoseTaskBlocksKeepsTheCpuWhileRunToParityProtectsIt) {
+  review::mini_cpu<S::policy> cpu(rq);
+  cpu.wake(x);
+  cpu.wake(y);
+  cpu.wake(z);
+  int checked = 0, x_slept = 0;
+  for (int i = 0; i < 4000; ++i) {
+    cpu.run_for(review::kMs / 4);  // quarter-millisecond steps: blocks inside a's request
+    if (!static_cast<S::node&>(x).queued) {
+      if (++x_slept >= 5) cpu.wake(x);
+      continue;
+    }
+    if (cpu.curr != &x || i % 3 != 0) continue;
+    rq.dequeue(x, cpu.now(), dequeue_flags::sleep);
+    x_slept = 0;
+    const bool keeps = rq.root().entity_eligible(a) && E(a).vprot == E(a).deadline;
+    const bool fresh_takes_b = rq.root().pick_next(cpu.now()) == static_cast<S::node*>(&b);
+    cpu.curr = rq.pick_next(cpu.now());
+    if (keeps) {
+      EXPECT_EQ(cpu.curr, &z) << i;
+      if (fresh_takes_b) ++checked;
+    }
+    rq.set_next(*cpu.curr, cpu.now());
+  }
+  EXPECT_GT(checked, 0);
+  EXPECT_TRUE(rq.verify());
+}
+
+// x, alone in a, yields while y runs beside it in b: the CPU has two tasks, so x's request is
+// pushed one slice back (0.75 ms at nice 0, 6.6's base slice on one CPU). (Its own queue held
+// one node: nothing changed.)
+TEST_F(EevdfGroups, AYieldOfATaskAloneInItsGroupPushesItsDeadline) {
+  review::mini_cpu<S::policy> cpu(rq);
+  cpu.wake(x);
+  cpu.wake(y);
+  while (cpu.curr != &x) cpu.run_for(review::kMs);
+  rq.put_prev(x, cpu.now());
+  rq.set_next(x, cpu.now());  // nothing charged before the yield
+  const vtime before = static_cast<eevdf_entity&>(x).deadline;
+  rq.yield(x, cpu.now());
+  EXPECT_EQ(static_cast<eevdf_entity&>(x).deadline - before, usec(750));
+  rq.dequeue(y, cpu.now(), dequeue_flags::sleep);  // alone on the CPU: no effect
+  const vtime alone = static_cast<eevdf_entity&>(x).deadline;
+  rq.yield(x, cpu.now());
+  EXPECT_EQ(static_cast<eevdf_entity&>(x).deadline, alone);
+}
+
+// reweight_entity (6.7+) ends with update_min_vruntime: a queued entity that a heavier weight
+// moves right (its positive lag shrinks by w/w') takes the queue's zero point with it when it
+// held the minimum. (The zero point stayed behind.)
+TEST(EevdfReweight, AReweightMovesTheZeroPoint) {
+  eevdf_policy<eevdf_task> q;
+  eevdf_task p, r;
+  q.enqueue(p, sched_time{}, enqueue_flags::wakeup);
+  q.enqueue(r, sched_time{}, enqueue_flags::wakeup);
+  eevdf_task* run = q.pick_next(sched_time{});
+  ASSERT_NE(run, nullptr);
+  eevdf_task& waits = run == &p ? r : p;
+  q.set_next(*run, sched_time{});
+  (void)q.tick(*run, sched_time{msec(3)});  // run moves right; the waiting task holds the minimum
+  const vtime before = q.min_vruntime();
+  ASSERT_EQ(before, static_cast<eevdf_entity&>(waits).vruntime);
+  ASSERT_EQ(q.reweight(waits, 3 * 1024, sched_time{msec(3)}), errc::ok);
+  const vtime moved = static_cast<eevdf_entity&>(waits).vruntime;
+  EXPECT_GT(moved - before, 0) << "a third of the lag is left: the vruntime moved toward V";
+  EXPECT_EQ(q.min_vruntime(), moved);
+  EXPECT_TRUE(q.verify());
+}

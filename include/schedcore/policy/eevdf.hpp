@@ -413,6 +413,9 @@ class eevdf_policy {
     } else {
       enqueue_tree(t);
     }
+    // As reweight_entity's end (6.7+, commit eab03c23c2a1): the zero point follows the moved
+    // vruntime once the arithmetic above, which needs it stable, is done.
+    update_min_vruntime();
     return errc::ok;
   }
 
@@ -506,6 +509,23 @@ class eevdf_policy {
     }
     return t;
   }
+  /// Under group_policy: the pick the kernel makes with `prev` still this queue's running
+  /// entity. pick_task_fair (6.11+; 6.6-6.10's pick_next_task_fair with FAIR_GROUP_SCHED)
+  /// walks down before anything is put back, so pick_eevdf keeps an eligible cfs_rq->curr
+  /// that RUN_TO_PARITY protects: a group whose task blocked or was preempted below keeps the
+  /// CPU at its level until its request is used up. Here `prev` was put back at this instant
+  /// (put_prev comes first in this library's contract). Otherwise, and with nothing put back,
+  /// as pick_next. O(1) more than pick_next.
+  Task* pick_next_keeping(Task& prev, sched_time now) noexcept {
+    const eevdf_entity& e = E(prev);
+    if (curr_ == nullptr && e.on_rq && !e.delayed && entity_eligible(prev) && protected_now(e, true)) return &prev;
+    return pick_next(now);
+  }
+  /// Under group_policy: the next set_next is not a re-pick, whatever was put back at this
+  /// instant (the kernel's set_next_entity runs: a move or parameter change of the running task
+  /// calls set_next_task, and a queue the previous path left is set anew). Matters only with
+  /// `repick_keeps_vprot`. O(1).
+  void forget_repick() noexcept { repick_ = nullptr; }
   /// `t` starts running: it leaves the tree (not the weighted sums), and remembers its deadline
   /// for RUN_TO_PARITY.
   SCHEDCORE_ALWAYS_INLINE void set_next(Task& t, sched_time now) noexcept {
@@ -602,6 +622,13 @@ class eevdf_policy {
   void yield(Task& curr, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(&curr != curr_)) return;  // refuse: not the running task
     if (nr_running_ <= 1) return;
+    yield_at_level(curr, now);
+  }
+  /// Under group_policy, yield_task_fair in the yielder's own queue whatever this queue holds:
+  /// the kernel returns early only when the whole CPU runs one task (rq->nr_running == 1),
+  /// which group_policy tests, so a task alone in its group still pushes its deadline back.
+  void yield_at_level(Task& curr, sched_time now) noexcept {
+    if (SCHEDCORE_MISUSE(&curr != curr_)) return;  // refuse: not the running task
     update_curr(now);
     eevdf_entity& e = E(curr);
     const vtime next = e.deadline + static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(e.slice), e));

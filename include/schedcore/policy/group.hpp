@@ -85,8 +85,17 @@
 ///   put_prev_entity throttles the emptied queue at once (check_cfs_rq_runtime): the same run
 ///   time, but one throttle (and its period) fewer in the counts, and the kernel's 1 ns hand-out
 ///   at the boundary becomes a slice drawn at the wakeup.
-/// - `yield` acts on the task's own queue (eevdf's yield_task_fair), or at every level for an
-///   inner policy that asks for it (cfs: the kernel's skip buddy is set at every level).
+/// - `yield` acts on the task's own queue (eevdf's yield_task_fair), or at every level for cfs
+///   (the kernel's skip buddy is set at every level); for both, only the class's count of
+///   tasks that can run is tested, as the kernel tests the CPU's (rq->nr_running == 1).
+/// - The kernel picks before it puts anything back (pick_task_fair), so each queue's running
+///   entity is still its curr at the pick. Here put_prev comes first; the path put back (or the
+///   groups above a running task that blocked) is remembered until set_next, and a pick in the
+///   same instant hands each queue its node on that path (eevdf's `pick_next_keeping`:
+///   RUN_TO_PARITY keeps a group whose task blocked or was preempted below). At set_next, the
+///   levels where the new path meets the one put back are re-picks (eevdf's
+///   `repick_keeps_vprot`); every other level, and every level after a move or parameter change
+///   of the running task (a `save` or `migrating` dequeue: no pick), is fresh (`forget_repick`).
 /// - Buddies (cfs, 6.5's fair.c): the kernel keeps next, last and skip marks per queue but sets
 ///   and clears them along whole paths, and so does this policy for an inner policy that
 ///   exposes its marks (`buddy_marks`, `mark_buddy`, `wakeup_preempt_matched`: cfs). A
@@ -175,6 +184,19 @@ class group_policy : public detail::group_knob_names<Inner> {
   struct has_buddy_walk : false_type {};
   template <class P>
   struct has_buddy_walk<P, void_t<decltype(declval<const P&>().buddy_marks(declval<const node_type&>()))>> : true_type {};
+  // An inner policy whose pick honours the kernel's curr at a reschedule (eevdf: RUN_TO_PARITY).
+  // (with forget_repick: it tells a re-pick from a fresh set_next, repick_keeps_vprot)
+  template <class P, class = void>
+  struct has_pick_keeping : false_type {};
+  template <class P>
+  struct has_pick_keeping<P, void_t<decltype(declval<P&>().pick_next_keeping(declval<node_type&>(), sched_time{})),
+                                    decltype(declval<P&>().forget_repick())>> : true_type {};
+  // An inner policy that yields in a queue where the yielder is alone (eevdf, cfs).
+  template <class P, class = void>
+  struct has_yield_at_level : false_type {};
+  template <class P>
+  struct has_yield_at_level<P, void_t<decltype(declval<P&>().yield_at_level(declval<node_type&>(), sched_time{}))>>
+      : true_type {};
   template <class P, class = void>
   struct has_load : false_type {};
   template <class P>
@@ -300,6 +322,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   errc detach_group(task_group& g, sched_time now) noexcept {
     if (g.owner_ != this) return errc::invalid_argument;
     if (g.members_ != 0 || g.queued) return errc::busy;
+    if (prev_path_ == &g) prev_path_ = nullptr;
     if (g.bw_ != nullptr) (void)set_group_bandwidth(g, nullptr, now);  // ends a throttle of nothing
     traits::switched_from(queue_of(g), g, now);
     for (task_group** p = &groups_; *p != nullptr; p = &(*p)->next_) {
@@ -476,7 +499,17 @@ class group_policy : public detail::group_knob_names<Inner> {
       leaf.dequeue_delayed = has(flags, dequeue_flags::sleep) && traits::delayed(q, leaf);
     }
     leaf.queued = leaf.dequeue_delayed;
-    if (was_running) running_ = nullptr;
+    if (was_running) {
+      running_ = nullptr;
+      // A task that blocks or dies: the groups above still run in the kernel's queues until the
+      // pick (pick_task_fair). A move or a parameter change (save, migrating) is followed by
+      // set_next_task, with no pick: every level is set anew.
+      const bool picks = !has(flags, dequeue_flags::save) && !has(flags, dequeue_flags::migrating);
+      prev_path_ = picks && leaf.parent != nullptr ? static_cast<node_type*>(&group_of(*leaf.parent)) : nullptr;
+      prev_at_ = now;
+    } else if (prev_path_ == &leaf) {
+      prev_path_ = nullptr;
+    }
     group_member* p = leaf.queued ? leaf.parent : leave_empty_groups(leaf.parent, now);
     // dequeue_task_fair: a task that sleeps leaves the first group still queued above it as the
     // next buddy of its queue and each queue above, so that the CPU tends to stay in the group
@@ -497,8 +530,10 @@ class group_policy : public detail::group_knob_names<Inner> {
   Task* pick_next(sched_time now) noexcept {
     Inner* q = &root_;
     task_group* in = nullptr;  // the group whose queue `q` is (nullptr: the root)
+    // The path put back at this instant: in the kernel's pick it is still each queue's curr.
+    node_type* const prev = now == prev_at_ ? prev_path_ : nullptr;
     for (;;) {
-      node_type* n = q->pick_next(now);
+      node_type* n = pick_in(*q, in, prev, now);
       if (n != nullptr && !n->is_group) return static_cast<Task*>(n);
       if (n != nullptr) {
         in = static_cast<task_group*>(n);
@@ -518,6 +553,11 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// `t` and every group above it start running in their queues.
   void set_next(Task& t, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(running_ != nullptr || !static_cast<node_type&>(t).queued)) return;
+    // The levels where the new path meets the one put back at this instant are re-picks, which
+    // the kernel does not set again (put_prev_set_next_task stops where the paths meet); every
+    // other level is a fresh set_next_entity, whatever its queue put back last.
+    node_type* const kept = prev_at_ == now ? prev_path_ : nullptr;
+    prev_path_ = nullptr;
     // A task made to run under a throttled group (a running task whose parameters or group
     // changed: dequeue(save), enqueue(restore), set_next) brings the group back; out of budget,
     // it is throttled again at the next put_prev, after the tick that asks for it.
@@ -526,13 +566,21 @@ class group_policy : public detail::group_knob_names<Inner> {
       exec_start_ = now;
     }
     running_ = &t;
-    for (node_type* n = &t; n != nullptr; n = parent_node(*n)) queue_of(*n).set_next(*n, now);
+    for (node_type* n = &t; n != nullptr; n = parent_node(*n)) {
+      Inner& q = queue_of(*n);
+      if constexpr (has_pick_keeping<Inner>::value) {
+        if (!on_path(kept, *n)) q.forget_repick();
+      }
+      q.set_next(*n, now);
+    }
   }
   /// Running `t` and every group above it stop running; they stay queued.
   void put_prev(Task& t, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(running_ != &t)) return;
     if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) (void)charge_bandwidth(now);
     running_ = nullptr;
+    prev_path_ = &t;
+    prev_at_ = now;
     for (node_type* n = &t; n != nullptr; n = parent_node(*n)) queue_of(*n).put_prev(*n, now);
     // put_prev_entity's check_cfs_rq_runtime at each level: a group out of budget with its
     // pool empty is throttled now that nothing under it runs.
@@ -605,13 +653,14 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// The running task of this class, or nullptr.
   Task* current() const noexcept { return running_; }
 
-  /// Optional hook `yield`: in `curr`'s own queue, or at every level from it to the root for
-  /// an inner policy that declares `static constexpr bool yield_every_level = true` and
-  /// provides `yield_at_level(node, now)` (cfs: the kernel's yield_task_fair returns only when
-  /// the CPU runs nothing else, rq->nr_running == 1, and set_skip_buddy marks each entity of
-  /// the hierarchy, so a task alone in its group still yields its group's turn at the levels
-  /// above, and its own turn in the group to a task that joins it). The CPU's count here is
-  /// this class's tasks that can run (`nr_unthrottled()`): tasks of other classes are not seen.
+  /// Optional hook `yield`. The kernel's yield_task_fair returns only when the CPU runs nothing
+  /// else (rq->nr_running == 1), so an inner policy with `yield_at_level(node, now)` yields
+  /// even where the task is alone in its queue: eevdf pushes its deadline back there; cfs
+  /// also clears its buddy marks up the path and makes each group above the skip buddy
+  /// (set_skip_buddy), so a task alone in its group still yields its group's turn at the
+  /// levels above, and its own turn to a task that joins it. The CPU's count here is this
+  /// class's tasks that can run (`nr_unthrottled()`): tasks of other classes are not seen.
+  /// Another inner policy yields through its own `yield`, in the task's queue.
   void yield(Task& curr, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(running_ != &curr)) return;  // refuse: not the running task
     if constexpr (has_buddy_walk<Inner>::value) {
@@ -622,6 +671,10 @@ class group_policy : public detail::group_knob_names<Inner> {
       q.yield_at_level(leaf, now);  // clear_buddies, update_curr and the skip mark, in its own queue
       if (marks != 0) clear_marks_above(leaf, marks);
       for (node_type* n = parent_node(leaf); n != nullptr; n = parent_node(*n)) (void)queue_of(*n).mark_buddy(*n, Inner::buddy_skip);
+    } else if constexpr (has_yield_at_level<Inner>::value) {
+      // eevdf: yield_task_fair pushes the deadline back in the task's own queue only.
+      if (nr_unthrottled() <= 1) return;
+      queue_of(curr).yield_at_level(curr, now);
     } else {
       traits::yield(queue_of(curr), curr, now);
     }
@@ -798,6 +851,25 @@ class group_policy : public detail::group_knob_names<Inner> {
     } else {
       q.dequeue(n, now, flags);
     }
+  }
+  /// The pick in queue `q` (the queue of group `in`; nullptr: the root) with `prev`'s path, put
+  /// back at this instant, as the queue's running node where the inner policy cares
+  /// (pick_next_keeping). O(depth) more than the inner pick when `prev` is set.
+  node_type* pick_in(Inner& q, const task_group* in, node_type* prev, sched_time now) noexcept {
+    if constexpr (has_pick_keeping<Inner>::value) {
+      const group_member* const here = in;
+      for (node_type* p = prev; p != nullptr; p = parent_node(*p))
+        if (p->parent == here) return p->queued ? q.pick_next_keeping(*p, now) : q.pick_next(now);
+    }
+    (void)in;
+    (void)prev;
+    return q.pick_next(now);
+  }
+  /// Whether `n` is `path` or a group above it. O(depth).
+  static bool on_path(const node_type* path, const node_type& n) noexcept {
+    for (; path != nullptr; path = parent_node(*path))
+      if (path == &n) return true;
+    return false;
   }
   /// The climb of the kernel's clear_buddies once `n`'s marks of `kinds` were cleared in its
   /// queue: in each queue above, a mark of those kinds naming the group on `n`'s path is
@@ -1049,6 +1121,8 @@ class group_policy : public detail::group_knob_names<Inner> {
   Inner root_{};                  ///< the root queue
   task_group* groups_ = nullptr;  ///< attached groups (any order)
   Task* running_ = nullptr;       ///< the running task, or nullptr
+  node_type* prev_path_ = nullptr;  ///< the running task put back, or the groups above one that blocked; until set_next
+  sched_time prev_at_{};            ///< when prev_path_ was set
   usize nr_tasks_ = 0;            ///< queued tasks (running included)
   usize nr_visible_ = 0;          ///< of those, the ones not under a throttled group
   sched_time exec_start_{};       ///< when the running task was last charged to the groups' budgets

@@ -680,4 +680,319 @@ TEST(FairServerStack, AServerTurnedOnAgainChargesFromTheClassesOwnClocks) {
   EXPECT_EQ(rq.fair_server().runtime(), msec(12));
 }
 
+
+// The ones below were found by the same kind of model run side by side (a second triage).
+//
+// 6.19's __pick_next_task takes a fast path when the previous task's class is not above the
+// fair class and every queued task is fair (rq->nr_running == rq->cfs.h_nr_queued; the server
+// never counts in nr_running, inc_dl_tasks skips a dl_server): pick_task_fair, then the idle
+// task; the deadline class is not asked, so a queued server is not stopped there. Only
+// __pick_task_dl reaching the server with nothing to run stops it ("if (!p) {
+// dl_server_stop(dl_se); goto again; }"), on the slow path: another class's task queued, or a
+// previous task of a class above the fair class.
+// F is starved by a FIFO task H until the server's timer at 950 ms (d = 1950 ms, q = 50 ms,
+// running state; as in AServedTaskThatBlocksIsChargedAndItsWakeupRestartsTheServerAtOnce); H
+// migrates away, F blocks at 970 ms: q = 50 - 20 = 30 ms. The pick (prev F, nothing queued)
+// is the fast path: idle, the server stays queued. F wakes at 1000 ms (dl_server_start returns:
+// already active); the pick's put_prev_task_idle charges the 30 ms of idle time, as run time
+// since F is queued (not idle_rq()): q = 0, throttled until d = 1950 ms (the running state is
+// not deferred: the timer at d). F runs on its own; H, woken at 1000 ms, preempts it and runs.
+// (Stopped at 970 ms, the server kept q = 30 ms, restarted queued at 1000 ms and ran F ahead of H.)
+TEST(FairServerStack, Rules619_AnEmptyPickOnTheFairFastPathLeavesTheServerQueued) {
+  served_stack rq;
+  served_task f, h;
+  h.sched_class = 1;
+  sched_params p;
+  p.kind = sched_kind::fifo;
+  p.rt_priority = 50;
+  ASSERT_EQ(rq.get<1>().setup(h, p), errc::ok);
+  ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period, sched_time{},
+                                     server_rules::linux_6_19),
+            errc::ok);
+  rq.enqueue(h, at_ms(0), enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), &h);
+  rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+  EXPECT_TRUE(rq.timer(at_ms(950)));
+  ASSERT_EQ(rq.schedule(&h, true, at_ms(950)), &f);
+  ASSERT_TRUE(rq.served());
+  rq.dequeue(h, at_ms(950), dequeue_flags::migrating);
+  rq.dequeue(f, at_ms(970), dequeue_flags::sleep);
+  EXPECT_EQ(rq.schedule(&f, false, at_ms(970)), nullptr);
+  EXPECT_TRUE(rq.fair_server().active());
+  EXPECT_TRUE(rq.fair_server().queued());
+  EXPECT_EQ(rq.fair_server().runtime(), msec(30));
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(1950));
+  rq.enqueue(f, at_ms(1000), enqueue_flags::wakeup);
+  EXPECT_EQ(rq.schedule(nullptr, false, at_ms(1000)), &f);
+  EXPECT_FALSE(rq.served());
+  EXPECT_FALSE(rq.fair_server().queued());
+  EXPECT_TRUE(rq.fair_server().throttled());
+  EXPECT_EQ(rq.fair_server().runtime(), 0);
+  EXPECT_EQ(timer_of(rq.fair_server()), at_ms(1950));
+  rq.enqueue(h, at_ms(1000), enqueue_flags::wakeup);
+  EXPECT_TRUE(rq.wakeup_preempt(h, f, at_ms(1000)));
+  EXPECT_EQ(rq.schedule(&f, true, at_ms(1000)), &h);
+  EXPECT_TRUE(rq.verify());
+}
+
+// ... and the slow path still stops it. (1) Another class's task queued: F, served from 950 ms,
+// blocks at 970 ms (q = 30 ms) while H waits: the pick reaches the server, which has nothing to
+// run, stops it and runs H. (2) A previous task above the fair class: H runs, F wakes at 980
+// ms and restarts the server queued at once (d = 1950 ms not lapsed, 30 / 970 <= 50 / 1000, the
+// running state kept across the stop), then migrates away before any pick; H blocks at 985 ms:
+// nr_running (0) == h_nr_queued (0), but H's class is above the fair class, so the slow path
+// asks the deadline class, whose empty server stops. The CPU idles.
+TEST(FairServerStack, Rules619_AnEmptyPickOnTheSlowPathStopsTheServer) {
+  served_stack rq;
+  served_task f, h;
+  h.sched_class = 1;
+  sched_params p;
+  p.kind = sched_kind::fifo;
+  p.rt_priority = 50;
+  ASSERT_EQ(rq.get<1>().setup(h, p), errc::ok);
+  ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period, sched_time{},
+                                     server_rules::linux_6_19),
+            errc::ok);
+  rq.enqueue(h, at_ms(0), enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), &h);
+  rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+  EXPECT_TRUE(rq.timer(at_ms(950)));
+  ASSERT_EQ(rq.schedule(&h, true, at_ms(950)), &f);
+  rq.dequeue(f, at_ms(970), dequeue_flags::sleep);
+  EXPECT_EQ(rq.schedule(&f, false, at_ms(970)), &h);
+  EXPECT_FALSE(rq.fair_server().active());
+  EXPECT_EQ(rq.fair_server().runtime(), msec(30));
+  rq.enqueue(f, at_ms(980), enqueue_flags::wakeup);
+  ASSERT_TRUE(rq.fair_server().queued());
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(1950));
+  rq.dequeue(f, at_ms(980), dequeue_flags::migrating);
+  rq.dequeue(h, at_ms(985), dequeue_flags::sleep);
+  EXPECT_EQ(rq.schedule(&h, false, at_ms(985)), nullptr);
+  EXPECT_FALSE(rq.fair_server().active());
+  EXPECT_FALSE(rq.fair_server().queued());
+  EXPECT_TRUE(rq.verify());
+}
+
+// fair.c's enqueue_entity and dequeue_entity begin with update_curr(cfs_rq), which charges the
+// running fair task to the server (dl_server_update), whichever fair task is enqueued or
+// dequeued (6.12 and 6.19 alike). Server 5 ms per 20 ms; F starts it at 0 (deferred: q = 5 ms,
+// d = 20 ms, timer at 15 ms) and runs on its own. F2 wakes at 7 ms: F's 7 ms are charged,
+// q = 5 - 7 <= 0 while deferred, so the class was not starved: a new deferred period at 7 ms
+// (replenish_dl_new_period: d = 27 ms, q = 5 ms, timer at 22 ms). The tick at 8 ms charges 1
+// ms: q = 4 ms. F2 migrates away at 10 ms: 2 ms more, q = 2 ms; the timer stays at 22 ms (the
+// hrtimer is not moved; dl_server_timer pushes it when it fires). (Charged only at the tick, the
+// 8 ms ran past q at 8 ms: d = 28 ms, q = 5 ms, timer 23 ms, 1 ms late; and 5 ms at 10 ms.)
+TEST(FairServerStack, AFairEnqueueOrDequeueChargesTheRunningFairTask) {
+  for (server_rules rules : {server_rules::linux_6_12, server_rules::linux_6_19}) {
+    served_stack rq;
+    served_task f, f2;
+    ASSERT_EQ(rq.configure_fair_server(msec(5), msec(20), sched_time{}, rules), errc::ok);
+    ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), nullptr);
+    rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+    ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), &f);
+    ASSERT_EQ(timer_of(rq.fair_server()), at_ms(15));
+    rq.enqueue(f2, at_ms(7), enqueue_flags::wakeup);
+    EXPECT_EQ(rq.fair_server().runtime(), msec(5));
+    EXPECT_EQ(rq.fair_server().deadline(), at_ms(27));
+    EXPECT_EQ(timer_of(rq.fair_server()), at_ms(22));
+    EXPECT_FALSE(rq.fair_server().queued());
+    (void)rq.tick(f, at_ms(8));  // the fair class may ask to switch to F2; F keeps running here
+    EXPECT_EQ(rq.fair_server().runtime(), msec(4));
+    EXPECT_EQ(rq.fair_server().deadline(), at_ms(27));
+    rq.dequeue(f2, at_ms(10), dequeue_flags::migrating);
+    EXPECT_FALSE(rq.take_resched());
+    EXPECT_EQ(rq.fair_server().runtime(), msec(2));
+    EXPECT_EQ(rq.fair_server().deadline(), at_ms(27));
+    EXPECT_EQ(timer_of(rq.fair_server()), at_ms(22));
+    EXPECT_TRUE(rq.verify());
+  }
+}
+
+// 6.12's sched_fair_server_write stops an active server (dl_server_stop) and applies the new
+// parameters (dl_server_apply_params: runtime = deadline = 0) without update_curr first, so the
+// running task's time since its last charge is charged to the new server by the next one. F
+// starts the server at 0 and runs on its own; the write at 10 ms (50 ms per 1 s again) restarts
+// it: d = 1010 ms, q = 50 ms, timer at 960 ms. The tick at 20 ms charges F's 20 ms since 0:
+// q = 30 ms. (Charged to the old server before the write, the first 10 ms were lost: q = 40 ms.)
+TEST(FairServerStack, AReconfigureLeavesTheRunningTasksTimeToTheNewServer) {
+  served_stack rq;
+  served_task f;
+  ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period), errc::ok);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), nullptr);
+  rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), &f);
+  ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period, at_ms(10)),
+            errc::ok);
+  EXPECT_EQ(rq.fair_server().runtime(), msec(50));
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(1010));
+  EXPECT_EQ(timer_of(rq.fair_server()), at_ms(960));
+  EXPECT_FALSE(rq.tick(f, at_ms(20)));
+  EXPECT_EQ(rq.fair_server().runtime(), msec(30));
+  EXPECT_TRUE(rq.verify());
+}
+
+// 6.19's sched_server_write_common restarts the server iff it was active ("if (is_active)
+// dl_server_start"), with its class empty too. F starts the server at 0 (d = 1 s, q = 50 ms),
+// runs and blocks at 10 ms (q = 40 ms; the 6.19 server stays active); the CPU idles. The write
+// at 20 ms stops it and restarts it: dl_server_start's update_curr (before dl_server_active is
+// set) drops the idle time from 10 to 20 ms, and the deadline 0 that dl_server_apply_params left
+// has lapsed: a new deferred period, d = 1020 ms, q = 50 ms, timer at 970 ms. F wakes at 30 ms
+// (dl_server_start returns: active); the pick charges the 10 ms of idle since the restart as run
+// time (F is queued): q = 40 ms, d and timer kept. (Left stopped by the write, the server
+// started at F's wakeup: d = 1030 ms, q = 50 ms.)
+TEST(FairServerStack, Rules619_AReconfigureRestartsAServerThatWasActive) {
+  served_stack rq;
+  served_task f;
+  ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period, sched_time{},
+                                     server_rules::linux_6_19),
+            errc::ok);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), nullptr);
+  rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), &f);
+  rq.dequeue(f, at_ms(10), dequeue_flags::sleep);
+  ASSERT_EQ(rq.schedule(&f, false, at_ms(10)), nullptr);
+  ASSERT_TRUE(rq.fair_server().active());
+  ASSERT_EQ(rq.fair_server().runtime(), msec(40));
+  ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period, at_ms(20),
+                                     server_rules::linux_6_19),
+            errc::ok);
+  EXPECT_TRUE(rq.fair_server().active());
+  EXPECT_EQ(rq.fair_server().runtime(), msec(50));
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(1020));
+  EXPECT_EQ(timer_of(rq.fair_server()), at_ms(970));
+  rq.enqueue(f, at_ms(30), enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(30)), &f);
+  EXPECT_EQ(rq.fair_server().runtime(), msec(40));
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(1020));
+  EXPECT_EQ(timer_of(rq.fair_server()), at_ms(970));
+  EXPECT_TRUE(rq.verify());
+}
+
+// 6.19's dl_server_timer goes on after its update_curr whatever that charge did. Server 250 us
+// per 1 ms (P - Q = 750 us, within dl_server_min_res = 1 ms); F starts it at 0 (deferred: d = 1
+// ms, q = 250 us, timer at 750 us) and runs on its own. At 750 us the timer finds it throttled
+// and charges F's 750 us: q = 250 - 750 <= 0 while deferred, so update_curr_dl_se starts a new
+// deferred period (d = 1750 us, q = 250 us) and its timer at d - q = 1500 us. The callback then
+// goes on: dl_defer_armed, and 750 < 1750 - 250 - 1000 is false, so the server enters the
+// running state and is replenished and queued (250 / 1000 does not overflow Q / P: d kept),
+// while the timer at 1500 us stays queued. F runs in the server from 750 us; the tick at 1000 us
+// uses up q: throttled, and start_dl_timer leaves the queued timer where it is
+// (hrtimer_is_queued), at 1500 us, not d = 1750 us. At 1500 us that timer charges F's 500 us on
+// its own (q <= 0 while throttled: a new period at 1500 us, d = 2500 us, timer at 2250 us) and
+// queues the server again in the same way. (Had the timer stopped at the new period's instant,
+// the server stayed deferred at 750 us, timer 1500 us, and F ran on its own.)
+TEST(FairServerStack, Rules619_TheServersTimerGoesOnAfterItsChargeStartsANewPeriod) {
+  served_stack rq;
+  served_task f;
+  ASSERT_EQ(rq.configure_fair_server(usec(250), msec(1), sched_time{}, server_rules::linux_6_19), errc::ok);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), nullptr);
+  rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), &f);
+  ASSERT_EQ(timer_of(rq.fair_server()), sched_time{} + usec(750));
+  EXPECT_TRUE(rq.timer(sched_time{} + usec(750)));
+  EXPECT_TRUE(rq.fair_server().queued());
+  EXPECT_TRUE(rq.fair_server().defer_running());
+  EXPECT_EQ(rq.fair_server().deadline(), sched_time{} + usec(1750));
+  EXPECT_EQ(rq.fair_server().runtime(), usec(250));
+  EXPECT_EQ(timer_of(rq.fair_server()), sched_time{} + usec(1500));
+  EXPECT_TRUE(rq.verify());
+  ASSERT_EQ(rq.schedule(&f, true, sched_time{} + usec(750)), &f);
+  EXPECT_TRUE(rq.served());
+  EXPECT_TRUE(rq.tick(f, at_ms(1)));
+  EXPECT_TRUE(rq.fair_server().throttled());
+  EXPECT_EQ(timer_of(rq.fair_server()), sched_time{} + usec(1500));
+  ASSERT_EQ(rq.schedule(&f, true, at_ms(1)), &f);
+  EXPECT_FALSE(rq.served());
+  EXPECT_TRUE(rq.timer(sched_time{} + usec(1500)));
+  EXPECT_TRUE(rq.fair_server().queued());
+  EXPECT_EQ(rq.fair_server().deadline(), sched_time{} + usec(2500));
+  EXPECT_EQ(rq.fair_server().runtime(), usec(250));
+  EXPECT_EQ(timer_of(rq.fair_server()), sched_time{} + usec(2250));
+  EXPECT_TRUE(rq.verify());
+}
+
+// 6.12's dl_server_update_idle_time returns before it moves the idle task's clock when the
+// server's runtime is below 0 ("no need to discount more"); the next call charges the same
+// idle time again. Server 5 ms per 20 ms; a FIFO hog H starves F from 0: the timer at 15 ms
+// queues the server (5 / 5 overflows 5 / 20: d = 35 ms, q = 5 ms) and F runs in it. The tick at
+// 22 ms charges 7 ms: q = -2 ms, throttled until d = 35 ms. F blocks at 22 ms (the last fair
+// dequeue stops the server, q still -2 ms), H blocks at 23 ms: the CPU idles. F wakes at 40 ms:
+// enqueue_task_fair's idle charge returns at once (q < 0), the idle clock stays at 23 ms; the
+// start finds d = 35 ms lapsed: a new deferred period, d = 60 ms, q = 5 ms. The pick's
+// put_prev_task_idle then charges the 17 ms since 23 ms: q = 0. (Moved to 40 ms by the skipped
+// charge, the pick charged nothing: q = 5 ms.)
+TEST(FairServerStack, AnIdleChargeSkippedForANegativeRuntimeIsChargedAtThePick) {
+  served_stack rq;
+  served_task f, h;
+  h.sched_class = 1;
+  sched_params p;
+  p.kind = sched_kind::fifo;
+  p.rt_priority = 50;
+  ASSERT_EQ(rq.get<1>().setup(h, p), errc::ok);
+  ASSERT_EQ(rq.configure_fair_server(msec(5), msec(20)), errc::ok);
+  rq.enqueue(h, at_ms(0), enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), &h);
+  rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+  EXPECT_TRUE(rq.timer(at_ms(15)));
+  ASSERT_EQ(rq.schedule(&h, true, at_ms(15)), &f);
+  ASSERT_EQ(rq.fair_server().deadline(), at_ms(35));
+  EXPECT_TRUE(rq.tick(f, at_ms(22)));
+  EXPECT_EQ(rq.fair_server().runtime(), -msec(2));
+  rq.dequeue(f, at_ms(22), dequeue_flags::sleep);
+  EXPECT_FALSE(rq.fair_server().active());
+  ASSERT_EQ(rq.schedule(&f, false, at_ms(22)), &h);
+  rq.dequeue(h, at_ms(23), dequeue_flags::sleep);
+  ASSERT_EQ(rq.schedule(&h, false, at_ms(23)), nullptr);
+  rq.enqueue(f, at_ms(40), enqueue_flags::wakeup);
+  EXPECT_EQ(rq.fair_server().runtime(), msec(5));
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(60));
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(40)), &f);
+  EXPECT_EQ(rq.fair_server().runtime(), 0);
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(60));
+  EXPECT_TRUE(rq.verify());
+}
+
+// 6.19's update_curr_dl_se tests idle_rq() when it charges: a task woken on an idle CPU and
+// pulled away again before any pick leaves nothing queued, so the idle time is idle time.
+// Server 50 ms per 1 s. F wakes on the idle CPU at 0 (deferred: d = 1 s, q = 50 ms, timer at 950
+// ms) and migrates away at 190 ms. The pick at 190 ms charges 190 ms of idle: q <= 0 while
+// deferred, a new period (d = 1190 ms, q = 50 ms, timer at 1140 ms) marked idle-waiting. The
+// timer at 1140 ms charges 950 ms more (q only falls to 0) and stops the server, which keeps d =
+// 1190 ms. H (FIFO) and F wake at 1150 ms: the start keeps d (0 / 40 does not overflow), deferred
+// to d - q = 1190 ms; there the server is replenished (d = 2190 ms, q = 50 ms) and runs F ahead
+// of H. (Charged as run time, the first idle charge marked nothing; the timer's charge started
+// another period, d = 2140 ms, and F waited for 2090 ms.)
+TEST(FairServerStack, Rules619_AWakeupPulledAwayBeforeThePickLeavesIdleTimeIdle) {
+  served_stack rq;
+  served_task f, h;
+  h.sched_class = 1;
+  sched_params p;
+  p.kind = sched_kind::fifo;
+  p.rt_priority = 50;
+  ASSERT_EQ(rq.get<1>().setup(h, p), errc::ok);
+  ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period, sched_time{},
+                                     server_rules::linux_6_19),
+            errc::ok);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), nullptr);
+  rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
+  rq.dequeue(f, at_ms(190), dequeue_flags::migrating);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(190)), nullptr);
+  EXPECT_TRUE(rq.fair_server().defer_idle());
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(1190));
+  EXPECT_EQ(timer_of(rq.fair_server()), at_ms(1140));
+  EXPECT_FALSE(rq.timer(at_ms(1140)));
+  EXPECT_FALSE(rq.fair_server().active());
+  EXPECT_EQ(rq.fair_server().runtime(), 0);
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(1190));
+  rq.enqueue(h, at_ms(1150), enqueue_flags::wakeup);
+  rq.enqueue(f, at_ms(1150), enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, at_ms(1150)), &h);
+  EXPECT_EQ(timer_of(rq.fair_server()), at_ms(1190));
+  EXPECT_TRUE(rq.timer(at_ms(1190)));
+  EXPECT_EQ(rq.schedule(&h, true, at_ms(1190)), &f);
+  EXPECT_TRUE(rq.served());
+  EXPECT_EQ(rq.fair_server().deadline(), at_ms(2190));
+  EXPECT_TRUE(rq.verify());
+}
+
 }  // namespace

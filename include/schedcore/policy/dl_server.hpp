@@ -44,7 +44,12 @@
 /// - stop (`dl_server_stop`): off the queue, timer cancelled, not armed, not throttled; the
 ///   running state is kept.
 /// - Timers whose instant has already passed are not started (the kernel compares in whole
-///   microseconds, here in ns); the entity is then replenished or queued at once, as there.
+///   microseconds, here in ns); the entity is then replenished or queued at once, as there. A
+///   timer still pending is not moved by a new start (start_dl_timer's hrtimer_is_queued
+///   test); only the 6.19 timer below leaves one pending past its use.
+/// - 6.12's idle charge (`dl_server_update_idle_time`) returns at once for a runtime below 0,
+///   leaving the idle task's clock where it was: `charge_idle` says so (false), and the owner
+///   charges the same idle time at its next call.
 ///
 /// @par The 6.19 rules (`server_rules::linux_6_19`)
 /// 6.17-6.19 changed when the server stops and what idle time does (deadline.c's state
@@ -65,6 +70,10 @@
 ///   active server does nothing else; a start of a stopped one first brings the running
 ///   task's (or the idle task's) time up to now without charging it (`update_curr` before
 ///   `dl_server_active` is set), so idle time from before the start is never charged.
+///   The timer charges the running task's (or the idle) time after its first test and goes on
+///   whatever that did (`timer_fires`, the owner's charges, `timer_run`): with P − Q at most
+///   `min_resolution`, a charge that started a new deferred period is followed at once by the
+///   running state and the queue, and the new period's timer stays pending (a stale timer).
 ///   Idle time counts as idle only while nothing is queued on the CPU (mainline's
 ///   update_curr_dl_se tests `idle_rq()`; f5a538c07df2 tested only that the idle task runs):
 ///   the idle time charged when a CPU leaves idle for a woken task is charged as run time.
@@ -245,40 +254,48 @@ class deferrable_server {
   ///   leaves idle and before the server's timer runs.
   ///   `idle_rq` (6.19 rules): nothing is queued on the CPU; false (tasks were woken and the
   ///   CPU is about to leave idle), the charge is one of run time (`charge`).
-  void charge_idle(duration_ns delta, sched_time now, bool idle_rq = true) noexcept {
+  /// Returns whether the idle time was consumed, i.e. the idle task's clock (its
+  /// se.exec_start) moves to `now`: false only under the 6.12 rules for a runtime already
+  /// below 0 (or a negative `delta`), where dl_server_update_idle_time returns before it moves
+  /// the clock ("no need to discount more"), so a later call charges the same idle time again
+  /// (a start in between may have given the server a fresh q). A disabled server consumes it
+  /// (its runtime is 0: the kernel's charge finds nothing to take).
+  bool charge_idle(duration_ns delta, sched_time now, bool idle_rq = true) noexcept {
     if (rules_ == server_rules::linux_6_12) {
-      if (!enabled() || runtime_ < 0 || delta < 0) return;
+      if (runtime_ < 0 || delta < 0) return false;
+      if (!enabled()) return true;
       runtime_ -= delta;
       if (runtime_ < 0) {
         defer_running_ = false;
         runtime_ = 0;
       }
-      return;
+      return true;
     }
-    if (!enabled() || !active_ || delta <= 0) return;
+    if (!enabled() || !active_ || delta <= 0) return true;
     if (!idle_rq) {
       (void)charge(delta, now, true);
-      return;
+      return true;
     }
     runtime_ -= delta;
-    if (runtime_ > 0) return;
+    if (runtime_ > 0) return true;
     if (throttled_) {
       if (defer_idle_) {  // the activation was pushed once: wait for the timer to stop it
         runtime_ = 0;
-        return;
+        return true;
       }
       defer_running_ = false;
       timer_armed_ = false;
       new_period(now);
       defer_idle_ = true;
       (void)start_timer(now);  // d - q = now + P - Q >= now: always starts
-      return;
+      return true;
     }
     // Queued and out of runtime while the CPU idled (an empty pick stops it first, so this
     // needs a pick still to come): throttled as a charge of run time would.
     queued_ = false;
     throttled_ = true;
     if (!start_timer(now)) enqueue_replenish(now, true);
+    return true;
   }
 
   /// The served class had nothing to run when the server was picked (`__pick_task_dl` with
@@ -292,13 +309,36 @@ class deferrable_server {
 
   /// Runs the timer if it is due at `now` (`dl_server_timer`). True when the server is now
   /// queued: the caller reschedules unless a reservation with an earlier deadline runs. Under
-  /// the 6.19 rules the caller first charges the time run (or idled) up to `now`, as the
-  /// kernel's timer calls `update_curr`; a server in `defer_idle` is then stopped, and
-  /// `has_tasks` is ignored.
+  /// the 6.19 rules the owner charges the time run (or idled) up to `now` inside the timer, as
+  /// the kernel's calls `update_curr` (`timer_fires`, the charges, `timer_run`); a server in
+  /// `defer_idle` is then stopped, and `has_tasks` is ignored.
   bool timer(sched_time now, bool has_tasks) noexcept {
+    if (!timer_fires(now)) return false;
+    return timer_run(now, has_tasks);
+  }
+  /// The first half of `timer`, for an owner that charges in between as 6.19's
+  /// dl_server_timer does (`update_curr` after its first test): if the timer is due at `now`,
+  /// it leaves the queue (`timer_armed_` false: a charge may start it again, as hrtimer_start
+  /// inside the callback does), and true says the callback goes on: the server is throttled
+  /// and enabled ("if (!dl_se->dl_throttled || !dl_se->dl_runtime) return HRTIMER_NORESTART",
+  /// before any update_curr). The owner then charges and calls `timer_run`.
+  bool timer_fires(sched_time now) noexcept {
     if (!timer_armed_ || now < timer_at_) return false;
     timer_armed_ = false;
-    if (!throttled_ || !enabled()) return false;
+    return throttled_ && enabled();
+  }
+  /// The rest of `timer`, after `timer_fires` returned true and the owner's charges (6.19).
+  /// The callback goes on whatever those charges did: one that used up a deferred period
+  /// started a new one and its timer (update_curr_dl_se), and the zero-laxity test below then
+  /// sees the new period. With P − Q > `min_resolution` that only confirms the new timer (the
+  /// kernel's hrtimer_forward_now finds it queued and leaves it); with P − Q <= `min_resolution`
+  /// the server enters the running state and is queued at once, and the new timer stays
+  /// pending although the server is no longer throttled (6.19 only: a stale timer). When it
+  /// fires it does nothing if the server is still unthrottled; a throttle before that
+  /// (update_curr_dl_se's start_dl_timer keeps a queued timer: hrtimer_is_queued) waits for it
+  /// instead of for the instant the throttle would choose.
+  bool timer_run(sched_time now, bool has_tasks) noexcept {
+    if (!throttled_ || !enabled()) return false;  // a charge in between cannot unthrottle it
     if (rules_ == server_rules::linux_6_19) {
       if (defer_idle_) {  // a whole period of nothing but idle time
         stop();
@@ -313,7 +353,7 @@ class deferrable_server {
     if (defer_armed_) {
       // The class ran in the background: push the zero-laxity instant back by what it used.
       if (now < deadline_ - runtime_ - min_resolution) {
-        timer_at_ = deadline_ - runtime_;
+        if (!timer_armed_) timer_at_ = deadline_ - runtime_;  // started by a charge: left there
         timer_armed_ = true;
         return false;
       }
@@ -329,7 +369,9 @@ class deferrable_server {
   bool verify() const noexcept {
     if (queued_ && (!active_ || throttled_)) return false;
     if (defer_armed_ && !throttled_) return false;
-    if (timer_armed_ && (!active_ || !throttled_)) return false;  // a timer waits to unthrottle
+    // A timer waits to unthrottle; only under the 6.19 rules may one be left pending after its
+    // server was queued (timer_run's stale timer).
+    if (timer_armed_ && (!active_ || (!throttled_ && rules_ != server_rules::linux_6_19))) return false;
     if (defer_idle_ && (rules_ != server_rules::linux_6_19 || !active_ || !defer_armed_ || defer_running_)) return false;
     if (runtime_ > dl_runtime_) return false;
     return enabled() || (!active_ && !queued_ && !timer_armed_);
@@ -350,11 +392,14 @@ class deferrable_server {
     return static_cast<s64>(right - left) < 0;
   }
   // start_dl_timer: at the zero-laxity instant when armed, else at the next period (= d, as
-  // D = P). An instant already past is not started (false).
+  // D = P). An instant already past is not started (false). A timer still pending is left at
+  // its instant ("if (!hrtimer_is_queued(timer)) hrtimer_start(...)"; true all the same): the
+  // callers cancel it first where the kernel does, so only 6.19's stale timer (timer_run)
+  // is pending here.
   bool start_timer(sched_time now) noexcept {
     const sched_time at = defer_armed_ ? deadline_ - runtime_ : deadline_;
     if (at < now) return false;
-    timer_at_ = at;
+    if (!timer_armed_) timer_at_ = at;
     timer_armed_ = true;
     return true;
   }

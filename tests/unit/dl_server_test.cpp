@@ -462,6 +462,14 @@ struct served_task : edf_entity, rt_entity, cfs_entity {
 };
 using served_stack =
     fair_server_stack<member_sched_class, edf_policy<served_task>, rt_policy<served_task>, cfs_policy<served_task>>;
+// `t` becomes a SCHED_FIFO task at priority 50 in the stack's RT class (class 1).
+errc make_fifo50(served_stack& rq, served_task& t) {
+  t.sched_class = 1;
+  sched_params p;
+  p.kind = sched_kind::fifo;
+  p.rt_priority = 50;
+  return rq.get<1>().setup(t, p);
+}
 
 // The stack's fair server takes what debugfs fair_server/cpuN/{runtime,period} takes
 // (sched_fair_server_write refuses only "runtime > period" and a period outside the DL
@@ -555,11 +563,7 @@ TEST(FairServerStack, OnlyAFairTaskPickedThroughTheServerIsServed) {
 TEST(FairServerStack, AServedTaskThatBlocksIsChargedAndItsWakeupRestartsTheServerAtOnce) {
   served_stack rq;
   served_task f, h;
-  h.sched_class = 1;
-  sched_params p;
-  p.kind = sched_kind::fifo;
-  p.rt_priority = 50;
-  ASSERT_EQ(rq.get<1>().setup(h, p), errc::ok);
+  ASSERT_EQ(make_fifo50(rq, h), errc::ok);
   ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period), errc::ok);
   rq.enqueue(f, at_ms(0), enqueue_flags::wakeup);
   EXPECT_TRUE(rq.timer(at_ms(950)));
@@ -613,11 +617,7 @@ TEST(FairServerStack, Rules619_AWakeupWhileTheServerIsStillQueuedAsksNoReschedul
 TEST(FairServerStack, AFairWakeupAfterAnotherClassWokeLeavesTheIdleTimeToThePick) {
   served_stack rq;
   served_task f, r;
-  r.sched_class = 1;
-  sched_params p;
-  p.kind = sched_kind::fifo;
-  p.rt_priority = 50;
-  ASSERT_EQ(rq.get<1>().setup(r, p), errc::ok);
+  ASSERT_EQ(make_fifo50(rq, r), errc::ok);
   ASSERT_EQ(rq.configure_fair_server(msec(5), msec(20)), errc::ok);
   ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), nullptr);
   rq.enqueue(r, at_ms(0), enqueue_flags::wakeup);
@@ -701,11 +701,7 @@ TEST(FairServerStack, AServerTurnedOnAgainChargesFromTheClassesOwnClocks) {
 TEST(FairServerStack, Rules619_AnEmptyPickOnTheFairFastPathLeavesTheServerQueued) {
   served_stack rq;
   served_task f, h;
-  h.sched_class = 1;
-  sched_params p;
-  p.kind = sched_kind::fifo;
-  p.rt_priority = 50;
-  ASSERT_EQ(rq.get<1>().setup(h, p), errc::ok);
+  ASSERT_EQ(make_fifo50(rq, h), errc::ok);
   ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period, sched_time{},
                                      server_rules::linux_6_19),
             errc::ok);
@@ -745,11 +741,7 @@ TEST(FairServerStack, Rules619_AnEmptyPickOnTheFairFastPathLeavesTheServerQueued
 TEST(FairServerStack, Rules619_AnEmptyPickOnTheSlowPathStopsTheServer) {
   served_stack rq;
   served_task f, h;
-  h.sched_class = 1;
-  sched_params p;
-  p.kind = sched_kind::fifo;
-  p.rt_priority = 50;
-  ASSERT_EQ(rq.get<1>().setup(h, p), errc::ok);
+  ASSERT_EQ(make_fifo50(rq, h), errc::ok);
   ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period, sched_time{},
                                      server_rules::linux_6_19),
             errc::ok);
@@ -924,11 +916,7 @@ TEST(FairServerStack, Rules619_TheServersTimerGoesOnAfterItsChargeStartsANewPeri
 TEST(FairServerStack, AnIdleChargeSkippedForANegativeRuntimeIsChargedAtThePick) {
   served_stack rq;
   served_task f, h;
-  h.sched_class = 1;
-  sched_params p;
-  p.kind = sched_kind::fifo;
-  p.rt_priority = 50;
-  ASSERT_EQ(rq.get<1>().setup(h, p), errc::ok);
+  ASSERT_EQ(make_fifo50(rq, h), errc::ok);
   ASSERT_EQ(rq.configure_fair_server(msec(5), msec(20)), errc::ok);
   rq.enqueue(h, at_ms(0), enqueue_flags::wakeup);
   ASSERT_EQ(rq.schedule(nullptr, false, at_ms(0)), &h);
@@ -965,11 +953,7 @@ TEST(FairServerStack, AnIdleChargeSkippedForANegativeRuntimeIsChargedAtThePick) 
 TEST(FairServerStack, Rules619_AWakeupPulledAwayBeforeThePickLeavesIdleTimeIdle) {
   served_stack rq;
   served_task f, h;
-  h.sched_class = 1;
-  sched_params p;
-  p.kind = sched_kind::fifo;
-  p.rt_priority = 50;
-  ASSERT_EQ(rq.get<1>().setup(h, p), errc::ok);
+  ASSERT_EQ(make_fifo50(rq, h), errc::ok);
   ASSERT_EQ(rq.configure_fair_server(deferrable_server::default_runtime, deferrable_server::default_period, sched_time{},
                                      server_rules::linux_6_19),
             errc::ok);

@@ -1206,11 +1206,12 @@ namespace {
 // wakeup_preempt_entity(next, left) < 1, i.e. when it is at most wakeup_gran behind the leftmost.
 // Groups a and b under the root hold x, z and y; each test counts the picks where b is the
 // root's leftmost and a within wakeup_gran of it, the picks the marks decide.
-struct CfsBuddies : ::testing::Test {
-  using S = cfs_setup;
-  S::policy rq;
-  S::group a, b;
-  S::task x, y, z;
+template <class GroupSetup>
+struct TwoGroups : ::testing::Test {
+  using S = GroupSetup;
+  typename S::policy rq;
+  typename S::group a, b;
+  typename S::task x, y, z;  // x and z in a, y in b
   void SetUp() override {
     ASSERT_EQ(rq.attach_group(a, nullptr), errc::ok);
     ASSERT_EQ(rq.attach_group(b, nullptr), errc::ok);
@@ -1218,6 +1219,8 @@ struct CfsBuddies : ::testing::Test {
     ASSERT_EQ(rq.set_group(y, &b, sched_time{}), errc::ok);
     ASSERT_EQ(rq.set_group(z, &a, sched_time{}), errc::ok);
   }
+};
+struct CfsBuddies : TwoGroups<cfs_setup> {
   // v(a) - v(b) at the root: a node's vruntime (both weigh 1024, so wakeup_gran is unscaled).
   duration_ns a_behind_b() { return static_cast<cfs_entity&>(a).vruntime - static_cast<cfs_entity&>(b).vruntime; }
   bool mark_decides() {
@@ -1390,18 +1393,7 @@ namespace {
 // that is eligible and still protected by RUN_TO_PARITY (vlag == deadline: the deadline it was
 // picked with); yield_task_fair returns early only when the CPU runs one task (rq->nr_running
 // == 1), then pushes the yielder's deadline one slice back in its own queue.
-struct EevdfGroups : ::testing::Test {
-  using S = eevdf_setup;
-  S::policy rq;
-  S::group a, b;
-  S::task x, y, z;
-  void SetUp() override {
-    ASSERT_EQ(rq.attach_group(a, nullptr), errc::ok);
-    ASSERT_EQ(rq.attach_group(b, nullptr), errc::ok);
-    ASSERT_EQ(rq.set_group(x, &a, sched_time{}), errc::ok);
-    ASSERT_EQ(rq.set_group(y, &b, sched_time{}), errc::ok);
-    ASSERT_EQ(rq.set_group(z, &a, sched_time{}), errc::ok);
-  }
+struct EevdfGroups : TwoGroups<eevdf_setup> {
   static eevdf_entity& E(S::group& g) { return g; }
 };
 }  // namespace

@@ -1469,3 +1469,71 @@ TEST(EevdfReweight, AReweightMovesTheZeroPoint) {
   EXPECT_EQ(q.min_vruntime(), moved);
   EXPECT_TRUE(q.verify());
 }
+
+// The kernel's pick after a delayed sleeper's completion starts again with curr still in
+// place (pick_task_fair's `goto again`), so RUN_TO_PARITY is tested again: the completion of
+// a sleeper below V raises V and can make curr eligible. Three nice-0 tasks, delay_dequeue:
+// d runs 0.1 ms and blocks ineligible (delayed), o runs 0.2 ms, p runs 0.2 ms and is put
+// back, ineligible but on the deadline it was picked with. The pick completes d (eligible by
+// then, the earliest deadline), V passes p's vruntime, and p is kept. (Tested once, before
+// the completion, o ran.)
+TEST(EevdfPickKeeping, PrevIsTestedAgainAfterADelayedSleeperLeaves) {
+  eevdf_policy<eevdf_task> q;
+  eevdf_policy<eevdf_task>::knobs k;
+  k.delay_dequeue = 1;
+  ASSERT_EQ(q.configure(k), errc::ok);
+  eevdf_task p, d, o;
+  for (eevdf_task* t : {&p, &d, &o}) q.enqueue(*t, sched_time{}, enqueue_flags::wakeup);
+  q.set_next(d, sched_time{});
+  q.dequeue(d, sched_time{usec(100)}, dequeue_flags::sleep);
+  ASSERT_TRUE(q.delayed(d));
+  q.set_next(o, sched_time{usec(100)});
+  q.put_prev(o, sched_time{usec(300)});
+  q.set_next(p, sched_time{usec(300)});
+  q.put_prev(p, sched_time{usec(500)});
+  ASSERT_FALSE(q.entity_eligible(p));
+  EXPECT_EQ(q.pick_next_keeping(p, sched_time{usec(500)}), &p);
+  EXPECT_FALSE(q.delayed(d)) << "the pick completed d first";
+  EXPECT_TRUE(q.entity_eligible(p));
+  EXPECT_TRUE(q.verify());
+}
+
+// A delayed sleeper moved to another group (the kernel's sched_move_task: dequeue SAVE|MOVE,
+// change of group, enqueue) stays delayed: only DEQUEUE_DELAYED ends the delay, and
+// task_change_group_fair moves nothing else. It is not runnable in its new group either, and a
+// pick there completes it. (The old queue's switched_from ended the delay, as for a class
+// change: t came back runnable and ran although it never woke.)
+TEST(GroupPolicyDelayDequeue, ADelayedSleeperMovedToAnotherGroupStaysDelayed) {
+  delayed_in_group f;
+  ASSERT_NO_FATAL_FAILURE(f.start());
+  auto& [rq, g, h, t, u, v, cpu] = f;
+  rq.dequeue(t, cpu.now(), dequeue_flags::migrating);
+  ASSERT_EQ(rq.set_group(t, &h, cpu.now()), errc::ok);
+  rq.enqueue(t, cpu.now(), enqueue_flags::restore);
+  EXPECT_TRUE(rq.delayed(t));
+  EXPECT_EQ(rq.nr_runnable(), 2u) << "u and v";
+  EXPECT_TRUE(rq.verify());
+  const std::int64_t ran = cpu.cpu(t);
+  for (int i = 0; i < 200 && rq.delayed(t); ++i) cpu.run_for(review::kMs);
+  EXPECT_FALSE(rq.delayed(t));
+  EXPECT_EQ(cpu.cpu(t), ran) << "t never woke";
+  EXPECT_TRUE(rq.verify());
+}
+
+// yield_task_fair's test is rq->nr_running == 1, which counts delayed sleepers (6.12's
+// dequeue_entities returns before sub_nr_running for one): v yields with u gone and t delayed,
+// and its deadline moves one slice back. (Only runnable tasks were counted: nothing moved.)
+TEST(GroupPolicyDelayDequeue, AYieldCountsDelayedSleepersAsTheKernelsNrRunningDoes) {
+  delayed_in_group f;
+  ASSERT_NO_FATAL_FAILURE(f.start());
+  auto& [rq, g, h, t, u, v, cpu] = f;
+  rq.dequeue(u, cpu.now(), dequeue_flags::save);  // u leaves (a move elsewhere): it is not delayed
+  while (cpu.curr != &v) cpu.run_for(review::kMs);
+  ASSERT_TRUE(rq.delayed(t)) << "no pick met t";
+  ASSERT_EQ(rq.nr_unthrottled(), 1u);
+  rq.put_prev(v, cpu.now());
+  rq.set_next(v, cpu.now());  // nothing charged before the yield
+  const vtime before = static_cast<eevdf_entity&>(v).deadline;
+  rq.yield(v, cpu.now());
+  EXPECT_EQ(static_cast<eevdf_entity&>(v).deadline - before, usec(750));
+}

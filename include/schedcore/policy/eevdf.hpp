@@ -145,7 +145,14 @@
 /// - Omissions: the group hierarchy itself (`group_policy` composes this class into one);
 ///   NEXT_BUDDY and PICK_BUDDY with 6.19's WF_SYNC rules
 ///   (NEXT_BUDDY is off by default in every release, and without cgroups only it and yield_to
-///   set the buddy); yield_to; the fix c5cd6fd75b6a to 7.1's cap on a delayed sleeper's negative lag (the cap
+///   set the buddy; with cgroups, PICK_BUDDY, on in 6.12.y and 6.13+, makes the first group
+///   still queued above a task that blocks the next buddy of each level (dequeue_entities), and
+///   pick_next_entity takes that group while it is eligible: not modelled under group_policy);
+///   a delayed sleeper that was curr and turns eligible during the pick that follows its
+///   sleep (another delayed sleeper's completion raised V): the kernel's pick_eevdf returns it,
+///   still protected by RUN_TO_PARITY (its vlag is the deadline set at its pick, as a delay
+///   returns before update_entity_lag), and finishes it with lag 0; here it stays delayed
+///   (found by a model of 6.12's fair.c with groups: 4 runs of 3000); yield_to; the fix c5cd6fd75b6a to 7.1's cap on a delayed sleeper's negative lag (the cap
 ///   itself, 059258b0d424, is the `delayed_lag_floor` knob); 2026's rework of
 ///   avg_vruntime around zero_vruntime; hrtick; and SMP (migration keeps lag through
 ///   dequeue(migrating)/enqueue(migrated), which is what 6.6's cross-rq placement by lag does). Nothing here is reconstructed [R]: every rule is
@@ -516,10 +523,16 @@ class eevdf_policy {
   /// CPU at its level until its request is used up. Here `prev` was put back at this instant
   /// (put_prev comes first in this library's contract). Otherwise, and with nothing put back,
   /// as pick_next. O(1) more than pick_next.
+  /// Each delayed sleeper the pick finishes changes V, and the kernel's next pass (pick_task_fair's
+  /// `goto again`) tests `prev` again.
   Task* pick_next_keeping(Task& prev, sched_time now) noexcept {
     const eevdf_entity& e = E(prev);
-    if (curr_ == nullptr && e.on_rq && !e.delayed && entity_eligible(prev) && protected_now(e, true)) return &prev;
-    return pick_next(now);
+    for (;;) {
+      if (curr_ == nullptr && e.on_rq && !e.delayed && entity_eligible(prev) && protected_now(e, true)) return &prev;
+      Task* const t = pick_eevdf();
+      if (t == nullptr || !E(*t).delayed) return t;
+      finish_delayed_dequeue(*t, now);
+    }
   }
   /// Under group_policy: the next set_next is not a re-pick, whatever was put back at this
   /// instant (the kernel's set_next_entity runs: a move or parameter change of the running task
@@ -611,6 +624,9 @@ class eevdf_policy {
   }
   /// Queued tasks including a running one, not counting delayed sleepers.
   usize nr_runnable() const noexcept { return nr_running_ - nr_delayed_; }
+  /// Delayed sleepers queued here (delay_dequeue): the kernel still counts them in
+  /// rq->nr_running (6.12's dequeue_entities returns before sub_nr_running for one).
+  usize nr_delayed() const noexcept { return nr_delayed_; }
   /// True when `t` blocked but is still queued here (delay_dequeue): its wakeup must come to
   /// this run queue. (Also true between a `dequeue(save|migrating)` of such a sleeper and the
   /// `enqueue(restore|migrated)` that brings it back.)

@@ -198,6 +198,10 @@ class group_policy : public detail::group_knob_names<Inner> {
   struct has_yield_at_level<P, void_t<decltype(declval<P&>().yield_at_level(declval<node_type&>(), sched_time{}))>>
       : true_type {};
   template <class P, class = void>
+  struct has_nr_delayed : false_type {};
+  template <class P>
+  struct has_nr_delayed<P, void_t<decltype(declval<const P&>().nr_delayed())>> : true_type {};
+  template <class P, class = void>
   struct has_load : false_type {};
   template <class P>
   struct has_load<P, void_t<decltype(declval<const P&>().load())>> : true_type {};
@@ -348,7 +352,9 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// A task that leaves a queue of this CPU (asleep, or taken out with `save`) leaves it for
   /// good: the old queue's inner `switched_from` runs, as the kernel's task_change_group_fair
   /// runs detach_task_cfs_rq (cfs: a sleeper is placed and kept relative to the old queue's
-  /// min_vruntime, so that it wakes in the destination queue's frame). A task arriving from another
+  /// min_vruntime, so that it wakes in the destination queue's frame). An eevdf delayed sleeper
+  /// taken out for the move stays delayed, with its relative deadline, and its enqueue puts it
+  /// in the new queue still delayed (6.12's sched_move_task). A task arriving from another
   /// CPU's group was detached by its `dequeue(migrating)`. (A task whose old place is some
   /// CPU's *root* cannot say which CPU's: it is detached from this CPU's root, which is right
   /// for a move on one CPU and harmless after a `dequeue(migrating)` for cfs and eevdf.)
@@ -358,7 +364,12 @@ class group_policy : public detail::group_knob_names<Inner> {
     if (in_queue(n)) return errc::busy;  // a delayed sleeper too: it is still in its queue
     sync(n);
     if (g != nullptr && g->owner_ != this) return errc::invalid_argument;
-    if (n.parent == nullptr || group_of(*n.parent).owner_ == this) traits::switched_from(queue_of(n), n, now);
+    // A delayed sleeper taken out for the move (dequeue save or migrating) stays delayed, its
+    // relative deadline kept (6.12's sched_move_task dequeues and enqueues it; only
+    // DEQUEUE_DELAYED ends the delay): the old queue's switched_from, which ends it for a class
+    // change, is not for it.
+    if ((n.parent == nullptr || group_of(*n.parent).owner_ == this) && !traits::delayed(queue_of(n), n))
+      traits::switched_from(queue_of(n), n, now);
     if (n.parent != nullptr) --group_of(*n.parent).members_;
     n.parent = g;
     n.depth = g != nullptr ? static_cast<u16>(g->depth + 1u) : u16{0};
@@ -643,6 +654,17 @@ class group_policy : public detail::group_knob_names<Inner> {
       if (g->queued && g->dequeue_delayed && traits::delayed(queue_of(*g), *g)) ++n;
     return n;
   }
+  /// Delayed sleepers among the tasks (eevdf's delay_dequeue): blocked, still in their queues.
+  /// O(groups).
+  usize delayed_tasks() const noexcept {
+    if constexpr (has_nr_delayed<Inner>::value) {
+      usize n = root_.nr_delayed();
+      for (const task_group* g = groups_; g != nullptr; g = g->next_) n += g->rq_.nr_delayed();
+      return n - delayed_groups();
+    } else {
+      return 0;
+    }
+  }
   /// Tasks queued in every group (running included), those under a throttled group too (as
   /// policy.hpp's contract counts RT-throttled tasks); group nodes and delayed sleepers are
   /// not counted.
@@ -672,8 +694,9 @@ class group_policy : public detail::group_knob_names<Inner> {
       if (marks != 0) clear_marks_above(leaf, marks);
       for (node_type* n = parent_node(leaf); n != nullptr; n = parent_node(*n)) (void)queue_of(*n).mark_buddy(*n, Inner::buddy_skip);
     } else if constexpr (has_yield_at_level<Inner>::value) {
-      // eevdf: yield_task_fair pushes the deadline back in the task's own queue only.
-      if (nr_unthrottled() <= 1) return;
+      // eevdf: yield_task_fair pushes the deadline back in the task's own queue only. Its
+      // rq->nr_running still counts delayed sleepers (6.12+).
+      if (nr_unthrottled() + delayed_tasks() <= 1) return;
       queue_of(curr).yield_at_level(curr, now);
     } else {
       traits::yield(queue_of(curr), curr, now);

@@ -452,6 +452,15 @@ class cfs2007_policy {
     return check_preempt(woken, curr, gran);
   }
 
+  /// Optional hook `change_resched` (policy.hpp): the core of 2.6.23 decides for a
+  /// running task, whatever its class was: sched_setscheduler and rt_mutex_setprio reschedule it
+  /// at a worse priority (`if (task_running(rq, p)) { if (p->prio > oldprio)
+  /// resched_task(rq->curr); }`), set_user_nice at any move of its priority (`delta = p->prio -
+  /// old_prio; ... if (delta < 0 || (delta > 0 && task_running(rq, p)))
+  /// resched_task(rq->curr);`). O(1).
+  bool change_resched(Task&, const param_change& c, sched_time) const noexcept {
+    return c.nice ? c.prio != c.oldprio : c.prio > c.oldprio;
+  }
   /// Queued tasks including a running one.
   usize nr_runnable() const noexcept { return nr_running_; }
 

@@ -189,6 +189,14 @@ class class_stack {
   /// dequeuing a task that was not running (a migration pulling it away), whose dequeue
   /// charged the running one (the kernel reschedules there, from update_curr).
   bool take_resched() noexcept { return take_resched_from<0>(); }
+  /// Optional hook `change_resched`, asked of `curr`'s class after the change (the class it is
+  /// in now: the kernel's check_class_changed calls the new class's `switched_to` or
+  /// `prio_changed`), or its default (true).
+  bool change_resched(task_type& curr, const param_change& c, sched_time now) noexcept {
+    bool r = true;
+    dispatch(curr, [&](auto& cls) { r = policy_traits<remove_cvref_t<decltype(cls)>>::change_resched(cls, curr, c, now); });
+    return r;
+  }
   /// Optional hook `delayed`, asked of `t`'s class: `t` blocked but is still queued there (a
   /// delayed dequeue), so its wakeup must enqueue it on this run queue.
   bool delayed(const task_type& t) const noexcept {

@@ -610,6 +610,17 @@ class edf_policy {
     }
     return E(woken).deadline < E(curr).deadline;
   }
+  /// Optional hook `change_resched` (policy.hpp): a running task entering the class is not
+  /// rescheduled (switched_to_dl: `if (rq->curr != p) { ... } else
+  /// update_dl_rq_load_avg(...)`); one whose reservation changed is rescheduled when an
+  /// earlier deadline is ready here (prio_changed_dl, SMP: `if
+  /// (dl_time_before(rq->dl.earliest_dl.curr, p->dl.deadline)) resched_curr(rq);`; the pull it
+  /// queues is the caller's). A throttle during the change is `take_resched`'s. O(1).
+  bool change_resched(Task& curr, const param_change& c, sched_time) const noexcept {
+    if (c.switched) return false;
+    const Task* first = ready_.front();
+    return first != nullptr && E(*first).deadline < E(curr).deadline;
+  }
   /// Queued tasks including a running one and throttled ones.
   usize nr_runnable() const noexcept { return nr_; }
   /// Whether curr was throttled (and lost the CPU) since the last tick, wakeup check, timer or

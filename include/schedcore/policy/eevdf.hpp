@@ -622,6 +622,17 @@ class eevdf_policy {
       ce.vprot = ce.deadline + 1;
     return wakeup_pick(true, now) == &woken;
   }
+  /// Optional hook `change_resched` (policy.hpp): after a change of the running task's
+  /// parameters, switched_to_fair reschedules a task that enters the class (`if (rq->curr ==
+  /// p) resched_curr(rq)`); otherwise prio_changed_fair (6.x; set_user_nice calls it too
+  /// since 5.6, "sched: Use fair:prio_changed() instead of ad-hoc implementation") returns
+  /// when the class queues one entity (`if (rq->cfs.nr_running == 1) return;`, curr and
+  /// delayed sleepers included) and reschedules only at a worse priority (`if (p->prio > oldprio)
+  /// resched_curr(rq)`). Under group_policy this is asked of the root queue. O(1).
+  bool change_resched(Task&, const param_change& c, sched_time) const noexcept {
+    if (c.switched) return true;
+    return nr_running_ != 1 && c.prio > c.oldprio;
+  }
   /// Queued tasks including a running one, not counting delayed sleepers.
   usize nr_runnable() const noexcept { return nr_running_ - nr_delayed_; }
   /// Delayed sleepers queued here (delay_dequeue): the kernel still counts them in

@@ -1,5 +1,6 @@
 /// @file
-/// @brief Flags passed to `enqueue` and `dequeue`: why a task enters or leaves a run queue.
+/// @brief Flags passed to `enqueue` and `dequeue`: why a task enters or leaves a run queue;
+/// and `param_change`, what a change of the running task's parameters was (`change_resched`).
 ///
 /// They mirror the kernel's `ENQUEUE_*` / `DEQUEUE_*` bits where the meaning is the same, so a
 /// kernel port can translate one to one.
@@ -56,6 +57,21 @@ constexpr bool has(enqueue_flags flags, enqueue_flags bit) noexcept {
 constexpr bool has(dequeue_flags flags, dequeue_flags bit) noexcept {
   return (static_cast<u8>(flags) & static_cast<u8>(bit)) == static_cast<u8>(bit);
 }
+
+/// A change of the running task's parameters, as the core reports it to the class the task is
+/// in afterwards (optional hook `change_resched`, policy.hpp): the kernel's `oldprio` and
+/// `p->prio` (lower is more urgent: -1 SCHED_DEADLINE, 0..99 real time as 99 - rt_priority,
+/// 100..139 the fair classes, with a policy's dynamic priority where it has one), whether the
+/// task entered this class with the change (check_class_changed's `switched_to`, else
+/// `prio_changed`), and whether it was a nice change (set_user_nice, which calls the class's
+/// `prio_changed` itself; 2.6's had its own rule) rather than sched_setscheduler or a priority
+/// inheritance boost (rt_mutex_setprio).
+struct param_change {
+  int oldprio = 0;        ///< the kernel priority before the change
+  int prio = 0;           ///< the kernel priority after it
+  bool switched = false;  ///< the task entered this class with the change
+  bool nice = false;      ///< a nice change (set_user_nice)
+};
 
 }  // namespace schedcore
 

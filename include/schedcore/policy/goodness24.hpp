@@ -362,6 +362,11 @@ class goodness24_policy {
     fork_resched_ = false;
     return true;
   }
+  /// Optional hook `change_resched` (policy.hpp): 2.4's setscheduler() always asks the caller
+  /// (here the task itself) to reschedule (`current->need_resched = 1;`); a nice change
+  /// (sys_setpriority's `p->nice = niceval;`, sys_nice's `current->nice = newprio;`) only
+  /// writes the value. O(1).
+  bool change_resched(Task&, const param_change& c, sched_time) const noexcept { return !c.nice; }
   /// Tasks on the run list (including a running one).
   usize nr_runnable() const noexcept { return run_.size(); }
   /// sched_yield(): when another task is runnable, SCHED_OTHER gets SCHED_YIELD for the next

@@ -20,6 +20,7 @@
 /// | `wakeup_preempt` | the two nodes of the woken and the running task that share a queue decide, in that queue (find_matching_se); cfs's buddy marks then climb from them |
 /// | `prio_changed`, `task_new`, `task_dead`, `switched_from`, `migrate_task_rq`, `delayed` | the task's own queue |
 /// | `next_timer`, `timer`, `take_resched`, `verify` | every queue |
+/// | `change_resched` | the root queue (the kernel's `rq->cfs`), for the node of the task's path there |
 ///
 /// So a policy needs nothing to be used hierarchically: cfs and eevdf give cgroup v2's
 /// weight-based distribution (`set_group_weight`, the kernel's `cpu.weight` scaled to shares,
@@ -787,6 +788,13 @@ class group_policy : public detail::group_knob_names<Inner> {
       }
     }
     return resched || (back && running_ == nullptr);
+  }
+  /// Optional hook `change_resched`: asked of the root queue (the kernel's `rq->cfs`, whose
+  /// nr_running prio_changed_fair tests) for the node of `curr`'s path there.
+  bool change_resched(Task& curr, const param_change& c, sched_time now) noexcept {
+    node_type* top = &curr;
+    while (parent_node(*top) != nullptr) top = parent_node(*top);
+    return traits::change_resched(root_, *top, c, now);
   }
   /// A reschedule any queue asked for inside a dequeue (each request is cleared).
   bool take_resched() noexcept {

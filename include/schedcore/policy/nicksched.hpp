@@ -305,6 +305,15 @@ class nicksched_policy {
   /// `t`'s dynamic priority, the patch's `p->prio` (100..159 on its doubled scale, lower is
   /// better; what ftrace prints). Valid queued or not: the last value computed.
   static int trace_prio(const Task& t) noexcept { return EntityOf::get(t).prio; }
+  /// Optional hook `change_resched` (policy.hpp): 2.6.0's core decides for a running task:
+  /// set_user_nice (which returns early for an unchanged nice) reschedules it at every change
+  /// (`if ((NICE_TO_PRIO(nice) < p->static_prio) || task_running(rq, p))
+  /// resched_task(rq->curr);`, tested after static_prio was set, so the running test alone
+  /// decides); a change of policy or a priority boost reschedules it at a worse priority, as
+  /// the 2.6 sched_setscheduler (`if (p->prio > oldprio)`). O(1).
+  bool change_resched(Task&, const param_change& c, sched_time) const noexcept {
+    return c.nice || c.prio > c.oldprio;
+  }
   /// Queued tasks in both arrays, including a running one.
   usize nr_runnable() const noexcept { return arrays_[0].nr_queued() + arrays_[1].nr_queued(); }
 

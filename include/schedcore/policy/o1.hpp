@@ -365,6 +365,15 @@ class o1_policy {
   /// `t`'s dynamic priority, the kernel's `p->prio` (100..139, lower is better; what ftrace's
   /// sched_switch prints as prev_prio/next_prio). Valid queued or not: the last value computed.
   static int trace_prio(const Task& t) noexcept { return EntityOf::get(t).prio; }
+  /// Optional hook `change_resched` (policy.hpp): the core of 2.6.22 decides for a
+  /// running task, whatever its class was: sched_setscheduler and rt_mutex_setprio reschedule it
+  /// at a worse priority (`if (task_running(rq, p)) { if (p->prio > oldprio)
+  /// resched_task(rq->curr); }`), set_user_nice at any move of its priority (`delta = p->prio -
+  /// old_prio; ... if (delta < 0 || (delta > 0 && task_running(rq, p)))
+  /// resched_task(rq->curr);`). O(1).
+  bool change_resched(Task&, const param_change& c, sched_time) const noexcept {
+    return c.nice ? c.prio != c.oldprio : c.prio > c.oldprio;
+  }
   /// Queued tasks in both arrays, including a running one.
   usize nr_runnable() const noexcept { return arrays_[0].nr_queued() + arrays_[1].nr_queued(); }
 

@@ -21,7 +21,9 @@
 ///   task_dead(t)                 once, after the last dequeue
 /// ```
 /// A parameter change (nice, RT priority) is `dequeue(save)`, change, `enqueue(restore)`,
-/// `prio_changed(t)`, as in the kernel's `sched_setscheduler`. When the change moves t to
+/// `prio_changed(t)`, as in the kernel's `sched_setscheduler`; for a running task the core then
+/// asks its (new) class `change_resched` whether to reschedule, and for a queued one
+/// `wakeup_preempt`. When the change moves t to
 /// another class, the core calls the old class's `switched_from(t)` after the dequeue and
 /// before t's class changes (the kernel's `switched_from`), so a class that keeps per-task
 /// state beyond its queue (admitted bandwidth, a list of all its tasks) can release it.
@@ -47,6 +49,7 @@
 /// | `verify() const -> bool` | no | O(n) structural self-check | true |
 /// | `next_timer(sched_time& when) const -> bool` | no | earliest class-internal timer (replenish, unthrottle) | false: none |
 /// | `timer(now) -> bool` | no | run class timers due at `now`; true asks for a reschedule | false |
+/// | `change_resched(curr, param_change, now) -> bool` | no | the running task `curr`'s parameters changed (after its `enqueue(restore)`, `set_next` and `prio_changed`; `curr` is now in this class): true asks for a reschedule, as the kernel's check_class_changed leaves it to the class (`switched_to_*` when `param_change::switched`, else `prio_changed_*`) or to the era's core (2.6's sched_setscheduler and set_user_nice, 2.4's setscheduler) | true: reschedule after every change |
 /// | `take_resched() -> bool` | no | a reschedule the class asked for inside a hook that returns nothing (a `dequeue` of another task charges the running one, which may end its request or throttle it); the core asks after such a dequeue and reschedules on true (asking may clear the request) | false |
 ///
 /// @par Time
@@ -121,6 +124,8 @@ SCHEDCORE_DETAIL_HOOK_DETECTOR(has_verify, bool, declval<const P&>().verify())
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_next_timer, bool, declval<const P&>().next_timer(declval<sched_time&>()))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_timer, bool, declval<P&>().timer(sched_time{}))
 SCHEDCORE_DETAIL_HOOK_DETECTOR(has_take_resched, bool, declval<P&>().take_resched())
+SCHEDCORE_DETAIL_HOOK_DETECTOR(has_change_resched, bool,
+    declval<P&>().change_resched(declval<task_t<P>&>(), declval<const param_change&>(), sched_time{}))
 
 #undef SCHEDCORE_DETAIL_HOOK_DETECTOR
 
@@ -162,6 +167,7 @@ SCHEDCORE_DETAIL_NAME_DETECTOR(names_verify, verify)
 SCHEDCORE_DETAIL_NAME_DETECTOR(names_next_timer, next_timer)
 SCHEDCORE_DETAIL_NAME_DETECTOR(names_timer, timer)
 SCHEDCORE_DETAIL_NAME_DETECTOR(names_take_resched, take_resched)
+SCHEDCORE_DETAIL_NAME_DETECTOR(names_change_resched, change_resched)
 
 #undef SCHEDCORE_DETAIL_NAME_DETECTOR
 
@@ -243,6 +249,9 @@ constexpr bool check_policy() noexcept {
                 "schedcore policy: optional hook `timer` must be `bool timer(sched_time) noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
   static_assert(!declared || !detail::names_take_resched<P>::value || detail::has_take_resched<P>::value,
                 "schedcore policy: optional hook `take_resched` must be `bool take_resched() noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
+  static_assert(!declared || !detail::names_change_resched<P>::value || detail::has_change_resched<P>::value,
+                "schedcore policy: optional hook `change_resched` must be "
+                "`bool change_resched(task_type& curr, const param_change&, sched_time) noexcept`" SCHEDCORE_DETAIL_OPTIONAL_HINT);
   return true;
 }
 #undef SCHEDCORE_DETAIL_SIGNATURE_HINT
@@ -303,6 +312,16 @@ struct policy_traits {
       return p.take_resched();
     } else {
       return false;
+    }
+  }
+  /// `p.change_resched(curr, c, now)`, or true (a class that leaves the reschedule after a
+  /// change of the running task's parameters to the caller, as before this hook).
+  static bool change_resched([[maybe_unused]] P& p, [[maybe_unused]] task_type& curr,
+                             [[maybe_unused]] const param_change& c, [[maybe_unused]] sched_time now) noexcept {
+    if constexpr (detail::has_change_resched<P>::value) {
+      return p.change_resched(curr, c, now);
+    } else {
+      return true;
     }
   }
   /// `p.delayed(t)`, or false (a class that dequeues a blocking task at once).

@@ -330,6 +330,17 @@ class rt_policy {
   }
   /// `t` (not queued) leaves this class: a saved priority no longer applies.
   void switched_from(Task& t, sched_time) noexcept { EntityOf::get(t).saved = false; }
+  /// Optional hook `change_resched` (policy.hpp): a running task entering the class is not
+  /// rescheduled (switched_to_rt acts only for a task that is not current: `if
+  /// (task_current(rq, p)) { update_rt_rq_load_avg(...); return; }`); one whose priority moved
+  /// (check_class_changed calls prio_changed only then; set_user_nice always) is rescheduled
+  /// when a more urgent task waits here (prio_changed_rt, SMP: `if (p->prio >
+  /// rq->rt.highest_prio.curr) resched_curr(rq);`; the pull it queues at a lower priority is
+  /// the caller's). O(1).
+  bool change_resched(Task& curr, const param_change& c, sched_time) const noexcept {
+    if (c.switched || (!c.nice && c.prio == c.oldprio)) return false;
+    return !queue_.empty() && EntityOf::get(curr).prio > queue_.best_prio();
+  }
   /// Queued tasks including a running one.
   usize nr_runnable() const noexcept { return queue_.nr_queued(); }
   /// The queued tasks by kernel priority (read only: the order within a level, for a port's

@@ -327,6 +327,16 @@ class sd_policy {
   bool wakeup_preempt(Task& woken, Task& curr, sched_time) noexcept {
     return level_of(woken) < level_of(curr);
   }
+  /// Optional hook `change_resched` (policy.hpp): the core of 2.6.21/22 decides for a running
+  /// task (taken to be as mainline's under the SD patch; not checked against it), whatever its
+  /// class was: sched_setscheduler and rt_mutex_setprio reschedule it
+  /// at a worse priority (`if (task_running(rq, p)) { if (p->prio > oldprio)
+  /// resched_task(rq->curr); }`), set_user_nice at any move of its priority (`delta = p->prio -
+  /// old_prio; ... if (delta < 0 || (delta > 0 && task_running(rq, p)))
+  /// resched_task(rq->curr);`). O(1).
+  bool change_resched(Task&, const param_change& c, sched_time) const noexcept {
+    return c.nice ? c.prio != c.oldprio : c.prio > c.oldprio;
+  }
   /// Queued tasks including a running one.
   usize nr_runnable() const noexcept { return queue_.nr_queued() + idle_.size(); }
   /// sched_yield(): the task goes to the tail of its current level, keeping its quota.

@@ -4107,10 +4107,12 @@ class engine {
           resched(ci);
           return;
         case event_kind::set_nice: {
+          // set_user_nice returns at once for the nice the task has (`if (task_nice(p) == nice
+          // ...) return;`, 2.6.0 to today).
           sched_params p = t.cold->own_params;
-          if (p.kind == sched_kind::normal || p.kind == sched_kind::batch || p.kind == sched_kind::idle) {
+          if ((p.kind == sched_kind::normal || p.kind == sched_kind::batch || p.kind == sched_kind::idle) && p.nice != e->params.nice) {
             p.nice = e->params.nice;
-            set_own_params(t, ci, p);
+            set_own_params(t, ci, p, true);
           }
           break;
         }
@@ -4498,9 +4500,27 @@ class engine {
     return is_rt(t) && oldprio < prio(t) ? enqueue_flags::restore | enqueue_flags::head : enqueue_flags::restore;
   }
 
-  void change_params(task_type& t, int ci, const sched_params& p) {
+  /// After a change of the running task `t`'s parameters (its kernel priority was `oldprio`,
+  /// its class `oldcls`; `nice`: a set_user_nice), before the pulls it queues: whether its CPU
+  /// reschedules. Its class now decides (change_resched: the kernel's check_class_changed
+  /// calls the new class's switched_to or prio_changed, or the era's core decides), and so
+  /// does a reschedule the change's own dequeue asked for (take_resched: update_curr charged
+  /// the task there and may have ended its request or throttled it).
+  bool resched_after_change(int ci, task_type& t, int oldprio, int oldcls, bool nice) {
+    cpu_state& c = cpu(ci);
+    param_change pc;
+    pc.oldprio = oldprio;
+    pc.prio = prio(t);
+    pc.switched = t.sched_class != oldcls;
+    pc.nice = nice;
+    const bool r = c.rq.change_resched(t, pc, st(now_));
+    return c.rq.take_resched() || r;
+  }
+
+  void change_params(task_type& t, int ci, const sched_params& p, bool nice = false) {
     cpu_state& c = cpu(ci);
     const int oldprio = prio(t);
+    const int oldcls = t.sched_class;
     pelt_before_change(ci, &t);
     c.rq.dequeue(t, st(now_), dequeue_flags::save);
     const sched_params old = t.params;
@@ -4519,17 +4539,18 @@ class engine {
     c.rq.set_next(t, st(now_));  // it is still the running task
     if (uclamp_on_) uclamp_recount(ci, t);  // a class change changes the RT default and whether it counts
     c.rq.prio_changed(t, st(now_));
-    if (ncpu_ > 1) pull_after_change(ci, t, old);
-    resched(ci);
+    bool again = resched_after_change(ci, t, oldprio, oldcls, nice);
+    if (ncpu_ > 1 && pull_after_change(ci, t, old)) again = true;
+    if (again) resched(ci);
   }
   /// The running task `t` asks for parameters `p` (a set_policy or set_nice event). Without a
   /// PI boost they are what its classes run; with one, it keeps the boost while it is above them.
   /// A refusal (deadline admission) leaves both as they were.
-  void set_own_params(task_type& t, int ci, const sched_params& p) {
+  void set_own_params(task_type& t, int ci, const sched_params& p, bool nice = false) {
     const sched_params old = t.cold->own_params;
     t.cold->own_params = p;
     if (!w_.priority_inheritance) {
-      change_params(t, ci, p);
+      change_params(t, ci, p, nice);
       if (!same_params(t.params, p)) t.cold->own_params = old;  // refused
       return;
     }
@@ -4537,7 +4558,7 @@ class engine {
       const pi_lend want = pi_wanted(t);
       if (want.donor < 0) {
         const sched_params eff = pi_effective(p, want);
-        change_params(t, ci, eff);
+        change_params(t, ci, eff, nice);
         if (!same_params(t.params, eff)) {  // refused: the old parameters and boost stay
           t.cold->own_params = old;
           return;
@@ -4553,6 +4574,7 @@ class engine {
     cpu_state& c = cpu(ci);
     const sched_params old_eff = t.params;
     const int oldprio = prio(t);
+    const int oldcls = t.sched_class;
     pelt_before_change(ci, &t);
     c.rq.dequeue(t, st(now_), dequeue_flags::save);
     pi_leave_dl(ci, t);
@@ -4571,8 +4593,9 @@ class engine {
     c.rq.set_next(t, st(now_));
     if (uclamp_on_) uclamp_recount(ci, t);
     c.rq.prio_changed(t, st(now_));
-    if (ncpu_ > 1) pull_after_change(ci, t, old_eff);
-    resched(ci);
+    bool again = resched_after_change(ci, t, oldprio, oldcls, nice);
+    if (ncpu_ > 1 && pull_after_change(ci, t, old_eff)) again = true;
+    if (again) resched(ci);
   }
 
   // ---------------------------------------------------------------- priority inheritance
@@ -4770,6 +4793,7 @@ class engine {
     const sched_params p = pi_effective(o.cold->own_params, l);
     if (same_params(o.params, p) && l.donor < 0 && o.cold->pi_dl_applied < 0 && !o.cold->pi_pending) return;
     const int oldprio = prio(o);
+    const int oldcls = o.sched_class;
     switch (o.state) {
       case task_core::st::running:
       case task_core::st::runnable: {
@@ -4787,8 +4811,9 @@ class engine {
         if (uclamp_on_) uclamp_recount(ci, o);
         c.rq.prio_changed(o, st(now_));
         if (running) {
-          if (ncpu_ > 1) pull_after_change(ci, o, old);
-          resched(ci);
+          bool again = resched_after_change(ci, o, oldprio, oldcls, false);
+          if (ncpu_ > 1 && pull_after_change(ci, o, old)) again = true;
+          if (again) resched(ci);
         } else {
           check_preempt(ci, o);
           push_woken(ci, o);
@@ -4850,8 +4875,11 @@ class engine {
   /// switched_from_dl, prio_changed_dl): its CPU's best RT priority or earliest deadline may
   /// have fallen. Leaving the RT class pulls when no other RT task is queued here; a lower RT
   /// priority pulls; leaving the deadline class pulls when no other runnable reservation is
-  /// queued here; new deadline parameters pull.
-  void pull_after_change(int ci, const task_type& t, const sched_params& old) {
+  /// queued here; new deadline parameters pull. Returns whether a task was pulled here:
+  /// pull_rt_task and pull_dl_task then reschedule this CPU (`if (resched)
+  /// resched_curr(this_rq);`).
+  bool pull_after_change(int ci, const task_type& t, const sched_params& old) {
+    const std::uint64_t pulls = rt_pulls_ + dl_pulls_;
     const bool old_dl = dl_class_ && old.kind == sched_kind::deadline;
     const bool old_rt = !old_dl && (old.kind == sched_kind::fifo || old.kind == sched_kind::rr || old.kind == sched_kind::deadline);
     if (old_dl) {
@@ -4861,6 +4889,7 @@ class engine {
       const int old_level = old.kind == sched_kind::deadline ? rt_priority_max : old.rt_priority;
       if (is_rt(t) ? rt_level(t) < old_level : cpu_rt_level(ci, &t, false) == 0) pull_rt(ci);
     }
+    return rt_pulls_ + dl_pulls_ != pulls;
   }
 
   // interbench job steps (interbench.md section 2; the rules are in interbench_job.hpp), the

@@ -89,7 +89,7 @@ enum class event_kind : std::uint8_t {
   fork,       ///< start one new instance of task spec `ref` (instantaneous for the parent), at once or at the spec's `delay` if that is later
   exit,       ///< terminate the task now
   yield,      ///< give up the CPU (the policy's `yield` hook), stay runnable
-  set_nice,   ///< change nice to `params.nice` (dequeue(save), setup, enqueue(restore)); nothing for a fifo, rr or deadline task (Linux's set_user_nice only records it there, for a later sched_setscheduler to SCHED_OTHER; `set_policy` carries its own nice, as sched_setattr does)
+  set_nice,   ///< change nice to `params.nice` (dequeue(save), setup, enqueue(restore)); nothing for the nice the task has (set_user_nice returns early) or for a fifo, rr or deadline task (Linux's set_user_nice only records it there, for a later sched_setscheduler to SCHED_OTHER; `set_policy` carries its own nice, as sched_setattr does)
   set_policy, ///< change the whole `params` (kind, nice, rt_priority, deadline triple); a no-op when they are those in force
   frame,      ///< mark that a frame was produced now; checks it against `duration` (deadline)
   job,        ///< one interbench periodic job step (see `event::job` fields)

@@ -190,7 +190,7 @@ class class_stack {
   /// charged the running one (the kernel reschedules there, from update_curr).
   bool take_resched() noexcept { return take_resched_from<0>(); }
   /// Optional hook `change_resched`, asked of `curr`'s class after the change (the class it is
-  /// in now: the kernel's check_class_changed calls the new class's `switched_to` or
+  /// in now: the kernel's check_class_changed calls the task's class's `switched_to` or
   /// `prio_changed`), or its default (true).
   bool change_resched(task_type& curr, const param_change& c, sched_time now) noexcept {
     bool r = true;

@@ -45,7 +45,7 @@
 ///   running state is kept.
 /// - Timers whose instant has already passed are not started (the kernel compares in whole
 ///   microseconds, here in ns); the entity is then replenished or queued at once, as there. A
-///   timer still pending is not moved by a new start (start_dl_timer's hrtimer_is_queued
+///   timer still pending is not moved by a later start (start_dl_timer's hrtimer_is_queued
 ///   test); only the 6.19 timer below leaves one pending past its use.
 /// - 6.12's idle charge (`dl_server_update_idle_time`) returns at once for a runtime below 0,
 ///   leaving the idle task's clock where it was: `charge_idle` says so (false), and the owner
@@ -72,8 +72,8 @@
 ///   `dl_server_active` is set), so idle time from before the start is never charged.
 ///   The timer charges the running task's (or the idle) time after its first test and goes on
 ///   whatever that did (`timer_fires`, the owner's charges, `timer_run`): with P − Q at most
-///   `min_resolution`, a charge that started a new deferred period is followed at once by the
-///   running state and the queue, and the new period's timer stays pending (a stale timer).
+///   `min_resolution`, a charge that started a fresh deferred period is followed at once by the
+///   running state and the queue, and that period's timer stays pending (a stale timer).
 ///   Idle time counts as idle only while nothing is queued on the CPU (mainline's
 ///   update_curr_dl_se tests `idle_rq()`; f5a538c07df2 tested only that the idle task runs):
 ///   the idle time charged when a CPU leaves idle for a woken task is charged as run time.
@@ -329,10 +329,10 @@ class deferrable_server {
   }
   /// The rest of `timer`, after `timer_fires` returned true and the owner's charges (6.19).
   /// The callback goes on whatever those charges did: one that used up a deferred period
-  /// started a new one and its timer (update_curr_dl_se), and the zero-laxity test below then
-  /// sees the new period. With P − Q > `min_resolution` that only confirms the new timer (the
+  /// started a fresh one and its timer (update_curr_dl_se), and the zero-laxity test below then
+  /// sees that period. With P − Q > `min_resolution` that only confirms that timer (the
   /// kernel's hrtimer_forward_now finds it queued and leaves it); with P − Q <= `min_resolution`
-  /// the server enters the running state and is queued at once, and the new timer stays
+  /// the server enters the running state and is queued at once, and that timer stays
   /// pending although the server is no longer throttled (6.19 only: a stale timer). When it
   /// fires it does nothing if the server is still unthrottled; a throttle before that
   /// (update_curr_dl_se's start_dl_timer keeps a queued timer: hrtimer_is_queued) waits for it

@@ -94,7 +94,7 @@
 ///   groups above a running task that blocked) is remembered until set_next, and a pick in the
 ///   same instant hands each queue its node on that path (eevdf's `pick_next_keeping`:
 ///   RUN_TO_PARITY keeps a group whose task blocked or was preempted below). At set_next, the
-///   levels where the new path meets the one put back are re-picks (eevdf's
+///   levels where the picked path meets the one put back are re-picks (eevdf's
 ///   `repick_keeps_vprot`); every other level, and every level after a move or parameter change
 ///   of the running task (a `save` or `migrating` dequeue: no pick), is fresh (`forget_repick`).
 /// - Buddies (cfs, 6.5's fair.c): the kernel keeps next, last and skip marks per queue but sets
@@ -355,7 +355,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// runs detach_task_cfs_rq (cfs: a sleeper is placed and kept relative to the old queue's
   /// min_vruntime, so that it wakes in the destination queue's frame). An eevdf delayed sleeper
   /// taken out for the move stays delayed, with its relative deadline, and its enqueue puts it
-  /// in the new queue still delayed (6.12's sched_move_task). A task arriving from another
+  /// in the destination queue still delayed (6.12's sched_move_task). A task arriving from another
   /// CPU's group was detached by its `dequeue(migrating)`. (A task whose old place is some
   /// CPU's *root* cannot say which CPU's: it is detached from this CPU's root, which is right
   /// for a move on one CPU and harmless after a `dequeue(migrating)` for cfs and eevdf.)
@@ -565,7 +565,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// `t` and every group above it start running in their queues.
   void set_next(Task& t, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(running_ != nullptr || !static_cast<node_type&>(t).queued)) return;
-    // The levels where the new path meets the one put back at this instant are re-picks, which
+    // The levels where the picked path meets the one put back at this instant are re-picks, which
     // the kernel does not set again (put_prev_set_next_task stops where the paths meet); every
     // other level is a fresh set_next_entity, whatever its queue put back last.
     node_type* const kept = prev_at_ == now ? prev_path_ : nullptr;

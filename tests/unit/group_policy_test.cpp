@@ -1329,6 +1329,25 @@ TEST_F(CfsBuddies, ATaskThatSleepsLeavesItsGroupAsTheNextBuddy) {
   EXPECT_TRUE(rq.verify());
 }
 
+// An exit is a sleep to the kernel (do_task_dead's __schedule dequeues with DEQUEUE_SLEEP), so
+// x exiting while it runs leaves a, where z is still queued, as the root's next buddy. (Given on
+// `sleep` only, no mark was set.)
+TEST_F(CfsBuddies, ATaskThatExitsLeavesItsGroupAsTheNextBuddy) {
+  review::mini_cpu<S::policy> cpu(rq);
+  cpu.wake(x);
+  cpu.wake(y);
+  cpu.wake(z);
+  for (int i = 0; i < 100 && cpu.curr != &x; ++i) cpu.run_for(review::kMs);
+  ASSERT_EQ(cpu.curr, &x);
+  rq.dequeue(x, cpu.now(), dequeue_flags::dead);
+  EXPECT_EQ(rq.root().buddy_marks(a), cfs_inner::buddy_next);
+  EXPECT_EQ(rq.root().buddy_marks(b), 0);
+  cpu.curr = rq.pick_next(cpu.now());
+  ASSERT_NE(cpu.curr, nullptr);
+  rq.set_next(*cpu.curr, cpu.now());
+  EXPECT_TRUE(rq.verify());
+}
+
 // The climbs clear too. z's preemption marks z (in a) and a (at the root) as next buddies; z,
 // taken out before it runs (a move: `save`, no sleep hint), clears its mark, and clear_buddies
 // climbs to the root's mark of a.

@@ -525,9 +525,11 @@ class group_policy : public detail::group_knob_names<Inner> {
     group_member* p = leaf.queued ? leaf.parent : leave_empty_groups(leaf.parent, now);
     // dequeue_task_fair: a task that sleeps leaves the first group still queued above it as the
     // next buddy of its queue and each queue above, so that the CPU tends to stay in the group
-    // (unless that group is throttled).
+    // (unless that group is throttled). An exit counts as a sleep: do_task_dead's __schedule
+    // dequeues the dying task with DEQUEUE_SLEEP.
     if constexpr (has_buddy_walk<Inner>::value) {
-      if (has(flags, dequeue_flags::sleep) && p != nullptr && !throttled_hierarchy(group_of(*p)))
+      const bool sleeps = has(flags, dequeue_flags::sleep) || has(flags, dequeue_flags::dead);
+      if (sleeps && p != nullptr && !throttled_hierarchy(group_of(*p)))
         mark_path(&group_of(*p), Inner::buddy_next);
     }
     if (was_running) {

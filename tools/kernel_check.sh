@@ -143,6 +143,10 @@ if [ -z "$policy" ]; then
     if [ "$major" -gt 6 ] || [ "$minor" -ge 12 ]; then  # "Complete EEVDF"
       features+=",delay_dequeue=1,preempt_short=1,place_rel_deadline=1"
     fi
+    # PICK_BUDDY (6.13, "sched/fair: Untangle NEXT_BUDDY and pick_next_task()"): it acts with
+    # cgroups only. 6.12.y took it in a stable update (6.12.20 has it; which release first is
+    # not established: --policy).
+    if [ "$major" -gt 6 ] || [ "$minor" -ge 13 ]; then features+=",pick_buddy=1"; fi
     if [ "$major" -gt 6 ] || [ "$minor" -ge 15 ]; then slice=700us; fi
     if [ "$major" -gt 6 ] || [ "$minor" -ge 17 ]; then features+=",parity_min_slice=1"; fi
     if [ "$major" -gt 6 ] || [ "$minor" -ge 18 ]; then features+=",yield_forfeit=1"; fi

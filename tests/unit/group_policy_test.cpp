@@ -1467,6 +1467,104 @@ TEST_F(EevdfGroups, AYieldOfATaskAloneInItsGroupPushesItsDeadline) {
   EXPECT_EQ(static_cast<eevdf_entity&>(x).deadline, alone);
 }
 
+namespace {
+// ---- eevdf under groups, 6.12.y / 6.13+: PICK_BUDDY and the cgroup next buddy ----
+// Oracle (Linux 6.12.20 fair.c, features.h; "sched/fair: Untangle NEXT_BUDDY and
+// pick_next_task()"): dequeue_entities, when a task sleeps and its queue still holds load,
+// makes the first group still queued above it the next buddy of its queue and of each queue
+// above (set_next_buddy); pick_next_entity returns cfs_rq->next before pick_eevdf when
+// sched_feat(PICK_BUDDY) (on) and the buddy is eligible (entity_eligible), RUN_TO_PARITY or
+// not; clear_buddies drops it at the group's dequeue, at a set_next_entity of it and at a
+// charge of it that reschedules (update_curr). 6.6-6.11 picked it only with NEXT_BUDDY (off).
+// Groups a (x, z; weight 2048) and b (y), and under the root w, whose request is short
+// (sched_runtime 0.1 ms), 6.12's knobs. Each time the task running in a blocks while its
+// sibling waits there, w wakes at that instant: the wakeup's check is pick_eevdf's, without the
+// buddy (check_preempt_wakeup_fair), and w's shorter request cancels a's RUN_TO_PARITY
+// (PREEMPT_SHORT), so w preempts; the pick that follows is pick_next_entity's, which takes a,
+// still marked and eligible, so the sibling runs on. The picks checked are those where a is
+// eligible at the root (a pick without the mark returns w there: the state is the check's).
+// w blocks as soon as it is picked.
+// The knob is set where the headers have it, so that this file also builds (and these tests
+// fail) against headers without it.
+template <class K>
+auto set_pick_buddy(K& k, int) -> decltype(void(k.pick_buddy = 1)) {
+  k.pick_buddy = 1;
+}
+template <class K>
+void set_pick_buddy(K&, long) {}
+
+struct EevdfPickBuddy : EevdfGroups {
+  S::task w;  // under the root
+  int decided = 0, kept = 0;
+  void configure(bool pick_buddy) {
+    eevdf_policy<S::node>::knobs k;
+    k.place_deadline_initial = 0;
+    k.delay_dequeue = 1;
+    k.preempt_short = 1;
+    k.place_rel_deadline = 1;
+    k.repick_keeps_vprot = 1;
+    if (pick_buddy) set_pick_buddy(k, 0);
+    ASSERT_EQ(rq.configure(k), errc::ok);
+    ASSERT_EQ(rq.set_group_weight(a, 2048, sched_time{}), errc::ok);
+    sched_params p{};
+    p.runtime = usec(100);
+    ASSERT_EQ(rq.setup(w, p), errc::ok);
+  }
+  void drive() {
+    review::mini_cpu<S::policy> cpu(rq);
+    for (S::task* t : {&w, &x, &y, &z}) cpu.wake(*t);
+    S::task* asleep = nullptr;
+    for (int i = 0; i < 2000; ++i) {
+      cpu.run_for(review::kMs);
+      if (cpu.curr == &w) cpu.block(w);
+      if (asleep != nullptr) {
+        cpu.wake(*asleep);
+        asleep = nullptr;
+        continue;
+      }
+      if (cpu.curr != &x && cpu.curr != &z) continue;
+      S::task* const r = cpu.curr;
+      S::task* const sibling = r == &x ? &z : &x;
+      if (!static_cast<S::node&>(*sibling).queued || rq.delayed(*sibling)) continue;
+      cpu.block(*r);
+      asleep = r;
+      // A sleeper that is delayed leaves no mark (dequeue_entities returns first).
+      if (rq.delayed(*r) || cpu.curr != sibling || static_cast<S::node&>(w).queued) continue;
+      rq.enqueue(w, cpu.now(), enqueue_flags::wakeup);
+      if (!rq.wakeup_preempt(w, *cpu.curr, cpu.now())) continue;
+      rq.put_prev(*cpu.curr, cpu.now());
+      const bool a_eligible = rq.root().entity_eligible(a);
+      cpu.curr = rq.pick_next(cpu.now());
+      ASSERT_NE(cpu.curr, nullptr);
+      rq.set_next(*cpu.curr, cpu.now());
+      if (!a_eligible) continue;
+      ++decided;
+      if (cpu.curr == sibling) ++kept;
+    }
+    EXPECT_TRUE(rq.verify());
+  }
+};
+}  // namespace
+
+// With pick_buddy (6.12.y, 6.13+): the root takes a, its next buddy, while a is eligible, so
+// the sibling runs on although w won the wakeup check. (Without the rule, the library ran w:
+// every checked pick differed.)
+TEST_F(EevdfPickBuddy, ASleepersGroupIsTheNextBuddyAndThePickTakesItWhileEligible) {
+  ASSERT_NO_FATAL_FAILURE(configure(true));
+  ASSERT_NO_FATAL_FAILURE(drive());
+  EXPECT_GT(decided, 0);
+  EXPECT_EQ(kept, decided) << "of " << decided;
+}
+
+// The default (6.6-6.11: NEXT_BUDDY off, no PICK_BUDDY) is unchanged: the pick follows the
+// wakeup check and runs w.
+TEST_F(EevdfPickBuddy, WithoutPickBuddyThePickFollowsTheWakeupCheck) {
+  ASSERT_NO_FATAL_FAILURE(configure(false));
+  ASSERT_NO_FATAL_FAILURE(drive());
+  EXPECT_GT(decided, 0);
+  EXPECT_EQ(kept, 0) << "of " << decided;
+}
+
 // reweight_entity (6.7+) ends with update_min_vruntime: a queued entity that a heavier weight
 // moves right (its positive lag shrinks by w/w') takes the queue's zero point with it when it
 // held the minimum. (The zero point stayed behind.)

@@ -138,16 +138,24 @@
 ///   enqueue and dequeue), the others count at the base slice in force. O(1) and O(log n).
 /// - Features as knobs: RUN_TO_PARITY, PLACE_LAG, PLACE_DEADLINE_INITIAL and WAKEUP_PREEMPTION,
 ///   all on as in 6.6–6.11; DELAY_DEQUEUE with DELAY_ZERO, PREEMPT_SHORT and PLACE_REL_DEADLINE
-///   (6.12+), the re-pick, the 6.17 protection, the max-slice clamp, the 6.18 yield, 6.19's
-///   wakeups, the wakeup pick's dequeue and 7.1's delayed-lag floor: off by default, so that the default replays
+///   (6.12+), PICK_BUDDY (6.12.y, 6.13+), the re-pick, the 6.17 protection, the max-slice clamp,
+///   the 6.18 yield, 6.19's wakeups, the wakeup pick's dequeue and 7.1's delayed-lag floor: off
+///   by default, so that the default replays
 ///   6.6–6.11 (built without FAIR_GROUP_SCHED). With them all off the cycle
-///   pays about 6 instructions for their tests (callgrind guard at N = 8: 292.9 -> 298.7).
+///   pays about 6 instructions for their tests (callgrind guard at N = 8: 292.9 -> 298.7;
+///   PICK_BUDDY's test in pick_next added about 1: 284.9 -> 285.8 with g++ 12).
+/// - PICK_BUDDY (6.13, "sched/fair: Untangle NEXT_BUDDY and pick_next_task()"; in 6.12.y),
+///   knob `pick_buddy`: pick_next_entity returns the queue's next buddy while it is eligible,
+///   before pick_eevdf and RUN_TO_PARITY. NEXT_BUDDY is off in every release, so without
+///   cgroups only yield_to (not modelled) sets the buddy: a flat queue never holds one and its
+///   pick pays one predictable test. Under group_policy a task that sleeps (or a delayed
+///   sleeper a pick finishes) makes the first group still queued above it, and each group
+///   above, the next buddy of its queue (dequeue_entities' set_next_buddy); clear_buddies
+///   drops a mark at the entity's dequeue, at a set_next_entity of it, at a charge of it that
+///   reschedules (update_curr) and at its yield (the buddy API below; group_policy walks the
+///   paths). Off by default: 6.6-6.11 picked the buddy only with NEXT_BUDDY.
 /// - Omissions: the group hierarchy itself (`group_policy` composes this class into one);
-///   NEXT_BUDDY and PICK_BUDDY with 6.19's WF_SYNC rules
-///   (NEXT_BUDDY is off by default in every release, and without cgroups only it and yield_to
-///   set the buddy; with cgroups, PICK_BUDDY, on in 6.12.y and 6.13+, makes the first group
-///   still queued above a task that blocks the next buddy of each level (dequeue_entities), and
-///   pick_next_entity takes that group while it is eligible: not modelled under group_policy);
+///   NEXT_BUDDY with 6.19's WF_SYNC rules, and 6.19's move of the buddy test into pick_eevdf;
 ///   a delayed sleeper that was curr and turns eligible during the pick that follows its
 ///   sleep (another delayed sleeper's completion raised V): the kernel's pick_eevdf returns it,
 ///   still protected by RUN_TO_PARITY (its vlag is the deadline set at its pick, as a delay
@@ -272,6 +280,7 @@ class eevdf_policy {
     s64 wakeup_619 = 0;              ///< 6.19 wakeup preemption: a fork never preempts unless shorter; every wakeup that does not preempt shrinks the protection (needs parity_min_slice)
     s64 wakeup_dequeue_delayed = 0;  ///< the wakeup's pick finishes the delayed dequeues it meets and picks again (commit ac8e69e69363, 2026)
     s64 delayed_lag_floor = 0;       ///< a delayed sleeper's lag stays between the lag it blocked with and 0 (commit 059258b0d424, 7.1)
+    s64 pick_buddy = 0;              ///< PICK_BUDDY (6.12.y, 6.13+): the pick takes the queue's next buddy while it is eligible (group_policy sets it)
   };
   /// Bounds and meaning of each knob.
   static constexpr knob_info<knobs> knob_table[] = {
@@ -310,6 +319,9 @@ class eevdf_policy {
       {"delayed_lag_floor", knob_unit::flag, &knobs::delayed_lag_floor, 0, 1,
        "a delayed sleeper's lag is held between the lag it blocked with and 0; a wakeup past either bound places it "
        "there again (commit 059258b0d424, 2026; Linux 7.1)"},
+      {"pick_buddy", knob_unit::flag, &knobs::pick_buddy, 0, 1,
+       "PICK_BUDDY feature: the pick takes the next buddy while it is eligible; under group_policy a sleeper's group "
+       "still queued above it becomes the next buddy (Linux 6.13+, 6.12.y; off replays 6.6-6.11, NEXT_BUDDY off)"},
   };
 
   /// Validates and installs knobs; on error nothing changes. New slices apply at each
@@ -322,7 +334,9 @@ class eevdf_policy {
     base_slice_ = effective_base_slice(k);
     tick_ns_ = tick_nsec(k.hz);
     slow_paths_ = static_cast<u8>(((k.preempt_short | k.parity_min_slice) != 0 ? slow_protection_end : 0) |
-                                  ((k.repick_keeps_vprot | k.parity_min_slice) != 0 ? slow_set_next : 0));
+                                  ((k.repick_keeps_vprot | k.parity_min_slice) != 0 ? slow_set_next : 0) |
+                                  (k.pick_buddy != 0 ? slow_buddy : 0));
+    if (k.pick_buddy == 0) next_ = nullptr;  // no buddy is ever marked without the feature
     repick_ = nullptr;
     forked_ = nullptr;
     return errc::ok;
@@ -470,6 +484,9 @@ class eevdf_policy {
                        !has(flags, dequeue_flags::sleep) && !has(flags, dequeue_flags::dead);
     if (SCHEDCORE_MISUSE(!e.on_rq || (e.delayed && !moves))) return;
     update_curr(now);
+    // dequeue_entity's clear_buddies comes before the delay test: a delayed sleeper is never the
+    // next buddy (pick_next_entity's "->next will never be delayed").
+    if (next_ == &t) next_ = nullptr;
     if (!e.delayed && knobs_.delay_dequeue != 0 && flags == dequeue_flags::sleep && !vruntime_eligible(e.vruntime)) {
       if (&t == curr_) {  // it stops running but stays in the competition (the kernel's put_prev)
         curr_ = nullptr;
@@ -509,6 +526,9 @@ class eevdf_policy {
   /// 0) and the pick is made again (finishing it charges curr first, as the kernel's
   /// dequeue_entity runs update_curr).
   SCHEDCORE_ALWAYS_INLINE Task* pick_next(sched_time now) noexcept {
+    // A next buddy exists only under group_policy with `pick_buddy` (mark_buddy): the flat
+    // path pays this one predictable test.
+    if (SCHEDCORE_UNLIKELY(next_ != nullptr)) return pick_next_buddy(now);
     Task* t = pick_eevdf();
     while (t != nullptr && E(*t).delayed) {
       finish_delayed_dequeue(*t, now);
@@ -528,6 +548,8 @@ class eevdf_policy {
   Task* pick_next_keeping(Task& prev, sched_time now) noexcept {
     const eevdf_entity& e = E(prev);
     for (;;) {
+      // PICK_BUDDY: pick_next_entity tests the buddy before pick_eevdf's RUN_TO_PARITY.
+      if (next_ != nullptr && entity_eligible(*next_)) return next_;
       if (curr_ == nullptr && e.on_rq && !e.delayed && entity_eligible(prev) && protected_now(e, true)) return &prev;
       Task* const t = pick_eevdf();
       if (t == nullptr || !E(*t).delayed) return t;
@@ -539,6 +561,42 @@ class eevdf_policy {
   /// calls set_next_task, and a queue the previous path left is set anew). Matters only with
   /// `repick_keeps_vprot`. O(1).
   void forget_repick() noexcept { repick_ = nullptr; }
+
+  /// @name The next buddy across a hierarchy (group_policy, `pick_buddy`)
+  /// PICK_BUDDY (features.h, "sched/fair: Untangle NEXT_BUDDY and pick_next_task()", Linux 6.13,
+  /// in 6.12.y): pick_next_entity returns the queue's next buddy (cfs_rq->next) while it is
+  /// eligible, before pick_eevdf and its RUN_TO_PARITY. With NEXT_BUDDY off (every release)
+  /// only two things set it: yield_to (not modelled) and, with cgroups, dequeue_entities when
+  /// a task sleeps (a pick finishing a delayed sleeper counts): the first group still queued
+  /// above it, and each group above that, become the next buddy of their queues
+  /// (set_next_buddy), so the CPU tends to stay in the group. The mark is cleared only by
+  /// clear_buddies: at the entity's dequeue, at a set_next_entity of it (a level the pick sets
+  /// anew), at a charge of it that reschedules (update_curr), and at its yield; each climbs
+  /// while the queue above marks the entity's parent. A queue of this policy does its own
+  /// level; group_policy sets the paths, clears at set_next and does the climbs. Without the
+  /// knob nothing is ever marked (6.6-6.11 also set the mark but picked it only with
+  /// NEXT_BUDDY). Same bits and names as cfs_policy's.
+  /// @{
+  static constexpr u8 buddy_next = 1;  ///< the next buddy
+  /// A charge of the running entity (update_curr, from any hook) may clear its mark: the caller
+  /// of a hook that charges climbs from it (group_policy).
+  static constexpr bool buddy_cleared_by_charge = true;
+  /// `buddy_next` if `t` is this queue's next buddy, else 0. O(1).
+  u8 buddy_marks(const Task& t) const noexcept { return next_ == &t ? buddy_next : u8{0}; }
+  /// Clears the buddies of `kinds` that name `t`. O(1).
+  void clear_buddy_marks(const Task& t, u8 kinds) noexcept {
+    if ((kinds & buddy_next) != 0 && next_ == &t) next_ = nullptr;
+  }
+  /// One level of set_next_buddy: `t` becomes the next buddy. Refused (false: the walk stops)
+  /// without `pick_buddy`, for another kind than `buddy_next`, and for a node that is not
+  /// queued, is a delayed sleeper or is SCHED_IDLE (se_is_idle, as the kernel's walk stops). O(1).
+  bool mark_buddy(Task& t, u8 kind) noexcept {
+    const eevdf_entity& e = E(t);
+    if (knobs_.pick_buddy == 0 || kind != buddy_next || !e.on_rq || e.delayed || e.kind == sched_kind::idle) return false;
+    next_ = &t;
+    return true;
+  }
+  /// @}
   /// `t` starts running: it leaves the tree (not the weighted sums), and remembers its deadline
   /// for RUN_TO_PARITY.
   SCHEDCORE_ALWAYS_INLINE void set_next(Task& t, sched_time now) noexcept {
@@ -656,6 +714,7 @@ class eevdf_policy {
   /// which group_policy tests, so a task alone in its group still pushes its deadline back.
   void yield_at_level(Task& curr, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(&curr != curr_)) return;  // refuse: not the running task
+    if (next_ == &curr) next_ = nullptr;  // yield_task_fair's clear_buddies
     update_curr(now);
     eevdf_entity& e = E(curr);
     const vtime next = e.deadline + static_cast<duration_ns>(calc_delta_fair(static_cast<u64>(e.slice), e));
@@ -752,6 +811,7 @@ class eevdf_policy {
     }
     if (sum != sum_w_vruntime_ || load != sum_weight_ || delayed_count != nr_delayed_) return false;
     if (custom_count != slices_.size()) return false;
+    if (next_ != nullptr && (!E(*next_).on_rq || E(*next_).delayed || knobs_.pick_buddy == 0)) return false;
     return tree_.size() + (curr_ != nullptr ? 1u : 0u) == nr_running_;
   }
 
@@ -866,7 +926,8 @@ class eevdf_policy {
     const u64 dv = calc_delta_fair(static_cast<u64>(delta), e);
     const vtime v = e.vruntime + static_cast<duration_ns>(dv);
     e.vruntime = v;
-    resched_ = resched_ | (update_deadline(e) & (nr_running_ > 1));
+    const bool renewed = (update_deadline(e) & (nr_running_ > 1)) != 0;
+    resched_ = resched_ | renewed;
     vtime m = v;
     if (Task* root = tree_.root()) m = earlier_of(m, E(*root).min_vruntime);
     // Monotonic, as a select (see update_min_vruntime).
@@ -877,21 +938,40 @@ class eevdf_policy {
                                        static_cast<u64>(sum_weight_) * static_cast<u64>(advance));
     min_vruntime_ += advance;
     // The end of curr's protection (PREEMPT_SHORT's second half in 6.12, every charge in
-    // 6.17+): see protection_over(). With those features off, one load and branch.
-    if (SCHEDCORE_UNLIKELY((slow_paths_ & slow_protection_end) != 0)) protection_over(e);
+    // 6.17+) and the next buddy's release: see charge_slow(). With those features off, one
+    // load and branch.
+    if (SCHEDCORE_UNLIKELY((slow_paths_ & (slow_protection_end | slow_buddy)) != 0)) charge_slow(*c, renewed);
   }
-  // update_curr's end-of-protection test, kept out of line so that the common case (the
-  // features off) pays one load and branch rather than an eligibility multiply the compiler
-  // would evaluate speculatively. 6.12 (did_preempt_short): once PREEMPT_SHORT has cancelled
+  // update_curr's tail with `preempt_short`, `parity_min_slice` or `pick_buddy`: a charge that
+  // reschedules (a renewed request with others queued, or the protection's end) also releases
+  // curr as this queue's next buddy (6.12 update_curr: "if (resched || did_preempt_short(...))
+  // { resched_curr(rq); clear_buddies(cfs_rq, curr); }"); group_policy climbs from there.
+  SCHEDCORE_COLD void charge_slow(Task& c, bool renewed) noexcept {
+    const bool over = (slow_paths_ & slow_protection_end) != 0 && protection_over(E(c));
+    if ((renewed || over) && next_ == &c) next_ = nullptr;
+  }
+  // pick_next with a next buddy (PICK_BUDDY): pick_next_entity's test comes first, and again after
+  // each delayed sleeper the pick finishes (the kernel's pick starts over; the finish moved V).
+  SCHEDCORE_COLD Task* pick_next_buddy(sched_time now) noexcept {
+    for (;;) {
+      if (next_ != nullptr && entity_eligible(*next_)) return next_;
+      Task* const t = pick_eevdf();
+      if (t == nullptr || !E(*t).delayed) return t;
+      finish_delayed_dequeue(*t, now);
+    }
+  }
+  // update_curr's end-of-protection test, kept out of line (in charge_slow) so that the common
+  // case (the features off) pays one load and branch rather than an eligibility multiply the
+  // compiler would evaluate speculatively. 6.12 (did_preempt_short): once PREEMPT_SHORT has cancelled
   // the protection, curr gives way when it is no longer eligible. 6.17+: curr gives way as
   // soon as its protection runs out (vruntime reached vprot), eligible or not.
-  SCHEDCORE_COLD void protection_over(const eevdf_entity& e) noexcept {
-    if (nr_running_ <= 1) return;
-    if (knobs_.parity_min_slice != 0) {
-      if (!(e.vruntime < e.vprot)) resched_ = true;
-    } else if (e.vprot != e.deadline && !vruntime_eligible(e.vruntime)) {
-      resched_ = true;
-    }
+  // Returns whether it asked for the reschedule.
+  bool protection_over(const eevdf_entity& e) noexcept {
+    if (nr_running_ <= 1) return false;
+    const bool over = knobs_.parity_min_slice != 0 ? !(e.vruntime < e.vprot)
+                                                   : e.vprot != e.deadline && !vruntime_eligible(e.vruntime);
+    resched_ = resched_ || over;
+    return over;
   }
   // set_next's protection with the 6.12+/6.17+ knobs. The kernel runs set_next_entity only for
   // a task other than prev (pick_next_task_fair with FAIR_GROUP_SCHED; put_prev_set_next_task
@@ -991,6 +1071,7 @@ class eevdf_policy {
   void finish_delayed_dequeue(Task& t, sched_time now) noexcept {
     eevdf_entity& e = E(t);
     update_curr(now);
+    if (next_ == &t) next_ = nullptr;  // (never set on a delayed sleeper; dequeue_entity's clear_buddies)
     update_entity_lag(e);
     if (e.vlag > 0) e.vlag = 0;
     tree_.erase(t);
@@ -1079,6 +1160,8 @@ class eevdf_policy {
   sched_time repick_at_{};                                    ///< when it was put back
   static constexpr u8 slow_protection_end = 1;                ///< slow_paths_: update_curr checks for the end of protection
   static constexpr u8 slow_set_next = 2;                      ///< slow_paths_: set_next goes through protect_on_pick
+  static constexpr u8 slow_buddy = 4;                         ///< slow_paths_: update_curr may release the next buddy (pick_buddy)
+  Task* next_ = nullptr;                                      ///< the next buddy (the kernel's cfs_rq->next; only with pick_buddy)
   u8 slow_paths_ = 0;                                         ///< which knobs-dependent slow paths are on (configure())
   Task* curr_ = nullptr;                                      ///< the running entity
   vtime min_vruntime_{static_cast<u64>(-(static_cast<s64>(1) << 20))};  ///< zero point v0

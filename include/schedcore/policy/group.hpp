@@ -109,6 +109,17 @@
 ///   queue (a dequeue, a slice used up at a tick) is cleared in each queue above while those
 ///   name the same path (clear_buddies). Checked against a model of 6.5's fair.c with groups:
 ///   before these rules, about six random runs of 300 steps in ten picked differently.
+/// - The next buddy of eevdf (`pick_buddy`, PICK_BUDDY of 6.12.y and 6.13+; an inner policy
+///   with `buddy_cleared_by_charge`): a task that sleeps, or a delayed sleeper that a pick
+///   finishes, leaves the first group still queued above it as the next buddy of every level
+///   (dequeue_entities), unless the sleeper or a group the walk emptied is delayed; the pick
+///   takes it while it is eligible. A level that set_next sets anew (not a re-pick) releases it,
+///   and so does a charge of it that reschedules (update_curr, from any hook); each release
+///   climbs as clear_buddies does. The charges that put_prev makes stand for the kernel's in
+///   the pick (pick_task_fair charges each level just before picking there), so their climbs
+///   reach a level above only once the pick has passed it. Checked against a model of
+///   6.12.20's fair.c with groups: 5 of 3000 random runs of 300 steps differ, all a documented
+///   case (eevdf.hpp: a delayed former curr), against 936 before.
 /// - A dead task stays a member of its group until `set_group(t, nullptr, now)`, so
 ///   `detach_group` of a group whose tasks exited needs that first.
 #ifndef SCHEDCORE_POLICY_GROUP_HPP
@@ -179,12 +190,26 @@ class group_policy : public detail::group_knob_names<Inner> {
   struct inner_name<P, void_t<decltype(P::name)>> {
     static constexpr const char* value = P::name;
   };
-  // An inner policy whose buddy marks the kernel sets and clears along whole paths (cfs:
-  // buddy_marks, clear_buddy_marks, mark_buddy, wakeup_preempt_matched, yield_at_level).
+  // An inner policy with buddy marks that the kernel sets and clears along whole paths
+  // (buddy_marks, clear_buddy_marks, mark_buddy: cfs, and eevdf's next buddy for PICK_BUDDY).
+  template <class P, class = void>
+  struct has_buddy_marks : false_type {};
+  template <class P>
+  struct has_buddy_marks<P, void_t<decltype(declval<const P&>().buddy_marks(declval<const node_type&>()))>> : true_type {};
+  // ... whose wakeups and yields mark paths too (cfs: wakeup_preempt_matched, the skip buddy).
   template <class P, class = void>
   struct has_buddy_walk : false_type {};
   template <class P>
-  struct has_buddy_walk<P, void_t<decltype(declval<const P&>().buddy_marks(declval<const node_type&>()))>> : true_type {};
+  struct has_buddy_walk<P, void_t<decltype(declval<const P&>().buddy_marks(declval<const node_type&>())),
+                                  decltype(P::mark_woken_path)>> : true_type {};
+  // ... whose running entity's charge may clear its mark (eevdf: update_curr's clear_buddies
+  // when it reschedules), so every hook that charges a queue's curr climbs from it, and whose
+  // set_next leaves the clearing of set_next_entity to the caller.
+  template <class P, class = void>
+  struct has_charge_clears : false_type {};
+  template <class P>
+  struct has_charge_clears<P, void_t<decltype(declval<const P&>().buddy_marks(declval<const node_type&>())),
+                                     decltype(P::buddy_cleared_by_charge)>> : true_type {};
   // An inner policy whose pick honours the kernel's curr at a reschedule (eevdf: RUN_TO_PARITY).
   // (with forget_repick: it tells a re-pick from a fresh set_next, repick_keeps_vprot)
   template <class P, class = void>
@@ -327,6 +352,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   errc detach_group(task_group& g, sched_time now) noexcept {
     if (g.owner_ != this) return errc::invalid_argument;
     if (g.members_ != 0 || g.queued) return errc::busy;
+    flush_climbs();
     if (prev_path_ == &g) prev_path_ = nullptr;
     if (g.bw_ != nullptr) (void)set_group_bandwidth(g, nullptr, now);  // ends a throttle of nothing
     traits::switched_from(queue_of(g), g, now);
@@ -433,9 +459,14 @@ class group_policy : public detail::group_knob_names<Inner> {
     // A queued group is reweighted in place when the inner policy can (the kernel's
     // reweight_entity): a requeue and set_next would renew a running group's slice, so a
     // group reweighted at every tick (SMP shares) would never be preempted at its level.
-    if constexpr (has_reweight<P>::value)
-      e = g.queued ? queue_of(g).reweight(g, shares, now) : change_group(g, now, requeue);
-    else
+    if constexpr (has_reweight<P>::value) {
+      if (g.queued) {
+        Inner& q = queue_of(g);
+        charging(q, nullptr, [&] { e = q.reweight(g, shares, now); });  // reweight_entity's update_curr
+      } else {
+        e = change_group(g, now, requeue);
+      }
+    } else
       e = change_group(g, now, requeue);
     if (e == errc::ok) g.weight_ = shares;
     return e;
@@ -484,7 +515,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     sync(leaf);
     if (SCHEDCORE_MISUSE(leaf.queued && !leaf.dequeue_delayed)) return;
     Inner& q = queue_of(leaf);
-    q.enqueue(leaf, now, flags);  // a delayed sleeper still queued is requeued where it is
+    charging(q, nullptr, [&] { q.enqueue(leaf, now, flags); });  // a delayed sleeper still queued is requeued where it is
     leaf.queued = true;
     // A delayed sleeper put back by `restore`/`migrated` comes back still delayed (eevdf).
     leaf.dequeue_delayed = traits::delayed(q, leaf);
@@ -497,6 +528,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     node_type& leaf = t;
     sync(leaf);
     if (SCHEDCORE_MISUSE(!leaf.queued)) return;
+    flush_climbs();
     const bool was_running = running_ == &t, was_delayed = leaf.dequeue_delayed;
     if (was_running && SCHEDCORE_UNLIKELY(bw_groups_ != 0)) (void)charge_bandwidth(now);
     Inner& q = queue_of(leaf);
@@ -522,18 +554,22 @@ class group_policy : public detail::group_knob_names<Inner> {
     } else if (prev_path_ == &leaf) {
       prev_path_ = nullptr;
     }
-    group_member* p = leaf.queued ? leaf.parent : leave_empty_groups(leaf.parent, now);
-    // dequeue_task_fair: a task that sleeps leaves the first group still queued above it as the
-    // next buddy of its queue and each queue above, so that the CPU tends to stay in the group
-    // (unless that group is throttled). An exit counts as a sleep: do_task_dead's __schedule
-    // dequeues the dying task with DEQUEUE_SLEEP.
-    if constexpr (has_buddy_walk<Inner>::value) {
-      const bool sleeps = has(flags, dequeue_flags::sleep) || has(flags, dequeue_flags::dead);
-      if (sleeps && p != nullptr && !throttled_hierarchy(group_of(*p)))
-        mark_path(&group_of(*p), Inner::buddy_next);
-    }
+    bool stopped_delayed = false;
+    group_member* p = leaf.queued ? leaf.parent : leave_empty_groups(leaf.parent, now, &stopped_delayed);
+    // dequeue_task_fair (6.12+: dequeue_entities): a task that sleeps leaves the first group
+    // still queued above it as the next buddy of its queue and each queue above, so that the
+    // CPU tends to stay in the group (unless that group is throttled). Not when the sleeper
+    // itself, or a group the walk emptied, is delayed (dequeue_entity fails: the walk returns
+    // before). An exit counts as a sleep: do_task_dead's __schedule dequeues the dying task
+    // with DEQUEUE_SLEEP.
+    if (has(flags, dequeue_flags::sleep) || has(flags, dequeue_flags::dead))
+      if (!leaf.queued && !stopped_delayed) sleep_buddy(p);
     if (was_running) {
-      for (group_member* up = p; up != nullptr; up = up->parent) queue_of(group_of(*up)).put_prev(group_of(*up), now);
+      // The charges of the groups above, which the kernel makes in the pick that follows
+      // (pick_task_fair's update_curr, level by level as it walks down): their climbs wait
+      // for the pick (see climb_at).
+      if (p != nullptr) climb_path_ = &group_of(*p);
+      for (group_member* up = p; up != nullptr; up = up->parent) put_prev_node(group_of(*up), now);
       if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) throttle_exhausted(p, now);  // put_prev_entity's check_cfs_rq_runtime
     }
   }
@@ -542,31 +578,14 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// parent's queue as a sleeper, returning its unused budget to its pool, and the pick starts
   /// again at the root. O(depth · pick).
   Task* pick_next(sched_time now) noexcept {
-    Inner* q = &root_;
-    task_group* in = nullptr;  // the group whose queue `q` is (nullptr: the root)
-    // The path put back at this instant: in the kernel's pick it is still each queue's curr.
-    node_type* const prev = now == prev_at_ ? prev_path_ : nullptr;
-    for (;;) {
-      node_type* n = pick_in(*q, in, prev, now);
-      if (n != nullptr && !n->is_group) return static_cast<Task*>(n);
-      if (n != nullptr) {
-        in = static_cast<task_group*>(n);
-        q = &in->rq_;
-        continue;
-      }
-      if (in == nullptr) return nullptr;
-      // `in` held only delayed sleepers, whose dequeues its pick just completed: the group
-      // leaves its parent as a sleeper (pick_task_fair's dequeue_entities(DEQUEUE_DELAYED)
-      // walking up), and the pick starts again at the root. Each pass removes a group, so
-      // this ends.
-      (void)leave_empty_groups(in, now);
-      q = &root_;
-      in = nullptr;
-    }
+    Task* const t = pick_walk(now);
+    flush_climbs();  // the charges of levels the pick did not walk through (put_prev_entity's)
+    return t;
   }
   /// `t` and every group above it start running in their queues.
   void set_next(Task& t, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(running_ != nullptr || !static_cast<node_type&>(t).queued)) return;
+    flush_climbs();
     // The levels where the picked path meets the one put back at this instant are re-picks, which
     // the kernel does not set again (put_prev_set_next_task stops where the paths meet); every
     // other level is a fresh set_next_entity, whatever its queue put back last.
@@ -582,8 +601,19 @@ class group_policy : public detail::group_knob_names<Inner> {
     running_ = &t;
     for (node_type* n = &t; n != nullptr; n = parent_node(*n)) {
       Inner& q = queue_of(*n);
-      if constexpr (has_pick_keeping<Inner>::value) {
-        if (!on_path(kept, *n)) q.forget_repick();
+      if constexpr (has_pick_keeping<Inner>::value || has_charge_clears<Inner>::value) {
+        if (!on_path(kept, *n)) {
+          if constexpr (has_pick_keeping<Inner>::value) q.forget_repick();
+          // set_next_entity's clear_buddies (eevdf): a level set anew releases its node as the
+          // next buddy, and the climb follows; a level the kernel does not set again keeps it.
+          if constexpr (has_charge_clears<Inner>::value) {
+            const u8 marks = q.buddy_marks(*n);
+            if (marks != 0) {
+              q.clear_buddy_marks(*n, marks);
+              clear_marks_above(*n, marks);
+            }
+          }
+        }
       }
       q.set_next(*n, now);
     }
@@ -595,7 +625,9 @@ class group_policy : public detail::group_knob_names<Inner> {
     running_ = nullptr;
     prev_path_ = &t;
     prev_at_ = now;
-    for (node_type* n = &t; n != nullptr; n = parent_node(*n)) queue_of(*n).put_prev(*n, now);
+    flush_climbs();
+    climb_path_ = &t;  // the climbs of these charges wait for the pick (see climb_at)
+    for (node_type* n = &t; n != nullptr; n = parent_node(*n)) put_prev_node(*n, now);
     // put_prev_entity's check_cfs_rq_runtime at each level: a group out of budget with its
     // pool empty is throttled now that nothing under it runs.
     if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) throttle_exhausted(static_cast<node_type&>(t).parent, now);
@@ -608,8 +640,9 @@ class group_policy : public detail::group_knob_names<Inner> {
     bool resched = SCHEDCORE_UNLIKELY(bw_groups_ != 0) && charge_bandwidth(now);
     for (node_type* n = &curr; n != nullptr; n = parent_node(*n)) {
       Inner& q = queue_of(*n);
-      if constexpr (has_buddy_walk<Inner>::value) {
-        // check_preempt_tick's clear_buddies climbs from the level whose slice ran out.
+      if constexpr (has_buddy_marks<Inner>::value) {
+        // check_preempt_tick's (cfs) or update_curr's (eevdf) clear_buddies climbs from the
+        // level whose slice ran out.
         const u8 marks = q.buddy_marks(*n);
         resched = q.tick(*n, now) || resched;
         if (marks != 0) clear_marks_above(*n, static_cast<u8>(marks & ~q.buddy_marks(*n)));
@@ -646,7 +679,10 @@ class group_policy : public detail::group_knob_names<Inner> {
       if ((marks & Inner::mark_last_above) != 0) mark_path(b, Inner::buddy_last);
       return preempt;
     } else {
-      return queue_of(*a).wakeup_preempt(*a, *b, now);
+      Inner& q = queue_of(*a);
+      bool preempt = false;
+      charging(q, nullptr, [&] { preempt = q.wakeup_preempt(*a, *b, now); });  // its update_curr
+      return preempt;
     }
   }
   /// Groups whose node is a delayed sleeper in its parent's queue (eevdf's DELAY_DEQUEUE: the
@@ -700,7 +736,8 @@ class group_policy : public detail::group_knob_names<Inner> {
       // eevdf: yield_task_fair pushes the deadline back in the task's own queue only. Its
       // rq->nr_running still counts delayed sleepers (6.12+).
       if (nr_unthrottled() + delayed_tasks() <= 1) return;
-      queue_of(curr).yield_at_level(curr, now);
+      Inner& q = queue_of(curr);
+      charging(q, nullptr, [&] { q.yield_at_level(curr, now); });  // clear_buddies, update_curr
     } else {
       traits::yield(queue_of(curr), curr, now);
     }
@@ -726,11 +763,17 @@ class group_policy : public detail::group_knob_names<Inner> {
   void switched_from(Task& t, sched_time now) noexcept {
     node_type& leaf = t;
     sync(leaf);
+    flush_climbs();
     const bool was_delayed = leaf.queued && leaf.dequeue_delayed;
-    traits::switched_from(queue_of(t), t, now);
-    if (was_delayed && !traits::delayed(queue_of(leaf), leaf)) {
+    Inner& q = queue_of(leaf);
+    charging(q, nullptr, [&] { traits::switched_from(q, t, now); });
+    if (was_delayed && !traits::delayed(q, leaf)) {
       leaf.queued = leaf.dequeue_delayed = false;
-      (void)leave_empty_groups(leaf.parent, now);
+      // The kernel finishes it with dequeue_task(DEQUEUE_SLEEP | DEQUEUE_DELAYED): a sleep, so
+      // dequeue_entities sets the next buddy above as for any sleeper.
+      bool stopped_delayed = false;
+      group_member* const p = leave_empty_groups(leaf.parent, now, &stopped_delayed);
+      if (!stopped_delayed) sleep_buddy(p);
     }
   }
   /// Optional hook `delayed`: asked of `t`'s own queue.
@@ -877,7 +920,9 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// `n` leaves its queue `q`; with an inner policy whose buddies span the hierarchy, the
   /// marks its dequeue cleared are cleared above it too (dequeue_entity's clear_buddies).
   void dequeue_node(Inner& q, node_type& n, sched_time now, dequeue_flags flags) noexcept {
-    if constexpr (has_buddy_walk<Inner>::value) {
+    if constexpr (has_charge_clears<Inner>::value) {
+      charging(q, &n, [&] { q.dequeue(n, now, flags); });  // its update_curr too
+    } else if constexpr (has_buddy_walk<Inner>::value) {
       const u8 marks = q.buddy_marks(n);
       q.dequeue(n, now, flags);
       if (marks != 0) clear_marks_above(n, static_cast<u8>(marks & ~q.buddy_marks(n)));
@@ -921,11 +966,122 @@ class group_policy : public detail::group_knob_names<Inner> {
     for (; n != nullptr; n = parent_node(*n))
       if (!queue_of(*n).mark_buddy(*n, kind)) return;
   }
+  /// pick_next's walk from the root down to a task (pick_task_fair).
+  Task* pick_walk(sched_time now) noexcept {
+    Inner* q = &root_;
+    task_group* in = nullptr;  // the group whose queue `q` is (nullptr: the root)
+    // The path put back at this instant: in the kernel's pick it is still each queue's curr.
+    node_type* const prev = now == prev_at_ ? prev_path_ : nullptr;
+    for (;;) {
+      climb_at(*q);
+      const usize delayed_before = nr_delayed_in(*q);
+      node_type* n = pick_in(*q, in, prev, now);
+      // A delayed sleeper the pick finished is dequeued as a sleeper (pick_next_entity's
+      // dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED)): with its queue still loaded, that
+      // queue's group becomes the next buddy above (set_next_buddy). The kernel's pick then
+      // starts over at the root, whose picks down to `q` return the same groups again.
+      if (n != nullptr && in != nullptr && nr_delayed_in(*q) != delayed_before) sleep_buddy(in);
+      if (n != nullptr && !n->is_group) return static_cast<Task*>(n);
+      if (n != nullptr) {
+        in = static_cast<task_group*>(n);
+        q = &in->rq_;
+        continue;
+      }
+      if (in == nullptr) return nullptr;
+      // `in` held only delayed sleepers, whose dequeues its pick just completed: the group
+      // leaves its parent as a sleeper (pick_task_fair's dequeue_entities(DEQUEUE_DELAYED)
+      // walking up), and the pick starts again at the root. Each pass removes a group, so
+      // this ends. The walk's first queue still loaded gets the next buddy, as above.
+      bool stopped_delayed = false;
+      group_member* const up = leave_empty_groups(in, now, &stopped_delayed);
+      if (!stopped_delayed) sleep_buddy(up);
+      q = &root_;
+      in = nullptr;
+    }
+  }
+  /// dequeue_entities' set_next_buddy after a sleep: `p` is the first group still queued above
+  /// the walk (nullptr: none); it and each group above become the next buddy, unless it is
+  /// under a throttled group. Nothing for an inner policy without buddy marks. O(depth).
+  void sleep_buddy(group_member* p) noexcept {
+    if constexpr (has_buddy_marks<Inner>::value) {
+      if (p != nullptr && !throttled_hierarchy(group_of(*p))) mark_path(&group_of(*p), Inner::buddy_next);
+    } else {
+      (void)p;
+    }
+  }
+  /// Runs `f`, a hook of queue `q` that may charge the queue's running node (update_curr) and
+  /// may take `n` out: with an inner policy whose charge clears marks (eevdf), a mark of the
+  /// running node or of `n` that `f` cleared is cleared above too (clear_buddies' climb).
+  template <class F>
+  void charging(Inner& q, node_type* n, F&& f) noexcept {
+    if constexpr (has_charge_clears<Inner>::value) {
+      node_type* const c = q.current();
+      const u8 mc = c != nullptr ? q.buddy_marks(*c) : u8{0};
+      const u8 mn = n != nullptr && n != c ? q.buddy_marks(*n) : u8{0};
+      f();
+      if (mc != 0) clear_marks_above(*c, static_cast<u8>(mc & ~q.buddy_marks(*c)));
+      if (mn != 0) clear_marks_above(*n, static_cast<u8>(mn & ~q.buddy_marks(*n)));
+    } else {
+      (void)n;
+      f();
+    }
+  }
+  /// `n` of `climb_path_` stops running in its queue; its charge (update_curr) may clear its
+  /// mark there. The kernel charges these levels in the pick that follows, top-down
+  /// (pick_task_fair's update_curr before each level's pick_next_entity), so the clear's climb
+  /// reaches the levels above only after they were picked: it waits for the pick
+  /// (climb_pending_, climb_at; flush_climbs if no pick comes first).
+  void put_prev_node(node_type& n, sched_time now) noexcept {
+    Inner& q = queue_of(n);
+    if constexpr (has_charge_clears<Inner>::value) {
+      const u8 marks = q.buddy_marks(n);
+      q.put_prev(n, now);
+      if ((marks & ~q.buddy_marks(n)) != 0) climb_pending_ |= static_cast<u64>(1) << n.depth;
+    } else {
+      q.put_prev(n, now);
+    }
+  }
+  /// The pick reaches queue `q`: the deferred climb of the node put back there, if any, is
+  /// made now (the kernel's update_curr of that level, after the levels above were picked).
+  void climb_at(const Inner& q) noexcept {
+    if constexpr (has_charge_clears<Inner>::value) {
+      if (SCHEDCORE_LIKELY(climb_pending_ == 0)) return;
+      for (node_type* n = climb_path_; n != nullptr; n = parent_node(*n)) {
+        const u64 bit = static_cast<u64>(1) << n->depth;
+        if ((climb_pending_ & bit) == 0 || &queue_of(*n) != &q) continue;
+        climb_pending_ &= ~bit;
+        clear_marks_above(*n, Inner::buddy_next);
+        return;
+      }
+    } else {
+      (void)q;
+    }
+  }
+  /// Makes every deferred climb (the levels the pick did not walk through: the kernel charges
+  /// them at put_prev_entity, after the pick; or no pick followed). O(depth²) when any.
+  void flush_climbs() noexcept {
+    if constexpr (has_charge_clears<Inner>::value) {
+      if (SCHEDCORE_LIKELY(climb_pending_ == 0)) return;
+      for (node_type* n = climb_path_; n != nullptr; n = parent_node(*n))
+        if ((climb_pending_ & (static_cast<u64>(1) << n->depth)) != 0) clear_marks_above(*n, Inner::buddy_next);
+      climb_pending_ = 0;
+    }
+  }
+  /// Delayed sleepers in `q` (0 for an inner policy without them).
+  static usize nr_delayed_in(const Inner& q) noexcept {
+    if constexpr (has_nr_delayed<Inner>::value) {
+      return q.nr_delayed();
+    } else {
+      (void)q;
+      return 0;
+    }
+  }
   /// From `p` upward, each group whose queue holds nothing leaves its parent's queue as a
   /// sleeper. A group whose dequeue its parent delays stays there and ends the walk (the
   /// kernel's dequeue_entities stops at a delayed entity). Returns the first group above the
-  /// walk, still queued (nullptr: the root).
-  group_member* leave_empty_groups(group_member* p, sched_time now) noexcept {
+  /// walk, still queued (nullptr: the root); `stopped_delayed` (if given) tells whether a
+  /// delayed group ended it.
+  group_member* leave_empty_groups(group_member* p, sched_time now, bool* stopped_delayed = nullptr) noexcept {
     // A throttled group is out of its parent already; nothing above it changes.
     while (p != nullptr && !group_of(*p).throttled_ && queue_empty(group_of(*p))) {
       task_group& g = group_of(*p);
@@ -935,7 +1091,10 @@ class group_policy : public detail::group_knob_names<Inner> {
       p = p->parent;
       g.dequeue_delayed = traits::delayed(pq, g);
       g.queued = g.dequeue_delayed;
-      if (g.dequeue_delayed) break;
+      if (g.dequeue_delayed) {
+        if (stopped_delayed != nullptr) *stopped_delayed = true;
+        break;
+      }
     }
     return p;
   }
@@ -954,7 +1113,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     if (queued) dequeue_node(q, g, now, dequeue_flags::save);
     const errc e = apply(g);  // validated by the caller on a probe: cannot fail here
     if (queued) {
-      q.enqueue(g, now, enqueue_flags::restore);
+      charging(q, nullptr, [&] { q.enqueue(g, now, enqueue_flags::restore); });
       if (running) q.set_next(g, now);
       traits::prio_changed(q, g, now);
     }
@@ -1115,7 +1274,8 @@ class group_policy : public detail::group_knob_names<Inner> {
           }
         }
       }
-      queue_of(g).enqueue(g, now, enqueue_flags::wakeup);  // or requeued, if delayed
+      Inner& pq = queue_of(g);
+      charging(pq, nullptr, [&] { pq.enqueue(g, now, enqueue_flags::wakeup); });  // or requeued, if delayed
       g.queued = true;
       g.dequeue_delayed = false;
     }
@@ -1155,6 +1315,8 @@ class group_policy : public detail::group_knob_names<Inner> {
   task_group* groups_ = nullptr;  ///< attached groups (any order)
   Task* running_ = nullptr;       ///< the running task, or nullptr
   node_type* prev_path_ = nullptr;  ///< the running task put back, or the groups above one that blocked; until set_next
+  node_type* climb_path_ = nullptr;  ///< the path whose put_prev charges cleared marks whose climbs wait for the pick
+  u64 climb_pending_ = 0;            ///< bit d: the node of climb_path_ at depth d was cleared (eevdf; see put_prev_node)
   sched_time prev_at_{};            ///< when prev_path_ was set
   usize nr_tasks_ = 0;            ///< queued tasks (running included)
   usize nr_visible_ = 0;          ///< of those, the ones not under a throttled group

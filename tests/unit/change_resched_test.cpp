@@ -7,6 +7,7 @@
 // setscheduler always asks and its nice never does. Each test names the kernel source it follows.
 #include <gtest/gtest.h>
 
+#include "schedcore/policy/bfs.hpp"
 #include "schedcore/policy/cfs.hpp"
 #include "schedcore/policy/cfs2007.hpp"
 #include "schedcore/policy/class_stack.hpp"
@@ -177,6 +178,24 @@ TEST(ChangeResched, Goodness24ReschedulesAtSetschedulerNotAtNice) {
   EXPECT_TRUE(p.change_resched(a, change(121, 120), t0));
   EXPECT_FALSE(p.change_resched(a, change(120, 125, false, true), t0));
   EXPECT_FALSE(p.change_resched(a, change(125, 120, false, true), t0));
+}
+
+// MuQSS.c (the BFS successor bfs_policy follows): set_user_nice, for the running task, `else if
+// (task_running(rq, p)) { set_rq_task(rq, p); if (old_static < new_static) resched_task(p); }`;
+// __setscheduler: `if (task_running(rq, p)) { ...; resched_task(p); }` whatever changed.
+TEST(ChangeResched, BfsFollowsMuqssSetUserNiceAndSetscheduler) {
+  struct task : bfs_entity {
+    int sched_class = 0;
+  };
+  using bfs = bfs_policy<task>;
+  bfs p;
+  task a;
+  // Through policy_traits, as the core asks: a policy without the hook reschedules always.
+  EXPECT_TRUE(policy_traits<bfs>::change_resched(p, a, change(120, 125, false, true), t0)) << "nice 0 -> 5";
+  EXPECT_FALSE(policy_traits<bfs>::change_resched(p, a, change(125, 120, false, true), t0)) << "nice 5 -> 0";
+  EXPECT_TRUE(policy_traits<bfs>::change_resched(p, a, change(120, 120), t0)) << "normal -> batch";
+  EXPECT_TRUE(policy_traits<bfs>::change_resched(p, a, change(125, 120), t0)) << "sched_setattr to nice 0";
+  EXPECT_TRUE(policy_traits<bfs>::change_resched(p, a, change(49, 120, true), t0)) << "from SCHED_FIFO";
 }
 
 // prio_changed_rt (SMP): `if (p->prio > rq->rt.highest_prio.curr) resched_curr(rq);` for the

@@ -251,6 +251,16 @@ class bfs_policy {
     if (w.kind == sched_kind::batch) return false;
     return w.deadline < c.deadline;
   }
+  /// Optional hook `change_resched` (policy.hpp), MuQSS's rules for the running task:
+  /// set_user_nice reschedules it only when its nice rose (`old_static < new_static`: its
+  /// deadline moved later by adjust_deadline, so another task may now be due first; a lower
+  /// nice only brings its deadline closer); __setscheduler always does (`if (task_running(rq,
+  /// p)) { ... resched_task(p); }`), and so does a change that brought it into this class. (A
+  /// priority inheritance change within this class does not arise in MuQSS: its SCHED_NORMAL
+  /// tasks share one p->prio.) O(1).
+  bool change_resched(Task&, const param_change& c, sched_time) const noexcept {
+    return !c.nice || c.switched || c.prio > c.oldprio;
+  }
   /// Queued tasks including a running one.
   usize nr_runnable() const noexcept { return nr_; }
   /// sched_yield() as MuQSS's default `yield_type` 1: curr is only charged and keeps its slice

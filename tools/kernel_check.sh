@@ -141,7 +141,7 @@ if [ -z "$policy" ]; then
     # A re-pick of prev skips set_next_entity (FAIR_GROUP_SCHED, as distributions build; every 6.11+).
     features="repick_keeps_vprot=1"
     if [ "$major" -gt 6 ] || [ "$minor" -ge 12 ]; then  # "Complete EEVDF"
-      features+=",delay_dequeue=1,preempt_short=1,place_rel_deadline=1"
+      features+=",delay_dequeue=1,preempt_short=1,place_rel_deadline=1,group_min_slice=1"
     fi
     # PICK_BUDDY (6.13, "sched/fair: Untangle NEXT_BUDDY and pick_next_task()"): it acts with
     # cgroups only. 6.12.y took it in a stable update (6.12.20 has it; which release first is

@@ -1565,6 +1565,181 @@ TEST_F(EevdfPickBuddy, WithoutPickBuddyThePickFollowsTheWakeupCheck) {
   EXPECT_EQ(kept, 0) << "of " << decided;
 }
 
+// ---- 6.12's group slice (commit aef6987d8954, knob group_min_slice) ----
+// Oracle (Linux 6.12 fair.c): enqueue_task_fair gives a group entity about to be enqueued
+// se->slice = cfs_rq_min_slice(its own cfs_rq) and custom_slice = 1, so place_entity issues
+// that request (deadline = v + calc_delta_fair(slice), here unscaled: a and b weigh 1024);
+// the second loop of enqueue_task_fair and of dequeue_entities rewrites se->slice of the groups
+// already queued, without requeueing them (their deadlines stay). do_preempt_short compares the
+// slices of the two entities where the wakee's and curr's paths meet (find_matching_se): here
+// a's and b's nodes at the root. The knob is set by its name, so that these tests also build
+// (and fail) on headers without it.
+namespace {
+template <class Knobs, class Table>
+bool set_knob_by_name(Knobs& k, const Table& table, const char* name, s64 value) {
+  for (const auto& info : table) {
+    if (std::strcmp(info.name, name) != 0) continue;
+    k.*(info.field) = value;
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
+// x (a 0.3 ms slice) wakes in a 0.1 ms after y (the base slice, 0.75 ms) started running in b:
+// a's node enters the root with x's slice, v + 0.3 ms (0.1 ms + 0.3 ms past b's start), ahead
+// of b's v + 0.75 ms, and PREEMPT_SHORT (a's 0.3 ms < b's 0.75 ms, a eligible at V) cancels
+// b's RUN_TO_PARITY: x preempts y. (With a's slice the base slice, a's deadline was 0.85 ms
+// past b's start, later than b's: no preemption.)
+TEST_F(EevdfGroups, AShorterSliceBelowAGroupLetsItPreemptAtTheRoot) {
+  S::policy::knobs k;
+  k.preempt_short = 1;
+  ASSERT_TRUE(set_knob_by_name(k, S::policy::knob_table, "group_min_slice", 1));
+  ASSERT_EQ(rq.configure(k), errc::ok);
+  sched_params shortp{};
+  shortp.runtime = usec(300);
+  ASSERT_EQ(rq.setup(x, shortp), errc::ok);
+  rq.enqueue(y, sched_time{}, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.pick_next(sched_time{}), &y);
+  rq.set_next(y, sched_time{});
+  const sched_time woke{usec(100)};
+  rq.enqueue(x, woke, enqueue_flags::wakeup);
+  EXPECT_EQ(E(a).slice, usec(300));
+  EXPECT_EQ(E(a).deadline - E(a).vruntime, usec(300));
+  EXPECT_EQ(E(b).deadline - E(a).deadline, usec(750) - usec(400));
+  EXPECT_TRUE(rq.wakeup_preempt(x, y, woke));
+  rq.put_prev(y, woke);
+  EXPECT_EQ(rq.pick_next(woke), &x);
+  EXPECT_TRUE(rq.verify());
+}
+
+// a's slice follows its queue: x (0.3 ms) makes it 0.3 ms, z (the base slice) joining changes
+// nothing, and once x blocks a's queued node takes 0.75 ms in place, its deadline unchanged
+// (dequeue_entities' second loop). When a empties and comes back with z alone, it is placed
+// with z's 0.75 ms. (The group node kept the base slice throughout.)
+TEST_F(EevdfGroups, AGroupSliceFollowsItsQueueAsTasksComeAndGo) {
+  S::policy::knobs k;
+  ASSERT_TRUE(set_knob_by_name(k, S::policy::knob_table, "group_min_slice", 1));
+  ASSERT_EQ(rq.configure(k), errc::ok);
+  sched_params shortp{};
+  shortp.runtime = usec(300);
+  ASSERT_EQ(rq.setup(x, shortp), errc::ok);
+  rq.enqueue(y, sched_time{}, enqueue_flags::wakeup);
+  rq.enqueue(x, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(E(a).slice, usec(300));
+  rq.enqueue(z, sched_time{}, enqueue_flags::wakeup);
+  EXPECT_EQ(E(a).slice, usec(300));
+  const vtime deadline = E(a).deadline;
+  rq.dequeue(x, sched_time{}, dequeue_flags::sleep);
+  EXPECT_EQ(E(a).slice, usec(750));
+  EXPECT_EQ(E(a).deadline, deadline) << "a queued group is not requeued";
+  rq.dequeue(z, sched_time{}, dequeue_flags::sleep);
+  rq.enqueue(z, sched_time{usec(10)}, enqueue_flags::wakeup);
+  EXPECT_EQ(E(a).deadline - E(a).vruntime, usec(750));
+  EXPECT_TRUE(rq.verify());
+}
+
+namespace {
+// The root's buddy marks of `n` where the headers have them (0 otherwise), so that this file
+// also builds against headers without PICK_BUDDY.
+template <class Q, class N>
+auto buddy_marks_of(const Q& q, const N& n, int) -> decltype(int(q.buddy_marks(n))) {
+  return q.buddy_marks(n);
+}
+template <class Q, class N>
+int buddy_marks_of(const Q&, const N&, long) {
+  return 0;
+}
+}  // namespace
+
+// Both 6.12.y rules at once (pick_buddy and group_min_slice): a pick that finishes a delayed
+// sleeper is a dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED), whose first loop makes the
+// group still loaded above it the next buddy (set_next_buddy) and whose second loop gives that
+// group the shortest slice left in its queue. Here x (0.3 ms) sleeps ineligible in a, stays as a
+// delayed sleeper beside z (the base slice), and a later pick finishes it: right after that
+// pick, before set_next, a is the root's next buddy and a's node has z's 0.75 ms (x's 0.3 ms
+// counted while x stayed queued, delayed).
+TEST_F(EevdfGroups, APickThatFinishesADelayedSleeperMarksTheBuddyAndSetsTheGroupSlice) {
+  S::policy::knobs k;
+  k.delay_dequeue = 1;
+  k.repick_keeps_vprot = 1;
+  set_pick_buddy(k, 0);
+  ASSERT_TRUE(set_knob_by_name(k, S::policy::knob_table, "group_min_slice", 1));
+  ASSERT_EQ(rq.configure(k), errc::ok);
+  sched_params shortp{};
+  shortp.runtime = usec(300);
+  ASSERT_EQ(rq.setup(x, shortp), errc::ok);
+  std::int64_t now_ns = 0;
+  const auto at = [&] { return sched_time{static_cast<std::uint64_t>(now_ns)}; };
+  S::task* curr = nullptr;
+  int finished = 0, marked = 0, sliced = 0, short_before = 0;
+  // (A node's `queued` is brought up to date lazily after an inner pick finished its dequeue.)
+  const auto x_queued = [&] { return static_cast<S::node&>(x).queued && (rq.delayed(x) || !static_cast<S::node&>(x).dequeue_delayed); };
+  const auto pick = [&] {
+    const bool x_delayed = x_queued() && rq.delayed(x);
+    const bool was_short = E(a).slice == usec(300);
+    curr = rq.pick_next(at());
+    ASSERT_NE(curr, nullptr);
+    if (x_delayed && !x_queued() && static_cast<S::node&>(z).queued && !rq.delayed(z)) {
+      ++finished;
+      if (was_short) ++short_before;
+      if (buddy_marks_of(rq.root(), static_cast<const S::node&>(a), 0) != 0) ++marked;
+      if (E(a).slice == usec(750)) ++sliced;
+    }
+    rq.set_next(*curr, at());
+  };
+  for (S::task* t : {&x, &y, &z}) rq.enqueue(*t, at(), enqueue_flags::wakeup);
+  pick();
+  int x_slept = 0;
+  for (int i = 0; i < 4000 && !HasFatalFailure(); ++i) {
+    now_ns += review::kMs / 5;  // ticks shorter than x's request: it runs on ineligible
+    if (rq.tick(*curr, at())) {
+      rq.put_prev(*curr, at());
+      pick();
+    }
+    if (!x_queued() && ++x_slept >= 3) {
+      rq.enqueue(x, at(), enqueue_flags::wakeup);
+      if (rq.wakeup_preempt(x, *curr, at())) {
+        rq.put_prev(*curr, at());
+        pick();
+      }
+      continue;
+    }
+    // x blocks once it has run past its place (ineligible: its dequeue is delayed).
+    if (curr != &x || a.queue().entity_eligible(x) || !static_cast<S::node&>(z).queued) continue;
+    rq.dequeue(x, at(), dequeue_flags::sleep);
+    x_slept = 0;
+    pick();
+  }
+  EXPECT_GT(finished, 0);
+  EXPECT_EQ(short_before, finished) << "x's slice counts while it is delayed";
+  EXPECT_EQ(marked, finished) << "of " << finished;
+  EXPECT_EQ(sliced, finished) << "of " << finished;
+  EXPECT_TRUE(rq.verify());
+}
+
+// With the default knobs (6.6-6.11, no group slices) the same wakeup finds a's node with the
+// base slice, v + 0.75 ms, behind b's deadline: x does not preempt y, and a's slice is not a
+// custom one.
+TEST_F(EevdfGroups, ByDefaultAGroupKeepsTheBaseSlice) {
+  S::policy::knobs k;
+  k.preempt_short = 1;
+  ASSERT_EQ(rq.configure(k), errc::ok);
+  sched_params shortp{};
+  shortp.runtime = usec(300);
+  ASSERT_EQ(rq.setup(x, shortp), errc::ok);
+  rq.enqueue(y, sched_time{}, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.pick_next(sched_time{}), &y);
+  rq.set_next(y, sched_time{});
+  const sched_time woke{usec(100)};
+  rq.enqueue(x, woke, enqueue_flags::wakeup);
+  EXPECT_EQ(E(a).slice, usec(750));
+  EXPECT_FALSE(E(a).custom_slice);
+  EXPECT_EQ(E(a).deadline - E(a).vruntime, usec(750));
+  EXPECT_FALSE(rq.wakeup_preempt(x, y, woke));
+  EXPECT_TRUE(rq.verify());
+}
+
 // reweight_entity (6.7+) ends with update_min_vruntime: a queued entity that a heavier weight
 // moves right (its positive lag shrinks by w/w') takes the queue's zero point with it when it
 // held the minimum. (The zero point stayed behind.)

@@ -136,11 +136,23 @@
 /// - The shortest and longest queued slice (the kernel's min_slice/max_slice augments): tasks
 ///   with a custom slice sit in a small index by slice (eevdf_slice_link, touched only at their
 ///   enqueue and dequeue), the others count at the base slice in force. O(1) and O(log n).
+/// - Group slices (6.12, commit aef6987d8954), knob `group_min_slice`, under group_policy: a
+///   group's node takes the shortest slice queued in its group's queue (`min_queued_slice`, the
+///   kernel's cfs_rq_min_slice) as a custom slice (`set_group_slice`), before it is enqueued
+///   (so its placement issues that request) and in place, deadline kept, while it stays queued
+///   and tasks come and go below it (the second loop of enqueue_task_fair and
+///   dequeue_entities; its entry in the slice index moves at once, as 6.12.23's commit
+///   563bc2161b94 propagates the min_slice augment); never at a pick, except for each delayed
+///   sleeper the pick finishes (a dequeue_entities), for which `pick_next`'s `one_finish`
+///   returns to group_policy. A group whose dequeue is delayed takes the shortest slice of the
+///   queue it stays in (6.12.28, commit bbce3de72be5; 6.12.20 left it 0 or U64_MAX). The flat
+///   cycle pays nothing for it (callgrind guard at N = 8: 284.9 -> 283.9 before PICK_BUDDY,
+///   285.8 -> 285.6 after; `one_finish` reaches the buddy's pick as an argument of its cold path).
 /// - Features as knobs: RUN_TO_PARITY, PLACE_LAG, PLACE_DEADLINE_INITIAL and WAKEUP_PREEMPTION,
-///   all on as in 6.6–6.11; DELAY_DEQUEUE with DELAY_ZERO, PREEMPT_SHORT and PLACE_REL_DEADLINE
-///   (6.12+), PICK_BUDDY (6.12.y, 6.13+), the re-pick, the 6.17 protection, the max-slice clamp,
-///   the 6.18 yield, 6.19's wakeups, the wakeup pick's dequeue and 7.1's delayed-lag floor: off
-///   by default, so that the default replays
+///   all on as in 6.6–6.11; DELAY_DEQUEUE with DELAY_ZERO, PREEMPT_SHORT, PLACE_REL_DEADLINE
+///   and the group slice (6.12+), PICK_BUDDY (6.12.y, 6.13+), the re-pick, the 6.17
+///   protection, the max-slice clamp, the 6.18 yield, 6.19's wakeups, the wakeup pick's
+///   dequeue and 7.1's delayed-lag floor: off by default, so that the default replays
 ///   6.6–6.11 (built without FAIR_GROUP_SCHED). With them all off the cycle
 ///   pays about 6 instructions for their tests (callgrind guard at N = 8: 292.9 -> 298.7;
 ///   PICK_BUDDY's test in pick_next added about 1: 284.9 -> 285.8 with g++ 12).
@@ -273,6 +285,7 @@ class eevdf_policy {
     s64 delay_dequeue = 0;           ///< DELAY_DEQUEUE + DELAY_ZERO (6.12+): an ineligible sleeper stays queued
     s64 preempt_short = 0;           ///< PREEMPT_SHORT (6.12+): a wakee with a shorter slice may cancel curr's RUN_TO_PARITY
     s64 place_rel_deadline = 0;      ///< PLACE_REL_DEADLINE (6.12+): a task moved (not slept) keeps its relative deadline
+    s64 group_min_slice = 0;         ///< 6.12+ under group_policy: a group's node takes the shortest slice queued below it (commit aef6987d8954)
     s64 repick_keeps_vprot = 0;      ///< a task picked again right after put_prev keeps its protection (the kernel skips set_next_entity)
     s64 parity_min_slice = 0;        ///< 6.17+ slice protection: up to the shortest queued slice; resched when it ends
     s64 max_slice_lag = 0;           ///< lag clamp calc_delta_fair(max queued slice + TICK_NSEC) (commit 6e3c0a4e1ad1, 2026)
@@ -299,6 +312,9 @@ class eevdf_policy {
        "PREEMPT_SHORT feature: shorter custom slices may wakeup-preempt (Linux 6.12+; off replays 6.6-6.11)"},
       {"place_rel_deadline", knob_unit::flag, &knobs::place_rel_deadline, 0, 1,
        "PLACE_REL_DEADLINE feature: renice/migration keeps the relative deadline (Linux 6.12+; off replays 6.6-6.11)"},
+      {"group_min_slice", knob_unit::flag, &knobs::group_min_slice, 0, 1,
+       "under group_policy, a group's slice is the shortest slice queued below it (commit aef6987d8954, Linux 6.12+; "
+       "off replays 6.6-6.11: the base slice)"},
       {"repick_keeps_vprot", knob_unit::flag, &knobs::repick_keeps_vprot, 0, 1,
        "a re-pick of the task just put back does not renew its RUN_TO_PARITY protection (the kernel: no set_next_entity "
        "when next == prev; 6.6+ with FAIR_GROUP_SCHED, every 6.11+)"},
@@ -524,14 +540,18 @@ class eevdf_policy {
   /// applied), or nullptr when empty. No other side effect than this: a delayed sleeper that
   /// the pick returns has burnt off its negative lag; its dequeue is finished (lag clipped to
   /// 0) and the pick is made again (finishing it charges curr first, as the kernel's
-  /// dequeue_entity runs update_curr).
-  SCHEDCORE_ALWAYS_INLINE Task* pick_next(sched_time now) noexcept {
+  /// dequeue_entity runs update_curr). `one_finish` (group_policy with `group_min_slice`):
+  /// nullptr right after finishing one, the queue perhaps not empty, so that the caller can
+  /// update the group slices above, as the kernel's dequeue_entities does after each, and
+  /// call again.
+  SCHEDCORE_ALWAYS_INLINE Task* pick_next(sched_time now, bool one_finish = false) noexcept {
     // A next buddy exists only under group_policy with `pick_buddy` (mark_buddy): the flat
     // path pays this one predictable test.
-    if (SCHEDCORE_UNLIKELY(next_ != nullptr)) return pick_next_buddy(now);
+    if (SCHEDCORE_UNLIKELY(next_ != nullptr)) return pick_next_buddy(now, one_finish);
     Task* t = pick_eevdf();
     while (t != nullptr && E(*t).delayed) {
       finish_delayed_dequeue(*t, now);
+      if (one_finish) return nullptr;
       t = pick_eevdf();
     }
     return t;
@@ -544,8 +564,8 @@ class eevdf_policy {
   /// (put_prev comes first in this library's contract). Otherwise, and with nothing put back,
   /// as pick_next. O(1) more than pick_next.
   /// Each delayed sleeper the pick finishes changes V, and the kernel's next pass (pick_task_fair's
-  /// `goto again`) tests `prev` again.
-  Task* pick_next_keeping(Task& prev, sched_time now) noexcept {
+  /// `goto again`) tests `prev` again. `one_finish`: as pick_next's.
+  Task* pick_next_keeping(Task& prev, sched_time now, bool one_finish = false) noexcept {
     const eevdf_entity& e = E(prev);
     for (;;) {
       // PICK_BUDDY: pick_next_entity tests the buddy before pick_eevdf's RUN_TO_PARITY.
@@ -554,6 +574,7 @@ class eevdf_policy {
       Task* const t = pick_eevdf();
       if (t == nullptr || !E(*t).delayed) return t;
       finish_delayed_dequeue(*t, now);
+      if (one_finish) return nullptr;
     }
   }
   /// Under group_policy: the next set_next is not a re-pick, whatever was put back at this
@@ -784,6 +805,26 @@ class eevdf_policy {
   /// The lag clamp of `t` in virtual time: calc_delta_fair(max(2·slice, TICK_NSEC)); with
   /// `max_slice_lag`, calc_delta_fair(the longest queued slice + TICK_NSEC).
   duration_ns lag_limit(const Task& t) const noexcept { return lag_limit_of(E(t)); }
+  /// The shortest slice queued here, curr and delayed sleepers included (the kernel's
+  /// cfs_rq_min_slice), ns; s64 max when nothing is queued. O(1).
+  duration_ns min_queued_slice() const noexcept { return queued_slice_min(); }
+  /// Whether a group's node takes the shortest slice queued below it (`group_min_slice`).
+  bool group_slices() const noexcept { return knobs_.group_min_slice != 0; }
+  /// Under group_policy with `group_min_slice` (6.12+, commit aef6987d8954): `t`, a group's
+  /// node, gets `slice` (ns) as its own request, as enqueue_task_fair and dequeue_entities set
+  /// `se->slice` and `custom_slice` of a group entity, so that placement and each renewal keep
+  /// it. A queued node keeps its deadline and place in the tree (the kernel rewrites the slice
+  /// of a group already queued without requeueing it); only its entry in the slice index moves,
+  /// so that the shortest slice here is up to date at once (6.12.23+, commit 563bc2161b94,
+  /// which propagates the min_slice augment). O(log n) when queued and changed, else O(1).
+  void set_group_slice(Task& t, duration_ns slice) noexcept {
+    eevdf_entity& e = E(t);
+    if (e.custom_slice && e.slice == slice) return;
+    if (e.on_rq) slice_leave(e);
+    e.custom_slice = true;
+    e.slice = slice;
+    if (e.on_rq) slice_join(e);
+  }
 
   /// Structural check: tree shape and augments, the weighted sums (tree plus curr), counts,
   /// on_rq flags, the custom-slice index (exactly the queued tasks with a custom slice).
@@ -952,12 +993,14 @@ class eevdf_policy {
   }
   // pick_next with a next buddy (PICK_BUDDY): pick_next_entity's test comes first, and again after
   // each delayed sleeper the pick finishes (the kernel's pick starts over; the finish moved V).
-  SCHEDCORE_COLD Task* pick_next_buddy(sched_time now) noexcept {
+  // `one_finish`: as pick_next's (nullptr right after the first finish).
+  SCHEDCORE_COLD Task* pick_next_buddy(sched_time now, bool one_finish) noexcept {
     for (;;) {
       if (next_ != nullptr && entity_eligible(*next_)) return next_;
       Task* const t = pick_eevdf();
       if (t == nullptr || !E(*t).delayed) return t;
       finish_delayed_dequeue(*t, now);
+      if (one_finish) return nullptr;
     }
   }
   // update_curr's end-of-protection test, kept out of line (in charge_slow) so that the common

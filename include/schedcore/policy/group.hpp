@@ -58,7 +58,9 @@
 ///   up to the smaller of its group's slice at the root and its own slice in the group, which
 ///   is longer than the kernel's product of the two shares. EEVDF entities carry
 ///   their own slices, as here; the kernel's 6.12+ group entities take the shortest slice queued
-///   below them, which is not modelled.
+///   below them (commit aef6987d8954), which eevdf's knob `group_min_slice` turns on: each
+///   enqueue and dequeue walk, and each delayed sleeper a pick finishes, sets it (see
+///   update_group_slices).
 /// - A group's first activation is an `enqueue(wakeup)` of a node the inner policy has never
 ///   seen. eevdf places it by its zero lag, as the kernel does; cfs places any never-seen
 ///   entity as a fresh task (START_DEBIT, one vslice late), where the kernel's group entity,
@@ -119,7 +121,10 @@
 ///   the pick (pick_task_fair charges each level just before picking there), so their climbs
 ///   reach a level above only once the pick has passed it. Checked against a model of
 ///   6.12.20's fair.c with groups: 5 of 3000 random runs of 300 steps differ, all a documented
-///   case (eevdf.hpp: a delayed former curr), against 936 before.
+///   case (eevdf.hpp: a delayed former curr), against 936 before; with `group_min_slice` too
+///   (both 6.12 rules compared, group slices included): 6 of 3000, 19 of 10000, the same case.
+///   A delayed sleeper a pick finishes does both, in dequeue_entities' order: the next buddy
+///   (its first loop), then the group slices (its second).
 /// - A dead task stays a member of its group until `set_group(t, nullptr, now)`, so
 ///   `detach_group` of a group whose tasks exited needs that first.
 #ifndef SCHEDCORE_POLICY_GROUP_HPP
@@ -240,6 +245,11 @@ class group_policy : public detail::group_knob_names<Inner> {
   struct has_knobs : false_type {};
   template <class P>
   struct has_knobs<P, void_t<decltype(declval<P&>().configure(declval<const P&>().config()))>> : true_type {};
+  template <class P, class = void>
+  struct has_group_slices : false_type {};
+  template <class P>
+  struct has_group_slices<P, void_t<decltype(declval<P&>().set_group_slice(declval<node_type&>(), duration_ns{})),
+                                    decltype(declval<P&>().pick_next(sched_time{}, bool{}))>> : true_type {};
   /// @endcond
   static_assert(is_base_of_v<group_member, node_type>, "the inner policy's task type must derive from group_member");
   static_assert(is_base_of_v<node_type, Task>, "Task must derive from the inner policy's task type (the node)");
@@ -515,12 +525,16 @@ class group_policy : public detail::group_knob_names<Inner> {
     sync(leaf);
     if (SCHEDCORE_MISUSE(leaf.queued && !leaf.dequeue_delayed)) return;
     Inner& q = queue_of(leaf);
-    charging(q, nullptr, [&] { q.enqueue(leaf, now, flags); });  // a delayed sleeper still queued is requeued where it is
+    // A delayed sleeper still queued is requeued where it is, and that is all (enqueue_task_fair
+    // returns after requeue_delayed_entity for ENQUEUE_DELAYED: no walk, no group slice).
+    const bool requeue = leaf.queued;
+    charging(q, nullptr, [&] { q.enqueue(leaf, now, flags); });  // its update_curr may release the buddy
     leaf.queued = true;
     // A delayed sleeper put back by `restore`/`migrated` comes back still delayed (eevdf).
     leaf.dequeue_delayed = traits::delayed(q, leaf);
     if (!leaf.dequeue_delayed) count_task(leaf, true);
-    raise_groups(leaf.parent, now);
+    raise_groups(leaf.parent, now, true, nullptr, true);
+    if (!requeue) update_group_slices(leaf.parent);
   }
   /// `t` leaves its group's queue; every group it leaves empty leaves its parent's (as a
   /// sleeper). If `t` was running, the groups still queued above it stop running. O(depth).
@@ -554,8 +568,8 @@ class group_policy : public detail::group_knob_names<Inner> {
     } else if (prev_path_ == &leaf) {
       prev_path_ = nullptr;
     }
-    bool stopped_delayed = false;
-    group_member* p = leaf.queued ? leaf.parent : leave_empty_groups(leaf.parent, now, &stopped_delayed);
+    task_group* delayed_group = nullptr;
+    group_member* p = leaf.queued ? leaf.parent : leave_empty_groups(leaf.parent, now, &delayed_group);
     // dequeue_task_fair (6.12+: dequeue_entities): a task that sleeps leaves the first group
     // still queued above it as the next buddy of its queue and each queue above, so that the
     // CPU tends to stay in the group (unless that group is throttled). Not when the sleeper
@@ -563,7 +577,10 @@ class group_policy : public detail::group_knob_names<Inner> {
     // before). An exit counts as a sleep: do_task_dead's __schedule dequeues the dying task
     // with DEQUEUE_SLEEP.
     if (has(flags, dequeue_flags::sleep) || has(flags, dequeue_flags::dead))
-      if (!leaf.queued && !stopped_delayed) sleep_buddy(p);
+      if (!leaf.queued && delayed_group == nullptr) sleep_buddy(p);
+    // Then dequeue_entities' second loop: the group slices, from the delayed group if the walk
+    // stopped at one. A task whose own dequeue is delayed ended it before both (return -1).
+    if (!leaf.queued) group_slices_after_dequeue(p, delayed_group);
     if (was_running) {
       // The charges of the groups above, which the kernel makes in the pick that follows
       // (pick_task_fair's update_curr, level by level as it walks down): their climbs wait
@@ -770,10 +787,11 @@ class group_policy : public detail::group_knob_names<Inner> {
     if (was_delayed && !traits::delayed(q, leaf)) {
       leaf.queued = leaf.dequeue_delayed = false;
       // The kernel finishes it with dequeue_task(DEQUEUE_SLEEP | DEQUEUE_DELAYED): a sleep, so
-      // dequeue_entities sets the next buddy above as for any sleeper.
-      bool stopped_delayed = false;
-      group_member* const p = leave_empty_groups(leaf.parent, now, &stopped_delayed);
-      if (!stopped_delayed) sleep_buddy(p);
+      // dequeue_entities sets the next buddy above as for any sleeper, then the group slices.
+      task_group* delayed_group = nullptr;
+      group_member* const p = leave_empty_groups(leaf.parent, now, &delayed_group);
+      if (delayed_group == nullptr) sleep_buddy(p);
+      group_slices_after_dequeue(p, delayed_group);
     }
   }
   /// Optional hook `delayed`: asked of `t`'s own queue.
@@ -910,11 +928,20 @@ class group_policy : public detail::group_knob_names<Inner> {
   }
   /// True when `g`'s queue holds no node at all, delayed sleepers included (the kernel's
   /// `cfs_rq->load.weight == 0`): with `load()`, its queued weight; otherwise its runnable count.
-  static bool queue_empty(const task_group& g) noexcept {
+  static bool queue_empty(const task_group& g) noexcept { return queue_empty(g.rq_); }
+  static bool queue_empty(const Inner& q) noexcept {
     if constexpr (has_load<Inner>::value) {
-      return g.rq_.load() == 0;
+      return q.load() == 0;
     } else {
-      return g.rq_.nr_runnable() == 0;
+      return q.nr_runnable() == 0;
+    }
+  }
+  /// Whether the inner policy gives group nodes the shortest slice below (eevdf's `group_min_slice`).
+  bool group_slices_on() const noexcept {
+    if constexpr (has_group_slices<Inner>::value) {
+      return root_.group_slices();
+    } else {
+      return false;
     }
   }
   /// `n` leaves its queue `q`; with an inner policy whose buddies span the hierarchy, the
@@ -933,15 +960,24 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// The pick in queue `q` (the queue of group `in`; nullptr: the root) with `prev`'s path, put
   /// back at this instant, as the queue's running node where the inner policy cares
   /// (pick_next_keeping). O(depth) more than the inner pick when `prev` is set.
-  node_type* pick_in(Inner& q, const task_group* in, node_type* prev, sched_time now) noexcept {
-    if constexpr (has_pick_keeping<Inner>::value) {
-      const group_member* const here = in;
+  node_type* pick_in(Inner& q, const task_group* in, node_type* prev, sched_time now, bool one_finish) noexcept {
+    if constexpr (has_group_slices<Inner>::value) {
+      // (eevdf: pick_next_keeping and pick_next with the stop after a finished sleeper)
       for (node_type* p = prev; p != nullptr; p = parent_node(*p))
-        if (p->parent == here) return p->queued ? q.pick_next_keeping(*p, now) : q.pick_next(now);
+        if (p->parent == static_cast<const group_member*>(in))
+          return p->queued ? q.pick_next_keeping(*p, now, one_finish) : q.pick_next(now, one_finish);
+      return q.pick_next(now, one_finish);
+    } else {
+      (void)one_finish;
+      if constexpr (has_pick_keeping<Inner>::value) {
+        const group_member* const here = in;
+        for (node_type* p = prev; p != nullptr; p = parent_node(*p))
+          if (p->parent == here) return p->queued ? q.pick_next_keeping(*p, now) : q.pick_next(now);
+      }
+      (void)in;
+      (void)prev;
+      return q.pick_next(now);
     }
-    (void)in;
-    (void)prev;
-    return q.pick_next(now);
   }
   /// Whether `n` is `path` or a group above it. O(depth).
   static bool on_path(const node_type* path, const node_type& n) noexcept {
@@ -972,14 +1008,19 @@ class group_policy : public detail::group_knob_names<Inner> {
     task_group* in = nullptr;  // the group whose queue `q` is (nullptr: the root)
     // The path put back at this instant: in the kernel's pick it is still each queue's curr.
     node_type* const prev = now == prev_at_ ? prev_path_ : nullptr;
+    // With group slices the inner pick stops after each delayed sleeper it finishes: that
+    // sleeper left by dequeue_entities, whose walk gives the groups above their queues' shortest
+    // slices before the next one leaves (the last one's lag clamp reads its group's slice).
+    const bool one_finish = group_slices_on();
     for (;;) {
       climb_at(*q);
       const usize delayed_before = nr_delayed_in(*q);
-      node_type* n = pick_in(*q, in, prev, now);
+      node_type* n = pick_in(*q, in, prev, now, one_finish);
       // A delayed sleeper the pick finished is dequeued as a sleeper (pick_next_entity's
       // dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED)): with its queue still loaded, that
       // queue's group becomes the next buddy above (set_next_buddy). The kernel's pick then
       // starts over at the root, whose picks down to `q` return the same groups again.
+      // (With one_finish a finish returns nullptr: see below.)
       if (n != nullptr && in != nullptr && nr_delayed_in(*q) != delayed_before) sleep_buddy(in);
       if (n != nullptr && !n->is_group) return static_cast<Task*>(n);
       if (n != nullptr) {
@@ -987,14 +1028,24 @@ class group_policy : public detail::group_knob_names<Inner> {
         q = &in->rq_;
         continue;
       }
+      if (one_finish && !queue_empty(*q)) {
+        // One finished, others left: its dequeue_entities marks the next buddy above in its
+        // first loop (set_next_buddy, the queue still loaded) and sets the group slices in
+        // its second, in that order; then the pick is made again here.
+        sleep_buddy(in);
+        update_group_slices(in);
+        continue;
+      }
       if (in == nullptr) return nullptr;
       // `in` held only delayed sleepers, whose dequeues its pick just completed: the group
       // leaves its parent as a sleeper (pick_task_fair's dequeue_entities(DEQUEUE_DELAYED)
       // walking up), and the pick starts again at the root. Each pass removes a group, so
-      // this ends. The walk's first queue still loaded gets the next buddy, as above.
-      bool stopped_delayed = false;
-      group_member* const up = leave_empty_groups(in, now, &stopped_delayed);
-      if (!stopped_delayed) sleep_buddy(up);
+      // this ends. The walk's first queue still loaded gets the next buddy, as above, and
+      // then the group slices from there (or from the delayed group that ended the walk).
+      task_group* delayed_group = nullptr;
+      group_member* const up = leave_empty_groups(in, now, &delayed_group);
+      if (delayed_group == nullptr) sleep_buddy(up);
+      group_slices_after_dequeue(up, delayed_group);
       q = &root_;
       in = nullptr;
     }
@@ -1079,9 +1130,9 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// From `p` upward, each group whose queue holds nothing leaves its parent's queue as a
   /// sleeper. A group whose dequeue its parent delays stays there and ends the walk (the
   /// kernel's dequeue_entities stops at a delayed entity). Returns the first group above the
-  /// walk, still queued (nullptr: the root); `stopped_delayed` (if given) tells whether a
-  /// delayed group ended it.
-  group_member* leave_empty_groups(group_member* p, sched_time now, bool* stopped_delayed = nullptr) noexcept {
+  /// walk, still queued (nullptr: the root), and in `delayed` (if given) the group whose
+  /// delayed dequeue ended it (it stays nullptr otherwise).
+  group_member* leave_empty_groups(group_member* p, sched_time now, task_group** delayed = nullptr) noexcept {
     // A throttled group is out of its parent already; nothing above it changes.
     while (p != nullptr && !group_of(*p).throttled_ && queue_empty(group_of(*p))) {
       task_group& g = group_of(*p);
@@ -1092,11 +1143,47 @@ class group_policy : public detail::group_knob_names<Inner> {
       g.dequeue_delayed = traits::delayed(pq, g);
       g.queued = g.dequeue_delayed;
       if (g.dequeue_delayed) {
-        if (stopped_delayed != nullptr) *stopped_delayed = true;
+        if (delayed != nullptr) *delayed = &g;
         break;
       }
     }
     return p;
+  }
+  /// Linux 6.12's group slice (commit aef6987d8954; the inner knob `group_min_slice`): from
+  /// `p` upward, each group's node takes the shortest slice queued in the group's queue (the
+  /// second loop of enqueue_task_fair and dequeue_entities; the first loop's, for a node about
+  /// to be enqueued, is in raise_groups). Ends at a throttled group, as those loops stop at a
+  /// throttled cfs_rq. Only enqueue and dequeue walks do this, never a pick of a task (nor
+  /// throttle/unthrottle in 6.12). O(depth · log n).
+  void update_group_slices(group_member* p) noexcept {
+    if constexpr (has_group_slices<Inner>::value) {
+      if (!group_slices_on()) return;
+      for (; p != nullptr && !group_of(*p).throttled_; p = p->parent) update_group_slice(group_of(*p));
+    } else {
+      (void)p;
+    }
+  }
+  /// With `group_min_slice`: `g`'s node takes the shortest slice queued in `g`'s queue (which
+  /// is not empty: the kernel's cfs_rq_min_slice would be U64_MAX). O(log n).
+  void update_group_slice(task_group& g) noexcept {
+    if constexpr (has_group_slices<Inner>::value) {
+      if (group_slices_on() && !queue_empty(g)) queue_of(g).set_group_slice(g, g.rq_.min_queued_slice());
+    } else {
+      (void)g;
+    }
+  }
+  /// The slice walk after a dequeue that left the groups below `p` (leave_empty_groups). A
+  /// group whose own dequeue its parent delayed takes the shortest slice of the queue it stays
+  /// in, itself included (6.12.28+, commit bbce3de72be5: 6.12.20 left it the slice the walk
+  /// carried, 0 or U64_MAX, which could crash the kernel); then the groups from `p` up.
+  void group_slices_after_dequeue(group_member* p, task_group* delayed) noexcept {
+    if constexpr (has_group_slices<Inner>::value) {
+      if (!group_slices_on()) return;
+      if (delayed != nullptr) queue_of(*delayed).set_group_slice(*delayed, queue_of(*delayed).min_queued_slice());
+    } else {
+      (void)delayed;
+    }
+    update_group_slices(p);
   }
   /// True when `g` is the running task's group or above it.
   bool on_running_path(const task_group& g) const noexcept {
@@ -1258,8 +1345,11 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// limited group that finds no budget when it gets its first task (check_enqueue_throttle:
   /// it is throttled there). O(depth).
   /// `unchecked`: a group entered without the budget test (one being unthrottled).
+  /// `slices`: a task's enqueue, which gives each group's node the shortest slice queued in
+  /// the group's queue before it enters its parent (enqueue_task_fair's first loop; 6.12's
+  /// unthrottle_cfs_rq does not), so that its placement issues that request.
   void raise_groups(group_member* p, sched_time now, bool check_budget = true,
-                    const task_group* unchecked = nullptr) noexcept {
+                    const task_group* unchecked = nullptr, bool slices = false) noexcept {
     for (; p != nullptr; p = p->parent) {
       task_group& g = group_of(*p);
       sync(g);
@@ -1274,6 +1364,8 @@ class group_policy : public detail::group_knob_names<Inner> {
           }
         }
       }
+      // A delayed node is requeued with the slice it has; the walk after this gives it the new one.
+      if (slices && !g.queued) update_group_slice(g);
       Inner& pq = queue_of(g);
       charging(pq, nullptr, [&] { pq.enqueue(g, now, enqueue_flags::wakeup); });  // or requeued, if delayed
       g.queued = true;

@@ -1118,4 +1118,44 @@ TYPED_TEST(GroupBandwidth, AGroupUnthrottledEmptyStaysOutOfItsParent) {
   EXPECT_TRUE(rq.verify());
 }
 
+
+// unthrottle_cfs_rq reschedules an idle CPU only when its root queue then holds something
+// ("if (rq->curr == rq->idle && rq->cfs.nr_running) resched_curr(rq)"). Child c (5 ms per
+// 20 ms) under parent p (5 ms per 100 ms), A in c: both draw their whole pools at 0, the tick
+// at 5 ms finds both out and put_prev throttles both (put_prev_entity's check_cfs_rq_runtime
+// at each level). At 20 ms c's refill brings c back, but into p, still throttled until 100 ms:
+// nothing can run, so the timer asks for no reschedule.
+TYPED_TEST(GroupBandwidth, AGroupBackUnderAThrottledParentAsksForNoReschedule) {
+  using S = TypeParam;
+  typename S::rq rq;
+  typename S::group p, c;
+  cfs_bandwidth pp, cp;
+  typename S::task a;
+  const sched_time t0{};
+  ASSERT_EQ(rq.attach_group(p, nullptr), errc::ok);
+  ASSERT_EQ(rq.attach_group(c, &p), errc::ok);
+  ASSERT_EQ(pp.configure(msec(5), msec(100), 0, t0), errc::ok);
+  ASSERT_EQ(cp.configure(msec(5), msec(20), 0, t0), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(p, &pp, t0), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(c, &cp, t0), errc::ok);
+  ASSERT_EQ(rq.set_group(a, &c, t0), errc::ok);
+  rq.enqueue(a, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, t0), &a);
+  EXPECT_TRUE(rq.tick(a, t0 + msec(5)));
+  EXPECT_EQ(rq.schedule(&a, true, t0 + msec(5)), nullptr);
+  ASSERT_TRUE(c.throttled());
+  ASSERT_TRUE(p.throttled());
+  sched_time at{};
+  ASSERT_TRUE(rq.next_timer(at));
+  EXPECT_EQ(at, t0 + msec(20));
+  EXPECT_FALSE(rq.timer(t0 + msec(20)));
+  EXPECT_FALSE(c.throttled());
+  EXPECT_TRUE(p.throttled());
+  EXPECT_EQ(rq.nr_unthrottled(), 0u);
+  // At p's boundary A can run again: now the idle CPU is told.
+  EXPECT_TRUE(rq.timer(t0 + msec(100)));
+  EXPECT_EQ(rq.nr_unthrottled(), 1u);
+  EXPECT_TRUE(rq.verify());
+}
+
 }  // namespace

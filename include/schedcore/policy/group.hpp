@@ -821,7 +821,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// whose boundary has come, or whose pool's slack timer opened a round it has not seen
   /// (distribute_cfs_runtime: what it overran plus 1 ns from the pool, and unthrottled if that
   /// sufficed). True if any queue asks for a reschedule, or a group came back while nothing of
-  /// this class runs.
+  /// this class runs and something of it can run now (`nr_unthrottled()`).
   bool timer(sched_time now) noexcept {
     bool resched = traits::timer(root_, now);
     for (task_group* g = groups_; g != nullptr; g = g->next_) resched = traits::timer(g->rq_, now) || resched;
@@ -850,7 +850,10 @@ class group_policy : public detail::group_knob_names<Inner> {
         g->wake_at_ = g->bw_->next_refill();  // the pool ran dry on other CPUs: next period
       }
     }
-    return resched || (back && running_ == nullptr);
+    // unthrottle_cfs_rq reschedules an idle CPU only when its root queue then holds something
+    // ("rq->curr == rq->idle && rq->cfs.nr_running"): a group that came back into a parent
+    // throttled on the spot (check_enqueue_throttle) or still throttled makes nothing runnable.
+    return resched || (back && running_ == nullptr && nr_unthrottled() != 0);
   }
   /// Optional hook `change_resched`: asked of the root queue (the kernel's `rq->cfs`, whose
   /// nr_running prio_changed_fair tests) for the node of `curr`'s path there.

@@ -1158,4 +1158,63 @@ TYPED_TEST(GroupBandwidth, AGroupBackUnderAThrottledParentAsksForNoReschedule) {
   EXPECT_TRUE(rq.verify());
 }
 
+
+// update_curr returns at "if (unlikely(delta_exec <= 0)) return;" before account_cfs_rq_runtime:
+// a charge of 0 ns draws nothing. A is queued in g when g gets its limit at 1 ms (budget 0,
+// tg_set_cfs_bandwidth) and is picked at 2 ms; a tick in that same instant leaves the budget at
+// 0, the pool full and the periods unstarted. The tick at 3 ms charges 1 ms and draws the slice
+// (up to 5 ms: __assign_cfs_rq_runtime asks for slice - runtime_remaining), the periods from 3 ms.
+TYPED_TEST(GroupBandwidth, AChargeOfNoTimeDrawsNothing) {
+  using S = TypeParam;
+  typename S::rq rq;
+  typename S::group g;
+  cfs_bandwidth pool;
+  typename S::task a;
+  const sched_time t0{};
+  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+  ASSERT_EQ(rq.set_group(a, &g, t0), errc::ok);
+  rq.enqueue(a, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(pool.configure(msec(20), msec(100), 0, t0 + msec(1)), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(g, &pool, t0 + msec(1)), errc::ok);
+  ASSERT_EQ(g.runtime_remaining(), 0);
+  ASSERT_EQ(rq.schedule(nullptr, false, t0 + msec(2)), &a);
+  EXPECT_FALSE(rq.tick(a, t0 + msec(2)));
+  EXPECT_EQ(g.runtime_remaining(), 0);
+  EXPECT_EQ(pool.runtime(), msec(20));
+  EXPECT_FALSE(rq.tick(a, t0 + msec(3)));
+  EXPECT_EQ(g.runtime_remaining(), msec(5));
+  EXPECT_EQ(pool.runtime(), msec(14));
+  EXPECT_EQ(pool.next_refill(), t0 + msec(103));
+  EXPECT_TRUE(rq.verify());
+}
+
+
+// tg_set_cfs_bandwidth runs no update_curr: a group above the one reconfigured pays the whole
+// interval at the running task's next update_curr, and draws then. Parent p (20 ms per 100 ms)
+// draws 5 ms at A's wakeup (check_enqueue_throttle); child c gets a pool at 6 ms, and the tick
+// in that instant charges p 6 ms (-1 ms) and tops it up to a slice: 5 ms, the pool at 20 - 11.
+// (With the 0 ns rule above, a charge made at the reconfigure would leave p at -1 ms here.)
+TYPED_TEST(GroupBandwidth, AReconfigureBelowLeavesTheChargeAboveToTheNextUpdate) {
+  using S = TypeParam;
+  typename S::rq rq;
+  typename S::group p, c;
+  cfs_bandwidth pp, cp;
+  typename S::task a;
+  const sched_time t0{};
+  ASSERT_EQ(rq.attach_group(p, nullptr), errc::ok);
+  ASSERT_EQ(rq.attach_group(c, &p), errc::ok);
+  ASSERT_EQ(pp.configure(msec(20), msec(100), 0, t0), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(p, &pp, t0), errc::ok);
+  ASSERT_EQ(rq.set_group(a, &c, t0), errc::ok);
+  rq.enqueue(a, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, t0), &a);
+  ASSERT_EQ(p.runtime_remaining(), msec(5));
+  ASSERT_EQ(cp.configure(msec(50), msec(100), 0, t0 + msec(6)), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(c, &cp, t0 + msec(6)), errc::ok);
+  EXPECT_FALSE(rq.tick(a, t0 + msec(6)));
+  EXPECT_EQ(p.runtime_remaining(), msec(5));
+  EXPECT_EQ(pp.runtime(), msec(9));
+  EXPECT_TRUE(rq.verify());
+}
+
 }  // namespace

@@ -294,6 +294,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     cfs_bandwidth* bw_ = nullptr;     // its pool (cpu.max), shared with its objects on other CPUs
     duration_ns runtime_remaining_ = 0;  // this CPU's budget, ns
     u32 bw_generation_ = 0;           // the pool's generation when the budget was last reset
+    duration_ns bw_skip_ = 0;         // run time before its last set_group_bandwidth not yet charged: not its to pay, ns
     bool throttled_ = false;          // its node is out of its parent for want of bandwidth
     sched_time throttled_at_{};       // when it was throttled
     sched_time wake_at_{};            // the period boundary its throttle waits for
@@ -347,6 +348,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     g.queued = false;
     g.bw_ = nullptr;
     g.runtime_remaining_ = 0;
+    g.bw_skip_ = 0;
     g.throttled_ = false;
     g.h_nr_ = 0;
     g.owner_ = this;
@@ -501,8 +503,11 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// tasks below each group, kept only from then on, are rebuilt).
   errc set_group_bandwidth(task_group& g, cfs_bandwidth* pool, sched_time now) noexcept {
     if (g.owner_ != this) return errc::invalid_argument;
-    if (running_ != nullptr && bw_groups_ != 0) (void)charge_bandwidth(now, false);  // the time so far, to the old pool
-    exec_start_ = now;
+    // No charge here (tg_set_cfs_bandwidth runs no update_curr): the other groups above the
+    // running task pay the whole interval at its next update_curr, and draw then. `g` pays only
+    // for the time from now (bw_skip_; the kernel charges it the whole interval: see
+    // charge_bandwidth).
+    g.bw_skip_ = running_ != nullptr && on_running_path(g) && now - exec_start_ > 0 ? now - exec_start_ : 0;
     if (g.throttled_ && g.bw_ != nullptr) {  // the old pool's throttle ends here
       g.bw_->note_unthrottle(now - g.throttled_at_);
       g.throttled_at_ = now;
@@ -611,10 +616,8 @@ class group_policy : public detail::group_knob_names<Inner> {
     // A task made to run under a throttled group (a running task whose parameters or group
     // changed: dequeue(save), enqueue(restore), set_next) brings the group back; out of budget,
     // it is throttled again at the next put_prev, after the tick that asks for it.
-    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) {
-      bring_back_path(t, now);
-      exec_start_ = now;
-    }
+    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) bring_back_path(t, now);
+    exec_start_ = now;
     running_ = &t;
     for (node_type* n = &t; n != nullptr; n = parent_node(*n)) {
       Inner& q = queue_of(*n);
@@ -654,7 +657,11 @@ class group_policy : public detail::group_knob_names<Inner> {
     if (SCHEDCORE_MISUSE(running_ != &curr)) return false;  // refuse: not the running task
     // update_curr's account_cfs_rq_runtime: a group that ran out with its pool empty asks for
     // a reschedule (resched_curr), and put_prev throttles it.
-    bool resched = SCHEDCORE_UNLIKELY(bw_groups_ != 0) && charge_bandwidth(now);
+    bool resched = false;
+    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0))
+      resched = charge_bandwidth(now);
+    else
+      exec_start_ = now;  // kept without pools too: a first pool's next charge needs run time since (update_curr)
     for (node_type* n = &curr; n != nullptr; n = parent_node(*n)) {
       Inner& q = queue_of(*n);
       if constexpr (has_buddy_marks<Inner>::value) {
@@ -1274,27 +1281,34 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// Charges the running task's time since it was last charged to every limited group above
   /// it, each topping up by a slice when it runs out (update_curr's account_cfs_rq_runtime).
   /// True if some group is out of budget with its pool empty. O(depth).
-  /// `draw` false: only charge (a change of pool follows). A group whose pool was reconfigured
-  /// since it was last charged starts from 0 and pays only for the time since then (the
-  /// kernel's tg_set_cfs_bandwidth zeroes runtime_remaining without an update_curr first, so
-  /// its next update_curr charges the changed pool the whole interval; here the time before the
-  /// change stays with the old limit, whose budget the change discards).
-  SCHEDCORE_COLD bool charge_bandwidth(sched_time now, bool draw = true) noexcept {
+  /// A group whose pool was reconfigured (or that was given a pool, set_group_bandwidth) since
+  /// it was last charged starts from 0 and pays only for the time since then (the kernel's
+  /// tg_set_cfs_bandwidth zeroes runtime_remaining without an update_curr first, so its next
+  /// update_curr charges the changed pool the whole interval; here the time before the change
+  /// stays with the old limit, whose budget the change discards). The other groups pay the
+  /// whole interval, as in the kernel.
+  /// No time run, no accounting: update_curr returns at "delta_exec <= 0" before
+  /// account_cfs_rq_runtime, so a budget <= 0 draws no slice (and starts no period) until the
+  /// running task has run at least 1 ns.
+  SCHEDCORE_COLD bool charge_bandwidth(sched_time now) noexcept {
     if (running_ == nullptr) return false;
     const sched_time since = exec_start_;
     const duration_ns delta = now - since;
-    if (delta > 0) exec_start_ = now;
+    if (delta <= 0) return false;
+    exec_start_ = now;
     bool out = false;
     for (group_member* p = static_cast<node_type*>(running_)->parent; p != nullptr; p = p->parent) {
       task_group& g = group_of(*p);
+      const duration_ns skip = g.bw_skip_;
+      g.bw_skip_ = 0;
       if (!limited(g)) continue;
-      duration_ns d = delta;
+      duration_ns d = delta - skip;
       if (g.bw_generation_ != g.bw_->generation()) {
         sync_budget(g);
         d = now - later_of(since, g.bw_->configured_at());
       }
       if (d > 0) g.runtime_remaining_ -= d;
-      if (draw && !g.throttled_ && !top_up(g, g.bw_->slice(), now)) out = true;
+      if (!g.throttled_ && !top_up(g, g.bw_->slice(), now)) out = true;
     }
     return out;
   }
@@ -1415,7 +1429,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   sched_time prev_at_{};            ///< when prev_path_ was set
   usize nr_tasks_ = 0;            ///< queued tasks (running included)
   usize nr_visible_ = 0;          ///< of those, the ones not under a throttled group
-  sched_time exec_start_{};       ///< when the running task was last charged to the groups' budgets
+  sched_time exec_start_{};       ///< when the running task was last charged (set_next, tick; with pools, every charge)
   usize bw_groups_ = 0;           ///< groups with a bandwidth pool (0: no bandwidth work at all)
 };
 

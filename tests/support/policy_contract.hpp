@@ -40,6 +40,10 @@
 //   static bool hidden_delayed(const policy_type&);  // the class holds delayed entities that are
 //                                                  // not tasks (group_policy's delayed groups),
 //                                                  // whose dequeue a pick may complete
+//   static bool pick_checks_runtime(const policy_type&);  // the pick makes the kernel's runtime
+//                                                  // checks (group_policy's bandwidth: a draw
+//                                                  // or a throttle); the picks after it change
+//                                                  // nothing
 //   static constexpr bool can_throttle = true;     // the class may idle with runnable tasks until
 //                                                  // a class timer fires (RT bandwidth, CBS);
 //                                                  // without it, pick_next returning nullptr
@@ -116,6 +120,11 @@ template <class Tr, class = void>
 struct has_hidden_delayed : std::false_type {};
 template <class Tr>
 struct has_hidden_delayed<Tr, std::void_t<decltype(Tr::hidden_delayed(std::declval<const typename Tr::policy_type&>()))>>
+    : std::true_type {};
+template <class Tr, class = void>
+struct has_pick_checks_runtime : std::false_type {};
+template <class Tr>
+struct has_pick_checks_runtime<Tr, std::void_t<decltype(Tr::pick_checks_runtime(std::declval<const typename Tr::policy_type&>()))>>
     : std::true_type {};
 template <class Tr, class = void>
 struct has_vclock : std::false_type {};
@@ -332,8 +341,12 @@ class harness {
     }
     // Delayed entities that are not tasks (group_policy's groups) complete in a pick too.
     if constexpr (detail::has_hidden_delayed<Tr>::value) any_delayed = any_delayed || Tr::hidden_delayed(p_);
+    // The kernel's runtime checks in the pick (group_policy with bandwidth): the first pick may
+    // change the state, the second must not.
+    bool checks = false;
+    if constexpr (detail::has_pick_checks_runtime<Tr>::value) checks = Tr::pick_checks_runtime(p_);
     task_type* a = p_.pick_next(now_);
-    if (!any_delayed) {
+    if (!any_delayed && !checks) {
       expect(detail::bytes_of(p_) == before[0], "pick_next has a side effect: it changed the class's state");
       for (std::size_t i = 0; i < slots_.size(); ++i)
         expect(detail::bytes_of(*slots_[i].t) == before[i + 1],
@@ -341,7 +354,10 @@ class harness {
     }
     after("pick_next");
     const std::size_t nr_between = p_.nr_runnable();
+    const std::vector<unsigned char> between = detail::bytes_of(p_);
     task_type* b = p_.pick_next(now_);
+    if (!any_delayed && checks)
+      expect(detail::bytes_of(p_) == between, "pick_next has a side effect: a second pick after the runtime checks changed the class's state");
     after("pick_next (again)");
     expect(a == b, "pick_next has a side effect: two calls in a row returned different tasks");
     expect(nr_before == nr_between && nr_between == p_.nr_runnable(),

@@ -454,11 +454,14 @@ TYPED_TEST(GroupBandwidth, ThrottledTasksCannotRunOrPreemptAndCountApart) {
   EXPECT_TRUE(rq.tick(a, now));  // out of budget, pool empty: reschedule
   EXPECT_FALSE(g.throttled());   // not yet: it is still running
   rq.put_prev(a, now);
+  // Nor at put_prev: the kernel picks first, with the group still its parent's curr, and
+  // throttles it in the pick's walk (pick_next_task_fair's check_cfs_rq_runtime).
+  EXPECT_FALSE(g.throttled());
+  EXPECT_EQ(rq.pick_next(now), nullptr);
   EXPECT_TRUE(g.throttled());
   EXPECT_EQ(rq.nr_runnable(), 1u);
   EXPECT_EQ(rq.nr_unthrottled(), 0u);
   EXPECT_EQ(g.h_nr_running(), 1u);
-  EXPECT_EQ(rq.pick_next(now), nullptr);
   EXPECT_TRUE(rq.verify());
   // A wakeup under the throttled group queues there and preempts nothing.
   rq.enqueue(root, now, enqueue_flags::wakeup);
@@ -1015,9 +1018,10 @@ TYPED_TEST(GroupBandwidth, AQueueTheRefillCannotServeWaitsForTheNextBoundary) {
 }
 
 // When the running task blocks with its group out of budget and the pool empty, the group is
-// throttled if it still holds tasks (put_prev_entity's check_cfs_rq_runtime on the way out of
-// __schedule): 5 ms per 100 ms, A and B in the group; A runs 0-5 ms and blocks at 5 ms. B may
-// not run: the CPU idles until the refill.
+// throttled if it still holds tasks, in the pick that follows (pick_next_task_fair checks the
+// queue whose curr blocked too: check_cfs_rq_runtime under "if (curr)"): 5 ms per 100 ms, A
+// and B in the group; A runs 0-5 ms and blocks at 5 ms. B may not run: the CPU idles until the
+// refill.
 TYPED_TEST(GroupBandwidth, ARunningTaskThatBlocksOutOfBudgetThrottlesItsStillBusyGroup) {
   using S = TypeParam;
   capped_group<S> capped(msec(5));
@@ -1032,8 +1036,9 @@ TYPED_TEST(GroupBandwidth, ARunningTaskThatBlocksOutOfBudgetThrottlesItsStillBus
   ASSERT_NE(first, nullptr);
   EXPECT_TRUE(rq.tick(*first, t0 + msec(5)));  // the slice used up, the pool empty
   rq.dequeue(*first, t0 + msec(5), dequeue_flags::sleep);
-  EXPECT_TRUE(g.throttled());
+  EXPECT_FALSE(g.throttled());
   EXPECT_EQ(rq.schedule(first, false, t0 + msec(5)), nullptr);
+  EXPECT_TRUE(g.throttled());
   EXPECT_EQ(rq.nr_unthrottled(), 0u);
   EXPECT_EQ(pool.nr_throttled(), 1u);
   EXPECT_TRUE(rq.verify());
@@ -1215,6 +1220,60 @@ TYPED_TEST(GroupBandwidth, AReconfigureBelowLeavesTheChargeAboveToTheNextUpdate)
   EXPECT_EQ(p.runtime_remaining(), msec(5));
   EXPECT_EQ(pp.runtime(), msec(9));
   EXPECT_TRUE(rq.verify());
+}
+
+
+// The kernel picks before it throttles (pick_next_task_fair, 6.8): the queues it walks through
+// keep their curr, and check_cfs_rq_runtime runs only on those; a group out of budget that the
+// pick does not walk into is throttled after the pick (put_prev_entity). Here group g (3 ms
+// per 100 ms, weight 1024) holds A; R5 (nice -5) and R6 (nice 0) are in the root. Ticks every
+// 1 ms, R5 wakes at 2 ms, each reschedule made at once. At 9 ms A is preempted with g's budget
+// and pool used up: the root's pick still counts g's node (its curr) in the average vruntime,
+// which makes R5 eligible, and R5 wins on its deadline; g is throttled after the pick. Throttled
+// first (before the pick), g's node would be gone and R6 would run. Oracle: the independent
+// model of 6.8's fair.c (/tmp/diff-ebw, this script: "b0:3000000:100000000 w0 w6 +1000000 t
+// +1000000 w5 t ..."), which picks A 6 5 A 5 6 5 5 A 5.
+TEST(GroupBandwidthEevdf, ThePickComesBeforeTheThrottleOfAGroupItDoesNotWalkInto) {
+  using S = schedcore_test::eevdf_group_setup;
+  typename S::rq rq;
+  typename S::group g;
+  cfs_bandwidth pool;
+  typename S::task a, r5, r6;
+  sched_params p5{};
+  p5.nice = -5;
+  ASSERT_EQ(rq.setup(r5, p5), errc::ok);
+  ASSERT_EQ(rq.setup(r6, sched_params{}), errc::ok);
+  const sched_time t0{};
+  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+  ASSERT_EQ(pool.configure(msec(3), msec(100), 0, t0), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(g, &pool, t0), errc::ok);
+  ASSERT_EQ(rq.set_group(a, &g, t0), errc::ok);
+  std::string picks;
+  typename S::task* cur = nullptr;
+  const auto schedule = [&](sched_time now) {
+    cur = rq.schedule(cur, cur != nullptr, now);
+    picks += cur == &a ? 'A' : cur == &r5 ? '5' : cur == &r6 ? '6' : '-';
+  };
+  rq.enqueue(a, t0, enqueue_flags::wakeup);
+  schedule(t0);
+  rq.enqueue(r6, t0, enqueue_flags::wakeup);
+  if (rq.wakeup_preempt(r6, *cur, t0)) schedule(t0);
+  bool throttled_after_pick = false;
+  for (int ms = 1; ms <= 10; ++ms) {
+    const sched_time now = t0 + msec(ms);
+    if (ms == 2) {
+      rq.enqueue(r5, now, enqueue_flags::wakeup);
+      if (rq.wakeup_preempt(r5, *cur, now)) schedule(now);
+    }
+    if (rq.tick(*cur, now)) {
+      const bool out_before = g.throttled();
+      schedule(now);
+      if (ms == 9) throttled_after_pick = !out_before && g.throttled();
+    }
+    ASSERT_TRUE(rq.verify()) << ms;
+  }
+  EXPECT_EQ(picks.substr(0, 10), "A65A5655A5");
+  EXPECT_TRUE(throttled_after_pick);
 }
 
 }  // namespace

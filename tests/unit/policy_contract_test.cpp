@@ -160,6 +160,7 @@ struct grouped_eevdf_bandwidth_traits : grouped_eevdf_modern_traits {
     }
   };
   static void configure(policy_type& p) { grouped_eevdf_modern_traits::configure(p); }
+  static bool pick_checks_runtime(const policy_type& p) { return p.runtime_checks_pending(); }
 };
 struct grouped_cfs_bandwidth_traits : grouped_cfs_traits {
   static constexpr bool can_throttle = true;
@@ -172,6 +173,7 @@ struct grouped_cfs_bandwidth_traits : grouped_cfs_traits {
       EXPECT_EQ(this->set_group_bandwidth(groups[2], &pools[1], sched_time{}), errc::ok);
     }
   };
+  static bool pick_checks_runtime(const policy_type& p) { return p.runtime_checks_pending(); }
 };
 struct edf_traits {
   static constexpr bool can_throttle = true;  // the constant bandwidth server

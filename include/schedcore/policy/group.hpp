@@ -79,7 +79,11 @@
 ///   the group's objects on every CPU), as the kernel's hierarchical throttling of 3.2-6.17:
 ///   run time is charged to every limited group above the running task, which draws slices from
 ///   the pool; a group out of budget with the pool empty asks for a reschedule at the tick, is
-///   throttled at `put_prev` (or at its first enqueue), its node out of its parent and its tasks
+///   throttled once its task is put back (or at its first enqueue): as pick_next_task_fair does,
+///   in the pick that follows when the pick walks into it (check_cfs_rq_runtime with each queue's
+///   curr in place; the pick then starts again from the root without them, as its `simple` path),
+///   else after the pick, at `set_next` (put_prev_entity), so that the pick still sees the group's
+///   node where it does not walk into it; its node out of its parent and its tasks
 ///   left out of `nr_unthrottled()` and of the `h_nr_running()` above it, and comes back at its
 ///   pool's next period boundary, or earlier when the pool's slack timer hands out budget that
 ///   queues on other CPUs gave back (`next_timer`/`timer`). What differs from the kernel:
@@ -364,6 +368,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   errc detach_group(task_group& g, sched_time now) noexcept {
     if (g.owner_ != this) return errc::invalid_argument;
     if (g.members_ != 0 || g.queued) return errc::busy;
+    flush_throttles();
     flush_climbs();
     if (prev_path_ == &g) prev_path_ = nullptr;
     if (g.bw_ != nullptr) (void)set_group_bandwidth(g, nullptr, now);  // ends a throttle of nothing
@@ -503,6 +508,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// tasks below each group, kept only from then on, are rebuilt).
   errc set_group_bandwidth(task_group& g, cfs_bandwidth* pool, sched_time now) noexcept {
     if (g.owner_ != this) return errc::invalid_argument;
+    flush_throttles();
     // No charge here (tg_set_cfs_bandwidth runs no update_curr): the other groups above the
     // running task pay the whole interval at its next update_curr, and draw then. `g` pays only
     // for the time from now (bw_skip_; the kernel charges it the whole interval: see
@@ -529,6 +535,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     node_type& leaf = t;
     sync(leaf);
     if (SCHEDCORE_MISUSE(leaf.queued && !leaf.dequeue_delayed)) return;
+    flush_throttles();
     Inner& q = queue_of(leaf);
     // A delayed sleeper still queued is requeued where it is, and that is all (enqueue_task_fair
     // returns after requeue_delayed_entity for ENQUEUE_DELAYED: no walk, no group slice).
@@ -547,6 +554,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     node_type& leaf = t;
     sync(leaf);
     if (SCHEDCORE_MISUSE(!leaf.queued)) return;
+    flush_throttles();
     flush_climbs();
     const bool was_running = running_ == &t, was_delayed = leaf.dequeue_delayed;
     if (was_running && SCHEDCORE_UNLIKELY(bw_groups_ != 0)) (void)charge_bandwidth(now);
@@ -592,7 +600,14 @@ class group_policy : public detail::group_knob_names<Inner> {
       // for the pick (see climb_at).
       if (p != nullptr) climb_path_ = &group_of(*p);
       for (group_member* up = p; up != nullptr; up = up->parent) put_prev_node(group_of(*up), now);
-      if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) throttle_exhausted(p, now);  // put_prev_entity's check_cfs_rq_runtime
+      // put_prev_entity's check_cfs_rq_runtime: after the pick that follows a sleep or an exit
+      // (see put_prev); at once before a move or parameter change (put_prev_task, no pick).
+      if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) {
+        if (!has(flags, dequeue_flags::save) && !has(flags, dequeue_flags::migrating))
+          defer_throttles(p, now);
+        else
+          throttle_exhausted(p, now);
+      }
     }
   }
   /// Picks at the root, then inside each picked group, down to a task. Besides the inner picks'
@@ -600,13 +615,22 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// parent's queue as a sleeper, returning its unused budget to its pool, and the pick starts
   /// again at the root. O(depth · pick).
   Task* pick_next(sched_time now) noexcept {
+    // Not the instant of the put_prev (or sleep) that left the checks pending: not the
+    // kernel's pick after it, which runs at once; they are made first.
+    if (SCHEDCORE_UNLIKELY(throttle_from_ != nullptr) && now != throttle_at_) flush_throttles();
     Task* const t = pick_walk(now);
     flush_climbs();  // the charges of levels the pick did not walk through (put_prev_entity's)
+    // Nothing to run: the kernel's __pick_next_task puts prev back (put_prev_task) before the
+    // idle task, and each level's put_prev_entity checks its runtime.
+    if (t == nullptr) flush_throttles();
     return t;
   }
   /// `t` and every group above it start running in their queues.
   void set_next(Task& t, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(running_ != nullptr || !static_cast<node_type&>(t).queued)) return;
+    // The levels of the path put back that the pick did not check (pick_next_task_fair's
+    // put_prev_entity after the pick, each with check_cfs_rq_runtime).
+    flush_throttles();
     flush_climbs();
     // The levels where the picked path meets the one put back at this instant are re-picks, which
     // the kernel does not set again (put_prev_set_next_task stops where the paths meet); every
@@ -649,8 +673,10 @@ class group_policy : public detail::group_knob_names<Inner> {
     climb_path_ = &t;  // the climbs of these charges wait for the pick (see climb_at)
     for (node_type* n = &t; n != nullptr; n = parent_node(*n)) put_prev_node(*n, now);
     // put_prev_entity's check_cfs_rq_runtime at each level: a group out of budget with its
-    // pool empty is throttled now that nothing under it runs.
-    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) throttle_exhausted(static_cast<node_type&>(t).parent, now);
+    // pool empty is throttled now that nothing under it runs. The kernel picks first
+    // (pick_next_task_fair), with each level's curr in place: the levels the pick walks through
+    // are checked there (pick_walk), the others after it (set_next, or the next hook).
+    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) defer_throttles(static_cast<node_type&>(t).parent, now);
   }
   /// Ticks every level from `curr` to the root; true if any level asks for a reschedule.
   bool tick(Task& curr, sched_time now) noexcept {
@@ -737,6 +763,15 @@ class group_policy : public detail::group_knob_names<Inner> {
   usize nr_unthrottled() const noexcept { return bw_groups_ != 0 ? nr_visible_ : nr_tasks_; }
   /// The running task of this class, or nullptr.
   Task* current() const noexcept { return running_; }
+  /// Whether the runtime checks of the path put back at the last `put_prev` (or by the running
+  /// task's sleep) still wait for the pick: the kernel's pick_next_task_fair checks each queue it
+  /// walks through with its curr still set (check_cfs_rq_runtime), so `pick_next` may then draw
+  /// 1 ns from a pool or throttle a group (and pick again from the root, as its `simple` path),
+  /// which is its one side effect besides completing delayed dequeues; the levels it does not
+  /// walk through are checked at `set_next` or the next hook (put_prev_entity after the pick).
+  /// (When a class above picks instead, the kernel's put_prev_task checks every level at once;
+  /// here they wait for this class's next hook, `next_timer` aside, which only reads.)
+  bool runtime_checks_pending() const noexcept { return throttle_from_ != nullptr; }
 
   /// Optional hook `yield`. The kernel's yield_task_fair returns only when the CPU runs nothing
   /// else (rq->nr_running == 1), so an inner policy with `yield_at_level(node, now)` yields
@@ -787,6 +822,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   void switched_from(Task& t, sched_time now) noexcept {
     node_type& leaf = t;
     sync(leaf);
+    flush_throttles();
     flush_climbs();
     const bool was_delayed = leaf.queued && leaf.dequeue_delayed;
     Inner& q = queue_of(leaf);
@@ -830,6 +866,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// sufficed). True if any queue asks for a reschedule, or a group came back while nothing of
   /// this class runs and something of it can run now (`nr_unthrottled()`).
   bool timer(sched_time now) noexcept {
+    flush_throttles();
     bool resched = traits::timer(root_, now);
     for (task_group* g = groups_; g != nullptr; g = g->next_) resched = traits::timer(g->rq_, now) || resched;
     if (bw_groups_ == 0) return resched;
@@ -1017,13 +1054,26 @@ class group_policy : public detail::group_knob_names<Inner> {
     Inner* q = &root_;
     task_group* in = nullptr;  // the group whose queue `q` is (nullptr: the root)
     // The path put back at this instant: in the kernel's pick it is still each queue's curr.
-    node_type* const prev = now == prev_at_ ? prev_path_ : nullptr;
+    node_type* prev = now == prev_at_ ? prev_path_ : nullptr;
     // With group slices the inner pick stops after each delayed sleeper it finishes: that
     // sleeper left by dequeue_entities, whose walk gives the groups above their queues' shortest
     // slices before the next one leaves (the last one's lag clamp reads its group's slice).
     const bool one_finish = group_slices_on();
     for (;;) {
       climb_at(*q);
+      // pick_next_task_fair checks the runtime of each queue it walks through whose curr is
+      // still queued (check_cfs_rq_runtime after update_curr); one it throttles sends it to
+      // `simple`: prev put back at every level (each checked), and a pick from the root
+      // without the curr-in-place logic, every level then set anew.
+      if (SCHEDCORE_UNLIKELY(throttle_from_ != nullptr) && in != nullptr && throttles_in_walk(*in, now)) {
+        flush_climbs();
+        flush_throttles();
+        prev = nullptr;
+        prev_path_ = nullptr;
+        q = &root_;
+        in = nullptr;
+        continue;
+      }
       const usize delayed_before = nr_delayed_in(*q);
       node_type* n = pick_in(*q, in, prev, now, one_finish);
       // A delayed sleeper the pick finished is dequeued as a sleeper (pick_next_entity's
@@ -1322,6 +1372,35 @@ class group_policy : public detail::group_knob_names<Inner> {
       if (!top_up(g, 1, now)) throttle(g, now);
     }
   }
+  /// The checks of put_prev_entity for the groups from `p` upward wait for the pick at `now`
+  /// (see put_prev). O(1).
+  void defer_throttles(group_member* p, sched_time now) noexcept {
+    flush_throttles();
+    throttle_from_ = p;
+    throttle_at_ = now;
+  }
+  /// Makes the checks deferred by defer_throttles, at the instant they were deferred. O(depth).
+  void flush_throttles() noexcept {
+    if (SCHEDCORE_LIKELY(throttle_from_ == nullptr)) return;
+    group_member* const p = throttle_from_;
+    throttle_from_ = nullptr;
+    throttle_exhausted(p, throttle_at_);
+  }
+  /// The pick walks into `in`'s queue: if `in` is on the path put back whose checks wait
+  /// (its queue's curr is still set in the kernel's pick, queued or blocked: pick_next_task_fair
+  /// checks under "if (curr)" either way), check_cfs_rq_runtime of `in`, as throttle_exhausted.
+  /// True if `in` is throttled. O(depth).
+  SCHEDCORE_COLD bool throttles_in_walk(task_group& in, sched_time now) noexcept {
+    for (group_member* p = throttle_from_; p != nullptr; p = p->parent) {
+      if (p != static_cast<group_member*>(&in)) continue;
+      if (in.throttled_ || !limited(in)) return false;
+      sync_budget(in);
+      if (top_up(in, 1, now)) return false;
+      throttle(in, now);
+      return true;
+    }
+    return false;
+  }
   /// `g` leaves its parent (as a sleeper that is never delayed: DEQUEUE_SPECIAL) until its
   /// pool's next refill; its tasks are hidden from the groups above; each group it leaves
   /// empty leaves its parent too (throttle_cfs_rq). `g` does not run. O(depth).
@@ -1431,6 +1510,8 @@ class group_policy : public detail::group_knob_names<Inner> {
   usize nr_visible_ = 0;          ///< of those, the ones not under a throttled group
   sched_time exec_start_{};       ///< when the running task was last charged (set_next, tick; with pools, every charge)
   usize bw_groups_ = 0;           ///< groups with a bandwidth pool (0: no bandwidth work at all)
+  group_member* throttle_from_ = nullptr;  ///< put_prev_entity's checks waiting for the pick: this group and those above
+  sched_time throttle_at_{};               ///< when they were deferred
 };
 
 }  // namespace schedcore

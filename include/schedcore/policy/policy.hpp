@@ -33,7 +33,7 @@
 /// | `using task_type` | yes | the task type the class queues | |
 /// | `enqueue(t, now, enqueue_flags)` | yes | t becomes runnable in this class | |
 /// | `dequeue(t, now, dequeue_flags)` | yes | t leaves (it may be curr) | |
-/// | `pick_next(now) -> task_type*` | yes | the next task, or nullptr; no side effects except completing a delayed dequeue (see `delayed`) | |
+/// | `pick_next(now) -> task_type*` | yes | the next task, or nullptr; no side effects except completing a delayed dequeue (see `delayed`) and, for `group_policy` with CFS bandwidth control, the runtime checks of the kernel's pick (`runtime_checks_pending`); a second call in a row returns the same task | |
 /// | `set_next(t, now)` | yes | t starts running | |
 /// | `put_prev(t, now)` | yes | running t stops running, stays runnable | |
 /// | `tick(curr, now) -> bool` | yes | account; true asks for a reschedule | |

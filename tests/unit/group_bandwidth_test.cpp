@@ -1276,4 +1276,39 @@ TEST(GroupBandwidthEevdf, ThePickComesBeforeTheThrottleOfAGroupItDoesNotWalkInto
   EXPECT_TRUE(throttled_after_pick);
 }
 
+
+// Every update_curr charges the budget (account_cfs_rq_runtime), not only the tick's: each
+// level's, for the group whose queue it is. Parent p (5 ms per 100 ms) holds child c, which
+// holds A; A's wakeup at 0 draws p's whole pool as its slice. At 6 ms (no tick since) B wakes
+// in c: enqueue_entity's update_curr charges c's queue only (c is queued already, the walk
+// stops), so p is not charged. Then c is reweighted: reweight_entity's update_curr of p's queue
+// charges p 6 ms, -1 ms with the pool empty: __account_cfs_rq_runtime's resched_curr, which the
+// class hands out through take_resched.
+TYPED_TEST(GroupBandwidth, EveryUpdateCurrChargesItsLevelAndMayAskForAReschedule) {
+  using S = TypeParam;
+  typename S::rq rq;
+  typename S::group p, c;
+  cfs_bandwidth pool;
+  typename S::task a, b;
+  const sched_time t0{};
+  ASSERT_EQ(rq.attach_group(p, nullptr), errc::ok);
+  ASSERT_EQ(rq.attach_group(c, &p), errc::ok);
+  ASSERT_EQ(pool.configure(msec(5), msec(100), 0, t0), errc::ok);
+  ASSERT_EQ(rq.set_group_bandwidth(p, &pool, t0), errc::ok);
+  ASSERT_EQ(rq.set_group(a, &c, t0), errc::ok);
+  ASSERT_EQ(rq.set_group(b, &c, t0), errc::ok);
+  rq.enqueue(a, t0, enqueue_flags::wakeup);
+  ASSERT_EQ(rq.schedule(nullptr, false, t0), &a);
+  ASSERT_EQ(p.runtime_remaining(), msec(5));
+  ASSERT_EQ(pool.runtime(), 0);
+  rq.enqueue(b, t0 + msec(6), enqueue_flags::wakeup);
+  EXPECT_EQ(p.runtime_remaining(), msec(5));
+  EXPECT_FALSE(rq.take_resched());
+  ASSERT_EQ(rq.set_group_weight(c, 2048, t0 + msec(6)), errc::ok);
+  EXPECT_EQ(p.runtime_remaining(), -msec(1));
+  EXPECT_TRUE(rq.take_resched());
+  EXPECT_FALSE(rq.take_resched());  // taken
+  EXPECT_TRUE(rq.verify());
+}
+
 }  // namespace

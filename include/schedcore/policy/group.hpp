@@ -78,7 +78,10 @@
 /// - Bandwidth control (cpu.max, `set_group_bandwidth` with a `cfs_bandwidth` pool shared by
 ///   the group's objects on every CPU), as the kernel's hierarchical throttling of 3.2-6.17:
 ///   run time is charged to every limited group above the running task, which draws slices from
-///   the pool; a group out of budget with the pool empty asks for a reschedule at the tick, is
+///   the pool, each level at its own update_curr (tick, put_prev and the running task's dequeue
+///   charge every level; an enqueue or dequeue, a wakeup check, a yield or a reweight charges the
+///   level of its queue); a group out of budget with the pool empty asks for a reschedule (the
+///   tick's result; from other hooks, `wakeup_preempt`'s or `take_resched`), is
 ///   throttled once its task is put back (or at its first enqueue): as pick_next_task_fair does,
 ///   in the pick that follows when the pick walks into it (check_cfs_rq_runtime with each queue's
 ///   curr in place; the pick then starts again from the root without them, as its `simple` path),
@@ -299,6 +302,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     duration_ns runtime_remaining_ = 0;  // this CPU's budget, ns
     u32 bw_generation_ = 0;           // the pool's generation when the budget was last reset
     duration_ns bw_skip_ = 0;         // run time before its last set_group_bandwidth not yet charged: not its to pay, ns
+    sched_time bw_clock_{};           // on the running path: when its level was last charged (its update_curr's exec_start)
     bool throttled_ = false;          // its node is out of its parent for want of bandwidth
     sched_time throttled_at_{};       // when it was throttled
     sched_time wake_at_{};            // the period boundary its throttle waits for
@@ -479,7 +483,12 @@ class group_policy : public detail::group_knob_names<Inner> {
     if constexpr (has_reweight<P>::value) {
       if (g.queued) {
         Inner& q = queue_of(g);
-        charging(q, nullptr, [&] { e = q.reweight(g, shares, now); });  // reweight_entity's update_curr
+        // reweight_entity's update_curr of g's queue (its curr's time, whatever node that is:
+        // "sched/eevdf: Always update V if se->on_rq when reweighting", 6.8.y). An unchanged
+        // weight reaches no reweight_entity in the kernel (sched_group_set_shares returns at
+        // "tg->shares == shares", update_cfs_group at an equal se->load.weight): no bandwidth
+        // charge then (the inner reweight itself still runs, as before).
+        charging(q, nullptr, now, [&] { e = q.reweight(g, shares, now); }, shares != g.weight_);
       } else {
         e = change_group(g, now, requeue);
       }
@@ -513,7 +522,12 @@ class group_policy : public detail::group_knob_names<Inner> {
     // running task pay the whole interval at its next update_curr, and draw then. `g` pays only
     // for the time from now (bw_skip_; the kernel charges it the whole interval: see
     // charge_bandwidth).
-    g.bw_skip_ = running_ != nullptr && on_running_path(g) && now - exec_start_ > 0 ? now - exec_start_ : 0;
+    // (The levels' clocks are kept only while some group has a pool: a first pool starts them
+    // at the running task's last set_next or tick.)
+    if (bw_groups_ == 0)
+      for (node_type* n = running_; n != nullptr; n = parent_node(*n))
+        if (n->parent != nullptr) group_of(*n->parent).bw_clock_ = exec_start_;
+    g.bw_skip_ = running_ != nullptr && on_running_path(g) && now - g.bw_clock_ > 0 ? now - g.bw_clock_ : 0;
     if (g.throttled_ && g.bw_ != nullptr) {  // the old pool's throttle ends here
       g.bw_->note_unthrottle(now - g.throttled_at_);
       g.throttled_at_ = now;
@@ -540,7 +554,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     // A delayed sleeper still queued is requeued where it is, and that is all (enqueue_task_fair
     // returns after requeue_delayed_entity for ENQUEUE_DELAYED: no walk, no group slice).
     const bool requeue = leaf.queued;
-    charging(q, nullptr, [&] { q.enqueue(leaf, now, flags); });  // its update_curr may release the buddy
+    charging(q, nullptr, now, [&] { q.enqueue(leaf, now, flags); });  // its update_curr may release the buddy
     leaf.queued = true;
     // A delayed sleeper put back by `restore`/`migrated` comes back still delayed (eevdf).
     leaf.dequeue_delayed = traits::delayed(q, leaf);
@@ -640,7 +654,11 @@ class group_policy : public detail::group_knob_names<Inner> {
     // A task made to run under a throttled group (a running task whose parameters or group
     // changed: dequeue(save), enqueue(restore), set_next) brings the group back; out of budget,
     // it is throttled again at the next put_prev, after the tick that asks for it.
-    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) bring_back_path(t, now);
+    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) {
+      bring_back_path(t, now);
+      bw_resched_ = false;  // __schedule clears need_resched
+      for (group_member* p = static_cast<node_type&>(t).parent; p != nullptr; p = p->parent) group_of(*p).bw_clock_ = now;
+    }
     exec_start_ = now;
     running_ = &t;
     for (node_type* n = &t; n != nullptr; n = parent_node(*n)) {
@@ -666,6 +684,7 @@ class group_policy : public detail::group_knob_names<Inner> {
   void put_prev(Task& t, sched_time now) noexcept {
     if (SCHEDCORE_MISUSE(running_ != &t)) return;
     if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) (void)charge_bandwidth(now);
+    bw_resched_ = false;  // this is the reschedule
     running_ = nullptr;
     prev_path_ = &t;
     prev_at_ = now;
@@ -684,9 +703,10 @@ class group_policy : public detail::group_knob_names<Inner> {
     // update_curr's account_cfs_rq_runtime: a group that ran out with its pool empty asks for
     // a reschedule (resched_curr), and put_prev throttles it.
     bool resched = false;
-    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0))
-      resched = charge_bandwidth(now);
-    else
+    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) {
+      resched = charge_bandwidth(now) || bw_resched_;  // and one asked for since (still pending)
+      bw_resched_ = false;
+    } else
       exec_start_ = now;  // kept without pools too: a first pool's next charge needs run time since (update_curr)
     for (node_type* n = &curr; n != nullptr; n = parent_node(*n)) {
       Inner& q = queue_of(*n);
@@ -705,9 +725,17 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// The kernel's find_matching_se: the woken task's and the running task's ancestors that
   /// share a queue are compared by that queue's policy. O(depth).
   bool wakeup_preempt(Task& woken, Task& curr, sched_time now) noexcept {
+    if (SCHEDCORE_LIKELY(bw_groups_ == 0)) return wakeup_preempt_walk(woken, curr, now);
     // A task woken under a throttled group cannot run (check_preempt_wakeup_fair's
-    // throttled_hierarchy test).
-    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0) && hidden(woken)) return false;
+    // throttled_hierarchy test). A reschedule the wakeup's charges asked for (its enqueue's or
+    // this check's update_curr: __account_cfs_rq_runtime's resched_curr) is handed out here.
+    const bool preempt = !hidden(woken) && wakeup_preempt_walk(woken, curr, now);
+    const bool out = bw_resched_;
+    bw_resched_ = false;
+    return preempt || out;
+  }
+  /// wakeup_preempt's walk: find_matching_se and the comparison there.
+  bool wakeup_preempt_walk(Task& woken, Task& curr, sched_time now) noexcept {
     node_type* a = &woken;
     node_type* b = &curr;
     while (a->depth > b->depth) a = parent_node(*a);
@@ -723,6 +751,7 @@ class group_policy : public detail::group_knob_names<Inner> {
       node_type& w = woken;
       node_type& c = curr;
       u8 marks = 0;
+      if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) charge_queue(queue_of(*a), now);  // check_preempt_wakeup's update_curr
       const bool preempt = queue_of(*a).wakeup_preempt_matched(w, queue_of(w), c, queue_of(c), *a, *b, now, marks);
       if ((marks & Inner::mark_woken_path) != 0) mark_path(&w, Inner::buddy_next);
       if ((marks & Inner::mark_next_above) != 0) mark_path(a, Inner::buddy_next);
@@ -731,7 +760,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     } else {
       Inner& q = queue_of(*a);
       bool preempt = false;
-      charging(q, nullptr, [&] { preempt = q.wakeup_preempt(*a, *b, now); });  // its update_curr
+      charging(q, nullptr, now, [&] { preempt = q.wakeup_preempt(*a, *b, now); });  // its update_curr
       return preempt;
     }
   }
@@ -788,6 +817,7 @@ class group_policy : public detail::group_knob_names<Inner> {
       node_type& leaf = curr;
       Inner& q = queue_of(leaf);
       const u8 marks = q.buddy_marks(leaf);
+      if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) charge_queue(q, now);  // yield_task_fair's update_curr
       q.yield_at_level(leaf, now);  // clear_buddies, update_curr and the skip mark, in its own queue
       if (marks != 0) clear_marks_above(leaf, marks);
       for (node_type* n = parent_node(leaf); n != nullptr; n = parent_node(*n)) (void)queue_of(*n).mark_buddy(*n, Inner::buddy_skip);
@@ -796,7 +826,7 @@ class group_policy : public detail::group_knob_names<Inner> {
       // rq->nr_running still counts delayed sleepers (6.12+).
       if (nr_unthrottled() + delayed_tasks() <= 1) return;
       Inner& q = queue_of(curr);
-      charging(q, nullptr, [&] { q.yield_at_level(curr, now); });  // clear_buddies, update_curr
+      charging(q, nullptr, now, [&] { q.yield_at_level(curr, now); });  // clear_buddies, update_curr
     } else {
       traits::yield(queue_of(curr), curr, now);
     }
@@ -826,7 +856,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     flush_climbs();
     const bool was_delayed = leaf.queued && leaf.dequeue_delayed;
     Inner& q = queue_of(leaf);
-    charging(q, nullptr, [&] { traits::switched_from(q, t, now); });
+    charging(q, nullptr, now, [&] { traits::switched_from(q, t, now); });
     if (was_delayed && !traits::delayed(q, leaf)) {
       leaf.queued = leaf.dequeue_delayed = false;
       // The kernel finishes it with dequeue_task(DEQUEUE_SLEEP | DEQUEUE_DELAYED): a sleep, so
@@ -908,7 +938,9 @@ class group_policy : public detail::group_knob_names<Inner> {
   }
   /// A reschedule any queue asked for inside a dequeue (each request is cleared).
   bool take_resched() noexcept {
-    bool resched = traits::take_resched(root_);
+    bool resched = bw_resched_;  // a charge of some hook ran a group out (__account_cfs_rq_runtime)
+    bw_resched_ = false;
+    resched = traits::take_resched(root_) || resched;
     for (task_group* g = groups_; g != nullptr; g = g->next_) resched = traits::take_resched(g->rq_) || resched;
     return resched;
   }
@@ -995,8 +1027,11 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// marks its dequeue cleared are cleared above it too (dequeue_entity's clear_buddies).
   void dequeue_node(Inner& q, node_type& n, sched_time now, dequeue_flags flags) noexcept {
     if constexpr (has_charge_clears<Inner>::value) {
-      charging(q, &n, [&] { q.dequeue(n, now, flags); });  // its update_curr too
-    } else if constexpr (has_buddy_walk<Inner>::value) {
+      charging(q, &n, now, [&] { q.dequeue(n, now, flags); });  // its update_curr too
+      return;
+    }
+    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0)) charge_queue(q, now);  // dequeue_entity's update_curr
+    if constexpr (has_buddy_walk<Inner>::value) {
       const u8 marks = q.buddy_marks(n);
       q.dequeue(n, now, flags);
       if (marks != 0) clear_marks_above(n, static_cast<u8>(marks & ~q.buddy_marks(n)));
@@ -1123,8 +1158,11 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// Runs `f`, a hook of queue `q` that may charge the queue's running node (update_curr) and
   /// may take `n` out: with an inner policy whose charge clears marks (eevdf), a mark of the
   /// running node or of `n` that `f` cleared is cleared above too (clear_buddies' climb).
+  /// With bandwidth control, the update_curr charges the running node's time to the group whose
+  /// queue `q` is (charge_queue; `account` false: not a kernel update_curr).
   template <class F>
-  void charging(Inner& q, node_type* n, F&& f) noexcept {
+  void charging(Inner& q, node_type* n, sched_time now, F&& f, bool account = true) noexcept {
+    if (SCHEDCORE_UNLIKELY(bw_groups_ != 0) && account) charge_queue(q, now);
     if constexpr (has_charge_clears<Inner>::value) {
       node_type* const c = q.current();
       const u8 mc = c != nullptr ? q.buddy_marks(*c) : u8{0};
@@ -1260,7 +1298,7 @@ class group_policy : public detail::group_knob_names<Inner> {
     if (queued) dequeue_node(q, g, now, dequeue_flags::save);
     const errc e = apply(g);  // validated by the caller on a probe: cannot fail here
     if (queued) {
-      charging(q, nullptr, [&] { q.enqueue(g, now, enqueue_flags::restore); });
+      charging(q, nullptr, now, [&] { q.enqueue(g, now, enqueue_flags::restore); });
       if (running) q.set_next(g, now);
       traits::prio_changed(q, g, now);
     }
@@ -1342,25 +1380,41 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// running task has run at least 1 ns.
   SCHEDCORE_COLD bool charge_bandwidth(sched_time now) noexcept {
     if (running_ == nullptr) return false;
-    const sched_time since = exec_start_;
+    bool out = false;
+    for (group_member* p = static_cast<node_type*>(running_)->parent; p != nullptr; p = p->parent)
+      out = charge_level(group_of(*p), now) || out;
+    return out;
+  }
+  /// One level's update_curr: the running node of `g`'s queue has run since `g.bw_clock_`;
+  /// `g` pays for it if limited (account_cfs_rq_runtime). True if `g` is out of budget with its
+  /// pool empty (__account_cfs_rq_runtime's resched_curr). `g` is on the running path.
+  SCHEDCORE_COLD bool charge_level(task_group& g, sched_time now) noexcept {
+    const sched_time since = g.bw_clock_;
     const duration_ns delta = now - since;
     if (delta <= 0) return false;
-    exec_start_ = now;
-    bool out = false;
-    for (group_member* p = static_cast<node_type*>(running_)->parent; p != nullptr; p = p->parent) {
-      task_group& g = group_of(*p);
-      const duration_ns skip = g.bw_skip_;
-      g.bw_skip_ = 0;
-      if (!limited(g)) continue;
-      duration_ns d = delta - skip;
-      if (g.bw_generation_ != g.bw_->generation()) {
-        sync_budget(g);
-        d = now - later_of(since, g.bw_->configured_at());
-      }
-      if (d > 0) g.runtime_remaining_ -= d;
-      if (!g.throttled_ && !top_up(g, g.bw_->slice(), now)) out = true;
+    g.bw_clock_ = now;
+    const duration_ns skip = g.bw_skip_;
+    g.bw_skip_ = 0;
+    if (!limited(g)) return false;
+    duration_ns d = delta - skip;
+    if (g.bw_generation_ != g.bw_->generation()) {
+      sync_budget(g);
+      d = now - later_of(since, g.bw_->configured_at());
     }
-    return out;
+    if (d > 0) g.runtime_remaining_ -= d;
+    return !g.throttled_ && !top_up(g, g.bw_->slice(), now);
+  }
+  /// The update_curr of queue `q` in a hook other than tick, put_prev and the running task's
+  /// dequeue (an enqueue or dequeue there, a wakeup's check, a yield, a reweight of its curr):
+  /// if `q` is on the running path, the group whose queue it is pays its running node's time
+  /// since that level was last charged; a reschedule it asks for waits in bw_resched_
+  /// (take_resched, or the wakeup_preempt or tick that follows). O(depth).
+  SCHEDCORE_COLD void charge_queue(const Inner& q, sched_time now) noexcept {
+    for (node_type* n = running_; n != nullptr; n = parent_node(*n)) {
+      if (&queue_of(*n) != &q) continue;
+      if (n->parent != nullptr && charge_level(group_of(*n->parent), now)) bw_resched_ = true;
+      return;
+    }
   }
   /// From `p` upward, each limited group out of budget is throttled unless 1 ns can still be
   /// drawn (check_cfs_rq_runtime, throttle_cfs_rq's __assign_cfs_rq_runtime(.., 1)). O(depth).
@@ -1463,7 +1517,7 @@ class group_policy : public detail::group_knob_names<Inner> {
       // A delayed node is requeued with the slice it has; the walk after this gives it the new one.
       if (slices && !g.queued) update_group_slice(g);
       Inner& pq = queue_of(g);
-      charging(pq, nullptr, [&] { pq.enqueue(g, now, enqueue_flags::wakeup); });  // or requeued, if delayed
+      charging(pq, nullptr, now, [&] { pq.enqueue(g, now, enqueue_flags::wakeup); });  // or requeued, if delayed
       g.queued = true;
       g.dequeue_delayed = false;
     }
@@ -1508,10 +1562,11 @@ class group_policy : public detail::group_knob_names<Inner> {
   sched_time prev_at_{};            ///< when prev_path_ was set
   usize nr_tasks_ = 0;            ///< queued tasks (running included)
   usize nr_visible_ = 0;          ///< of those, the ones not under a throttled group
-  sched_time exec_start_{};       ///< when the running task was last charged (set_next, tick; with pools, every charge)
+  sched_time exec_start_{};       ///< the running task's last set_next or tick (starts the levels' clocks at a first pool)
   usize bw_groups_ = 0;           ///< groups with a bandwidth pool (0: no bandwidth work at all)
   group_member* throttle_from_ = nullptr;  ///< put_prev_entity's checks waiting for the pick: this group and those above
   sched_time throttle_at_{};               ///< when they were deferred
+  bool bw_resched_ = false;                ///< a charge outside tick asked for a reschedule (take_resched)
 };
 
 }  // namespace schedcore

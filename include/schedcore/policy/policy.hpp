@@ -50,7 +50,7 @@
 /// | `next_timer(sched_time& when) const -> bool` | no | earliest class-internal timer (replenish, unthrottle) | false: none |
 /// | `timer(now) -> bool` | no | run class timers due at `now`; true asks for a reschedule | false |
 /// | `change_resched(curr, param_change, now) -> bool` | no | the running task `curr`'s parameters changed (after its `enqueue(restore)`, `set_next` and `prio_changed`; `curr` is now in this class): true asks for a reschedule, as the kernel's check_class_changed leaves it to the class (`switched_to_*` when `param_change::switched`, else `prio_changed_*`) or to the era's core (2.6's sched_setscheduler and set_user_nice, 2.4's setscheduler) | true: reschedule after every change |
-/// | `take_resched() -> bool` | no | a reschedule the class asked for inside a hook that returns nothing (a `dequeue` of another task charges the running one, which may end its request or throttle it); the core asks after such a dequeue and reschedules on true (asking may clear the request) | false |
+/// | `take_resched() -> bool` | no | a reschedule the class asked for inside a hook that returns nothing (a `dequeue` of another task charges the running one, which may end its request or throttle it; `group_policy` with CFS bandwidth: any charge, an enqueue's or a group reweight's too, may find a group out of budget); the core asks after such a dequeue and reschedules on true (asking may clear the request) | false |
 ///
 /// @par Time
 /// `now` is a wrap-safe 64-bit count of ns (`sched_time`) and must not go backwards between

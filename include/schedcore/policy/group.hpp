@@ -1043,22 +1043,32 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// back at this instant, as the queue's running node where the inner policy cares
   /// (pick_next_keeping). O(depth) more than the inner pick when `prev` is set.
   node_type* pick_in(Inner& q, const task_group* in, node_type* prev, sched_time now, bool one_finish) noexcept {
-    if constexpr (has_group_slices<Inner>::value) {
-      // (eevdf: pick_next_keeping and pick_next with the stop after a finished sleeper)
+    if constexpr (has_pick_keeping<Inner>::value) {
+      const group_member* const here = in;
       for (node_type* p = prev; p != nullptr; p = parent_node(*p))
-        if (p->parent == static_cast<const group_member*>(in))
-          return p->queued ? q.pick_next_keeping(*p, now, one_finish) : q.pick_next(now, one_finish);
+        if (p->parent == here) return p->queued ? pick_keeping(q, *p, now, one_finish) : pick_plain(q, now, one_finish);
+    }
+    (void)in;
+    (void)prev;
+    return pick_plain(q, now, one_finish);
+  }
+  /// The inner pick; `one_finish` (stop after each delayed sleeper it finishes) reaches an
+  /// inner policy with group slices (eevdf), the only one that takes it.
+  static node_type* pick_plain(Inner& q, sched_time now, bool one_finish) noexcept {
+    if constexpr (has_group_slices<Inner>::value) {
       return q.pick_next(now, one_finish);
     } else {
       (void)one_finish;
-      if constexpr (has_pick_keeping<Inner>::value) {
-        const group_member* const here = in;
-        for (node_type* p = prev; p != nullptr; p = parent_node(*p))
-          if (p->parent == here) return p->queued ? q.pick_next_keeping(*p, now) : q.pick_next(now);
-      }
-      (void)in;
-      (void)prev;
       return q.pick_next(now);
+    }
+  }
+  /// The inner pick with `p` put back at this instant as the queue's curr (pick_next_keeping).
+  static node_type* pick_keeping(Inner& q, node_type& p, sched_time now, bool one_finish) noexcept {
+    if constexpr (has_group_slices<Inner>::value) {
+      return q.pick_next_keeping(p, now, one_finish);
+    } else {
+      (void)one_finish;
+      return q.pick_next_keeping(p, now);
     }
   }
   /// Whether `n` is `path` or a group above it. O(depth).

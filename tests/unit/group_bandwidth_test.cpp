@@ -1101,7 +1101,6 @@ TYPED_TEST(GroupBandwidth, AGroupUnthrottledByAReconfigureDrawsNothingBeforeItRu
   EXPECT_TRUE(rq1.verify());
 }
 
-
 // unthrottle_cfs_rq puts back only a queue that holds something ("if (!cfs_rq->load.weight)"
 // skips the enqueue walk): A is throttled at 5 ms (5 ms per 100 ms) and then pulled to another
 // CPU (dequeue migrating) while throttled; at the 100 ms refill the group is unthrottled but
@@ -1122,7 +1121,6 @@ TYPED_TEST(GroupBandwidth, AGroupUnthrottledEmptyStaysOutOfItsParent) {
   EXPECT_EQ(rq.pick_next(t0 + msec(100)), nullptr);
   EXPECT_TRUE(rq.verify());
 }
-
 
 // unthrottle_cfs_rq reschedules an idle CPU only when its root queue then holds something
 // ("if (rq->curr == rq->idle && rq->cfs.nr_running) resched_curr(rq)"). Child c (5 ms per
@@ -1163,7 +1161,6 @@ TYPED_TEST(GroupBandwidth, AGroupBackUnderAThrottledParentAsksForNoReschedule) {
   EXPECT_TRUE(rq.verify());
 }
 
-
 // update_curr returns at "if (unlikely(delta_exec <= 0)) return;" before account_cfs_rq_runtime:
 // a charge of 0 ns draws nothing. A is queued in g when g gets its limit at 1 ms (budget 0,
 // tg_set_cfs_bandwidth) and is picked at 2 ms; a tick in that same instant leaves the budget at
@@ -1193,7 +1190,6 @@ TYPED_TEST(GroupBandwidth, AChargeOfNoTimeDrawsNothing) {
   EXPECT_TRUE(rq.verify());
 }
 
-
 // tg_set_cfs_bandwidth runs no update_curr: a group above the one reconfigured pays the whole
 // interval at the running task's next update_curr, and draws then. Parent p (20 ms per 100 ms)
 // draws 5 ms at A's wakeup (check_enqueue_throttle); child c gets a pool at 6 ms, and the tick
@@ -1221,7 +1217,6 @@ TYPED_TEST(GroupBandwidth, AReconfigureBelowLeavesTheChargeAboveToTheNextUpdate)
   EXPECT_EQ(pp.runtime(), msec(9));
   EXPECT_TRUE(rq.verify());
 }
-
 
 // The kernel picks before it throttles (pick_next_task_fair, 6.8): the queues it walks through
 // keep their curr, and check_cfs_rq_runtime runs only on those; a group out of budget that the
@@ -1275,7 +1270,6 @@ TEST(GroupBandwidthEevdf, ThePickComesBeforeTheThrottleOfAGroupItDoesNotWalkInto
   EXPECT_EQ(picks.substr(0, 10), "A65A5655A5");
   EXPECT_TRUE(throttled_after_pick);
 }
-
 
 // Every update_curr charges the budget (account_cfs_rq_runtime), not only the tick's: each
 // level's, for the group whose queue it is. Parent p (5 ms per 100 ms) holds child c, which

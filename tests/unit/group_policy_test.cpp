@@ -1405,6 +1405,19 @@ TEST_F(CfsBuddies, ATickThatEndsASliceClearsTheMarksAbove) {
   EXPECT_TRUE(rq.verify());
 }
 
+// A knob set by its name: tests of a knob that older headers lack still build (and fail) there.
+namespace {
+template <class Knobs, class Table>
+bool set_knob_by_name(Knobs& k, const Table& table, const char* name, s64 value) {
+  for (const auto& info : table) {
+    if (std::strcmp(info.name, name) != 0) continue;
+    k.*(info.field) = value;
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
 namespace {
 // ---- eevdf under groups: what the kernel's pick keeps and a yield alone in a group ----
 // Oracle (Linux 6.6-6.11 fair.c): pick_task_fair (6.11+; pick_next_task_fair's FAIR_GROUP_SCHED
@@ -1414,6 +1427,23 @@ namespace {
 // == 1), then pushes the yielder's deadline one slice back in its own queue.
 struct EevdfGroups : TwoGroups<eevdf_setup> {
   static eevdf_entity& E(S::group& g) { return g; }
+  // With PREEMPT_SHORT (and `group_min_slice` if asked): y runs in b from 0; x, in a with a
+  // 0.3 ms custom slice, wakes at `woke`.
+  void wake_short_x_while_y_runs(bool group_min_slice, sched_time woke) {
+    S::policy::knobs k;
+    k.preempt_short = 1;
+    if (group_min_slice) {
+      ASSERT_TRUE(set_knob_by_name(k, S::policy::knob_table, "group_min_slice", 1));
+    }
+    ASSERT_EQ(rq.configure(k), errc::ok);
+    sched_params shortp{};
+    shortp.runtime = usec(300);
+    ASSERT_EQ(rq.setup(x, shortp), errc::ok);
+    rq.enqueue(y, sched_time{}, enqueue_flags::wakeup);
+    ASSERT_EQ(rq.pick_next(sched_time{}), &y);
+    rq.set_next(y, sched_time{});
+    rq.enqueue(x, woke, enqueue_flags::wakeup);
+  }
 };
 }  // namespace
 
@@ -1484,15 +1514,8 @@ namespace {
 // still marked and eligible, so the sibling runs on. The picks checked are those where a is
 // eligible at the root (a pick without the mark returns w there: the state is the check's).
 // w blocks as soon as it is picked.
-// The knob is set where the headers have it, so that this file also builds (and these tests
-// fail) against headers without it.
-template <class K>
-auto set_pick_buddy(K& k, int) -> decltype(void(k.pick_buddy = 1)) {
-  k.pick_buddy = 1;
-}
-template <class K>
-void set_pick_buddy(K&, long) {}
-
+// The knob is set by its name (set_knob_by_name), so that this file also builds (and these
+// tests fail) against headers without it.
 struct EevdfPickBuddy : EevdfGroups {
   S::task w;  // under the root
   int decided = 0, kept = 0;
@@ -1503,7 +1526,9 @@ struct EevdfPickBuddy : EevdfGroups {
     k.preempt_short = 1;
     k.place_rel_deadline = 1;
     k.repick_keeps_vprot = 1;
-    if (pick_buddy) set_pick_buddy(k, 0);
+    if (pick_buddy) {
+      ASSERT_TRUE(set_knob_by_name(k, eevdf_policy<S::node>::knob_table, "pick_buddy", 1));
+    }
     ASSERT_EQ(rq.configure(k), errc::ok);
     ASSERT_EQ(rq.set_group_weight(a, 2048, sched_time{}), errc::ok);
     sched_params p{};
@@ -1572,19 +1597,8 @@ TEST_F(EevdfPickBuddy, WithoutPickBuddyThePickFollowsTheWakeupCheck) {
 // the second loop of enqueue_task_fair and of dequeue_entities rewrites se->slice of the groups
 // already queued, without requeueing them (their deadlines stay). do_preempt_short compares the
 // slices of the two entities where the wakee's and curr's paths meet (find_matching_se): here
-// a's and b's nodes at the root. The knob is set by its name, so that these tests also build
-// (and fail) on headers without it.
-namespace {
-template <class Knobs, class Table>
-bool set_knob_by_name(Knobs& k, const Table& table, const char* name, s64 value) {
-  for (const auto& info : table) {
-    if (std::strcmp(info.name, name) != 0) continue;
-    k.*(info.field) = value;
-    return true;
-  }
-  return false;
-}
-}  // namespace
+// a's and b's nodes at the root. The knob is set by its name (set_knob_by_name, above), so
+// that these tests also build (and fail) on headers without it.
 
 // x (a 0.3 ms slice) wakes in a 0.1 ms after y (the base slice, 0.75 ms) started running in b:
 // a's node enters the root with x's slice, v + 0.3 ms (0.1 ms + 0.3 ms past b's start), ahead
@@ -1592,18 +1606,8 @@ bool set_knob_by_name(Knobs& k, const Table& table, const char* name, s64 value)
 // b's RUN_TO_PARITY: x preempts y. (With a's slice the base slice, a's deadline was 0.85 ms
 // past b's start, later than b's: no preemption.)
 TEST_F(EevdfGroups, AShorterSliceBelowAGroupLetsItPreemptAtTheRoot) {
-  S::policy::knobs k;
-  k.preempt_short = 1;
-  ASSERT_TRUE(set_knob_by_name(k, S::policy::knob_table, "group_min_slice", 1));
-  ASSERT_EQ(rq.configure(k), errc::ok);
-  sched_params shortp{};
-  shortp.runtime = usec(300);
-  ASSERT_EQ(rq.setup(x, shortp), errc::ok);
-  rq.enqueue(y, sched_time{}, enqueue_flags::wakeup);
-  ASSERT_EQ(rq.pick_next(sched_time{}), &y);
-  rq.set_next(y, sched_time{});
   const sched_time woke{usec(100)};
-  rq.enqueue(x, woke, enqueue_flags::wakeup);
+  wake_short_x_while_y_runs(true, woke);
   EXPECT_EQ(E(a).slice, usec(300));
   EXPECT_EQ(E(a).deadline - E(a).vruntime, usec(300));
   EXPECT_EQ(E(b).deadline - E(a).deadline, usec(750) - usec(400));
@@ -1663,7 +1667,7 @@ TEST_F(EevdfGroups, APickThatFinishesADelayedSleeperMarksTheBuddyAndSetsTheGroup
   S::policy::knobs k;
   k.delay_dequeue = 1;
   k.repick_keeps_vprot = 1;
-  set_pick_buddy(k, 0);
+  ASSERT_TRUE(set_knob_by_name(k, S::policy::knob_table, "pick_buddy", 1));
   ASSERT_TRUE(set_knob_by_name(k, S::policy::knob_table, "group_min_slice", 1));
   ASSERT_EQ(rq.configure(k), errc::ok);
   sched_params shortp{};
@@ -1722,17 +1726,8 @@ TEST_F(EevdfGroups, APickThatFinishesADelayedSleeperMarksTheBuddyAndSetsTheGroup
 // base slice, v + 0.75 ms, behind b's deadline: x does not preempt y, and a's slice is not a
 // custom one.
 TEST_F(EevdfGroups, ByDefaultAGroupKeepsTheBaseSlice) {
-  S::policy::knobs k;
-  k.preempt_short = 1;
-  ASSERT_EQ(rq.configure(k), errc::ok);
-  sched_params shortp{};
-  shortp.runtime = usec(300);
-  ASSERT_EQ(rq.setup(x, shortp), errc::ok);
-  rq.enqueue(y, sched_time{}, enqueue_flags::wakeup);
-  ASSERT_EQ(rq.pick_next(sched_time{}), &y);
-  rq.set_next(y, sched_time{});
   const sched_time woke{usec(100)};
-  rq.enqueue(x, woke, enqueue_flags::wakeup);
+  wake_short_x_while_y_runs(false, woke);
   EXPECT_EQ(E(a).slice, usec(750));
   EXPECT_FALSE(E(a).custom_slice);
   EXPECT_EQ(E(a).deadline - E(a).vruntime, usec(750));

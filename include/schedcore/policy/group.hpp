@@ -1524,7 +1524,7 @@ class group_policy : public detail::group_knob_names<Inner> {
           }
         }
       }
-      // A delayed node is requeued with the slice it has; the walk after this gives it the new one.
+      // A delayed node is requeued with the slice it has; the walk after this updates it.
       if (slices && !g.queued) update_group_slice(g);
       Inner& pq = queue_of(g);
       charging(pq, nullptr, now, [&] { pq.enqueue(g, now, enqueue_flags::wakeup); });  // or requeued, if delayed

@@ -17,6 +17,8 @@
 #   3. the unit tests on 32-bit x86 (g++ -m32 -O1, GoogleTest built from /usr/src/googletest; under
 #      qemu-i386 where the kernel cannot run 32-bit programs). Optimised code is the release
 #      build's (g++ -O3) and this one's (g++ -O1, 32-bit).
+# Phases 2 and 3 run the suites' long random and differential runs shortened (4 and 2 times,
+# SCHEDCORE_TEST_STEP_DIVISOR, tests/support/test_steps.hpp): phase 1 runs them in full.
 # Phases 2 and 3 run each unit-test binary as one ctest test (SCHEDCORE_UNIT_TESTS_PER_BINARY,
 # tests/CMakeLists.txt): a process per GoogleTest case costs 70-90 ms to start under ASan or qemu.
 # Usage: bash tools/test.sh        (from anywhere; build trees go to build/ in the checkout)

@@ -76,6 +76,8 @@
 #include <utility>
 #include <vector>
 
+#include "test_steps.hpp"
+
 #include "check_recorder.hpp"
 #include "schedcore/core/errc.hpp"
 #include "schedcore/core/time.hpp"
@@ -687,7 +689,7 @@ template <class Body>
   return r;
 }
 
-constexpr int random_steps = 20000;
+constexpr int random_steps = run_steps(20000);
 constexpr std::size_t random_tasks = 16;
 
 // --- the checks ------------------------------------------------------------------------------
@@ -738,7 +740,7 @@ template <class Tr>
 /// task: "pick_next() -> t: nothing is changed by picking". Checked at every pick of a random
 /// run (harness::pick calls pick_next twice); here also many picks in a row on one state.
 template <class Tr>
-::testing::AssertionResult check_pick_next_is_pure(std::uint64_t seed = 11, int steps = 3000) {
+::testing::AssertionResult check_pick_next_is_pure(std::uint64_t seed = 11, int steps = run_steps(3000)) {
   return with_check_scope([&](check_scope&) {
     harness<Tr> h(random_tasks, sched_time{}, seed);
     for (int k = 0; k < steps && h.ok(); ++k) {
@@ -773,7 +775,7 @@ template <class Tr>
 /// (nr_runnable 0, pick_next nullptr); (b) picking and then blocking each pick in turn reaches
 /// every queued task, the last one alone (life of a task: "enqueue ... t becomes runnable").
 template <class Tr>
-::testing::AssertionResult check_no_task_lost(std::uint64_t seed = 7, int steps = 6000) {
+::testing::AssertionResult check_no_task_lost(std::uint64_t seed = 7, int steps = run_steps(6000)) {
   return with_check_scope([&](check_scope&) {
     {
       harness<Tr> h(random_tasks, sched_time{}, seed);
@@ -877,8 +879,10 @@ template <class Tr>
     harness<Tr> zero(random_tasks, sched_time{}, seed);
     zero.run(steps);
     if (!zero.ok()) return zero.result() << " [clock started at 0]";
-    // About 20 s are simulated (a tick advances up to 8 ms): the clock wraps mid-run.
-    const sched_time late{u64_max - static_cast<std::uint64_t>(schedcore::sec(10)) + 1};
+    // About 1 ms is simulated per step (a tick advances up to 8 ms): 20 s in 20000 steps. The
+    // clock starts half a run before the wrap (10 s at 20000 steps), so it wraps mid-run.
+    const std::uint64_t half_run = static_cast<std::uint64_t>(schedcore::usec(500)) * static_cast<std::uint64_t>(steps);
+    const sched_time late{u64_max - half_run + 1};
     const vtime v0{0};
     const vtime vnear{u64_max - static_cast<std::uint64_t>(schedcore::msec(20)) + 1};
     struct variant {

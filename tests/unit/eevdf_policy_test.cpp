@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "check_recorder.hpp"
+#include "test_steps.hpp"
 #include "cross_queue_diff.hpp"
 #include "schedcore/policy/eevdf.hpp"
 #include "tick_driver.hpp"
@@ -1181,60 +1182,60 @@ void differential(std::uint64_t seed, int parity, int steps, int delay = 0, bool
   EXPECT_TRUE(p.verify());
   EXPECT_GT(eligible_leftmost_fast, 0u);
   if (delay != 0) {  // the delayed paths were exercised, both ends
-    EXPECT_GT(delayed_wakeups, 100u);
+    EXPECT_GT(delayed_wakeups, schedcore_test::run_count(100));
     if (v71) {
-      EXPECT_GT(floors_moved, 20u) << "the floor must have been reached, or this run proves nothing";
+      EXPECT_GT(floors_moved, schedcore_test::run_count(20)) << "the floor must have been reached, or this run proves nothing";
     }
-    EXPECT_GT(delayed_finished, 100u);
+    EXPECT_GT(delayed_finished, schedcore_test::run_count(100));
   } else {
     EXPECT_EQ(delayed_wakeups + delayed_finished, 0u);
   }
   if (complete) {  // and the 6.12 ones
-    EXPECT_GT(wakeups_checked, 1000u);
-    EXPECT_GT(cancels, 100u);
-    EXPECT_GT(short_preemptions, 10u);
-    EXPECT_GT(renices, 1000u);
+    EXPECT_GT(wakeups_checked, schedcore_test::run_count(1000));
+    EXPECT_GT(cancels, schedcore_test::run_count(100));
+    EXPECT_GT(short_preemptions, schedcore_test::run_count(10));
+    EXPECT_GT(renices, schedcore_test::run_count(1000));
   }
   if (v619) {  // and 6.19's, with the yield and wakeup-pick fixes
-    EXPECT_GT(forks_held, 100u);
-    EXPECT_GT(wakeup_dequeues, 10u);
-    EXPECT_GT(forfeits, 100u);
+    EXPECT_GT(forks_held, schedcore_test::run_count(100));
+    EXPECT_GT(wakeup_dequeues, schedcore_test::run_count(10));
+    EXPECT_GT(forfeits, schedcore_test::run_count(100));
     if (parity != 0) {
       EXPECT_GT(plain_shrinks, 0u);
     }
   }
   if (v617) {  // and 6.17's
-    EXPECT_GT(picks_checked, 1000u);
-    EXPECT_GT(repicks, 100u);
+    EXPECT_GT(picks_checked, schedcore_test::run_count(1000));
+    EXPECT_GT(repicks, schedcore_test::run_count(100));
     if (parity != 0) {
       EXPECT_GT(shrinks, 0u);  // rare: a wakee shorter than every slice queued at the pick
     }
   }
 }
 
-TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsRunToParityOff) { differential(0x5eed0001, 0, 100000); }
-TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsRunToParityOn) { differential(0x5eed0002, 1, 100000); }
+TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsRunToParityOff) { differential(0x5eed0001, 0, schedcore_test::run_steps(100000)); }
+TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsRunToParityOn) { differential(0x5eed0002, 1, schedcore_test::run_steps(100000)); }
 TEST(EevdfPolicy, PickEqualsBruteForceOver1e5StepsWithDelayedDequeue) {
-  differential(0x5eed0003, 1, 100000, 1);
-  differential(0x5eed0004, 0, 100000, 1);
+  differential(0x5eed0003, 1, schedcore_test::run_steps(100000), 1);
+  differential(0x5eed0004, 0, schedcore_test::run_steps(100000), 1);
 }
 TEST(EevdfPolicy, PickAndWakeupPreemptionEqualBruteForceWithCustomSlicesAndAll612Features) {
-  differential(0x5eed0005, 1, 100000, 1, true);
-  differential(0x5eed0006, 0, 100000, 0, true);
+  differential(0x5eed0005, 1, schedcore_test::run_steps(100000), 1, true);
+  differential(0x5eed0006, 0, schedcore_test::run_steps(100000), 0, true);
 }
 TEST(EevdfPolicy, PickWakeupAndProtectionEqualBruteForceWith617SliceProtection) {
-  differential(0x5eed0007, 1, 100000, 1, true, true);
-  differential(0x5eed0008, 0, 100000, 0, true, true);
+  differential(0x5eed0007, 1, schedcore_test::run_steps(100000), 1, true, true);
+  differential(0x5eed0008, 0, schedcore_test::run_steps(100000), 0, true, true);
 }
 TEST(EevdfPolicy, PickWakeupProtectionAndYieldEqualBruteForceWith619WakeupsAnd2026Fixes) {
-  differential(0x5eed0009, 1, 100000, 1, true, true, true);
-  differential(0x5eed000a, 0, 100000, 1, true, true, true);
+  differential(0x5eed0009, 1, schedcore_test::run_steps(100000), 1, true, true, true);
+  differential(0x5eed000a, 0, schedcore_test::run_steps(100000), 1, true, true, true);
 }
 
 // The same with 7.1's floor under a delayed sleeper's lag (059258b0d424): every pick still
 // equals the brute force, and every wakeup of a delayed sleeper leaves it at the lag it holds.
 TEST(EevdfPolicy, PickAndDelayedWakeupsEqualBruteForceWith71DelayedLagFloor) {
-  differential(0x5eed000b, 1, 100000, 1, true, true, true, true);
+  differential(0x5eed000b, 1, schedcore_test::run_steps(100000), 1, true, true, true, true);
 }
 
 // ---- delayed dequeue (DELAY_DEQUEUE + DELAY_ZERO, Linux 6.12+) -----------------------------
@@ -1881,8 +1882,8 @@ void avg_and_eligibility_run(std::uint64_t seed, int steps, bool wide_weights) {
 }
 
 TEST(EevdfPolicy, AvgVruntimeAndEligibilityEqualBruteForceWithCurrChargedInSteps) {
-  avg_and_eligibility_run(0xa11c0de1, 100000, false);
-  avg_and_eligibility_run(0xa11c0de2, 100000, true);
+  avg_and_eligibility_run(0xa11c0de1, schedcore_test::run_steps(100000), false);
+  avg_and_eligibility_run(0xa11c0de2, schedcore_test::run_steps(100000), true);
 }
 
 // ---- bad input, misuse, wrap ------------------------------------------------------------------

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "check_recorder.hpp"
+#include "test_steps.hpp"
 #include "schedcore/bitmap/prio_bitmap.hpp"
 
 namespace {
@@ -180,7 +181,7 @@ TYPED_TEST(PrioBitmapTest, DifferentialVsStdSetMillionOps) {
     const unsigned p = (rng() & 1) ? base + off : base + 63 - off;
     return p < n ? p : n - 1 - off % n;
   };
-  for (long op = 0; op < 1000000; ++op) {
+  for (long op = 0; op < schedcore_test::run_steps(1000000L); ++op) {
     const unsigned p = pick_prio();
     switch (rng() % 5) {
       case 0:

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "check_recorder.hpp"
+#include "test_steps.hpp"
 #include "schedcore/intrusive/rb_tree.hpp"
 
 namespace {
@@ -510,7 +511,7 @@ TYPED_TEST(RbTree, DifferentialMillionOps) {
     t.aux = vtime{key_base + r.below(1u << 20)};
     this->insert(t);
   }
-  for (int i = 0; i < 1000000; ++i) {
+  for (int i = 0; i < schedcore_test::run_steps(1000000); ++i) {
     this->random_op(r, (i / 100000) % 2 ? 64 : (4ull << 20));
     if (::testing::Test::HasFatalFailure()) return;
     if (i % 50000 == 0) {

@@ -503,7 +503,12 @@ class eevdf_policy {
     // dequeue_entity's clear_buddies comes before the delay test: a delayed sleeper is never the
     // next buddy (pick_next_entity's "->next will never be delayed").
     if (next_ == &t) next_ = nullptr;
-    if (!e.delayed && knobs_.delay_dequeue != 0 && flags == dequeue_flags::sleep && !vruntime_eligible(e.vruntime)) {
+    // A plain sleep, or a group's node emptied by a dequeue(save) below (group_policy: the
+    // kernel's dequeue_entities keeps DEQUEUE_SAVE with the DEQUEUE_SLEEP it adds, and
+    // dequeue_entity delays on DEQUEUE_SLEEP alone).
+    if (!e.delayed && knobs_.delay_dequeue != 0 &&
+        (flags == dequeue_flags::sleep || flags == (dequeue_flags::sleep | dequeue_flags::save)) &&
+        !vruntime_eligible(e.vruntime)) {
       if (&t == curr_) {  // it stops running but stays in the competition (the kernel's put_prev)
         curr_ = nullptr;
         tree_.insert(t);

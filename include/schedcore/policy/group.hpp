@@ -596,7 +596,15 @@ class group_policy : public detail::group_knob_names<Inner> {
       prev_path_ = nullptr;
     }
     task_group* delayed_group = nullptr;
-    group_member* p = leaf.queued ? leaf.parent : leave_empty_groups(leaf.parent, now, &delayed_group);
+    // The groups it empties leave as sleepers, but a `save` stays with them: dequeue_task_fair
+    // (6.5-6.11; dequeue_entities 6.12+) walks up with `flags |= DEQUEUE_SLEEP`, keeping
+    // DEQUEUE_SAVE, so each parent's dequeue_entity skips update_min_vruntime as the task's own
+    // queue does ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE is false). A renice
+    // (set_user_nice) of the last task of a group leaves the parent's min_vruntime where it was;
+    // with cfs that is the floor the group's node is placed against when it comes back.
+    const dequeue_flags above =
+        has(flags, dequeue_flags::save) ? dequeue_flags::sleep | dequeue_flags::save : dequeue_flags::sleep;
+    group_member* p = leaf.queued ? leaf.parent : leave_empty_groups(leaf.parent, now, &delayed_group, above);
     // dequeue_task_fair (6.12+: dequeue_entities): a task that sleeps leaves the first group
     // still queued above it as the next buddy of its queue and each queue above, so that the
     // CPU tends to stay in the group (unless that group is throttled). Not when the sleeper
@@ -1239,14 +1247,16 @@ class group_policy : public detail::group_knob_names<Inner> {
   /// sleeper. A group whose dequeue its parent delays stays there and ends the walk (the
   /// kernel's dequeue_entities stops at a delayed entity). Returns the first group above the
   /// walk, still queued (nullptr: the root), and in `delayed` (if given) the group whose
-  /// delayed dequeue ended it (it stays nullptr otherwise).
-  group_member* leave_empty_groups(group_member* p, sched_time now, task_group** delayed = nullptr) noexcept {
+  /// delayed dequeue ended it (it stays nullptr otherwise). `flags`: those of each group's
+  /// dequeue, `sleep`, or `sleep | save` after a task's dequeue(save) (see dequeue).
+  group_member* leave_empty_groups(group_member* p, sched_time now, task_group** delayed = nullptr,
+                                   dequeue_flags flags = dequeue_flags::sleep) noexcept {
     // A throttled group is out of its parent already; nothing above it changes.
     while (p != nullptr && !group_of(*p).throttled_ && queue_empty(group_of(*p))) {
       task_group& g = group_of(*p);
       if (SCHEDCORE_UNLIKELY(g.bw_ != nullptr)) return_slack(g, now);
       Inner& pq = queue_of(g);
-      dequeue_node(pq, g, now, dequeue_flags::sleep);
+      dequeue_node(pq, g, now, flags);
       p = p->parent;
       g.dequeue_delayed = traits::delayed(pq, g);
       g.queued = g.dequeue_delayed;

@@ -1048,6 +1048,32 @@ TEST(CfsPolicy, SaveDequeueNeverAdvancesMinVruntimeWhateverOtherFlags) {
   }
 }
 
+// Oracle: the same test with DEQUEUE_MOVE (__sched_setscheduler, rt_mutex_setprio and
+// sched_move_task dequeue with SAVE | MOVE; only set_user_nice with SAVE alone): min_vruntime is
+// updated, to the one task left. The task keeps its vruntime relative to min_vruntime
+// (dequeue_entity subtracts the old one, the restore adds the updated one), so it comes back
+// that much later.
+TEST(CfsPolicy, SaveWithMoveAdvancesMinVruntime) {
+  policy_t p;
+  task a = make(0), b = make(0);
+  sched_time now{};
+  p.enqueue(a, now, enqueue_flags::wakeup);
+  p.enqueue(b, now, enqueue_flags::wakeup);
+  task* c = schedule(p, nullptr, false, now);
+  task* o = c == &a ? &b : &a;
+  now += usec(100);
+  p.tick(*c, now);
+  c->vruntime = o->vruntime - msec(2);  // the running task holds min_vruntime back
+  const vtime minv = p.min_vruntime();
+  ASSERT_LT(minv, o->vruntime);
+  const s64 relative = c->vruntime - minv;
+  p.dequeue(*c, now, dequeue_flags::save | dequeue_flags::move);
+  EXPECT_EQ(p.min_vruntime(), o->vruntime);
+  p.enqueue(*c, now, enqueue_flags::restore);
+  EXPECT_EQ(c->vruntime - o->vruntime, relative);
+  EXPECT_TRUE(p.verify());
+}
+
 // ---- boundaries each rule states strictly (a mutation audit found them untested) ------------
 
 // Source: kernel/sched/fair.c __update_inv_weight: `lw->inv_weight = WMULT_CONST / w` with

@@ -694,6 +694,33 @@ TYPED_TEST(GroupShares, MovingRunningAndQueuedTasksBetweenGroupsKeepsTheInvarian
   EXPECT_TRUE(rq.verify());
 }
 
+// The set-up of the two tests below: a alone in g, h (nice 19) running at the root for 1 ms,
+// so that g holds the root's min_vruntime (gv) back, more than 60 ms of virtual time behind h.
+template <class S>
+struct lone_task_in_a_group {
+  using entity = typename S::flat_task;
+  typename S::policy rq;
+  typename S::group g;
+  typename S::task a, h;
+  const sched_time at{msec(1)};
+  vtime gv{};
+  void set_up() {
+    ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+    ASSERT_EQ(rq.set_group(a, &g, sched_time{}), errc::ok);
+    sched_params nice19;
+    nice19.nice = 19;
+    ASSERT_EQ(rq.setup(h, nice19), errc::ok);
+    rq.enqueue(h, sched_time{}, enqueue_flags::wakeup);
+    ASSERT_EQ(rq.pick_next(sched_time{}), &h);
+    rq.set_next(h, sched_time{});
+    rq.enqueue(a, sched_time{}, enqueue_flags::wakeup);  // h keeps the CPU: no wakeup check
+    (void)rq.tick(h, at);
+    gv = static_cast<entity&>(g).vruntime;
+    ASSERT_GT(static_cast<entity&>(h).vruntime - gv, 60 * review::kMs);
+    ASSERT_EQ(rq.root().min_vruntime(), gv);  // g holds the root's zero point back
+  }
+};
+
 // A renice (set_user_nice: dequeue(save), the fresh weight, enqueue(restore)) of the only task
 // of a group g: g's node leaves the root as a sleeper, but dequeue_task_fair keeps DEQUEUE_SAVE
 // with the DEQUEUE_SLEEP it adds on the way up, so the root's dequeue_entity skips
@@ -705,38 +732,40 @@ TYPED_TEST(GroupShares, MovingRunningAndQueuedTasksBetweenGroupsKeepsTheInvarian
 // vruntime, and cfs put g's node back at it less sched_latency / 2.)
 TYPED_TEST(GroupShares, AReniceThatEmptiesAGroupLeavesItsParentsMinVruntime) {
   using S = TypeParam;
-  using entity = typename S::flat_task;
-  typename S::policy rq;
-  typename S::group g;
-  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
-  typename S::task a, h;
-  ASSERT_EQ(rq.set_group(a, &g, sched_time{}), errc::ok);
-  sched_params nice19;
-  nice19.nice = 19;
-  ASSERT_EQ(rq.setup(h, nice19), errc::ok);
-  rq.enqueue(h, sched_time{}, enqueue_flags::wakeup);
-  ASSERT_EQ(rq.pick_next(sched_time{}), &h);
-  rq.set_next(h, sched_time{});
-  rq.enqueue(a, sched_time{}, enqueue_flags::wakeup);  // h keeps the CPU: no wakeup check
-  const sched_time at{msec(1)};
-  (void)rq.tick(h, at);
-  const vtime gv = static_cast<entity&>(g).vruntime;
-  ASSERT_GT(static_cast<entity&>(h).vruntime - gv, 60 * review::kMs);
-  ASSERT_EQ(rq.root().min_vruntime(), gv);  // g holds the root's zero point back
-  rq.dequeue(a, at, dequeue_flags::save);
-  EXPECT_FALSE(g.queued);
-  EXPECT_EQ(rq.root().min_vruntime(), gv);
+  lone_task_in_a_group<S> x;
+  x.set_up();
+  if (::testing::Test::HasFatalFailure()) return;
+  x.rq.dequeue(x.a, x.at, dequeue_flags::save);
+  EXPECT_FALSE(x.g.queued);
+  EXPECT_EQ(x.rq.root().min_vruntime(), x.gv);
   sched_params nice5;
   nice5.nice = 5;
-  ASSERT_EQ(rq.setup(a, nice5), errc::ok);
-  rq.enqueue(a, at, enqueue_flags::restore);
-  EXPECT_TRUE(g.queued);
+  ASSERT_EQ(x.rq.setup(x.a, nice5), errc::ok);
+  x.rq.enqueue(x.a, x.at, enqueue_flags::restore);
+  EXPECT_TRUE(x.g.queued);
   // (eevdf places g by its lag around V: a few ns off gv by rounding.)
   if constexpr (std::is_same_v<S, cfs_setup>) {
-    EXPECT_EQ(static_cast<entity&>(g).vruntime, gv);
+    EXPECT_EQ(static_cast<typename S::flat_task&>(x.g).vruntime, x.gv);
   }
-  EXPECT_EQ(rq.root().min_vruntime(), gv);
-  EXPECT_TRUE(rq.verify());
+  EXPECT_EQ(x.rq.root().min_vruntime(), x.gv);
+  EXPECT_TRUE(x.rq.verify());
+}
+
+// Oracle: the same dequeue_entity rule with DEQUEUE_MOVE, which __sched_setscheduler,
+// rt_mutex_setprio and sched_move_task add to DEQUEUE_SAVE: `(flags & (DEQUEUE_SAVE |
+// DEQUEUE_MOVE)) != DEQUEUE_SAVE` holds, so the task's queue and each queue the walk empties
+// above it update min_vruntime: the root's moves up to the one left running, h.
+TYPED_TEST(GroupShares, APolicyChangeThatEmptiesAGroupUpdatesItsParentsMinVruntime) {
+  using S = TypeParam;
+  lone_task_in_a_group<S> x;
+  x.set_up();
+  if (::testing::Test::HasFatalFailure()) return;
+  x.rq.dequeue(x.a, x.at, dequeue_flags::save | dequeue_flags::move);
+  EXPECT_FALSE(x.g.queued);
+  EXPECT_EQ(x.rq.root().min_vruntime(), static_cast<typename S::flat_task&>(x.h).vruntime);
+  x.rq.enqueue(x.a, x.at, enqueue_flags::restore);
+  EXPECT_TRUE(x.g.queued);
+  EXPECT_TRUE(x.rq.verify());
 }
 
 // SMP: two CPUs, each with its own task_group object for the same cgroup. t leaves CPU 0

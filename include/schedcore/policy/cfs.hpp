@@ -422,7 +422,8 @@ class cfs_policy {
       e.vruntime = vtime{e.vruntime.ns() - min_vruntime_.ns()};
       e.vstate = cfs_vstate::relative;
     }
-    if (!has(flags, dequeue_flags::save)) update_min_vruntime();  // SAVE (there is no MOVE)
+    // dequeue_entity: not after a bare SAVE (a renice); SAVE | MOVE does update it.
+    if (!has(flags, dequeue_flags::save) || has(flags, dequeue_flags::move)) update_min_vruntime();
   }
 
   /// The leftmost task, adjusted by the skip, next and last buddies (§2.7); no side effects.

@@ -539,7 +539,8 @@ class eevdf_policy {
       e.deadline = vtime{static_cast<u64>(e.deadline - e.vruntime)};
       e.rel_deadline = true;
     }
-    if (!has(flags, dequeue_flags::save)) update_min_vruntime();
+    // dequeue_entity: not after a bare SAVE (a renice); SAVE | MOVE does update it.
+    if (!has(flags, dequeue_flags::save) || has(flags, dequeue_flags::move)) update_min_vruntime();
   }
   /// The eligible task with the earliest virtual deadline (curr included, RUN_TO_PARITY
   /// applied), or nullptr when empty. No other side effect than this: a delayed sleeper that

@@ -39,6 +39,11 @@ enum class dequeue_flags : u8 {
   /// With `sleep`: a sleep that completes at once and is never delayed (the kernel's
   /// DEQUEUE_SPECIAL): a throttled group's node leaving its parent (`group_policy`, cpu.max).
   special = 1u << 4,
+  /// With `save`: the change moves the task in its queue's order (a policy, priority or group
+  /// change: sched_setscheduler, rt_mutex_setprio, sched_move_task), the kernel's DEQUEUE_MOVE.
+  /// A bare `save` is a renice (set_user_nice): the fair policies then leave min_vruntime where
+  /// it was (dequeue_entity updates it unless SAVE comes without MOVE).
+  move = 1u << 5,
 };
 
 /// Union of enqueue flags.

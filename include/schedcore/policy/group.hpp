@@ -602,8 +602,10 @@ class group_policy : public detail::group_knob_names<Inner> {
     // queue does ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE is false). A renice
     // (set_user_nice) of the last task of a group leaves the parent's min_vruntime where it was;
     // with cfs that is the floor the group's node is placed against when it comes back.
-    const dequeue_flags above =
-        has(flags, dequeue_flags::save) ? dequeue_flags::sleep | dequeue_flags::save : dequeue_flags::sleep;
+    // (A save with `move`, DEQUEUE_MOVE, updates them: passed on as a plain sleep.)
+    const dequeue_flags above = has(flags, dequeue_flags::save) && !has(flags, dequeue_flags::move)
+                                    ? dequeue_flags::sleep | dequeue_flags::save
+                                    : dequeue_flags::sleep;
     group_member* p = leaf.queued ? leaf.parent : leave_empty_groups(leaf.parent, now, &delayed_group, above);
     // dequeue_task_fair (6.12+: dequeue_entities): a task that sleeps leaves the first group
     // still queued above it as the next buddy of its queue and each queue above, so that the

@@ -4477,7 +4477,7 @@ class engine {
     if constexpr (detail_sim::grouped<fair_class>::value) {
       if (groups_.empty()) return;
       cpu_state& c = cpu(ci);
-      c.rq.dequeue(t, st(now_), dequeue_flags::save);
+      c.rq.dequeue(t, st(now_), dequeue_flags::save | dequeue_flags::move);  // sched_move_task
       bind_group(ci, t);
       pelt_track(ci, t);
       c.rq.enqueue(t, st(now_), enqueue_flags::restore);
@@ -4522,7 +4522,8 @@ class engine {
     const int oldprio = prio(t);
     const int oldcls = t.sched_class;
     pelt_before_change(ci, &t);
-    c.rq.dequeue(t, st(now_), dequeue_flags::save);
+    // set_user_nice dequeues with DEQUEUE_SAVE, __sched_setscheduler with SAVE | MOVE.
+    c.rq.dequeue(t, st(now_), nice ? dequeue_flags::save : dequeue_flags::save | dequeue_flags::move);
     const sched_params old = t.params;
     t.params = p;
     if (const errc e = bind_setup(ci, t, p); e != errc::ok) {
@@ -4576,7 +4577,7 @@ class engine {
     const int oldprio = prio(t);
     const int oldcls = t.sched_class;
     pelt_before_change(ci, &t);
-    c.rq.dequeue(t, st(now_), dequeue_flags::save);
+    c.rq.dequeue(t, st(now_), dequeue_flags::save | dequeue_flags::move);  // __sched_setscheduler
     pi_leave_dl(ci, t);
     t.params = p;
     if (bind_setup(ci, t, p) != errc::ok) {
@@ -4802,7 +4803,7 @@ class engine {
         const bool running = o.state == task_core::st::running;
         const sched_params old = o.params;
         pelt_before_change(ci, &o);
-        c.rq.dequeue(o, st(now_), dequeue_flags::save);
+        c.rq.dequeue(o, st(now_), dequeue_flags::save | dequeue_flags::move);  // rt_mutex_setprio
         pi_leave_dl(ci, o);
         pi_rebind(ci, o, l);
         pelt_track(ci, o);

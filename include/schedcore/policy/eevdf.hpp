@@ -554,12 +554,8 @@ class eevdf_policy {
     // A next buddy exists only under group_policy with `pick_buddy` (mark_buddy): the flat
     // path pays this one predictable test.
     if (SCHEDCORE_UNLIKELY(next_ != nullptr)) return pick_next_buddy(now, one_finish);
-    Task* t = pick_eevdf();
-    while (t != nullptr && E(*t).delayed) {
-      finish_delayed_dequeue(*t, now);
-      if (one_finish) return nullptr;
-      t = pick_eevdf();
-    }
+    Task* const t = pick_eevdf();
+    if (SCHEDCORE_UNLIKELY(t != nullptr && E(*t).delayed)) return pick_next_delayed(*t, now, one_finish);
     return t;
   }
   /// Under group_policy: the pick the kernel makes with `prev` still this queue's running
@@ -952,8 +948,10 @@ class eevdf_policy {
     const u64 keep_new = static_cast<u64>(0) - static_cast<u64>(renew);  // all ones iff renew
     const u64 request = static_cast<u64>(e.custom_slice ? e.slice : base_slice_);
     const vtime fresh = e.vruntime + static_cast<duration_ns>(calc_delta_fair(request, e));
-    e.deadline = vtime{(fresh.ns() & keep_new) | (e.deadline.ns() & ~keep_new)};
-    e.slice = static_cast<duration_ns>((request & keep_new) | (static_cast<u64>(e.slice) & ~keep_new));
+    const u64 old_deadline = e.deadline.ns();
+    const u64 old_slice = static_cast<u64>(e.slice);
+    e.deadline = vtime{old_deadline + ((fresh.ns() - old_deadline) & keep_new)};
+    e.slice = static_cast<duration_ns>(old_slice + ((request - old_slice) & keep_new));
     return renew;
   }
   // Charges curr for the time since exec_start. Its vruntime grows by dv = calc_delta_fair(δ),
@@ -1008,6 +1006,19 @@ class eevdf_policy {
       finish_delayed_dequeue(*t, now);
       if (one_finish) return nullptr;
     }
+  }
+  // pick_next once its pick returned a delayed sleeper `t` (delay_dequeue): finishes its
+  // dequeue and picks again, until the pick returns a runnable task or nothing. `one_finish`:
+  // as pick_next's. Out of line, so that the common pick (no delayed sleeper) keeps curr and
+  // the clock in registers up to the set_next that follows.
+  SCHEDCORE_COLD Task* pick_next_delayed(Task& first, sched_time now, bool one_finish) noexcept {
+    Task* t = &first;
+    do {
+      finish_delayed_dequeue(*t, now);
+      if (one_finish) return nullptr;
+      t = pick_eevdf();
+    } while (t != nullptr && E(*t).delayed);
+    return t;
   }
   // update_curr's end-of-protection test, kept out of line (in charge_slow) so that the common
   // case (the features off) pays one load and branch rather than an eligibility multiply the
@@ -1185,16 +1196,24 @@ class eevdf_policy {
   SCHEDCORE_ALWAYS_INLINE Task* pick_eevdf(bool protect = true) const noexcept {
     Task* const left = tree_.front();
     Task* c = curr_;
-    if (nr_running_ == 1) return c != nullptr ? c : left;
-    if (c != nullptr && !entity_eligible(*c)) c = nullptr;
-    if (c != nullptr && protected_now(E(*c), protect)) return c;
-    if (left == nullptr) return c;
-    Task* best = left;  // the earliest deadline of all, if eligible: O(1)
-    // Else the pruned descent. The predicate reads the run queue's fields through `this`
-    // rather than capturing copies: the copies cost the O(1) path a paired load and unpack.
-    if (!entity_eligible(*left)) best = tree_.find_first_by_best([this](vtime v) noexcept { return vruntime_eligible(v); });
-    if (best == nullptr || (c != nullptr && E(*c).deadline < E(*best).deadline)) best = c;
-    return best;
+    // The leftmost (the earliest deadline of all) if eligible, O(1); else the pruned descent.
+    // The predicate reads the run queue's fields through `this` rather than capturing copies:
+    // the copies cost the O(1) path a paired load and unpack.
+    auto first_eligible = [this, left]() noexcept -> Task* {
+      if (left == nullptr || entity_eligible(*left)) return left;
+      return tree_.find_first_by_best([this](vtime v) noexcept { return vruntime_eligible(v); });
+    };
+    // The usual pick: put_prev came first, so nothing runs. Its own path, so that the tests of
+    // curr below are not made again on it (GCC does not thread them). It needs no test of
+    // the kernel's "nr_running == 1 -> that entity": a lone queued entity is always eligible,
+    // since the sums then hold exactly its own term (Σ = wrap_mul(v − v0, w), W = w, as
+    // verify() checks), so vruntime_eligible(v) compares Σ with itself, and left is returned.
+    if (c == nullptr) return first_eligible();
+    if (nr_running_ == 1) return c;
+    if (!entity_eligible(*c)) return first_eligible();
+    if (protected_now(E(*c), protect)) return c;
+    Task* const best = first_eligible();
+    return best == nullptr || E(*c).deadline < E(*best).deadline ? c : best;
   }
   // RUN_TO_PARITY: 6.6-6.16 keep curr while its deadline is the one it was picked with;
   // 6.17+ while its vruntime is short of vprot (set at the pick, with or without the feature).

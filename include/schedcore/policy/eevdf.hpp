@@ -940,10 +940,14 @@ class eevdf_policy {
   // Once v >= vd the request is used up: a fresh slice and deadline. Written as selects, not a
   // branch: whether one charge crosses the deadline is close to a coin flip for a task that
   // runs about a slice at a time, and a mispredict costs more than the one multiply.
-  // (GCC turns `renew ? a : b` on two fields back into a branch, hence the masks.)
+  // (GCC turns `renew ? a : b` on two fields back into a branch, hence the masks.) Each field
+  // takes `old + ((fresh − old) & mask)`, mod 2^64: fresh when the mask is all ones, old when
+  // it is 0, the same bits as `(fresh & mask) | (old & ~mask)` in fewer live values (the
+  // multiply-shift pins two registers). For a custom slice fresh − old is 0, so GCC keeps the
+  // slice's select to the base-slice path.
   // The request is the task's own slice when it has one (6.12 custom_slice), else the base
-  // slice in force.
-  SCHEDCORE_ALWAYS_INLINE bool update_deadline(eevdf_entity& e) noexcept {
+  // slice in force. Returns the mask: all ones iff the request was renewed.
+  SCHEDCORE_ALWAYS_INLINE u64 update_deadline(eevdf_entity& e) noexcept {
     const bool renew = !(e.vruntime < e.deadline);
     const u64 keep_new = static_cast<u64>(0) - static_cast<u64>(renew);  // all ones iff renew
     const u64 request = static_cast<u64>(e.custom_slice ? e.slice : base_slice_);
@@ -952,7 +956,7 @@ class eevdf_policy {
     const u64 old_slice = static_cast<u64>(e.slice);
     e.deadline = vtime{old_deadline + ((fresh.ns() - old_deadline) & keep_new)};
     e.slice = static_cast<duration_ns>(old_slice + ((request - old_slice) & keep_new));
-    return renew;
+    return keep_new;
   }
   // Charges curr for the time since exec_start. Its vruntime grows by dv = calc_delta_fair(δ),
   // so its term (v − v0)·w in sum_w_vruntime_ grows by dv·w: the same s64 value as the term
@@ -971,8 +975,10 @@ class eevdf_policy {
     const u64 dv = calc_delta_fair(static_cast<u64>(delta), e);
     const vtime v = e.vruntime + static_cast<duration_ns>(dv);
     e.vruntime = v;
-    const bool renewed = (update_deadline(e) & (nr_running_ > 1)) != 0;
-    resched_ = resched_ | renewed;
+    // A renewed request reschedules when others wait. (The mask, not a bool, so that GCC
+    // keeps one form of the renewal test live across the multiplies that follow.)
+    const u64 renew_mask = update_deadline(e);
+    resched_ = resched_ | ((renew_mask & static_cast<u64>(nr_running_ > 1)) != 0);
     vtime m = v;
     if (Task* root = tree_.root()) m = earlier_of(m, E(*root).min_vruntime);
     // Monotonic, as a select (see update_min_vruntime).
@@ -985,13 +991,15 @@ class eevdf_policy {
     // The end of curr's protection (PREEMPT_SHORT's second half in 6.12, every charge in
     // 6.17+) and the next buddy's release: see charge_slow(). With those features off, one
     // load and branch.
-    if (SCHEDCORE_UNLIKELY((slow_paths_ & (slow_protection_end | slow_buddy)) != 0)) charge_slow(*c, renewed);
+    if (SCHEDCORE_UNLIKELY((slow_paths_ & (slow_protection_end | slow_buddy)) != 0)) charge_slow(*c, renew_mask != 0);
   }
   // update_curr's tail with `preempt_short`, `parity_min_slice` or `pick_buddy`: a charge that
   // reschedules (a renewed request with others queued, or the protection's end) also releases
   // curr as this queue's next buddy (6.12 update_curr: "if (resched || did_preempt_short(...))
   // { resched_curr(rq); clear_buddies(cfs_rq, curr); }"); group_policy climbs from there.
-  SCHEDCORE_COLD void charge_slow(Task& c, bool renewed) noexcept {
+  // `renew`: the charge renewed curr's request (a reschedule only with others queued).
+  SCHEDCORE_COLD void charge_slow(Task& c, bool renew) noexcept {
+    const bool renewed = renew && nr_running_ > 1;
     const bool over = (slow_paths_ & slow_protection_end) != 0 && protection_over(E(c));
     if ((renewed || over) && next_ == &c) next_ = nullptr;
   }

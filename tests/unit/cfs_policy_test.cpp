@@ -1026,9 +1026,15 @@ TEST(CfsPolicy, ATaskEnteringFromAnotherClassWhileQueuedLandsAtMinVruntime) {
 
 // Oracle: Linux 5.x-6.5 kernel/sched/fair.c dequeue_entity(): min_vruntime is not advanced
 // when DEQUEUE_SAVE is set without DEQUEUE_MOVE, whatever other bits come with it (the test
-// masks the flags with SAVE|MOVE), so a saved task is not placed later on its restore.
-TEST(CfsPolicy, SaveDequeueNeverAdvancesMinVruntimeWhateverOtherFlags) {
-  for (dequeue_flags f : {dequeue_flags::save, dequeue_flags::save | dequeue_flags::migrating}) {
+// masks the flags with SAVE|MOVE), so a saved task is not placed later on its restore. With
+// DEQUEUE_MOVE (__sched_setscheduler, rt_mutex_setprio and sched_move_task dequeue with
+// SAVE | MOVE; only set_user_nice with SAVE alone) it is updated, to the one task left; the
+// task keeps its vruntime relative to min_vruntime (dequeue_entity subtracts the old one, the
+// restore adds the updated one), so it comes back that much later.
+TEST(CfsPolicy, SaveDequeueAdvancesMinVruntimeOnlyWithMove) {
+  for (dequeue_flags f : {dequeue_flags::save, dequeue_flags::save | dequeue_flags::migrating,
+                          dequeue_flags::save | dequeue_flags::move}) {
+    const bool move = has(f, dequeue_flags::move);
     policy_t p;
     task a = make(0), b = make(0);
     sched_time now{};
@@ -1040,38 +1046,14 @@ TEST(CfsPolicy, SaveDequeueNeverAdvancesMinVruntimeWhateverOtherFlags) {
     p.tick(*c, now);
     c->vruntime = o->vruntime - msec(2);  // the running task holds min_vruntime back
     const vtime minv = p.min_vruntime();
+    ASSERT_LT(minv, o->vruntime);
+    const s64 relative = c->vruntime - minv;
     p.dequeue(*c, now, f);
-    EXPECT_EQ(p.min_vruntime(), minv) << static_cast<int>(f);
+    EXPECT_EQ(p.min_vruntime(), move ? o->vruntime : minv) << static_cast<int>(f);
     p.enqueue(*c, now, enqueue_flags::restore);
-    EXPECT_EQ(c->vruntime, o->vruntime - msec(2)) << static_cast<int>(f);
+    EXPECT_EQ(c->vruntime - p.min_vruntime(), relative) << static_cast<int>(f);
     EXPECT_TRUE(p.verify());
   }
-}
-
-// Oracle: the same test with DEQUEUE_MOVE (__sched_setscheduler, rt_mutex_setprio and
-// sched_move_task dequeue with SAVE | MOVE; only set_user_nice with SAVE alone): min_vruntime is
-// updated, to the one task left. The task keeps its vruntime relative to min_vruntime
-// (dequeue_entity subtracts the old one, the restore adds the updated one), so it comes back
-// that much later.
-TEST(CfsPolicy, SaveWithMoveAdvancesMinVruntime) {
-  policy_t p;
-  task a = make(0), b = make(0);
-  sched_time now{};
-  p.enqueue(a, now, enqueue_flags::wakeup);
-  p.enqueue(b, now, enqueue_flags::wakeup);
-  task* c = schedule(p, nullptr, false, now);
-  task* o = c == &a ? &b : &a;
-  now += usec(100);
-  p.tick(*c, now);
-  c->vruntime = o->vruntime - msec(2);  // the running task holds min_vruntime back
-  const vtime minv = p.min_vruntime();
-  ASSERT_LT(minv, o->vruntime);
-  const s64 relative = c->vruntime - minv;
-  p.dequeue(*c, now, dequeue_flags::save | dequeue_flags::move);
-  EXPECT_EQ(p.min_vruntime(), o->vruntime);
-  p.enqueue(*c, now, enqueue_flags::restore);
-  EXPECT_EQ(c->vruntime - o->vruntime, relative);
-  EXPECT_TRUE(p.verify());
 }
 
 // ---- boundaries each rule states strictly (a mutation audit found them untested) ------------

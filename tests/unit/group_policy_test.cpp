@@ -969,25 +969,36 @@ struct delayed_in_group {
 // refuses a delayed entity, `busy`): set_group_weight refuses and changes nothing, the weight
 // it reports included, so a caller that skips unchanged weights (as schedsim does) retries.
 // (Before, group_weight() already said 512 while the node kept 1024.)
-TEST(GroupPolicyDelayDequeue, ARefusedReweightOfADelayedGroupChangesNothing) {
+// The set-up of the two tests below, with delay_dequeue: a alone in g, b at the root, a has
+// run 3 ms from 0, so that g is not eligible.
+struct ineligible_group_of_one {
   using S = eevdf_setup;
   S::policy rq;
-  eevdf_policy<S::node>::knobs k;
-  k.delay_dequeue = 1;
-  ASSERT_EQ(rq.configure(k), errc::ok);
   S::group g;
-  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
   S::task a, b;
-  ASSERT_EQ(rq.setup(a, sched_params{}), errc::ok);
-  ASSERT_EQ(rq.setup(b, sched_params{}), errc::ok);
-  ASSERT_EQ(rq.set_group(a, &g, sched_time{}), errc::ok);
-  const sched_time t0{};
-  rq.enqueue(a, t0, enqueue_flags::wakeup);
-  rq.enqueue(b, t0, enqueue_flags::wakeup);
-  ASSERT_EQ(rq.pick_next(t0), &a);
-  rq.set_next(a, t0);
-  (void)rq.tick(a, t0 + msec(3));
-  rq.dequeue(a, t0 + msec(3), dequeue_flags::sleep);  // ineligible: g stays queued, delayed
+  const sched_time t0{}, t1 = t0 + msec(3);
+  void set_up() {
+    eevdf_policy<S::node>::knobs k;
+    k.delay_dequeue = 1;
+    ASSERT_EQ(rq.configure(k), errc::ok);
+    ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+    ASSERT_EQ(rq.set_group(a, &g, sched_time{}), errc::ok);
+    rq.enqueue(a, t0, enqueue_flags::wakeup);
+    rq.enqueue(b, t0, enqueue_flags::wakeup);
+    ASSERT_EQ(rq.pick_next(t0), &a);
+    rq.set_next(a, t0);
+    (void)rq.tick(a, t1);
+  }
+};
+
+TEST(GroupPolicyDelayDequeue, ARefusedReweightOfADelayedGroupChangesNothing) {
+  ineligible_group_of_one x;
+  x.set_up();
+  if (::testing::Test::HasFatalFailure()) return;
+  auto& rq = x.rq;
+  auto& g = x.g;
+  const sched_time t0 = x.t0;
+  rq.dequeue(x.a, x.t1, dequeue_flags::sleep);  // ineligible: g stays queued, delayed
   ASSERT_EQ(rq.delayed_groups(), 1u);
   ASSERT_TRUE(g.queued);
   EXPECT_EQ(rq.set_group_weight(g, 512, t0 + msec(3)), errc::busy);
@@ -1002,21 +1013,13 @@ TEST(GroupPolicyDelayDequeue, ARefusedReweightOfADelayedGroupChangesNothing) {
 // delayed sleeper, until enqueue(restore) requeues it where it is. (The save kept above must
 // not read as "not a sleep".)
 TEST(GroupPolicyDelayDequeue, AGroupEmptiedByARenicesDequeueIsDelayedAsBySleep) {
-  using S = eevdf_setup;
-  S::policy rq;
-  eevdf_policy<S::node>::knobs k;
-  k.delay_dequeue = 1;
-  ASSERT_EQ(rq.configure(k), errc::ok);
-  S::group g;
-  ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
-  S::task a, b;
-  ASSERT_EQ(rq.set_group(a, &g, sched_time{}), errc::ok);
-  const sched_time t0{}, t1 = t0 + msec(3);
-  rq.enqueue(a, t0, enqueue_flags::wakeup);
-  rq.enqueue(b, t0, enqueue_flags::wakeup);
-  ASSERT_EQ(rq.pick_next(t0), &a);
-  rq.set_next(a, t0);
-  (void)rq.tick(a, t1);
+  ineligible_group_of_one x;
+  x.set_up();
+  if (::testing::Test::HasFatalFailure()) return;
+  auto& rq = x.rq;
+  auto& g = x.g;
+  auto& a = x.a;
+  const sched_time t1 = x.t1;
   rq.dequeue(a, t1, dequeue_flags::save);
   EXPECT_FALSE(rq.delayed(a));
   EXPECT_TRUE(g.queued);

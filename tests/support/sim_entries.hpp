@@ -45,6 +45,8 @@ struct enqueue_flag_record {
   long wakeups = 0;              ///< enqueues with `wakeup`
   long interrupt_wakeups = 0;    ///< of those, with `interrupt` (a timer, a device, an interrupt-context task)
   long uninterruptible_wakeups = 0;  ///< of those, with `uninterruptible` (an I/O sleep ended)
+  long save_dequeues = 0;        ///< dequeues with `save` (around a change of the task's parameters)
+  long save_move_dequeues = 0;   ///< of those, with `move` (DEQUEUE_MOVE: a policy, priority or group change)
 };
 /// reference_rr in both slots; its fair class records each enqueue's flags against the CPU the
 /// task was last enqueued on (flag_spy_record(), reset it before a run).

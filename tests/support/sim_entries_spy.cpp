@@ -1,5 +1,6 @@
 // The flag-recording stack of sim_entries.hpp: reference_rr whose fair class checks, at every
-// enqueue, what the engine tells it about where the task comes from and what woke it.
+// enqueue, what the engine tells it about where the task comes from and what woke it, and
+// counts the dequeues around parameter changes.
 #include "sim_entries.hpp"
 
 #include "schedcore/sim/reference_rr.hpp"
@@ -47,6 +48,11 @@ class flag_spy_policy : public reference_rr_policy<Task, base_entity<flag_spy_en
     e.queued_on = this;
     e.last_look_by = nullptr;
     base::enqueue(t, now, f);
+  }
+  void dequeue(Task& t, sched_time now, dequeue_flags f) noexcept {
+    if (has(f, dequeue_flags::save)) ++spy_record.save_dequeues;
+    if (has(f, dequeue_flags::save | dequeue_flags::move)) ++spy_record.save_move_dequeues;
+    base::dequeue(t, now, f);
   }
   /// Optional hook: the old instance's last look at a sleeper woken elsewhere.
   void migrate_task_rq(Task& t, sched_time) noexcept {

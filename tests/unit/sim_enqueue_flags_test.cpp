@@ -203,6 +203,27 @@ run_config exact_one_cpu() {
   return c;
 }
 
+// Parameter changes. set_user_nice dequeues with DEQUEUE_SAVE alone, __sched_setscheduler
+// with DEQUEUE_SAVE | DEQUEUE_MOVE: the fair class's dequeue_entity updates min_vruntime after
+// the second only (cfs, eevdf and group_policy read `move`). A task reniced twice and switched
+// to SCHED_BATCH twice, each while it runs, beside a hog: four save dequeues, two with move.
+TEST(SimEnqueueFlags, ARenicesDequeueIsABareSaveAPolicyChangesASaveWithMove) {
+  workload w;
+  w.name = "renice-and-setscheduler";
+  w.cpus = 1;
+  w.duration = msec(100);
+  schedcore::sched_params batch;
+  batch.kind = schedcore::sched_kind::batch;
+  batch.nice = 5;
+  w.tasks.push_back(scen::task("changer", 0, {ev::run(msec(1)), ev::set_nice(5), ev::run(msec(1)), ev::set_policy(batch),
+                                              ev::run(msec(1)), ev::set_nice(0), ev::run(msec(1)),
+                                              ev::set_policy(schedcore::sched_params{}), ev::sleep(msec(1000))}));
+  w.tasks.push_back(scen::task("hog", 0, {ev::run(msec(1000))}));
+  const enqueue_flag_record rec = run_recorded(w, machine(1, msec(100)));
+  EXPECT_EQ(rec.save_dequeues, 4);
+  EXPECT_EQ(rec.save_move_dequeues, 2);
+}
+
 // A reservation (3 ms every 10 ms) runs 2 ms, becomes SCHED_FIFO 50 and runs 3 ms more; a FIFO
 // 50 hog arrived at 1 ms and waits behind it. At the head of FIFO 50 it runs those 3 ms at once
 // (done at 5 ms) and sleeps; the hog has the other 25 ms. At the tail it would wait behind the

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every schedcore test: installs what is missing, then
-#   1. release build (g++ -O3 ... -Werror) and the whole ctest suite: unit, per-header
+#   1. release build (g++ -O3 ... -Werror; the unit suites at -O1 but for those of the inline
+#      assembly and bit scans, SCHEDCORE_UNIT_TEST_OPT) and the whole ctest suite: unit, per-header
 #      freestanding compiles (g++, clang++, arm-none-eabi-g++, riscv64-unknown-elf-g++; C++17/20),
 #      cross-target links (Cortex-M0/M3, rv32/rv64), package consumers, Doxygen, O(1) callgrind guards, ports;
 #   2. the unit tests again built with clang++ under AddressSanitizer + UndefinedBehaviorSanitizer
@@ -16,7 +17,8 @@
 #      The portable twins of the unit suites (the x86-64 assembly's C++ spellings) are built here;
 #   3. the unit tests on 32-bit x86 (g++ -m32 -O1, GoogleTest built from /usr/src/googletest; under
 #      qemu-i386 where the kernel cannot run 32-bit programs). Optimised code is the release
-#      build's (g++ -O3) and this one's (g++ -O1, 32-bit).
+#      build's (g++ -O3: schedsim, the soak, the benchmarks and five unit suites; -O1 for the
+#      other suites) and this one's (g++ -O1, 32-bit).
 # Phases 2 and 3 run the suites' long random and differential runs shortened (4 and 2 times,
 # SCHEDCORE_TEST_STEP_DIVISOR, tests/support/test_steps.hpp): phase 1 runs them in full.
 # Phases 2 and 3 run each unit-test binary as one ctest test (SCHEDCORE_UNIT_TESTS_PER_BINARY,

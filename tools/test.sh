@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every schedcore test: installs what is missing, then
-#   1. release build (g++ -O3 ... -Werror; the unit suites at -O1 but for those of the inline
-#      assembly and bit scans, SCHEDCORE_UNIT_TEST_OPT) and the whole ctest suite: unit, per-header
+#   1. release build (g++ -O2 ... -Werror, the kernel's level; the unit suites at -Og but for those
+#      of the inline assembly and bit scans, SCHEDCORE_UNIT_TEST_OPT) and the whole ctest suite: unit, per-header
 #      freestanding compiles (g++, clang++, arm-none-eabi-g++, riscv64-unknown-elf-g++; C++17/20),
 #      cross-target links (Cortex-M0/M3, rv32/rv64), package consumers, Doxygen, O(1) callgrind guards, ports;
 #   2. the unit tests again built with clang++ under AddressSanitizer + UndefinedBehaviorSanitizer
@@ -11,14 +11,17 @@
 #      one about 335 s. UBSan's null and alignment checks are off: at -O0 they instrument every
 #      member access and took a third of the compile time and a quarter of the test time; a null
 #      dereference still stops under ASan (SEGV with a stack), x86 tolerates misalignment, and the
-#      fuzz tests keep the full -fsanitize=undefined. Line tables only (-gline-tables-only): a
-#      sanitizer's stack still names file and line, at a fraction of full debug info's cost.
-#      Two of the simulator's golden outputs run here too (tests/sim/CMakeLists.txt says which).
+#      fuzz tests keep the full -fsanitize=undefined. No debug information (-g0; line tables cost
+#      15 % of the compile time): a sanitizer's stack names functions, not lines (rebuild with
+#      -DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only to see them), and UBSan's reports carry their
+#      file and line without it. Two of the simulator's golden outputs run here too
+#      (tests/sim/CMakeLists.txt says which), from a schedsim that clang builds unsanitized
+#      (SCHEDSIM_EXTRA_FLAGS, examples/schedsim/CMakeLists.txt).
 #      The portable twins of the unit suites (the x86-64 assembly's C++ spellings) are built here;
-#   3. the unit tests on 32-bit x86 (g++ -m32 -O1, GoogleTest built from /usr/src/googletest; under
+#   3. the unit tests on 32-bit x86 (g++ -m32 -Og, GoogleTest built from /usr/src/googletest; under
 #      qemu-i386 where the kernel cannot run 32-bit programs). Optimised code is the release
-#      build's (g++ -O3: schedsim, the soak, the benchmarks and five unit suites; -O1 for the
-#      other suites) and this one's (g++ -O1, 32-bit).
+#      build's (g++ -O2: schedsim, the soak, the benchmarks and five unit suites; -Og for the
+#      other suites), this one's (g++ -Og, 32-bit) and the ports' (-O2 and -Os under qemu).
 # Phases 2 and 3 run the suites' long random and differential runs shortened (4 and 2 times,
 # SCHEDCORE_TEST_STEP_DIVISOR, tests/support/test_steps.hpp): phase 1 runs them in full.
 # Phases 2 and 3 run each unit-test binary as one ctest test (SCHEDCORE_UNIT_TESTS_PER_BINARY,
@@ -47,7 +50,7 @@ echo "== unit tests built with clang++ under ASan + UBSan (debug)"
 cmake --preset debug-asan >/dev/null
 cmake --build --preset debug-asan -j "$jobs"
 # The unit tests, and two golden outputs of the simulator (the main job's tables among them):
-# byte-identical to g++ -O3's files, so the numbers do not depend on the compiler that built it.
+# byte-identical to g++ -O2's files, so the numbers do not depend on the compiler that built it.
 ctest --preset debug-asan -j "$jobs" -L 'unit|golden-any-compiler'
 phase_done "clang++, ASan + UBSan"
 

@@ -24,8 +24,9 @@
 #      other suites), this one's (g++ -Og, 32-bit) and the ports' (-O2 and -Os under qemu).
 # Phases 2 and 3 run the suites' long random and differential runs shortened (4 and 2 times,
 # SCHEDCORE_TEST_STEP_DIVISOR, tests/support/test_steps.hpp): phase 1 runs them in full.
-# Phases 2 and 3 run each unit-test binary as one ctest test (SCHEDCORE_UNIT_TESTS_PER_BINARY,
-# tests/CMakeLists.txt): a process per GoogleTest case costs 70-90 ms to start under ASan or qemu.
+# Every phase runs each unit-test binary as one ctest test (SCHEDCORE_UNIT_TESTS_PER_BINARY,
+# tests/CMakeLists.txt): a process per GoogleTest case costs 70-90 ms to start under ASan or qemu,
+# and natively ctest's own work per test made the release build's cases 3 times dearer.
 # Usage: bash tools/test.sh        (from anywhere; build trees go to build/ in the checkout)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every schedcore test: installs what is missing, then
 #   1. release build (g++ -O2 ... -Werror, the kernel's level; the unit suites at -Og but for those
-#      of the inline assembly and bit scans, SCHEDCORE_UNIT_TEST_OPT) and the whole ctest suite: unit, per-header
-#      freestanding compiles (g++, clang++, arm-none-eabi-g++, riscv64-unknown-elf-g++; C++17/20),
+#      of the inline assembly and bit scans, SCHEDCORE_UNIT_TEST_OPT) and the whole ctest suite:
+#      unit, per-header freestanding compiles (g++, clang++, arm-none-eabi-g++, riscv64-unknown-elf-g++; C++17/20),
 #      cross-target links (Cortex-M0/M3, rv32/rv64), package consumers, Doxygen, O(1) callgrind guards, ports;
 #   2. the unit tests again built with clang++ under AddressSanitizer + UndefinedBehaviorSanitizer
 #      (debug, -O0; the examples and schedsim are compiled too, so that clang's warnings, errors as

@@ -1,7 +1,10 @@
 // schedsim's own speed (issue 6: >= 5 million scheduling events per host second on one core for
 // 1000 CPU hogs under cfs). BM_events/<policy>/<hogs>: one iteration = one whole simulated run
-// of the `hogs-N` scenario (10 s simulated, 1 CPU) under class_stack<edf, rt, POLICY>, exactly
-// what `schedsim run --scenario hogs-1000 --policy POLICY` does. Counters:
+// of the `hogs-N` scenario (10 s simulated, 1 CPU) under schedsim's registered stack for the
+// policy (class_stack<edf, rt, POLICY>, examples/schedsim/policy_entry.hpp): the very objects of
+// the schedsim binary (the schedsim_policies object library, compiled with schedsim's flags: -O2
+// in the release preset), so this is what `schedsim run --scenario hogs-1000 --policy POLICY`
+// does. Counters:
 //   events        scheduling events per run (deterministic, a change means the run changed);
 //   events/s      events per second of this benchmark's CPU time, whole run (setup, report
 //                 building and teardown included): a lower bound of the simulator's speed;
@@ -10,15 +13,10 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
-#include <vector>
+#include <cstdio>
+#include <cstdlib>
 
-#include "schedcore/policy/bfs.hpp"
-#include "schedcore/policy/cfs.hpp"
-#include "schedcore/policy/edf.hpp"
-#include "schedcore/policy/eevdf.hpp"
-#include "schedcore/policy/o1.hpp"
-#include "schedcore/policy/rt.hpp"
-#include "schedcore/policy/sd.hpp"
+#include "policies.hpp"
 #include "schedcore/sim/registry.hpp"
 #include "schedcore/sim/scenarios.hpp"
 
@@ -26,16 +24,23 @@ namespace {
 
 namespace sim = schedcore::sim;
 
-// The schedsim stack for `Entity`/`Policy` (as examples/schedsim/policy_entry.hpp builds it).
-template <class Entity, template <class, class...> class Policy>
-sim::policy_entry entry() {
-  using task_t = sim::sim_task<Entity, schedcore::rt_entity, schedcore::edf_entity>;
-  return sim::make_entry<task_t, schedcore::rt_policy<task_t>, Policy<task_t>, schedcore::edf_policy<task_t>>("bench",
-                                                                                                             "bench");
+// schedsim's registered entry for `name` (every policy registered once, as schedsim does).
+const sim::policy_entry& entry(const char* name) {
+  static const sim::registry reg = [] {
+    sim::registry r;
+    schedsim_register_policies(r);
+    return r;
+  }();
+  const sim::policy_entry* e = reg.find(name);
+  if (e == nullptr) {
+    std::fprintf(stderr, "sim_bench: schedsim registers no policy '%s'\n", name);
+    std::exit(2);
+  }
+  return *e;
 }
 
-void BM_events(benchmark::State& state, sim::policy_entry (*make)()) {
-  const sim::policy_entry e = make();
+void BM_events(benchmark::State& state, const char* policy) {
+  const sim::policy_entry& e = entry(policy);
   const sim::workload w = sim::hogs(static_cast<int>(state.range(0)));
   const sim::run_config cfg{};
   std::uint64_t events = 0, per_run = 0;
@@ -54,11 +59,11 @@ void BM_events(benchmark::State& state, sim::policy_entry (*make)()) {
   state.counters["sim_events/s"] = runs > 0 ? self_rate / static_cast<double>(runs) : 0;
 }
 
-BENCHMARK_CAPTURE(BM_events, cfs, &entry<schedcore::cfs_entity, schedcore::cfs_policy>)->Arg(1000)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_events, eevdf, &entry<schedcore::eevdf_entity, schedcore::eevdf_policy>)->Arg(1000)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_events, bfs, &entry<schedcore::bfs_entity, schedcore::bfs_policy>)->Arg(1000)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_events, o1, &entry<schedcore::o1_entity, schedcore::o1_policy>)->Arg(1000)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_events, sd, &entry<schedcore::sd_entity, schedcore::sd_policy>)->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_events, cfs, "cfs")->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_events, eevdf, "eevdf")->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_events, bfs, "bfs")->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_events, o1, "o1")->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_events, sd, "sd")->Arg(1000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -1686,6 +1686,64 @@ TEST(EevdfPolicy, DelayDequeue_OtherOperationsOnADelayedSleeperAreRefused) {
 }
 
 
+// A running task whose dequeue is delayed is still the kernel's cfs_rq->curr in the pick that
+// follows (put_prev comes after the pick there): pick_eevdf tests it first. It blocked
+// ineligible, but when the pick finishes another delayed sleeper below V, V rises past it, and
+// while RUN_TO_PARITY protects it (the deadline it was picked with) pick_eevdf returns it and
+// pick_next_entity finishes its dequeue, lag clipped to 0 (DELAY_ZERO), although a runnable
+// task has the earlier deadline. Found by a model of 6.12's fair.c run beside the policy.
+// Nice 0, 3 ms slices, all queued at 0: b runs 2 ms and blocks ineligible (delayed, deadline
+// 3 ms); c runs 3 ms (deadline 6), d 6 ms (deadline 9); a runs 3.5 ms (deadline 6.5), is picked
+// again and blocks 0.5 ms later at 4 ms, above V = (4 + 2 + 3 + 6) / 4 = 3.75 ms: delayed, lag
+// -0.25 ms. The pick finishes b (eligible, the earliest deadline; its lag 1.75 ms clipped to 0),
+// and V = (4 + 3 + 6) / 3 = 4.33 ms: a is eligible, c (6 ms) and a (6.5 ms) compete.
+TEST(EevdfPolicy, DelayDequeue_ThePickFinishesTheDelayedFormerCurrOnceEligibleWhileProtected) {
+  for (int parity : {1, 0}) {
+    SCOPED_TRACE(parity ? "RUN_TO_PARITY" : "NO_RUN_TO_PARITY");
+    policy_t p;
+    policy_t::knobs k = knobs_delay(1);
+    k.base_slice = msec(3);
+    k.run_to_parity = parity;
+    ASSERT_EQ(p.configure(k), errc::ok);
+    task a = make(0), b = make(0), c = make(0), d = make(0);
+    sched_time t{};
+    for (task* x : {&a, &b, &c, &d}) p.enqueue(*x, t, enqueue_flags::wakeup);
+    const auto run = [&](task& who, std::int64_t ns) {
+      p.set_next(who, t);
+      t += ns;
+      p.put_prev(who, t);
+    };
+    p.set_next(b, t);
+    t += msec(2);
+    p.dequeue(b, t, dequeue_flags::sleep);
+    ASSERT_TRUE(b.delayed);
+    run(c, msec(3));
+    run(d, msec(6));
+    run(a, usec(3500));
+    p.set_next(a, t);
+    t += usec(500);
+    p.dequeue(a, t, dequeue_flags::sleep);
+    ASSERT_TRUE(a.delayed);
+    ASSERT_EQ(p.avg_vruntime() - a.vruntime, -usec(250));
+    ASSERT_EQ(a.deadline - a.vruntime, usec(2500)) << "still the request it was picked with";
+    ASSERT_EQ(c.deadline - a.deadline, -usec(500));
+    EXPECT_EQ(p.pick_next(t), &c);
+    EXPECT_FALSE(b.on_rq);
+    EXPECT_EQ(b.vlag, 0);
+    if (parity != 0) {
+      EXPECT_FALSE(a.on_rq) << "kept by RUN_TO_PARITY, so finished";
+      EXPECT_FALSE(a.delayed);
+      EXPECT_EQ(a.vlag, 0) << "its lag, 13/3 - 4 ms, clipped to 0";
+      EXPECT_EQ(p.nr_delayed(), 0u);
+    } else {
+      EXPECT_TRUE(a.delayed) << "unprotected, it competes by its deadline: c's is earlier";
+      EXPECT_EQ(p.nr_delayed(), 1u);
+    }
+    EXPECT_TRUE(p.verify());
+  }
+}
+
+
 // ---- lag bound over long random runs -------------------------------------------------------------
 
 // Bound used: |lag_i| <= max(2 slice, TICK) + TICK in service time (ns), where

@@ -1899,6 +1899,62 @@ TEST(EevdfPickKeeping, PrevIsTestedAgainAfterADelayedSleeperLeaves) {
   EXPECT_TRUE(q.verify());
 }
 
+// The same test for a task whose dequeue was delayed when it blocked: it too is still its
+// queue's curr in the kernel's pick (on_rq, delayed), so group_policy hands it to its queue's
+// pick, which finishes it once a finish elsewhere has made it eligible while RUN_TO_PARITY
+// protects it (pick_eevdf returns it, pick_next_entity finishes it: lag 0). At the root, nice
+// 0, 3 ms slices, all queued at 0: x, alone in g, runs 2 ms and blocks; g's node leaves the
+// root delayed (2 ms against V = 0.67 ms). c runs 3 ms, d 6 ms; a runs 3.5 ms, is picked again
+// and blocks 0.5 ms later at 4 ms against V = (2 + 3 + 6 + 4) / 4 = 3.75 ms: delayed. The pick
+// finishes g's node (the earliest deadline, 3 ms), V = 13/3 ms passes a, and a is finished
+// although c's deadline (6 ms) is earlier than a's (6.5 ms). With `group_min_slice` the inner
+// pick stops after each finish so that the group slices above are set (one_finish), and the
+// pick that follows must again start from a: it did not (a stayed delayed, lag -0.25 ms).
+TEST(EevdfPickKeeping, ADelayedFormerCurrIsFinishedOnceAFinishElsewhereMakesItEligible) {
+  for (int group_min_slice : {0, 1}) {
+    SCOPED_TRACE(group_min_slice ? "group_min_slice" : "plain");
+    eevdf_setup::policy rq;
+    eevdf_setup::policy::knobs k;
+    k.delay_dequeue = 1;
+    k.base_slice = msec(3);
+    k.group_min_slice = group_min_slice;
+    ASSERT_EQ(rq.configure(k), errc::ok);
+    eevdf_setup::group g;
+    ASSERT_EQ(rq.attach_group(g, nullptr), errc::ok);
+    eevdf_setup::task a, c, d, x;
+    ASSERT_EQ(rq.set_group(x, &g, sched_time{}), errc::ok);
+    sched_time t{};
+    for (eevdf_setup::task* p : {&x, &a, &c, &d}) rq.enqueue(*p, t, enqueue_flags::wakeup);
+    const auto run = [&](eevdf_setup::task& who, std::int64_t ns) {
+      rq.set_next(who, t);
+      t += ns;
+      rq.put_prev(who, t);
+    };
+    const auto E = [](eevdf_setup::node& n) -> eevdf_entity& { return n; };
+    rq.set_next(x, t);
+    t += msec(2);
+    rq.dequeue(x, t, dequeue_flags::sleep);
+    ASSERT_TRUE(rq.root().delayed(g)) << "g's node left the root as a delayed sleeper";
+    run(c, msec(3));
+    run(d, msec(6));
+    run(a, usec(3500));
+    rq.set_next(a, t);
+    t += usec(500);
+    rq.dequeue(a, t, dequeue_flags::sleep);
+    ASSERT_TRUE(rq.root().delayed(a));
+    ASSERT_EQ(rq.root().avg_vruntime() - E(a).vruntime, -usec(250));
+    ASSERT_EQ(E(g).deadline - E(a).deadline, -usec(3500));
+    ASSERT_EQ(E(c).deadline - E(a).deadline, -usec(500));
+    EXPECT_EQ(rq.pick_next(t), &c);
+    EXPECT_FALSE(E(g).on_rq);
+    EXPECT_FALSE(E(a).on_rq) << "kept by RUN_TO_PARITY, so finished";
+    EXPECT_FALSE(E(a).delayed);
+    EXPECT_EQ(E(a).vlag, 0) << "its lag, 13/3 - 4 ms, clipped to 0";
+    EXPECT_EQ(rq.root().nr_delayed(), 0u);
+    EXPECT_TRUE(rq.verify());
+  }
+}
+
 // A delayed sleeper moved to another group (the kernel's sched_move_task: dequeue SAVE|MOVE,
 // change of group, enqueue) stays delayed: only DEQUEUE_DELAYED ends the delay, and
 // task_change_group_fair moves nothing else. It is not runnable in its new group either, and a

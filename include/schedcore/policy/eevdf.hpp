@@ -517,6 +517,9 @@ class eevdf_policy {
       if (&t == curr_) {  // it stops running but stays in the competition (the kernel's put_prev)
         curr_ = nullptr;
         tree_.insert(t);
+        // Still the kernel's cfs_rq->curr until the pick, which may keep it (kept_delayed_curr).
+        repick_ = &t;
+        repick_at_ = now;
       }
       // The lag it blocks with: the floor of `delayed_lag_floor` (else rewritten before any use).
       update_entity_lag(e);
@@ -577,8 +580,10 @@ class eevdf_policy {
     for (;;) {
       // PICK_BUDDY: pick_next_entity tests the buddy before pick_eevdf's RUN_TO_PARITY.
       if (next_ != nullptr && entity_eligible(*next_)) return next_;
-      if (curr_ == nullptr && e.on_rq && !e.delayed && entity_eligible(prev) && protected_now(e, true)) return &prev;
-      Task* const t = pick_eevdf();
+      // A delayed prev (it blocked at this instant) that the pick keeps is finished below
+      // (kept_delayed_curr).
+      if (curr_ == nullptr && e.on_rq && entity_eligible(prev) && protected_now(e, true) && !e.delayed) return &prev;
+      Task* const t = kept_delayed_curr(now) ? repick_ : pick_eevdf();
       if (t == nullptr || !E(*t).delayed) return t;
       finish_delayed_dequeue(*t, now);
       if (one_finish) return nullptr;
@@ -1014,7 +1019,7 @@ class eevdf_policy {
   SCHEDCORE_COLD Task* pick_next_buddy(sched_time now, bool one_finish) noexcept {
     for (;;) {
       if (next_ != nullptr && entity_eligible(*next_)) return next_;
-      Task* const t = pick_eevdf();
+      Task* const t = kept_delayed_curr(now) ? repick_ : pick_eevdf();
       if (t == nullptr || !E(*t).delayed) return t;
       finish_delayed_dequeue(*t, now);
       if (one_finish) return nullptr;
@@ -1029,9 +1034,22 @@ class eevdf_policy {
     do {
       finish_delayed_dequeue(*t, now);
       if (one_finish) return nullptr;
-      t = pick_eevdf();
+      t = kept_delayed_curr(now) ? repick_ : pick_eevdf();
     } while (t != nullptr && E(*t).delayed);
     return t;
+  }
+  // Whether the pick keeps a delayed sleeper that was curr: it blocked at this instant, so the
+  // kernel's pick still finds it as cfs_rq->curr (on_rq, delayed; put_prev comes after the
+  // pick there). It blocked ineligible, but a finish of another delayed sleeper since may have
+  // raised V: pick_eevdf then returns it while RUN_TO_PARITY protects it (the delay left the
+  // set_next_entity stash, vlag = the deadline it was picked with), and pick_next_entity
+  // finishes its dequeue, lag clipped to 0. Unprotected, it competes by its deadline in the
+  // tree, where the delay put it, as curr does in pick_eevdf. O(1).
+  bool kept_delayed_curr(sched_time now) const noexcept {
+    const Task* const p = repick_;
+    if (p == nullptr || repick_at_ != now || curr_ != nullptr) return false;
+    const eevdf_entity& e = E(*p);
+    return e.on_rq && e.delayed && vruntime_eligible(e.vruntime) && protected_now(e, true);
   }
   // update_curr's end-of-protection test, kept out of line (in charge_slow) so that the common
   // case (the features off) pays one load and branch rather than an eligibility multiply the
@@ -1152,6 +1170,7 @@ class eevdf_policy {
     slice_leave(e);
     e.on_rq = false;
     e.delayed = false;
+    if (repick_ == &t) repick_ = nullptr;
     --nr_delayed_;
     --nr_running_;
     update_min_vruntime();

@@ -589,8 +589,13 @@ class group_policy : public detail::group_knob_names<Inner> {
       // A task that blocks or dies: the groups above still run in the kernel's queues until the
       // pick (pick_task_fair). A move or a parameter change (save, migrating) is followed by
       // set_next_task, with no pick: every level is set anew.
+      // A task whose dequeue was delayed stays its queue's curr too (on_rq, delayed), and the
+      // pick tests it first (pick_eevdf's RUN_TO_PARITY; a delayed curr it keeps is finished).
       const bool picks = !has(flags, dequeue_flags::save) && !has(flags, dequeue_flags::migrating);
-      prev_path_ = picks && leaf.parent != nullptr ? static_cast<node_type*>(&group_of(*leaf.parent)) : nullptr;
+      prev_path_ = !picks                  ? nullptr
+                   : leaf.dequeue_delayed  ? static_cast<node_type*>(&leaf)
+                   : leaf.parent != nullptr ? static_cast<node_type*>(&group_of(*leaf.parent))
+                                            : nullptr;
       prev_at_ = now;
     } else if (prev_path_ == &leaf) {
       prev_path_ = nullptr;

@@ -1107,9 +1107,10 @@ TEST(SeedDirections, EevdfHackbench_CustomSlicesCutCyclictestLatencyBesideHackbe
 // costs vary): cyclictest's longest wait falls by two standard errors, the commit's headline
 // (its tail). The average falls too, by two standard errors. The runs are 5 s instead of the
 // scenario's 10 (16 of them were the release suite's longest test, 64-81 s): over these 8
-// seeds the longest wait is 0.78 +- 0.28 against 3.08 +- 0.51 ms and the wait per wakeup
-// 10.2 +- 1.1 against 16.1 +- 1.5 us, 4.0 and 3.3 standard errors apart (10 s: 10.2 +- 0.9
-// against 15.1 +- 0.9 us; 21.8 +- 1.1 against 23.8 +- 1.5 us before the requeue of a delayed
+// seeds the longest wait is 0.09 +- 0.09 against 3.72 +- 0.66 ms and the wait per wakeup
+// 9.5 +- 0.7 against 15.4 +- 1.5 us, 5.5 and 3.6 standard errors apart (0.78 +- 0.28 against
+// 3.08 +- 0.51 ms and 10.2 +- 1.1 against 16.1 +- 1.5 us before the pick finished a delayed
+// former curr; 21.8 +- 1.1 against 23.8 +- 1.5 us, 10 s runs, before the requeue of a delayed
 // sleeper stopped charging curr first).
 TEST(SeedDirections, EevdfHackbench_71LagFloorShortensCyclictestsLongestWait) {
   const std::string floor = std::string(kHackbenchFix) + ",delayed_lag_floor=1";

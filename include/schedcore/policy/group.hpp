@@ -127,9 +127,11 @@
 ///   climbs as clear_buddies does. The charges that put_prev makes stand for the kernel's in
 ///   the pick (pick_task_fair charges each level just before picking there), so their climbs
 ///   reach a level above only once the pick has passed it. Checked against a model of
-///   6.12.20's fair.c with groups: 5 of 3000 random runs of 300 steps differ, all a documented
-///   case (eevdf.hpp: a delayed former curr), against 936 before; with `group_min_slice` too
-///   (both 6.12 rules compared, group slices included): 6 of 3000, 19 of 10000, the same case.
+///   6.12.20's fair.c with groups: 10000 random runs of 300 steps agree, with `group_min_slice`
+///   too (both 6.12 rules compared, group slices included); 936 of 3000 differed without the
+///   buddy. A task whose dequeue was delayed when it blocked is its queue's curr in that pick
+///   (the path handed to `pick_next_keeping` starts at it), so the pick finishes it once
+///   another finish made it eligible while RUN_TO_PARITY protects it (eevdf.hpp).
 ///   A delayed sleeper a pick finishes does both, in dequeue_entities' order: the next buddy
 ///   (its first loop), then the group slices (its second).
 /// - A dead task stays a member of its group until `set_group(t, nullptr, now)`, so

@@ -1744,6 +1744,51 @@ TEST(EevdfPolicy, DelayDequeue_ThePickFinishesTheDelayedFormerCurrOnceEligibleWh
 }
 
 
+// Only prev is kept that way: once another task has run since (picked after a blocked, and
+// blocking at once), the kernel's cfs_rq->curr is that task, and a is a delayed sleeper like
+// any other, competing by its deadline. The set-up above with x, a nice -10 task that never
+// ran (v 0, deadline 0.32 ms), queued beside the others: a blocks at 4 ms against V = 1.13 ms
+// (x weighs 9548), the pick returns x (the only eligible task), x blocks at once (eligible, so
+// it leaves), and the pick at the same instant finishes b (V = 3.75 ms, the earliest
+// deadline) and reaches V = 13/3 ms: a is eligible and on its first request, but it is not
+// prev, so c's earlier deadline wins and a stays delayed.
+TEST(EevdfPolicy, DelayDequeue_OnlyPrevIsKeptNotAnEarlierCurrOfTheSameInstant) {
+  policy_t p;
+  policy_t::knobs k = knobs_delay(1);
+  k.base_slice = msec(3);
+  ASSERT_EQ(p.configure(k), errc::ok);
+  task a = make(0), b = make(0), c = make(0), d = make(0), x = make(-10);
+  sched_time t{};
+  for (task* e : {&a, &b, &c, &d, &x}) p.enqueue(*e, t, enqueue_flags::wakeup);
+  const auto run = [&](task& who, std::int64_t ns) {
+    p.set_next(who, t);
+    t += ns;
+    p.put_prev(who, t);
+  };
+  p.set_next(b, t);
+  t += msec(2);
+  p.dequeue(b, t, dequeue_flags::sleep);
+  ASSERT_TRUE(b.delayed);
+  run(c, msec(3));
+  run(d, msec(6));
+  run(a, usec(3500));
+  p.set_next(a, t);
+  t += usec(500);
+  p.dequeue(a, t, dequeue_flags::sleep);
+  ASSERT_TRUE(a.delayed);
+  ASSERT_EQ(p.pick_next(t), &x);
+  p.set_next(x, t);
+  p.dequeue(x, t, dequeue_flags::sleep);
+  ASSERT_FALSE(x.on_rq) << "eligible: it leaves at once";
+  EXPECT_EQ(p.pick_next(t), &c);
+  EXPECT_FALSE(b.on_rq) << "b finished";
+  ASSERT_TRUE(p.entity_eligible(a));
+  ASSERT_EQ(a.vprot, a.deadline);
+  EXPECT_TRUE(a.delayed) << "not prev: c's deadline (6 ms) is earlier than a's (6.5 ms)";
+  EXPECT_EQ(p.nr_delayed(), 1u);
+  EXPECT_TRUE(p.verify());
+}
+
 // ---- lag bound over long random runs -------------------------------------------------------------
 
 // Bound used: |lag_i| <= max(2 slice, TICK) + TICK in service time (ns), where

@@ -532,6 +532,7 @@ class eevdf_policy {
     update_entity_lag(e);
     if (&t == curr_) {
       curr_ = nullptr;
+      repick_ = nullptr;  // the kernel's prev leaves: a task put back earlier is set anew
     } else {
       tree_.erase(t);
     }

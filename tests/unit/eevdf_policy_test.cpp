@@ -1692,99 +1692,88 @@ TEST(EevdfPolicy, DelayDequeue_OtherOperationsOnADelayedSleeperAreRefused) {
 // while RUN_TO_PARITY protects it (the deadline it was picked with) pick_eevdf returns it and
 // pick_next_entity finishes its dequeue, lag clipped to 0 (DELAY_ZERO), although a runnable
 // task has the earlier deadline. Found by a model of 6.12's fair.c run beside the policy.
-// Nice 0, 3 ms slices, all queued at 0: b runs 2 ms and blocks ineligible (delayed, deadline
-// 3 ms); c runs 3 ms (deadline 6), d 6 ms (deadline 9); a runs 3.5 ms (deadline 6.5), is picked
-// again and blocks 0.5 ms later at 4 ms, above V = (4 + 2 + 3 + 6) / 4 = 3.75 ms: delayed, lag
-// -0.25 ms. The pick finishes b (eligible, the earliest deadline; its lag 1.75 ms clipped to 0),
-// and V = (4 + 3 + 6) / 3 = 4.33 ms: a is eligible, c (6 ms) and a (6.5 ms) compete.
-TEST(EevdfPolicy, DelayDequeue_ThePickFinishesTheDelayedFormerCurrOnceEligibleWhileProtected) {
-  for (int parity : {1, 0}) {
-    SCOPED_TRACE(parity ? "RUN_TO_PARITY" : "NO_RUN_TO_PARITY");
-    policy_t p;
+// The set-up: nice 0, 3 ms slices, all queued at 0 (and `extra`, which never runs): b runs 2 ms
+// and blocks ineligible (delayed, deadline 3 ms); c runs 3 ms (deadline 6), d 6 ms (deadline
+// 9); a runs 3.5 ms (deadline 6.5), is picked again and blocks 0.5 ms later at 4 ms, above V:
+// delayed, on the request it was picked with.
+struct former_curr {
+  policy_t p;
+  task a = make(0), b = make(0), c = make(0), d = make(0);
+  sched_time t{};
+  explicit former_curr(int run_to_parity, task* extra = nullptr) {
     policy_t::knobs k = knobs_delay(1);
     k.base_slice = msec(3);
-    k.run_to_parity = parity;
-    ASSERT_EQ(p.configure(k), errc::ok);
-    task a = make(0), b = make(0), c = make(0), d = make(0);
-    sched_time t{};
-    for (task* x : {&a, &b, &c, &d}) p.enqueue(*x, t, enqueue_flags::wakeup);
-    const auto run = [&](task& who, std::int64_t ns) {
-      p.set_next(who, t);
-      t += ns;
-      p.put_prev(who, t);
-    };
+    k.run_to_parity = run_to_parity;
+    EXPECT_EQ(p.configure(k), errc::ok);
+    for (task* e : {&a, &b, &c, &d, extra})
+      if (e != nullptr) p.enqueue(*e, t, enqueue_flags::wakeup);
     p.set_next(b, t);
     t += msec(2);
     p.dequeue(b, t, dequeue_flags::sleep);
-    ASSERT_TRUE(b.delayed);
+    EXPECT_TRUE(b.delayed);
     run(c, msec(3));
     run(d, msec(6));
     run(a, usec(3500));
     p.set_next(a, t);
     t += usec(500);
     p.dequeue(a, t, dequeue_flags::sleep);
-    ASSERT_TRUE(a.delayed);
-    ASSERT_EQ(p.avg_vruntime() - a.vruntime, -usec(250));
-    ASSERT_EQ(a.deadline - a.vruntime, usec(2500)) << "still the request it was picked with";
-    ASSERT_EQ(c.deadline - a.deadline, -usec(500));
-    EXPECT_EQ(p.pick_next(t), &c);
-    EXPECT_FALSE(b.on_rq);
-    EXPECT_EQ(b.vlag, 0);
+    EXPECT_TRUE(a.delayed);
+    EXPECT_EQ(a.deadline - a.vruntime, usec(2500)) << "still the request it was picked with";
+  }
+  void run(task& who, std::int64_t ns) {
+    p.set_next(who, t);
+    t += ns;
+    p.put_prev(who, t);
+  }
+};
+
+// a blocks at 4 ms against V = (4 + 2 + 3 + 6) / 4 = 3.75 ms, lag -0.25 ms. The pick finishes b
+// (eligible, the earliest deadline; its lag 1.75 ms clipped to 0), and V = (4 + 3 + 6) / 3 =
+// 4.33 ms: a is eligible, and c (deadline 6 ms) and a (6.5 ms) compete.
+TEST(EevdfPolicy, DelayDequeue_ThePickFinishesTheDelayedFormerCurrOnceEligibleWhileProtected) {
+  for (int parity : {1, 0}) {
+    SCOPED_TRACE(parity ? "RUN_TO_PARITY" : "NO_RUN_TO_PARITY");
+    former_curr x(parity);
+    policy_t& p = x.p;
+    ASSERT_EQ(p.avg_vruntime() - x.a.vruntime, -usec(250));
+    ASSERT_EQ(x.c.deadline - x.a.deadline, -usec(500));
+    EXPECT_EQ(p.pick_next(x.t), &x.c);
+    EXPECT_FALSE(x.b.on_rq);
+    EXPECT_EQ(x.b.vlag, 0);
     if (parity != 0) {
-      EXPECT_FALSE(a.on_rq) << "kept by RUN_TO_PARITY, so finished";
-      EXPECT_FALSE(a.delayed);
-      EXPECT_EQ(a.vlag, 0) << "its lag, 13/3 - 4 ms, clipped to 0";
+      EXPECT_FALSE(x.a.on_rq) << "kept by RUN_TO_PARITY, so finished";
+      EXPECT_FALSE(x.a.delayed);
+      EXPECT_EQ(x.a.vlag, 0) << "its lag, 13/3 - 4 ms, clipped to 0";
       EXPECT_EQ(p.nr_delayed(), 0u);
     } else {
-      EXPECT_TRUE(a.delayed) << "unprotected, it competes by its deadline: c's is earlier";
+      EXPECT_TRUE(x.a.delayed) << "unprotected, it competes by its deadline: c's is earlier";
       EXPECT_EQ(p.nr_delayed(), 1u);
     }
     EXPECT_TRUE(p.verify());
   }
 }
 
-
 // Only prev is kept that way: once another task has run since (picked after a blocked, and
 // blocking at once), the kernel's cfs_rq->curr is that task, and a is a delayed sleeper like
-// any other, competing by its deadline. The set-up above with x, a nice -10 task that never
-// ran (v 0, deadline 0.32 ms), queued beside the others: a blocks at 4 ms against V = 1.13 ms
-// (x weighs 9548), the pick returns x (the only eligible task), x blocks at once (eligible, so
-// it leaves), and the pick at the same instant finishes b (V = 3.75 ms, the earliest
-// deadline) and reaches V = 13/3 ms: a is eligible and on its first request, but it is not
-// prev, so c's earlier deadline wins and a stays delayed.
+// any other, competing by its deadline. The set-up above with w, a nice -10 task that never
+// ran (v 0, deadline 0.32 ms): a blocks at 4 ms against V = 1.13 ms (w weighs 9548), the pick
+// returns w (the only eligible task), w blocks at once (eligible, so it leaves), and the pick
+// at the same instant finishes b (V = 3.75 ms, the earliest deadline) and reaches V = 13/3 ms:
+// a is eligible and on its first request, but it is not prev, so c's earlier deadline wins and
+// a stays delayed.
 TEST(EevdfPolicy, DelayDequeue_OnlyPrevIsKeptNotAnEarlierCurrOfTheSameInstant) {
-  policy_t p;
-  policy_t::knobs k = knobs_delay(1);
-  k.base_slice = msec(3);
-  ASSERT_EQ(p.configure(k), errc::ok);
-  task a = make(0), b = make(0), c = make(0), d = make(0), x = make(-10);
-  sched_time t{};
-  for (task* e : {&a, &b, &c, &d, &x}) p.enqueue(*e, t, enqueue_flags::wakeup);
-  const auto run = [&](task& who, std::int64_t ns) {
-    p.set_next(who, t);
-    t += ns;
-    p.put_prev(who, t);
-  };
-  p.set_next(b, t);
-  t += msec(2);
-  p.dequeue(b, t, dequeue_flags::sleep);
-  ASSERT_TRUE(b.delayed);
-  run(c, msec(3));
-  run(d, msec(6));
-  run(a, usec(3500));
-  p.set_next(a, t);
-  t += usec(500);
-  p.dequeue(a, t, dequeue_flags::sleep);
-  ASSERT_TRUE(a.delayed);
-  ASSERT_EQ(p.pick_next(t), &x);
-  p.set_next(x, t);
-  p.dequeue(x, t, dequeue_flags::sleep);
-  ASSERT_FALSE(x.on_rq) << "eligible: it leaves at once";
-  EXPECT_EQ(p.pick_next(t), &c);
-  EXPECT_FALSE(b.on_rq) << "b finished";
-  ASSERT_TRUE(p.entity_eligible(a));
-  ASSERT_EQ(a.vprot, a.deadline);
-  EXPECT_TRUE(a.delayed) << "not prev: c's deadline (6 ms) is earlier than a's (6.5 ms)";
+  task w = make(-10);
+  former_curr x(1, &w);
+  policy_t& p = x.p;
+  ASSERT_EQ(p.pick_next(x.t), &w);
+  p.set_next(w, x.t);
+  p.dequeue(w, x.t, dequeue_flags::sleep);
+  ASSERT_FALSE(w.on_rq) << "eligible: it leaves at once";
+  EXPECT_EQ(p.pick_next(x.t), &x.c);
+  EXPECT_FALSE(x.b.on_rq) << "b finished";
+  ASSERT_TRUE(p.entity_eligible(x.a));
+  ASSERT_EQ(x.a.vprot, x.a.deadline);
+  EXPECT_TRUE(x.a.delayed) << "not prev: c's deadline (6 ms) is earlier than a's (6.5 ms)";
   EXPECT_EQ(p.nr_delayed(), 1u);
   EXPECT_TRUE(p.verify());
 }

@@ -1258,9 +1258,9 @@ class eevdf_policy {
   }
   tree_type tree_{};                                          ///< queued entities by deadline (not curr)
   slice_index slices_{};                                      ///< queued entities with a custom slice, by slice
-  Task* repick_ = nullptr;                                    ///< the task put_prev last put back (a re-pick if set_next takes it next)
+  Task* repick_ = nullptr;                                    ///< the kernel's prev: put back by put_prev (a re-pick if set_next takes it next), or delayed when it blocked
   Task* forked_ = nullptr;                                    ///< the task enqueue(initial) queued last, until the next enqueue (WF_FORK)
-  sched_time repick_at_{};                                    ///< when it was put back
+  sched_time repick_at_{};                                    ///< when it stopped running
   static constexpr u8 slow_protection_end = 1;                ///< slow_paths_: update_curr checks for the end of protection
   static constexpr u8 slow_set_next = 2;                      ///< slow_paths_: set_next goes through protect_on_pick
   static constexpr u8 slow_buddy = 4;                         ///< slow_paths_: update_curr may release the next buddy (pick_buddy)

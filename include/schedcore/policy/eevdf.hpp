@@ -179,7 +179,9 @@
 ///   paths). Off by default: 6.6-6.11 picked the buddy only with NEXT_BUDDY.
 /// - Omissions: the group hierarchy itself (`group_policy` composes this class into one);
 ///   NEXT_BUDDY with 6.19's WF_SYNC rules, and 6.19's move of the buddy test into pick_eevdf;
-///   yield_to; the fix c5cd6fd75b6a to 7.1's cap on a delayed sleeper's negative lag (the cap
+///   yield_to; 2026's revert of 6d71a9c61604 (101f3498b4bd, also in 6.12.y and 6.18.y: a
+///   reweight keeps V, as 6.7-6.12's reweight_eevdf did; `reweight` here is 6.13's rule); the
+///   fix c5cd6fd75b6a to 7.1's cap on a delayed sleeper's negative lag (the cap
 ///   itself, 059258b0d424, is the `delayed_lag_floor` knob); 2026's rework of
 ///   avg_vruntime around zero_vruntime; hrtick; and SMP (migration keeps lag through
 ///   dequeue(migrating)/enqueue(migrated), which is what 6.6's cross-rq placement by lag does). Nothing here is reconstructed [R]: every rule is
